@@ -1,0 +1,354 @@
+//! Board geometry: which cells exist, their indices, their names and FEN groups.
+
+use std::collections::HashMap;
+use std::fmt;
+
+use crate::bitboard::Bitboard;
+use crate::hex::{Hex, Layout};
+
+/// The most cells a board may have: cell sets are 128-bit words.
+pub const MAX_CELLS: usize = 128;
+
+/// File letters: the alphabet without `j`, as in Gliński's notation.
+pub const FILE_LETTERS: &[u8] = b"abcdefghiklmnopqrstuvwxyz";
+
+/// A cell of one board: an index into that board's cell list, in (q, r) order.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Cell(u8);
+
+impl Cell {
+    #[inline]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    #[inline]
+    pub(crate) const fn from_index(i: u8) -> Cell {
+        Cell(i)
+    }
+}
+
+impl fmt::Debug for Cell {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Cell({})", self.0)
+    }
+}
+
+/// How cells are named and grouped in FEN (RULES.md sections 2 and 6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Naming {
+    /// Lettered files of constant `q`, numbered upward from each file's lowest cell
+    /// (Gliński, McCooey). FEN lists files `a`, `b`, ... each from rank 1 up.
+    Files,
+    /// Numbered ranks of constant `r`, lettered left to right within each rank
+    /// (Grand Hexachess). FEN lists ranks 1, 2, ... each from letter `a` rightward.
+    Ranks,
+}
+
+impl Naming {
+    /// The usual naming for a layout: files for flat-top, ranks for pointy-top.
+    pub fn default_for(layout: Layout) -> Naming {
+        match layout {
+            Layout::FlatTop => Naming::Files,
+            Layout::PointyTop => Naming::Ranks,
+        }
+    }
+}
+
+/// Why a cell list cannot make a board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BoardError {
+    NoCells,
+    TooManyCells(usize),
+    DuplicateCell(Hex),
+    TooManyLines(usize),
+}
+
+impl fmt::Display for BoardError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BoardError::NoCells => write!(f, "the board has no cells"),
+            BoardError::TooManyCells(n) => {
+                write!(f, "the board has {n} cells; at most {MAX_CELLS} are supported")
+            }
+            BoardError::DuplicateCell(h) => write!(f, "cell {h} is listed twice"),
+            BoardError::TooManyLines(n) => write!(
+                f,
+                "the board needs {n} letters for its cells; only {} are available",
+                FILE_LETTERS.len()
+            ),
+        }
+    }
+}
+
+/// The cells of a board with their names.
+#[derive(Clone, Debug)]
+pub struct Board {
+    layout: Layout,
+    naming: Naming,
+    hexes: Vec<Hex>,
+    lookup: HashMap<Hex, Cell>,
+    names: Vec<String>,
+    by_name: HashMap<String, Cell>,
+    /// FEN groups in order; each lists its cells in order.
+    groups: Vec<Vec<Cell>>,
+    /// The rank number of each cell (the digits of its name).
+    ranks: Vec<u32>,
+    all: Bitboard,
+}
+
+impl Board {
+    /// Every cell within `radius` steps of the centre.
+    pub fn hexagon_cells(radius: u8) -> Vec<Hex> {
+        let r = radius as i8;
+        let mut v = Vec::new();
+        for q in -r..=r {
+            for rr in -r..=r {
+                let h = Hex::new(q, rr);
+                if h.length() <= r as i32 {
+                    v.push(h);
+                }
+            }
+        }
+        v
+    }
+
+    pub fn new(layout: Layout, naming: Naming, cells: &[Hex]) -> Result<Board, BoardError> {
+        if cells.is_empty() {
+            return Err(BoardError::NoCells);
+        }
+        if cells.len() > MAX_CELLS {
+            return Err(BoardError::TooManyCells(cells.len()));
+        }
+        let mut hexes = cells.to_vec();
+        hexes.sort();
+        if let Some(w) = hexes.windows(2).find(|w| w[0] == w[1]) {
+            return Err(BoardError::DuplicateCell(w[0]));
+        }
+        let lookup: HashMap<Hex, Cell> = hexes
+            .iter()
+            .enumerate()
+            .map(|(i, h)| (*h, Cell(i as u8)))
+            .collect();
+
+        // Group the cells into lines: files of constant q or ranks of constant r.
+        let line_of = |h: Hex| match naming {
+            Naming::Files => h.q(),
+            Naming::Ranks => h.r(),
+        };
+        let along = |h: Hex| match naming {
+            Naming::Files => h.r(),
+            Naming::Ranks => h.q(),
+        };
+        let mut lines: Vec<i8> = hexes.iter().map(|h| line_of(*h)).collect();
+        lines.sort();
+        lines.dedup();
+        let first_line = lines[0];
+        let line_count = (lines[lines.len() - 1] - first_line) as usize + 1;
+        let mut groups: Vec<Vec<Cell>> = vec![Vec::new(); line_count];
+        for (i, h) in hexes.iter().enumerate() {
+            groups[(line_of(*h) - first_line) as usize].push(Cell(i as u8));
+        }
+        for g in &mut groups {
+            g.sort_by_key(|c| along(hexes[c.index()]));
+        }
+        groups.retain(|g| !g.is_empty());
+
+        let mut names = vec![String::new(); hexes.len()];
+        let mut ranks = vec![0; hexes.len()];
+        match naming {
+            Naming::Files => {
+                if line_count > FILE_LETTERS.len() {
+                    return Err(BoardError::TooManyLines(line_count));
+                }
+                for g in &groups {
+                    let q = hexes[g[0].index()].q();
+                    let letter = FILE_LETTERS[(q - first_line) as usize] as char;
+                    let r_min = hexes[g[0].index()].r();
+                    for c in g {
+                        let rank = (hexes[c.index()].r() - r_min) as u32 + 1;
+                        names[c.index()] = format!("{letter}{rank}");
+                        ranks[c.index()] = rank;
+                    }
+                }
+            }
+            Naming::Ranks => {
+                for g in &groups {
+                    let h0 = hexes[g[0].index()];
+                    let rank = (h0.r() - first_line) as u32 + 1;
+                    let span = (hexes[g[g.len() - 1].index()].q() - h0.q()) as usize + 1;
+                    if span > FILE_LETTERS.len() {
+                        return Err(BoardError::TooManyLines(span));
+                    }
+                    for c in g {
+                        let letter = FILE_LETTERS[(hexes[c.index()].q() - h0.q()) as usize] as char;
+                        names[c.index()] = format!("{letter}{rank}");
+                        ranks[c.index()] = rank;
+                    }
+                }
+            }
+        }
+        let by_name = names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.clone(), Cell(i as u8)))
+            .collect();
+        let all = (0..hexes.len()).map(|i| Cell(i as u8)).collect();
+        Ok(Board {
+            layout,
+            naming,
+            hexes,
+            lookup,
+            names,
+            by_name,
+            groups,
+            ranks,
+            all,
+        })
+    }
+
+    pub fn layout(&self) -> Layout {
+        self.layout
+    }
+
+    pub fn naming(&self) -> Naming {
+        self.naming
+    }
+
+    /// Number of cells.
+    pub fn len(&self) -> usize {
+        self.hexes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.hexes.is_empty()
+    }
+
+    /// Every cell, in index order.
+    pub fn cells(&self) -> impl ExactSizeIterator<Item = Cell> + '_ {
+        (0..self.hexes.len()).map(|i| Cell(i as u8))
+    }
+
+    /// Every cell as a set.
+    pub fn all(&self) -> Bitboard {
+        self.all
+    }
+
+    pub fn hex(&self, c: Cell) -> Hex {
+        self.hexes[c.index()]
+    }
+
+    /// The cell at a coordinate, if it is on the board.
+    pub fn cell(&self, h: Hex) -> Option<Cell> {
+        self.lookup.get(&h).copied()
+    }
+
+    /// The cell one vector away, if it is on the board.
+    pub fn offset(&self, c: Cell, v: Hex) -> Option<Cell> {
+        self.hex(c).checked_add(v).and_then(|h| self.cell(h))
+    }
+
+    /// The cells reached by repeating `v` from `c`, up to the edge of the board.
+    pub fn ray(&self, c: Cell, v: Hex) -> Vec<Cell> {
+        let mut out = Vec::new();
+        let mut cur = c;
+        while let Some(n) = self.offset(cur, v) {
+            out.push(n);
+            cur = n;
+        }
+        out
+    }
+
+    /// The cell's name, such as `f5` or `d12`.
+    pub fn name(&self, c: Cell) -> &str {
+        &self.names[c.index()]
+    }
+
+    /// The number in the cell's name.
+    pub fn rank(&self, c: Cell) -> u32 {
+        self.ranks[c.index()]
+    }
+
+    /// The cell with this name.
+    pub fn parse_cell(&self, name: &str) -> Option<Cell> {
+        self.by_name.get(name).copied()
+    }
+
+    /// FEN groups (files or ranks) in order, each listing its cells in order.
+    pub fn groups(&self) -> &[Vec<Cell>] {
+        &self.groups
+    }
+
+    /// The mirror image of a cell (top to bottom in the drawing), if it is on the board.
+    pub fn mirror(&self, c: Cell) -> Option<Cell> {
+        self.cell(self.layout.mirror(self.hex(c)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn glinski() -> Board {
+        Board::new(Layout::FlatTop, Naming::Files, &Board::hexagon_cells(5)).unwrap()
+    }
+
+    fn grand() -> Board {
+        Board::new(Layout::PointyTop, Naming::Ranks, &Board::hexagon_cells(6)).unwrap()
+    }
+
+    #[test]
+    fn glinski_names_match_the_rules() {
+        let b = glinski();
+        assert_eq!(b.len(), 91);
+        let at = |q, r| b.name(b.cell(Hex::new(q, r)).unwrap()).to_string();
+        assert_eq!(at(0, -5), "f1");
+        assert_eq!(at(0, 0), "f6");
+        assert_eq!(at(-5, 0), "a1");
+        assert_eq!(at(5, -5), "l1");
+        assert_eq!(at(0, 5), "f11");
+        let sizes: Vec<usize> = b.groups().iter().map(|g| g.len()).collect();
+        assert_eq!(sizes, vec![6, 7, 8, 9, 10, 11, 10, 9, 8, 7, 6]);
+        let tops: Vec<&str> = b.groups().iter().map(|g| b.name(*g.last().unwrap())).collect();
+        assert_eq!(tops, ["a6", "b7", "c8", "d9", "e10", "f11", "g10", "h9", "i8", "k7", "l6"]);
+    }
+
+    #[test]
+    fn grand_names_match_the_rules() {
+        let b = grand();
+        assert_eq!(b.len(), 127);
+        let sizes: Vec<usize> = b.groups().iter().map(|g| g.len()).collect();
+        assert_eq!(sizes, vec![7, 8, 9, 10, 11, 12, 13, 12, 11, 10, 9, 8, 7]);
+        let first_rank: Vec<&str> = b.groups()[0].iter().map(|c| b.name(*c)).collect();
+        assert_eq!(first_rank, ["a1", "b1", "c1", "d1", "e1", "f1", "g1"]);
+        // Letters run left to right in the drawing.
+        for g in b.groups() {
+            let xs: Vec<f32> = g.iter().map(|c| b.layout().to_pixel(b.hex(*c)).0).collect();
+            assert!(xs.windows(2).all(|w| w[0] < w[1]));
+        }
+        let d1 = b.parse_cell("d1").unwrap();
+        assert_eq!(b.hex(d1), Hex::new(3, -6));
+        assert_eq!(b.rank(b.parse_cell("n7").unwrap()), 7);
+    }
+
+    #[test]
+    fn names_are_unique_and_parse_back() {
+        for b in [glinski(), grand()] {
+            for c in b.cells() {
+                assert_eq!(b.parse_cell(b.name(c)), Some(c));
+            }
+        }
+    }
+
+    #[test]
+    fn rejects_bad_cell_lists() {
+        let l = Layout::FlatTop;
+        assert_eq!(Board::new(l, Naming::Files, &[]).unwrap_err(), BoardError::NoCells);
+        let dup = [Hex::new(0, 0), Hex::new(0, 0)];
+        assert!(matches!(Board::new(l, Naming::Files, &dup), Err(BoardError::DuplicateCell(_))));
+        assert!(matches!(
+            Board::new(l, Naming::Files, &Board::hexagon_cells(7)),
+            Err(BoardError::TooManyCells(169))
+        ));
+    }
+}

@@ -1,0 +1,240 @@
+//! Hex FEN (RULES.md section 6): `<groups> <side> <ep-cell|-> <halfmove> <fullmove>`.
+//!
+//! Groups are files (`a`, `b`, ...) each from rank 1 upward, or ranks (1, 2, ...) each
+//! from letter `a` rightward, following the board's naming.
+
+use std::fmt;
+use std::sync::Arc;
+
+use crate::board::{Board, Cell, Naming};
+use crate::piece::{Piece, Side};
+use crate::position::{EnPassant, Position};
+use crate::rules::Rules;
+
+/// What is wrong with a FEN.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FenError {
+    Empty,
+    TooManyFields(usize),
+    GroupCount { expected: usize, found: usize },
+    GroupLength { group: String, expected: usize, found: usize },
+    UnknownPiece(char),
+    BadCharacter(char),
+    BadSide(String),
+    BadEnPassant(String),
+    BadNumber { field: &'static str, value: String },
+    Illegal(String),
+}
+
+impl fmt::Display for FenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FenError::Empty => write!(f, "the FEN is empty"),
+            FenError::TooManyFields(n) => write!(f, "{n} fields; a hex FEN has at most 5"),
+            FenError::GroupCount { expected, found } => {
+                write!(f, "{found} groups separated by '/'; this board has {expected}")
+            }
+            FenError::GroupLength { group, expected, found } => {
+                write!(f, "{group} describes {found} cells; it has {expected}")
+            }
+            FenError::UnknownPiece(c) => write!(f, "unknown piece letter '{c}'"),
+            FenError::BadCharacter(c) => write!(f, "unexpected character '{c}'"),
+            FenError::BadSide(s) => write!(f, "side to move must be 'w' or 'b', not '{s}'"),
+            FenError::BadEnPassant(s) => write!(f, "bad en-passant field '{s}'"),
+            FenError::BadNumber { field, value } => write!(f, "bad {field} '{value}'"),
+            FenError::Illegal(why) => write!(f, "impossible position: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for FenError {}
+
+fn group_label(board: &Board, index: usize) -> String {
+    match board.naming() {
+        Naming::Files => {
+            let first = board.groups()[index][0];
+            let name = board.name(first);
+            format!("file {}", name.trim_end_matches(|c: char| c.is_ascii_digit()))
+        }
+        Naming::Ranks => format!("rank {}", board.rank(board.groups()[index][0])),
+    }
+}
+
+/// Reads the piece-placement field against a board and the variant's piece letters
+/// (upper case): each piece as (cell, side, index into `letters`).
+pub(crate) fn parse_placement(board: &Board, letters: &[char], field: &str) -> Result<Vec<(Cell, Side, usize)>, FenError> {
+    let groups: Vec<&str> = field.split('/').collect();
+    if groups.len() != board.groups().len() {
+        return Err(FenError::GroupCount {
+            expected: board.groups().len(),
+            found: groups.len(),
+        });
+    }
+    let mut out = Vec::new();
+    for (gi, text) in groups.iter().enumerate() {
+        let cells = &board.groups()[gi];
+        let mut at = 0usize;
+        let mut chars = text.chars().peekable();
+        let too_long = |found: usize| FenError::GroupLength {
+            group: group_label(board, gi),
+            expected: cells.len(),
+            found,
+        };
+        while let Some(c) = chars.next() {
+            if let Some(d) = c.to_digit(10) {
+                let mut n = d as usize;
+                while let Some(d2) = chars.peek().and_then(|c| c.to_digit(10)) {
+                    n = n.saturating_mul(10).saturating_add(d2 as usize);
+                    chars.next();
+                }
+                if n == 0 {
+                    return Err(FenError::BadCharacter('0'));
+                }
+                at = at.saturating_add(n);
+                if at > cells.len() {
+                    return Err(too_long(at));
+                }
+            } else if c.is_ascii_alphabetic() {
+                let side = if c.is_ascii_uppercase() { Side::White } else { Side::Black };
+                let kind = letters
+                    .iter()
+                    .position(|l| *l == c.to_ascii_uppercase())
+                    .ok_or(FenError::UnknownPiece(c))?;
+                if at >= cells.len() {
+                    return Err(too_long(at + 1));
+                }
+                out.push((cells[at], side, kind));
+                at += 1;
+            } else {
+                return Err(FenError::BadCharacter(c));
+            }
+        }
+        if at != cells.len() {
+            return Err(too_long(at));
+        }
+    }
+    Ok(out)
+}
+
+impl Position {
+    /// Reads a hex FEN. The clocks may be left out (they default to `0 1`), and the
+    /// en-passant field too.
+    pub fn from_fen(rules: Arc<Rules>, fen: &str) -> Result<Position, FenError> {
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        if fields.is_empty() {
+            return Err(FenError::Empty);
+        }
+        if fields.len() > 5 {
+            return Err(FenError::TooManyFields(fields.len()));
+        }
+        let board = rules.board();
+        let letters: Vec<char> = rules.kinds().map(|k| rules.kind_info(k).letter).collect();
+        let placed = parse_placement(board, &letters, fields[0])?;
+        let pieces: Vec<(Cell, Piece)> = placed
+            .into_iter()
+            .map(|(c, side, k)| (c, Piece::new(side, rules.kinds().nth(k).expect("index from letters"))))
+            .collect();
+        let turn = match fields.get(1).copied().unwrap_or("w") {
+            "w" => Side::White,
+            "b" => Side::Black,
+            s => return Err(FenError::BadSide(s.to_string())),
+        };
+        let ep = match fields.get(2).copied().unwrap_or("-") {
+            "-" => None,
+            name => Some(find_en_passant(&rules, &pieces, turn, name)?),
+        };
+        let number = |i: usize, field: &'static str, default: u32| -> Result<u32, FenError> {
+            match fields.get(i) {
+                None => Ok(default),
+                Some(s) => s.parse().map_err(|_| FenError::BadNumber {
+                    field,
+                    value: s.to_string(),
+                }),
+            }
+        };
+        let halfmove = number(3, "halfmove clock", 0)?;
+        let fullmove = number(4, "fullmove number", 1)?;
+        let halfmove = u16::try_from(halfmove).map_err(|_| FenError::BadNumber {
+            field: "halfmove clock",
+            value: halfmove.to_string(),
+        })?;
+        if fullmove == 0 {
+            return Err(FenError::BadNumber {
+                field: "fullmove number",
+                value: "0".into(),
+            });
+        }
+        let pos = Position::from_parts(rules, &pieces, turn, ep, halfmove, fullmove).map_err(FenError::Illegal)?;
+        // The side that just moved may not be in check: it would have moved into it.
+        let mover = !turn;
+        if pos.is_attacked(pos.royal_cell(mover), turn) {
+            return Err(FenError::Illegal(format!(
+                "{mover} is in check but it is {turn}'s move"
+            )));
+        }
+        Ok(pos)
+    }
+
+    /// Writes the position as hex FEN.
+    pub fn to_fen(&self) -> String {
+        let rules = &*self.rules;
+        let board = rules.board();
+        let mut out = String::new();
+        for (gi, group) in board.groups().iter().enumerate() {
+            if gi > 0 {
+                out.push('/');
+            }
+            let mut empty = 0;
+            for c in group {
+                match self.piece_at(*c) {
+                    Some(p) => {
+                        if empty > 0 {
+                            out.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        out.push(rules.piece_letter(p));
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                out.push_str(&empty.to_string());
+            }
+        }
+        out.push(' ');
+        out.push(self.turn.letter());
+        out.push(' ');
+        match self.ep {
+            Some(e) => out.push_str(board.name(e.target)),
+            None => out.push('-'),
+        }
+        out.push_str(&format!(" {} {}", self.halfmove, self.fullmove));
+        out
+    }
+}
+
+/// Works out which pawn double-stepped past `name`: one of the mover's pawns one advance
+/// beyond it, with the cell one advance before it empty.
+fn find_en_passant(rules: &Rules, pieces: &[(Cell, Piece)], turn: Side, name: &str) -> Result<EnPassant, FenError> {
+    let bad = || FenError::BadEnPassant(name.to_string());
+    let board = rules.board();
+    let target = board.parse_cell(name).ok_or_else(bad)?;
+    let pawn = rules.pawn.as_ref().ok_or_else(bad)?;
+    let mover = !turn;
+    let at = |c: Cell| pieces.iter().find(|(pc, _)| *pc == c).map(|(_, p)| *p);
+    if at(target).is_some() {
+        return Err(bad());
+    }
+    for table in &pawn.advance[mover.index()] {
+        // `table` maps a cell to its advance target; look for from -> target -> victim.
+        let Some(victim) = table[target.index()] else { continue };
+        let is_mover_pawn = at(victim) == Some(Piece::new(mover, pawn.kind));
+        let from = board.cells().find(|c| table[c.index()] == Some(target));
+        if is_mover_pawn && let Some(from) = from
+            && at(from).is_none()
+        {
+            return Ok(EnPassant { target, victim });
+        }
+    }
+    Err(bad())
+}

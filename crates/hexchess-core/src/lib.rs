@@ -1,0 +1,27 @@
+//! The rules of hexagonal chess, for any variant described as data.
+//!
+//! A variant (a RON file, or anything implementing [`Variant`]) is compiled into
+//! [`Rules`]; a [`Position`] of those rules generates legal moves, plays and takes them
+//! back, reads and writes hex FEN and move notation, and tells when the game is over.
+//! Nothing here depends on Bevy, so the engine and the tests build in seconds.
+
+pub mod bitboard;
+pub mod board;
+pub mod fen;
+pub mod hex;
+mod movegen;
+pub mod moves;
+pub mod piece;
+pub mod position;
+pub mod rules;
+pub mod variant;
+
+pub use bitboard::Bitboard;
+pub use board::{Board, Cell, Naming};
+pub use fen::FenError;
+pub use hex::{Hex, Layout};
+pub use moves::{Move, MoveList};
+pub use piece::{Kind, Piece, Points, Side};
+pub use position::{EnPassant, Position};
+pub use rules::{KindInfo, Rules, RulesError};
+pub use variant::{Variant, VariantError, VariantSpec};

@@ -1,0 +1,389 @@
+//! Legal move generation and attack tests.
+//!
+//! Moves are generated legal in one pass: checkers and pinned pieces are found first,
+//! then each piece's targets are masked so that no move leaves the royal piece attacked.
+//! Only en-passant captures (which remove a piece off the target cell) are checked by
+//! testing the resulting occupancy.
+
+use crate::bitboard::Bitboard;
+use crate::board::{Cell, MAX_CELLS};
+use crate::moves::{Move, MoveList};
+use crate::piece::{Kind, Side};
+use crate::position::Position;
+use crate::rules::{KindMoves, Rules};
+use crate::variant::MoveMode;
+
+/// Checkers and pins of the side to move.
+struct CheckInfo {
+    checkers: Bitboard,
+    /// Cells a non-royal move must land on to answer a single check (the checker and the
+    /// cells between it and the royal piece); every cell when not in check.
+    evasion: Bitboard,
+    pinned: Bitboard,
+    /// For each pinned cell, the cells it may move to: its pin line up to the pinner.
+    pin_lines: [Bitboard; MAX_CELLS],
+}
+
+impl Position {
+    /// Whether `side`'s pieces in `attackers` attack `target`, given the occupancy.
+    /// `attackers` lets a caller leave out a piece about to be captured.
+    #[inline]
+    pub(crate) fn attacked_with(&self, target: Cell, side: Side, occupied: Bitboard, attackers: Bitboard) -> bool {
+        let r = &*self.rules;
+        let s = side.index();
+        for &k in &r.leapers[s] {
+            if (r.leap_attackers[s][k.index()][target.index()] & self.kind_bb[k.index()] & attackers).any() {
+                return true;
+            }
+        }
+        for class in &r.slide_classes[s] {
+            let sliders = self.kinds_in(class.kinds) & attackers;
+            if (sliders & class.lines[target.index()]).is_empty() {
+                continue;
+            }
+            for (i, &d) in class.dirs.iter().enumerate() {
+                let ray = r.ray(d, target);
+                if (ray & sliders).is_empty() {
+                    continue;
+                }
+                let b = r.first_on_ray(d, ray & occupied);
+                if sliders.contains(b) && class.limits[i].as_ref().is_none_or(|l| l[target.index()].contains(b)) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Whether `side` attacks `target` in this position.
+    pub fn is_attacked(&self, target: Cell, side: Side) -> bool {
+        self.attacked_with(target, side, self.occupied(), self.side_bb[side.index()])
+    }
+
+    /// Every piece of `side` that attacks `target`.
+    pub fn attackers(&self, target: Cell, side: Side) -> Bitboard {
+        let r = &*self.rules;
+        let s = side.index();
+        let own = self.side_bb[s];
+        let occupied = self.occupied();
+        let mut found = Bitboard::EMPTY;
+        for &k in &r.leapers[s] {
+            found |= r.leap_attackers[s][k.index()][target.index()] & self.kind_bb[k.index()] & own;
+        }
+        for class in &r.slide_classes[s] {
+            let sliders = self.kinds_in(class.kinds) & own;
+            for (i, &d) in class.dirs.iter().enumerate() {
+                let blockers = r.ray(d, target) & occupied;
+                if blockers.is_empty() {
+                    continue;
+                }
+                let b = r.first_on_ray(d, blockers);
+                if sliders.contains(b) && class.limits[i].as_ref().is_none_or(|l| l[target.index()].contains(b)) {
+                    found.insert(b);
+                }
+            }
+        }
+        found
+    }
+
+    /// Whether the side to move's royal piece is attacked.
+    pub fn in_check(&self) -> bool {
+        let us = self.turn;
+        self.is_attacked(self.royal[us.index()], !us)
+    }
+
+    #[inline]
+    fn kinds_in(&self, mask: u32) -> Bitboard {
+        let mut b = Bitboard::EMPTY;
+        let mut m = mask;
+        while m != 0 {
+            b |= self.kind_bb[m.trailing_zeros() as usize];
+            m &= m - 1;
+        }
+        b
+    }
+
+    fn check_info(&self) -> CheckInfo {
+        let r = &*self.rules;
+        let us = self.turn;
+        let them = !us;
+        let king = self.royal[us.index()];
+        let own = self.side_bb[us.index()];
+        let enemy = self.side_bb[them.index()];
+        let occupied = own | enemy;
+        let mut info = CheckInfo {
+            checkers: Bitboard::EMPTY,
+            evasion: Bitboard::EMPTY,
+            pinned: Bitboard::EMPTY,
+            pin_lines: [Bitboard::EMPTY; MAX_CELLS],
+        };
+        for &k in &r.leapers[them.index()] {
+            let found = r.leap_attackers[them.index()][k.index()][king.index()] & self.kind_bb[k.index()] & enemy;
+            info.checkers |= found;
+            info.evasion |= found;
+        }
+        for class in &r.slide_classes[them.index()] {
+            let sliders = self.kinds_in(class.kinds) & enemy;
+            if (sliders & class.lines[king.index()]).is_empty() {
+                continue;
+            }
+            for (i, &d) in class.dirs.iter().enumerate() {
+                let ray = r.ray(d, king);
+                let reach = match &class.limits[i] {
+                    Some(l) => l[king.index()],
+                    None => ray,
+                };
+                if (reach & sliders).is_empty() {
+                    continue;
+                }
+                let blockers = ray & occupied;
+                let b1 = r.first_on_ray(d, blockers);
+                if sliders.contains(b1) {
+                    if reach.contains(b1) {
+                        info.checkers.insert(b1);
+                        info.evasion |= ray & !r.ray(d, b1);
+                    }
+                } else if own.contains(b1) {
+                    let beyond = r.ray(d, b1) & occupied;
+                    if beyond.is_empty() {
+                        continue;
+                    }
+                    let b2 = r.first_on_ray(d, beyond);
+                    if sliders.contains(b2) && reach.contains(b2) {
+                        info.pinned.insert(b1);
+                        info.pin_lines[b1.index()] = ray & !r.ray(d, b2);
+                    }
+                }
+            }
+        }
+        if info.checkers.is_empty() {
+            info.evasion = !Bitboard::EMPTY;
+        }
+        info
+    }
+
+    /// Fills `out` with every legal move of the side to move.
+    pub fn legal_moves_into(&self, out: &mut MoveList) {
+        out.clear();
+        let r = &*self.rules;
+        let us = self.turn;
+        let them = !us;
+        let own = self.side_bb[us.index()];
+        let enemy = self.side_bb[them.index()];
+        let occupied = own | enemy;
+        let info = self.check_info();
+        let king = self.royal[us.index()];
+        let moves = &r.moves[us.index()];
+
+        // The royal piece: any target not attacked once it has left its cell.
+        let king_kind = self.piece_at(king).expect("royal piece").kind;
+        let targets = piece_targets(r, &moves[king_kind.index()], king, own, enemy, occupied);
+        let without_king = occupied & !Bitboard::from_cell(king);
+        for t in targets {
+            if !self.attacked_with(t, them, without_king, enemy & !Bitboard::from_cell(t)) {
+                out.push(Move::new(king, t));
+            }
+        }
+        if info.checkers.has_several() {
+            return;
+        }
+
+        let pawn_kind = r.pawn.as_ref().map(|p| p.kind);
+        let others = own & !Bitboard::from_cell(king);
+        for k in r.kinds() {
+            let pieces = self.kind_bb[k.index()] & others;
+            if pieces.is_empty() {
+                continue;
+            }
+            if Some(k) == pawn_kind {
+                self.pawn_moves(pieces, &info, out);
+                continue;
+            }
+            let km = &moves[k.index()];
+            for from in pieces {
+                let mut allowed = info.evasion;
+                if info.pinned.contains(from) {
+                    allowed &= info.pin_lines[from.index()];
+                }
+                for t in piece_targets(r, km, from, own, enemy, occupied) & allowed {
+                    out.push(Move::new(from, t));
+                }
+            }
+        }
+    }
+
+    fn pawn_moves(&self, pawns: Bitboard, info: &CheckInfo, out: &mut MoveList) {
+        let r = &*self.rules;
+        let pawn = r.pawn.as_ref().expect("pawn rules");
+        let us = self.turn;
+        let s = us.index();
+        let own = self.side_bb[s];
+        let enemy = self.side_bb[(!us).index()];
+        let occupied = own | enemy;
+        let choices = self.promotion_choices_now();
+        for from in pawns {
+            let mut allowed = info.evasion;
+            if info.pinned.contains(from) {
+                allowed &= info.pin_lines[from.index()];
+            }
+            for (i, table) in pawn.advance[s].iter().enumerate() {
+                let Some(t) = table[from.index()] else { continue };
+                if occupied.contains(t) {
+                    continue;
+                }
+                if allowed.contains(t) {
+                    self.push_pawn_move(from, t, &choices, out);
+                }
+                if pawn.double_from[s].contains(from)
+                    && let Some(t2) = pawn.advance[s][i][t.index()]
+                    && !occupied.contains(t2)
+                    && allowed.contains(t2)
+                {
+                    out.push(Move::double_step(from, t2));
+                }
+            }
+            let caps = pawn.capture[s][from.index()];
+            for t in caps & enemy & allowed {
+                self.push_pawn_move(from, t, &choices, out);
+            }
+            if let Some(e) = self.ep
+                && caps.contains(e.target)
+                && self.en_passant_is_legal(from, e.target, e.victim)
+            {
+                out.push(Move::en_passant(from, e.target));
+            }
+        }
+    }
+
+    /// Adds a pawn move to `t`, expanded into its promotions.
+    #[inline]
+    fn push_pawn_move(&self, from: Cell, t: Cell, choices: &PromotionChoices, out: &mut MoveList) {
+        let Some(pr) = &self.rules.promotion else {
+            out.push(Move::new(from, t));
+            return;
+        };
+        let s = self.turn.index();
+        if pr.zone[s].contains(t) {
+            if choices.len == 0 && !pr.must_promote_to_enter {
+                out.push(Move::new(from, t));
+            }
+            for &k in choices.kinds() {
+                out.push(Move::promoting(from, t, k));
+            }
+        } else if pr.optional_zone[s].contains(t) {
+            out.push(Move::new(from, t));
+            for &k in choices.kinds() {
+                out.push(Move::promoting(from, t, k));
+            }
+        } else {
+            out.push(Move::new(from, t));
+        }
+    }
+
+    /// The kinds the side to move may promote to now (the only-lost-pieces rule applied).
+    pub(crate) fn promotion_choices_now(&self) -> PromotionChoices {
+        let mut c = PromotionChoices {
+            kinds: [Kind::new(0); crate::piece::MAX_KINDS],
+            len: 0,
+        };
+        if let Some(pr) = &self.rules.promotion {
+            let s = self.turn.index();
+            for &k in &pr.choices {
+                if !pr.only_lost_pieces || self.counts[s][k.index()] < self.rules.start_counts[s][k.index()] {
+                    c.kinds[c.len] = k;
+                    c.len += 1;
+                }
+            }
+        }
+        c
+    }
+
+    fn en_passant_is_legal(&self, from: Cell, target: Cell, victim: Cell) -> bool {
+        let us = self.turn;
+        let them = !us;
+        let occupied = (self.occupied() & !Bitboard::from_cell(from) & !Bitboard::from_cell(victim)) | Bitboard::from_cell(target);
+        let attackers = self.side_bb[them.index()] & !Bitboard::from_cell(victim);
+        !self.attacked_with(self.royal[us.index()], them, occupied, attackers)
+    }
+
+    /// Every legal move of the side to move.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut v = Vec::with_capacity(128);
+        self.legal_moves_into(&mut v);
+        v
+    }
+
+    /// Whether the move is legal here.
+    pub fn is_legal(&self, mv: Move) -> bool {
+        self.legal_moves().contains(&mv)
+    }
+
+    /// Counts the leaves of the legal move tree `depth` plies deep (draw rules ignored).
+    pub fn perft(&mut self, depth: u32) -> u64 {
+        let mut lists: Vec<MoveList> = (0..depth.max(1)).map(|_| Vec::with_capacity(256)).collect();
+        self.perft_with(depth, &mut lists)
+    }
+
+    fn perft_with(&mut self, depth: u32, lists: &mut [MoveList]) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let (list, rest) = lists.split_first_mut().expect("one list per ply");
+        self.legal_moves_into(list);
+        if depth == 1 {
+            return list.len() as u64;
+        }
+        let mut total = 0;
+        for &mv in list.iter() {
+            self.make_move(mv);
+            total += self.perft_with(depth - 1, rest);
+            self.unmake_move();
+        }
+        total
+    }
+
+    /// Perft split by root move: each legal move with its leaf count.
+    pub fn perft_divide(&mut self, depth: u32) -> Vec<(Move, u64)> {
+        let moves = self.legal_moves();
+        moves
+            .into_iter()
+            .map(|mv| {
+                self.make_move(mv);
+                let n = if depth <= 1 { 1 } else { self.perft(depth - 1) };
+                self.unmake_move();
+                (mv, n)
+            })
+            .collect()
+    }
+}
+
+/// The promotion kinds available at one moment.
+pub(crate) struct PromotionChoices {
+    kinds: [Kind; crate::piece::MAX_KINDS],
+    len: usize,
+}
+
+impl PromotionChoices {
+    pub(crate) fn kinds(&self) -> &[Kind] {
+        &self.kinds[..self.len]
+    }
+}
+
+/// Pseudo-legal targets of a non-pawn piece.
+#[inline]
+fn piece_targets(r: &Rules, km: &KindMoves, from: Cell, own: Bitboard, enemy: Bitboard, occupied: Bitboard) -> Bitboard {
+    let i = from.index();
+    let mut t = (km.leap_any[i] & !own) | (km.leap_move[i] & !occupied) | (km.leap_capture[i] & enemy);
+    for s in &km.slides {
+        let mut reach = r.slide(s.dir, from, occupied);
+        if let Some(l) = &s.limit {
+            reach &= l[i];
+        }
+        t |= match s.mode {
+            MoveMode::MoveOrCapture => reach & !own,
+            MoveMode::MoveOnly => reach & !occupied,
+            MoveMode::CaptureOnly => reach & enemy,
+        };
+    }
+    t
+}

@@ -1,0 +1,135 @@
+//! Moves and move lists.
+
+use std::fmt;
+
+use crate::board::Cell;
+use crate::piece::Kind;
+
+/// A move: from a cell to a cell, with an optional promotion and how it is special.
+///
+/// Four bytes, so move lists and transposition tables stay small. Two moves are equal
+/// when they move the same piece between the same cells with the same promotion.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Move {
+    from: Cell,
+    to: Cell,
+    /// 0 for no promotion, else the promoted kind's index plus one.
+    promotion: u8,
+    flags: u8,
+}
+
+impl Move {
+    const DOUBLE_STEP: u8 = 1;
+    const EN_PASSANT: u8 = 2;
+
+    #[inline]
+    pub(crate) const fn new(from: Cell, to: Cell) -> Move {
+        Move {
+            from,
+            to,
+            promotion: 0,
+            flags: 0,
+        }
+    }
+
+    #[inline]
+    pub(crate) const fn promoting(from: Cell, to: Cell, kind: Kind) -> Move {
+        Move {
+            from,
+            to,
+            promotion: kind.index() as u8 + 1,
+            flags: 0,
+        }
+    }
+
+    #[inline]
+    pub(crate) const fn double_step(from: Cell, to: Cell) -> Move {
+        Move {
+            from,
+            to,
+            promotion: 0,
+            flags: Move::DOUBLE_STEP,
+        }
+    }
+
+    #[inline]
+    pub(crate) const fn en_passant(from: Cell, to: Cell) -> Move {
+        Move {
+            from,
+            to,
+            promotion: 0,
+            flags: Move::EN_PASSANT,
+        }
+    }
+
+    #[inline]
+    pub const fn from(self) -> Cell {
+        self.from
+    }
+
+    #[inline]
+    pub const fn to(self) -> Cell {
+        self.to
+    }
+
+    /// The kind a pawn promotes to, if this move promotes.
+    #[inline]
+    pub const fn promotion(self) -> Option<Kind> {
+        if self.promotion == 0 {
+            None
+        } else {
+            Some(Kind::new(self.promotion as usize - 1))
+        }
+    }
+
+    /// A pawn's two-cell first move.
+    #[inline]
+    pub const fn is_double_step(self) -> bool {
+        self.flags & Move::DOUBLE_STEP != 0
+    }
+
+    /// A capture of a pawn that has just double-stepped past the target cell.
+    #[inline]
+    pub const fn is_en_passant(self) -> bool {
+        self.flags & Move::EN_PASSANT != 0
+    }
+
+    /// A 32-bit packing for hash tables; [`Move::from_bits`] restores it.
+    pub const fn to_bits(self) -> u32 {
+        self.from.index() as u32
+            | (self.to.index() as u32) << 8
+            | (self.promotion as u32) << 16
+            | (self.flags as u32) << 24
+    }
+
+    /// Restores a packed move. The result is only meaningful for the rules it came from;
+    /// callers must check it against the legal moves before playing it.
+    pub const fn from_bits(bits: u32) -> Move {
+        Move {
+            from: Cell::from_index((bits & 0x7f) as u8),
+            to: Cell::from_index((bits >> 8 & 0x7f) as u8),
+            promotion: (bits >> 16) as u8,
+            flags: (bits >> 24) as u8,
+        }
+    }
+}
+
+impl fmt::Debug for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Move({}->{}", self.from.index(), self.to.index())?;
+        if let Some(k) = self.promotion() {
+            write!(f, "={}", k.index())?;
+        }
+        if self.is_double_step() {
+            f.write_str(" double")?;
+        }
+        if self.is_en_passant() {
+            f.write_str(" e.p.")?;
+        }
+        f.write_str(")")
+    }
+}
+
+/// A reusable list of moves. Generation clears and refills it, so a search keeps one per
+/// ply and never allocates after warming up.
+pub type MoveList = Vec<Move>;

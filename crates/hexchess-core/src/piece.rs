@@ -1,0 +1,176 @@
+//! Sides, piece kinds and pieces.
+
+use std::fmt;
+use std::ops::Not;
+
+/// The most piece kinds one variant may declare.
+pub const MAX_KINDS: usize = 20;
+
+/// A player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Side {
+    White = 0,
+    Black = 1,
+}
+
+impl Side {
+    pub const BOTH: [Side; 2] = [Side::White, Side::Black];
+
+    #[inline]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The FEN letter, `w` or `b`.
+    pub const fn letter(self) -> char {
+        match self {
+            Side::White => 'w',
+            Side::Black => 'b',
+        }
+    }
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            Side::White => "White",
+            Side::Black => "Black",
+        }
+    }
+}
+
+impl Not for Side {
+    type Output = Side;
+    #[inline]
+    fn not(self) -> Side {
+        match self {
+            Side::White => Side::Black,
+            Side::Black => Side::White,
+        }
+    }
+}
+
+impl fmt::Display for Side {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A piece type of the variant being played: an index into its piece list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Kind(u8);
+
+impl Kind {
+    /// The kind at `index` in the variant's piece list. Callers get kinds from
+    /// [`Rules`](crate::Rules); this is for the crate's own tables.
+    pub(crate) const fn new(index: usize) -> Kind {
+        debug_assert!(index < MAX_KINDS);
+        Kind(index as u8)
+    }
+
+    #[inline]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// A piece on the board: a side and a kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Piece {
+    pub side: Side,
+    pub kind: Kind,
+}
+
+impl Piece {
+    pub const fn new(side: Side, kind: Kind) -> Piece {
+        Piece { side, kind }
+    }
+
+    /// A compact non-zero code for the mailbox and Zobrist tables: `1 + 2 kind + side`.
+    #[inline]
+    pub(crate) const fn code(self) -> u8 {
+        1 + 2 * self.kind.0 + self.side as u8
+    }
+
+    /// Inverse of [`Piece::code`]; `0` is an empty cell.
+    #[inline]
+    pub(crate) const fn from_code(code: u8) -> Option<Piece> {
+        if code == 0 {
+            return None;
+        }
+        let side = if (code - 1) & 1 == 0 {
+            Side::White
+        } else {
+            Side::Black
+        };
+        Some(Piece {
+            side,
+            kind: Kind((code - 1) >> 1),
+        })
+    }
+}
+
+/// A score in thousandths of a point, so `3/4` and `1/2` are exact.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Points(u16);
+
+impl Points {
+    pub const ZERO: Points = Points(0);
+    pub const HALF: Points = Points(500);
+    pub const ONE: Points = Points(1000);
+
+    /// From thousandths of a point; at most one point.
+    pub const fn from_millis(m: u16) -> Option<Points> {
+        if m <= 1000 { Some(Points(m)) } else { None }
+    }
+
+    pub const fn millis(self) -> u16 {
+        self.0
+    }
+
+    /// The complement: what the other player gets when the game is worth one point.
+    pub const fn rest(self) -> Points {
+        Points(1000 - self.0)
+    }
+}
+
+impl fmt::Display for Points {
+    /// `1`, `0`, `1/2`, `3/4`, `1/4`, or a decimal for anything else.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            0 => f.write_str("0"),
+            1000 => f.write_str("1"),
+            500 => f.write_str("1/2"),
+            250 => f.write_str("1/4"),
+            750 => f.write_str("3/4"),
+            m => {
+                let s = format!("{:.3}", m as f64 / 1000.0);
+                f.write_str(s.trim_end_matches('0'))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn piece_codes_round_trip_and_are_never_zero() {
+        for k in 0..MAX_KINDS {
+            for side in Side::BOTH {
+                let p = Piece::new(side, Kind::new(k));
+                assert_ne!(p.code(), 0);
+                assert_eq!(Piece::from_code(p.code()), Some(p));
+            }
+        }
+        assert_eq!(Piece::from_code(0), None);
+    }
+
+    #[test]
+    fn points_print_as_players_write_them() {
+        assert_eq!(Points::from_millis(750).unwrap().to_string(), "3/4");
+        assert_eq!(Points::from_millis(750).unwrap().rest().to_string(), "1/4");
+        assert_eq!(Points::HALF.to_string(), "1/2");
+        assert_eq!(Points::from_millis(600).unwrap().to_string(), "0.6");
+        assert_eq!(Points::from_millis(1001), None);
+    }
+}

@@ -1,0 +1,450 @@
+//! A game position: pieces, side to move, en-passant right, clocks, hash, and the undo
+//! stack that makes it a game history as well.
+
+use std::sync::Arc;
+
+use crate::bitboard::Bitboard;
+use crate::board::{Cell, MAX_CELLS};
+use crate::moves::Move;
+use crate::piece::{Kind, MAX_KINDS, Piece, Side};
+use crate::rules::Rules;
+
+/// The en-passant right left by a double step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EnPassant {
+    /// The skipped cell, where a capturing pawn lands.
+    pub target: Cell,
+    /// The pawn that double-stepped, removed by the capture.
+    pub victim: Cell,
+}
+
+/// What [`Position::unmake_move`] needs to restore the position before a move.
+#[derive(Clone, Copy, Debug)]
+struct Undo {
+    mv: Move,
+    /// Piece code of the captured piece (0 for none).
+    captured: u8,
+    ep: Option<EnPassant>,
+    ep_hashed: bool,
+    halfmove: u16,
+    hash: u64,
+}
+
+/// A position of some variant, with the moves that led to it.
+#[derive(Clone)]
+pub struct Position {
+    pub(crate) rules: Arc<Rules>,
+    pub(crate) mailbox: [u8; MAX_CELLS],
+    pub(crate) side_bb: [Bitboard; 2],
+    pub(crate) kind_bb: [Bitboard; MAX_KINDS],
+    pub(crate) counts: [[u8; MAX_KINDS]; 2],
+    pub(crate) royal: [Cell; 2],
+    pub(crate) turn: Side,
+    pub(crate) ep: Option<EnPassant>,
+    /// Whether the en-passant key is in the hash: only when a capture is possible, so
+    /// positions that differ only by a useless right hash the same.
+    pub(crate) ep_hashed: bool,
+    pub(crate) halfmove: u16,
+    pub(crate) fullmove: u32,
+    pub(crate) hash: u64,
+    undo: Vec<Undo>,
+}
+
+impl Position {
+    /// The variant's starting position.
+    pub fn start(rules: Arc<Rules>) -> Position {
+        let setup = rules.setup().to_vec();
+        Position::from_parts(rules, &setup, Side::White, None, 0, 1)
+            .expect("the setup was checked when the rules were compiled")
+    }
+
+    /// Builds a position from pieces and state; fails when a side does not have exactly
+    /// one royal piece (the rules would have nothing to protect or nothing to mate).
+    pub(crate) fn from_parts(
+        rules: Arc<Rules>,
+        pieces: &[(Cell, Piece)],
+        turn: Side,
+        ep: Option<EnPassant>,
+        halfmove: u16,
+        fullmove: u32,
+    ) -> Result<Position, String> {
+        let mut pos = Position {
+            rules,
+            mailbox: [0; MAX_CELLS],
+            side_bb: [Bitboard::EMPTY; 2],
+            kind_bb: [Bitboard::EMPTY; MAX_KINDS],
+            counts: [[0; MAX_KINDS]; 2],
+            royal: [Cell::from_index(0); 2],
+            turn,
+            ep: None,
+            ep_hashed: false,
+            halfmove,
+            fullmove,
+            hash: 0,
+            undo: Vec::new(),
+        };
+        for &(c, p) in pieces {
+            if pos.mailbox[c.index()] != 0 {
+                return Err(format!("two pieces on {}", pos.rules.board().name(c)));
+            }
+            pos.put(p, c);
+        }
+        for side in Side::BOTH {
+            let royals = pos.royals(side);
+            if royals.count() != 1 {
+                return Err(format!(
+                    "{side} has {} royal pieces; exactly one is needed",
+                    royals.count()
+                ));
+            }
+            pos.royal[side.index()] = royals.first();
+        }
+        if turn == Side::Black {
+            pos.hash ^= pos.rules.zobrist.black_to_move;
+        }
+        if let Some(e) = ep {
+            pos.ep = Some(e);
+            pos.ep_hashed = pos.ep_capture_possible(e);
+            if pos.ep_hashed {
+                pos.hash ^= pos.rules.zobrist.ep[e.target.index()];
+            }
+        }
+        Ok(pos)
+    }
+
+    fn royals(&self, side: Side) -> Bitboard {
+        let mut b = Bitboard::EMPTY;
+        for k in self.rules.kinds() {
+            if self.rules.is_royal(k) {
+                b |= self.kind_bb[k.index()];
+            }
+        }
+        b & self.side_bb[side.index()]
+    }
+
+    /// Whether a pawn of the side to move attacks the en-passant target.
+    fn ep_capture_possible(&self, e: EnPassant) -> bool {
+        let Some(pawn) = &self.rules.pawn else {
+            return false;
+        };
+        if !pawn.en_passant {
+            return false;
+        }
+        let us = self.turn;
+        let pawns = self.kind_bb[pawn.kind.index()] & self.side_bb[us.index()];
+        let table = &self.rules.leap_attackers[us.index()][pawn.kind.index()];
+        !table.is_empty() && (table[e.target.index()] & pawns).any()
+    }
+
+    #[inline]
+    fn put(&mut self, p: Piece, c: Cell) {
+        self.mailbox[c.index()] = p.code();
+        self.side_bb[p.side.index()].insert(c);
+        self.kind_bb[p.kind.index()].insert(c);
+        self.counts[p.side.index()][p.kind.index()] += 1;
+        self.hash ^= self.rules.zobrist.piece(p, c);
+    }
+
+    #[inline]
+    fn take(&mut self, p: Piece, c: Cell) {
+        self.mailbox[c.index()] = 0;
+        self.side_bb[p.side.index()].remove(c);
+        self.kind_bb[p.kind.index()].remove(c);
+        self.counts[p.side.index()][p.kind.index()] -= 1;
+        self.hash ^= self.rules.zobrist.piece(p, c);
+    }
+
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The shared rules, for building other positions of the same variant.
+    pub fn rules_arc(&self) -> &Arc<Rules> {
+        &self.rules
+    }
+
+    /// The piece on a cell.
+    #[inline]
+    pub fn piece_at(&self, c: Cell) -> Option<Piece> {
+        Piece::from_code(self.mailbox[c.index()])
+    }
+
+    /// Every piece with its cell, in cell order.
+    pub fn pieces(&self) -> impl Iterator<Item = (Cell, Piece)> + '_ {
+        (self.side_bb[0] | self.side_bb[1]).map(|c| (c, self.piece_at(c).expect("occupied")))
+    }
+
+    /// The side to move.
+    #[inline]
+    pub fn turn(&self) -> Side {
+        self.turn
+    }
+
+    /// The cell of a side's royal piece.
+    #[inline]
+    pub fn royal_cell(&self, side: Side) -> Cell {
+        self.royal[side.index()]
+    }
+
+    pub fn en_passant(&self) -> Option<EnPassant> {
+        self.ep
+    }
+
+    /// Plies since the last capture or pawn move.
+    pub fn halfmove_clock(&self) -> u16 {
+        self.halfmove
+    }
+
+    /// The move number, starting at 1 and growing after Black's move.
+    pub fn fullmove_number(&self) -> u32 {
+        self.fullmove
+    }
+
+    /// The Zobrist hash of pieces, side to move and (usable) en-passant right.
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// Cells of a side's pieces.
+    #[inline]
+    pub fn side_cells(&self, side: Side) -> Bitboard {
+        self.side_bb[side.index()]
+    }
+
+    /// Cells of a side's pieces of one kind.
+    #[inline]
+    pub fn kind_cells(&self, side: Side, k: Kind) -> Bitboard {
+        self.kind_bb[k.index()] & self.side_bb[side.index()]
+    }
+
+    /// Every occupied cell.
+    #[inline]
+    pub fn occupied(&self) -> Bitboard {
+        self.side_bb[0] | self.side_bb[1]
+    }
+
+    /// How many pieces of a kind a side has.
+    #[inline]
+    pub fn count(&self, side: Side, k: Kind) -> u8 {
+        self.counts[side.index()][k.index()]
+    }
+
+    /// The number of moves played since this position was set up.
+    pub fn ply_count(&self) -> usize {
+        self.undo.len()
+    }
+
+    /// The moves played since this position was set up, oldest first.
+    pub fn moves_played(&self) -> impl DoubleEndedIterator<Item = Move> + '_ {
+        self.undo.iter().map(|u| u.mv)
+    }
+
+    /// The last move played, if any.
+    pub fn last_move(&self) -> Option<Move> {
+        self.undo.last().map(|u| u.mv)
+    }
+
+    /// Hashes of the earlier positions of this game, most recent first, back to the last
+    /// capture or pawn move (no earlier position can repeat).
+    pub fn reversible_history(&self) -> impl Iterator<Item = u64> + '_ {
+        self.undo
+            .iter()
+            .rev()
+            .take(self.halfmove as usize)
+            .map(|u| u.hash)
+    }
+
+    /// Whether a move captures (en passant included).
+    #[inline]
+    pub fn is_capture(&self, mv: Move) -> bool {
+        mv.is_en_passant() || self.mailbox[mv.to().index()] != 0
+    }
+
+    /// Plays a legal move. Passing a move that is not legal here corrupts the position;
+    /// moves from outside (text, the UI) go through [`Position::parse_move`] or the
+    /// legal move list first.
+    pub fn make_move(&mut self, mv: Move) {
+        let rules = Arc::clone(&self.rules);
+        let z = &rules.zobrist;
+        let us = self.turn;
+        let (from, to) = (mv.from(), mv.to());
+        let moving = self.piece_at(from).expect("a legal move starts on a piece");
+        let captured_cell = if mv.is_en_passant() {
+            self.ep.expect("en passant needs the right").victim
+        } else {
+            to
+        };
+        let captured_code = self.mailbox[captured_cell.index()];
+        self.undo.push(Undo {
+            mv,
+            captured: captured_code,
+            ep: self.ep,
+            ep_hashed: self.ep_hashed,
+            halfmove: self.halfmove,
+            hash: self.hash,
+        });
+
+        if let Some(e) = self.ep.take()
+            && self.ep_hashed
+        {
+            self.hash ^= z.ep[e.target.index()];
+        }
+        self.ep_hashed = false;
+
+        if let Some(captured) = Piece::from_code(captured_code) {
+            self.take(captured, captured_cell);
+        }
+        self.take(moving, from);
+        let placed = match mv.promotion() {
+            Some(k) => Piece::new(us, k),
+            None => moving,
+        };
+        self.put(placed, to);
+        if rules.is_royal(moving.kind) {
+            self.royal[us.index()] = to;
+        }
+
+        let is_pawn = rules.pawn_kind() == Some(moving.kind);
+        self.halfmove = if is_pawn || captured_code != 0 {
+            0
+        } else {
+            self.halfmove.saturating_add(1)
+        };
+        if us == Side::Black {
+            self.fullmove += 1;
+        }
+        self.turn = !us;
+        self.hash ^= z.black_to_move;
+
+        if mv.is_double_step() && rules.pawn.as_ref().is_some_and(|p| p.en_passant) {
+            // The skipped cell lies halfway: the double step repeats one advance vector.
+            let e = self.skipped_cell(from, to).map(|target| EnPassant { target, victim: to });
+            if let Some(e) = e {
+                self.ep = Some(e);
+                self.ep_hashed = self.ep_capture_possible(e);
+                if self.ep_hashed {
+                    self.hash ^= z.ep[e.target.index()];
+                }
+            }
+        }
+    }
+
+    /// The cell between the two ends of a double step.
+    fn skipped_cell(&self, from: Cell, to: Cell) -> Option<Cell> {
+        let b = self.rules.board();
+        let (f, t) = (b.hex(from), b.hex(to));
+        let (dq, dr) = (t.q() - f.q(), t.r() - f.r());
+        if dq % 2 != 0 || dr % 2 != 0 {
+            return None;
+        }
+        b.cell(crate::hex::Hex::new(f.q() + dq / 2, f.r() + dr / 2))
+    }
+
+    /// Takes back the last move. Returns it, or `None` at the start of the history.
+    pub fn unmake_move(&mut self) -> Option<Move> {
+        let u = self.undo.pop()?;
+        let mv = u.mv;
+        let us = !self.turn;
+        let (from, to) = (mv.from(), mv.to());
+        let placed = self.piece_at(to).expect("the moved piece is on its target");
+        let moving = match mv.promotion() {
+            Some(_) => Piece::new(us, self.rules.pawn_kind().expect("only pawns promote")),
+            None => placed,
+        };
+        self.take(placed, to);
+        self.put(moving, from);
+        if let Some(captured) = Piece::from_code(u.captured) {
+            let cell = if mv.is_en_passant() {
+                u.ep.expect("en passant had a right").victim
+            } else {
+                to
+            };
+            self.put(captured, cell);
+        }
+        if self.rules.is_royal(moving.kind) {
+            self.royal[us.index()] = from;
+        }
+        if us == Side::Black {
+            self.fullmove -= 1;
+        }
+        self.turn = us;
+        self.ep = u.ep;
+        self.ep_hashed = u.ep_hashed;
+        self.halfmove = u.halfmove;
+        self.hash = u.hash;
+        Some(mv)
+    }
+
+    /// Passes the turn without moving (for the engine's null-move search). Must not be
+    /// used in check; undo with [`Position::unmake_null_move`].
+    pub fn make_null_move(&mut self) {
+        self.undo.push(Undo {
+            mv: Move::new(Cell::from_index(0), Cell::from_index(0)),
+            captured: 0,
+            ep: self.ep,
+            ep_hashed: self.ep_hashed,
+            halfmove: self.halfmove,
+            hash: self.hash,
+        });
+        if let Some(e) = self.ep.take()
+            && self.ep_hashed
+        {
+            self.hash ^= self.rules.zobrist.ep[e.target.index()];
+        }
+        self.ep_hashed = false;
+        self.halfmove = self.halfmove.saturating_add(1);
+        self.turn = !self.turn;
+        self.hash ^= self.rules.zobrist.black_to_move;
+    }
+
+    pub fn unmake_null_move(&mut self) {
+        let u = self.undo.pop().expect("a null move to undo");
+        self.turn = !self.turn;
+        self.ep = u.ep;
+        self.ep_hashed = u.ep_hashed;
+        self.halfmove = u.halfmove;
+        self.hash = u.hash;
+    }
+
+    /// Recomputes the hash from scratch (for tests of the incremental hash).
+    pub fn compute_hash(&self) -> u64 {
+        let z = &self.rules.zobrist;
+        let mut h = 0;
+        for (c, p) in self.pieces() {
+            h ^= z.piece(p, c);
+        }
+        if self.turn == Side::Black {
+            h ^= z.black_to_move;
+        }
+        if let Some(e) = self.ep
+            && self.ep_capture_possible(e)
+        {
+            h ^= z.ep[e.target.index()];
+        }
+        h
+    }
+
+    /// Forgets the history (the undo stack), keeping the position: what a FEN would give.
+    pub fn clear_history(&mut self) {
+        self.undo.clear();
+    }
+}
+
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Position({})", self.to_fen())
+    }
+}
+
+impl PartialEq for Position {
+    /// Same variant, pieces, side, en-passant right and clocks (history aside).
+    fn eq(&self, o: &Position) -> bool {
+        self.rules.id() == o.rules.id()
+            && self.mailbox == o.mailbox
+            && self.turn == o.turn
+            && self.ep == o.ep
+            && self.halfmove == o.halfmove
+            && self.fullmove == o.fullmove
+    }
+}

@@ -1,0 +1,674 @@
+//! A variant compiled into lookup tables, so move generation never interprets the
+//! variant description: per-cell leap sets, per-direction ray masks, reverse attack
+//! tables for check tests, pawn and promotion cell sets, and Zobrist keys.
+
+use std::fmt;
+
+use crate::bitboard::Bitboard;
+use crate::board::{Board, BoardError, Cell, MAX_CELLS, Naming};
+use crate::hex::{Hex, Layout};
+use crate::piece::{Kind, MAX_KINDS, Piece, Points, Side};
+use crate::variant::{DrawRules, MoveMode, Reach, StalemateScore, Variant};
+
+/// Most distinct slide directions (over both sides) a variant may use.
+pub const MAX_DIRECTIONS: usize = 64;
+
+/// What the game and the engine know about one piece type.
+#[derive(Clone, Debug)]
+pub struct KindInfo {
+    pub letter: char,
+    pub name: String,
+    pub royal: bool,
+    pub pawn: bool,
+    /// Material value in centipawns from the variant file, if it gave one.
+    pub value: Option<i32>,
+}
+
+/// A sliding atom of one piece kind for one side.
+#[derive(Clone, Debug)]
+pub(crate) struct SlideAtom {
+    pub dir: u8,
+    pub mode: MoveMode,
+    /// For limited slides, the reachable part of the ray from each cell.
+    pub limit: Option<Vec<Bitboard>>,
+}
+
+/// How one piece kind moves, for one side.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct KindMoves {
+    /// Per cell: leap targets that move or capture.
+    pub leap_any: Vec<Bitboard>,
+    /// Per cell: leap targets reached only when empty.
+    pub leap_move: Vec<Bitboard>,
+    /// Per cell: leap targets reached only by capturing.
+    pub leap_capture: Vec<Bitboard>,
+    pub slides: Vec<SlideAtom>,
+}
+
+/// Slide directions that share the set of kinds sliding along them (and a range), seen
+/// from the attacked cell: used to find sliding attackers and pins.
+#[derive(Clone, Debug)]
+pub(crate) struct SlideClass {
+    /// Kinds (bit per kind index) of the attacking side that slide this way.
+    pub kinds: u32,
+    /// Directions pointing from the attacked cell toward the attacker.
+    pub dirs: Vec<u8>,
+    /// Per direction, for limited slides: the part of the ray an attacker may stand on.
+    pub limits: Vec<Option<Vec<Bitboard>>>,
+    /// Per cell: union of the class's rays (a quick "no slider on these lines" test).
+    pub lines: Vec<Bitboard>,
+}
+
+/// Pawn tables, per side.
+#[derive(Clone, Debug)]
+pub(crate) struct PawnTables {
+    pub kind: Kind,
+    /// `[side][vector][cell]`: the advance target, if on the board.
+    pub advance: [Vec<Vec<Option<Cell>>>; 2],
+    /// `[side]`: cells from which a double step is allowed.
+    pub double_from: [Bitboard; 2],
+    /// `[side][cell]`: capture targets.
+    pub capture: [Vec<Bitboard>; 2],
+    pub en_passant: bool,
+}
+
+/// Promotion tables, per side.
+#[derive(Clone, Debug)]
+pub(crate) struct PromotionTables {
+    pub choices: Vec<Kind>,
+    pub zone: [Bitboard; 2],
+    pub optional_zone: [Bitboard; 2],
+    pub only_lost_pieces: bool,
+    pub must_promote_to_enter: bool,
+}
+
+/// Zobrist keys: one per (piece, cell), one for Black to move, one per en-passant cell.
+#[derive(Clone, Debug)]
+pub(crate) struct Zobrist {
+    pub piece: Vec<u64>,
+    pub black_to_move: u64,
+    pub ep: Vec<u64>,
+}
+
+impl Zobrist {
+    fn new() -> Zobrist {
+        // splitmix64 with a fixed seed: the same keys on every run and machine, so hashes
+        // can be compared across processes and in tests.
+        let mut state = 0x9E37_79B9_7F4A_7C15u64 ^ 0x6865_7863_6865_7373; // "hexchess"
+        let mut next = move || {
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        };
+        let piece = (0..(2 * MAX_KINDS + 1) * MAX_CELLS).map(|_| next()).collect();
+        let black_to_move = next();
+        let ep = (0..MAX_CELLS).map(|_| next()).collect();
+        Zobrist {
+            piece,
+            black_to_move,
+            ep,
+        }
+    }
+
+    #[inline]
+    pub fn piece(&self, p: Piece, c: Cell) -> u64 {
+        self.piece[p.code() as usize * MAX_CELLS + c.index()]
+    }
+}
+
+/// Why a variant cannot be compiled into rules.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RulesError {
+    pub variant: String,
+    pub problems: Vec<String>,
+}
+
+impl fmt::Display for RulesError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "variant {} cannot be played:", self.variant)?;
+        for p in &self.problems {
+            write!(f, "\n  {p}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for RulesError {}
+
+impl From<(String, BoardError)> for RulesError {
+    fn from((variant, e): (String, BoardError)) -> Self {
+        RulesError {
+            variant,
+            problems: vec![e.to_string()],
+        }
+    }
+}
+
+/// A compiled variant. Positions share it through an `Arc`.
+#[derive(Clone, Debug)]
+pub struct Rules {
+    id: String,
+    name: String,
+    board: Board,
+    kinds: Vec<KindInfo>,
+    pub(crate) royal_kinds: u32,
+    pub(crate) moves: [Vec<KindMoves>; 2],
+    /// Slide direction vectors (White's and Black's together).
+    directions: Vec<Hex>,
+    /// `rays[dir * MAX_CELLS + cell]`: cells along `dir` from `cell`, to the edge.
+    rays: Vec<Bitboard>,
+    /// Whether cell indices grow along each direction.
+    ascending: Vec<bool>,
+    /// `[side][kind]`: per cell, the cells from which that piece attacks it by a leap
+    /// (pawn captures included). Empty for kinds that never leap-capture.
+    pub(crate) leap_attackers: [Vec<Vec<Bitboard>>; 2],
+    /// `[side]`: kinds that attack by leaping, for quick iteration.
+    pub(crate) leapers: [Vec<Kind>; 2],
+    /// `[side]`: sliding attack classes of that side.
+    pub(crate) slide_classes: [Vec<SlideClass>; 2],
+    pub(crate) pawn: Option<PawnTables>,
+    pub(crate) promotion: Option<PromotionTables>,
+    setup: Vec<(Cell, Piece)>,
+    pub(crate) start_counts: [[u8; MAX_KINDS]; 2],
+    stalemate: StalemateScore,
+    draws: DrawRules,
+    pub(crate) zobrist: Zobrist,
+}
+
+impl Rules {
+    /// Compiles a variant, checking what the tables rely on.
+    pub fn new(v: &dyn Variant) -> Result<Rules, RulesError> {
+        let id = v.id().to_string();
+        let fail = |problems: Vec<String>| RulesError {
+            variant: id.clone(),
+            problems,
+        };
+        let board = Board::new(v.layout(), v.naming(), v.cells()).map_err(|e| (id.clone(), e))?;
+        let n = board.len();
+        let mut problems = Vec::new();
+
+        let pieces = v.pieces();
+        if pieces.is_empty() || pieces.len() > MAX_KINDS {
+            problems.push(format!("{} piece types; 1 to {MAX_KINDS} are supported", pieces.len()));
+            return Err(fail(problems));
+        }
+        let kind_of = |letter: char| pieces.iter().position(|p| p.letter == letter).map(Kind::new);
+        for (i, p) in pieces.iter().enumerate() {
+            if !p.letter.is_ascii_uppercase() {
+                problems.push(format!("piece letter '{}' is not an upper-case ASCII letter", p.letter));
+            }
+            if pieces[..i].iter().any(|q| q.letter == p.letter) {
+                problems.push(format!("piece letter '{}' is used twice", p.letter));
+            }
+        }
+        let pawn_kind = match v.pawn() {
+            Some(p) => match kind_of(p.piece) {
+                Some(k) if !pieces[k.index()].royal => Some(k),
+                _ => {
+                    problems.push(format!("pawn piece '{}' is not a declared non-royal piece", p.piece));
+                    None
+                }
+            },
+            None => None,
+        };
+
+        let mut kinds: Vec<KindInfo> = pieces
+            .iter()
+            .enumerate()
+            .map(|(i, p)| KindInfo {
+                letter: p.letter,
+                name: p.name.clone(),
+                royal: p.royal,
+                pawn: pawn_kind.map(|k| k.index()) == Some(i),
+                value: p.value,
+            })
+            .collect();
+        let royal_kinds = kinds
+            .iter()
+            .enumerate()
+            .filter(|(_, k)| k.royal)
+            .fold(0u32, |m, (i, _)| m | 1 << i);
+
+        // Directions: every slide vector, for both sides (Black's negated).
+        let mut directions: Vec<Hex> = Vec::new();
+        for p in pieces {
+            for a in &p.atoms {
+                if matches!(a.reach, Reach::Slide { .. }) {
+                    for v in &a.vectors {
+                        for d in [*v, -*v] {
+                            if !directions.contains(&d) {
+                                directions.push(d);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if directions.len() > MAX_DIRECTIONS {
+            problems.push(format!(
+                "{} slide directions are used; at most {MAX_DIRECTIONS} are supported",
+                directions.len()
+            ));
+        }
+        for p in pieces {
+            for a in &p.atoms {
+                for v in &a.vectors {
+                    if *v == Hex::ORIGIN {
+                        problems.push(format!("piece '{}' has a zero move vector", p.letter));
+                    }
+                }
+            }
+        }
+        if !problems.is_empty() {
+            return Err(fail(problems));
+        }
+        let dir_index = |v: Hex| directions.iter().position(|d| *d == v).expect("collected") as u8;
+
+        let mut rays = vec![Bitboard::EMPTY; directions.len() * MAX_CELLS];
+        let mut ascending = Vec::new();
+        for (d, v) in directions.iter().enumerate() {
+            ascending.push(v.q() > 0 || (v.q() == 0 && v.r() > 0));
+            for c in board.cells() {
+                rays[d * MAX_CELLS + c.index()] = board.ray(c, *v).into_iter().collect();
+            }
+        }
+        // The part of a ray within `max` steps.
+        let limited = |c: Cell, v: Hex, max: u8| -> Bitboard { board.ray(c, v).into_iter().take(max as usize).collect() };
+
+        let sign = |side: Side| if side == Side::White { 1i8 } else { -1 };
+        let mut moves: [Vec<KindMoves>; 2] = [Vec::new(), Vec::new()];
+        for side in Side::BOTH {
+            for p in pieces {
+                let mut km = KindMoves {
+                    leap_any: vec![Bitboard::EMPTY; n],
+                    leap_move: vec![Bitboard::EMPTY; n],
+                    leap_capture: vec![Bitboard::EMPTY; n],
+                    slides: Vec::new(),
+                };
+                for a in &p.atoms {
+                    for v in &a.vectors {
+                        let v = *v * sign(side);
+                        match a.reach {
+                            Reach::Leap => {
+                                let table = match a.mode {
+                                    MoveMode::MoveOrCapture => &mut km.leap_any,
+                                    MoveMode::MoveOnly => &mut km.leap_move,
+                                    MoveMode::CaptureOnly => &mut km.leap_capture,
+                                };
+                                for c in board.cells() {
+                                    if let Some(t) = board.offset(c, v) {
+                                        table[c.index()].insert(t);
+                                    }
+                                }
+                            }
+                            Reach::Slide { max } => km.slides.push(SlideAtom {
+                                dir: dir_index(v),
+                                mode: a.mode,
+                                limit: max.map(|m| board.cells().map(|c| limited(c, v, m)).collect()),
+                            }),
+                        }
+                    }
+                }
+                // A target both moved-to and captured-on by different atoms is simply "any".
+                for c in 0..n {
+                    let both = km.leap_move[c] & km.leap_capture[c];
+                    km.leap_any[c] |= both;
+                    km.leap_move[c] = km.leap_move[c] & !km.leap_any[c];
+                    km.leap_capture[c] = km.leap_capture[c] & !km.leap_any[c];
+                }
+                moves[side.index()].push(km);
+            }
+        }
+
+        // Pawn tables.
+        let pawn = match (v.pawn(), pawn_kind) {
+            (Some(rules), Some(kind)) => {
+                let mut advance: [Vec<Vec<Option<Cell>>>; 2] = [Vec::new(), Vec::new()];
+                let mut capture: [Vec<Bitboard>; 2] = [vec![Bitboard::EMPTY; n], vec![Bitboard::EMPTY; n]];
+                let mut double_from = [Bitboard::EMPTY; 2];
+                for side in Side::BOTH {
+                    let s = sign(side);
+                    for v in &rules.advance {
+                        advance[side.index()].push(board.cells().map(|c| board.offset(c, *v * s)).collect());
+                    }
+                    for v in &rules.capture {
+                        for c in board.cells() {
+                            if let Some(t) = board.offset(c, *v * s) {
+                                capture[side.index()][c.index()].insert(t);
+                            }
+                        }
+                    }
+                    for h in &rules.double_step[side.index()] {
+                        match board.cell(*h) {
+                            Some(c) => double_from[side.index()].insert(c),
+                            None => problems.push(format!("double-step cell {h} is not on the board")),
+                        }
+                    }
+                }
+                Some(PawnTables {
+                    kind,
+                    advance,
+                    double_from,
+                    capture,
+                    en_passant: rules.en_passant,
+                })
+            }
+            _ => None,
+        };
+
+        // Reverse leap tables: from which cells does (side, kind) attack a cell?
+        let mut leap_attackers: [Vec<Vec<Bitboard>>; 2] = [Vec::new(), Vec::new()];
+        let mut leapers: [Vec<Kind>; 2] = [Vec::new(), Vec::new()];
+        for side in Side::BOTH {
+            for k in 0..pieces.len() {
+                let km = &moves[side.index()][k];
+                let mut rev = vec![Bitboard::EMPTY; n];
+                let mut any = false;
+                for from in board.cells() {
+                    let mut targets = km.leap_any[from.index()] | km.leap_capture[from.index()];
+                    if let Some(p) = &pawn
+                        && p.kind.index() == k
+                    {
+                        targets |= p.capture[side.index()][from.index()];
+                    }
+                    for t in targets {
+                        rev[t.index()].insert(from);
+                        any = true;
+                    }
+                }
+                if any {
+                    leapers[side.index()].push(Kind::new(k));
+                    leap_attackers[side.index()].push(rev);
+                } else {
+                    leap_attackers[side.index()].push(Vec::new());
+                }
+            }
+        }
+
+        // Sliding attack classes, per attacking side.
+        let mut slide_classes: [Vec<SlideClass>; 2] = [Vec::new(), Vec::new()];
+        for side in Side::BOTH {
+            // (direction from target toward attacker, range) -> kinds
+            let mut entries: Vec<(u8, Option<u8>, u32)> = Vec::new();
+            for (k, p) in pieces.iter().enumerate() {
+                for a in &p.atoms {
+                    if let (Reach::Slide { max }, true) = (a.reach, a.mode.captures()) {
+                        for v in &a.vectors {
+                            let toward_attacker = dir_index(-(*v * sign(side)));
+                            match entries.iter_mut().find(|e| e.0 == toward_attacker && e.1 == max) {
+                                Some(e) => e.2 |= 1 << k,
+                                None => entries.push((toward_attacker, max, 1 << k)),
+                            }
+                        }
+                    }
+                }
+            }
+            let mut classes: Vec<SlideClass> = Vec::new();
+            for (d, max, mask) in entries {
+                let limit = max.map(|m| board.cells().map(|c| limited(c, directions[d as usize], m)).collect());
+                let class = match classes.iter_mut().position(|c| c.kinds == mask) {
+                    Some(i) => &mut classes[i],
+                    None => {
+                        classes.push(SlideClass {
+                            kinds: mask,
+                            dirs: Vec::new(),
+                            limits: Vec::new(),
+                            lines: vec![Bitboard::EMPTY; n],
+                        });
+                        classes.last_mut().expect("just pushed")
+                    }
+                };
+                class.dirs.push(d);
+                class.limits.push(limit);
+                for c in 0..n {
+                    class.lines[c] |= rays[d as usize * MAX_CELLS + c];
+                }
+            }
+            slide_classes[side.index()] = classes;
+        }
+
+        // Promotion.
+        let promotion = match v.promotion() {
+            Some(pr) if pawn.is_some() => {
+                let mut choices = Vec::new();
+                for c in &pr.choices {
+                    match kind_of(*c) {
+                        Some(k) if !kinds[k.index()].royal && Some(k) != pawn_kind => choices.push(k),
+                        _ => problems.push(format!("promotion choice '{c}' is not a declared non-royal, non-pawn piece")),
+                    }
+                }
+                let mut zone = [Bitboard::EMPTY; 2];
+                let mut optional_zone = [Bitboard::EMPTY; 2];
+                for side in Side::BOTH {
+                    for (set, list) in [(&mut zone, &pr.zone), (&mut optional_zone, &pr.optional_zone)] {
+                        for h in &list[side.index()] {
+                            match board.cell(*h) {
+                                Some(c) => set[side.index()].insert(c),
+                                None => problems.push(format!("promotion cell {h} is not on the board")),
+                            }
+                        }
+                    }
+                }
+                // A cell in both zones is compulsory.
+                for s in 0..2 {
+                    optional_zone[s] = optional_zone[s] & !zone[s];
+                }
+                Some(PromotionTables {
+                    choices,
+                    zone,
+                    optional_zone,
+                    only_lost_pieces: pr.only_lost_pieces,
+                    must_promote_to_enter: pr.must_promote_to_enter,
+                })
+            }
+            Some(_) => {
+                problems.push("promotion rules without pawn rules".to_string());
+                None
+            }
+            None => None,
+        };
+
+        // Setup.
+        let mut setup = Vec::new();
+        let mut start_counts = [[0u8; MAX_KINDS]; 2];
+        let mut taken = Bitboard::EMPTY;
+        for p in v.setup() {
+            let (Some(cell), Some(kind)) = (board.cell(p.cell), kind_of(p.piece)) else {
+                problems.push(format!("setup piece '{}' on {} is unknown or off the board", p.piece, p.cell));
+                continue;
+            };
+            if taken.contains(cell) {
+                problems.push(format!("two pieces on {}", board.name(cell)));
+                continue;
+            }
+            taken.insert(cell);
+            setup.push((cell, Piece::new(p.side, kind)));
+            let count = &mut start_counts[p.side.index()][kind.index()];
+            *count = count.saturating_add(1);
+        }
+        for side in Side::BOTH {
+            let royals: u32 = (0..pieces.len())
+                .filter(|k| royal_kinds >> k & 1 != 0)
+                .map(|k| start_counts[side.index()][k] as u32)
+                .sum();
+            if royals != 1 {
+                problems.push(format!("{side} has {royals} royal pieces in the setup; exactly one is needed"));
+            }
+        }
+        if !problems.is_empty() {
+            return Err(fail(problems));
+        }
+        // Kind names for a pawn-less variant stay as given.
+        if let Some(p) = &pawn {
+            kinds[p.kind.index()].pawn = true;
+        }
+
+        Ok(Rules {
+            id,
+            name: v.name().to_string(),
+            board,
+            kinds,
+            royal_kinds,
+            moves,
+            directions,
+            rays,
+            ascending,
+            leap_attackers,
+            leapers,
+            slide_classes,
+            pawn,
+            promotion,
+            setup,
+            start_counts,
+            stalemate: v.stalemate(),
+            draws: v.draw_rules(),
+            zobrist: Zobrist::new(),
+        })
+    }
+
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    pub fn layout(&self) -> Layout {
+        self.board.layout()
+    }
+
+    pub fn naming(&self) -> Naming {
+        self.board.naming()
+    }
+
+    /// Piece kinds, in the variant's order.
+    pub fn kinds(&self) -> impl ExactSizeIterator<Item = Kind> + '_ {
+        (0..self.kinds.len()).map(Kind::new)
+    }
+
+    pub fn kind_info(&self, k: Kind) -> &KindInfo {
+        &self.kinds[k.index()]
+    }
+
+    /// The kind written with this letter (either case).
+    pub fn kind_by_letter(&self, letter: char) -> Option<Kind> {
+        let up = letter.to_ascii_uppercase();
+        self.kinds.iter().position(|k| k.letter == up).map(Kind::new)
+    }
+
+    /// The letter of a piece as FEN writes it: upper case for White.
+    pub fn piece_letter(&self, p: Piece) -> char {
+        let l = self.kinds[p.kind.index()].letter;
+        match p.side {
+            Side::White => l,
+            Side::Black => l.to_ascii_lowercase(),
+        }
+    }
+
+    /// The piece FEN writes with this letter.
+    pub fn piece_from_letter(&self, letter: char) -> Option<Piece> {
+        let side = if letter.is_ascii_uppercase() {
+            Side::White
+        } else if letter.is_ascii_lowercase() {
+            Side::Black
+        } else {
+            return None;
+        };
+        self.kind_by_letter(letter).map(|k| Piece::new(side, k))
+    }
+
+    pub fn is_royal(&self, k: Kind) -> bool {
+        self.royal_kinds >> k.index() & 1 != 0
+    }
+
+    /// The pawn kind, if the variant has pawns.
+    pub fn pawn_kind(&self) -> Option<Kind> {
+        self.pawn.as_ref().map(|p| p.kind)
+    }
+
+    /// The starting array.
+    pub fn setup(&self) -> &[(Cell, Piece)] {
+        &self.setup
+    }
+
+    /// How many pieces of a kind a side has in the starting array.
+    pub fn start_count(&self, side: Side, k: Kind) -> u8 {
+        self.start_counts[side.index()][k.index()]
+    }
+
+    pub fn stalemate(&self) -> StalemateScore {
+        self.stalemate
+    }
+
+    /// Points for the side that gives stalemate.
+    pub fn stalemate_points(&self) -> Points {
+        self.stalemate.stalemating
+    }
+
+    pub fn draw_rules(&self) -> DrawRules {
+        self.draws
+    }
+
+    /// Whether a pawn of `side` must promote on `c`.
+    pub fn is_promotion_cell(&self, side: Side, c: Cell) -> bool {
+        self.promotion.as_ref().is_some_and(|p| p.zone[side.index()].contains(c))
+    }
+
+    /// Whether a pawn of `side` may promote (or decline) on `c`.
+    pub fn is_optional_promotion_cell(&self, side: Side, c: Cell) -> bool {
+        self.promotion
+            .as_ref()
+            .is_some_and(|p| p.optional_zone[side.index()].contains(c))
+    }
+
+    /// The kinds a pawn may promote to, before the only-lost-pieces rule.
+    pub fn promotion_choices(&self) -> &[Kind] {
+        self.promotion.as_ref().map(|p| p.choices.as_slice()).unwrap_or(&[])
+    }
+
+    /// Whether promotion is only to piece types the player has lost.
+    pub fn promotes_only_to_lost_pieces(&self) -> bool {
+        self.promotion.as_ref().is_some_and(|p| p.only_lost_pieces)
+    }
+
+    /// The slide direction vectors the tables know.
+    pub fn directions(&self) -> &[Hex] {
+        &self.directions
+    }
+
+    /// Cells along direction `dir` from `c`, to the edge.
+    #[inline]
+    pub(crate) fn ray(&self, dir: u8, c: Cell) -> Bitboard {
+        self.rays[dir as usize * MAX_CELLS + c.index()]
+    }
+
+    /// The cells a slide along `dir` from `c` reaches, stopping at (and including) the
+    /// first occupied cell.
+    #[inline]
+    pub(crate) fn slide(&self, dir: u8, c: Cell, occupied: Bitboard) -> Bitboard {
+        let ray = self.ray(dir, c);
+        let blockers = ray & occupied;
+        if blockers.is_empty() {
+            return ray;
+        }
+        let b = self.first_on_ray(dir, blockers);
+        ray ^ self.ray(dir, b)
+    }
+
+    /// The cell of `set` (all on one ray along `dir`) nearest the ray's start.
+    #[inline]
+    pub(crate) fn first_on_ray(&self, dir: u8, set: Bitboard) -> Cell {
+        if self.ascending[dir as usize] {
+            set.first()
+        } else {
+            set.last()
+        }
+    }
+}

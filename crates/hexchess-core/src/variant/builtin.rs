@@ -1,0 +1,51 @@
+//! The variants shipped inside the binaries, so they work from any directory.
+
+use super::{VariantError, VariantSpec, parse_variant};
+
+/// A variant file compiled into the program.
+#[derive(Clone, Copy, Debug)]
+pub struct BuiltinVariant {
+    pub id: &'static str,
+    /// The file name under `variants/`.
+    pub file: &'static str,
+    pub source: &'static str,
+}
+
+impl BuiltinVariant {
+    /// Parses and checks the embedded file.
+    pub fn load(&self) -> Result<VariantSpec, VariantError> {
+        parse_variant(self.source, &format!("variants/{}", self.file))
+    }
+}
+
+/// Gliński, McCooey, Grand Hexachess and Standard Hexachess, in menu order.
+pub const BUILTIN_VARIANTS: [BuiltinVariant; 4] = [
+    BuiltinVariant {
+        id: "glinski",
+        file: "glinski.ron",
+        source: include_str!("../../../../variants/glinski.ron"),
+    },
+    BuiltinVariant {
+        id: "mccooey",
+        file: "mccooey.ron",
+        source: include_str!("../../../../variants/mccooey.ron"),
+    },
+    BuiltinVariant {
+        id: "grand",
+        file: "grand.ron",
+        source: include_str!("../../../../variants/grand.ron"),
+    },
+    BuiltinVariant {
+        id: "standard",
+        file: "standard.ron",
+        source: include_str!("../../../../variants/standard.ron"),
+    },
+];
+
+/// The built-in variant with this id, parsed and checked.
+///
+/// Built-in files are part of the program and covered by tests, so a failure here is a
+/// bug in the build, not bad user input; it is still returned as an error.
+pub fn builtin(id: &str) -> Option<Result<VariantSpec, VariantError>> {
+    BUILTIN_VARIANTS.iter().find(|b| b.id == id).map(|b| b.load())
+}

@@ -1,0 +1,238 @@
+//! The variant file format exactly as written in RON: the raw, unchecked serde layer.
+//!
+//! Nothing here is trusted. `validate` turns a [`VariantDef`] into a checked
+//! [`VariantSpec`](super::VariantSpec), collecting every problem it finds. The field
+//! names are the documented schema (see `variants/README.md`), so renaming one is a
+//! breaking change to every player's files and needs a new `format_version`.
+
+use serde::Deserialize;
+
+use crate::hex::Layout;
+
+/// A cube vector as written in a file: `(q, r, s)`.
+pub type VectorDef = (i32, i32, i32);
+
+/// One variant file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VariantDef {
+    /// Schema version; this build reads version 1.
+    pub format_version: u32,
+    /// Short identifier used by `UCI_Variant` and the command line (`glinski`).
+    pub id: String,
+    /// Display name (`Gliński`).
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    pub board: BoardDef,
+    pub pieces: Vec<PieceDef>,
+    #[serde(default)]
+    pub pawn: Option<PawnDef>,
+    #[serde(default)]
+    pub promotion: Option<PromotionDef>,
+    pub setup: SetupDef,
+    #[serde(default)]
+    pub stalemate: StalemateDef,
+    #[serde(default)]
+    pub draws: DrawsDef,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoardDef {
+    pub shape: ShapeDef,
+    pub layout: Layout,
+    /// How cells are named; defaults to `Files` for flat-top and `Ranks` for pointy-top.
+    #[serde(default)]
+    pub naming: Option<NamingDef>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub enum ShapeDef {
+    /// Every cell within this many steps of the centre.
+    Hexagon(u8),
+    /// An explicit list of cube coordinates, for irregular boards.
+    Cells(Vec<VectorDef>),
+}
+
+#[derive(Debug, Clone, Copy, Deserialize)]
+pub enum NamingDef {
+    Files,
+    Ranks,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PieceDef {
+    /// Upper-case letter for White; Black uses the lower case.
+    pub letter: char,
+    pub name: String,
+    /// A royal piece may not be left attacked; checkmating it wins.
+    #[serde(default)]
+    pub royal: bool,
+    #[serde(default)]
+    pub moves: Vec<MoveDef>,
+    /// Material value in centipawns for the engine; derived from mobility when absent.
+    #[serde(default)]
+    pub value: Option<i32>,
+}
+
+/// A movement atom. Pieces are lists of atoms; a piece moves by any of them.
+#[derive(Debug, Clone, Deserialize)]
+pub enum MoveDef {
+    /// One step along each vector (never blocked: there is nothing in between).
+    Step(DirectionsDef),
+    /// A jump to each vector's end, over anything in between.
+    Leap(DirectionsDef),
+    /// Any number of repeated steps along each vector, stopping at the first piece.
+    Slide(DirectionsDef),
+    /// Like `Slide`, at most this many steps.
+    SlideUpTo(DirectionsDef, u8),
+    /// The inner atom, but only onto empty cells.
+    MoveOnly(Box<MoveDef>),
+    /// The inner atom, but only to capture.
+    CaptureOnly(Box<MoveDef>),
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub enum DirectionsDef {
+    /// The six rook directions.
+    Orthogonal,
+    /// The six bishop directions.
+    Diagonal,
+    /// The twelve knight leaps.
+    Knight,
+    /// Explicit cube vectors, from White's side; Black uses them negated.
+    Vectors(Vec<VectorDef>),
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PawnDef {
+    /// Letter of the piece (declared in `pieces`) that follows these rules.
+    pub piece: char,
+    /// Non-capturing moves, one cell along each vector, for White; Black's are negated.
+    pub advance: Vec<VectorDef>,
+    /// Capturing moves, one cell along each vector, for White; Black's are negated.
+    pub capture: Vec<VectorDef>,
+    #[serde(default)]
+    pub double_step: DoubleStepDef,
+    /// Whether a double step may be answered by an en-passant capture.
+    #[serde(default)]
+    pub en_passant: bool,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+pub enum DoubleStepDef {
+    /// Pawns never move two cells.
+    #[default]
+    Never,
+    /// From any cell where the side's pawns start.
+    FromStartCells,
+    /// From any cell where the side's pawns start, except the listed cells (White's
+    /// names; Black's are mirrored).
+    FromStartCellsExcept(Vec<String>),
+    /// From the listed cells (White's names; Black's are mirrored).
+    FromCells(Vec<String>),
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PromotionDef {
+    /// Letters a pawn may promote to.
+    pub choices: Vec<char>,
+    /// Where promotion is compulsory.
+    #[serde(default = "far_edge")]
+    pub zone: ZoneDef,
+    /// Where a pawn may promote or decline.
+    #[serde(default)]
+    pub optional_zone: ZoneDef,
+    /// Only to a piece type the player has fewer of than in the starting array.
+    #[serde(default)]
+    pub only_lost_pieces: bool,
+    /// A pawn may not enter the compulsory zone when it has nothing to promote to.
+    #[serde(default = "yes")]
+    pub must_promote_to_enter: bool,
+}
+
+fn far_edge() -> ZoneDef {
+    ZoneDef::FarEdge
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// A set of cells, given for White; Black's is mirrored (or, for `FarEdge`, computed
+/// from Black's own pawn moves).
+#[derive(Debug, Clone, Default, Deserialize)]
+pub enum ZoneDef {
+    #[default]
+    Nowhere,
+    /// The cells from which no advance stays on the board.
+    FarEdge,
+    /// Named cells.
+    Cells(Vec<String>),
+    /// Every cell of the listed ranks (the number in a cell's name).
+    Ranks(Vec<u32>),
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub enum SetupDef {
+    /// Piece letters with the cells they stand on.
+    Pieces {
+        white: Vec<(char, Vec<String>)>,
+        #[serde(default)]
+        black: BlackSetupDef,
+    },
+    /// A hex FEN of the starting position.
+    Fen(String),
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+pub enum BlackSetupDef {
+    /// White's array reflected top to bottom, so kings face kings.
+    #[default]
+    Mirror,
+    /// An explicit array (upper-case letters, as for White).
+    Pieces(Vec<(char, Vec<String>)>),
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StalemateDef {
+    /// Points for the player who gives stalemate.
+    pub stalemating: f64,
+    /// Points for the player who is stalemated.
+    pub stalemated: f64,
+}
+
+impl Default for StalemateDef {
+    fn default() -> Self {
+        StalemateDef {
+            stalemating: 0.5,
+            stalemated: 0.5,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct DrawsDef {
+    /// Occurrences of the same position that draw (0 turns the rule off).
+    pub repetitions: u8,
+    /// Plies without a capture or pawn move that draw (0 turns the rule off).
+    pub move_rule_plies: u16,
+    /// Whether a position with nothing but royal pieces is a draw.
+    pub bare_royals: bool,
+}
+
+impl Default for DrawsDef {
+    fn default() -> Self {
+        DrawsDef {
+            repetitions: 3,
+            move_rule_plies: 100,
+            bare_royals: true,
+        }
+    }
+}

@@ -1,0 +1,545 @@
+//! From RON text to a checked [`VariantSpec`], reporting every problem at once.
+
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+
+use super::def::*;
+use super::error::{Problem, VariantError};
+use super::locate::Locations;
+use super::{
+    Atom, DrawRules, MoveMode, PawnRules, PieceType, Placement, PromotionRules, Reach,
+    StalemateScore, VariantSpec,
+};
+use crate::board::{Board, Naming};
+use crate::fen;
+use crate::hex::{DIAGONAL, Hex, KNIGHT, ORTHOGONAL};
+use crate::piece::{MAX_KINDS, Points, Side};
+
+/// The schema version this build reads.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// Reads and checks a variant file.
+pub fn load_variant_file(path: &Path) -> Result<VariantSpec, VariantError> {
+    let file = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| VariantError::Io {
+        file: file.clone(),
+        message: e.to_string(),
+    })?;
+    parse_variant(&text, &file)
+}
+
+/// Parses and checks variant source text; `file` names it in error messages.
+pub fn parse_variant(source: &str, file: &str) -> Result<VariantSpec, VariantError> {
+    let options = ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
+    let def: VariantDef = options.from_str(source).map_err(|e| VariantError::Syntax {
+        file: file.to_string(),
+        line: e.span.start.line,
+        column: e.span.start.col,
+        message: e.code.to_string(),
+    })?;
+    let mut checker = Checker {
+        problems: Vec::new(),
+        locations: Locations::scan(source),
+    };
+    match checker.check(&def) {
+        Some(spec) if checker.problems.is_empty() => Ok(spec),
+        _ => Err(VariantError::Invalid {
+            file: file.to_string(),
+            problems: checker.problems,
+        }),
+    }
+}
+
+struct Checker {
+    problems: Vec<Problem>,
+    locations: Locations,
+}
+
+impl Checker {
+    fn report(&mut self, path: impl Into<String>, message: impl Into<String>) {
+        let path = path.into();
+        let (line, column) = match self.locations.find(&path) {
+            Some((l, c)) => (Some(l), Some(c)),
+            None => (None, None),
+        };
+        self.problems.push(Problem {
+            line,
+            column,
+            path,
+            message: message.into(),
+        });
+    }
+
+    fn vector(&mut self, path: String, v: VectorDef) -> Option<Hex> {
+        let (q, r, s) = v;
+        match Hex::cube(q, r, s) {
+            Some(h) if h == Hex::ORIGIN => {
+                self.report(path, "the zero vector (0, 0, 0) goes nowhere");
+                None
+            }
+            Some(h) if h.length() > 30 => {
+                self.report(path, format!("vector ({q}, {r}, {s}) is longer than any board"));
+                None
+            }
+            Some(h) => Some(h),
+            None => {
+                self.report(
+                    path,
+                    format!("({q}, {r}, {s}) is not a cube vector: q + r + s must be 0, here it is {}", q + r + s),
+                );
+                None
+            }
+        }
+    }
+
+    fn check(&mut self, def: &VariantDef) -> Option<VariantSpec> {
+        if def.format_version != FORMAT_VERSION {
+            self.report(
+                "format_version",
+                format!(
+                    "format_version {} is not supported; this version of hexchess reads {FORMAT_VERSION}",
+                    def.format_version
+                ),
+            );
+        }
+        if def.id.is_empty()
+            || !def
+                .id
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '-')
+        {
+            self.report(
+                "id",
+                format!("id {:?} must be non-empty lower-case letters, digits, '-' or '_'", def.id),
+            );
+        }
+        if def.name.trim().is_empty() {
+            self.report("name", "the name is empty");
+        }
+
+        let board = self.board(&def.board);
+        let pieces = self.pieces(&def.pieces);
+        let letters: Vec<char> = pieces.iter().map(|p| p.letter).collect();
+
+        let pawn_letter = def.pawn.as_ref().map(|p| p.piece);
+        if let Some(l) = pawn_letter {
+            match pieces.iter().find(|p| p.letter == l) {
+                None => self.report("pawn.piece", format!("pawn piece '{l}' is not declared in pieces")),
+                Some(p) if p.royal => self.report("pawn.piece", format!("pawn piece '{l}' may not be royal")),
+                Some(_) => {}
+            }
+        }
+
+        let board = board?;
+        let setup = self.setup(&def.setup, &board, &letters, &pieces);
+        let pawn = def
+            .pawn
+            .as_ref()
+            .map(|p| self.pawn(p, &board, &setup));
+        let promotion = match (&def.promotion, &pawn) {
+            (Some(pr), Some(pawn)) => Some(self.promotion(pr, &board, &pieces, pawn)),
+            (Some(_), None) => {
+                self.report("promotion", "promotion needs a pawn section: nothing else promotes");
+                None
+            }
+            (None, _) => None,
+        };
+        let stalemate = self.stalemate(&def.stalemate);
+
+        Some(VariantSpec {
+            id: def.id.clone(),
+            name: def.name.clone(),
+            description: def.description.clone(),
+            layout: board.layout(),
+            naming: board.naming(),
+            cells: board.cells().map(|c| board.hex(c)).collect(),
+            pieces,
+            setup,
+            pawn,
+            promotion,
+            stalemate,
+            draws: DrawRules {
+                repetitions: def.draws.repetitions,
+                move_rule_plies: def.draws.move_rule_plies,
+                bare_royals: def.draws.bare_royals,
+            },
+        })
+    }
+
+    fn board(&mut self, def: &BoardDef) -> Option<Board> {
+        let cells = match &def.shape {
+            ShapeDef::Hexagon(radius) => {
+                if *radius == 0 || *radius > 6 {
+                    self.report(
+                        "board.shape[0]",
+                        format!("radius {radius} is not supported: use 1 to 6 (a radius-6 board has 127 cells, the most that fit)"),
+                    );
+                    return None;
+                }
+                Board::hexagon_cells(*radius)
+            }
+            ShapeDef::Cells(list) => {
+                let mut cells = Vec::new();
+                for (i, v) in list.iter().enumerate() {
+                    let (q, r, s) = *v;
+                    match Hex::cube(q, r, s) {
+                        Some(h) if h.length() <= 40 => cells.push(h),
+                        _ => self.report(
+                            format!("board.shape[0][{i}]"),
+                            format!("({q}, {r}, {s}) is not a cube coordinate: q + r + s must be 0 and each part at most 40 in size"),
+                        ),
+                    }
+                }
+                cells
+            }
+        };
+        let naming = match def.naming {
+            Some(NamingDef::Files) => Naming::Files,
+            Some(NamingDef::Ranks) => Naming::Ranks,
+            None => Naming::default_for(def.layout),
+        };
+        match Board::new(def.layout, naming, &cells) {
+            Ok(b) => Some(b),
+            Err(e) => {
+                self.report("board.shape", e.to_string());
+                None
+            }
+        }
+    }
+
+    fn pieces(&mut self, defs: &[PieceDef]) -> Vec<PieceType> {
+        if defs.is_empty() {
+            self.report("pieces", "no pieces are declared");
+        }
+        if defs.len() > MAX_KINDS {
+            self.report("pieces", format!("{} piece types are declared; at most {MAX_KINDS} are supported", defs.len()));
+        }
+        let mut seen = HashSet::new();
+        let mut out = Vec::new();
+        for (i, p) in defs.iter().enumerate() {
+            let path = format!("pieces[{i}]");
+            if !p.letter.is_ascii_uppercase() {
+                self.report(
+                    format!("{path}.letter"),
+                    format!("letter '{}' must be an upper-case ASCII letter (Black's pieces use the lower case)", p.letter),
+                );
+            } else if !seen.insert(p.letter) {
+                self.report(format!("{path}.letter"), format!("letter '{}' is used by two pieces", p.letter));
+            }
+            let mut atoms = Vec::new();
+            for (j, m) in p.moves.iter().enumerate() {
+                if let Some(a) = self.atom(format!("{path}.moves[{j}]"), m, MoveMode::MoveOrCapture) {
+                    atoms.push(a);
+                }
+            }
+            out.push(PieceType {
+                letter: p.letter,
+                name: p.name.clone(),
+                royal: p.royal,
+                atoms,
+                value: p.value,
+            });
+        }
+        out
+    }
+
+    fn atom(&mut self, path: String, m: &MoveDef, mode: MoveMode) -> Option<Atom> {
+        let (reach, dirs) = match m {
+            MoveDef::Step(d) | MoveDef::Leap(d) => (Reach::Leap, d),
+            MoveDef::Slide(d) => (Reach::Slide { max: None }, d),
+            MoveDef::SlideUpTo(d, n) => {
+                if *n == 0 {
+                    self.report(format!("{path}[1]"), "a slide of at most 0 steps never moves");
+                }
+                (Reach::Slide { max: Some(*n) }, d)
+            }
+            MoveDef::MoveOnly(inner) | MoveDef::CaptureOnly(inner) => {
+                let m2 = if matches!(m, MoveDef::MoveOnly(_)) {
+                    MoveMode::MoveOnly
+                } else {
+                    MoveMode::CaptureOnly
+                };
+                if mode != MoveMode::MoveOrCapture && mode != m2 {
+                    self.report(path.clone(), "MoveOnly and CaptureOnly cannot be combined: such an atom never moves");
+                    return None;
+                }
+                return self.atom(format!("{path}[0]"), inner, m2);
+            }
+        };
+        let vectors = match dirs {
+            DirectionsDef::Orthogonal => ORTHOGONAL.to_vec(),
+            DirectionsDef::Diagonal => DIAGONAL.to_vec(),
+            DirectionsDef::Knight => KNIGHT.to_vec(),
+            DirectionsDef::Vectors(list) => {
+                if list.is_empty() {
+                    self.report(format!("{path}[0]"), "the vector list is empty");
+                }
+                list.iter()
+                    .enumerate()
+                    .filter_map(|(k, v)| self.vector(format!("{path}[0][0][{k}]"), *v))
+                    .collect()
+            }
+        };
+        Some(Atom { reach, vectors, mode })
+    }
+
+    fn cell(&mut self, board: &Board, path: String, name: &str) -> Option<Hex> {
+        match board.parse_cell(name) {
+            Some(c) => Some(board.hex(c)),
+            None => {
+                self.report(path, format!("cell \"{name}\" is not on the board"));
+                None
+            }
+        }
+    }
+
+    fn placements(
+        &mut self,
+        path: &str,
+        list: &[(char, Vec<String>)],
+        board: &Board,
+        letters: &[char],
+    ) -> Vec<(char, Hex, String)> {
+        let mut out = Vec::new();
+        for (i, (letter, cells)) in list.iter().enumerate() {
+            let known = letters.contains(letter);
+            if !known {
+                self.report(
+                    format!("{path}[{i}][0]"),
+                    format!("unknown piece '{letter}'; declared pieces are {}", letter_list(letters)),
+                );
+            }
+            for (j, name) in cells.iter().enumerate() {
+                let cell_path = format!("{path}[{i}][1][{j}]");
+                if let Some(h) = self.cell(board, cell_path.clone(), name)
+                    && known
+                {
+                    out.push((*letter, h, cell_path));
+                }
+            }
+        }
+        out
+    }
+
+    fn setup(&mut self, def: &SetupDef, board: &Board, letters: &[char], pieces: &[PieceType]) -> Vec<Placement> {
+        let mut setup = Vec::new();
+        match def {
+            SetupDef::Pieces { white, black } => {
+                let mut occupied: HashMap<Hex, String> = HashMap::new();
+                let mut place = |this: &mut Checker, side: Side, letter: char, h: Hex, path: String| {
+                    if let Some(first) = occupied.get(&h) {
+                        let name = board.name(board.cell(h).expect("on the board"));
+                        this.report(path, format!("two pieces on {name} (the other is at {first})"));
+                    } else {
+                        occupied.insert(h, path);
+                        setup.push(Placement { side, piece: letter, cell: h });
+                    }
+                };
+                let whites = self.placements("setup.white", white, board, letters);
+                for (letter, h, path) in &whites {
+                    place(self, Side::White, *letter, *h, path.clone());
+                }
+                match black {
+                    BlackSetupDef::Mirror => {
+                        for (letter, h, path) in &whites {
+                            let m = board.layout().mirror(*h);
+                            if board.cell(m).is_none() {
+                                let name = board.name(board.cell(*h).expect("on the board"));
+                                self.report(path.clone(), format!("the mirror image of {name} for Black is not on the board"));
+                            } else {
+                                place(self, Side::Black, *letter, m, format!("{path} (mirrored for Black)"));
+                            }
+                        }
+                    }
+                    BlackSetupDef::Pieces(list) => {
+                        for (letter, h, path) in self.placements("setup.black[0]", list, board, letters) {
+                            place(self, Side::Black, letter, h, path);
+                        }
+                    }
+                }
+            }
+            SetupDef::Fen(text) => {
+                let groups = text.split_whitespace().next().unwrap_or("");
+                match fen::parse_placement(board, letters, groups) {
+                    Ok(list) => {
+                        for (cell, side, kind) in list {
+                            setup.push(Placement {
+                                side,
+                                piece: letters[kind],
+                                cell: board.hex(cell),
+                            });
+                        }
+                    }
+                    Err(e) => self.report("setup[0]", format!("bad FEN: {e}")),
+                }
+            }
+        }
+        for side in Side::BOTH {
+            let royals = setup
+                .iter()
+                .filter(|p| p.side == side && pieces.iter().any(|t| t.letter == p.piece && t.royal))
+                .count();
+            if royals != 1 {
+                let what = if royals == 0 { "no".to_string() } else { royals.to_string() };
+                self.report(
+                    "setup",
+                    format!("{side} has {what} royal pieces; each side needs exactly one (mark a piece `royal: true`)"),
+                );
+            }
+        }
+        setup
+    }
+
+    fn pawn(&mut self, def: &PawnDef, board: &Board, setup: &[Placement]) -> PawnRules {
+        let vectors = |this: &mut Checker, name: &str, list: &[VectorDef]| -> Vec<Hex> {
+            list.iter()
+                .enumerate()
+                .filter_map(|(i, v)| this.vector(format!("pawn.{name}[{i}]"), *v))
+                .collect()
+        };
+        let advance = vectors(self, "advance", &def.advance);
+        let capture = vectors(self, "capture", &def.capture);
+        if def.advance.is_empty() {
+            self.report("pawn.advance", "pawns need at least one advance vector");
+        }
+        let mut double_step: [Vec<Hex>; 2] = [Vec::new(), Vec::new()];
+        match &def.double_step {
+            DoubleStepDef::Never => {}
+            DoubleStepDef::FromStartCells | DoubleStepDef::FromStartCellsExcept(_) => {
+                let names: &[String] = match &def.double_step {
+                    DoubleStepDef::FromStartCellsExcept(names) => names,
+                    _ => &[],
+                };
+                let except: Vec<Hex> = names
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, n)| self.cell(board, format!("pawn.double_step[0][{i}]"), n))
+                    .collect();
+                for side in Side::BOTH {
+                    let excluded: Vec<Hex> = match side {
+                        Side::White => except.clone(),
+                        Side::Black => except.iter().map(|h| board.layout().mirror(*h)).collect(),
+                    };
+                    double_step[side.index()] = setup
+                        .iter()
+                        .filter(|p| p.side == side && p.piece == def.piece && !excluded.contains(&p.cell))
+                        .map(|p| p.cell)
+                        .collect();
+                }
+            }
+            DoubleStepDef::FromCells(list) => {
+                for (i, n) in list.iter().enumerate() {
+                    let path = format!("pawn.double_step[0][{i}]");
+                    if let Some(h) = self.cell(board, path.clone(), n) {
+                        double_step[0].push(h);
+                        match board.cell(board.layout().mirror(h)) {
+                            Some(m) => double_step[1].push(board.hex(m)),
+                            None => self.report(path, format!("the mirror image of {n} for Black is not on the board")),
+                        }
+                    }
+                }
+            }
+        }
+        PawnRules {
+            piece: def.piece,
+            advance,
+            capture,
+            double_step,
+            en_passant: def.en_passant,
+        }
+    }
+
+    fn zone(&mut self, path: &str, def: &ZoneDef, board: &Board, pawn: &PawnRules) -> [Vec<Hex>; 2] {
+        let mut white = Vec::new();
+        match def {
+            ZoneDef::Nowhere => return [Vec::new(), Vec::new()],
+            ZoneDef::FarEdge => {
+                // For each side: cells from which none of its advances stays on the board.
+                let mut out = [Vec::new(), Vec::new()];
+                for side in Side::BOTH {
+                    let sign = if side == Side::White { 1 } else { -1 };
+                    out[side.index()] = board
+                        .cells()
+                        .filter(|c| pawn.advance.iter().all(|v| board.offset(*c, *v * sign).is_none()))
+                        .map(|c| board.hex(c))
+                        .collect();
+                }
+                return out;
+            }
+            ZoneDef::Cells(names) => {
+                for (i, n) in names.iter().enumerate() {
+                    if let Some(h) = self.cell(board, format!("{path}[0][{i}]"), n) {
+                        white.push(h);
+                    }
+                }
+            }
+            ZoneDef::Ranks(ranks) => {
+                for (i, rank) in ranks.iter().enumerate() {
+                    let cells: Vec<Hex> = board.cells().filter(|c| board.rank(*c) == *rank).map(|c| board.hex(c)).collect();
+                    if cells.is_empty() {
+                        self.report(format!("{path}[0][{i}]"), format!("the board has no rank {rank}"));
+                    }
+                    white.extend(cells);
+                }
+            }
+        }
+        let mut black = Vec::new();
+        for h in &white {
+            match board.cell(board.layout().mirror(*h)) {
+                Some(m) => black.push(board.hex(m)),
+                None => {
+                    let name = board.name(board.cell(*h).expect("on the board"));
+                    self.report(path, format!("the mirror image of {name} for Black is not on the board"))
+                }
+            }
+        }
+        [white, black]
+    }
+
+    fn promotion(&mut self, def: &PromotionDef, board: &Board, pieces: &[PieceType], pawn: &PawnRules) -> PromotionRules {
+        let letters: Vec<char> = pieces.iter().map(|p| p.letter).collect();
+        if def.choices.is_empty() {
+            self.report("promotion.choices", "there is nothing to promote to");
+        }
+        for (i, c) in def.choices.iter().enumerate() {
+            let path = format!("promotion.choices[{i}]");
+            match pieces.iter().find(|p| p.letter == *c) {
+                None => self.report(path, format!("unknown piece '{c}'; declared pieces are {}", letter_list(&letters))),
+                Some(p) if p.royal => self.report(path, format!("'{c}' is royal; a pawn may not promote to a royal piece")),
+                Some(_) if *c == pawn.piece => self.report(path, "a pawn cannot promote to a pawn"),
+                Some(_) => {}
+            }
+        }
+        let zone = self.zone("promotion.zone", &def.zone, board, pawn);
+        let optional_zone = self.zone("promotion.optional_zone", &def.optional_zone, board, pawn);
+        if zone[0].is_empty() && optional_zone[0].is_empty() {
+            self.report("promotion.zone", "no cell is in the promotion zone");
+        }
+        PromotionRules {
+            choices: def.choices.clone(),
+            zone,
+            optional_zone,
+            only_lost_pieces: def.only_lost_pieces,
+            must_promote_to_enter: def.must_promote_to_enter,
+        }
+    }
+
+    fn stalemate(&mut self, def: &StalemateDef) -> StalemateScore {
+        let points = |this: &mut Checker, name: &str, v: f64| {
+            if (0.0..=1.0).contains(&v) {
+                Points::from_millis((v * 1000.0).round() as u16).expect("in range")
+            } else {
+                this.report(format!("stalemate.{name}"), format!("{v} is not a score between 0 and 1"));
+                Points::HALF
+            }
+        };
+        StalemateScore {
+            stalemating: points(self, "stalemating", def.stalemating),
+            stalemated: points(self, "stalemated", def.stalemated),
+        }
+    }
+}
+
+fn letter_list(letters: &[char]) -> String {
+    letters.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(", ")
+}
