@@ -70,6 +70,13 @@ impl Bitboard {
         Cell::from_index(127 - self.0.leading_zeros() as u8)
     }
 
+    /// Whether any cell of the set satisfies `f`.
+    #[inline]
+    pub fn any_cell(self, f: impl FnMut(Cell) -> bool) -> bool {
+        let mut it = self;
+        Iterator::any(&mut it, f)
+    }
+
     /// The lowest-indexed cell, if any.
     #[inline]
     pub fn lowest(self) -> Option<Cell> {

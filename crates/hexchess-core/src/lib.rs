@@ -7,20 +7,28 @@
 
 pub mod bitboard;
 pub mod board;
+pub mod catalog;
+mod display;
 pub mod fen;
 pub mod hex;
 mod movegen;
 pub mod moves;
+pub mod notation;
+pub mod outcome;
 pub mod piece;
 pub mod position;
+pub mod protocol;
 pub mod rules;
 pub mod variant;
 
 pub use bitboard::Bitboard;
 pub use board::{Board, Cell, Naming};
+pub use catalog::{Catalog, CatalogEntry};
 pub use fen::FenError;
 pub use hex::{Hex, Layout};
 pub use moves::{Move, MoveList};
+pub use notation::MoveError;
+pub use outcome::{GameOutcome, Termination};
 pub use piece::{Kind, Piece, Points, Side};
 pub use position::{EnPassant, Position};
 pub use rules::{KindInfo, Rules, RulesError};

@@ -298,7 +298,7 @@ impl Position {
         c
     }
 
-    fn en_passant_is_legal(&self, from: Cell, target: Cell, victim: Cell) -> bool {
+    pub(crate) fn en_passant_is_legal(&self, from: Cell, target: Cell, victim: Cell) -> bool {
         let us = self.turn;
         let them = !us;
         let occupied = (self.occupied() & !Bitboard::from_cell(from) & !Bitboard::from_cell(victim)) | Bitboard::from_cell(target);

@@ -104,7 +104,7 @@ impl Position {
         }
         if let Some(e) = ep {
             pos.ep = Some(e);
-            pos.ep_hashed = pos.ep_capture_possible(e);
+            pos.ep_hashed = pos.ep_capture_legal(e);
             if pos.ep_hashed {
                 pos.hash ^= pos.rules.zobrist.ep[e.target.index()];
             }
@@ -122,8 +122,9 @@ impl Position {
         b & self.side_bb[side.index()]
     }
 
-    /// Whether a pawn of the side to move attacks the en-passant target.
-    fn ep_capture_possible(&self, e: EnPassant) -> bool {
+    /// Whether the side to move has a legal en-passant capture: only then does the right
+    /// count for repetition (RULES.md section 5), so only then is it in the hash.
+    fn ep_capture_legal(&self, e: EnPassant) -> bool {
         let Some(pawn) = &self.rules.pawn else {
             return false;
         };
@@ -133,7 +134,10 @@ impl Position {
         let us = self.turn;
         let pawns = self.kind_bb[pawn.kind.index()] & self.side_bb[us.index()];
         let table = &self.rules.leap_attackers[us.index()][pawn.kind.index()];
-        !table.is_empty() && (table[e.target.index()] & pawns).any()
+        if table.is_empty() {
+            return false;
+        }
+        (table[e.target.index()] & pawns).any_cell(|from| self.en_passant_is_legal(from, e.target, e.victim))
     }
 
     #[inline]
@@ -322,7 +326,7 @@ impl Position {
             let e = self.skipped_cell(from, to).map(|target| EnPassant { target, victim: to });
             if let Some(e) = e {
                 self.ep = Some(e);
-                self.ep_hashed = self.ep_capture_possible(e);
+                self.ep_hashed = self.ep_capture_legal(e);
                 if self.ep_hashed {
                     self.hash ^= z.ep[e.target.index()];
                 }
@@ -418,7 +422,7 @@ impl Position {
             h ^= z.black_to_move;
         }
         if let Some(e) = self.ep
-            && self.ep_capture_possible(e)
+            && self.ep_capture_legal(e)
         {
             h ^= z.ep[e.target.index()];
         }

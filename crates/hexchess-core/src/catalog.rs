@@ -1,0 +1,188 @@
+//! The variants a program can play: the built-ins plus every `*.ron` in the variants
+//! folders, with the errors of the files that did not load.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::rules::Rules;
+use crate::variant::{BUILTIN_VARIANTS, Problem, VariantError, VariantSpec, load_variant_file};
+
+/// Where a variant came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum VariantSource {
+    Builtin,
+    File(PathBuf),
+}
+
+/// A playable variant.
+#[derive(Clone, Debug)]
+pub struct CatalogEntry {
+    pub spec: VariantSpec,
+    pub rules: Arc<Rules>,
+    pub source: VariantSource,
+}
+
+impl CatalogEntry {
+    pub fn id(&self) -> &str {
+        &self.spec.id
+    }
+
+    pub fn name(&self) -> &str {
+        &self.spec.name
+    }
+}
+
+/// Loaded variants and load errors.
+#[derive(Clone, Debug, Default)]
+pub struct Catalog {
+    entries: Vec<CatalogEntry>,
+    errors: Vec<VariantError>,
+}
+
+/// Checks and compiles a variant, turning rule-compilation problems into a variant error.
+pub fn compile(spec: VariantSpec, file: &str) -> Result<Arc<Rules>, VariantError> {
+    Rules::new(&spec).map(Arc::new).map_err(|e| VariantError::Invalid {
+        file: file.to_string(),
+        problems: e
+            .problems
+            .into_iter()
+            .map(|message| Problem {
+                line: None,
+                column: None,
+                path: String::new(),
+                message,
+            })
+            .collect(),
+    })
+}
+
+impl Catalog {
+    /// The built-in variants only.
+    pub fn builtin() -> Catalog {
+        let mut c = Catalog::default();
+        for b in BUILTIN_VARIANTS {
+            let file = format!("variants/{}", b.file);
+            match b.load().and_then(|spec| compile(spec.clone(), &file).map(|r| (spec, r))) {
+                Ok((spec, rules)) => c.entries.push(CatalogEntry {
+                    spec,
+                    rules,
+                    source: VariantSource::Builtin,
+                }),
+                Err(e) => c.errors.push(e),
+            }
+        }
+        c
+    }
+
+    /// Built-ins plus the files in the usual folders (see [`Catalog::default_dirs`]).
+    pub fn load_default() -> Catalog {
+        let mut c = Catalog::builtin();
+        for dir in Catalog::default_dirs() {
+            c.load_dir(&dir);
+        }
+        c
+    }
+
+    /// `variants/` in the working directory and next to the executable, and the
+    /// per-user folder (`$XDG_DATA_HOME/hexchess/variants` or
+    /// `~/.local/share/hexchess/variants`; `%APPDATA%\hexchess\variants` on Windows).
+    pub fn default_dirs() -> Vec<PathBuf> {
+        let mut dirs = vec![PathBuf::from("variants")];
+        if let Ok(exe) = std::env::current_exe()
+            && let Some(parent) = exe.parent()
+        {
+            dirs.push(parent.join("variants"));
+        }
+        if let Some(d) = std::env::var_os("XDG_DATA_HOME") {
+            dirs.push(PathBuf::from(d).join("hexchess/variants"));
+        } else if let Some(h) = std::env::var_os("HOME") {
+            dirs.push(PathBuf::from(h).join(".local/share/hexchess/variants"));
+        } else if let Some(a) = std::env::var_os("APPDATA") {
+            dirs.push(PathBuf::from(a).join("hexchess").join("variants"));
+        }
+        // The same folder reached twice (running from the project root) loads once.
+        let mut seen = Vec::new();
+        dirs.retain(|d| {
+            let key = d.canonicalize().unwrap_or_else(|_| d.clone());
+            if seen.contains(&key) {
+                false
+            } else {
+                seen.push(key);
+                true
+            }
+        });
+        dirs
+    }
+
+    /// Loads every `*.ron` of a folder, in name order. A missing folder is not an error.
+    pub fn load_dir(&mut self, dir: &Path) {
+        let Ok(read) = std::fs::read_dir(dir) else {
+            return;
+        };
+        let mut files: Vec<PathBuf> = read
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+            .collect();
+        files.sort();
+        for f in files {
+            // Errors are kept in the catalog; the other variants stay playable.
+            let _ = self.load_file(&f);
+        }
+    }
+
+    /// Loads one file. A file whose id is already known replaces that variant, unless it
+    /// is the very text of a built-in (the project's own `variants/` folder).
+    pub fn load_file(&mut self, path: &Path) -> Result<&CatalogEntry, VariantError> {
+        let file = path.display().to_string();
+        self.errors.retain(|e| e.file() != file);
+        let loaded = load_variant_file(path).and_then(|spec| compile(spec.clone(), &file).map(|r| (spec, r)));
+        let (spec, rules) = match loaded {
+            Ok(x) => x,
+            Err(e) => {
+                self.errors.push(e.clone());
+                return Err(e);
+            }
+        };
+        let is_builtin_copy = std::fs::read_to_string(path)
+            .is_ok_and(|text| BUILTIN_VARIANTS.iter().any(|b| b.id == spec.id && b.source == text));
+        let entry = CatalogEntry {
+            spec,
+            rules,
+            source: if is_builtin_copy {
+                VariantSource::Builtin
+            } else {
+                VariantSource::File(path.to_path_buf())
+            },
+        };
+        let index = match self.entries.iter().position(|e| e.id() == entry.id()) {
+            Some(i) => {
+                if !is_builtin_copy {
+                    self.entries[i] = entry;
+                }
+                i
+            }
+            None => {
+                self.entries.push(entry);
+                self.entries.len() - 1
+            }
+        };
+        Ok(&self.entries[index])
+    }
+
+    pub fn entries(&self) -> &[CatalogEntry] {
+        &self.entries
+    }
+
+    pub fn errors(&self) -> &[VariantError] {
+        &self.errors
+    }
+
+    pub fn get(&self, id: &str) -> Option<&CatalogEntry> {
+        self.entries.iter().find(|e| e.id() == id)
+    }
+
+    /// The ids, in menu order.
+    pub fn ids(&self) -> Vec<&str> {
+        self.entries.iter().map(|e| e.id()).collect()
+    }
+}

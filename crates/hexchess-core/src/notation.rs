@@ -1,0 +1,246 @@
+//! Move notation: long algebraic for protocols and files (`f5f7`, `e10f11q`), and the
+//! SAN-like notation players read (`Nh3`, `Qxe7+`, `f11=Q#`), both written and read.
+
+use std::fmt;
+
+use crate::board::{Board, Cell};
+use crate::moves::Move;
+use crate::position::Position;
+
+/// Why a move text was not accepted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    /// The text is not a move in any notation this program reads.
+    Malformed(String),
+    /// Well formed, but not a legal move here.
+    Illegal(String),
+    /// Several legal moves fit the text; the candidates in SAN.
+    Ambiguous(String, Vec<String>),
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveError::Malformed(t) => write!(f, "'{t}' is not a move"),
+            MoveError::Illegal(t) => write!(f, "'{t}' is not a legal move here"),
+            MoveError::Ambiguous(t, c) => write!(f, "'{t}' is ambiguous: it could be {}", c.join(", ")),
+        }
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+/// Splits a cell name into its letters and its number: `f11` -> (`f`, `11`).
+fn split_name(name: &str) -> (&str, &str) {
+    let i = name.find(|c: char| c.is_ascii_digit()).unwrap_or(name.len());
+    name.split_at(i)
+}
+
+/// Reads a cell name at the start of `s`: letters then digits. Returns it and the rest.
+fn take_cell<'a>(board: &Board, s: &'a str) -> Option<(Cell, &'a str)> {
+    let letters = s.find(|c: char| !c.is_ascii_lowercase()).unwrap_or(s.len());
+    if letters == 0 {
+        return None;
+    }
+    let digits = s[letters..].find(|c: char| !c.is_ascii_digit()).map_or(s.len(), |i| i + letters);
+    if digits == letters {
+        return None;
+    }
+    board.parse_cell(&s[..digits]).map(|c| (c, &s[digits..]))
+}
+
+impl Position {
+    /// Long algebraic: from-cell, to-cell, and a lower-case promotion letter.
+    pub fn move_to_lan(&self, mv: Move) -> String {
+        let rules = &*self.rules;
+        let b = rules.board();
+        let mut s = format!("{}{}", b.name(mv.from()), b.name(mv.to()));
+        if let Some(k) = mv.promotion() {
+            s.push(rules.kind_info(k).letter.to_ascii_lowercase());
+        }
+        s
+    }
+
+    /// SAN-like notation, with check (`+`) and mate (`#`) marks.
+    pub fn move_to_san(&self, mv: Move) -> String {
+        let mut s = self.san_body(mv, &self.legal_moves());
+        let mut after = self.clone();
+        after.make_move(mv);
+        if after.in_check() {
+            s.push(if after.legal_moves().is_empty() { '#' } else { '+' });
+        }
+        s
+    }
+
+    /// SAN without the check marks, disambiguated against `legal`.
+    fn san_body(&self, mv: Move, legal: &[Move]) -> String {
+        let rules = &*self.rules;
+        let b = rules.board();
+        let piece = self.piece_at(mv.from()).expect("a move starts on a piece");
+        let is_pawn = rules.pawn_kind() == Some(piece.kind);
+        let capture = self.is_capture(mv);
+        let from_name = b.name(mv.from());
+        let (from_letters, from_number) = split_name(from_name);
+
+        // Other legal moves of the same kind to the same cell need telling apart.
+        let rivals: Vec<Cell> = legal
+            .iter()
+            .filter(|m| {
+                m.to() == mv.to()
+                    && m.from() != mv.from()
+                    && m.promotion() == mv.promotion()
+                    && self.piece_at(m.from()).map(|p| p.kind) == Some(piece.kind)
+                    && (!is_pawn || self.is_capture(**m) == capture)
+            })
+            .map(|m| m.from())
+            .collect();
+        let same_letters = |c: &Cell| split_name(b.name(*c)).0 == from_letters;
+        let same_number = |c: &Cell| split_name(b.name(*c)).1 == from_number;
+        let hint = if rivals.is_empty() {
+            if is_pawn && capture { from_letters } else { "" }
+        } else if !rivals.iter().any(same_letters) {
+            from_letters
+        } else if !is_pawn && !rivals.iter().any(same_number) {
+            from_number
+        } else {
+            from_name
+        };
+
+        let mut s = String::new();
+        if !is_pawn {
+            s.push(rules.kind_info(piece.kind).letter);
+        }
+        s.push_str(hint);
+        if capture {
+            s.push('x');
+        }
+        s.push_str(b.name(mv.to()));
+        if let Some(k) = mv.promotion() {
+            s.push('=');
+            s.push(rules.kind_info(k).letter);
+        }
+        s
+    }
+
+    /// Reads a move in long algebraic or SAN-like notation and checks it is legal.
+    ///
+    /// SAN is read leniently: check marks and annotations are ignored, `x` and `=` are
+    /// optional, and a disambiguation may be given even where none is needed.
+    pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        let t = text.trim();
+        let malformed = || MoveError::Malformed(t.to_string());
+        if t.is_empty() {
+            return Err(malformed());
+        }
+        let legal = self.legal_moves();
+        if let Some(r) = self.parse_lan(t, &legal) {
+            return r;
+        }
+        self.parse_san(t, &legal)
+    }
+
+    fn parse_lan(&self, t: &str, legal: &[Move]) -> Option<Result<Move, MoveError>> {
+        let rules = &*self.rules;
+        let b = rules.board();
+        let (from, rest) = take_cell(b, t)?;
+        let (to, rest) = take_cell(b, rest)?;
+        let promotion = match rest {
+            "" => None,
+            p if p.len() == 1 => {
+                let c = p.chars().next().expect("one char");
+                if !c.is_ascii_lowercase() {
+                    return None;
+                }
+                match rules.kind_by_letter(c) {
+                    Some(k) => Some(k),
+                    None => return Some(Err(MoveError::Malformed(t.to_string()))),
+                }
+            }
+            _ => return None,
+        };
+        let found = legal
+            .iter()
+            .find(|m| m.from() == from && m.to() == to && m.promotion() == promotion);
+        Some(match found {
+            Some(m) => Ok(*m),
+            None => Err(MoveError::Illegal(t.to_string())),
+        })
+    }
+
+    fn parse_san(&self, text: &str, legal: &[Move]) -> Result<Move, MoveError> {
+        let rules = &*self.rules;
+        let b = rules.board();
+        let malformed = || MoveError::Malformed(text.to_string());
+        let mut s = text.trim_end_matches(['+', '#', '!', '?']);
+
+        // Promotion suffix: "=Q" or a trailing upper-case letter.
+        let mut promotion = None;
+        if let Some(last) = s.chars().last()
+            && last.is_ascii_uppercase()
+        {
+            promotion = Some(rules.kind_by_letter(last).ok_or_else(malformed)?);
+            s = &s[..s.len() - 1];
+            s = s.strip_suffix('=').unwrap_or(s);
+        }
+        // Piece letter.
+        let mut kind = None;
+        if let Some(first) = s.chars().next()
+            && first.is_ascii_uppercase()
+        {
+            kind = Some(rules.kind_by_letter(first).ok_or_else(malformed)?);
+            s = &s[1..];
+        }
+        // Target: the cell name at the end.
+        let digits = s.len() - s.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+        let head = &s[..s.len() - digits];
+        let letters = head.len() - head.trim_end_matches(|c: char| c.is_ascii_lowercase()).len();
+        if digits == 0 || letters == 0 {
+            return Err(malformed());
+        }
+        let target_start = s.len() - digits - letters;
+        // A disambiguation such as "f" before "f11" would make "ff11"; cell letters are a
+        // single letter in both namings, so take the last letter only when more precede.
+        let (mut hint, target_text) = (&s[..target_start], &s[target_start..]);
+        let mut target = b.parse_cell(target_text);
+        if target.is_none() && letters > 1 {
+            let split = s.len() - digits - 1;
+            target = b.parse_cell(&s[split..]);
+            hint = &s[..split];
+        }
+        let to = target.ok_or_else(malformed)?;
+        let capture = hint.ends_with('x');
+        hint = hint.strip_suffix('x').unwrap_or(hint);
+        if !hint.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit()) {
+            return Err(malformed());
+        }
+
+        let pawn = rules.pawn_kind();
+        let candidates: Vec<Move> = legal
+            .iter()
+            .copied()
+            .filter(|m| {
+                let Some(p) = self.piece_at(m.from()) else { return false };
+                let kind_ok = match kind {
+                    Some(k) => p.kind == k,
+                    None => Some(p.kind) == pawn,
+                };
+                let name = b.name(m.from());
+                let (fl, fn_) = split_name(name);
+                let hint_ok = hint.is_empty() || hint == name || hint == fl || hint == fn_;
+                kind_ok
+                    && hint_ok
+                    && m.to() == to
+                    && m.promotion() == promotion
+                    && (!capture || self.is_capture(*m))
+            })
+            .collect();
+        match candidates.as_slice() {
+            [m] => Ok(*m),
+            [] => Err(MoveError::Illegal(text.to_string())),
+            many => Err(MoveError::Ambiguous(
+                text.to_string(),
+                many.iter().map(|m| self.san_body(*m, legal)).collect(),
+            )),
+        }
+    }
+}

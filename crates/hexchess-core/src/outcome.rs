@@ -1,0 +1,163 @@
+//! How games end (RULES.md section 5).
+
+use std::fmt;
+
+use crate::piece::{Points, Side};
+use crate::position::Position;
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Termination {
+    Checkmate,
+    /// Scored by the variant: a draw, or 3/4-1/4 in Gliński's chess.
+    Stalemate,
+    /// The same position occurred the variant's number of times (three by default).
+    Repetition,
+    /// The variant's number of plies (100) without a capture or pawn move.
+    MoveRule,
+    /// Nothing but royal pieces left.
+    InsufficientMaterial,
+    Resignation,
+    Time,
+    Agreement,
+}
+
+impl fmt::Display for Termination {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Termination::Checkmate => "checkmate",
+            Termination::Stalemate => "stalemate",
+            Termination::Repetition => "repetition",
+            Termination::MoveRule => "50-move rule",
+            Termination::InsufficientMaterial => "insufficient material",
+            Termination::Resignation => "resignation",
+            Termination::Time => "time",
+            Termination::Agreement => "agreement",
+        })
+    }
+}
+
+/// A finished game: why it ended and each player's points.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct GameOutcome {
+    pub termination: Termination,
+    pub white: Points,
+    pub black: Points,
+}
+
+impl GameOutcome {
+    /// A win for `winner`.
+    pub fn win(winner: Side, termination: Termination) -> GameOutcome {
+        let (white, black) = match winner {
+            Side::White => (Points::ONE, Points::ZERO),
+            Side::Black => (Points::ZERO, Points::ONE),
+        };
+        GameOutcome {
+            termination,
+            white,
+            black,
+        }
+    }
+
+    /// Half a point each.
+    pub fn draw(termination: Termination) -> GameOutcome {
+        GameOutcome {
+            termination,
+            white: Points::HALF,
+            black: Points::HALF,
+        }
+    }
+
+    /// The player with more points, if any.
+    pub fn winner(&self) -> Option<Side> {
+        match self.white.cmp(&self.black) {
+            std::cmp::Ordering::Greater => Some(Side::White),
+            std::cmp::Ordering::Less => Some(Side::Black),
+            std::cmp::Ordering::Equal => None,
+        }
+    }
+
+    /// Points of one player.
+    pub fn points(&self, side: Side) -> Points {
+        match side {
+            Side::White => self.white,
+            Side::Black => self.black,
+        }
+    }
+
+    /// The result as a game record writes it: `1-0`, `0-1`, `1/2-1/2`, `3/4-1/4`.
+    pub fn result_text(&self) -> String {
+        format!("{}-{}", self.white, self.black)
+    }
+
+    /// A sentence for players: "White wins by checkmate", "Draw by repetition",
+    /// "Black stalemated White: 3/4-1/4".
+    pub fn description(&self) -> String {
+        match (self.termination, self.winner()) {
+            (Termination::Stalemate, Some(w)) => {
+                format!("{w} stalemated {}: {}", !w, self.result_text())
+            }
+            (Termination::Stalemate, None) => "Draw by stalemate".to_string(),
+            (t, Some(w)) => format!("{w} wins by {t}"),
+            (t, None) => format!("Draw by {t}"),
+        }
+    }
+}
+
+impl fmt::Display for GameOutcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.result_text(), self.description())
+    }
+}
+
+impl Position {
+    /// How the game stands if it is over by the rules alone (no resignation, clock or
+    /// agreement): checkmate and stalemate first, since a move that mates or stalemates
+    /// is scored as such even when it also completes a repetition or the 100th ply.
+    pub fn outcome(&self) -> Option<GameOutcome> {
+        let us = self.turn();
+        if self.legal_moves().is_empty() {
+            if self.in_check() {
+                return Some(GameOutcome::win(!us, Termination::Checkmate));
+            }
+            let score = self.rules().stalemate();
+            let (white, black) = match us {
+                Side::White => (score.stalemated, score.stalemating),
+                Side::Black => (score.stalemating, score.stalemated),
+            };
+            return Some(GameOutcome {
+                termination: Termination::Stalemate,
+                white,
+                black,
+            });
+        }
+        let draws = self.rules().draw_rules();
+        if draws.bare_royals && self.only_royals_left() {
+            return Some(GameOutcome::draw(Termination::InsufficientMaterial));
+        }
+        if draws.move_rule_plies > 0 && self.halfmove_clock() >= draws.move_rule_plies {
+            return Some(GameOutcome::draw(Termination::MoveRule));
+        }
+        if draws.repetitions > 0 && self.repetitions() >= draws.repetitions as usize {
+            return Some(GameOutcome::draw(Termination::Repetition));
+        }
+        None
+    }
+
+    /// How many times the current position has occurred in this game, itself included.
+    /// Positions repeat only with the same side to move, so every other one is compared.
+    pub fn repetitions(&self) -> usize {
+        let h = self.hash();
+        1 + self
+            .reversible_history()
+            .skip(1)
+            .step_by(2)
+            .filter(|old| *old == h)
+            .count()
+    }
+
+    /// Whether nothing but the two royal pieces is left.
+    pub fn only_royals_left(&self) -> bool {
+        self.occupied().count() == 2
+    }
+}
