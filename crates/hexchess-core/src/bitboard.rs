@@ -155,12 +155,15 @@ mod tests {
 
     #[test]
     fn iterates_cells_in_index_order_and_scans_both_ends() {
-        let b: Bitboard = [3u8, 0, 127, 64].into_iter().map(Cell::from_index).collect();
+        let b: Bitboard = [3u8, 0, 127, 64]
+            .into_iter()
+            .map(Cell::from_index)
+            .collect();
         assert_eq!(b.count(), 4);
         assert!(b.has_several());
         assert_eq!(b.first().index(), 0);
         assert_eq!(b.last().index(), 127);
-        let v: Vec<u8> = b.map(|c| c.index()).collect();
+        let v: Vec<usize> = b.map(|c| c.index()).collect();
         assert_eq!(v, vec![0, 3, 64, 127]);
         assert!(!Bitboard::from_cell(Cell::from_index(5)).has_several());
         assert_eq!(Bitboard::EMPTY.lowest(), None);

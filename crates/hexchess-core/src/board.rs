@@ -69,7 +69,10 @@ impl fmt::Display for BoardError {
         match self {
             BoardError::NoCells => write!(f, "the board has no cells"),
             BoardError::TooManyCells(n) => {
-                write!(f, "the board has {n} cells; at most {MAX_CELLS} are supported")
+                write!(
+                    f,
+                    "the board has {n} cells; at most {MAX_CELLS} are supported"
+                )
             }
             BoardError::DuplicateCell(h) => write!(f, "cell {h} is listed twice"),
             BoardError::TooManyLines(n) => write!(
@@ -309,8 +312,17 @@ mod tests {
         assert_eq!(at(0, 5), "f11");
         let sizes: Vec<usize> = b.groups().iter().map(|g| g.len()).collect();
         assert_eq!(sizes, vec![6, 7, 8, 9, 10, 11, 10, 9, 8, 7, 6]);
-        let tops: Vec<&str> = b.groups().iter().map(|g| b.name(*g.last().unwrap())).collect();
-        assert_eq!(tops, ["a6", "b7", "c8", "d9", "e10", "f11", "g10", "h9", "i8", "k7", "l6"]);
+        let tops: Vec<&str> = b
+            .groups()
+            .iter()
+            .map(|g| b.name(*g.last().unwrap()))
+            .collect();
+        assert_eq!(
+            tops,
+            [
+                "a6", "b7", "c8", "d9", "e10", "f11", "g10", "h9", "i8", "k7", "l6"
+            ]
+        );
     }
 
     #[test]
@@ -343,9 +355,15 @@ mod tests {
     #[test]
     fn rejects_bad_cell_lists() {
         let l = Layout::FlatTop;
-        assert_eq!(Board::new(l, Naming::Files, &[]).unwrap_err(), BoardError::NoCells);
+        assert_eq!(
+            Board::new(l, Naming::Files, &[]).unwrap_err(),
+            BoardError::NoCells
+        );
         let dup = [Hex::new(0, 0), Hex::new(0, 0)];
-        assert!(matches!(Board::new(l, Naming::Files, &dup), Err(BoardError::DuplicateCell(_))));
+        assert!(matches!(
+            Board::new(l, Naming::Files, &dup),
+            Err(BoardError::DuplicateCell(_))
+        ));
         assert!(matches!(
             Board::new(l, Naming::Files, &Board::hexagon_cells(7)),
             Err(BoardError::TooManyCells(169))

@@ -41,19 +41,21 @@ pub struct Catalog {
 
 /// Checks and compiles a variant, turning rule-compilation problems into a variant error.
 pub fn compile(spec: VariantSpec, file: &str) -> Result<Arc<Rules>, VariantError> {
-    Rules::new(&spec).map(Arc::new).map_err(|e| VariantError::Invalid {
-        file: file.to_string(),
-        problems: e
-            .problems
-            .into_iter()
-            .map(|message| Problem {
-                line: None,
-                column: None,
-                path: String::new(),
-                message,
-            })
-            .collect(),
-    })
+    Rules::new(&spec)
+        .map(Arc::new)
+        .map_err(|e| VariantError::Invalid {
+            file: file.to_string(),
+            problems: e
+                .problems
+                .into_iter()
+                .map(|message| Problem {
+                    line: None,
+                    column: None,
+                    path: String::new(),
+                    message,
+                })
+                .collect(),
+        })
 }
 
 impl Catalog {
@@ -62,7 +64,10 @@ impl Catalog {
         let mut c = Catalog::default();
         for b in BUILTIN_VARIANTS {
             let file = format!("variants/{}", b.file);
-            match b.load().and_then(|spec| compile(spec.clone(), &file).map(|r| (spec, r))) {
+            match b
+                .load()
+                .and_then(|spec| compile(spec.clone(), &file).map(|r| (spec, r)))
+            {
                 Ok((spec, rules)) => c.entries.push(CatalogEntry {
                     spec,
                     rules,
@@ -135,7 +140,8 @@ impl Catalog {
     pub fn load_file(&mut self, path: &Path) -> Result<&CatalogEntry, VariantError> {
         let file = path.display().to_string();
         self.errors.retain(|e| e.file() != file);
-        let loaded = load_variant_file(path).and_then(|spec| compile(spec.clone(), &file).map(|r| (spec, r)));
+        let loaded = load_variant_file(path)
+            .and_then(|spec| compile(spec.clone(), &file).map(|r| (spec, r)));
         let (spec, rules) = match loaded {
             Ok(x) => x,
             Err(e) => {
@@ -143,8 +149,11 @@ impl Catalog {
                 return Err(e);
             }
         };
-        let is_builtin_copy = std::fs::read_to_string(path)
-            .is_ok_and(|text| BUILTIN_VARIANTS.iter().any(|b| b.id == spec.id && b.source == text));
+        let is_builtin_copy = std::fs::read_to_string(path).is_ok_and(|text| {
+            BUILTIN_VARIANTS
+                .iter()
+                .any(|b| b.id == spec.id && b.source == text)
+        });
         let entry = CatalogEntry {
             spec,
             rules,

@@ -16,13 +16,23 @@ use crate::rules::Rules;
 pub enum FenError {
     Empty,
     TooManyFields(usize),
-    GroupCount { expected: usize, found: usize },
-    GroupLength { group: String, expected: usize, found: usize },
+    GroupCount {
+        expected: usize,
+        found: usize,
+    },
+    GroupLength {
+        group: String,
+        expected: usize,
+        found: usize,
+    },
     UnknownPiece(char),
     BadCharacter(char),
     BadSide(String),
     BadEnPassant(String),
-    BadNumber { field: &'static str, value: String },
+    BadNumber {
+        field: &'static str,
+        value: String,
+    },
     Illegal(String),
 }
 
@@ -32,9 +42,16 @@ impl fmt::Display for FenError {
             FenError::Empty => write!(f, "the FEN is empty"),
             FenError::TooManyFields(n) => write!(f, "{n} fields; a hex FEN has at most 5"),
             FenError::GroupCount { expected, found } => {
-                write!(f, "{found} groups separated by '/'; this board has {expected}")
+                write!(
+                    f,
+                    "{found} groups separated by '/'; this board has {expected}"
+                )
             }
-            FenError::GroupLength { group, expected, found } => {
+            FenError::GroupLength {
+                group,
+                expected,
+                found,
+            } => {
                 write!(f, "{group} describes {found} cells; it has {expected}")
             }
             FenError::UnknownPiece(c) => write!(f, "unknown piece letter '{c}'"),
@@ -54,7 +71,10 @@ fn group_label(board: &Board, index: usize) -> String {
         Naming::Files => {
             let first = board.groups()[index][0];
             let name = board.name(first);
-            format!("file {}", name.trim_end_matches(|c: char| c.is_ascii_digit()))
+            format!(
+                "file {}",
+                name.trim_end_matches(|c: char| c.is_ascii_digit())
+            )
         }
         Naming::Ranks => format!("rank {}", board.rank(board.groups()[index][0])),
     }
@@ -62,7 +82,11 @@ fn group_label(board: &Board, index: usize) -> String {
 
 /// Reads the piece-placement field against a board and the variant's piece letters
 /// (upper case): each piece as (cell, side, index into `letters`).
-pub(crate) fn parse_placement(board: &Board, letters: &[char], field: &str) -> Result<Vec<(Cell, Side, usize)>, FenError> {
+pub(crate) fn parse_placement(
+    board: &Board,
+    letters: &[char],
+    field: &str,
+) -> Result<Vec<(Cell, Side, usize)>, FenError> {
     let groups: Vec<&str> = field.split('/').collect();
     if groups.len() != board.groups().len() {
         return Err(FenError::GroupCount {
@@ -95,7 +119,11 @@ pub(crate) fn parse_placement(board: &Board, letters: &[char], field: &str) -> R
                     return Err(too_long(at));
                 }
             } else if c.is_ascii_alphabetic() {
-                let side = if c.is_ascii_uppercase() { Side::White } else { Side::Black };
+                let side = if c.is_ascii_uppercase() {
+                    Side::White
+                } else {
+                    Side::Black
+                };
                 let kind = letters
                     .iter()
                     .position(|l| *l == c.to_ascii_uppercase())
@@ -132,7 +160,12 @@ impl Position {
         let placed = parse_placement(board, &letters, fields[0])?;
         let pieces: Vec<(Cell, Piece)> = placed
             .into_iter()
-            .map(|(c, side, k)| (c, Piece::new(side, rules.kinds().nth(k).expect("index from letters"))))
+            .map(|(c, side, k)| {
+                (
+                    c,
+                    Piece::new(side, rules.kinds().nth(k).expect("index from letters")),
+                )
+            })
             .collect();
         let turn = match fields.get(1).copied().unwrap_or("w") {
             "w" => Side::White,
@@ -164,7 +197,8 @@ impl Position {
                 value: "0".into(),
             });
         }
-        let pos = Position::from_parts(rules, &pieces, turn, ep, halfmove, fullmove).map_err(FenError::Illegal)?;
+        let pos = Position::from_parts(rules, &pieces, turn, ep, halfmove, fullmove)
+            .map_err(FenError::Illegal)?;
         // The side that just moved may not be in check: it would have moved into it.
         let mover = !turn;
         if pos.is_attacked(pos.royal_cell(mover), turn) {
@@ -215,7 +249,12 @@ impl Position {
 
 /// Works out which pawn double-stepped past `name`: one of the mover's pawns one advance
 /// beyond it, with the cell one advance before it empty.
-fn find_en_passant(rules: &Rules, pieces: &[(Cell, Piece)], turn: Side, name: &str) -> Result<EnPassant, FenError> {
+fn find_en_passant(
+    rules: &Rules,
+    pieces: &[(Cell, Piece)],
+    turn: Side,
+    name: &str,
+) -> Result<EnPassant, FenError> {
     let bad = || FenError::BadEnPassant(name.to_string());
     let board = rules.board();
     let target = board.parse_cell(name).ok_or_else(bad)?;
@@ -227,10 +266,13 @@ fn find_en_passant(rules: &Rules, pieces: &[(Cell, Piece)], turn: Side, name: &s
     }
     for table in &pawn.advance[mover.index()] {
         // `table` maps a cell to its advance target; look for from -> target -> victim.
-        let Some(victim) = table[target.index()] else { continue };
+        let Some(victim) = table[target.index()] else {
+            continue;
+        };
         let is_mover_pawn = at(victim) == Some(Piece::new(mover, pawn.kind));
         let from = board.cells().find(|c| table[c.index()] == Some(target));
-        if is_mover_pawn && let Some(from) = from
+        if is_mover_pawn
+            && let Some(from) = from
             && at(from).is_none()
         {
             return Ok(EnPassant { target, victim });

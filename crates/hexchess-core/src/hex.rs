@@ -203,7 +203,12 @@ mod tests {
             parts.sort();
             assert_eq!(parts, [1, 2, 3]);
         }
-        let mut all: Vec<Hex> = ORTHOGONAL.iter().chain(&DIAGONAL).chain(&KNIGHT).copied().collect();
+        let mut all: Vec<Hex> = ORTHOGONAL
+            .iter()
+            .chain(&DIAGONAL)
+            .chain(&KNIGHT)
+            .copied()
+            .collect();
         all.sort();
         all.dedup();
         assert_eq!(all.len(), 24);
@@ -231,7 +236,10 @@ mod tests {
                 assert_eq!(layout.mirror(m), *v);
                 let (x, y) = layout.to_pixel(*v);
                 let (mx, my) = layout.to_pixel(m);
-                assert!((x - mx).abs() < 1e-5 && (y + my).abs() < 1e-5, "{layout:?} {v}");
+                assert!(
+                    (x - mx).abs() < 1e-5 && (y + my).abs() < 1e-5,
+                    "{layout:?} {v}"
+                );
             }
         }
     }

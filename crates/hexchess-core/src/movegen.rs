@@ -28,11 +28,21 @@ impl Position {
     /// Whether `side`'s pieces in `attackers` attack `target`, given the occupancy.
     /// `attackers` lets a caller leave out a piece about to be captured.
     #[inline]
-    pub(crate) fn attacked_with(&self, target: Cell, side: Side, occupied: Bitboard, attackers: Bitboard) -> bool {
+    pub(crate) fn attacked_with(
+        &self,
+        target: Cell,
+        side: Side,
+        occupied: Bitboard,
+        attackers: Bitboard,
+    ) -> bool {
         let r = &*self.rules;
         let s = side.index();
         for &k in &r.leapers[s] {
-            if (r.leap_attackers[s][k.index()][target.index()] & self.kind_bb[k.index()] & attackers).any() {
+            if (r.leap_attackers[s][k.index()][target.index()]
+                & self.kind_bb[k.index()]
+                & attackers)
+                .any()
+            {
                 return true;
             }
         }
@@ -47,7 +57,11 @@ impl Position {
                     continue;
                 }
                 let b = r.first_on_ray(d, ray & occupied);
-                if sliders.contains(b) && class.limits[i].as_ref().is_none_or(|l| l[target.index()].contains(b)) {
+                if sliders.contains(b)
+                    && class.limits[i]
+                        .as_ref()
+                        .is_none_or(|l| l[target.index()].contains(b))
+                {
                     return true;
                 }
             }
@@ -78,7 +92,11 @@ impl Position {
                     continue;
                 }
                 let b = r.first_on_ray(d, blockers);
-                if sliders.contains(b) && class.limits[i].as_ref().is_none_or(|l| l[target.index()].contains(b)) {
+                if sliders.contains(b)
+                    && class.limits[i]
+                        .as_ref()
+                        .is_none_or(|l| l[target.index()].contains(b))
+                {
                     found.insert(b);
                 }
             }
@@ -118,7 +136,9 @@ impl Position {
             pin_lines: [Bitboard::EMPTY; MAX_CELLS],
         };
         for &k in &r.leapers[them.index()] {
-            let found = r.leap_attackers[them.index()][k.index()][king.index()] & self.kind_bb[k.index()] & enemy;
+            let found = r.leap_attackers[them.index()][k.index()][king.index()]
+                & self.kind_bb[k.index()]
+                & enemy;
             info.checkers |= found;
             info.evasion |= found;
         }
@@ -227,7 +247,9 @@ impl Position {
                 allowed &= info.pin_lines[from.index()];
             }
             for (i, table) in pawn.advance[s].iter().enumerate() {
-                let Some(t) = table[from.index()] else { continue };
+                let Some(t) = table[from.index()] else {
+                    continue;
+                };
                 if occupied.contains(t) {
                     continue;
                 }
@@ -289,7 +311,9 @@ impl Position {
         if let Some(pr) = &self.rules.promotion {
             let s = self.turn.index();
             for &k in &pr.choices {
-                if !pr.only_lost_pieces || self.counts[s][k.index()] < self.rules.start_counts[s][k.index()] {
+                if !pr.only_lost_pieces
+                    || self.counts[s][k.index()] < self.rules.start_counts[s][k.index()]
+                {
                     c.kinds[c.len] = k;
                     c.len += 1;
                 }
@@ -301,7 +325,9 @@ impl Position {
     pub(crate) fn en_passant_is_legal(&self, from: Cell, target: Cell, victim: Cell) -> bool {
         let us = self.turn;
         let them = !us;
-        let occupied = (self.occupied() & !Bitboard::from_cell(from) & !Bitboard::from_cell(victim)) | Bitboard::from_cell(target);
+        let occupied =
+            (self.occupied() & !Bitboard::from_cell(from) & !Bitboard::from_cell(victim))
+                | Bitboard::from_cell(target);
         let attackers = self.side_bb[them.index()] & !Bitboard::from_cell(victim);
         !self.attacked_with(self.royal[us.index()], them, occupied, attackers)
     }
@@ -371,9 +397,17 @@ impl PromotionChoices {
 
 /// Pseudo-legal targets of a non-pawn piece.
 #[inline]
-fn piece_targets(r: &Rules, km: &KindMoves, from: Cell, own: Bitboard, enemy: Bitboard, occupied: Bitboard) -> Bitboard {
+fn piece_targets(
+    r: &Rules,
+    km: &KindMoves,
+    from: Cell,
+    own: Bitboard,
+    enemy: Bitboard,
+    occupied: Bitboard,
+) -> Bitboard {
     let i = from.index();
-    let mut t = (km.leap_any[i] & !own) | (km.leap_move[i] & !occupied) | (km.leap_capture[i] & enemy);
+    let mut t =
+        (km.leap_any[i] & !own) | (km.leap_move[i] & !occupied) | (km.leap_capture[i] & enemy);
     for s in &km.slides {
         let mut reach = r.slide(s.dir, from, occupied);
         if let Some(l) = &s.limit {

@@ -23,7 +23,9 @@ impl fmt::Display for MoveError {
         match self {
             MoveError::Malformed(t) => write!(f, "'{t}' is not a move"),
             MoveError::Illegal(t) => write!(f, "'{t}' is not a legal move here"),
-            MoveError::Ambiguous(t, c) => write!(f, "'{t}' is ambiguous: it could be {}", c.join(", ")),
+            MoveError::Ambiguous(t, c) => {
+                write!(f, "'{t}' is ambiguous: it could be {}", c.join(", "))
+            }
         }
     }
 }
@@ -32,7 +34,9 @@ impl std::error::Error for MoveError {}
 
 /// Splits a cell name into its letters and its number: `f11` -> (`f`, `11`).
 fn split_name(name: &str) -> (&str, &str) {
-    let i = name.find(|c: char| c.is_ascii_digit()).unwrap_or(name.len());
+    let i = name
+        .find(|c: char| c.is_ascii_digit())
+        .unwrap_or(name.len());
     name.split_at(i)
 }
 
@@ -42,7 +46,9 @@ fn take_cell<'a>(board: &Board, s: &'a str) -> Option<(Cell, &'a str)> {
     if letters == 0 {
         return None;
     }
-    let digits = s[letters..].find(|c: char| !c.is_ascii_digit()).map_or(s.len(), |i| i + letters);
+    let digits = s[letters..]
+        .find(|c: char| !c.is_ascii_digit())
+        .map_or(s.len(), |i| i + letters);
     if digits == letters {
         return None;
     }
@@ -67,7 +73,11 @@ impl Position {
         let mut after = self.clone();
         after.make_move(mv);
         if after.in_check() {
-            s.push(if after.legal_moves().is_empty() { '#' } else { '+' });
+            s.push(if after.legal_moves().is_empty() {
+                '#'
+            } else {
+                '+'
+            });
         }
         s
     }
@@ -193,7 +203,10 @@ impl Position {
         // Target: the cell name at the end.
         let digits = s.len() - s.trim_end_matches(|c: char| c.is_ascii_digit()).len();
         let head = &s[..s.len() - digits];
-        let letters = head.len() - head.trim_end_matches(|c: char| c.is_ascii_lowercase()).len();
+        let letters = head.len()
+            - head
+                .trim_end_matches(|c: char| c.is_ascii_lowercase())
+                .len();
         if digits == 0 || letters == 0 {
             return Err(malformed());
         }
@@ -210,7 +223,10 @@ impl Position {
         let to = target.ok_or_else(malformed)?;
         let capture = hint.ends_with('x');
         hint = hint.strip_suffix('x').unwrap_or(hint);
-        if !hint.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit()) {
+        if !hint
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+        {
             return Err(malformed());
         }
 
@@ -219,7 +235,9 @@ impl Position {
             .iter()
             .copied()
             .filter(|m| {
-                let Some(p) = self.piece_at(m.from()) else { return false };
+                let Some(p) = self.piece_at(m.from()) else {
+                    return false;
+                };
                 let kind_ok = match kind {
                     Some(k) => p.kind == k,
                     None => Some(p.kind) == pawn,

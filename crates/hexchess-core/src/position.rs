@@ -137,7 +137,8 @@ impl Position {
         if table.is_empty() {
             return false;
         }
-        (table[e.target.index()] & pawns).any_cell(|from| self.en_passant_is_legal(from, e.target, e.victim))
+        (table[e.target.index()] & pawns)
+            .any_cell(|from| self.en_passant_is_legal(from, e.target, e.victim))
     }
 
     #[inline]
@@ -323,7 +324,9 @@ impl Position {
 
         if mv.is_double_step() && rules.pawn.as_ref().is_some_and(|p| p.en_passant) {
             // The skipped cell lies halfway: the double step repeats one advance vector.
-            let e = self.skipped_cell(from, to).map(|target| EnPassant { target, victim: to });
+            let e = self
+                .skipped_cell(from, to)
+                .map(|target| EnPassant { target, victim: to });
             if let Some(e) = e {
                 self.ep = Some(e);
                 self.ep_hashed = self.ep_capture_legal(e);

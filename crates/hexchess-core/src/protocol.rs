@@ -30,7 +30,13 @@ pub struct Engine {
 impl Engine {
     /// An engine over a catalog, playing its first variant (Gliński for the built-ins).
     pub fn new(catalog: Catalog) -> Engine {
-        let rules = Arc::clone(&catalog.entries().first().expect("the built-in variants always load").rules);
+        let rules = Arc::clone(
+            &catalog
+                .entries()
+                .first()
+                .expect("the built-in variants always load")
+                .rules,
+        );
         let position = Position::start(Arc::clone(&rules));
         Engine {
             catalog,
@@ -72,8 +78,17 @@ impl Engine {
     fn uci(&self, out: &mut dyn Write) -> io::Result<()> {
         writeln!(out, "id name hexchess-engine {}", env!("CARGO_PKG_VERSION"))?;
         writeln!(out, "id author the hexchess developers")?;
-        let vars: String = self.catalog.ids().iter().map(|id| format!(" var {id}")).collect();
-        writeln!(out, "option name UCI_Variant type combo default {}{vars}", self.rules.id())?;
+        let vars: String = self
+            .catalog
+            .ids()
+            .iter()
+            .map(|id| format!(" var {id}"))
+            .collect();
+        writeln!(
+            out,
+            "option name UCI_Variant type combo default {}{vars}",
+            self.rules.id()
+        )?;
         writeln!(out, "uciok")
     }
 
@@ -96,7 +111,10 @@ impl Engine {
                 }
                 None => error(
                     out,
-                    format!("unknown variant '{value}'; known: {}", self.catalog.ids().join(", ")),
+                    format!(
+                        "unknown variant '{value}'; known: {}",
+                        self.catalog.ids().join(", ")
+                    ),
                 ),
             },
             _ => error(out, format!("unknown option '{name}'")),
@@ -111,16 +129,23 @@ impl Engine {
         };
         let mut pos = match setup.split_first() {
             Some((&"startpos", [])) => Position::start(Arc::clone(&self.rules)),
-            Some((&"fen", fen)) if !fen.is_empty() => match Position::from_fen(Arc::clone(&self.rules), &fen.join(" ")) {
-                Ok(p) => p,
-                Err(e) => return error(out, format!("bad FEN: {e}")),
-            },
+            Some((&"fen", fen)) if !fen.is_empty() => {
+                match Position::from_fen(Arc::clone(&self.rules), &fen.join(" ")) {
+                    Ok(p) => p,
+                    Err(e) => return error(out, format!("bad FEN: {e}")),
+                }
+            }
             _ => return error(out, "expected 'position startpos|fen <hexfen> [moves ...]'"),
         };
         for text in moves {
             match pos.parse_move(text) {
                 Ok(mv) => pos.make_move(mv),
-                Err(e) => return error(out, format!("{e} (after {} moves); position unchanged", pos.ply_count())),
+                Err(e) => {
+                    return error(
+                        out,
+                        format!("{e} (after {} moves); position unchanged", pos.ply_count()),
+                    );
+                }
             }
         }
         self.position = pos;
@@ -145,7 +170,10 @@ impl Engine {
                     writeln!(out)?;
                     writeln!(out, "Nodes searched: {total}")
                 }
-                _ => error(out, format!("perft depth must be 1 to {MAX_PERFT_DEPTH}, not '{n}'")),
+                _ => error(
+                    out,
+                    format!("perft depth must be 1 to {MAX_PERFT_DEPTH}, not '{n}'"),
+                ),
             },
             _ => error(out, "search is not available yet; use 'go perft <depth>'"),
         }
@@ -210,9 +238,15 @@ mod tests {
         let reply = run(&mut e, "go perft 2");
         let lines: Vec<&str> = reply.lines().collect();
         assert_eq!(lines.last(), Some(&"Nodes searched: 947"));
-        let moves: Vec<&&str> = lines.iter().filter(|l| l.contains(": ") && !l.starts_with("Nodes")).collect();
+        let moves: Vec<&&str> = lines
+            .iter()
+            .filter(|l| l.contains(": ") && !l.starts_with("Nodes"))
+            .collect();
         assert_eq!(moves.len(), 31);
-        let sum: u64 = moves.iter().map(|l| l.rsplit(' ').next().unwrap().parse::<u64>().unwrap()).sum();
+        let sum: u64 = moves
+            .iter()
+            .map(|l| l.rsplit(' ').next().unwrap().parse::<u64>().unwrap())
+            .sum();
         assert_eq!(sum, 947);
     }
 
@@ -220,7 +254,10 @@ mod tests {
     fn uci_lists_every_variant() {
         let mut e = Engine::new(Catalog::builtin());
         let reply = run(&mut e, "uci");
-        assert!(reply.contains("var glinski var mccooey var grand var standard"), "{reply}");
+        assert!(
+            reply.contains("var glinski var mccooey var grand var standard"),
+            "{reply}"
+        );
         assert!(reply.ends_with("uciok\n"));
         assert_eq!(e.handle("quit", &mut Vec::new()).unwrap(), Flow::Quit);
     }

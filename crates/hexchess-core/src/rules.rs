@@ -102,7 +102,9 @@ impl Zobrist {
             z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
             z ^ (z >> 31)
         };
-        let piece = (0..(2 * MAX_KINDS + 1) * MAX_CELLS).map(|_| next()).collect();
+        let piece = (0..(2 * MAX_KINDS + 1) * MAX_CELLS)
+            .map(|_| next())
+            .collect();
         let black_to_move = next();
         let ep = (0..MAX_CELLS).map(|_| next()).collect();
         Zobrist {
@@ -191,13 +193,24 @@ impl Rules {
 
         let pieces = v.pieces();
         if pieces.is_empty() || pieces.len() > MAX_KINDS {
-            problems.push(format!("{} piece types; 1 to {MAX_KINDS} are supported", pieces.len()));
+            problems.push(format!(
+                "{} piece types; 1 to {MAX_KINDS} are supported",
+                pieces.len()
+            ));
             return Err(fail(problems));
         }
-        let kind_of = |letter: char| pieces.iter().position(|p| p.letter == letter).map(Kind::new);
+        let kind_of = |letter: char| {
+            pieces
+                .iter()
+                .position(|p| p.letter == letter)
+                .map(Kind::new)
+        };
         for (i, p) in pieces.iter().enumerate() {
             if !p.letter.is_ascii_uppercase() {
-                problems.push(format!("piece letter '{}' is not an upper-case ASCII letter", p.letter));
+                problems.push(format!(
+                    "piece letter '{}' is not an upper-case ASCII letter",
+                    p.letter
+                ));
             }
             if pieces[..i].iter().any(|q| q.letter == p.letter) {
                 problems.push(format!("piece letter '{}' is used twice", p.letter));
@@ -207,7 +220,10 @@ impl Rules {
             Some(p) => match kind_of(p.piece) {
                 Some(k) if !pieces[k.index()].royal => Some(k),
                 _ => {
-                    problems.push(format!("pawn piece '{}' is not a declared non-royal piece", p.piece));
+                    problems.push(format!(
+                        "pawn piece '{}' is not a declared non-royal piece",
+                        p.piece
+                    ));
                     None
                 }
             },
@@ -275,7 +291,9 @@ impl Rules {
             }
         }
         // The part of a ray within `max` steps.
-        let limited = |c: Cell, v: Hex, max: u8| -> Bitboard { board.ray(c, v).into_iter().take(max as usize).collect() };
+        let limited = |c: Cell, v: Hex, max: u8| -> Bitboard {
+            board.ray(c, v).into_iter().take(max as usize).collect()
+        };
 
         let sign = |side: Side| if side == Side::White { 1i8 } else { -1 };
         let mut moves: [Vec<KindMoves>; 2] = [Vec::new(), Vec::new()];
@@ -306,7 +324,8 @@ impl Rules {
                             Reach::Slide { max } => km.slides.push(SlideAtom {
                                 dir: dir_index(v),
                                 mode: a.mode,
-                                limit: max.map(|m| board.cells().map(|c| limited(c, v, m)).collect()),
+                                limit: max
+                                    .map(|m| board.cells().map(|c| limited(c, v, m)).collect()),
                             }),
                         }
                     }
@@ -326,12 +345,14 @@ impl Rules {
         let pawn = match (v.pawn(), pawn_kind) {
             (Some(rules), Some(kind)) => {
                 let mut advance: [Vec<Vec<Option<Cell>>>; 2] = [Vec::new(), Vec::new()];
-                let mut capture: [Vec<Bitboard>; 2] = [vec![Bitboard::EMPTY; n], vec![Bitboard::EMPTY; n]];
+                let mut capture: [Vec<Bitboard>; 2] =
+                    [vec![Bitboard::EMPTY; n], vec![Bitboard::EMPTY; n]];
                 let mut double_from = [Bitboard::EMPTY; 2];
                 for side in Side::BOTH {
                     let s = sign(side);
                     for v in &rules.advance {
-                        advance[side.index()].push(board.cells().map(|c| board.offset(c, *v * s)).collect());
+                        advance[side.index()]
+                            .push(board.cells().map(|c| board.offset(c, *v * s)).collect());
                     }
                     for v in &rules.capture {
                         for c in board.cells() {
@@ -343,7 +364,9 @@ impl Rules {
                     for h in &rules.double_step[side.index()] {
                         match board.cell(*h) {
                             Some(c) => double_from[side.index()].insert(c),
-                            None => problems.push(format!("double-step cell {h} is not on the board")),
+                            None => {
+                                problems.push(format!("double-step cell {h} is not on the board"))
+                            }
                         }
                     }
                 }
@@ -397,7 +420,10 @@ impl Rules {
                     if let (Reach::Slide { max }, true) = (a.reach, a.mode.captures()) {
                         for v in &a.vectors {
                             let toward_attacker = dir_index(-(*v * sign(side)));
-                            match entries.iter_mut().find(|e| e.0 == toward_attacker && e.1 == max) {
+                            match entries
+                                .iter_mut()
+                                .find(|e| e.0 == toward_attacker && e.1 == max)
+                            {
                                 Some(e) => e.2 |= 1 << k,
                                 None => entries.push((toward_attacker, max, 1 << k)),
                             }
@@ -407,7 +433,12 @@ impl Rules {
             }
             let mut classes: Vec<SlideClass> = Vec::new();
             for (d, max, mask) in entries {
-                let limit = max.map(|m| board.cells().map(|c| limited(c, directions[d as usize], m)).collect());
+                let limit = max.map(|m| {
+                    board
+                        .cells()
+                        .map(|c| limited(c, directions[d as usize], m))
+                        .collect()
+                });
                 let class = match classes.iter_mut().position(|c| c.kinds == mask) {
                     Some(i) => &mut classes[i],
                     None => {
@@ -435,18 +466,27 @@ impl Rules {
                 let mut choices = Vec::new();
                 for c in &pr.choices {
                     match kind_of(*c) {
-                        Some(k) if !kinds[k.index()].royal && Some(k) != pawn_kind => choices.push(k),
-                        _ => problems.push(format!("promotion choice '{c}' is not a declared non-royal, non-pawn piece")),
+                        Some(k) if !kinds[k.index()].royal && Some(k) != pawn_kind => {
+                            choices.push(k)
+                        }
+                        _ => problems.push(format!(
+                            "promotion choice '{c}' is not a declared non-royal, non-pawn piece"
+                        )),
                     }
                 }
                 let mut zone = [Bitboard::EMPTY; 2];
                 let mut optional_zone = [Bitboard::EMPTY; 2];
                 for side in Side::BOTH {
-                    for (set, list) in [(&mut zone, &pr.zone), (&mut optional_zone, &pr.optional_zone)] {
+                    for (set, list) in [
+                        (&mut zone, &pr.zone),
+                        (&mut optional_zone, &pr.optional_zone),
+                    ] {
                         for h in &list[side.index()] {
                             match board.cell(*h) {
                                 Some(c) => set[side.index()].insert(c),
-                                None => problems.push(format!("promotion cell {h} is not on the board")),
+                                None => {
+                                    problems.push(format!("promotion cell {h} is not on the board"))
+                                }
                             }
                         }
                     }
@@ -476,7 +516,10 @@ impl Rules {
         let mut taken = Bitboard::EMPTY;
         for p in v.setup() {
             let (Some(cell), Some(kind)) = (board.cell(p.cell), kind_of(p.piece)) else {
-                problems.push(format!("setup piece '{}' on {} is unknown or off the board", p.piece, p.cell));
+                problems.push(format!(
+                    "setup piece '{}' on {} is unknown or off the board",
+                    p.piece, p.cell
+                ));
                 continue;
             };
             if taken.contains(cell) {
@@ -494,7 +537,9 @@ impl Rules {
                 .map(|k| start_counts[side.index()][k] as u32)
                 .sum();
             if royals != 1 {
-                problems.push(format!("{side} has {royals} royal pieces in the setup; exactly one is needed"));
+                problems.push(format!(
+                    "{side} has {royals} royal pieces in the setup; exactly one is needed"
+                ));
             }
         }
         if !problems.is_empty() {
@@ -560,7 +605,10 @@ impl Rules {
     /// The kind written with this letter (either case).
     pub fn kind_by_letter(&self, letter: char) -> Option<Kind> {
         let up = letter.to_ascii_uppercase();
-        self.kinds.iter().position(|k| k.letter == up).map(Kind::new)
+        self.kinds
+            .iter()
+            .position(|k| k.letter == up)
+            .map(Kind::new)
     }
 
     /// The letter of a piece as FEN writes it: upper case for White.
@@ -618,7 +666,9 @@ impl Rules {
 
     /// Whether a pawn of `side` must promote on `c`.
     pub fn is_promotion_cell(&self, side: Side, c: Cell) -> bool {
-        self.promotion.as_ref().is_some_and(|p| p.zone[side.index()].contains(c))
+        self.promotion
+            .as_ref()
+            .is_some_and(|p| p.zone[side.index()].contains(c))
     }
 
     /// Whether a pawn of `side` may promote (or decline) on `c`.
@@ -630,7 +680,10 @@ impl Rules {
 
     /// The kinds a pawn may promote to, before the only-lost-pieces rule.
     pub fn promotion_choices(&self) -> &[Kind] {
-        self.promotion.as_ref().map(|p| p.choices.as_slice()).unwrap_or(&[])
+        self.promotion
+            .as_ref()
+            .map(|p| p.choices.as_slice())
+            .unwrap_or(&[])
     }
 
     /// Whether promotion is only to piece types the player has lost.

@@ -8,35 +8,53 @@ use hexchess_core::Position;
 fn check(mut pos: Position, expected: &[u64]) {
     for (i, &n) in expected.iter().enumerate() {
         let depth = i as u32 + 1;
-        assert_eq!(pos.perft(depth), n, "{} depth {depth} from {}", pos.rules().id(), pos.to_fen());
+        assert_eq!(
+            pos.perft(depth),
+            n,
+            "{} depth {depth} from {}",
+            pos.rules().id(),
+            pos.to_fen()
+        );
     }
 }
 
 #[test]
 fn glinski_start() {
     let pos = Position::start(rules("glinski"));
-    assert_eq!(pos.to_fen(), "6/P5p/RP4pr/N1P3p1n/Q2P2p2q/BBB1P1p1bbb/K2P2p2k/N1P3p1n/RP4pr/P5p/6 w - 0 1");
+    assert_eq!(
+        pos.to_fen(),
+        "6/P5p/RP4pr/N1P3p1n/Q2P2p2q/BBB1P1p1bbb/K2P2p2k/N1P3p1n/RP4pr/P5p/6 w - 0 1"
+    );
     check(pos, &[51, 2_586, 137_858, 7_282_418, 401_622_759]);
 }
 
 #[test]
 fn mccooey_start() {
     let pos = Position::start(rules("mccooey"));
-    assert_eq!(pos.to_fen(), "6/7/P6p/RP5pr/QNP4pnq/BBBP3pbbb/KNP4pnk/RP5pr/P6p/7/6 w - 0 1");
+    assert_eq!(
+        pos.to_fen(),
+        "6/7/P6p/RP5pr/QNP4pnq/BBBP3pbbb/KNP4pnk/RP5pr/P6p/7/6 w - 0 1"
+    );
     check(pos, &[31, 947, 33_307, 1_157_852]);
 }
 
 #[test]
 fn grand_start() {
     let pos = Position::start(rules("grand"));
-    assert_eq!(pos.to_fen(), "2DKV2/8/BNRQBWRNB/10/PPPPPPPPPPP/12/13/12/ppppppppppp/10/bnrqbwrnb/8/2dkv2 w - 0 1");
+    assert_eq!(
+        pos.to_fen(),
+        "2DKV2/8/BNRQBWRNB/10/PPPPPPPPPPP/12/13/12/ppppppppppp/10/bnrqbwrnb/8/2dkv2 w - 0 1"
+    );
     check(pos, &[91, 8_267, 774_649, 72_385_557]);
 }
 
 #[test]
 fn standard_start() {
     let pos = Position::start(rules("standard"));
-    assert_eq!(pos.to_fen(), "7/8/BNRQBKRNB/10/PPPPPPPPPPP/12/13/12/ppppppppppp/10/bnrqbkrnb/8/7 w - 0 1");
+    assert_eq!(
+        pos.to_fen(),
+        "7/8/BNRQBKRNB/10/PPPPPPPPPPP/12/13/12/ppppppppppp/10/bnrqbkrnb/8/7 w - 0 1"
+    );
     check(pos, &[78, 6_068, 480_151, 37_821_985]);
 }
 
@@ -46,7 +64,11 @@ fn special(id: &str, fen_text: &str, moves: &str, expected: &[u64]) {
     let moves: Vec<&str> = moves.split_whitespace().collect();
     let played = after(id, &moves);
     assert_eq!(played.to_fen(), fen_text, "the moves reach the FEN");
-    assert_eq!(played.hash(), from_fen.hash(), "the same position hashes the same");
+    assert_eq!(
+        played.hash(),
+        from_fen.hash(),
+        "the same position hashes the same"
+    );
     check(from_fen, expected);
 }
 

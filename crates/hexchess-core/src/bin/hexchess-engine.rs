@@ -15,7 +15,11 @@ use hexchess_core::variant::load_variant_file;
 use hexchess_core::{Position, Rules};
 
 #[derive(Parser)]
-#[command(name = "hexchess-engine", version, about = "Hexagonal chess engine: text protocol, perft, bench")]
+#[command(
+    name = "hexchess-engine",
+    version,
+    about = "Hexagonal chess engine: text protocol, perft, bench"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -72,7 +76,11 @@ fn main() -> ExitCode {
             moves,
             divide,
         }) => perft(&variant, depth, fen.as_deref(), &moves, divide),
-        Some(Command::Bench { kind, variant, depth }) => match kind {
+        Some(Command::Bench {
+            kind,
+            variant,
+            depth,
+        }) => match kind {
             BenchKind::Perft => bench_perft(&variant, depth),
         },
         Some(Command::Check { files }) => check(&files),
@@ -111,10 +119,21 @@ fn rules_for(variant: &str) -> Result<Arc<Rules>, String> {
     catalog
         .get(variant)
         .map(|e| Arc::clone(&e.rules))
-        .ok_or_else(|| format!("unknown variant '{variant}'; known: {}", catalog.ids().join(", ")))
+        .ok_or_else(|| {
+            format!(
+                "unknown variant '{variant}'; known: {}",
+                catalog.ids().join(", ")
+            )
+        })
 }
 
-fn perft(variant: &str, depth: u32, fen: Option<&str>, moves: &[String], divide: bool) -> Result<(), String> {
+fn perft(
+    variant: &str,
+    depth: u32,
+    fen: Option<&str>,
+    moves: &[String],
+    divide: bool,
+) -> Result<(), String> {
     let rules = rules_for(variant)?;
     let mut pos = match fen {
         Some(f) => Position::from_fen(rules, f).map_err(|e| format!("bad FEN: {e}"))?,
@@ -161,7 +180,12 @@ fn check(files: &[PathBuf]) -> Result<(), String> {
     for f in files {
         let name = f.display().to_string();
         match load_variant_file(f).and_then(|spec| compile(spec.clone(), &name).map(|_| spec)) {
-            Ok(spec) => println!("{name}: ok ({} \"{}\", {} cells)", spec.id, spec.name, spec.cells.len()),
+            Ok(spec) => println!(
+                "{name}: ok ({} \"{}\", {} cells)",
+                spec.id,
+                spec.name,
+                spec.cells.len()
+            ),
             Err(e) => {
                 failed += 1;
                 println!("{e}");

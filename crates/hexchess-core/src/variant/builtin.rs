@@ -47,5 +47,8 @@ pub const BUILTIN_VARIANTS: [BuiltinVariant; 4] = [
 /// Built-in files are part of the program and covered by tests, so a failure here is a
 /// bug in the build, not bad user input; it is still returned as an error.
 pub fn builtin(id: &str) -> Option<Result<VariantSpec, VariantError>> {
-    BUILTIN_VARIANTS.iter().find(|b| b.id == id).map(|b| b.load())
+    BUILTIN_VARIANTS
+        .iter()
+        .find(|b| b.id == id)
+        .map(|b| b.load())
 }

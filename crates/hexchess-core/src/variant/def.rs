@@ -178,6 +178,7 @@ pub enum ZoneDef {
 }
 
 #[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum SetupDef {
     /// Piece letters with the cells they stand on.
     Pieces {

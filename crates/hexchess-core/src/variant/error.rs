@@ -38,7 +38,10 @@ pub enum VariantError {
         message: String,
     },
     /// The file parsed but describes a variant that cannot be played.
-    Invalid { file: String, problems: Vec<Problem> },
+    Invalid {
+        file: String,
+        problems: Vec<Problem>,
+    },
 }
 
 impl VariantError {

@@ -219,7 +219,8 @@ impl Scanner {
     /// `( name: value, ... )` or `( value, ... )`.
     fn parenthesised(&mut self, path: &str) {
         self.pos += 1;
-        let named = matches!(self.peek(0), Some(Token::Ident(_))) && self.peek(1) == Some(&Token::Colon);
+        let named =
+            matches!(self.peek(0), Some(Token::Ident(_))) && self.peek(1) == Some(&Token::Colon);
         let mut index = 0;
         while let Some(t) = self.peek(0) {
             match t {
@@ -304,11 +305,11 @@ mod tests {
         let src = "// comment\n(\n  id: \"x\",\n  board: (shape: Hexagon(5)),\n  setup: Pieces(\n    white: [('K', [\"g1\", \"z9\"])],\n  ),\n  /* note */ list: [1, -2],\n)";
         let l = Locations::scan(src);
         assert_eq!(l.find("id"), Some((3, 7)));
-        assert_eq!(l.find("board.shape"), Some((4, 19)));
-        assert_eq!(l.find("board.shape[0]"), Some((4, 27)));
+        assert_eq!(l.find("board.shape"), Some((4, 18)));
+        assert_eq!(l.find("board.shape[0]"), Some((4, 26)));
         assert_eq!(l.find("setup.white[0][0]"), Some((6, 14)));
-        assert_eq!(l.find("setup.white[0][1][1]"), Some((6, 27)));
-        assert_eq!(l.find("list[1]"), Some((8, 22)));
+        assert_eq!(l.find("setup.white[0][1][1]"), Some((6, 26)));
+        assert_eq!(l.find("list[1]"), Some((8, 24)));
         // Unknown paths fall back to the nearest ancestor.
         assert_eq!(l.find("setup.white[0][1][7]"), Some((6, 19)));
     }

@@ -30,7 +30,8 @@ pub fn load_variant_file(path: &Path) -> Result<VariantSpec, VariantError> {
 
 /// Parses and checks variant source text; `file` names it in error messages.
 pub fn parse_variant(source: &str, file: &str) -> Result<VariantSpec, VariantError> {
-    let options = ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
+    let options =
+        ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
     let def: VariantDef = options.from_str(source).map_err(|e| VariantError::Syntax {
         file: file.to_string(),
         line: e.span.start.line,
@@ -78,14 +79,20 @@ impl Checker {
                 None
             }
             Some(h) if h.length() > 30 => {
-                self.report(path, format!("vector ({q}, {r}, {s}) is longer than any board"));
+                self.report(
+                    path,
+                    format!("vector ({q}, {r}, {s}) is longer than any board"),
+                );
                 None
             }
             Some(h) => Some(h),
             None => {
                 self.report(
                     path,
-                    format!("({q}, {r}, {s}) is not a cube vector: q + r + s must be 0, here it is {}", q + r + s),
+                    format!(
+                        "({q}, {r}, {s}) is not a cube vector: q + r + s must be 0, here it is {}",
+                        q + r + s
+                    ),
                 );
                 None
             }
@@ -110,7 +117,10 @@ impl Checker {
         {
             self.report(
                 "id",
-                format!("id {:?} must be non-empty lower-case letters, digits, '-' or '_'", def.id),
+                format!(
+                    "id {:?} must be non-empty lower-case letters, digits, '-' or '_'",
+                    def.id
+                ),
             );
         }
         if def.name.trim().is_empty() {
@@ -124,22 +134,27 @@ impl Checker {
         let pawn_letter = def.pawn.as_ref().map(|p| p.piece);
         if let Some(l) = pawn_letter {
             match pieces.iter().find(|p| p.letter == l) {
-                None => self.report("pawn.piece", format!("pawn piece '{l}' is not declared in pieces")),
-                Some(p) if p.royal => self.report("pawn.piece", format!("pawn piece '{l}' may not be royal")),
+                None => self.report(
+                    "pawn.piece",
+                    format!("pawn piece '{l}' is not declared in pieces"),
+                ),
+                Some(p) if p.royal => {
+                    self.report("pawn.piece", format!("pawn piece '{l}' may not be royal"))
+                }
                 Some(_) => {}
             }
         }
 
         let board = board?;
         let setup = self.setup(&def.setup, &board, &letters, &pieces);
-        let pawn = def
-            .pawn
-            .as_ref()
-            .map(|p| self.pawn(p, &board, &setup));
+        let pawn = def.pawn.as_ref().map(|p| self.pawn(p, &board, &setup));
         let promotion = match (&def.promotion, &pawn) {
             (Some(pr), Some(pawn)) => Some(self.promotion(pr, &board, &pieces, pawn)),
             (Some(_), None) => {
-                self.report("promotion", "promotion needs a pawn section: nothing else promotes");
+                self.report(
+                    "promotion",
+                    "promotion needs a pawn section: nothing else promotes",
+                );
                 None
             }
             (None, _) => None,
@@ -212,7 +227,13 @@ impl Checker {
             self.report("pieces", "no pieces are declared");
         }
         if defs.len() > MAX_KINDS {
-            self.report("pieces", format!("{} piece types are declared; at most {MAX_KINDS} are supported", defs.len()));
+            self.report(
+                "pieces",
+                format!(
+                    "{} piece types are declared; at most {MAX_KINDS} are supported",
+                    defs.len()
+                ),
+            );
         }
         let mut seen = HashSet::new();
         let mut out = Vec::new();
@@ -224,11 +245,15 @@ impl Checker {
                     format!("letter '{}' must be an upper-case ASCII letter (Black's pieces use the lower case)", p.letter),
                 );
             } else if !seen.insert(p.letter) {
-                self.report(format!("{path}.letter"), format!("letter '{}' is used by two pieces", p.letter));
+                self.report(
+                    format!("{path}.letter"),
+                    format!("letter '{}' is used by two pieces", p.letter),
+                );
             }
             let mut atoms = Vec::new();
             for (j, m) in p.moves.iter().enumerate() {
-                if let Some(a) = self.atom(format!("{path}.moves[{j}]"), m, MoveMode::MoveOrCapture) {
+                if let Some(a) = self.atom(format!("{path}.moves[{j}]"), m, MoveMode::MoveOrCapture)
+                {
                     atoms.push(a);
                 }
             }
@@ -249,7 +274,10 @@ impl Checker {
             MoveDef::Slide(d) => (Reach::Slide { max: None }, d),
             MoveDef::SlideUpTo(d, n) => {
                 if *n == 0 {
-                    self.report(format!("{path}[1]"), "a slide of at most 0 steps never moves");
+                    self.report(
+                        format!("{path}[1]"),
+                        "a slide of at most 0 steps never moves",
+                    );
                 }
                 (Reach::Slide { max: Some(*n) }, d)
             }
@@ -260,7 +288,10 @@ impl Checker {
                     MoveMode::CaptureOnly
                 };
                 if mode != MoveMode::MoveOrCapture && mode != m2 {
-                    self.report(path.clone(), "MoveOnly and CaptureOnly cannot be combined: such an atom never moves");
+                    self.report(
+                        path.clone(),
+                        "MoveOnly and CaptureOnly cannot be combined: such an atom never moves",
+                    );
                     return None;
                 }
                 return self.atom(format!("{path}[0]"), inner, m2);
@@ -280,7 +311,11 @@ impl Checker {
                     .collect()
             }
         };
-        Some(Atom { reach, vectors, mode })
+        Some(Atom {
+            reach,
+            vectors,
+            mode,
+        })
     }
 
     fn cell(&mut self, board: &Board, path: String, name: &str) -> Option<Hex> {
@@ -306,7 +341,10 @@ impl Checker {
             if !known {
                 self.report(
                     format!("{path}[{i}][0]"),
-                    format!("unknown piece '{letter}'; declared pieces are {}", letter_list(letters)),
+                    format!(
+                        "unknown piece '{letter}'; declared pieces are {}",
+                        letter_list(letters)
+                    ),
                 );
             }
             for (j, name) in cells.iter().enumerate() {
@@ -321,20 +359,38 @@ impl Checker {
         out
     }
 
-    fn setup(&mut self, def: &SetupDef, board: &Board, letters: &[char], pieces: &[PieceType]) -> Vec<Placement> {
+    fn setup(
+        &mut self,
+        def: &SetupDef,
+        board: &Board,
+        letters: &[char],
+        pieces: &[PieceType],
+    ) -> Vec<Placement> {
         let mut setup = Vec::new();
         match def {
             SetupDef::Pieces { white, black } => {
                 let mut occupied: HashMap<Hex, String> = HashMap::new();
-                let mut place = |this: &mut Checker, side: Side, letter: char, h: Hex, path: String| {
-                    if let Some(first) = occupied.get(&h) {
-                        let name = board.name(board.cell(h).expect("on the board"));
-                        this.report(path, format!("two pieces on {name} (the other is at {first})"));
-                    } else {
-                        occupied.insert(h, path);
-                        setup.push(Placement { side, piece: letter, cell: h });
-                    }
-                };
+                let mut place =
+                    |this: &mut Checker, side: Side, letter: char, h: Hex, path: String| {
+                        if let Some(first) = occupied.get(&h) {
+                            let name = board.name(board.cell(h).expect("on the board"));
+                            let other = match this.locations.find(first) {
+                                Some((l, c)) => format!("line {l}, column {c}"),
+                                None => first.clone(),
+                            };
+                            this.report(
+                                path,
+                                format!("two pieces on {name} (the other is placed at {other})"),
+                            );
+                        } else {
+                            occupied.insert(h, path);
+                            setup.push(Placement {
+                                side,
+                                piece: letter,
+                                cell: h,
+                            });
+                        }
+                    };
                 let whites = self.placements("setup.white", white, board, letters);
                 for (letter, h, path) in &whites {
                     place(self, Side::White, *letter, *h, path.clone());
@@ -345,14 +401,27 @@ impl Checker {
                             let m = board.layout().mirror(*h);
                             if board.cell(m).is_none() {
                                 let name = board.name(board.cell(*h).expect("on the board"));
-                                self.report(path.clone(), format!("the mirror image of {name} for Black is not on the board"));
+                                self.report(
+                                    path.clone(),
+                                    format!(
+                                        "the mirror image of {name} for Black is not on the board"
+                                    ),
+                                );
                             } else {
-                                place(self, Side::Black, *letter, m, format!("{path} (mirrored for Black)"));
+                                place(
+                                    self,
+                                    Side::Black,
+                                    *letter,
+                                    m,
+                                    format!("{path} (mirrored for Black)"),
+                                );
                             }
                         }
                     }
                     BlackSetupDef::Pieces(list) => {
-                        for (letter, h, path) in self.placements("setup.black[0]", list, board, letters) {
+                        for (letter, h, path) in
+                            self.placements("setup.black[0]", list, board, letters)
+                        {
                             place(self, Side::Black, letter, h, path);
                         }
                     }
@@ -380,7 +449,11 @@ impl Checker {
                 .filter(|p| p.side == side && pieces.iter().any(|t| t.letter == p.piece && t.royal))
                 .count();
             if royals != 1 {
-                let what = if royals == 0 { "no".to_string() } else { royals.to_string() };
+                let what = if royals == 0 {
+                    "no".to_string()
+                } else {
+                    royals.to_string()
+                };
                 self.report(
                     "setup",
                     format!("{side} has {what} royal pieces; each side needs exactly one (mark a piece `royal: true`)"),
@@ -422,7 +495,9 @@ impl Checker {
                     };
                     double_step[side.index()] = setup
                         .iter()
-                        .filter(|p| p.side == side && p.piece == def.piece && !excluded.contains(&p.cell))
+                        .filter(|p| {
+                            p.side == side && p.piece == def.piece && !excluded.contains(&p.cell)
+                        })
                         .map(|p| p.cell)
                         .collect();
                 }
@@ -434,7 +509,10 @@ impl Checker {
                         double_step[0].push(h);
                         match board.cell(board.layout().mirror(h)) {
                             Some(m) => double_step[1].push(board.hex(m)),
-                            None => self.report(path, format!("the mirror image of {n} for Black is not on the board")),
+                            None => self.report(
+                                path,
+                                format!("the mirror image of {n} for Black is not on the board"),
+                            ),
                         }
                     }
                 }
@@ -449,7 +527,13 @@ impl Checker {
         }
     }
 
-    fn zone(&mut self, path: &str, def: &ZoneDef, board: &Board, pawn: &PawnRules) -> [Vec<Hex>; 2] {
+    fn zone(
+        &mut self,
+        path: &str,
+        def: &ZoneDef,
+        board: &Board,
+        pawn: &PawnRules,
+    ) -> [Vec<Hex>; 2] {
         let mut white = Vec::new();
         match def {
             ZoneDef::Nowhere => return [Vec::new(), Vec::new()],
@@ -460,7 +544,11 @@ impl Checker {
                     let sign = if side == Side::White { 1 } else { -1 };
                     out[side.index()] = board
                         .cells()
-                        .filter(|c| pawn.advance.iter().all(|v| board.offset(*c, *v * sign).is_none()))
+                        .filter(|c| {
+                            pawn.advance
+                                .iter()
+                                .all(|v| board.offset(*c, *v * sign).is_none())
+                        })
                         .map(|c| board.hex(c))
                         .collect();
                 }
@@ -475,9 +563,16 @@ impl Checker {
             }
             ZoneDef::Ranks(ranks) => {
                 for (i, rank) in ranks.iter().enumerate() {
-                    let cells: Vec<Hex> = board.cells().filter(|c| board.rank(*c) == *rank).map(|c| board.hex(c)).collect();
+                    let cells: Vec<Hex> = board
+                        .cells()
+                        .filter(|c| board.rank(*c) == *rank)
+                        .map(|c| board.hex(c))
+                        .collect();
                     if cells.is_empty() {
-                        self.report(format!("{path}[0][{i}]"), format!("the board has no rank {rank}"));
+                        self.report(
+                            format!("{path}[0][{i}]"),
+                            format!("the board has no rank {rank}"),
+                        );
                     }
                     white.extend(cells);
                 }
@@ -489,14 +584,23 @@ impl Checker {
                 Some(m) => black.push(board.hex(m)),
                 None => {
                     let name = board.name(board.cell(*h).expect("on the board"));
-                    self.report(path, format!("the mirror image of {name} for Black is not on the board"))
+                    self.report(
+                        path,
+                        format!("the mirror image of {name} for Black is not on the board"),
+                    )
                 }
             }
         }
         [white, black]
     }
 
-    fn promotion(&mut self, def: &PromotionDef, board: &Board, pieces: &[PieceType], pawn: &PawnRules) -> PromotionRules {
+    fn promotion(
+        &mut self,
+        def: &PromotionDef,
+        board: &Board,
+        pieces: &[PieceType],
+        pawn: &PawnRules,
+    ) -> PromotionRules {
         let letters: Vec<char> = pieces.iter().map(|p| p.letter).collect();
         if def.choices.is_empty() {
             self.report("promotion.choices", "there is nothing to promote to");
@@ -504,8 +608,17 @@ impl Checker {
         for (i, c) in def.choices.iter().enumerate() {
             let path = format!("promotion.choices[{i}]");
             match pieces.iter().find(|p| p.letter == *c) {
-                None => self.report(path, format!("unknown piece '{c}'; declared pieces are {}", letter_list(&letters))),
-                Some(p) if p.royal => self.report(path, format!("'{c}' is royal; a pawn may not promote to a royal piece")),
+                None => self.report(
+                    path,
+                    format!(
+                        "unknown piece '{c}'; declared pieces are {}",
+                        letter_list(&letters)
+                    ),
+                ),
+                Some(p) if p.royal => self.report(
+                    path,
+                    format!("'{c}' is royal; a pawn may not promote to a royal piece"),
+                ),
                 Some(_) if *c == pawn.piece => self.report(path, "a pawn cannot promote to a pawn"),
                 Some(_) => {}
             }
@@ -529,7 +642,10 @@ impl Checker {
             if (0.0..=1.0).contains(&v) {
                 Points::from_millis((v * 1000.0).round() as u16).expect("in range")
             } else {
-                this.report(format!("stalemate.{name}"), format!("{v} is not a score between 0 and 1"));
+                this.report(
+                    format!("stalemate.{name}"),
+                    format!("{v} is not a score between 0 and 1"),
+                );
                 Points::HALF
             }
         };
@@ -541,5 +657,9 @@ impl Checker {
 }
 
 fn letter_list(letters: &[char]) -> String {
-    letters.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(", ")
+    letters
+        .iter()
+        .map(|c| c.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
 }

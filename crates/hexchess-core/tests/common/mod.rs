@@ -29,7 +29,11 @@ pub fn after(id: &str, moves: &[&str]) -> Position {
 
 /// Legal moves in long algebraic, sorted.
 pub fn lan_moves(p: &Position) -> Vec<String> {
-    let mut v: Vec<String> = p.legal_moves().into_iter().map(|m| p.move_to_lan(m)).collect();
+    let mut v: Vec<String> = p
+        .legal_moves()
+        .into_iter()
+        .map(|m| p.move_to_lan(m))
+        .collect();
     v.sort();
     v
 }
@@ -46,4 +50,47 @@ pub fn targets(p: &Position, cell: &str) -> Vec<String> {
         .collect();
     v.sort();
     v
+}
+
+/// A position with just the listed pieces: (FEN letter, cell name) pairs.
+pub fn place(id: &str, turn: char, pieces: &[(char, &str)]) -> Position {
+    place_with(id, turn, "-", 0, pieces)
+}
+
+/// Like [`place`], with an en-passant field and a halfmove clock.
+pub fn place_with(
+    id: &str,
+    turn: char,
+    ep: &str,
+    halfmove: u32,
+    pieces: &[(char, &str)],
+) -> Position {
+    let rules = rules(id);
+    let board = rules.board();
+    let mut groups = Vec::new();
+    for g in board.groups() {
+        let mut s = String::new();
+        let mut empty = 0;
+        for c in g {
+            match pieces.iter().find(|(_, n)| *n == board.name(*c)) {
+                Some((l, _)) => {
+                    if empty > 0 {
+                        s.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    s.push(*l);
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            s.push_str(&empty.to_string());
+        }
+        groups.push(s);
+    }
+    for (_, n) in pieces {
+        assert!(board.parse_cell(n).is_some(), "{n} is not a cell");
+    }
+    let fen_text = format!("{} {turn} {ep} {halfmove} 1", groups.join("/"));
+    Position::from_fen(rules, &fen_text).unwrap_or_else(|e| panic!("{fen_text}: {e}"))
 }

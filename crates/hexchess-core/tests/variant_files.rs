@@ -1,0 +1,168 @@
+//! Variant files: the built-ins load, and broken files give errors a modder can act on.
+
+use hexchess_core::Rules;
+use hexchess_core::variant::{BUILTIN_VARIANTS, Variant, VariantError, parse_variant};
+
+const GLINSKI: &str = include_str!("../../../variants/glinski.ron");
+
+/// 1-based line and column of the first occurrence of `needle` in `text` after `after`.
+fn position_of(text: &str, after: &str, needle: &str) -> (usize, usize) {
+    let start = text.find(after).expect("anchor");
+    let at = start + text[start..].find(needle).expect("needle");
+    let line = text[..at].matches('\n').count() + 1;
+    let col = at - text[..at].rfind('\n').map_or(0, |i| i + 1) + 1;
+    (line, col)
+}
+
+#[test]
+fn every_builtin_loads_and_compiles() {
+    let expected = [
+        ("glinski", 91, 6),
+        ("mccooey", 91, 6),
+        ("grand", 127, 9),
+        ("standard", 127, 6),
+    ];
+    for (b, (id, cells, kinds)) in BUILTIN_VARIANTS.iter().zip(expected) {
+        let spec = b.load().unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(spec.id(), id);
+        assert_eq!(spec.cells().len(), cells);
+        let rules = Rules::new(&spec).unwrap();
+        assert_eq!(rules.kinds().len(), kinds);
+    }
+}
+
+#[test]
+fn syntax_error_names_file_line_and_column() {
+    let broken = GLINSKI.replace("layout: FlatTop,", "layout: FlatTop");
+    let err = parse_variant(&broken, "variants/broken.ron").unwrap_err();
+    let VariantError::Syntax {
+        file, line, column, ..
+    } = &err
+    else {
+        panic!("{err}")
+    };
+    assert_eq!(file, "variants/broken.ron");
+    // The parser notices at the next field name.
+    assert_eq!(
+        (*line, *column),
+        position_of(&broken, "layout: FlatTop", "naming")
+    );
+    assert!(
+        err.to_string()
+            .starts_with(&format!("variants/broken.ron:{line}:{column}: ")),
+        "{err}"
+    );
+}
+
+#[test]
+fn unknown_field_and_wrong_type_are_located() {
+    let broken = GLINSKI.replace("en_passant: true", "en_pasant: true");
+    let err = parse_variant(&broken, "x.ron").unwrap_err();
+    let VariantError::Syntax { line, message, .. } = &err else {
+        panic!("{err}")
+    };
+    assert_eq!(*line, position_of(&broken, "", "en_pasant").0);
+    assert!(message.contains("en_pasant"), "{message}");
+    let broken = GLINSKI.replace("Hexagon(5)", "Hexagon(\"five\")");
+    let err = parse_variant(&broken, "x.ron").unwrap_err();
+    let VariantError::Syntax { line, .. } = &err else {
+        panic!("{err}")
+    };
+    assert_eq!(*line, position_of(&broken, "", "Hexagon").0);
+}
+
+#[test]
+fn unplayable_variant_lists_every_problem_with_its_position() {
+    let broken = GLINSKI
+        // A setup cell off the board, and a second piece on f1.
+        .replace(
+            "('Q', [\"e1\"]),",
+            "('Q', [\"e1\", \"z9\"]),\n            ('N', [\"f1\"]),",
+        )
+        // An unknown piece in the setup.
+        .replace(
+            "('R', [\"c1\", \"i1\"]),",
+            "('R', [\"c1\", \"i1\"]),\n            ('X', [\"a1\"]),",
+        )
+        // A vector that is not a cube vector.
+        .replace("Leap(Knight)", "Leap(Vectors([(1, 2, 3)]))")
+        // An unknown promotion piece and a promotion cell off the board.
+        .replace(
+            "choices: ['Q', 'R', 'B', 'N'],",
+            "choices: ['Q', 'R', 'B', 'N', 'Z'],\n        optional_zone: Cells([\"f12\"]),",
+        )
+        // No royal piece at all.
+        .replace("royal: true", "royal: false");
+    let err = parse_variant(&broken, "variants/broken.ron").unwrap_err();
+    let VariantError::Invalid { problems, .. } = &err else {
+        panic!("{err}")
+    };
+    let text = err.to_string();
+    let expect = |anchor: &str, needle: &str, words: &str| {
+        let (line, col) = position_of(&broken, anchor, needle);
+        let p = problems
+            .iter()
+            .find(|p| p.message.contains(words))
+            .unwrap_or_else(|| panic!("no problem mentioning {words:?} in\n{text}"));
+        assert_eq!((p.line, p.column), (Some(line), Some(col)), "{p}");
+    };
+    expect("('Q'", "\"z9\"", "\"z9\" is not on the board");
+    expect("('B'", "\"f1\"", "two pieces on f1");
+    let (l, c) = position_of(&broken, "('N', [\"f1\"]", "\"f1\"");
+    assert!(
+        text.contains(&format!("(the other is placed at line {l}, column {c})")),
+        "{text}"
+    );
+    expect("('X'", "'X'", "unknown piece 'X'");
+    expect("Leap(Vectors", "(1, 2, 3)", "not a cube vector");
+    expect("choices", "'Z'", "unknown piece 'Z'");
+    expect("optional_zone", "\"f12\"", "\"f12\" is not on the board");
+    assert!(text.contains("White has no royal pieces"), "{text}");
+    assert!(text.contains("Black has no royal pieces"), "{text}");
+    assert!(problems.len() >= 8, "{text}");
+    assert!(
+        text.starts_with(&format!(
+            "variants/broken.ron: {} problems:",
+            problems.len()
+        )),
+        "{text}"
+    );
+}
+
+#[test]
+fn unknown_field_inside_the_setup_is_a_located_syntax_error() {
+    let broken = GLINSKI.replace("black: Mirror,", "black: Mirror,\n        colour: Mirror,");
+    let err = parse_variant(&broken, "x.ron").unwrap_err();
+    let VariantError::Syntax { line, .. } = &err else {
+        panic!("{err}")
+    };
+    assert_eq!(*line, position_of(&broken, "", "colour").0);
+    assert!(err.to_string().contains("colour"), "{err}");
+}
+
+#[test]
+fn black_mirror_off_an_irregular_board_is_reported() {
+    // Five cells in files a (q = -1), b (q = 0) and c (q = 1), named within this board:
+    // the king on b1 mirrors onto b3, but the pawn on c1 = (1, -5, 4) mirrors off it.
+    let broken = GLINSKI
+        .replace(
+            "shape: Hexagon(5),",
+            "shape: Cells([(0, -5, 5), (1, -5, 4), (0, 5, -5), (-1, 0, 1), (0, 0, 0)]),",
+        )
+        .replace("double_step: FromStartCells,", "");
+    let start = broken.find("white: [").unwrap();
+    let end = broken[start..].find("],\n        black").unwrap() + start;
+    let broken = format!(
+        "{}white: [('K', [\"b1\"]), ('P', [\"c1\"]){}",
+        &broken[..start],
+        &broken[end..]
+    );
+    let err = parse_variant(&broken, "x.ron").unwrap_err();
+    let text = err.to_string();
+    assert!(
+        text.contains("the mirror image of c1 for Black is not on the board"),
+        "{text}"
+    );
+    assert!(!text.contains("of b1"), "{text}");
+    assert!(text.contains("1 problem:"), "{text}");
+}
