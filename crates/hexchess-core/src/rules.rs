@@ -385,8 +385,7 @@ impl Rules {
         let mut leap_attackers: [Vec<Vec<Bitboard>>; 2] = [Vec::new(), Vec::new()];
         let mut leapers: [Vec<Kind>; 2] = [Vec::new(), Vec::new()];
         for side in Side::BOTH {
-            for k in 0..pieces.len() {
-                let km = &moves[side.index()][k];
+            for (k, km) in moves[side.index()].iter().enumerate() {
                 let mut rev = vec![Bitboard::EMPTY; n];
                 let mut any = false;
                 for from in board.cells() {
@@ -493,7 +492,7 @@ impl Rules {
                 }
                 // A cell in both zones is compulsory.
                 for s in 0..2 {
-                    optional_zone[s] = optional_zone[s] & !zone[s];
+                    optional_zone[s] &= !zone[s];
                 }
                 Some(PromotionTables {
                     choices,

@@ -91,6 +91,11 @@ fn unplayable_variant_lists_every_problem_with_its_position() {
             "choices: ['Q', 'R', 'B', 'N'],",
             "choices: ['Q', 'R', 'B', 'N', 'Z'],\n        optional_zone: Cells([\"f12\"]),",
         )
+        // Pawn moves belong in the pawn section.
+        .replace(
+            "(letter: 'P', name: \"Pawn\")",
+            "(letter: 'P', name: \"Pawn\", moves: [Step(Orthogonal)])",
+        )
         // No royal piece at all.
         .replace("royal: true", "royal: false");
     let err = parse_variant(&broken, "variants/broken.ron").unwrap_err();
@@ -117,9 +122,10 @@ fn unplayable_variant_lists_every_problem_with_its_position() {
     expect("Leap(Vectors", "(1, 2, 3)", "not a cube vector");
     expect("choices", "'Z'", "unknown piece 'Z'");
     expect("optional_zone", "\"f12\"", "\"f12\" is not on the board");
+    expect("letter: 'P'", "[Step", "leave its `moves` out");
     assert!(text.contains("White has no royal pieces"), "{text}");
     assert!(text.contains("Black has no royal pieces"), "{text}");
-    assert!(problems.len() >= 8, "{text}");
+    assert!(problems.len() >= 9, "{text}");
     assert!(
         text.starts_with(&format!(
             "variants/broken.ron: {} problems:",

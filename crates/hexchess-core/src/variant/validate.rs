@@ -141,6 +141,15 @@ impl Checker {
                 Some(p) if p.royal => {
                     self.report("pawn.piece", format!("pawn piece '{l}' may not be royal"))
                 }
+                Some(p) if !p.atoms.is_empty() => {
+                    let i = pieces.iter().position(|q| q.letter == l).expect("found");
+                    self.report(
+                        format!("pieces[{i}].moves"),
+                        format!(
+                            "pawn piece '{l}' moves by the pawn section; leave its `moves` out"
+                        ),
+                    )
+                }
                 Some(_) => {}
             }
         }

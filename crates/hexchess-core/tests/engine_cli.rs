@@ -1,0 +1,107 @@
+//! The `hexchess-engine` binary as scripts and GUIs use it.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn engine() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_hexchess-engine"))
+}
+
+fn stdout_of(cmd: &mut Command) -> String {
+    let out = cmd.output().expect("the engine runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn one_shot_perft_prints_the_total_alone_on_the_last_line() {
+    let out = stdout_of(engine().args(["perft", "--variant", "glinski", "--depth", "3"]));
+    assert_eq!(out.lines().last(), Some("137858"));
+    let out = stdout_of(engine().args([
+        "perft",
+        "--variant",
+        "glinski",
+        "--depth",
+        "2",
+        "--moves",
+        "i2i4",
+        "d9g9",
+        "i4i5",
+        "h7h5",
+    ]));
+    assert_eq!(out.lines().last(), Some("2538"));
+    let out = stdout_of(engine().args([
+        "perft",
+        "--variant",
+        "mccooey",
+        "--depth",
+        "2",
+        "--divide",
+        "--fen",
+        "6/7/P6p/RP5pr/QNP2p2nq/BBBP2p1bbb/KNP5nk/R5P1r/1P5p/7/6 w - 0 5",
+    ]));
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.last(), Some(&"1708"));
+    assert_eq!(lines.len(), 47, "46 root moves and the total");
+}
+
+#[test]
+fn protocol_session_survives_bad_input() {
+    let mut child = engine()
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the engine starts");
+    let script = "uci\n\
+        setoption name UCI_Variant value grand\n\
+        position fen not/a/fen w - 0 1\n\
+        position startpos moves f5f7\n\
+        position startpos moves e5e6\n\
+        go perft 1\n\
+        isready\n\
+        quit\n";
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let errors: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("info string error: "))
+        .collect();
+    assert_eq!(errors.len(), 2, "{text}");
+    assert!(errors[0].contains("bad FEN"), "{text}");
+    assert!(errors[1].contains("f5f7"), "{text}");
+    assert!(text.contains("Nodes searched: 91"), "{text}");
+    assert!(text.trim_end().ends_with("readyok"), "{text}");
+}
+
+#[test]
+fn check_reports_problems_with_positions() {
+    let dir = std::env::temp_dir().join(format!("hexchess-check-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("good.ron");
+    let bad = dir.join("bad.ron");
+    let source = include_str!("../../../variants/glinski.ron");
+    std::fs::write(&good, source.replace("\"glinski\"", "\"mine\"")).unwrap();
+    std::fs::write(&bad, source.replace("\"f1\", \"f2\"", "\"f1\", \"q2\"")).unwrap();
+    let out = engine().arg("check").arg(&good).arg(&bad).output().unwrap();
+    assert!(!out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("good.ron: ok (mine"), "{text}");
+    assert!(text.contains("cell \"q2\" is not on the board"), "{text}");
+    let line = source
+        .lines()
+        .position(|l| l.contains("\"f1\", \"f2\""))
+        .unwrap()
+        + 1;
+    assert!(text.contains(&format!("bad.ron:{line}:")), "{text}");
+    std::fs::remove_dir_all(&dir).ok();
+}
