@@ -9,6 +9,7 @@ pub mod bitboard;
 pub mod board;
 pub mod catalog;
 mod display;
+pub mod engine;
 pub mod fen;
 pub mod hex;
 mod movegen;

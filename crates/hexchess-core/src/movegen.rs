@@ -184,6 +184,15 @@ impl Position {
 
     /// Fills `out` with every legal move of the side to move.
     pub fn legal_moves_into(&self, out: &mut MoveList) {
+        self.generate(false, out);
+    }
+
+    /// Fills `out` with the legal captures and promotions (for quiescence search).
+    pub fn legal_noisy_moves_into(&self, out: &mut MoveList) {
+        self.generate(true, out);
+    }
+
+    fn generate(&self, noisy: bool, out: &mut MoveList) {
         out.clear();
         let r = &*self.rules;
         let us = self.turn;
@@ -197,7 +206,10 @@ impl Position {
 
         // The royal piece: any target not attacked once it has left its cell.
         let king_kind = self.piece_at(king).expect("royal piece").kind;
-        let targets = piece_targets(r, &moves[king_kind.index()], king, own, enemy, occupied);
+        let mut targets = piece_targets(r, &moves[king_kind.index()], king, own, enemy, occupied);
+        if noisy {
+            targets &= enemy;
+        }
         let without_king = occupied & !Bitboard::from_cell(king);
         for t in targets {
             if !self.attacked_with(t, them, without_king, enemy & !Bitboard::from_cell(t)) {
@@ -216,12 +228,13 @@ impl Position {
                 continue;
             }
             if Some(k) == pawn_kind {
-                self.pawn_moves(pieces, &info, out);
+                self.pawn_moves(pieces, &info, noisy, out);
                 continue;
             }
             let km = &moves[k.index()];
+            let reachable = if noisy { info.evasion & enemy } else { info.evasion };
             for from in pieces {
-                let mut allowed = info.evasion;
+                let mut allowed = reachable;
                 if info.pinned.contains(from) {
                     allowed &= info.pin_lines[from.index()];
                 }
@@ -232,7 +245,7 @@ impl Position {
         }
     }
 
-    fn pawn_moves(&self, pawns: Bitboard, info: &CheckInfo, out: &mut MoveList) {
+    fn pawn_moves(&self, pawns: Bitboard, info: &CheckInfo, noisy: bool, out: &mut MoveList) {
         let r = &*self.rules;
         let pawn = r.pawn.as_ref().expect("pawn rules");
         let us = self.turn;
@@ -254,9 +267,10 @@ impl Position {
                     continue;
                 }
                 if allowed.contains(t) {
-                    self.push_pawn_move(from, t, &choices, out);
+                    self.push_pawn_move(from, t, &choices, noisy, out);
                 }
-                if pawn.double_from[s].contains(from)
+                if !noisy
+                    && pawn.double_from[s].contains(from)
                     && let Some(t2) = pawn.advance[s][i][t.index()]
                     && !occupied.contains(t2)
                     && allowed.contains(t2)
@@ -266,7 +280,7 @@ impl Position {
             }
             let caps = pawn.capture[s][from.index()];
             for t in caps & enemy & allowed {
-                self.push_pawn_move(from, t, &choices, out);
+                self.push_pawn_move(from, t, &choices, false, out);
             }
             if let Some(e) = self.ep
                 && caps.contains(e.target)
@@ -277,27 +291,32 @@ impl Position {
         }
     }
 
-    /// Adds a pawn move to `t`, expanded into its promotions.
+    /// Adds a pawn move to `t`, expanded into its promotions. With `promotions_only`
+    /// (quiet pushes in quiescence search) the plain move is left out.
     #[inline]
-    fn push_pawn_move(&self, from: Cell, t: Cell, choices: &PromotionChoices, out: &mut MoveList) {
+    fn push_pawn_move(&self, from: Cell, t: Cell, choices: &PromotionChoices, promotions_only: bool, out: &mut MoveList) {
         let Some(pr) = &self.rules.promotion else {
-            out.push(Move::new(from, t));
+            if !promotions_only {
+                out.push(Move::new(from, t));
+            }
             return;
         };
         let s = self.turn.index();
         if pr.zone[s].contains(t) {
-            if choices.len == 0 && !pr.must_promote_to_enter {
+            if choices.len == 0 && !pr.must_promote_to_enter && !promotions_only {
                 out.push(Move::new(from, t));
             }
             for &k in choices.kinds() {
                 out.push(Move::promoting(from, t, k));
             }
         } else if pr.optional_zone[s].contains(t) {
-            out.push(Move::new(from, t));
+            if !promotions_only {
+                out.push(Move::new(from, t));
+            }
             for &k in choices.kinds() {
                 out.push(Move::promoting(from, t, k));
             }
-        } else {
+        } else if !promotions_only {
             out.push(Move::new(from, t));
         }
     }
@@ -397,7 +416,7 @@ impl PromotionChoices {
 
 /// Pseudo-legal targets of a non-pawn piece.
 #[inline]
-fn piece_targets(
+pub(crate) fn piece_targets(
     r: &Rules,
     km: &KindMoves,
     from: Cell,
@@ -406,8 +425,13 @@ fn piece_targets(
     occupied: Bitboard,
 ) -> Bitboard {
     let i = from.index();
-    let mut t =
-        (km.leap_any[i] & !own) | (km.leap_move[i] & !occupied) | (km.leap_capture[i] & enemy);
+    let mut t = Bitboard::EMPTY;
+    if km.has_leaps {
+        t = km.leap_any[i] & !own;
+    }
+    if km.has_moded_leaps {
+        t |= (km.leap_move[i] & !occupied) | (km.leap_capture[i] & enemy);
+    }
     for s in &km.slides {
         let mut reach = r.slide(s.dir, from, occupied);
         if let Some(l) = &s.limit {

@@ -1,12 +1,16 @@
 //! The engine's UCI-style text protocol, one command per line.
 //!
-//! Bad input never changes state: a malformed FEN or an illegal move answers
+//! Searches run on their own thread, so `stop`, `isready` and `quit` are answered at
+//! once. Bad input never changes state: a malformed FEN or an illegal move answers
 //! `info string error: ...` and the previous position stays.
 
 use std::io::{self, Write};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use crate::catalog::Catalog;
+use crate::engine::eval::EvalMode;
+use crate::engine::{Clock, RunningSearch, SearchLimits, SearchOptions, Searcher, bench};
 use crate::position::Position;
 use crate::rules::Rules;
 
@@ -17,19 +21,38 @@ pub enum Flow {
     Quit,
 }
 
+/// Where replies go; shared with the search thread.
+pub type SharedOut = Arc<Mutex<dyn Write + Send>>;
+
 /// The deepest `go perft` accepted: deeper would run for days.
 pub const MAX_PERFT_DEPTH: u32 = 12;
+/// The largest hash table accepted, in megabytes.
+pub const MAX_HASH_MB: usize = 16 * 1024;
 
-/// Protocol state: the variants, the current variant and position.
+/// Protocol state: the variants, the current variant and position, the searcher.
 pub struct Engine {
     catalog: Catalog,
     rules: Arc<Rules>,
     position: Position,
+    out: SharedOut,
+    searcher: Option<Searcher>,
+    running: Option<RunningSearch>,
+}
+
+/// Writes one line to the shared output, ignoring a closed pipe (nothing to tell).
+fn say(out: &SharedOut, line: impl AsRef<str>) {
+    let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
+    let _ = writeln!(w, "{}", line.as_ref());
+    let _ = w.flush();
+}
+
+fn error(out: &SharedOut, message: impl AsRef<str>) {
+    say(out, format!("info string error: {}", message.as_ref()));
 }
 
 impl Engine {
     /// An engine over a catalog, playing its first variant (Gliński for the built-ins).
-    pub fn new(catalog: Catalog) -> Engine {
+    pub fn new(catalog: Catalog, out: SharedOut) -> Engine {
         let rules = Arc::clone(
             &catalog
                 .entries()
@@ -42,6 +65,9 @@ impl Engine {
             catalog,
             rules,
             position,
+            out,
+            searcher: Some(Searcher::new(SearchOptions::default())),
+            running: None,
         }
     }
 
@@ -53,75 +79,137 @@ impl Engine {
         &self.catalog
     }
 
-    /// Handles one line of input, writing replies to `out`.
-    pub fn handle(&mut self, line: &str, out: &mut dyn Write) -> io::Result<Flow> {
+    /// Whether a search is running.
+    pub fn is_searching(&self) -> bool {
+        self.running.as_ref().is_some_and(|r| !r.is_finished())
+    }
+
+    /// Stops a running search and waits for its `bestmove`.
+    pub fn stop(&mut self) {
+        if let Some(r) = self.running.take() {
+            r.stop();
+            let (searcher, _) = r.join();
+            self.searcher = Some(searcher);
+        }
+    }
+
+    /// Waits for a running search to finish on its own (after its `bestmove`).
+    pub fn wait(&mut self) {
+        if let Some(r) = self.running.take() {
+            let (searcher, _) = r.join();
+            self.searcher = Some(searcher);
+        }
+    }
+
+    fn searcher(&mut self) -> &mut Searcher {
+        // A finished search hands its searcher back first.
+        if self.running.as_ref().is_some_and(|r| r.is_finished()) {
+            self.stop();
+        }
+        if self.searcher.is_none() {
+            self.stop();
+        }
+        self.searcher.get_or_insert_with(|| Searcher::new(SearchOptions::default()))
+    }
+
+    /// Handles one line of input.
+    pub fn handle(&mut self, line: &str) -> Flow {
         let words: Vec<&str> = line.split_whitespace().collect();
         let Some((&command, args)) = words.split_first() else {
-            return Ok(Flow::Continue);
+            return Flow::Continue;
         };
         match command {
-            "uci" => self.uci(out)?,
-            "isready" => writeln!(out, "readyok")?,
-            "ucinewgame" => self.position = Position::start(Arc::clone(&self.rules)),
-            "setoption" => self.setoption(args, out)?,
-            "position" => self.set_position(args, out)?,
-            "go" => self.go(args, out)?,
-            "d" => self.display(out)?,
-            "quit" => return Ok(Flow::Quit),
-            "stop" => {}
-            _ => error(out, format!("unknown command '{command}'"))?,
+            "uci" => self.uci(),
+            "isready" => say(&self.out, "readyok"),
+            "ucinewgame" => {
+                self.stop();
+                self.searcher().clear();
+                self.position = Position::start(Arc::clone(&self.rules));
+            }
+            "setoption" => self.setoption(args),
+            "position" => self.set_position(args),
+            "go" => self.go(args),
+            "stop" => self.stop(),
+            "bench" => self.bench(args),
+            "d" => self.display(),
+            "quit" => {
+                self.stop();
+                return Flow::Quit;
+            }
+            _ => error(&self.out, format!("unknown command '{command}'")),
         }
-        out.flush()?;
-        Ok(Flow::Continue)
+        Flow::Continue
     }
 
-    fn uci(&self, out: &mut dyn Write) -> io::Result<()> {
-        writeln!(out, "id name hexchess-engine {}", env!("CARGO_PKG_VERSION"))?;
-        writeln!(out, "id author the hexchess developers")?;
-        let vars: String = self
-            .catalog
-            .ids()
-            .iter()
-            .map(|id| format!(" var {id}"))
-            .collect();
-        writeln!(
-            out,
-            "option name UCI_Variant type combo default {}{vars}",
-            self.rules.id()
-        )?;
-        writeln!(out, "uciok")
+    fn uci(&self) {
+        let o = &self.out;
+        say(o, format!("id name hexchess-engine {}", env!("CARGO_PKG_VERSION")));
+        say(o, "id author the hexchess developers");
+        let vars: String = self.catalog.ids().iter().map(|id| format!(" var {id}")).collect();
+        say(o, format!("option name UCI_Variant type combo default {}{vars}", self.rules.id()));
+        say(o, format!("option name Hash type spin default 64 min 1 max {MAX_HASH_MB}"));
+        say(o, "option name Skill type spin default 10 min 1 max 10");
+        say(o, "option name Pruning type check default true");
+        say(o, "option name Eval type combo default Full var Full var Material");
+        say(o, "option name MaxDepth type spin default 0 min 0 max 127");
+        say(o, "uciok");
     }
 
-    fn setoption(&mut self, args: &[&str], out: &mut dyn Write) -> io::Result<()> {
+    fn setoption(&mut self, args: &[&str]) {
         // setoption name <name...> [value <value...>]
         let joined = args.join(" ");
         let Some(rest) = joined.strip_prefix("name ") else {
-            return error(out, "expected 'setoption name <option> value <value>'");
+            return error(&self.out, "expected 'setoption name <option> value <value>'");
         };
         let (name, value) = match rest.split_once(" value ") {
             Some((n, v)) => (n.trim(), v.trim()),
             None => (rest.trim(), ""),
         };
+        self.stop();
+        let mut options = *self.searcher().options();
+        let bad = |what: &str| format!("bad value '{value}' for {name}: {what}");
         match name.to_ascii_lowercase().as_str() {
-            "uci_variant" => match self.catalog.get(value) {
-                Some(entry) => {
-                    self.rules = Arc::clone(&entry.rules);
-                    self.position = Position::start(Arc::clone(&self.rules));
-                    Ok(())
-                }
-                None => error(
-                    out,
-                    format!(
-                        "unknown variant '{value}'; known: {}",
-                        self.catalog.ids().join(", ")
+            "uci_variant" => {
+                return match self.catalog.get(value) {
+                    Some(entry) => {
+                        self.rules = Arc::clone(&entry.rules);
+                        self.position = Position::start(Arc::clone(&self.rules));
+                    }
+                    None => error(
+                        &self.out,
+                        format!("unknown variant '{value}'; known: {}", self.catalog.ids().join(", ")),
                     ),
-                ),
+                };
+            }
+            "hash" => match value.parse::<usize>() {
+                Ok(mb) if (1..=MAX_HASH_MB).contains(&mb) => options.hash_mb = mb,
+                _ => return error(&self.out, bad(&format!("expected 1 to {MAX_HASH_MB}"))),
             },
-            _ => error(out, format!("unknown option '{name}'")),
+            "skill" => match value.parse::<u8>() {
+                Ok(s) if (1..=10).contains(&s) => options.skill = s,
+                _ => return error(&self.out, bad("expected 1 to 10")),
+            },
+            "pruning" => match value {
+                "true" => options.pruning = true,
+                "false" => options.pruning = false,
+                _ => return error(&self.out, bad("expected true or false")),
+            },
+            "eval" => match value.to_ascii_lowercase().as_str() {
+                "full" => options.eval = EvalMode::Full,
+                "material" => options.eval = EvalMode::Material,
+                _ => return error(&self.out, bad("expected Full or Material")),
+            },
+            "maxdepth" => match value.parse::<u32>() {
+                Ok(0) => options.max_depth = None,
+                Ok(d) if d < 128 => options.max_depth = Some(d),
+                _ => return error(&self.out, bad("expected 0 (no limit) to 127")),
+            },
+            _ => return error(&self.out, format!("unknown option '{name}'")),
         }
+        self.searcher().set_options(options);
     }
 
-    fn set_position(&mut self, args: &[&str], out: &mut dyn Write) -> io::Result<()> {
+    fn set_position(&mut self, args: &[&str]) {
         let moves_at = args.iter().position(|a| *a == "moves");
         let (setup, moves) = match moves_at {
             Some(i) => (&args[..i], &args[i + 1..]),
@@ -132,86 +220,207 @@ impl Engine {
             Some((&"fen", fen)) if !fen.is_empty() => {
                 match Position::from_fen(Arc::clone(&self.rules), &fen.join(" ")) {
                     Ok(p) => p,
-                    Err(e) => return error(out, format!("bad FEN: {e}")),
+                    Err(e) => return error(&self.out, format!("bad FEN: {e}")),
                 }
             }
-            _ => return error(out, "expected 'position startpos|fen <hexfen> [moves ...]'"),
+            _ => return error(&self.out, "expected 'position startpos|fen <hexfen> [moves ...]'"),
         };
         for text in moves {
             match pos.parse_move(text) {
                 Ok(mv) => pos.make_move(mv),
                 Err(e) => {
                     return error(
-                        out,
+                        &self.out,
                         format!("{e} (after {} moves); position unchanged", pos.ply_count()),
                     );
                 }
             }
         }
+        self.stop();
         self.position = pos;
-        Ok(())
     }
 
-    fn go(&mut self, args: &[&str], out: &mut dyn Write) -> io::Result<()> {
-        match args {
-            ["perft", n] => match n.parse::<u32>() {
-                Ok(depth) if (1..=MAX_PERFT_DEPTH).contains(&depth) => {
-                    let mut pos = self.position.clone();
-                    let mut lines: Vec<(String, u64)> = pos
-                        .perft_divide(depth)
-                        .into_iter()
-                        .map(|(mv, n)| (pos.move_to_lan(mv), n))
-                        .collect();
-                    lines.sort();
-                    let total: u64 = lines.iter().map(|l| l.1).sum();
-                    for (mv, n) in lines {
-                        writeln!(out, "{mv}: {n}")?;
-                    }
-                    writeln!(out)?;
-                    writeln!(out, "Nodes searched: {total}")
-                }
-                _ => error(
-                    out,
-                    format!("perft depth must be 1 to {MAX_PERFT_DEPTH}, not '{n}'"),
-                ),
+    fn go(&mut self, args: &[&str]) {
+        if let ["perft", n] = args {
+            return self.perft(n);
+        }
+        let limits = match parse_limits(args) {
+            Ok(l) => l,
+            Err(e) => return error(&self.out, e),
+        };
+        self.stop();
+        let searcher = self.searcher.take().unwrap_or_else(|| Searcher::new(SearchOptions::default()));
+        let info_out = Arc::clone(&self.out);
+        let done_out = Arc::clone(&self.out);
+        self.running = Some(RunningSearch::start(
+            searcher,
+            self.position.clone(),
+            limits,
+            move |pos, info| say(&info_out, info.to_uci(pos)),
+            move |pos, result| match result.best {
+                Some(m) => say(&done_out, format!("bestmove {}", pos.move_to_lan(m))),
+                None => say(&done_out, "bestmove (none)"),
             },
-            _ => error(out, "search is not available yet; use 'go perft <depth>'"),
+        ));
+    }
+
+    fn perft(&mut self, n: &str) {
+        match n.parse::<u32>() {
+            Ok(depth) if (1..=MAX_PERFT_DEPTH).contains(&depth) => {
+                let mut pos = self.position.clone();
+                let mut lines: Vec<(String, u64)> = pos
+                    .perft_divide(depth)
+                    .into_iter()
+                    .map(|(mv, n)| (pos.move_to_lan(mv), n))
+                    .collect();
+                lines.sort();
+                let total: u64 = lines.iter().map(|l| l.1).sum();
+                let mut text = String::new();
+                for (mv, n) in lines {
+                    text.push_str(&format!("{mv}: {n}\n"));
+                }
+                text.push_str(&format!("\nNodes searched: {total}"));
+                say(&self.out, text);
+            }
+            _ => error(&self.out, format!("perft depth must be 1 to {MAX_PERFT_DEPTH}, not '{n}'")),
         }
     }
 
-    fn display(&self, out: &mut dyn Write) -> io::Result<()> {
+    fn bench(&mut self, args: &[&str]) {
+        let depth = match args.first().map(|d| d.parse::<u32>()) {
+            None => bench::BENCH_DEPTH,
+            Some(Ok(d)) if (1..=30).contains(&d) => d,
+            Some(_) => return error(&self.out, "usage: bench [depth 1..30]"),
+        };
+        self.stop();
+        let out = Arc::clone(&self.out);
+        let lines = bench::run(depth, |l| {
+            say(&out, format!("info string bench {} {} nodes {} time {} bestmove {}", l.variant, l.fen, l.nodes, l.millis, l.best));
+        });
+        let nodes: u64 = lines.iter().map(|l| l.nodes).sum();
+        let millis: u128 = lines.iter().map(|l| l.millis).sum::<u128>().max(1);
+        say(&self.out, format!("Nodes searched: {nodes}"));
+        say(&self.out, format!("Nodes/second: {}", nodes as u128 * 1000 / millis));
+    }
+
+    fn display(&mut self) {
         let pos = &self.position;
-        write!(out, "{}", pos.ascii())?;
-        writeln!(out, "Variant: {}", self.rules.name())?;
-        writeln!(out, "Fen: {}", pos.to_fen())?;
-        writeln!(out, "Key: {:016X}", pos.hash())?;
+        let mut text = pos.ascii();
+        text.push_str(&format!("Variant: {}\n", self.rules.name()));
+        text.push_str(&format!("Fen: {}\n", pos.to_fen()));
+        text.push_str(&format!("Key: {:016X}\n", pos.hash()));
         let checkers: Vec<&str> = pos
             .attackers(pos.royal_cell(pos.turn()), !pos.turn())
             .map(|c| self.rules.board().name(c))
             .collect();
-        writeln!(out, "Checkers: {}", checkers.join(" "))
+        text.push_str(&format!("Checkers: {}", checkers.join(" ")));
+        say(&self.out, text);
     }
 }
 
-fn error(out: &mut dyn Write, message: impl AsRef<str>) -> io::Result<()> {
-    writeln!(out, "info string error: {}", message.as_ref())
+/// Reads `go` arguments: `depth N`, `nodes N`, `movetime MS`, `wtime MS btime MS winc MS
+/// binc MS movestogo N`, `infinite`.
+fn parse_limits(args: &[&str]) -> Result<SearchLimits, String> {
+    let mut limits = SearchLimits::default();
+    let mut clock = Clock::default();
+    let mut has_clock = false;
+    let mut i = 0;
+    while i < args.len() {
+        let key = args[i];
+        if key == "infinite" {
+            limits.infinite = true;
+            i += 1;
+            continue;
+        }
+        let Some(value) = args.get(i + 1) else {
+            return Err(format!("'go {key}' needs a value"));
+        };
+        let number = |what: &str| -> Result<u64, String> {
+            value
+                .parse::<i64>()
+                .map(|v| v.max(0) as u64)
+                .map_err(|_| format!("bad {what} '{value}'"))
+        };
+        let ms = |what: &str| number(what).map(Duration::from_millis);
+        match key {
+            "depth" => limits.depth = Some(number("depth")?.clamp(1, 127) as u32),
+            "nodes" => limits.nodes = Some(number("nodes")?.max(1)),
+            "movetime" => limits.movetime = Some(ms("movetime")?),
+            "wtime" => {
+                clock.white = ms("wtime")?;
+                has_clock = true;
+            }
+            "btime" => {
+                clock.black = ms("btime")?;
+                has_clock = true;
+            }
+            "winc" => clock.white_increment = ms("winc")?,
+            "binc" => clock.black_increment = ms("binc")?,
+            "movestogo" => clock.moves_to_go = Some(number("movestogo")?.clamp(1, 1000) as u32),
+            _ => return Err(format!("unknown 'go' argument '{key}'")),
+        }
+        i += 2;
+    }
+    if has_clock {
+        limits.clock = Some(clock);
+    }
+    Ok(limits)
+}
+
+/// Reads stdin line by line until `quit` or end of input, writing to stdout.
+pub fn run_stdio(catalog: Catalog) -> io::Result<()> {
+    let out: SharedOut = Arc::new(Mutex::new(io::stdout()));
+    let mut engine = Engine::new(catalog, out);
+    let stdin = io::stdin();
+    let mut line = String::new();
+    loop {
+        line.clear();
+        if stdin.read_line(&mut line)? == 0 {
+            engine.stop();
+            return Ok(());
+        }
+        if engine.handle(&line) == Flow::Quit {
+            return Ok(());
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn run(engine: &mut Engine, line: &str) -> String {
-        let mut out = Vec::new();
-        engine.handle(line, &mut out).unwrap();
-        String::from_utf8(out).unwrap()
+    struct Session {
+        engine: Engine,
+        buffer: Arc<Mutex<Vec<u8>>>,
+    }
+
+    impl Session {
+        fn new() -> Session {
+            let buffer = Arc::new(Mutex::new(Vec::new()));
+            let out: SharedOut = buffer.clone();
+            Session {
+                engine: Engine::new(Catalog::builtin(), out),
+                buffer,
+            }
+        }
+
+        /// Sends a line; returns what was written since the last call.
+        fn send(&mut self, line: &str) -> String {
+            self.engine.handle(line);
+            self.take()
+        }
+
+        fn take(&mut self) -> String {
+            let mut b = self.buffer.lock().unwrap();
+            String::from_utf8(std::mem::take(&mut *b)).unwrap()
+        }
     }
 
     #[test]
     fn bad_input_reports_an_error_and_keeps_the_position() {
-        let mut e = Engine::new(Catalog::builtin());
-        run(&mut e, "position startpos moves f5f6");
-        let before = e.position().to_fen();
+        let mut s = Session::new();
+        s.send("position startpos moves f5f6");
+        let before = s.engine.position().to_fen();
         for bad in [
             "position fen 6/P5p/RP4pr w - 0 1",
             "position fen",
@@ -220,22 +429,28 @@ mod tests {
             "position banana",
             "go perft 0",
             "go perft x",
+            "go depth",
+            "go wtime soon",
+            "go sideways 3",
             "setoption name UCI_Variant value nosuch",
+            "setoption name Hash value 0",
+            "setoption name Skill value 11",
+            "setoption name Colour value red",
             "frobnicate",
         ] {
-            let reply = run(&mut e, bad);
+            let reply = s.send(bad);
             assert!(reply.starts_with("info string error: "), "{bad}: {reply}");
-            assert_eq!(e.position().to_fen(), before, "{bad} changed the position");
+            assert_eq!(s.engine.position().to_fen(), before, "{bad} changed the position");
         }
-        assert_eq!(run(&mut e, "isready"), "readyok\n");
+        assert_eq!(s.send("isready"), "readyok\n");
     }
 
     #[test]
     fn perft_lists_each_root_move_and_the_total() {
-        let mut e = Engine::new(Catalog::builtin());
-        run(&mut e, "setoption name UCI_Variant value mccooey");
-        run(&mut e, "position startpos");
-        let reply = run(&mut e, "go perft 2");
+        let mut s = Session::new();
+        s.send("setoption name UCI_Variant value mccooey");
+        s.send("position startpos");
+        let reply = s.send("go perft 2");
         let lines: Vec<&str> = reply.lines().collect();
         assert_eq!(lines.last(), Some(&"Nodes searched: 947"));
         let moves: Vec<&&str> = lines
@@ -251,14 +466,36 @@ mod tests {
     }
 
     #[test]
-    fn uci_lists_every_variant() {
-        let mut e = Engine::new(Catalog::builtin());
-        let reply = run(&mut e, "uci");
-        assert!(
-            reply.contains("var glinski var mccooey var grand var standard"),
-            "{reply}"
-        );
+    fn uci_lists_every_variant_and_option() {
+        let mut s = Session::new();
+        let reply = s.send("uci");
+        assert!(reply.contains("var glinski var mccooey var grand var standard"), "{reply}");
+        assert!(reply.contains("option name Hash type spin"), "{reply}");
         assert!(reply.ends_with("uciok\n"));
-        assert_eq!(e.handle("quit", &mut Vec::new()).unwrap(), Flow::Quit);
+        assert_eq!(s.engine.handle("quit"), Flow::Quit);
+    }
+
+    #[test]
+    fn go_depth_reports_info_and_a_legal_bestmove() {
+        let mut s = Session::new();
+        s.send("position startpos moves f5f6");
+        s.send("go depth 3");
+        s.engine.wait();
+        let reply = s.take();
+        assert!(reply.contains("info depth 3 "), "{reply}");
+        let best = reply.lines().last().unwrap().strip_prefix("bestmove ").expect(&reply);
+        assert!(s.engine.position().parse_move(best).is_ok(), "{best}");
+    }
+
+    #[test]
+    fn hash_size_changes_take_effect() {
+        let mut s = Session::new();
+        s.send("setoption name Hash value 2");
+        assert_eq!(s.engine.searcher().hash_mb(), 2);
+        s.send("setoption name Hash value 32");
+        assert_eq!(s.engine.searcher().hash_mb(), 32);
+        s.send("go depth 2");
+        s.engine.stop();
+        assert!(s.take().contains("bestmove"));
     }
 }

@@ -43,6 +43,10 @@ pub(crate) struct KindMoves {
     /// Per cell: leap targets reached only by capturing.
     pub leap_capture: Vec<Bitboard>,
     pub slides: Vec<SlideAtom>,
+    /// Whether `leap_any` has any target (pure sliders skip the lookup).
+    pub has_leaps: bool,
+    /// Whether `leap_move` or `leap_capture` has any target (rare: fairy pieces).
+    pub has_moded_leaps: bool,
 }
 
 /// Slide directions that share the set of kinds sliding along them (and a range), seen
@@ -162,7 +166,7 @@ pub struct Rules {
     /// `rays[dir * MAX_CELLS + cell]`: cells along `dir` from `cell`, to the edge.
     rays: Vec<Bitboard>,
     /// Whether cell indices grow along each direction.
-    ascending: Vec<bool>,
+    ascending: [bool; MAX_DIRECTIONS],
     /// `[side][kind]`: per cell, the cells from which that piece attacks it by a leap
     /// (pawn captures included). Empty for kinds that never leap-capture.
     pub(crate) leap_attackers: [Vec<Vec<Bitboard>>; 2],
@@ -283,9 +287,9 @@ impl Rules {
         let dir_index = |v: Hex| directions.iter().position(|d| *d == v).expect("collected") as u8;
 
         let mut rays = vec![Bitboard::EMPTY; directions.len() * MAX_CELLS];
-        let mut ascending = Vec::new();
+        let mut ascending = [false; MAX_DIRECTIONS];
         for (d, v) in directions.iter().enumerate() {
-            ascending.push(v.q() > 0 || (v.q() == 0 && v.r() > 0));
+            ascending[d] = v.q() > 0 || (v.q() == 0 && v.r() > 0);
             for c in board.cells() {
                 rays[d * MAX_CELLS + c.index()] = board.ray(c, *v).into_iter().collect();
             }
@@ -304,6 +308,8 @@ impl Rules {
                     leap_move: vec![Bitboard::EMPTY; n],
                     leap_capture: vec![Bitboard::EMPTY; n],
                     slides: Vec::new(),
+                    has_leaps: false,
+                    has_moded_leaps: false,
                 };
                 for a in &p.atoms {
                     for v in &a.vectors {
@@ -337,6 +343,8 @@ impl Rules {
                     km.leap_move[c] = km.leap_move[c] & !km.leap_any[c];
                     km.leap_capture[c] = km.leap_capture[c] & !km.leap_any[c];
                 }
+                km.has_leaps = km.leap_any.iter().any(|b| b.any());
+                km.has_moded_leaps = km.leap_move.iter().chain(&km.leap_capture).any(|b| b.any());
                 moves[side.index()].push(km);
             }
         }
@@ -703,15 +711,23 @@ impl Rules {
 
     /// The cells a slide along `dir` from `c` reaches, stopping at (and including) the
     /// first occupied cell.
+    ///
+    /// Rays are monotonic in cell index, so the cells up to the first blocker are the
+    /// ray's bits on one side of the blocker's bit: a shifted mask, no second lookup.
     #[inline]
     pub(crate) fn slide(&self, dir: u8, c: Cell, occupied: Bitboard) -> Bitboard {
         let ray = self.ray(dir, c);
-        let blockers = ray & occupied;
-        if blockers.is_empty() {
+        let blockers = (ray & occupied).0;
+        if blockers == 0 {
             return ray;
         }
-        let b = self.first_on_ray(dir, blockers);
-        ray ^ self.ray(dir, b)
+        if self.ascending[dir as usize] {
+            let b = blockers.trailing_zeros();
+            Bitboard(ray.0 & (u128::MAX >> (127 - b)))
+        } else {
+            let b = 127 - blockers.leading_zeros();
+            Bitboard(ray.0 & (u128::MAX << b))
+        }
     }
 
     /// The cell of `set` (all on one ray along `dir`) nearest the ray's start.

@@ -2,7 +2,7 @@
 //!
 //! With no arguments it reads protocol commands from stdin (see `protocol`).
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -10,7 +10,8 @@ use std::time::Instant;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use hexchess_core::catalog::{Catalog, compile};
-use hexchess_core::protocol::{Engine, Flow};
+use hexchess_core::engine::bench;
+use hexchess_core::protocol;
 use hexchess_core::variant::load_variant_file;
 use hexchess_core::{Position, Rules};
 
@@ -44,14 +45,16 @@ enum Command {
         #[arg(long)]
         divide: bool,
     },
-    /// Measure speed.
+    /// Measure speed: the search over a fixed set of positions, or perft.
     Bench {
-        #[arg(value_enum, default_value_t = BenchKind::Perft)]
+        #[arg(value_enum, default_value_t = BenchKind::Search)]
         kind: BenchKind,
+        /// For perft: the variant.
         #[arg(long, default_value = "glinski")]
         variant: String,
-        #[arg(long, default_value_t = 5)]
-        depth: u32,
+        /// Search depth (default 7) or perft depth (default 5).
+        #[arg(long)]
+        depth: Option<u32>,
     },
     /// Check variant files and print every problem found.
     Check { files: Vec<PathBuf> },
@@ -61,6 +64,8 @@ enum Command {
 
 #[derive(Clone, Copy, ValueEnum)]
 enum BenchKind {
+    /// Search every bench position to a fixed depth; report nodes and nodes per second.
+    Search,
     /// Perft from the variant's start position, counting every leaf.
     Perft,
 }
@@ -81,7 +86,8 @@ fn main() -> ExitCode {
             variant,
             depth,
         }) => match kind {
-            BenchKind::Perft => bench_perft(&variant, depth),
+            BenchKind::Search => bench_search(depth.unwrap_or(bench::BENCH_DEPTH)),
+            BenchKind::Perft => bench_perft(&variant, depth.unwrap_or(5)),
         },
         Some(Command::Check { files }) => check(&files),
         Some(Command::Variants) => list_variants(),
@@ -96,15 +102,21 @@ fn main() -> ExitCode {
 }
 
 fn protocol_loop() -> Result<(), String> {
-    let mut engine = Engine::new(Catalog::load_default());
-    let stdin = io::stdin();
-    let mut out = io::stdout().lock();
-    for line in stdin.lock().lines() {
-        let line = line.map_err(|e| e.to_string())?;
-        if engine.handle(&line, &mut out).map_err(|e| e.to_string())? == Flow::Quit {
-            break;
-        }
-    }
+    protocol::run_stdio(Catalog::load_default()).map_err(|e| e.to_string())
+}
+
+fn bench_search(depth: u32) -> Result<(), String> {
+    let lines = bench::run(depth, |l| {
+        println!(
+            "{:<9} {:>10} nodes {:>6} ms  {:<7} {}",
+            l.variant, l.nodes, l.millis, l.best, l.fen
+        );
+    });
+    let nodes: u64 = lines.iter().map(|l| l.nodes).sum();
+    let millis: u128 = lines.iter().map(|l| l.millis).sum::<u128>().max(1);
+    println!("Total time (ms): {millis}");
+    println!("Nodes searched: {nodes}");
+    println!("Nodes/second: {}", nodes as u128 * 1000 / millis);
     Ok(())
 }
 

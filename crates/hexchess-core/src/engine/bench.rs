@@ -1,0 +1,63 @@
+//! `bench`: a fixed set of positions from every built-in variant, searched to a fixed
+//! depth with a fresh hash table. Its node count is a signature of the search (any
+//! change to it changes the count) and its speed the number to watch for regressions.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use super::{SearchLimits, SearchOptions, Searcher};
+use crate::catalog::Catalog;
+use crate::position::Position;
+
+/// The positions: each built-in's start and its reference special position.
+pub const BENCH_POSITIONS: &[(&str, &str)] = &[
+    ("glinski", "6/P5p/RP4pr/N1P3p1n/Q2P2p2q/BBB1P1p1bbb/K2P2p2k/N1P3p1n/RP4pr/P5p/6 w - 0 1"),
+    ("glinski", "6/P5p/RP4pr/N1P3p2/Q2P2p2q/BBB1P1p1bbb/K2P2p1nk/N1P1p3n/R3P1pr/P5p/6 w h6 0 3"),
+    ("mccooey", "6/7/P6p/RP5pr/QNP4pnq/BBBP3pbbb/KNP4pnk/RP5pr/P6p/7/6 w - 0 1"),
+    ("mccooey", "6/7/P6p/RP5pr/QNP2p2nq/BBBP2p1bbb/KNP5nk/R5P1r/1P5p/7/6 w - 0 5"),
+    ("grand", "2DKV2/8/BNRQBWRNB/10/PPPPPPPPPPP/12/13/12/ppppppppppp/10/bnrqbwrnb/8/2dkv2 w - 0 1"),
+    ("grand", "2D1V2/2K5/1N4RN1/10/PB1P2w2r1/5P6/4P8/1p6p3/p2p4p1n/4P5/1nrqb4/8/2dkv2 w - 0 18"),
+    ("standard", "7/8/BNRQBKRNB/10/PPPPPPPPPPP/12/13/12/ppppppppppp/10/bnrqbkrnb/8/7 w - 0 1"),
+    ("standard", "7/8/BNRQBKRNB/10/PP1PPPPPPPP/12/13/1p5pp1p1/nppp1p2pp1/10/b2qb2nb/2P2rk1/7 w - 0 8"),
+];
+
+/// The depth `bench` searches by default.
+pub const BENCH_DEPTH: u32 = 7;
+
+/// One position's result.
+#[derive(Clone, Debug)]
+pub struct BenchLine {
+    pub variant: &'static str,
+    pub fen: &'static str,
+    pub nodes: u64,
+    pub millis: u128,
+    pub best: String,
+}
+
+/// Runs the benchmark; `progress` sees each position as it finishes.
+pub fn run(depth: u32, mut progress: impl FnMut(&BenchLine)) -> Vec<BenchLine> {
+    let catalog = Catalog::builtin();
+    let mut lines = Vec::new();
+    for &(variant, fen) in BENCH_POSITIONS {
+        let rules = Arc::clone(&catalog.get(variant).expect("built-in").rules);
+        let mut pos = Position::from_fen(rules, fen).expect("bench positions are valid");
+        let mut searcher = Searcher::new(SearchOptions {
+            hash_mb: 16,
+            ..SearchOptions::default()
+        });
+        let start = Instant::now();
+        let stop = Arc::new(AtomicBool::new(false));
+        let result = searcher.search(&mut pos, &SearchLimits::depth(depth), &stop, &mut |_| {});
+        let line = BenchLine {
+            variant,
+            fen,
+            nodes: result.nodes,
+            millis: start.elapsed().as_millis(),
+            best: result.best.map(|m| pos.move_to_lan(m)).unwrap_or_default(),
+        };
+        progress(&line);
+        lines.push(line);
+    }
+    lines
+}

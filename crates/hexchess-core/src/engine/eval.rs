@@ -1,0 +1,510 @@
+//! Static evaluation computed from a variant's geometry and data, so a new variant file
+//! gets a sensible evaluation with no code.
+//!
+//! Every table here is derived from [`Rules`]: piece values from mobility on an open
+//! board (unless the file sets them), centralisation from how much more a piece reaches
+//! on each cell, pawn advancement from the number of advances left to the promotion zone,
+//! passed-pawn masks from the pawns' own move and capture vectors, king zones and pawn
+//! shields from the drawing's forward direction. Both sides' tables are built from their
+//! own vectors and zones, so a position and its colour-mirrored twin score the same.
+
+use crate::bitboard::Bitboard;
+use crate::board::Cell;
+use crate::movegen::piece_targets;
+use crate::piece::{Kind, MAX_KINDS, Side};
+use crate::position::Position;
+use crate::rules::Rules;
+
+/// A middlegame and an endgame score, blended by the game phase.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Phased {
+    pub mg: i32,
+    pub eg: i32,
+}
+
+impl Phased {
+    pub const fn new(mg: i32, eg: i32) -> Phased {
+        Phased { mg, eg }
+    }
+}
+
+impl std::ops::AddAssign for Phased {
+    fn add_assign(&mut self, o: Phased) {
+        self.mg += o.mg;
+        self.eg += o.eg;
+    }
+}
+
+impl std::ops::SubAssign for Phased {
+    fn sub_assign(&mut self, o: Phased) {
+        self.mg -= o.mg;
+        self.eg -= o.eg;
+    }
+}
+
+/// How much of the evaluation to use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EvalMode {
+    /// Every term.
+    Full,
+    /// Material only (a baseline opponent for matches).
+    Material,
+}
+
+/// Probability of a slide step staying unblocked when deriving values from mobility.
+const OPEN_RAY: f64 = 0.7;
+
+/// Evaluation tables for one variant.
+#[derive(Clone, Debug)]
+pub struct Evaluator {
+    values: [i32; MAX_KINDS],
+    /// `[side][kind][cell]`: placement bonus.
+    pst: [Vec<Vec<Phased>>; 2],
+    /// Per kind: centipawns per reachable cell, middlegame and endgame.
+    mobility: [Phased; MAX_KINDS],
+    /// Per kind: mobility on an open board averaged over cells (the zero point).
+    mobility_base: [i32; MAX_KINDS],
+    /// `[side][cell]`: cells where an enemy pawn would stop a pawn of `side` on `cell`.
+    passed_stoppers: [Vec<Bitboard>; 2],
+    /// `[side][cell]`: advances a pawn still needs to reach a promotion cell.
+    pawn_steps: [Vec<u8>; 2],
+    max_pawn_steps: u8,
+    /// Per cell: the royal piece's neighbourhood (cells within two steps).
+    king_zone: Vec<Bitboard>,
+    /// `[side][cell]`: neighbours in front of a royal piece on `cell`.
+    shield: [Vec<Bitboard>; 2],
+    /// Non-pawn, non-royal material of both sides at the start: the opening phase.
+    start_phase: i32,
+    pawn: Option<Kind>,
+    royal_mask: u32,
+    kinds: usize,
+}
+
+impl Evaluator {
+    pub fn new(rules: &Rules) -> Evaluator {
+        let board = rules.board();
+        let n = board.len();
+        let kinds = rules.kinds().len();
+        let pawn = rules.pawn_kind();
+        let empty = Bitboard::EMPTY;
+
+        // Mobility of each kind on an open board, slides weighted by how often a ray is
+        // still open that far.
+        let mut open_mobility = vec![vec![0f64; n]; kinds];
+        let mut plain_mobility = vec![vec![0i32; n]; kinds];
+        for k in rules.kinds() {
+            let km = &rules.moves[Side::White.index()][k.index()];
+            for c in board.cells() {
+                let i = c.index();
+                let leaps = (km.leap_any[i] | km.leap_move[i] | km.leap_capture[i]).count() as f64;
+                let mut slides = 0.0;
+                for s in &km.slides {
+                    let mut reach = rules.ray(s.dir, c);
+                    if let Some(l) = &s.limit {
+                        reach &= l[i];
+                    }
+                    let mut w = 1.0;
+                    for _ in 0..reach.count() {
+                        slides += w;
+                        w *= OPEN_RAY;
+                    }
+                }
+                open_mobility[k.index()][i] = leaps + slides;
+                plain_mobility[k.index()][i] =
+                    piece_targets(rules, km, c, empty, empty, empty).count() as i32;
+            }
+        }
+        let average = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
+
+        let mut values = [0i32; MAX_KINDS];
+        for k in rules.kinds() {
+            let info = rules.kind_info(k);
+            values[k.index()] = if rules.is_royal(k) {
+                0
+            } else if Some(k) == pawn {
+                info.value.unwrap_or(100)
+            } else {
+                // Fitted so that Gliński's knight, bishop, rook and queen come out near
+                // 300, 330, 510 and 950: value grows a little faster than mobility.
+                info.value.unwrap_or_else(|| {
+                    let m = average(&open_mobility[k.index()]);
+                    (26.2 * m.powf(1.18)).round() as i32
+                })
+            };
+        }
+
+        // Pawn geometry: advances left to promote, and the cells that must be free of
+        // enemy pawns (or their captures) for a pawn to be passed.
+        let mut pawn_steps: [Vec<u8>; 2] = [vec![0; n], vec![0; n]];
+        let mut passed_stoppers: [Vec<Bitboard>; 2] = [vec![empty; n], vec![empty; n]];
+        let mut max_pawn_steps = 1u8;
+        if let Some(pt) = &rules.pawn {
+            for side in Side::BOTH {
+                let s = side.index();
+                let zone = rules
+                    .promotion
+                    .as_ref()
+                    .map(|p| p.zone[s] | p.optional_zone[s])
+                    .unwrap_or(empty);
+                // Backwards breadth-first search from the promotion cells.
+                let mut steps = vec![u8::MAX; n];
+                let mut frontier: Vec<Cell> = zone.collect();
+                for c in &frontier {
+                    steps[c.index()] = 0;
+                }
+                let mut d = 0u8;
+                while !frontier.is_empty() {
+                    d = d.saturating_add(1);
+                    let mut next = Vec::new();
+                    for c in board.cells() {
+                        if steps[c.index()] == u8::MAX
+                            && pt.advance[s].iter().any(|t| {
+                                t[c.index()].is_some_and(|to| frontier.contains(&to))
+                            })
+                        {
+                            steps[c.index()] = d;
+                            next.push(c);
+                        }
+                    }
+                    frontier = next;
+                }
+                for (i, st) in steps.iter().enumerate() {
+                    if *st != u8::MAX {
+                        max_pawn_steps = max_pawn_steps.max(*st);
+                    }
+                    pawn_steps[s][i] = *st;
+                }
+                // Forward cone: every cell reachable by advances.
+                let enemy = (!side).index();
+                for c in board.cells() {
+                    let mut cone = empty;
+                    let mut todo = vec![c];
+                    while let Some(x) = todo.pop() {
+                        for t in &pt.advance[s] {
+                            if let Some(to) = t[x.index()]
+                                && !cone.contains(to)
+                            {
+                                cone.insert(to);
+                                todo.push(to);
+                            }
+                        }
+                    }
+                    // Enemy pawns on the cone, or attacking a cone cell, stop the pawn.
+                    let mut stoppers = cone;
+                    for from in board.cells() {
+                        if (pt.capture[enemy][from.index()] & cone).any() {
+                            stoppers.insert(from);
+                        }
+                    }
+                    passed_stoppers[s][c.index()] = stoppers;
+                }
+            }
+            for side in Side::BOTH {
+                for st in pawn_steps[side.index()].iter_mut() {
+                    if *st == u8::MAX {
+                        *st = max_pawn_steps;
+                    }
+                }
+            }
+        }
+
+        // Forward in the drawing: +y for White, -y for Black.
+        let layout = board.layout();
+        let y = |c: Cell| layout.to_pixel(board.hex(c)).1;
+        let (min_y, max_y) = board.cells().fold((f32::MAX, f32::MIN), |(lo, hi), c| {
+            (lo.min(y(c)), hi.max(y(c)))
+        });
+        let progress = |side: Side, c: Cell| -> f32 {
+            let span = (max_y - min_y).max(1.0);
+            match side {
+                Side::White => (y(c) - min_y) / span,
+                Side::Black => (max_y - y(c)) / span,
+            }
+        };
+
+        let king_zone: Vec<Bitboard> = board
+            .cells()
+            .map(|c| {
+                board
+                    .cells()
+                    .filter(|t| *t != c && board.hex(*t).distance(board.hex(c)) <= 2)
+                    .collect()
+            })
+            .collect();
+        let mut shield: [Vec<Bitboard>; 2] = [vec![empty; n], vec![empty; n]];
+        for side in Side::BOTH {
+            for c in board.cells() {
+                shield[side.index()][c.index()] = board
+                    .cells()
+                    .filter(|t| {
+                        board.hex(*t).distance(board.hex(c)) <= 2
+                            && progress(side, *t) > progress(side, c) + 0.01
+                    })
+                    .collect();
+            }
+        }
+
+        // Placement tables.
+        let mut pst: [Vec<Vec<Phased>>; 2] = [Vec::new(), Vec::new()];
+        let mut mobility = [Phased::default(); MAX_KINDS];
+        let mut mobility_base = [0i32; MAX_KINDS];
+        let radius = board
+            .cells()
+            .map(|c| board.hex(c).length())
+            .max()
+            .unwrap_or(1)
+            .max(1);
+        for side in Side::BOTH {
+            for k in rules.kinds() {
+                let mut table = vec![Phased::default(); n];
+                let avg = average(&open_mobility[k.index()]);
+                for c in board.cells() {
+                    let i = c.index();
+                    let central = (radius - board.hex(c).length()) as f64 / radius as f64;
+                    table[i] = if rules.is_royal(k) {
+                        // Stay home behind the pawns while pieces are on; walk to the
+                        // centre in the endgame.
+                        let back = progress(side, c) as f64;
+                        Phased::new((-60.0 * back) as i32, (30.0 * central - 15.0) as i32)
+                    } else if Some(k) == pawn {
+                        let left = pawn_steps[side.index()][i] as f64;
+                        let advanced = 1.0 - left / max_pawn_steps as f64;
+                        Phased::new(
+                            (20.0 * advanced + 8.0 * central) as i32,
+                            (40.0 * advanced) as i32,
+                        )
+                    } else {
+                        // More reach here than on average: a better cell.
+                        let extra = open_mobility[k.index()][i] - avg;
+                        Phased::new((3.0 * extra) as i32, (2.0 * extra) as i32)
+                    };
+                }
+                pst[side.index()].push(table);
+                if !rules.is_royal(k) && Some(k) != pawn {
+                    // Dynamic mobility: weighted so that long-range pieces do not
+                    // dominate (a queen reaches many cells; each is worth less).
+                    let plain_avg = plain_mobility[k.index()].iter().sum::<i32>() as f64
+                        / n.max(1) as f64;
+                    let per = (40.0 / plain_avg.max(1.0).sqrt()).round() as i32;
+                    mobility[k.index()] = Phased::new(per, per);
+                    mobility_base[k.index()] = (plain_avg / 3.0).round() as i32;
+                }
+            }
+        }
+
+        let mut start_phase = 0;
+        for (_, p) in rules.setup() {
+            if !rules.is_royal(p.kind) && Some(p.kind) != pawn {
+                start_phase += values[p.kind.index()];
+            }
+        }
+        Evaluator {
+            values,
+            pst,
+            mobility,
+            mobility_base,
+            passed_stoppers,
+            pawn_steps,
+            max_pawn_steps,
+            king_zone,
+            shield,
+            start_phase: start_phase.max(1),
+            pawn,
+            royal_mask: rules.royal_kinds,
+            kinds,
+        }
+    }
+
+    /// Material value of a kind in centipawns (0 for royal pieces).
+    #[inline]
+    pub fn value(&self, k: Kind) -> i32 {
+        self.values[k.index()]
+    }
+
+    /// Non-pawn, non-royal material of one side: zero means only pawns are left, where
+    /// null-move pruning is unsafe (zugzwang).
+    pub fn piece_material(&self, pos: &Position, side: Side) -> i32 {
+        let mut total = 0;
+        for k in 0..self.kinds {
+            if Some(Kind::new(k)) == self.pawn || self.royal_mask >> k & 1 != 0 {
+                continue;
+            }
+            total += self.values[k] * pos.counts[side.index()][k] as i32;
+        }
+        total
+    }
+
+    /// The evaluation from the side to move's point of view, in centipawns.
+    pub fn evaluate(&self, pos: &Position, mode: EvalMode) -> i32 {
+        self.evaluate_within(pos, mode, -LAZY_OFF, LAZY_OFF)
+    }
+
+    /// Like [`Evaluator::evaluate`], but when the cheap terms alone put the score far
+    /// outside `alpha..beta`, the expensive ones (mobility, king safety) are skipped:
+    /// they cannot bring it back inside.
+    pub fn evaluate_within(&self, pos: &Position, mode: EvalMode, alpha: i32, beta: i32) -> i32 {
+        let sign = match pos.turn() {
+            Side::White => 1,
+            Side::Black => -1,
+        };
+        if mode == EvalMode::Material {
+            return sign * (self.material(pos, Side::White) - self.material(pos, Side::Black));
+        }
+        let (terms, phase) = self.static_terms(pos);
+        let cheap = sign * self.blend(terms, phase);
+        if cheap + LAZY_MARGIN <= alpha || cheap - LAZY_MARGIN >= beta {
+            return cheap;
+        }
+        let mut all = terms;
+        all += self.dynamic_terms(pos);
+        sign * self.blend(all, phase)
+    }
+
+    fn material(&self, pos: &Position, side: Side) -> i32 {
+        (0..self.kinds)
+            .map(|k| self.values[k] * pos.counts[side.index()][k] as i32)
+            .sum()
+    }
+
+    fn blend(&self, score: Phased, phase: i32) -> i32 {
+        let phase = phase.min(self.start_phase);
+        (score.mg * phase + score.eg * (self.start_phase - phase)) / self.start_phase
+    }
+
+    /// White-minus-Black material, placement and passed pawns, and the game phase.
+    fn static_terms(&self, pos: &Position) -> (Phased, i32) {
+        let mut score = Phased::default();
+        let mut phase = 0;
+        let pawn_bb = self.pawn.map_or(Bitboard::EMPTY, |p| pos.kind_bb[p.index()]);
+        for side in Side::BOTH {
+            let s = side.index();
+            let own = pos.side_bb[s];
+            let enemy_pawns = pawn_bb & pos.side_bb[(!side).index()];
+            let mut acc = Phased::default();
+            for k in 0..self.kinds {
+                let pieces = pos.kind_bb[k] & own;
+                if pieces.is_empty() {
+                    continue;
+                }
+                let value = self.values[k];
+                let count = pieces.count() as i32;
+                acc.mg += value * count;
+                acc.eg += value * count;
+                let is_pawn = Some(Kind::new(k)) == self.pawn;
+                if !is_pawn && self.royal_mask >> k & 1 == 0 {
+                    phase += value * count;
+                }
+                for c in pieces {
+                    acc += self.pst[s][k][c.index()];
+                    if is_pawn && (self.passed_stoppers[s][c.index()] & enemy_pawns).is_empty() {
+                        // Passed: nothing but pieces can stop it.
+                        let left = self.pawn_steps[s][c.index()] as i32;
+                        let m = self.max_pawn_steps.max(1) as i32;
+                        let advanced = (m - left).max(0);
+                        let bonus = 10 + 120 * advanced * advanced / (m * m);
+                        acc.mg += bonus / 2;
+                        acc.eg += bonus;
+                    }
+                }
+            }
+            if side == Side::White {
+                score += acc;
+            } else {
+                score -= acc;
+            }
+        }
+        (score, phase)
+    }
+
+    /// White-minus-Black mobility, king attack and pawn shield.
+    fn dynamic_terms(&self, pos: &Position) -> Phased {
+        let rules = pos.rules();
+        let occupied = pos.occupied();
+        let mut score = Phased::default();
+        for side in Side::BOTH {
+            let s = side.index();
+            let own = pos.side_bb[s];
+            let enemy = pos.side_bb[(!side).index()];
+            let zone = self.king_zone[pos.royal[(!side).index()].index()];
+            let mut acc = Phased::default();
+            let mut attack_units = 0;
+            let mut attackers = 0;
+            for k in 0..self.kinds {
+                let pieces = pos.kind_bb[k] & own;
+                if pieces.is_empty() || Some(Kind::new(k)) == self.pawn || self.royal_mask >> k & 1 != 0 {
+                    continue;
+                }
+                let km = &rules.moves[s][k];
+                let weight = self.mobility[k];
+                let heavy = 1 + self.values[k] / 300;
+                for c in pieces {
+                    let reach = piece_targets(rules, km, c, own, enemy, occupied);
+                    let mob = reach.count() as i32 - self.mobility_base[k];
+                    acc.mg += weight.mg * mob / 4;
+                    acc.eg += weight.eg * mob / 4;
+                    let near = (reach & zone).count() as i32;
+                    if near > 0 {
+                        attackers += 1;
+                        attack_units += near * heavy;
+                    }
+                }
+            }
+            if attackers >= 2 {
+                let danger = attack_units * attack_units * attackers / 8;
+                acc.mg += danger.min(500);
+                acc.eg += (danger / 4).min(120);
+            }
+            if let Some(p) = self.pawn {
+                let royal = pos.royal[s];
+                let shield = (pos.kind_bb[p.index()] & own & self.shield[s][royal.index()]).count() as i32;
+                acc.mg += 12 * shield.min(3);
+            }
+            if side == Side::White {
+                score += acc;
+            } else {
+                score -= acc;
+            }
+        }
+        score
+    }
+}
+
+/// Bounds so wide that lazy evaluation never cuts.
+const LAZY_OFF: i32 = 1_000_000;
+/// The most the dynamic terms are expected to move a score.
+const LAZY_MARGIN: i32 = 350;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variant::builtin;
+    use std::sync::Arc;
+
+    fn rules(id: &str) -> Arc<Rules> {
+        Arc::new(Rules::new(&builtin(id).unwrap().unwrap()).unwrap())
+    }
+
+    #[test]
+    fn derived_values_are_in_the_usual_order() {
+        let r = rules("grand");
+        let e = Evaluator::new(&r);
+        let v = |l: char| e.value(r.kind_by_letter(l).unwrap());
+        assert_eq!(v('P'), 100);
+        assert_eq!(v('K'), 0);
+        assert!(v('N') > 250 && v('N') < 400, "N {}", v('N'));
+        assert!(v('B') > 250 && v('B') < 450, "B {}", v('B'));
+        assert!(v('R') > v('B') && v('R') > v('N'));
+        assert!(v('Q') > v('R') + v('B'));
+        assert!(v('V') > v('B') && v('W') > v('R'));
+    }
+
+    #[test]
+    fn start_positions_are_level() {
+        for id in ["glinski", "mccooey", "grand", "standard"] {
+            let p = Position::start(rules(id));
+            let e = Evaluator::new(p.rules());
+            let score = e.evaluate(&p, EvalMode::Full);
+            assert!(score.abs() < 60, "{id}: {score}");
+        }
+    }
+}

@@ -1,0 +1,210 @@
+//! The engine: evaluation, search, time management, and a search thread that the
+//! protocol and the game both drive.
+
+pub mod bench;
+pub mod eval;
+pub mod search;
+pub mod time;
+pub mod tt;
+
+use std::fmt;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
+
+pub use eval::{EvalMode, Evaluator};
+pub use search::{MATE, MATE_BOUND, MAX_PLY, Searcher};
+pub use time::{Clock, SearchLimits};
+
+use crate::moves::Move;
+use crate::position::Position;
+
+/// A search score as players and protocols show it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// Centipawns for the side to move.
+    Cp(i32),
+    /// Mate in this many moves; negative when the side to move is mated.
+    Mate(i32),
+}
+
+impl Score {
+    pub(crate) fn from_internal(s: i32) -> Score {
+        if s >= MATE_BOUND {
+            Score::Mate((MATE - s + 1) / 2)
+        } else if s <= -MATE_BOUND {
+            Score::Mate(-((MATE + s) / 2))
+        } else {
+            Score::Cp(s)
+        }
+    }
+
+    /// From White's point of view, given the side to move.
+    pub fn for_white(self, turn: crate::piece::Side) -> Score {
+        match (turn, self) {
+            (crate::piece::Side::White, s) => s,
+            (_, Score::Cp(c)) => Score::Cp(-c),
+            (_, Score::Mate(m)) => Score::Mate(-m),
+        }
+    }
+}
+
+impl fmt::Display for Score {
+    /// As the protocol writes it: `cp 35` or `mate -3`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Score::Cp(c) => write!(f, "cp {c}"),
+            Score::Mate(m) => write!(f, "mate {m}"),
+        }
+    }
+}
+
+/// Engine settings that persist between searches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchOptions {
+    /// Transposition table size in megabytes.
+    pub hash_mb: usize,
+    /// Null-move pruning, reverse futility pruning and late-move reductions.
+    pub pruning: bool,
+    pub eval: EvalMode,
+    /// A depth the search never exceeds, whatever the time.
+    pub max_depth: Option<u32>,
+    /// 1 (beginner) to 10 (full strength): lower levels search shallower and choose
+    /// among good moves at random, weaker moves more often at lower levels.
+    pub skill: u8,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            hash_mb: 64,
+            pruning: true,
+            eval: EvalMode::Full,
+            max_depth: None,
+            skill: 10,
+        }
+    }
+}
+
+/// Progress after a completed depth.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchInfo {
+    pub depth: u32,
+    pub seldepth: u32,
+    pub score: Score,
+    pub nodes: u64,
+    pub nps: u64,
+    pub time_ms: u64,
+    /// Permille of the hash table in use.
+    pub hashfull: u32,
+    pub pv: Vec<Move>,
+}
+
+impl SearchInfo {
+    /// The protocol's `info` line, with the PV in long algebraic.
+    pub fn to_uci(&self, pos: &Position) -> String {
+        let mut line = format!(
+            "info depth {} seldepth {} score {} nodes {} nps {} time {} hashfull {}",
+            self.depth, self.seldepth, self.score, self.nodes, self.nps, self.time_ms, self.hashfull
+        );
+        if !self.pv.is_empty() {
+            line.push_str(" pv");
+            for m in pv_text(pos, &self.pv) {
+                line.push(' ');
+                line.push_str(&m);
+            }
+        }
+        line
+    }
+}
+
+/// A PV as long algebraic text, stopping at the first move that is not legal (a stale
+/// hash entry can end a PV with nonsense; it is never played).
+pub fn pv_text(pos: &Position, pv: &[Move]) -> Vec<String> {
+    let mut p = pos.clone();
+    let mut out = Vec::new();
+    for &m in pv {
+        if !p.is_legal(m) {
+            break;
+        }
+        out.push(p.move_to_lan(m));
+        p.make_move(m);
+    }
+    out
+}
+
+/// What a finished search found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The move to play; `None` when there is no legal move.
+    pub best: Option<Move>,
+    pub score: Score,
+    /// The deepest completed iteration.
+    pub depth: u32,
+    pub nodes: u64,
+    pub pv: Vec<Move>,
+}
+
+/// A search on its own thread. Dropping it stops the search and waits for it.
+pub struct RunningSearch {
+    stop: Arc<AtomicBool>,
+    handle: Option<JoinHandle<(Searcher, SearchResult)>>,
+}
+
+impl RunningSearch {
+    /// Starts searching a copy of `pos`. `on_info` is called after each depth and
+    /// `on_done` once at the end, both on the search thread.
+    pub fn start(
+        mut searcher: Searcher,
+        pos: Position,
+        limits: SearchLimits,
+        mut on_info: impl FnMut(&Position, &SearchInfo) + Send + 'static,
+        on_done: impl FnOnce(&Position, &SearchResult) + Send + 'static,
+    ) -> RunningSearch {
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&stop);
+        let handle = std::thread::Builder::new()
+            .name("hexchess-search".into())
+            // The search recurses up to MAX_PLY deep with small frames; be generous.
+            .stack_size(64 * 1024 * 1024)
+            .spawn(move || {
+                let mut pos = pos;
+                let root = pos.clone();
+                let result = searcher.search(&mut pos, &limits, &flag, &mut |info| on_info(&root, info));
+                on_done(&root, &result);
+                (searcher, result)
+            })
+            .expect("the search thread starts");
+        RunningSearch {
+            stop,
+            handle: Some(handle),
+        }
+    }
+
+    /// Asks the search to stop as soon as possible.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    pub fn is_finished(&self) -> bool {
+        self.handle.as_ref().is_none_or(|h| h.is_finished())
+    }
+
+    /// Waits for the search and returns the searcher (for the next search) and result.
+    pub fn join(mut self) -> (Searcher, SearchResult) {
+        let h = self.handle.take().expect("joined once");
+        match h.join() {
+            Ok(x) => x,
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    }
+}
+
+impl Drop for RunningSearch {
+    fn drop(&mut self) {
+        if let Some(h) = self.handle.take() {
+            self.stop();
+            let _ = h.join();
+        }
+    }
+}

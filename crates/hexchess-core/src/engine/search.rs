@@ -1,0 +1,651 @@
+//! Alpha-beta search: iterative deepening with aspiration windows, principal variation
+//! search, a transposition table, quiescence search, check extension, null-move pruning,
+//! late-move reductions, killer and history ordering, and draw detection in the tree.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use rand::Rng;
+
+use super::eval::{EvalMode, Evaluator};
+use super::time::{Deadlines, SearchLimits};
+use super::tt::{Bound, TranspositionTable};
+use super::{Score, SearchInfo, SearchOptions, SearchResult};
+use crate::board::MAX_CELLS;
+use crate::moves::{Move, MoveList};
+use crate::piece::Side;
+use crate::position::Position;
+
+/// Deepest ply the search reaches (tables are sized by it).
+pub const MAX_PLY: usize = 128;
+/// The score of mate at the root; mate in `n` plies scores `MATE - n`.
+pub const MATE: i32 = 30_000;
+/// Scores beyond this are mates.
+pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+const INFINITY: i32 = MATE + 1;
+
+/// Nodes between checks of the clock and the stop flag.
+const CHECK_EVERY: u64 = 1024;
+
+/// A reusable searcher: its hash table and ordering statistics persist between moves.
+pub struct Searcher {
+    tt: TranspositionTable,
+    eval: Option<(String, Arc<Evaluator>)>,
+    options: SearchOptions,
+    history: Vec<i32>,
+    killers: [[Option<Move>; 2]; MAX_PLY + 1],
+    lists: Vec<MoveList>,
+    scores: Vec<Vec<i32>>,
+    pv: Vec<Vec<Move>>,
+    lmr: [[u8; 64]; 64],
+    // Per search:
+    nodes: u64,
+    seldepth: usize,
+    stopped: bool,
+    started: Instant,
+    deadlines: Deadlines,
+    node_limit: Option<u64>,
+    stalemate_score: i32,
+    mode: EvalMode,
+    stop: Arc<AtomicBool>,
+}
+
+impl Searcher {
+    pub fn new(options: SearchOptions) -> Searcher {
+        let mut lmr = [[0u8; 64]; 64];
+        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as u8;
+            }
+        }
+        Searcher {
+            tt: TranspositionTable::new(options.hash_mb),
+            eval: None,
+            options,
+            history: vec![0; 2 * MAX_CELLS * MAX_CELLS],
+            killers: [[None; 2]; MAX_PLY + 1],
+            lists: (0..=MAX_PLY).map(|_| Vec::with_capacity(128)).collect(),
+            scores: (0..=MAX_PLY).map(|_| Vec::with_capacity(128)).collect(),
+            pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
+            lmr,
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            started: Instant::now(),
+            deadlines: Deadlines::default(),
+            node_limit: None,
+            stalemate_score: 0,
+            mode: EvalMode::Full,
+            stop: Arc::new(AtomicBool::new(false)),
+        }
+    }
+
+    pub fn options(&self) -> &SearchOptions {
+        &self.options
+    }
+
+    /// Changes options; a new hash size reallocates the table.
+    pub fn set_options(&mut self, options: SearchOptions) {
+        if options.hash_mb != self.options.hash_mb {
+            self.tt = TranspositionTable::new(options.hash_mb);
+        }
+        self.options = options;
+    }
+
+    /// Size of the hash table in megabytes.
+    pub fn hash_mb(&self) -> usize {
+        self.tt.size_mb()
+    }
+
+    /// Forgets everything learned (a new game).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.history.fill(0);
+        self.killers = [[None; 2]; MAX_PLY + 1];
+    }
+
+    /// The evaluator for a position's variant, built once per variant.
+    pub fn evaluator(&mut self, pos: &Position) -> Arc<Evaluator> {
+        let id = pos.rules().id();
+        match &self.eval {
+            Some((cached, e)) if cached == id => Arc::clone(e),
+            _ => {
+                let e = Arc::new(Evaluator::new(pos.rules()));
+                self.eval = Some((id.to_string(), Arc::clone(&e)));
+                e
+            }
+        }
+    }
+
+    /// Searches `pos` within `limits`, calling `report` after each completed depth.
+    /// Returns the best move (none only when the side to move has no legal move).
+    pub fn search(
+        &mut self,
+        pos: &mut Position,
+        limits: &SearchLimits,
+        stop: &Arc<AtomicBool>,
+        report: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        let eval = self.evaluator(pos);
+        self.stop = Arc::clone(stop);
+        self.started = Instant::now();
+        self.deadlines = limits.deadlines(pos.turn());
+        self.node_limit = limits.nodes;
+        self.nodes = 0;
+        self.stopped = false;
+        self.mode = self.options.eval;
+        self.tt.new_search();
+        self.killers = [[None; 2]; MAX_PLY + 1];
+        for h in self.history.iter_mut() {
+            *h /= 8;
+        }
+        self.stalemate_score = stalemate_value(pos);
+
+        let root_moves = pos.legal_moves();
+        if root_moves.is_empty() {
+            let score = if pos.in_check() { -MATE } else { self.stalemate_score };
+            return SearchResult {
+                best: None,
+                score: Score::from_internal(score),
+                depth: 0,
+                nodes: 0,
+                pv: Vec::new(),
+            };
+        }
+
+        let skill = self.options.skill.clamp(1, 10);
+        let skill_depth = if skill < 10 { Some(skill_depth(skill)) } else { None };
+        let max_depth = [limits.depth, self.options.max_depth, skill_depth]
+            .into_iter()
+            .flatten()
+            .min()
+            .unwrap_or(MAX_PLY as u32 - 1)
+            .clamp(1, MAX_PLY as u32 - 1) as i32;
+
+        let mut best = root_moves[0];
+        let mut best_score = -INFINITY;
+        let mut best_pv = vec![best];
+        let mut completed = 0;
+        let mut score: i32 = 0;
+        for depth in 1..=max_depth {
+            self.seldepth = 0;
+            // Aspiration window around the last score, widened on failure.
+            let mut delta = 35;
+            let (mut alpha, mut beta) = if depth >= 4 && score.abs() < MATE_BOUND {
+                (score - delta, score + delta)
+            } else {
+                (-INFINITY, INFINITY)
+            };
+            loop {
+                let s = self.negamax(pos, &eval, depth, alpha, beta, 0, true);
+                if self.stopped {
+                    break;
+                }
+                if s <= alpha {
+                    beta = (alpha + beta) / 2;
+                    alpha = (s - delta).max(-INFINITY);
+                } else if s >= beta {
+                    beta = (s + delta).min(INFINITY);
+                } else {
+                    score = s;
+                    break;
+                }
+                delta += delta / 2 + 10;
+                if delta > 1000 {
+                    alpha = -INFINITY;
+                    beta = INFINITY;
+                }
+            }
+            if self.stopped {
+                // A partial iteration still names a move that was searched to the end
+                // and raised the root's alpha: at least as good as the last best.
+                if let Some(&m) = self.pv[0].first() {
+                    best = m;
+                    best_pv = self.pv[0].clone();
+                }
+                break;
+            }
+            if let Some(&m) = self.pv[0].first() {
+                best = m;
+                best_pv = self.pv[0].clone();
+            }
+            best_score = score;
+            completed = depth;
+            report(&self.info(depth, score, &best_pv));
+            // A mate within the searched depth will not be improved by going deeper.
+            let mate_found = score.abs() >= MATE_BOUND && MATE - score.abs() < depth;
+            if mate_found && limits.depth.is_none() {
+                break;
+            }
+            if stop.load(Ordering::Relaxed) || self.deadlines.soft_passed(self.started) {
+                break;
+            }
+            if let Some(n) = self.node_limit
+                && self.nodes >= n
+            {
+                break;
+            }
+        }
+        if best_score == -INFINITY {
+            best_score = score;
+        }
+
+        if skill < 10 && root_moves.len() > 1 {
+            best = self.pick_by_skill(pos, &eval, &root_moves, completed.max(1), skill);
+            if best_pv.first() != Some(&best) {
+                best_pv = vec![best];
+            }
+        }
+        SearchResult {
+            best: Some(best),
+            score: Score::from_internal(best_score),
+            depth: completed as u32,
+            nodes: self.nodes,
+            pv: best_pv,
+        }
+    }
+
+    fn info(&self, depth: i32, score: i32, pv: &[Move]) -> SearchInfo {
+        let elapsed = self.started.elapsed();
+        let ms = elapsed.as_millis() as u64;
+        SearchInfo {
+            depth: depth as u32,
+            seldepth: self.seldepth as u32,
+            score: Score::from_internal(score),
+            nodes: self.nodes,
+            nps: (self.nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
+            time_ms: ms,
+            hashfull: self.tt.hashfull(),
+            pv: pv.to_vec(),
+        }
+    }
+
+    /// At reduced strength: scores every root move at the completed depth and draws one,
+    /// better moves more likely, with a temperature that falls as the level rises.
+    fn pick_by_skill(&mut self, pos: &mut Position, eval: &Evaluator, moves: &[Move], depth: i32, skill: u8) -> Move {
+        let mut scored = Vec::with_capacity(moves.len());
+        self.stopped = false;
+        self.deadlines = Deadlines::default();
+        self.node_limit = None;
+        for &m in moves {
+            pos.make_move(m);
+            let s = -self.negamax(pos, eval, depth - 1, -INFINITY, INFINITY, 1, true);
+            pos.unmake_move();
+            scored.push((m, s));
+        }
+        let top = scored.iter().map(|x| x.1).max().unwrap_or(0);
+        // Level 1 plays almost at random among sensible moves; level 9 rarely errs.
+        let temperature = [0.0, 220.0, 160.0, 120.0, 90.0, 65.0, 45.0, 30.0, 20.0, 12.0][skill as usize];
+        let weights: Vec<f64> = scored
+            .iter()
+            .map(|(_, s)| (((*s - top) as f64).max(-3000.0) / temperature).exp())
+            .collect();
+        let total: f64 = weights.iter().sum();
+        let mut pick = rand::rng().random_range(0.0..total);
+        for (i, w) in weights.iter().enumerate() {
+            if pick < *w {
+                return scored[i].0;
+            }
+            pick -= w;
+        }
+        scored[0].0
+    }
+
+    #[inline]
+    fn check_limits(&mut self) {
+        if self.nodes % CHECK_EVERY == 0 {
+            if self.deadlines.hard_passed(self.started) || self.stop_flag() {
+                self.stopped = true;
+            }
+            if let Some(n) = self.node_limit
+                && self.nodes >= n
+            {
+                self.stopped = true;
+            }
+        }
+    }
+
+    fn stop_flag(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn negamax(&mut self, pos: &mut Position, eval: &Evaluator, mut depth: i32, mut alpha: i32, mut beta: i32, ply: usize, allow_null: bool) -> i32 {
+        self.pv[ply].clear();
+        let in_check = pos.in_check();
+        if in_check {
+            depth += 1;
+        }
+        if depth <= 0 {
+            return self.quiesce(pos, eval, alpha, beta, ply);
+        }
+        self.nodes += 1;
+        self.check_limits();
+        if self.stopped {
+            return 0;
+        }
+        let is_pv = beta - alpha > 1;
+        if ply > 0 {
+            if self.is_draw(pos) {
+                return 0;
+            }
+            // Mate distance pruning: no line here can beat a shorter mate found already.
+            alpha = alpha.max(-MATE + ply as i32);
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+            if ply >= MAX_PLY - 1 {
+                return eval.evaluate(pos, self.mode);
+            }
+        }
+
+        let key = pos.hash();
+        let hit = self.tt.probe(key);
+        let tt_move = hit.and_then(|h| h.mv);
+        if let Some(h) = hit
+            && !is_pv
+            && ply > 0
+            && h.depth >= depth
+        {
+            let s = from_tt(h.score, ply);
+            let usable = match h.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if usable {
+                return s;
+            }
+        }
+
+        let static_eval = if in_check { -INFINITY } else { eval.evaluate(pos, self.mode) };
+        let pruning = self.options.pruning;
+        let us = pos.turn();
+
+        if pruning && !is_pv && !in_check && ply > 0 {
+            // Reverse futility: far above beta near the leaves, assume it holds.
+            if depth <= 3 && static_eval - 110 * depth >= beta && beta.abs() < MATE_BOUND {
+                return static_eval;
+            }
+            // Null move: if passing still fails high, a real move will too. Not when
+            // only pawns are left, where passing may be the best move (zugzwang).
+            if allow_null && depth >= 3 && static_eval >= beta && eval.piece_material(pos, us) > 0 {
+                let r = 3 + depth / 4;
+                pos.make_null_move();
+                let s = -self.negamax(pos, eval, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+                pos.unmake_null_move();
+                if self.stopped {
+                    return 0;
+                }
+                if s >= beta {
+                    return if s >= MATE_BOUND { beta } else { s };
+                }
+            }
+        }
+
+        let mut moves = std::mem::take(&mut self.lists[ply]);
+        pos.legal_moves_into(&mut moves);
+        if moves.is_empty() {
+            self.lists[ply] = moves;
+            return if in_check { -MATE + ply as i32 } else { self.stalemate_score };
+        }
+        let mut scores = std::mem::take(&mut self.scores[ply]);
+        self.score_moves(pos, eval, &moves, &mut scores, tt_move, ply);
+
+        let original_alpha = alpha;
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        let mut searched = 0usize;
+        for i in 0..moves.len() {
+            pick_next(&mut moves, &mut scores, i);
+            let mv = moves[i];
+            let quiet = !pos.is_capture(mv) && mv.promotion().is_none();
+            let killer = self.killers[ply].contains(&Some(mv));
+            pos.make_move(mv);
+            let gives_check = pos.in_check();
+            let mut s;
+            if searched == 0 {
+                s = -self.negamax(pos, eval, depth - 1, -beta, -alpha, ply + 1, true);
+            } else {
+                let mut r = 0;
+                if pruning && depth >= 3 && searched >= 3 && quiet && !in_check && !gives_check {
+                    r = self.lmr[(depth as usize).min(63)][searched.min(63)] as i32;
+                    if is_pv {
+                        r -= 1;
+                    }
+                    if killer {
+                        r -= 1;
+                    }
+                    r = r.clamp(0, depth - 2);
+                }
+                s = -self.negamax(pos, eval, depth - 1 - r, -alpha - 1, -alpha, ply + 1, true);
+                if s > alpha && r > 0 {
+                    s = -self.negamax(pos, eval, depth - 1, -alpha - 1, -alpha, ply + 1, true);
+                }
+                if s > alpha && s < beta {
+                    s = -self.negamax(pos, eval, depth - 1, -beta, -alpha, ply + 1, true);
+                }
+            }
+            pos.unmake_move();
+            if self.stopped {
+                self.lists[ply] = moves;
+                self.scores[ply] = scores;
+                return 0;
+            }
+            searched += 1;
+            if s > best {
+                best = s;
+                best_move = Some(mv);
+                if s > alpha {
+                    alpha = s;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(mv);
+                    head[ply].extend_from_slice(&tail[0]);
+                    if s >= beta {
+                        if quiet {
+                            self.reward_quiet(us, mv, depth, ply);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        self.lists[ply] = moves;
+        self.scores[ply] = scores;
+
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(key, best_move, to_tt(best, ply), depth, bound);
+        best
+    }
+
+    fn quiesce(&mut self, pos: &mut Position, eval: &Evaluator, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.nodes += 1;
+        self.check_limits();
+        if self.stopped {
+            return 0;
+        }
+        self.pv[ply].clear();
+        self.seldepth = self.seldepth.max(ply);
+        if ply >= MAX_PLY - 1 {
+            return eval.evaluate(pos, self.mode);
+        }
+        let in_check = pos.in_check();
+        let stand_pat = if in_check {
+            -INFINITY
+        } else {
+            eval.evaluate_within(pos, self.mode, alpha, beta)
+        };
+        if stand_pat >= beta {
+            return stand_pat;
+        }
+        alpha = alpha.max(stand_pat);
+
+        let mut moves = std::mem::take(&mut self.lists[ply]);
+        if in_check {
+            pos.legal_moves_into(&mut moves);
+            if moves.is_empty() {
+                self.lists[ply] = moves;
+                return -MATE + ply as i32;
+            }
+        } else {
+            pos.legal_noisy_moves_into(&mut moves);
+        }
+        let mut scores = std::mem::take(&mut self.scores[ply]);
+        self.score_moves(pos, eval, &moves, &mut scores, None, ply);
+        let mut best = stand_pat;
+        for i in 0..moves.len() {
+            pick_next(&mut moves, &mut scores, i);
+            let mv = moves[i];
+            // Delta pruning: even winning this piece cannot lift the score to alpha.
+            if !in_check && mv.promotion().is_none() {
+                let gain = pos.piece_at(mv.to()).map_or(100, |p| eval.value(p.kind));
+                if stand_pat + gain + 200 < alpha {
+                    continue;
+                }
+            }
+            pos.make_move(mv);
+            let s = -self.quiesce(pos, eval, -beta, -alpha, ply + 1);
+            pos.unmake_move();
+            if self.stopped {
+                break;
+            }
+            if s > best {
+                best = s;
+                if s > alpha {
+                    alpha = s;
+                    if s >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.lists[ply] = moves;
+        self.scores[ply] = scores;
+        best
+    }
+
+    /// Draws the search recognises: repetition (once is enough inside the tree), the
+    /// move rule and bare royals.
+    fn is_draw(&self, pos: &Position) -> bool {
+        let draws = pos.rules().draw_rules();
+        if draws.move_rule_plies > 0 && pos.halfmove_clock() >= draws.move_rule_plies {
+            return true;
+        }
+        if draws.bare_royals && pos.only_royals_left() {
+            return true;
+        }
+        if draws.repetitions > 0 {
+            let h = pos.hash();
+            if pos.reversible_history().skip(1).step_by(2).any(|old| old == h) {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn score_moves(&self, pos: &Position, eval: &Evaluator, moves: &[Move], scores: &mut Vec<i32>, tt_move: Option<Move>, ply: usize) {
+        scores.clear();
+        let side = pos.turn().index();
+        for &m in moves {
+            let s = if Some(m) == tt_move {
+                2_000_000
+            } else if let Some(victim) = pos.piece_at(m.to()) {
+                let attacker = pos.piece_at(m.from()).map_or(0, |p| eval.value(p.kind));
+                1_000_000 + eval.value(victim.kind) * 16 - attacker / 8
+                    + m.promotion().map_or(0, |k| eval.value(k))
+            } else if m.is_en_passant() {
+                1_000_000 + 100 * 16 - 100 / 8
+            } else if let Some(k) = m.promotion() {
+                900_000 + eval.value(k)
+            } else if self.killers[ply][0] == Some(m) {
+                800_000
+            } else if self.killers[ply][1] == Some(m) {
+                799_000
+            } else {
+                self.history[history_index(side, m)]
+            };
+            scores.push(s);
+        }
+    }
+
+    fn reward_quiet(&mut self, side: Side, mv: Move, depth: i32, ply: usize) {
+        if self.killers[ply][0] != Some(mv) {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = Some(mv);
+        }
+        let h = &mut self.history[history_index(side.index(), mv)];
+        *h += depth * depth;
+        if *h > 400_000 {
+            for x in self.history.iter_mut() {
+                *x /= 2;
+            }
+        }
+    }
+}
+
+#[inline]
+fn history_index(side: usize, m: Move) -> usize {
+    (side * MAX_CELLS + m.from().index()) * MAX_CELLS + m.to().index()
+}
+
+/// Moves the best-scored remaining move to index `i`.
+#[inline]
+fn pick_next(moves: &mut [Move], scores: &mut [i32], i: usize) {
+    let mut best = i;
+    for j in i + 1..moves.len() {
+        if scores[j] > scores[best] {
+            best = j;
+        }
+    }
+    moves.swap(i, best);
+    scores.swap(i, best);
+}
+
+/// Mate scores are stored relative to the node, so they stay right at any ply.
+fn to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// The search value of being stalemated, from the variant's score: the points the
+/// stalemated side gets, turned into centipawns the way expected score relates to an
+/// advantage (a 1/4 share is worth about -190).
+fn stalemate_value(pos: &Position) -> i32 {
+    let p = pos.rules().stalemate().stalemated.millis() as f64 / 1000.0;
+    if p <= 0.0 {
+        return -MATE_BOUND + 1;
+    }
+    if p >= 1.0 {
+        return MATE_BOUND - 1;
+    }
+    (400.0 * (p / (1.0 - p)).log10()).round() as i32
+}
+
+/// The depth a skill level searches to.
+fn skill_depth(skill: u8) -> u32 {
+    [1, 1, 1, 2, 2, 3, 3, 4, 5, 6][skill.clamp(1, 9) as usize]
+}

@@ -1,0 +1,125 @@
+//! Search limits and time management.
+
+use std::time::{Duration, Instant};
+
+use crate::piece::Side;
+
+/// A chess clock as the protocol reports it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Clock {
+    pub white: Duration,
+    pub black: Duration,
+    pub white_increment: Duration,
+    pub black_increment: Duration,
+    /// Moves until the next time control, if the control has one.
+    pub moves_to_go: Option<u32>,
+}
+
+/// What bounds one search. Unset fields do not limit it; with nothing set the search
+/// runs until stopped (or to the deepest ply).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchLimits {
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub movetime: Option<Duration>,
+    pub clock: Option<Clock>,
+    pub infinite: bool,
+}
+
+/// Time left to spend on an answer, kept back from a clock for communication.
+pub const MOVE_OVERHEAD: Duration = Duration::from_millis(15);
+
+/// When to stop: `soft` is checked between iterations (do not start another depth),
+/// `hard` inside the search (stop at once).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Deadlines {
+    pub soft: Option<Duration>,
+    pub hard: Option<Duration>,
+}
+
+impl Deadlines {
+    pub fn soft_passed(&self, start: Instant) -> bool {
+        self.soft.is_some_and(|s| start.elapsed() >= s)
+    }
+
+    pub fn hard_passed(&self, start: Instant) -> bool {
+        self.hard.is_some_and(|h| start.elapsed() >= h)
+    }
+}
+
+impl SearchLimits {
+    pub fn depth(depth: u32) -> SearchLimits {
+        SearchLimits {
+            depth: Some(depth),
+            ..Default::default()
+        }
+    }
+
+    pub fn movetime(ms: u64) -> SearchLimits {
+        SearchLimits {
+            movetime: Some(Duration::from_millis(ms)),
+            ..Default::default()
+        }
+    }
+
+    /// The deadlines for `side` to move.
+    pub fn deadlines(&self, side: Side) -> Deadlines {
+        if self.infinite {
+            return Deadlines::default();
+        }
+        if let Some(t) = self.movetime {
+            let t = t.saturating_sub(Duration::from_millis(2)).max(Duration::from_millis(1));
+            return Deadlines {
+                soft: Some(t),
+                hard: Some(t),
+            };
+        }
+        let Some(c) = self.clock else {
+            return Deadlines::default();
+        };
+        let (left, inc) = match side {
+            Side::White => (c.white, c.white_increment),
+            Side::Black => (c.black, c.black_increment),
+        };
+        let usable = left.saturating_sub(MOVE_OVERHEAD).max(Duration::from_millis(1));
+        // Spread the clock over the moves to go (or a horizon of 30), plus most of the
+        // increment; stop early between depths, and never spend more than a fifth of
+        // what is left on one move in mid-search.
+        let moves = c.moves_to_go.unwrap_or(30).clamp(1, 50);
+        let base = usable / moves + inc * 3 / 4;
+        let soft = (base / 2).min(usable);
+        let hard = (base * 3).min(usable / 5 + inc / 2).min(usable).max(soft);
+        Deadlines {
+            soft: Some(soft),
+            hard: Some(hard),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clock_budget_stays_within_the_time_left() {
+        let limits = SearchLimits {
+            clock: Some(Clock {
+                white: Duration::from_secs(60),
+                black: Duration::from_millis(200),
+                white_increment: Duration::from_secs(1),
+                black_increment: Duration::ZERO,
+                moves_to_go: None,
+            }),
+            ..Default::default()
+        };
+        let w = limits.deadlines(Side::White);
+        assert!(w.soft.unwrap() >= Duration::from_millis(900));
+        assert!(w.hard.unwrap() <= Duration::from_secs(13));
+        let b = limits.deadlines(Side::Black);
+        assert!(b.hard.unwrap() <= Duration::from_millis(40), "{b:?}");
+        assert!(b.soft.unwrap() <= b.hard.unwrap());
+        let m = SearchLimits::movetime(100).deadlines(Side::White);
+        assert_eq!(m.soft, m.hard);
+        assert!(SearchLimits::depth(5).deadlines(Side::Black).hard.is_none());
+    }
+}
