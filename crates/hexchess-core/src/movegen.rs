@@ -6,7 +6,7 @@
 //! testing the resulting occupancy.
 
 use crate::bitboard::Bitboard;
-use crate::board::{Cell, MAX_CELLS};
+use crate::board::Cell;
 use crate::moves::{Move, MoveList};
 use crate::piece::{Kind, Side};
 use crate::position::Position;
@@ -20,8 +20,41 @@ struct CheckInfo {
     /// cells between it and the royal piece); every cell when not in check.
     evasion: Bitboard,
     pinned: Bitboard,
-    /// For each pinned cell, the cells it may move to: its pin line up to the pinner.
-    pin_lines: [Bitboard; MAX_CELLS],
+    /// Pinned cells with the cells each may move to (its pin line up to the pinner).
+    /// A handful at most: one per line through the royal piece.
+    pins: [(Cell, Bitboard); MAX_PINS],
+    pin_count: usize,
+}
+
+/// Pins kept in [`CheckInfo`]; with more slide directions than this, further pinned
+/// pieces have each move tested instead (see [`Position::keeps_royal_safe`]). Unit
+/// tests keep only two, so that path is exercised by ordinary positions.
+#[cfg(not(test))]
+const MAX_PINS: usize = 16;
+#[cfg(test)]
+const MAX_PINS: usize = 2;
+
+impl CheckInfo {
+    /// The cells a piece may move to, given pins and any check to answer.
+    #[inline]
+    fn allowed(&self, from: Cell) -> Bitboard {
+        if !self.pinned.contains(from) {
+            return self.evasion;
+        }
+        for &(c, line) in &self.pins[..self.pin_count] {
+            if c == from {
+                return self.evasion & line;
+            }
+        }
+        // Pinned beyond the table's capacity: the caller tests each move.
+        self.evasion
+    }
+
+    /// Whether `from` is pinned but its line was not recorded.
+    #[inline]
+    fn unrecorded_pin(&self, from: Cell) -> bool {
+        self.pinned.contains(from) && !self.pins[..self.pin_count].iter().any(|p| p.0 == from)
+    }
 }
 
 impl Position {
@@ -133,7 +166,8 @@ impl Position {
             checkers: Bitboard::EMPTY,
             evasion: Bitboard::EMPTY,
             pinned: Bitboard::EMPTY,
-            pin_lines: [Bitboard::EMPTY; MAX_CELLS],
+            pins: [(Cell::from_index(0), Bitboard::EMPTY); MAX_PINS],
+            pin_count: 0,
         };
         for &k in &r.leapers[them.index()] {
             let found = r.leap_attackers[them.index()][k.index()][king.index()]
@@ -171,7 +205,10 @@ impl Position {
                     let b2 = r.first_on_ray(d, beyond);
                     if sliders.contains(b2) && reach.contains(b2) {
                         info.pinned.insert(b1);
-                        info.pin_lines[b1.index()] = ray & !r.ray(d, b2);
+                        if info.pin_count < MAX_PINS {
+                            info.pins[info.pin_count] = (b1, ray & !r.ray(d, b2));
+                            info.pin_count += 1;
+                        }
                     }
                 }
             }
@@ -232,14 +269,18 @@ impl Position {
                 continue;
             }
             let km = &moves[k.index()];
-            let reachable = if noisy { info.evasion & enemy } else { info.evasion };
+            let reachable = if noisy {
+                info.evasion & enemy
+            } else {
+                info.evasion
+            };
             for from in pieces {
-                let mut allowed = reachable;
-                if info.pinned.contains(from) {
-                    allowed &= info.pin_lines[from.index()];
-                }
+                let allowed = reachable & info.allowed(from);
+                let checked = info.unrecorded_pin(from);
                 for t in piece_targets(r, km, from, own, enemy, occupied) & allowed {
-                    out.push(Move::new(from, t));
+                    if !checked || self.keeps_royal_safe(from, t) {
+                        out.push(Move::new(from, t));
+                    }
                 }
             }
         }
@@ -255,9 +296,20 @@ impl Position {
         let occupied = own | enemy;
         let choices = self.promotion_choices_now();
         for from in pawns {
-            let mut allowed = info.evasion;
-            if info.pinned.contains(from) {
-                allowed &= info.pin_lines[from.index()];
+            let mut allowed = info.allowed(from);
+            if info.unrecorded_pin(from) {
+                let mut candidates = pawn.capture[s][from.index()];
+                for table in &pawn.advance[s] {
+                    if let Some(t) = table[from.index()] {
+                        candidates.insert(t);
+                        if let Some(t2) = table[t.index()] {
+                            candidates.insert(t2);
+                        }
+                    }
+                }
+                allowed &= candidates
+                    .filter(|t| self.keeps_royal_safe(from, *t))
+                    .collect::<Bitboard>();
             }
             for (i, table) in pawn.advance[s].iter().enumerate() {
                 let Some(t) = table[from.index()] else {
@@ -294,7 +346,14 @@ impl Position {
     /// Adds a pawn move to `t`, expanded into its promotions. With `promotions_only`
     /// (quiet pushes in quiescence search) the plain move is left out.
     #[inline]
-    fn push_pawn_move(&self, from: Cell, t: Cell, choices: &PromotionChoices, promotions_only: bool, out: &mut MoveList) {
+    fn push_pawn_move(
+        &self,
+        from: Cell,
+        t: Cell,
+        choices: &PromotionChoices,
+        promotions_only: bool,
+        out: &mut MoveList,
+    ) {
         let Some(pr) = &self.rules.promotion else {
             if !promotions_only {
                 out.push(Move::new(from, t));
@@ -339,6 +398,16 @@ impl Position {
             }
         }
         c
+    }
+
+    /// Whether moving the piece on `from` to `to` leaves the royal piece unattacked
+    /// (for a move of a non-royal piece).
+    fn keeps_royal_safe(&self, from: Cell, to: Cell) -> bool {
+        let us = self.turn;
+        let them = !us;
+        let occupied = (self.occupied() & !Bitboard::from_cell(from)) | Bitboard::from_cell(to);
+        let attackers = self.side_bb[them.index()] & !Bitboard::from_cell(to);
+        !self.attacked_with(self.royal[us.index()], them, occupied, attackers)
     }
 
     pub(crate) fn en_passant_is_legal(&self, from: Cell, target: Cell, victim: Cell) -> bool {
@@ -432,7 +501,12 @@ pub(crate) fn piece_targets(
     if km.has_moded_leaps {
         t |= (km.leap_move[i] & !occupied) | (km.leap_capture[i] & enemy);
     }
-    for s in &km.slides {
+    let mut slid = Bitboard::EMPTY;
+    for &d in &km.plain_slides {
+        slid |= r.slide(d, from, occupied);
+    }
+    t |= slid & !own;
+    for s in &km.special_slides {
         let mut reach = r.slide(s.dir, from, occupied);
         if let Some(l) = &s.limit {
             reach &= l[i];
@@ -444,4 +518,46 @@ pub(crate) fn piece_targets(
         };
     }
     t
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use crate::piece::{Piece, Side};
+    use crate::position::Position;
+    use crate::rules::Rules;
+    use crate::variant::builtin;
+
+    #[test]
+    fn pins_beyond_the_table_are_still_obeyed() {
+        let rules = Arc::new(Rules::new(&builtin("glinski").unwrap().unwrap()).unwrap());
+        let b = rules.board();
+        let cell = |n: &str| b.parse_cell(n).unwrap();
+        let kind = |l: char| rules.kind_by_letter(l).unwrap();
+        // Three rooks pinned on three lines through the king on f6.
+        let mut pieces = vec![
+            (cell("f6"), Piece::new(Side::White, kind('K'))),
+            (cell("l6"), Piece::new(Side::Black, kind('K'))),
+        ];
+        for (ours, theirs) in [("f7", "f9"), ("g6", "i6"), ("e6", "c6")] {
+            pieces.push((cell(ours), Piece::new(Side::White, kind('R'))));
+            pieces.push((cell(theirs), Piece::new(Side::Black, kind('R'))));
+        }
+        let pos =
+            Position::from_parts(Arc::clone(&rules), &pieces, Side::White, None, 0, 1).unwrap();
+        let targets = |from: &str| {
+            let mut v: Vec<&str> = pos
+                .legal_moves()
+                .into_iter()
+                .filter(|m| m.from() == cell(from))
+                .map(|m| b.name(m.to()))
+                .collect();
+            v.sort();
+            v
+        };
+        assert_eq!(targets("f7"), ["f8", "f9"]);
+        assert_eq!(targets("g6"), ["h6", "i6"]);
+        assert_eq!(targets("e6"), ["c6", "d6"]);
+    }
 }

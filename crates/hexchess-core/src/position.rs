@@ -432,6 +432,33 @@ impl Position {
         h
     }
 
+    /// The colour-mirrored twin: every piece changes colour and is reflected top to
+    /// bottom, and the other side moves. Evaluation and search must treat both alike.
+    /// `None` when the board is not symmetric under the reflection.
+    pub fn colour_flipped(&self) -> Option<Position> {
+        let b = self.rules.board();
+        let mut pieces = Vec::new();
+        for (c, p) in self.pieces() {
+            pieces.push((b.mirror(c)?, Piece::new(!p.side, p.kind)));
+        }
+        let ep = match self.ep {
+            Some(e) => Some(EnPassant {
+                target: b.mirror(e.target)?,
+                victim: b.mirror(e.victim)?,
+            }),
+            None => None,
+        };
+        Position::from_parts(
+            Arc::clone(&self.rules),
+            &pieces,
+            !self.turn,
+            ep,
+            self.halfmove,
+            self.fullmove,
+        )
+        .ok()
+    }
+
     /// Forgets the history (the undo stack), keeping the position: what a FEN would give.
     pub fn clear_history(&mut self) {
         self.undo.clear();

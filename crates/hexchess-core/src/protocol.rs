@@ -109,7 +109,8 @@ impl Engine {
         if self.searcher.is_none() {
             self.stop();
         }
-        self.searcher.get_or_insert_with(|| Searcher::new(SearchOptions::default()))
+        self.searcher
+            .get_or_insert_with(|| Searcher::new(SearchOptions::default()))
     }
 
     /// Handles one line of input.
@@ -143,14 +144,34 @@ impl Engine {
 
     fn uci(&self) {
         let o = &self.out;
-        say(o, format!("id name hexchess-engine {}", env!("CARGO_PKG_VERSION")));
+        say(
+            o,
+            format!("id name hexchess-engine {}", env!("CARGO_PKG_VERSION")),
+        );
         say(o, "id author the hexchess developers");
-        let vars: String = self.catalog.ids().iter().map(|id| format!(" var {id}")).collect();
-        say(o, format!("option name UCI_Variant type combo default {}{vars}", self.rules.id()));
-        say(o, format!("option name Hash type spin default 64 min 1 max {MAX_HASH_MB}"));
+        let vars: String = self
+            .catalog
+            .ids()
+            .iter()
+            .map(|id| format!(" var {id}"))
+            .collect();
+        say(
+            o,
+            format!(
+                "option name UCI_Variant type combo default {}{vars}",
+                self.rules.id()
+            ),
+        );
+        say(
+            o,
+            format!("option name Hash type spin default 64 min 1 max {MAX_HASH_MB}"),
+        );
         say(o, "option name Skill type spin default 10 min 1 max 10");
         say(o, "option name Pruning type check default true");
-        say(o, "option name Eval type combo default Full var Full var Material");
+        say(
+            o,
+            "option name Eval type combo default Full var Full var Material",
+        );
         say(o, "option name MaxDepth type spin default 0 min 0 max 127");
         say(o, "uciok");
     }
@@ -159,7 +180,10 @@ impl Engine {
         // setoption name <name...> [value <value...>]
         let joined = args.join(" ");
         let Some(rest) = joined.strip_prefix("name ") else {
-            return error(&self.out, "expected 'setoption name <option> value <value>'");
+            return error(
+                &self.out,
+                "expected 'setoption name <option> value <value>'",
+            );
         };
         let (name, value) = match rest.split_once(" value ") {
             Some((n, v)) => (n.trim(), v.trim()),
@@ -177,7 +201,10 @@ impl Engine {
                     }
                     None => error(
                         &self.out,
-                        format!("unknown variant '{value}'; known: {}", self.catalog.ids().join(", ")),
+                        format!(
+                            "unknown variant '{value}'; known: {}",
+                            self.catalog.ids().join(", ")
+                        ),
                     ),
                 };
             }
@@ -223,7 +250,12 @@ impl Engine {
                     Err(e) => return error(&self.out, format!("bad FEN: {e}")),
                 }
             }
-            _ => return error(&self.out, "expected 'position startpos|fen <hexfen> [moves ...]'"),
+            _ => {
+                return error(
+                    &self.out,
+                    "expected 'position startpos|fen <hexfen> [moves ...]'",
+                );
+            }
         };
         for text in moves {
             match pos.parse_move(text) {
@@ -249,7 +281,10 @@ impl Engine {
             Err(e) => return error(&self.out, e),
         };
         self.stop();
-        let searcher = self.searcher.take().unwrap_or_else(|| Searcher::new(SearchOptions::default()));
+        let searcher = self
+            .searcher
+            .take()
+            .unwrap_or_else(|| Searcher::new(SearchOptions::default()));
         let info_out = Arc::clone(&self.out);
         let done_out = Arc::clone(&self.out);
         self.running = Some(RunningSearch::start(
@@ -282,7 +317,10 @@ impl Engine {
                 text.push_str(&format!("\nNodes searched: {total}"));
                 say(&self.out, text);
             }
-            _ => error(&self.out, format!("perft depth must be 1 to {MAX_PERFT_DEPTH}, not '{n}'")),
+            _ => error(
+                &self.out,
+                format!("perft depth must be 1 to {MAX_PERFT_DEPTH}, not '{n}'"),
+            ),
         }
     }
 
@@ -295,12 +333,21 @@ impl Engine {
         self.stop();
         let out = Arc::clone(&self.out);
         let lines = bench::run(depth, |l| {
-            say(&out, format!("info string bench {} {} nodes {} time {} bestmove {}", l.variant, l.fen, l.nodes, l.millis, l.best));
+            say(
+                &out,
+                format!(
+                    "info string bench {} {} nodes {} time {} bestmove {}",
+                    l.variant, l.fen, l.nodes, l.millis, l.best
+                ),
+            );
         });
         let nodes: u64 = lines.iter().map(|l| l.nodes).sum();
         let millis: u128 = lines.iter().map(|l| l.millis).sum::<u128>().max(1);
         say(&self.out, format!("Nodes searched: {nodes}"));
-        say(&self.out, format!("Nodes/second: {}", nodes as u128 * 1000 / millis));
+        say(
+            &self.out,
+            format!("Nodes/second: {}", nodes as u128 * 1000 / millis),
+        );
     }
 
     fn display(&mut self) {
@@ -440,7 +487,11 @@ mod tests {
         ] {
             let reply = s.send(bad);
             assert!(reply.starts_with("info string error: "), "{bad}: {reply}");
-            assert_eq!(s.engine.position().to_fen(), before, "{bad} changed the position");
+            assert_eq!(
+                s.engine.position().to_fen(),
+                before,
+                "{bad} changed the position"
+            );
         }
         assert_eq!(s.send("isready"), "readyok\n");
     }
@@ -469,7 +520,10 @@ mod tests {
     fn uci_lists_every_variant_and_option() {
         let mut s = Session::new();
         let reply = s.send("uci");
-        assert!(reply.contains("var glinski var mccooey var grand var standard"), "{reply}");
+        assert!(
+            reply.contains("var glinski var mccooey var grand var standard"),
+            "{reply}"
+        );
         assert!(reply.contains("option name Hash type spin"), "{reply}");
         assert!(reply.ends_with("uciok\n"));
         assert_eq!(s.engine.handle("quit"), Flow::Quit);
@@ -483,7 +537,12 @@ mod tests {
         s.engine.wait();
         let reply = s.take();
         assert!(reply.contains("info depth 3 "), "{reply}");
-        let best = reply.lines().last().unwrap().strip_prefix("bestmove ").expect(&reply);
+        let best = reply
+            .lines()
+            .last()
+            .unwrap()
+            .strip_prefix("bestmove ")
+            .expect(&reply);
         assert!(s.engine.position().parse_move(best).is_ok(), "{best}");
     }
 

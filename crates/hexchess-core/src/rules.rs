@@ -43,6 +43,11 @@ pub(crate) struct KindMoves {
     /// Per cell: leap targets reached only by capturing.
     pub leap_capture: Vec<Bitboard>,
     pub slides: Vec<SlideAtom>,
+    /// Directions of the unlimited move-or-capture slides among `slides` (the common
+    /// case, generated without looking at modes or limits).
+    pub plain_slides: Vec<u8>,
+    /// The other slides: limited, move-only or capture-only.
+    pub special_slides: Vec<SlideAtom>,
     /// Whether `leap_any` has any target (pure sliders skip the lookup).
     pub has_leaps: bool,
     /// Whether `leap_move` or `leap_capture` has any target (rare: fairy pieces).
@@ -308,6 +313,8 @@ impl Rules {
                     leap_move: vec![Bitboard::EMPTY; n],
                     leap_capture: vec![Bitboard::EMPTY; n],
                     slides: Vec::new(),
+                    plain_slides: Vec::new(),
+                    special_slides: Vec::new(),
                     has_leaps: false,
                     has_moded_leaps: false,
                 };
@@ -342,6 +349,13 @@ impl Rules {
                     km.leap_any[c] |= both;
                     km.leap_move[c] = km.leap_move[c] & !km.leap_any[c];
                     km.leap_capture[c] = km.leap_capture[c] & !km.leap_any[c];
+                }
+                for sa in &km.slides {
+                    if sa.limit.is_none() && sa.mode == MoveMode::MoveOrCapture {
+                        km.plain_slides.push(sa.dir);
+                    } else {
+                        km.special_slides.push(sa.clone());
+                    }
                 }
                 km.has_leaps = km.leap_any.iter().any(|b| b.any());
                 km.has_moded_leaps = km.leap_move.iter().chain(&km.leap_capture).any(|b| b.any());

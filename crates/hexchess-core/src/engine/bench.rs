@@ -12,14 +12,38 @@ use crate::position::Position;
 
 /// The positions: each built-in's start and its reference special position.
 pub const BENCH_POSITIONS: &[(&str, &str)] = &[
-    ("glinski", "6/P5p/RP4pr/N1P3p1n/Q2P2p2q/BBB1P1p1bbb/K2P2p2k/N1P3p1n/RP4pr/P5p/6 w - 0 1"),
-    ("glinski", "6/P5p/RP4pr/N1P3p2/Q2P2p2q/BBB1P1p1bbb/K2P2p1nk/N1P1p3n/R3P1pr/P5p/6 w h6 0 3"),
-    ("mccooey", "6/7/P6p/RP5pr/QNP4pnq/BBBP3pbbb/KNP4pnk/RP5pr/P6p/7/6 w - 0 1"),
-    ("mccooey", "6/7/P6p/RP5pr/QNP2p2nq/BBBP2p1bbb/KNP5nk/R5P1r/1P5p/7/6 w - 0 5"),
-    ("grand", "2DKV2/8/BNRQBWRNB/10/PPPPPPPPPPP/12/13/12/ppppppppppp/10/bnrqbwrnb/8/2dkv2 w - 0 1"),
-    ("grand", "2D1V2/2K5/1N4RN1/10/PB1P2w2r1/5P6/4P8/1p6p3/p2p4p1n/4P5/1nrqb4/8/2dkv2 w - 0 18"),
-    ("standard", "7/8/BNRQBKRNB/10/PPPPPPPPPPP/12/13/12/ppppppppppp/10/bnrqbkrnb/8/7 w - 0 1"),
-    ("standard", "7/8/BNRQBKRNB/10/PP1PPPPPPPP/12/13/1p5pp1p1/nppp1p2pp1/10/b2qb2nb/2P2rk1/7 w - 0 8"),
+    (
+        "glinski",
+        "6/P5p/RP4pr/N1P3p1n/Q2P2p2q/BBB1P1p1bbb/K2P2p2k/N1P3p1n/RP4pr/P5p/6 w - 0 1",
+    ),
+    (
+        "glinski",
+        "6/P5p/RP4pr/N1P3p2/Q2P2p2q/BBB1P1p1bbb/K2P2p1nk/N1P1p3n/R3P1pr/P5p/6 w h6 0 3",
+    ),
+    (
+        "mccooey",
+        "6/7/P6p/RP5pr/QNP4pnq/BBBP3pbbb/KNP4pnk/RP5pr/P6p/7/6 w - 0 1",
+    ),
+    (
+        "mccooey",
+        "6/7/P6p/RP5pr/QNP2p2nq/BBBP2p1bbb/KNP5nk/R5P1r/1P5p/7/6 w - 0 5",
+    ),
+    (
+        "grand",
+        "2DKV2/8/BNRQBWRNB/10/PPPPPPPPPPP/12/13/12/ppppppppppp/10/bnrqbwrnb/8/2dkv2 w - 0 1",
+    ),
+    (
+        "grand",
+        "2D1V2/2K5/1N4RN1/10/PB1P2w2r1/5P6/4P8/1p6p3/p2p4p1n/4P5/1nrqb4/8/2dkv2 w - 0 18",
+    ),
+    (
+        "standard",
+        "7/8/BNRQBKRNB/10/PPPPPPPPPPP/12/13/12/ppppppppppp/10/bnrqbkrnb/8/7 w - 0 1",
+    ),
+    (
+        "standard",
+        "7/8/BNRQBKRNB/10/PP1PPPPPPPP/12/13/1p5pp1p1/nppp1p2pp1/10/b2qb2nb/2P2rk1/7 w - 0 8",
+    ),
 ];
 
 /// The depth `bench` searches by default.

@@ -158,9 +158,9 @@ impl Evaluator {
                     let mut next = Vec::new();
                     for c in board.cells() {
                         if steps[c.index()] == u8::MAX
-                            && pt.advance[s].iter().any(|t| {
-                                t[c.index()].is_some_and(|to| frontier.contains(&to))
-                            })
+                            && pt.advance[s]
+                                .iter()
+                                .any(|t| t[c.index()].is_some_and(|to| frontier.contains(&to)))
                         {
                             steps[c.index()] = d;
                             next.push(c);
@@ -283,8 +283,8 @@ impl Evaluator {
                 if !rules.is_royal(k) && Some(k) != pawn {
                     // Dynamic mobility: weighted so that long-range pieces do not
                     // dominate (a queen reaches many cells; each is worth less).
-                    let plain_avg = plain_mobility[k.index()].iter().sum::<i32>() as f64
-                        / n.max(1) as f64;
+                    let plain_avg =
+                        plain_mobility[k.index()].iter().sum::<i32>() as f64 / n.max(1) as f64;
                     let per = (40.0 / plain_avg.max(1.0).sqrt()).round() as i32;
                     mobility[k.index()] = Phased::new(per, per);
                     mobility_base[k.index()] = (plain_avg / 3.0).round() as i32;
@@ -343,21 +343,36 @@ impl Evaluator {
     /// outside `alpha..beta`, the expensive ones (mobility, king safety) are skipped:
     /// they cannot bring it back inside.
     pub fn evaluate_within(&self, pos: &Position, mode: EvalMode, alpha: i32, beta: i32) -> i32 {
+        self.evaluate_lazy(pos, mode, alpha, beta).0
+    }
+
+    /// [`Evaluator::evaluate_within`], also telling whether the score is the full
+    /// evaluation (worth caching) or only the cheap estimate.
+    pub fn evaluate_lazy(
+        &self,
+        pos: &Position,
+        mode: EvalMode,
+        alpha: i32,
+        beta: i32,
+    ) -> (i32, bool) {
         let sign = match pos.turn() {
             Side::White => 1,
             Side::Black => -1,
         };
         if mode == EvalMode::Material {
-            return sign * (self.material(pos, Side::White) - self.material(pos, Side::Black));
+            return (
+                sign * (self.material(pos, Side::White) - self.material(pos, Side::Black)),
+                true,
+            );
         }
         let (terms, phase) = self.static_terms(pos);
         let cheap = sign * self.blend(terms, phase);
         if cheap + LAZY_MARGIN <= alpha || cheap - LAZY_MARGIN >= beta {
-            return cheap;
+            return (cheap, false);
         }
         let mut all = terms;
         all += self.dynamic_terms(pos);
-        sign * self.blend(all, phase)
+        (sign * self.blend(all, phase), true)
     }
 
     fn material(&self, pos: &Position, side: Side) -> i32 {
@@ -375,7 +390,9 @@ impl Evaluator {
     fn static_terms(&self, pos: &Position) -> (Phased, i32) {
         let mut score = Phased::default();
         let mut phase = 0;
-        let pawn_bb = self.pawn.map_or(Bitboard::EMPTY, |p| pos.kind_bb[p.index()]);
+        let pawn_bb = self
+            .pawn
+            .map_or(Bitboard::EMPTY, |p| pos.kind_bb[p.index()]);
         for side in Side::BOTH {
             let s = side.index();
             let own = pos.side_bb[s];
@@ -431,7 +448,10 @@ impl Evaluator {
             let mut attackers = 0;
             for k in 0..self.kinds {
                 let pieces = pos.kind_bb[k] & own;
-                if pieces.is_empty() || Some(Kind::new(k)) == self.pawn || self.royal_mask >> k & 1 != 0 {
+                if pieces.is_empty()
+                    || Some(Kind::new(k)) == self.pawn
+                    || self.royal_mask >> k & 1 != 0
+                {
                     continue;
                 }
                 let km = &rules.moves[s][k];
@@ -456,7 +476,8 @@ impl Evaluator {
             }
             if let Some(p) = self.pawn {
                 let royal = pos.royal[s];
-                let shield = (pos.kind_bb[p.index()] & own & self.shield[s][royal.index()]).count() as i32;
+                let shield =
+                    (pos.kind_bb[p.index()] & own & self.shield[s][royal.index()]).count() as i32;
                 acc.mg += 12 * shield.min(3);
             }
             if side == Side::White {

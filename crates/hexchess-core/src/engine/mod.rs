@@ -105,7 +105,13 @@ impl SearchInfo {
     pub fn to_uci(&self, pos: &Position) -> String {
         let mut line = format!(
             "info depth {} seldepth {} score {} nodes {} nps {} time {} hashfull {}",
-            self.depth, self.seldepth, self.score, self.nodes, self.nps, self.time_ms, self.hashfull
+            self.depth,
+            self.seldepth,
+            self.score,
+            self.nodes,
+            self.nps,
+            self.time_ms,
+            self.hashfull
         );
         if !self.pv.is_empty() {
             line.push_str(" pv");
@@ -170,7 +176,8 @@ impl RunningSearch {
             .spawn(move || {
                 let mut pos = pos;
                 let root = pos.clone();
-                let result = searcher.search(&mut pos, &limits, &flag, &mut |info| on_info(&root, info));
+                let result =
+                    searcher.search(&mut pos, &limits, &flag, &mut |info| on_info(&root, info));
                 on_done(&root, &result);
                 (searcher, result)
             })

@@ -25,6 +25,9 @@ pub const MATE: i32 = 30_000;
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 const INFINITY: i32 = MATE + 1;
 
+/// Entries in the evaluation cache (a power of two).
+const EVAL_CACHE_SIZE: usize = 1 << 16;
+
 /// Nodes between checks of the clock and the stop flag.
 const CHECK_EVERY: u64 = 1024;
 
@@ -39,6 +42,8 @@ pub struct Searcher {
     scores: Vec<Vec<i32>>,
     pv: Vec<Vec<Move>>,
     lmr: [[u8; 64]; 64],
+    /// Full evaluations by position hash; cleared with the mode or variant.
+    eval_cache: Vec<(u64, i32)>,
     // Per search:
     nodes: u64,
     seldepth: usize,
@@ -69,6 +74,7 @@ impl Searcher {
             scores: (0..=MAX_PLY).map(|_| Vec::with_capacity(128)).collect(),
             pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
             lmr,
+            eval_cache: vec![(0, 0); EVAL_CACHE_SIZE],
             nodes: 0,
             seldepth: 0,
             stopped: false,
@@ -101,6 +107,7 @@ impl Searcher {
     /// Forgets everything learned (a new game).
     pub fn clear(&mut self) {
         self.tt.clear();
+        self.eval_cache.fill((0, 0));
         self.history.fill(0);
         self.killers = [[None; 2]; MAX_PLY + 1];
     }
@@ -111,6 +118,7 @@ impl Searcher {
         match &self.eval {
             Some((cached, e)) if cached == id => Arc::clone(e),
             _ => {
+                self.eval_cache.fill((0, 0));
                 let e = Arc::new(Evaluator::new(pos.rules()));
                 self.eval = Some((id.to_string(), Arc::clone(&e)));
                 e
@@ -134,6 +142,9 @@ impl Searcher {
         self.node_limit = limits.nodes;
         self.nodes = 0;
         self.stopped = false;
+        if self.mode != self.options.eval {
+            self.eval_cache.fill((0, 0));
+        }
         self.mode = self.options.eval;
         self.tt.new_search();
         self.killers = [[None; 2]; MAX_PLY + 1];
@@ -144,7 +155,11 @@ impl Searcher {
 
         let root_moves = pos.legal_moves();
         if root_moves.is_empty() {
-            let score = if pos.in_check() { -MATE } else { self.stalemate_score };
+            let score = if pos.in_check() {
+                -MATE
+            } else {
+                self.stalemate_score
+            };
             return SearchResult {
                 best: None,
                 score: Score::from_internal(score),
@@ -155,7 +170,11 @@ impl Searcher {
         }
 
         let skill = self.options.skill.clamp(1, 10);
-        let skill_depth = if skill < 10 { Some(skill_depth(skill)) } else { None };
+        let skill_depth = if skill < 10 {
+            Some(skill_depth(skill))
+        } else {
+            None
+        };
         let max_depth = [limits.depth, self.options.max_depth, skill_depth]
             .into_iter()
             .flatten()
@@ -263,7 +282,14 @@ impl Searcher {
 
     /// At reduced strength: scores every root move at the completed depth and draws one,
     /// better moves more likely, with a temperature that falls as the level rises.
-    fn pick_by_skill(&mut self, pos: &mut Position, eval: &Evaluator, moves: &[Move], depth: i32, skill: u8) -> Move {
+    fn pick_by_skill(
+        &mut self,
+        pos: &mut Position,
+        eval: &Evaluator,
+        moves: &[Move],
+        depth: i32,
+        skill: u8,
+    ) -> Move {
         let mut scored = Vec::with_capacity(moves.len());
         self.stopped = false;
         self.deadlines = Deadlines::default();
@@ -276,7 +302,8 @@ impl Searcher {
         }
         let top = scored.iter().map(|x| x.1).max().unwrap_or(0);
         // Level 1 plays almost at random among sensible moves; level 9 rarely errs.
-        let temperature = [0.0, 220.0, 160.0, 120.0, 90.0, 65.0, 45.0, 30.0, 20.0, 12.0][skill as usize];
+        let temperature =
+            [0.0, 220.0, 160.0, 120.0, 90.0, 65.0, 45.0, 30.0, 20.0, 12.0][skill as usize];
         let weights: Vec<f64> = scored
             .iter()
             .map(|(_, s)| (((*s - top) as f64).max(-3000.0) / temperature).exp())
@@ -294,7 +321,7 @@ impl Searcher {
 
     #[inline]
     fn check_limits(&mut self) {
-        if self.nodes % CHECK_EVERY == 0 {
+        if self.nodes.is_multiple_of(CHECK_EVERY) {
             if self.deadlines.hard_passed(self.started) || self.stop_flag() {
                 self.stopped = true;
             }
@@ -311,7 +338,16 @@ impl Searcher {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn negamax(&mut self, pos: &mut Position, eval: &Evaluator, mut depth: i32, mut alpha: i32, mut beta: i32, ply: usize, allow_null: bool) -> i32 {
+    fn negamax(
+        &mut self,
+        pos: &mut Position,
+        eval: &Evaluator,
+        mut depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        allow_null: bool,
+    ) -> i32 {
         self.pv[ply].clear();
         let in_check = pos.in_check();
         if in_check {
@@ -360,7 +396,11 @@ impl Searcher {
             }
         }
 
-        let static_eval = if in_check { -INFINITY } else { eval.evaluate(pos, self.mode) };
+        let static_eval = if in_check {
+            -INFINITY
+        } else {
+            self.static_eval(pos, eval, alpha, beta)
+        };
         let pruning = self.options.pruning;
         let us = pos.turn();
 
@@ -389,7 +429,11 @@ impl Searcher {
         pos.legal_moves_into(&mut moves);
         if moves.is_empty() {
             self.lists[ply] = moves;
-            return if in_check { -MATE + ply as i32 } else { self.stalemate_score };
+            return if in_check {
+                -MATE + ply as i32
+            } else {
+                self.stalemate_score
+            };
         }
         let mut scores = std::mem::take(&mut self.scores[ply]);
         self.score_moves(pos, eval, &moves, &mut scores, tt_move, ply);
@@ -397,7 +441,6 @@ impl Searcher {
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
-        let mut searched = 0usize;
         for i in 0..moves.len() {
             pick_next(&mut moves, &mut scores, i);
             let mv = moves[i];
@@ -406,6 +449,8 @@ impl Searcher {
             pos.make_move(mv);
             let gives_check = pos.in_check();
             let mut s;
+            // Moves searched before this one: the index, as the loop never skips.
+            let searched = i;
             if searched == 0 {
                 s = -self.negamax(pos, eval, depth - 1, -beta, -alpha, ply + 1, true);
             } else {
@@ -434,7 +479,6 @@ impl Searcher {
                 self.scores[ply] = scores;
                 return 0;
             }
-            searched += 1;
             if s > best {
                 best = s;
                 best_move = Some(mv);
@@ -463,11 +507,19 @@ impl Searcher {
         } else {
             Bound::Upper
         };
-        self.tt.store(key, best_move, to_tt(best, ply), depth, bound);
+        self.tt
+            .store(key, best_move, to_tt(best, ply), depth, bound);
         best
     }
 
-    fn quiesce(&mut self, pos: &mut Position, eval: &Evaluator, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    fn quiesce(
+        &mut self,
+        pos: &mut Position,
+        eval: &Evaluator,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
         self.nodes += 1;
         self.check_limits();
         if self.stopped {
@@ -482,7 +534,7 @@ impl Searcher {
         let stand_pat = if in_check {
             -INFINITY
         } else {
-            eval.evaluate_within(pos, self.mode, alpha, beta)
+            self.static_eval(pos, eval, alpha, beta)
         };
         if stand_pat >= beta {
             return stand_pat;
@@ -533,6 +585,20 @@ impl Searcher {
         best
     }
 
+    /// The evaluation, from the cache when this position was fully evaluated before.
+    fn static_eval(&mut self, pos: &Position, eval: &Evaluator, alpha: i32, beta: i32) -> i32 {
+        let key = pos.hash();
+        let slot = &mut self.eval_cache[key as usize & (EVAL_CACHE_SIZE - 1)];
+        if slot.0 == key {
+            return slot.1;
+        }
+        let (score, exact) = eval.evaluate_lazy(pos, self.mode, alpha, beta);
+        if exact {
+            *slot = (key, score);
+        }
+        score
+    }
+
     /// Draws the search recognises: repetition (once is enough inside the tree), the
     /// move rule and bare royals.
     fn is_draw(&self, pos: &Position) -> bool {
@@ -545,14 +611,27 @@ impl Searcher {
         }
         if draws.repetitions > 0 {
             let h = pos.hash();
-            if pos.reversible_history().skip(1).step_by(2).any(|old| old == h) {
+            if pos
+                .reversible_history()
+                .skip(1)
+                .step_by(2)
+                .any(|old| old == h)
+            {
                 return true;
             }
         }
         false
     }
 
-    fn score_moves(&self, pos: &Position, eval: &Evaluator, moves: &[Move], scores: &mut Vec<i32>, tt_move: Option<Move>, ply: usize) {
+    fn score_moves(
+        &self,
+        pos: &Position,
+        eval: &Evaluator,
+        moves: &[Move],
+        scores: &mut Vec<i32>,
+        tt_move: Option<Move>,
+        ply: usize,
+    ) {
         scores.clear();
         let side = pos.turn().index();
         for &m in moves {

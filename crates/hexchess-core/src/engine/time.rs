@@ -68,7 +68,9 @@ impl SearchLimits {
             return Deadlines::default();
         }
         if let Some(t) = self.movetime {
-            let t = t.saturating_sub(Duration::from_millis(2)).max(Duration::from_millis(1));
+            let t = t
+                .saturating_sub(Duration::from_millis(2))
+                .max(Duration::from_millis(1));
             return Deadlines {
                 soft: Some(t),
                 hard: Some(t),
@@ -81,7 +83,9 @@ impl SearchLimits {
             Side::White => (c.white, c.white_increment),
             Side::Black => (c.black, c.black_increment),
         };
-        let usable = left.saturating_sub(MOVE_OVERHEAD).max(Duration::from_millis(1));
+        let usable = left
+            .saturating_sub(MOVE_OVERHEAD)
+            .max(Duration::from_millis(1));
         // Spread the clock over the moves to go (or a horizon of 30), plus most of the
         // increment; stop early between depths, and never spend more than a fifth of
         // what is left on one move in mid-search.

@@ -1,0 +1,309 @@
+//! The searcher: mates, legality, stopping, symmetry and draws.
+
+mod common;
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use common::{fen, place, rules};
+use hexchess_core::engine::eval::{EvalMode, Evaluator};
+use hexchess_core::engine::{RunningSearch, Score, SearchLimits, SearchOptions, Searcher};
+use hexchess_core::{Move, Position};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+/// Exhaustive check, independent of the engine: can the side to move force mate
+/// within `n` of its moves?
+fn forced_mate(p: &mut Position, n: u32) -> bool {
+    p.legal_moves().into_iter().any(|m| mates_after(p, m, n))
+}
+
+/// Whether playing `m` forces mate within `n` moves (this one included).
+fn mates_after(p: &mut Position, m: Move, n: u32) -> bool {
+    p.make_move(m);
+    let replies = p.legal_moves();
+    let ok = if replies.is_empty() {
+        p.in_check()
+    } else {
+        n > 1
+            && replies.iter().all(|r| {
+                p.make_move(*r);
+                let x = forced_mate(p, n - 1);
+                p.unmake_move();
+                x
+            })
+    };
+    p.unmake_move();
+    ok
+}
+
+fn search(p: &Position, limits: SearchLimits) -> hexchess_core::engine::SearchResult {
+    let mut s = Searcher::new(SearchOptions::default());
+    let mut q = p.clone();
+    s.search(
+        &mut q,
+        &limits,
+        &Arc::new(AtomicBool::new(false)),
+        &mut |_| {},
+    )
+}
+
+/// Mate in 1, 2 and 3 for each variant, found by random search and proved here.
+const MATES: &[(&str, u32, &str)] = &[
+    ("glinski", 1, "6/1R5/4Q3/6K2/10/k10/10/9/8/7/6 w - 0 1"),
+    ("glinski", 2, "6/7/4Q3/9/10/11/4R5/9/1K4k1/7/6 w - 0 1"),
+    ("glinski", 3, "6/K6/8/8k/10/QR9/10/9/8/7/6 w - 0 1"),
+    ("mccooey", 1, "6/7/8/9/9R/1R9/10/9/4K3/6k/6 w - 0 1"),
+    ("mccooey", 2, "6/7/5R2/9/10/11/10/5K3/7R/7/4k1 w - 0 1"),
+    ("mccooey", 3, "R5/5k1/8/9/4K5/11/8R1/9/8/7/6 w - 0 1"),
+    ("grand", 1, "7/8/9/10/4V6/12/13/12/11/6W3/6K2/8/6k w - 0 1"),
+    ("grand", 2, "7/8/2V6/10/11/4K6k/13/12/5W5/10/9/8/7 w - 0 1"),
+    (
+        "grand",
+        3,
+        "7/8/7k1/10/11/12/9K3/12/11/10/1W7/8/5V1 w - 0 1",
+    ),
+    (
+        "standard",
+        1,
+        "7/8/9/5K4/11/12/13/10Q1/4N6/10/9/8/1k5 w - 0 1",
+    ),
+    ("standard", 2, "7/8/9/10/11/12/k6K5/8Q3/11/N9/9/8/7 w - 0 1"),
+    (
+        "standard",
+        3,
+        "7/8/2QK5/10/11/k11/13/12/11/3N6/9/8/7 w - 0 1",
+    ),
+];
+
+#[test]
+fn finds_mate_in_one_two_and_three_in_every_variant() {
+    for &(id, n, text) in MATES {
+        let mut p = fen(id, text);
+        assert!(forced_mate(&mut p, n), "{id}: no mate in {n}");
+        assert!(
+            n == 1 || !forced_mate(&mut p, n - 1),
+            "{id}: a shorter mate exists"
+        );
+        // Reductions may hide the shortest mate at its exact depth; a little more finds it.
+        let result = search(&p, SearchLimits::depth(2 * n + 3));
+        assert_eq!(
+            result.score,
+            Score::Mate(n as i32),
+            "{id} mate in {n}: {text}"
+        );
+        let best = result.best.expect("a move");
+        assert!(
+            mates_after(&mut p, best, n),
+            "{id}: {} does not mate in {n}",
+            p.move_to_lan(best)
+        );
+    }
+}
+
+#[test]
+fn the_mated_side_sees_the_mate_coming() {
+    // After White's best first move in the mate-in-2, Black is mated in one.
+    let mut p = fen("glinski", MATES[1].2);
+    let best = search(&p, SearchLimits::depth(5)).best.unwrap();
+    p.make_move(best);
+    let reply = search(&p, SearchLimits::depth(4));
+    assert_eq!(reply.score, Score::Mate(-1));
+}
+
+#[test]
+fn never_returns_an_illegal_move() {
+    let mut rng = StdRng::seed_from_u64(11);
+    let mut searcher = Searcher::new(SearchOptions {
+        hash_mb: 4,
+        ..SearchOptions::default()
+    });
+    for id in ["glinski", "mccooey", "grand", "standard"] {
+        let mut p = Position::start(rules(id));
+        for ply in 0..120 {
+            let moves = p.legal_moves();
+            if moves.is_empty() || p.outcome().is_some() {
+                break;
+            }
+            let limits = SearchLimits {
+                nodes: Some(rng.random_range(50..3000)),
+                ..SearchLimits::default()
+            };
+            let mut q = p.clone();
+            let r = searcher.search(
+                &mut q,
+                &limits,
+                &Arc::new(AtomicBool::new(false)),
+                &mut |_| {},
+            );
+            let best = r.best.expect("legal moves exist");
+            assert!(
+                moves.contains(&best),
+                "{id} ply {ply}: illegal {best:?} in {}",
+                p.to_fen()
+            );
+            assert_eq!(q.to_fen(), p.to_fen(), "the search restores the position");
+            // Play on with the engine's move half the time, a random one otherwise.
+            let mv = if rng.random_bool(0.5) {
+                best
+            } else {
+                moves[rng.random_range(0..moves.len())]
+            };
+            p.make_move(mv);
+        }
+    }
+}
+
+#[test]
+fn stop_ends_a_search_within_50_ms() {
+    let mut fastest = Duration::MAX;
+    for _ in 0..3 {
+        let p = Position::start(rules("grand"));
+        let limits = SearchLimits {
+            infinite: true,
+            ..SearchLimits::default()
+        };
+        let running = RunningSearch::start(
+            Searcher::new(SearchOptions::default()),
+            p,
+            limits,
+            |_, _| {},
+            |_, _| {},
+        );
+        std::thread::sleep(Duration::from_millis(300));
+        assert!(
+            !running.is_finished(),
+            "an infinite search runs until stopped"
+        );
+        let asked = Instant::now();
+        running.stop();
+        let (_, result) = running.join();
+        let took = asked.elapsed();
+        assert!(result.best.is_some());
+        assert!(took < Duration::from_millis(500), "{took:?}");
+        fastest = fastest.min(took);
+    }
+    // The best of three, so that a scheduling hiccup on a busy machine is not counted.
+    assert!(fastest < Duration::from_millis(50), "{fastest:?}");
+}
+
+#[test]
+fn evaluation_is_colour_symmetric() {
+    let mut rng = StdRng::seed_from_u64(5);
+    let mut checked = 0;
+    for id in ["glinski", "mccooey", "grand", "standard"] {
+        let e = Evaluator::new(&rules(id));
+        for _ in 0..6 {
+            let mut p = Position::start(rules(id));
+            for _ in 0..rng.random_range(10..80) {
+                let moves = p.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                p.make_move(moves[rng.random_range(0..moves.len())]);
+                let twin = p.colour_flipped().expect("built-in boards are symmetric");
+                for mode in [EvalMode::Full, EvalMode::Material] {
+                    assert_eq!(
+                        e.evaluate(&p, mode),
+                        e.evaluate(&twin, mode),
+                        "{id} {}",
+                        p.to_fen()
+                    );
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 500);
+}
+
+#[test]
+fn repetition_is_a_draw_inside_the_search() {
+    // White (king and knight) is lost against queen and rook, but the knight's return
+    // to e3 repeats a position for the third time: the engine takes the draw.
+    let mut p = place(
+        "glinski",
+        'b',
+        &[
+            ('K', "a1"),
+            ('N', "e3"),
+            ('k', "l6"),
+            ('q', "h8"),
+            ('r', "k1"),
+        ],
+    );
+    let cycle = ["h8h7", "e3f6", "h7h8", "f6e3"];
+    for m in cycle.iter().chain(&cycle[..3]) {
+        let mv = p.parse_move(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+        p.make_move(mv);
+    }
+    let mut x = p.clone();
+    x.make_move(x.parse_move("f6e3").unwrap());
+    assert_eq!(
+        x.repetitions(),
+        3,
+        "f6e3 would complete a threefold repetition"
+    );
+    let result = search(&p, SearchLimits::depth(6));
+    assert_eq!(p.move_to_lan(result.best.unwrap()), "f6e3");
+    assert_eq!(result.score, Score::Cp(0));
+    // Without the history the same position is simply lost.
+    let fresh = fen("glinski", &p.to_fen());
+    let alone = search(&fresh, SearchLimits::depth(6));
+    assert!(
+        matches!(alone.score, Score::Cp(c) if c < -500)
+            || matches!(alone.score, Score::Mate(m) if m < 0),
+        "{:?}",
+        alone.score
+    );
+}
+
+#[test]
+fn stalemate_scores_follow_the_variant() {
+    // Black to move and stalemated: a 1/4 share in Gliński, a draw in McCooey.
+    let pieces = [('k', "f11"), ('K', "d8"), ('Q', "h8")];
+    let g = place("glinski", 'b', &pieces);
+    let m = place("mccooey", 'b', &pieces);
+    assert!(g.legal_moves().is_empty() && !g.in_check());
+    let gs = search(&g, SearchLimits::depth(2)).score;
+    let ms = search(&m, SearchLimits::depth(2)).score;
+    assert!(
+        matches!(gs, Score::Cp(c) if (-250..-100).contains(&c)),
+        "{gs:?}"
+    );
+    assert_eq!(ms, Score::Cp(0));
+    // White, a queen up, prefers mate to stalemate, and stalemate to nothing.
+    let w = place("glinski", 'w', &[('k', "f11"), ('K', "d8"), ('Q', "h8")]);
+    assert!(matches!(
+        search(&w, SearchLimits::depth(4)).score,
+        Score::Mate(1)
+    ));
+}
+
+#[test]
+fn lower_skill_levels_still_play_legal_moves_and_vary() {
+    let p = Position::start(rules("glinski"));
+    let mut seen = std::collections::HashSet::new();
+    for _ in 0..12 {
+        let mut s = Searcher::new(SearchOptions {
+            skill: 1,
+            hash_mb: 1,
+            ..SearchOptions::default()
+        });
+        let mut q = p.clone();
+        let r = s.search(
+            &mut q,
+            &SearchLimits::default(),
+            &Arc::new(AtomicBool::new(false)),
+            &mut |_| {},
+        );
+        let best = r.best.unwrap();
+        assert!(p.is_legal(best));
+        seen.insert(best);
+    }
+    assert!(
+        seen.len() > 2,
+        "a beginner should not always play the same move: {seen:?}"
+    );
+}
