@@ -5,6 +5,7 @@
 //! back, reads and writes hex FEN and move notation, and tells when the game is over.
 //! Nothing here depends on Bevy, so the engine and the tests build in seconds.
 
+pub mod arena;
 pub mod bitboard;
 pub mod board;
 pub mod catalog;
@@ -19,6 +20,7 @@ pub mod outcome;
 pub mod piece;
 pub mod position;
 pub mod protocol;
+pub mod record;
 pub mod rules;
 pub mod variant;
 

@@ -20,6 +20,10 @@ pub enum Termination {
     Resignation,
     Time,
     Agreement,
+    /// Decided by a match referee (game too long, or both engines agree it is lost).
+    Adjudication,
+    /// A player (an engine in a match) made an illegal or unreadable move.
+    IllegalMove,
 }
 
 impl fmt::Display for Termination {
@@ -33,6 +37,8 @@ impl fmt::Display for Termination {
             Termination::Resignation => "resignation",
             Termination::Time => "time",
             Termination::Agreement => "agreement",
+            Termination::Adjudication => "adjudication",
+            Termination::IllegalMove => "illegal move",
         })
     }
 }

@@ -105,3 +105,56 @@ fn check_reports_problems_with_positions() {
     assert!(text.contains(&format!("bad.ron:{line}:")), "{text}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_short_match_plays_both_colours_and_writes_records() {
+    let dir = std::env::temp_dir().join(format!("hexchess-match-{}", std::process::id()));
+    let exe = env!("CARGO_BIN_EXE_hexchess-engine");
+    let out = stdout_of(engine().args([
+        "match",
+        "--engine1",
+        exe,
+        "--engine2",
+        exe,
+        "--name1",
+        "full",
+        "--name2",
+        "material",
+        "--option2",
+        "Eval=Material",
+        "--option2",
+        "MaxDepth=1",
+        "--variant",
+        "mccooey",
+        "--games",
+        "2",
+        "--movetime",
+        "20",
+        "--max-plies",
+        "60",
+        "--out",
+        dir.to_str().unwrap(),
+    ]));
+    let games: Vec<&str> = out.lines().filter(|l| l.starts_with("game")).collect();
+    assert_eq!(games.len(), 2, "{out}");
+    assert!(
+        games.iter().any(|g| g.contains(": full - material")),
+        "{out}"
+    );
+    assert!(
+        games.iter().any(|g| g.contains(": material - full")),
+        "{out}"
+    );
+    assert!(out.contains("Final: full vs material: 2 games"), "{out}");
+    let catalog = hexchess_core::Catalog::builtin();
+    for i in 1..=2 {
+        let text = std::fs::read_to_string(dir.join(format!("game-000{i}.txt"))).unwrap();
+        let record = hexchess_core::record::GameRecord::parse(&text).unwrap();
+        assert_eq!(record.tag("Variant"), Some("mccooey"));
+        let end = record
+            .replay(&catalog)
+            .expect("every recorded move is legal");
+        assert!(end.ply_count() >= 4);
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

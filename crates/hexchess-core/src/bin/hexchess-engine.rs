@@ -6,9 +6,10 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand, ValueEnum};
+use hexchess_core::arena::{self, EngineSpec, MatchConfig, TimeControl};
 use hexchess_core::catalog::{Catalog, compile};
 use hexchess_core::engine::bench;
 use hexchess_core::protocol;
@@ -56,10 +57,72 @@ enum Command {
         #[arg(long)]
         depth: Option<u32>,
     },
+    /// Play a match between two engines (commands that speak the protocol).
+    Match(Box<MatchArgs>),
     /// Check variant files and print every problem found.
     Check { files: Vec<PathBuf> },
     /// List the variants that load, and the files that do not.
     Variants,
+}
+
+#[derive(clap::Args)]
+struct MatchArgs {
+    /// First engine command (the one the score is given for).
+    #[arg(long)]
+    engine1: String,
+    /// Second engine command.
+    #[arg(long)]
+    engine2: String,
+    #[arg(long, default_value = "engine1")]
+    name1: String,
+    #[arg(long, default_value = "engine2")]
+    name2: String,
+    /// Option for the first engine, `Name=Value` (repeatable).
+    #[arg(long = "option1", value_parser = parse_option)]
+    options1: Vec<(String, String)>,
+    /// Option for the second engine, `Name=Value` (repeatable).
+    #[arg(long = "option2", value_parser = parse_option)]
+    options2: Vec<(String, String)>,
+    #[arg(long, default_value = "glinski")]
+    variant: String,
+    /// Number of games (each opening is played twice, colours swapped).
+    #[arg(long, default_value_t = 100)]
+    games: usize,
+    /// Milliseconds per move.
+    #[arg(long, conflicts_with = "tc")]
+    movetime: Option<u64>,
+    /// Clock per player: seconds+increment, e.g. `10+0.1`.
+    #[arg(long)]
+    tc: Option<String>,
+    /// A file of openings (one per line: a hex FEN, or moves from the start).
+    #[arg(long)]
+    openings: Option<PathBuf>,
+    /// Without an openings file: random openings of this many plies.
+    #[arg(long, default_value_t = 4)]
+    opening_plies: usize,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Games played at the same time.
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// Plies after which a game is adjudicated a draw.
+    #[arg(long, default_value_t = 400)]
+    max_plies: usize,
+    /// Adjudicate a win when both engines report at least this many centipawns...
+    #[arg(long, default_value_t = 1000)]
+    resign_score: i32,
+    /// ...for this many moves each (0: never adjudicate).
+    #[arg(long, default_value_t = 4)]
+    resign_moves: usize,
+    /// Folder for the game records.
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+fn parse_option(s: &str) -> Result<(String, String), String> {
+    s.split_once('=')
+        .map(|(n, v)| (n.trim().to_string(), v.trim().to_string()))
+        .ok_or_else(|| format!("expected Name=Value, not '{s}'"))
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -89,6 +152,7 @@ fn main() -> ExitCode {
             BenchKind::Search => bench_search(depth.unwrap_or(bench::BENCH_DEPTH)),
             BenchKind::Perft => bench_perft(&variant, depth.unwrap_or(5)),
         },
+        Some(Command::Match(args)) => play_match(*args),
         Some(Command::Check { files }) => check(&files),
         Some(Command::Variants) => list_variants(),
     };
@@ -181,6 +245,69 @@ fn bench_perft(variant: &str, depth: u32) -> Result<(), String> {
     let seconds = start.elapsed().as_secs_f64();
     println!("variant {variant} depth {depth}: {nodes} leaves in {seconds:.3} s");
     println!("Nodes per second: {:.0}", nodes as f64 / seconds);
+    Ok(())
+}
+
+fn play_match(a: MatchArgs) -> Result<(), String> {
+    let rules = rules_for(&a.variant)?;
+    let time = match (a.movetime, a.tc.as_deref()) {
+        (Some(ms), _) => TimeControl::MoveTime(Duration::from_millis(ms)),
+        (None, Some(tc)) => {
+            let (base, inc) = tc.split_once('+').unwrap_or((tc, "0"));
+            let secs = |x: &str| {
+                x.trim()
+                    .parse::<f64>()
+                    .map_err(|_| format!("bad time control '{tc}'"))
+            };
+            TimeControl::Clock {
+                base: Duration::from_secs_f64(secs(base)?),
+                increment: Duration::from_secs_f64(secs(inc)?),
+            }
+        }
+        (None, None) => TimeControl::MoveTime(Duration::from_millis(100)),
+    };
+    let openings = match &a.openings {
+        Some(path) => {
+            let text =
+                std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            arena::parse_openings(&text)
+        }
+        None => arena::random_openings(&rules, a.games.div_ceil(2), a.opening_plies, a.seed),
+    };
+    let config = MatchConfig {
+        variant: rules,
+        engines: [
+            EngineSpec {
+                name: a.name1,
+                command: a.engine1,
+                options: a.options1,
+            },
+            EngineSpec {
+                name: a.name2,
+                command: a.engine2,
+                options: a.options2,
+            },
+        ],
+        games: a.games,
+        time,
+        openings,
+        concurrency: a.concurrency,
+        max_plies: a.max_plies,
+        resign_score: a.resign_score,
+        resign_moves: a.resign_moves,
+        out_dir: a.out,
+    };
+    let summary = arena::run_match(&config, |game, summary| {
+        let white = &config.engines[game.white].name;
+        let black = &config.engines[1 - game.white].name;
+        println!(
+            "game {:>4}: {white} - {black} {} ({}) | {summary}",
+            game.index + 1,
+            game.outcome.result_text(),
+            game.outcome.termination
+        );
+    })?;
+    println!("Final: {summary}");
     Ok(())
 }
 

@@ -1,0 +1,383 @@
+//! Engine-vs-engine matches: the tool that proves a change makes the engine stronger.
+//!
+//! Two engines are given as commands that speak the protocol (two builds, two settings
+//! of one build, or another program). Every opening is played twice, once with each
+//! engine as White; games end by the rules, by a clock, by an illegal move, or by
+//! adjudication; each game is written as a record and the summary gives the score and
+//! the Elo difference with its 95% error margin.
+
+mod process;
+pub mod stats;
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::channel;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+pub use process::{EngineError, EngineProcess};
+pub use stats::MatchSummary;
+
+use crate::engine::Score;
+use crate::outcome::{GameOutcome, Termination};
+use crate::piece::Side;
+use crate::position::Position;
+use crate::record::GameRecord;
+use crate::rules::Rules;
+
+/// An engine to play: how to start it and the options to set.
+#[derive(Clone, Debug)]
+pub struct EngineSpec {
+    pub name: String,
+    pub command: String,
+    pub options: Vec<(String, String)>,
+}
+
+/// How long the engines may think.
+#[derive(Clone, Copy, Debug)]
+pub enum TimeControl {
+    /// A fixed time per move.
+    MoveTime(Duration),
+    /// A clock per player with an increment per move.
+    Clock { base: Duration, increment: Duration },
+}
+
+/// A start for a pair of games: moves from the variant's start position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opening {
+    /// Start position (hex FEN), or the variant's start.
+    pub fen: Option<String>,
+    /// Moves (long algebraic or SAN) from there.
+    pub moves: Vec<String>,
+}
+
+/// Everything a match needs.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    pub variant: Arc<Rules>,
+    pub engines: [EngineSpec; 2],
+    pub games: usize,
+    pub time: TimeControl,
+    pub openings: Vec<Opening>,
+    pub concurrency: usize,
+    /// Plies after which a game is adjudicated a draw.
+    pub max_plies: usize,
+    /// Adjudicate a win when both engines agree the score is beyond this (centipawns)...
+    pub resign_score: i32,
+    /// ...for this many moves in a row (each).
+    pub resign_moves: usize,
+    /// Where to write one record per game.
+    pub out_dir: Option<PathBuf>,
+}
+
+/// One finished game.
+#[derive(Clone, Debug)]
+pub struct GameResult {
+    pub index: usize,
+    /// Which engine (0 or 1) had White.
+    pub white: usize,
+    pub outcome: GameOutcome,
+    pub record: GameRecord,
+}
+
+impl GameResult {
+    /// Points of engine `e`.
+    pub fn points(&self, e: usize) -> f64 {
+        let side = if e == self.white {
+            Side::White
+        } else {
+            Side::Black
+        };
+        self.outcome.points(side).millis() as f64 / 1000.0
+    }
+}
+
+/// `count` different openings of `plies` random legal moves (deterministic for a seed).
+pub fn random_openings(rules: &Arc<Rules>, count: usize, plies: usize, seed: u64) -> Vec<Opening> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut out: Vec<Opening> = Vec::new();
+    let mut attempts = 0;
+    while out.len() < count && attempts < count * 50 {
+        attempts += 1;
+        let mut p = Position::start(Arc::clone(rules));
+        let mut moves = Vec::new();
+        for _ in 0..plies {
+            let legal = p.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            let m = legal[rng.random_range(0..legal.len())];
+            moves.push(p.move_to_lan(m));
+            p.make_move(m);
+        }
+        let o = Opening { fen: None, moves };
+        if p.outcome().is_none() && !out.contains(&o) {
+            out.push(o);
+        }
+    }
+    out
+}
+
+/// Reads openings, one per line: a hex FEN (optionally followed by `moves ...`), or
+/// moves from the start. Blank lines and `#` comments are skipped.
+pub fn parse_openings(text: &str) -> Vec<Opening> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        if t.contains('/') {
+            let (fen, moves) = match t.split_once(" moves ") {
+                Some((f, m)) => (f, m.split_whitespace().map(str::to_string).collect()),
+                None => (t, Vec::new()),
+            };
+            out.push(Opening {
+                fen: Some(fen.trim().to_string()),
+                moves,
+            });
+        } else {
+            out.push(Opening {
+                fen: None,
+                moves: t.split_whitespace().map(str::to_string).collect(),
+            });
+        }
+    }
+    out
+}
+
+/// Runs a match; `progress` sees every game as it finishes (from the calling thread).
+pub fn run_match(
+    config: &MatchConfig,
+    mut progress: impl FnMut(&GameResult, &MatchSummary),
+) -> Result<MatchSummary, String> {
+    if config.openings.is_empty() {
+        return Err("no openings".into());
+    }
+    if let Some(dir) = &config.out_dir {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    // Check both engines start before committing workers to them.
+    for spec in &config.engines {
+        EngineProcess::start(spec, config.variant.id())
+            .map_err(|e| format!("{}: {e}", spec.name))?;
+    }
+    let next = Arc::new(AtomicUsize::new(0));
+    let (tx, rx) = channel::<GameResult>();
+    let config = Arc::new(config.clone());
+    let workers = config.concurrency.clamp(1, 64).min(config.games.max(1));
+    let failures = Arc::new(Mutex::new(Vec::<String>::new()));
+    let mut handles = Vec::new();
+    for _ in 0..workers {
+        let next = Arc::clone(&next);
+        let tx = tx.clone();
+        let config = Arc::clone(&config);
+        let failures = Arc::clone(&failures);
+        handles.push(std::thread::spawn(move || {
+            let mut engines: [Option<EngineProcess>; 2] = [None, None];
+            loop {
+                let index = next.fetch_add(1, Ordering::Relaxed);
+                if index >= config.games {
+                    break;
+                }
+                match play_game(&config, index, &mut engines) {
+                    Ok(result) => {
+                        if tx.send(result).is_err() {
+                            break;
+                        }
+                    }
+                    Err(e) => failures
+                        .lock()
+                        .unwrap_or_else(|p| p.into_inner())
+                        .push(format!("game {}: {e}", index + 1)),
+                }
+            }
+        }));
+    }
+    drop(tx);
+    let mut summary = MatchSummary::new(
+        config.engines[0].name.clone(),
+        config.engines[1].name.clone(),
+    );
+    for result in rx {
+        if let Some(dir) = &config.out_dir {
+            let path = dir.join(format!("game-{:04}.txt", result.index + 1));
+            std::fs::write(&path, result.record.to_string())
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+        }
+        summary.add(result.points(0));
+        progress(&result, &summary);
+    }
+    for h in handles {
+        let _ = h.join();
+    }
+    let failures = failures.lock().unwrap_or_else(|p| p.into_inner());
+    if summary.games() == 0 && !failures.is_empty() {
+        return Err(failures.join("; "));
+    }
+    Ok(summary)
+}
+
+/// Plays game `index`: opening `index / 2`, colours alternating.
+fn play_game(
+    config: &MatchConfig,
+    index: usize,
+    engines: &mut [Option<EngineProcess>; 2],
+) -> Result<GameResult, String> {
+    let opening = &config.openings[(index / 2) % config.openings.len()];
+    let white = index % 2;
+    let names = [&config.engines[0].name, &config.engines[1].name];
+    for (e, slot) in engines.iter_mut().enumerate() {
+        // (Re)start an engine that is missing or no longer answers.
+        let alive = match slot {
+            Some(p) => p.send("ucinewgame").is_ok() && p.ready(Duration::from_secs(10)).is_ok(),
+            None => false,
+        };
+        if !alive {
+            *slot = Some(
+                EngineProcess::start(&config.engines[e], config.variant.id())
+                    .map_err(|err| format!("{}: {err}", names[e]))?,
+            );
+        }
+    }
+
+    let mut pos = match &opening.fen {
+        Some(f) => Position::from_fen(Arc::clone(&config.variant), f)
+            .map_err(|e| format!("opening FEN: {e}"))?,
+        None => Position::start(Arc::clone(&config.variant)),
+    };
+    let start_fen = opening.fen.clone();
+    for m in &opening.moves {
+        let mv = pos.parse_move(m).map_err(|e| format!("opening: {e}"))?;
+        pos.make_move(mv);
+    }
+    let engine_of = |side: Side| {
+        if side == Side::White {
+            white
+        } else {
+            1 - white
+        }
+    };
+
+    let mut clocks = match config.time {
+        TimeControl::Clock { base, .. } => [base, base],
+        TimeControl::MoveTime(_) => [Duration::ZERO; 2],
+    };
+    // Per engine: the winner it claims (+1 White, -1 Black, 0 none) and for how many
+    // of its moves in a row.
+    let mut claims = [(0i32, 0usize); 2];
+    let mut lan: Vec<String> = opening.moves.clone();
+    let outcome = loop {
+        if let Some(o) = pos.outcome() {
+            break o;
+        }
+        if pos.ply_count() >= config.max_plies {
+            break GameOutcome::draw(Termination::Adjudication);
+        }
+        let side = pos.turn();
+        let e = engine_of(side);
+        let engine = engines[e].as_mut().expect("started above");
+        let setup = match &start_fen {
+            Some(f) => format!("position fen {f}"),
+            None => "position startpos".to_string(),
+        };
+        let position = if lan.is_empty() {
+            setup
+        } else {
+            format!("{setup} moves {}", lan.join(" "))
+        };
+        let (go, allowed) = match config.time {
+            TimeControl::MoveTime(t) => (
+                format!("go movetime {}", t.as_millis()),
+                t * 3 + Duration::from_secs(2),
+            ),
+            TimeControl::Clock { increment, .. } => (
+                format!(
+                    "go wtime {} btime {} winc {} binc {}",
+                    clocks[0].as_millis(),
+                    clocks[1].as_millis(),
+                    increment.as_millis(),
+                    increment.as_millis()
+                ),
+                clocks[side.index()] + Duration::from_secs(1),
+            ),
+        };
+        engine
+            .send(&position)
+            .map_err(|err| format!("{}: {err}", names[e]))?;
+        let asked = Instant::now();
+        let answer = match engine.go(&go, allowed) {
+            Ok(a) => a,
+            Err(EngineError::Timeout(_)) => {
+                // Forget this process: it may still be thinking.
+                engines[e] = None;
+                break GameOutcome::win(!side, Termination::Time);
+            }
+            Err(err) => {
+                engines[e] = None;
+                return Err(format!("{}: {err}", names[e]));
+            }
+        };
+        let spent = asked.elapsed();
+        if let TimeControl::Clock { increment, .. } = config.time {
+            let left = &mut clocks[side.index()];
+            if spent > *left {
+                break GameOutcome::win(!side, Termination::Time);
+            }
+            *left = *left - spent + increment;
+        }
+        let mv = match pos.parse_move(&answer.bestmove) {
+            Ok(m) => m,
+            Err(_) => break GameOutcome::win(!side, Termination::IllegalMove),
+        };
+        // Resign adjudication: both engines claim the same winner, several moves running.
+        let decisive = match answer.score {
+            Some(Score::Mate(m)) => Some(m.signum()),
+            Some(Score::Cp(c)) if c.abs() >= config.resign_score => Some(c.signum()),
+            _ => None,
+        };
+        match decisive.map(|s| if side == Side::White { s } else { -s }) {
+            Some(v) if claims[e].0 == v => claims[e].1 += 1,
+            Some(v) => claims[e] = (v, 1),
+            None => claims[e] = (0, 0),
+        }
+        lan.push(pos.move_to_lan(mv));
+        pos.make_move(mv);
+        let agreed = claims[0].0 != 0 && claims[0].0 == claims[1].0;
+        if config.resign_moves > 0 && agreed && claims.iter().all(|c| c.1 >= config.resign_moves) {
+            let winner = if claims[0].0 > 0 {
+                Side::White
+            } else {
+                Side::Black
+            };
+            break GameOutcome::win(winner, Termination::Adjudication);
+        }
+    };
+
+    let record = {
+        let white_name = names[white].clone();
+        let black_name = names[1 - white].clone();
+        let mut r = GameRecord::from_position(
+            &pos,
+            start_fen.as_deref(),
+            &[
+                ("Event", "hexchess-engine match".to_string()),
+                ("Round", (index + 1).to_string()),
+                ("White", white_name),
+                ("Black", black_name),
+            ],
+        );
+        r.set_tag("Result", outcome.result_text());
+        r.set_tag("Termination", outcome.termination.to_string());
+        r
+    };
+    Ok(GameResult {
+        index,
+        white,
+        outcome,
+        record,
+    })
+}

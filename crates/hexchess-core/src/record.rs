@@ -1,0 +1,272 @@
+//! Game records: PGN-style tags, then the moves in SAN with move numbers.
+//!
+//! ```text
+//! [Variant "glinski"]
+//! [Date "2026.11.22"]
+//! [White "Player"]
+//! [Black "hexchess-engine"]
+//! [Result "1-0"]
+//!
+//! 1. f5f6 ... 1-0
+//! ```
+//! A `FEN` tag gives the start position when it is not the variant's. Reading accepts
+//! SAN or long algebraic moves, move numbers, `{comments}` and a result token.
+
+use std::fmt;
+use std::sync::Arc;
+
+use crate::catalog::Catalog;
+use crate::moves::Move;
+use crate::position::Position;
+use crate::rules::Rules;
+
+/// A parsed or to-be-written game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRecord {
+    /// Tags in order (`Variant`, `Date`, `White`, `Black`, `Result`, `FEN`, ...).
+    pub tags: Vec<(String, String)>,
+    /// Moves in SAN as written.
+    pub moves: Vec<String>,
+}
+
+/// Why a record could not be read or replayed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RecordError {
+    BadTag {
+        line: usize,
+        text: String,
+    },
+    UnknownVariant(String),
+    BadFen(String),
+    BadMove {
+        number: usize,
+        text: String,
+        reason: String,
+    },
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RecordError::BadTag { line, text } => write!(f, "line {line}: bad tag '{text}'"),
+            RecordError::UnknownVariant(v) => write!(f, "unknown variant '{v}'"),
+            RecordError::BadFen(e) => write!(f, "bad FEN tag: {e}"),
+            RecordError::BadMove {
+                number,
+                text,
+                reason,
+            } => {
+                write!(f, "move {number} '{text}': {reason}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for RecordError {}
+
+/// Result tokens that end the move text.
+const RESULTS: [&str; 6] = ["1-0", "0-1", "1/2-1/2", "*", "3/4-1/4", "1/4-3/4"];
+
+impl GameRecord {
+    /// A record of the moves played in `pos` (from its start), with the given tags;
+    /// `Variant` and, for a non-standard start, `FEN` are filled in.
+    pub fn from_position(
+        pos: &Position,
+        start_fen: Option<&str>,
+        tags: &[(&str, String)],
+    ) -> GameRecord {
+        let mut replay = pos.clone();
+        let played: Vec<Move> = pos.moves_played().collect();
+        for _ in 0..played.len() {
+            replay.unmake_move();
+        }
+        let mut moves = Vec::new();
+        for m in played {
+            moves.push(replay.move_to_san(m));
+            replay.make_move(m);
+        }
+        let mut all: Vec<(String, String)> = vec![("Variant".into(), pos.rules().id().to_string())];
+        for (k, v) in tags {
+            all.push((k.to_string(), v.clone()));
+        }
+        if let Some(f) = start_fen {
+            all.push(("FEN".into(), f.to_string()));
+        }
+        GameRecord { tags: all, moves }
+    }
+
+    pub fn tag(&self, key: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+
+    pub fn set_tag(&mut self, key: &str, value: impl Into<String>) {
+        match self.tags.iter_mut().find(|(k, _)| k == key) {
+            Some(t) => t.1 = value.into(),
+            None => self.tags.push((key.to_string(), value.into())),
+        }
+    }
+
+    /// Reads a record.
+    pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
+        let mut tags = Vec::new();
+        let mut movetext = String::new();
+        for (i, line) in text.lines().enumerate() {
+            let t = line.trim();
+            if t.starts_with('[') {
+                let inner = t
+                    .strip_prefix('[')
+                    .and_then(|x| x.strip_suffix(']'))
+                    .ok_or_else(|| RecordError::BadTag {
+                        line: i + 1,
+                        text: t.to_string(),
+                    })?;
+                let (key, value) = inner.split_once(' ').ok_or_else(|| RecordError::BadTag {
+                    line: i + 1,
+                    text: t.to_string(),
+                })?;
+                let value = value
+                    .trim()
+                    .strip_prefix('"')
+                    .and_then(|v| v.strip_suffix('"'))
+                    .ok_or_else(|| RecordError::BadTag {
+                        line: i + 1,
+                        text: t.to_string(),
+                    })?;
+                tags.push((key.to_string(), value.replace("\\\"", "\"")));
+            } else {
+                movetext.push_str(t);
+                movetext.push(' ');
+            }
+        }
+        // Drop comments, then split into tokens.
+        let mut clean = String::new();
+        let mut depth = 0;
+        for c in movetext.chars() {
+            match c {
+                '{' => depth += 1,
+                '}' if depth > 0 => depth -= 1,
+                _ if depth == 0 => clean.push(c),
+                _ => {}
+            }
+        }
+        let mut moves = Vec::new();
+        for tok in clean.split_whitespace() {
+            if RESULTS.contains(&tok) {
+                break;
+            }
+            // "12." or "12..." or "12.Nf3"
+            let tok = tok.trim_start_matches(|c: char| c.is_ascii_digit());
+            let tok = tok.trim_start_matches('.');
+            if !tok.is_empty() {
+                moves.push(tok.to_string());
+            }
+        }
+        Ok(GameRecord { tags, moves })
+    }
+
+    /// Replays the record: the variant from the catalog, the start (FEN tag or the
+    /// variant's), every move checked for legality.
+    pub fn replay(&self, catalog: &Catalog) -> Result<Position, RecordError> {
+        let id = self.tag("Variant").unwrap_or("glinski");
+        let rules: Arc<Rules> = catalog
+            .get(id)
+            .map(|e| Arc::clone(&e.rules))
+            .ok_or_else(|| RecordError::UnknownVariant(id.to_string()))?;
+        let mut pos = match self.tag("FEN") {
+            Some(f) => {
+                Position::from_fen(rules, f).map_err(|e| RecordError::BadFen(e.to_string()))?
+            }
+            None => Position::start(rules),
+        };
+        for (i, text) in self.moves.iter().enumerate() {
+            let mv = pos.parse_move(text).map_err(|e| RecordError::BadMove {
+                number: i + 1,
+                text: text.clone(),
+                reason: e.to_string(),
+            })?;
+            pos.make_move(mv);
+        }
+        Ok(pos)
+    }
+}
+
+impl fmt::Display for GameRecord {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (k, v) in &self.tags {
+            writeln!(f, "[{k} \"{}\"]", v.replace('"', "\\\""))?;
+        }
+        writeln!(f)?;
+        // Black moves first in a FEN start with "b": number from there.
+        let black_first = self
+            .tag("FEN")
+            .is_some_and(|fen| fen.split_whitespace().nth(1) == Some("b"));
+        let first_number: usize = self
+            .tag("FEN")
+            .and_then(|fen| fen.split_whitespace().nth(4))
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(1);
+        let mut line = String::new();
+        let push = |tok: String, line: &mut String, f: &mut fmt::Formatter<'_>| -> fmt::Result {
+            if line.len() + tok.len() + 1 > 80 {
+                writeln!(f, "{}", line.trim_end())?;
+                line.clear();
+            }
+            line.push_str(&tok);
+            line.push(' ');
+            Ok(())
+        };
+        for (i, m) in self.moves.iter().enumerate() {
+            let ply = i + usize::from(black_first);
+            let number = first_number + ply / 2;
+            if ply % 2 == 0 {
+                push(format!("{number}. {m}"), &mut line, f)?;
+            } else if i == 0 {
+                push(format!("{number}... {m}"), &mut line, f)?;
+            } else {
+                push(m.clone(), &mut line, f)?;
+            }
+        }
+        push(self.tag("Result").unwrap_or("*").to_string(), &mut line, f)?;
+        writeln!(f, "{}", line.trim_end())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn writes_and_reads_back_a_game() {
+        let catalog = Catalog::builtin();
+        let mut pos = Position::start(Arc::clone(&catalog.get("glinski").unwrap().rules));
+        for m in ["f5f6", "c7c5", "Ni3", "Nc6", "e4e5"] {
+            let mv = pos.parse_move(m).unwrap();
+            pos.make_move(mv);
+        }
+        let mut rec =
+            GameRecord::from_position(&pos, None, &[("White", "A \"quoted\" name".into())]);
+        rec.set_tag("Result", "*");
+        let text = rec.to_string();
+        assert!(text.contains("1. f6 c5 2. Ni3 Nc6 3. e5 *"), "{text}");
+        let back = GameRecord::parse(&text).unwrap();
+        assert_eq!(back, rec);
+        assert_eq!(back.replay(&catalog).unwrap().to_fen(), pos.to_fen());
+    }
+
+    #[test]
+    fn reads_long_algebraic_comments_and_fen_starts() {
+        let catalog = Catalog::builtin();
+        let text = "[Variant \"mccooey\"]\n[FEN \"6/7/P6p/RP5pr/QNP4pnq/BBBP3pbbb/KNP2n1p1k/RP5pr/P6p/7/6 b - 0 1\"]\n\n1... g6f4 {mate} 0-1\n";
+        let rec = GameRecord::parse(text).unwrap();
+        assert_eq!(rec.moves, vec!["g6f4"]);
+        let pos = rec.replay(&catalog).unwrap();
+        assert!(pos.outcome().is_some());
+        let bad = GameRecord::parse("[Variant \"glinski\"]\n\n1. f5f9 *").unwrap();
+        let err = bad.replay(&catalog).unwrap_err();
+        assert!(err.to_string().starts_with("move 1 'f5f9'"), "{err}");
+        assert!(GameRecord::parse("[Variant glinski]").is_err());
+    }
+}
