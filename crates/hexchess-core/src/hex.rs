@@ -172,6 +172,32 @@ impl Layout {
         }
     }
 
+    /// The cell whose centre is nearest a drawing point: the inverse of
+    /// [`Layout::to_pixel`], rounded to the nearest cube coordinate.
+    pub fn from_pixel(self, x: f32, y: f32) -> Hex {
+        let root3 = 3f32.sqrt();
+        let (q, r) = match self {
+            Layout::FlatTop => {
+                let q = x / 1.5;
+                (q, y / root3 - q / 2.0)
+            }
+            Layout::PointyTop => {
+                let r = y / 1.5;
+                (x / root3 - r / 2.0, r)
+            }
+        };
+        // Cube rounding: round all three, then fix the one that moved most.
+        let s = -q - r;
+        let (mut rq, mut rr, rs) = (q.round(), r.round(), s.round());
+        let (dq, dr, ds) = ((rq - q).abs(), (rr - r).abs(), (rs - s).abs());
+        if dq > dr && dq > ds {
+            rq = -rr - rs;
+        } else if dr > ds {
+            rr = -rq - rs;
+        }
+        Hex::new(rq.clamp(-127.0, 127.0) as i8, rr.clamp(-127.0, 127.0) as i8)
+    }
+
     /// Reflects a cell top-to-bottom in the drawing: how Black's setup is derived from
     /// White's, so kings face kings.
     pub fn mirror(self, h: Hex) -> Hex {
@@ -240,6 +266,23 @@ mod tests {
                     (x - mx).abs() < 1e-5 && (y + my).abs() < 1e-5,
                     "{layout:?} {v}"
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn pixels_round_to_the_nearest_cell() {
+        for layout in [Layout::FlatTop, Layout::PointyTop] {
+            for q in -6i8..=6 {
+                for r in -6i8..=6 {
+                    let h = Hex::new(q, r);
+                    let (x, y) = layout.to_pixel(h);
+                    assert_eq!(layout.from_pixel(x, y), h);
+                    // Anywhere within 0.8 of the centre is still that cell.
+                    for (dx, dy) in [(0.7, 0.1), (-0.3, 0.6), (0.0, -0.8)] {
+                        assert_eq!(layout.from_pixel(x + dx, y + dy), h, "{layout:?} {h}");
+                    }
+                }
             }
         }
     }

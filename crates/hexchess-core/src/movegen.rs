@@ -109,16 +109,25 @@ impl Position {
 
     /// Every piece of `side` that attacks `target`.
     pub fn attackers(&self, target: Cell, side: Side) -> Bitboard {
+        self.attackers_with(target, side, self.occupied())
+    }
+
+    /// Every piece of `side` standing on `occupied` that attacks `target` when only the
+    /// cells of `occupied` block (for exchange evaluation, where pieces leave one by
+    /// one and uncover the sliders behind them).
+    pub fn attackers_with(&self, target: Cell, side: Side, occupied: Bitboard) -> Bitboard {
         let r = &*self.rules;
         let s = side.index();
-        let own = self.side_bb[s];
-        let occupied = self.occupied();
+        let own = self.side_bb[s] & occupied;
         let mut found = Bitboard::EMPTY;
         for &k in &r.leapers[s] {
             found |= r.leap_attackers[s][k.index()][target.index()] & self.kind_bb[k.index()] & own;
         }
         for class in &r.slide_classes[s] {
             let sliders = self.kinds_in(class.kinds) & own;
+            if (sliders & class.lines[target.index()]).is_empty() {
+                continue;
+            }
             for (i, &d) in class.dirs.iter().enumerate() {
                 let blockers = r.ray(d, target) & occupied;
                 if blockers.is_empty() {

@@ -4,6 +4,7 @@
 pub mod bench;
 pub mod eval;
 pub mod search;
+pub mod see;
 pub mod time;
 pub mod tt;
 

@@ -9,6 +9,7 @@ use std::time::Instant;
 use rand::Rng;
 
 use super::eval::{EvalMode, Evaluator};
+use super::see::see;
 use super::time::{Deadlines, SearchLimits};
 use super::tt::{Bound, TranspositionTable};
 use super::{Score, SearchInfo, SearchOptions, SearchResult};
@@ -446,8 +447,20 @@ impl Searcher {
             let mv = moves[i];
             let quiet = !pos.is_capture(mv) && mv.promotion().is_none();
             let killer = self.killers[ply].contains(&Some(mv));
+            // Late quiet moves near the leaves of non-PV nodes are rarely good: after
+            // enough of them, skip the rest (move-count pruning), and skip any that
+            // cannot lift a hopeless static score to alpha (futility pruning).
+            let prunable =
+                pruning && !is_pv && !in_check && quiet && !killer && i > 0 && best > -MATE_BOUND;
+            if prunable && depth <= 3 && i >= 4 + 3 * (depth * depth) as usize {
+                continue;
+            }
             pos.make_move(mv);
             let gives_check = pos.in_check();
+            if prunable && !gives_check && depth <= 2 && static_eval + 160 * depth <= alpha {
+                pos.unmake_move();
+                continue;
+            }
             let mut s;
             // Moves searched before this one: the index, as the loop never skips.
             let searched = i;
@@ -557,10 +570,14 @@ impl Searcher {
         for i in 0..moves.len() {
             pick_next(&mut moves, &mut scores, i);
             let mv = moves[i];
-            // Delta pruning: even winning this piece cannot lift the score to alpha.
             if !in_check && mv.promotion().is_none() {
+                // Delta pruning: even winning this piece cannot lift the score to alpha.
                 let gain = pos.piece_at(mv.to()).map_or(100, |p| eval.value(p.kind));
                 if stand_pat + gain + 200 < alpha {
+                    continue;
+                }
+                // A capture that loses material in the exchange is not worth a look.
+                if scores[i] < 0 {
                     continue;
                 }
             }
@@ -639,8 +656,15 @@ impl Searcher {
                 2_000_000
             } else if let Some(victim) = pos.piece_at(m.to()) {
                 let attacker = pos.piece_at(m.from()).map_or(0, |p| eval.value(p.kind));
-                1_000_000 + eval.value(victim.kind) * 16 - attacker / 8
-                    + m.promotion().map_or(0, |k| eval.value(k))
+                let mvv_lva = eval.value(victim.kind) * 16 - attacker / 8
+                    + m.promotion().map_or(0, |k| eval.value(k));
+                // Captures that lose material go last, after the quiet moves. Taking a
+                // piece worth at least the capturer cannot lose: no exchange needed.
+                if eval.value(victim.kind) >= attacker || see(pos, eval, m) >= 0 {
+                    1_000_000 + mvv_lva
+                } else {
+                    -1_000_000 + mvv_lva
+                }
             } else if m.is_en_passant() {
                 1_000_000 + 100 * 16 - 100 / 8
             } else if let Some(k) = m.promotion() {
