@@ -1,0 +1,225 @@
+//! The board camera: an orbiting perspective camera in 3D (drag with the right or
+//! middle button, scroll to zoom, R to reset) and a top-down orthographic one in 2D.
+//! Flipping turns either round so Black sits at the bottom.
+
+use bevy::camera::ScalingMode;
+use bevy::core_pipeline::tonemapping::Tonemapping;
+use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll, MouseScrollUnit};
+use bevy::prelude::*;
+
+use crate::board::{SceneRebuilt, board_centre, board_radius};
+use crate::game::{GameSet, GameState};
+use crate::input::PointerOverUi;
+use crate::settings::{Settings, View, ViewChanged};
+
+#[derive(Component)]
+pub struct BoardCamera;
+
+/// Where the camera looks from.
+#[derive(Resource, Clone, Copy, Debug)]
+pub struct Orbit {
+    pub target: Vec3,
+    /// Turn around the board (radians); 0 looks from White's side.
+    pub yaw: f32,
+    /// Angle above the board (radians).
+    pub pitch: f32,
+    pub distance: f32,
+    /// Board radius, for fitting and zoom limits.
+    pub fit: f32,
+    /// 2D zoom: 1 fits the board.
+    pub zoom: f32,
+}
+
+impl Orbit {
+    const DEFAULT_PITCH: f32 = 1.0;
+
+    fn fitted(target: Vec3, radius: f32) -> Orbit {
+        Orbit {
+            target,
+            yaw: 0.0,
+            pitch: Orbit::DEFAULT_PITCH,
+            distance: radius * 2.7,
+            fit: radius,
+            zoom: 1.0,
+        }
+    }
+}
+
+pub struct CameraPlugin;
+
+impl Plugin for CameraPlugin {
+    fn build(&self, app: &mut App) {
+        app.insert_resource(Orbit::fitted(Vec3::ZERO, 10.0))
+            .add_systems(Startup, spawn_camera_and_lights)
+            .add_systems(
+                Update,
+                (fit_to_board, orbit_controls, place_camera)
+                    .chain()
+                    .in_set(GameSet::View),
+            );
+    }
+}
+
+fn spawn_camera_and_lights(mut commands: Commands) {
+    commands.spawn((
+        BoardCamera,
+        Camera3d::default(),
+        Transform::default(),
+        Msaa::Sample4,
+    ));
+    commands.spawn((
+        DirectionalLight {
+            illuminance: 9_000.0,
+            shadow_maps_enabled: true,
+            ..default()
+        },
+        Transform::from_xyz(-6.0, 14.0, 8.0).looking_at(Vec3::ZERO, Vec3::Y),
+    ));
+    commands.spawn((
+        PointLight {
+            intensity: 2_500_000.0,
+            range: 60.0,
+            ..default()
+        },
+        Transform::from_xyz(8.0, 10.0, -6.0),
+    ));
+    commands.insert_resource(GlobalAmbientLight {
+        color: Color::srgb(1.0, 0.96, 0.9),
+        brightness: 350.0,
+        affects_lightmapped_meshes: true,
+    });
+    commands.insert_resource(ClearColor(Color::srgb(0.11, 0.12, 0.14)));
+}
+
+/// A new board or view: aim at the board and fit it.
+fn fit_to_board(
+    mut scenes: MessageReader<SceneRebuilt>,
+    mut views: MessageReader<ViewChanged>,
+    game: Res<GameState>,
+    mut orbit: ResMut<Orbit>,
+) {
+    let scene = scenes.read().count() > 0;
+    let view = views.read().count() > 0;
+    if scene || view {
+        let rules = game.rules();
+        let fitted = Orbit::fitted(board_centre(rules), board_radius(rules));
+        if scene {
+            *orbit = fitted;
+        } else {
+            orbit.target = fitted.target;
+            orbit.fit = fitted.fit;
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn orbit_controls(
+    buttons: Option<Res<ButtonInput<MouseButton>>>,
+    keys: Option<Res<ButtonInput<KeyCode>>>,
+    motion: Option<Res<AccumulatedMouseMotion>>,
+    scroll: Option<Res<AccumulatedMouseScroll>>,
+    over_ui: Res<PointerOverUi>,
+    settings: Res<Settings>,
+    game: Res<GameState>,
+    mut orbit: ResMut<Orbit>,
+) {
+    if let Some(keys) = &keys
+        && keys.just_pressed(KeyCode::KeyR)
+    {
+        let rules = game.rules();
+        *orbit = Orbit::fitted(board_centre(rules), board_radius(rules));
+    }
+    if over_ui.0 {
+        return;
+    }
+    if let (Some(buttons), Some(motion)) = (&buttons, &motion)
+        && settings.view == View::ThreeD
+        && (buttons.pressed(MouseButton::Right) || buttons.pressed(MouseButton::Middle))
+        && motion.delta != Vec2::ZERO
+    {
+        orbit.yaw -= motion.delta.x * 0.006;
+        orbit.pitch = (orbit.pitch + motion.delta.y * 0.005).clamp(0.2, 1.55);
+    }
+    if let Some(scroll) = &scroll
+        && scroll.delta.y != 0.0
+    {
+        let lines = match scroll.unit {
+            MouseScrollUnit::Line => scroll.delta.y,
+            MouseScrollUnit::Pixel => scroll.delta.y / 40.0,
+        };
+        let factor = (1.0 - lines * 0.1).clamp(0.5, 1.5);
+        match settings.view {
+            View::ThreeD => {
+                orbit.distance = (orbit.distance * factor).clamp(orbit.fit * 0.8, orbit.fit * 5.0)
+            }
+            View::TwoD => orbit.zoom = (orbit.zoom * factor).clamp(0.3, 2.5),
+        }
+    }
+}
+
+fn place_camera(
+    orbit: Res<Orbit>,
+    settings: Res<Settings>,
+    mut camera: Query<
+        (&mut Transform, &mut Projection, Option<&mut Tonemapping>),
+        With<BoardCamera>,
+    >,
+) {
+    if !orbit.is_changed() && !settings.is_changed() {
+        return;
+    }
+    let Ok((mut t, mut projection, tonemapping)) = camera.single_mut() else {
+        return;
+    };
+    // The flat 2D view shows its colours as painted; 3D keeps filmic tone mapping.
+    if let Some(mut tm) = tonemapping {
+        let wanted = match settings.view {
+            View::ThreeD => Tonemapping::TonyMcMapface,
+            View::TwoD => Tonemapping::None,
+        };
+        if *tm != wanted {
+            *tm = wanted;
+        }
+    }
+    let flip = if settings.flipped {
+        std::f32::consts::PI
+    } else {
+        0.0
+    };
+    match settings.view {
+        View::ThreeD => {
+            let yaw = orbit.yaw + flip;
+            let offset = Quat::from_rotation_y(yaw)
+                * Vec3::new(0.0, orbit.pitch.sin(), orbit.pitch.cos())
+                * orbit.distance;
+            // Aim a little in front of the centre: perspective makes the near edge
+            // larger, and this keeps it in view.
+            let aim = orbit.target + Quat::from_rotation_y(yaw) * Vec3::Z * orbit.fit * 0.16;
+            *t = Transform::from_translation(aim + offset).looking_at(aim, Vec3::Y);
+            if !matches!(*projection, Projection::Perspective(_)) {
+                *projection = Projection::Perspective(PerspectiveProjection {
+                    fov: 0.7,
+                    ..default()
+                });
+            }
+        }
+        View::TwoD => {
+            let up = if settings.flipped {
+                Vec3::Z
+            } else {
+                Vec3::NEG_Z
+            };
+            *t = Transform::from_translation(orbit.target + Vec3::Y * 40.0)
+                .looking_at(orbit.target, up);
+            let size = orbit.fit * 2.0 + 3.0;
+            *projection = Projection::Orthographic(OrthographicProjection {
+                scaling_mode: ScalingMode::AutoMin {
+                    min_width: size,
+                    min_height: size,
+                },
+                scale: orbit.zoom,
+                ..OrthographicProjection::default_3d()
+            });
+        }
+    }
+}

@@ -1,0 +1,119 @@
+//! hexchess, the game: one Bevy plugin per concern.
+//!
+//! [`GameState`](game::GameState) holds the position and history and is the only
+//! source of truth; the board, pieces, highlights and labels are views synced from it
+//! after every change, never the other way round.
+
+pub mod animation;
+pub mod board;
+pub mod camera;
+pub mod game;
+pub mod input;
+pub mod models;
+pub mod pieces;
+pub mod screenshot;
+pub mod settings;
+pub mod sprites;
+pub mod ui;
+
+use std::sync::Arc;
+
+use bevy::prelude::*;
+use hexchess_core::{Catalog, Position};
+
+use crate::game::{GameState, Variants};
+use crate::settings::Settings;
+
+/// How the game starts (from the command line).
+#[derive(Clone, Debug, Default)]
+pub struct LaunchOptions {
+    pub variant: Option<String>,
+    pub fen: Option<String>,
+    /// Moves to play from the start (long algebraic or SAN).
+    pub moves: Vec<String>,
+    pub settings: Settings,
+}
+
+/// Why the launch options cannot start a game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LaunchError {
+    UnknownVariant { id: String, known: Vec<String> },
+    BadFen(String),
+    BadMove(String),
+}
+
+impl std::fmt::Display for LaunchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LaunchError::UnknownVariant { id, known } => {
+                write!(f, "unknown variant '{id}'; known: {}", known.join(", "))
+            }
+            LaunchError::BadFen(e) => write!(f, "bad FEN: {e}"),
+            LaunchError::BadMove(e) => write!(f, "bad move: {e}"),
+        }
+    }
+}
+
+impl LaunchOptions {
+    /// The starting game state, or a clear error.
+    pub fn game_state(&self, catalog: &Catalog) -> Result<GameState, LaunchError> {
+        let id = self.variant.as_deref().unwrap_or("glinski");
+        let entry = catalog.get(id).ok_or_else(|| LaunchError::UnknownVariant {
+            id: id.to_string(),
+            known: catalog.ids().iter().map(|s| s.to_string()).collect(),
+        })?;
+        let rules = Arc::clone(&entry.rules);
+        let mut state = GameState::new(Arc::clone(&rules));
+        if let Some(fen) = &self.fen {
+            state.position =
+                Position::from_fen(rules, fen).map_err(|e| LaunchError::BadFen(e.to_string()))?;
+            state.start_fen = Some(fen.clone());
+        }
+        for m in &self.moves {
+            let mv = state
+                .position
+                .parse_move(m)
+                .map_err(|e| LaunchError::BadMove(e.to_string()))?;
+            state.position.make_move(mv);
+        }
+        Ok(state)
+    }
+}
+
+/// The game's logic and views without a window, camera or egui: what headless tests
+/// run. Needs `AssetPlugin` and the `Mesh`, `StandardMaterial` and `Image` assets.
+pub fn add_game_plugins(app: &mut App, catalog: Catalog, state: GameState, settings: Settings) {
+    app.insert_resource(Variants(catalog))
+        .insert_resource(state)
+        .insert_resource(settings)
+        .add_plugins((
+            game::GamePlugin,
+            input::InputPlugin,
+            board::BoardPlugin,
+            pieces::PiecesPlugin,
+            animation::AnimationPlugin,
+        ));
+}
+
+/// Everything: the game plugins plus camera, interface and screenshots.
+pub struct HexchessPlugin {
+    pub catalog: Catalog,
+    pub state: GameState,
+    pub settings: Settings,
+}
+
+impl Plugin for HexchessPlugin {
+    fn build(&self, app: &mut App) {
+        add_game_plugins(
+            app,
+            self.catalog.clone(),
+            self.state.clone(),
+            self.settings.clone(),
+        );
+        app.add_plugins((
+            camera::CameraPlugin,
+            ui::UiPlugin,
+            screenshot::ScreenshotPlugin,
+        ));
+    }
+}

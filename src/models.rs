@@ -1,0 +1,637 @@
+//! Procedural geometry made by the project: hex cells, lathed piece bodies, extruded
+//! knight heads, and the piece models built from them.
+//!
+//! Everything is built as plain [`MeshData`] first (positions, normals, triangles), so
+//! the shapes are testable without a renderer, then converted to a Bevy [`Mesh`].
+
+use bevy::asset::RenderAssetUsages;
+use bevy::math::{Quat, Vec2, Vec3};
+use bevy::mesh::{Indices, Mesh, PrimitiveTopology};
+
+/// Triangles with per-vertex normals.
+#[derive(Clone, Debug, Default)]
+pub struct MeshData {
+    pub positions: Vec<Vec3>,
+    pub normals: Vec<Vec3>,
+    pub indices: Vec<u32>,
+}
+
+impl MeshData {
+    /// Appends another mesh.
+    pub fn merge(&mut self, other: &MeshData) {
+        let base = self.positions.len() as u32;
+        self.positions.extend_from_slice(&other.positions);
+        self.normals.extend_from_slice(&other.normals);
+        self.indices.extend(other.indices.iter().map(|i| i + base));
+    }
+
+    /// Moves, rotates and scales every vertex (scale first, then rotation, then move).
+    pub fn transformed(mut self, translation: Vec3, rotation: Quat, scale: f32) -> MeshData {
+        for p in &mut self.positions {
+            *p = rotation * (*p * scale) + translation;
+        }
+        for n in &mut self.normals {
+            *n = (rotation * *n).normalize_or_zero();
+        }
+        self
+    }
+
+    /// Highest point, for stacking parts.
+    pub fn top(&self) -> f32 {
+        self.positions.iter().map(|p| p.y).fold(f32::MIN, f32::max)
+    }
+
+    pub fn into_mesh(self) -> Mesh {
+        Mesh::new(
+            PrimitiveTopology::TriangleList,
+            RenderAssetUsages::default(),
+        )
+        .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, self.positions)
+        .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, self.normals)
+        .with_inserted_indices(Indices::U32(self.indices))
+    }
+}
+
+/// A surface of revolution around the Y axis. `profile` lists (radius, height) points
+/// from the bottom of the axis to its top; normals are smoothed along the profile
+/// except at sharp corners (more than 50 degrees), which stay crisp.
+pub fn lathe(profile: &[Vec2], segments: usize) -> MeshData {
+    let mut m = MeshData::default();
+    let n = profile.len();
+    for i in 0..n.saturating_sub(1) {
+        let (a, b) = (profile[i], profile[i + 1]);
+        let dir = (b - a).normalize_or_zero();
+        // Outward normal of the segment in the (r, y) plane.
+        let seg_normal = Vec2::new(dir.y, -dir.x);
+        let smooth = |k: usize| -> Vec2 {
+            let mut acc = seg_normal;
+            if k > 0 && k < n - 1 {
+                let (p, q) = (profile[k - 1], profile[k + 1]);
+                let other = if k == i {
+                    (profile[k] - p).normalize_or_zero()
+                } else {
+                    (q - profile[k]).normalize_or_zero()
+                };
+                let other_normal = Vec2::new(other.y, -other.x);
+                if other_normal.dot(seg_normal) > 0.64 {
+                    acc = (seg_normal + other_normal).normalize_or_zero();
+                }
+            }
+            acc
+        };
+        let (na, nb) = (smooth(i), smooth(i + 1));
+        let base = m.positions.len() as u32;
+        for s in 0..=segments {
+            let t = s as f32 / segments as f32 * std::f32::consts::TAU;
+            let (sin, cos) = t.sin_cos();
+            for (p, nn) in [(a, na), (b, nb)] {
+                m.positions.push(Vec3::new(p.x * cos, p.y, p.x * sin));
+                m.normals
+                    .push(Vec3::new(nn.x * cos, nn.y, nn.x * sin).normalize_or_zero());
+            }
+        }
+        for s in 0..segments as u32 {
+            let (a0, b0, a1, b1) = (
+                base + 2 * s,
+                base + 2 * s + 1,
+                base + 2 * s + 2,
+                base + 2 * s + 3,
+            );
+            m.indices.extend_from_slice(&[a0, b0, a1, a1, b0, b1]);
+        }
+    }
+    m
+}
+
+/// Points on a circular arc in the (r, y) plane, for round heads and domes.
+pub fn arc(center: Vec2, radius: f32, from_deg: f32, to_deg: f32, steps: usize) -> Vec<Vec2> {
+    (0..=steps)
+        .map(|i| {
+            let a = (from_deg + (to_deg - from_deg) * i as f32 / steps as f32).to_radians();
+            center + Vec2::new(a.cos(), a.sin()) * radius
+        })
+        .collect()
+}
+
+/// Triangulates a simple polygon (either winding) by ear clipping.
+pub fn triangulate(poly: &[Vec2]) -> Vec<[usize; 3]> {
+    let n = poly.len();
+    if n < 3 {
+        return Vec::new();
+    }
+    let area: f32 = (0..n)
+        .map(|i| poly[i].perp_dot(poly[(i + 1) % n]))
+        .sum::<f32>()
+        / 2.0;
+    let ccw = area > 0.0;
+    let mut idx: Vec<usize> = (0..n).collect();
+    let mut out = Vec::new();
+    let mut guard = 0;
+    while idx.len() > 3 && guard < 10 * n * n {
+        guard += 1;
+        let m = idx.len();
+        let mut clipped = false;
+        for i in 0..m {
+            let (ia, ib, ic) = (idx[(i + m - 1) % m], idx[i], idx[(i + 1) % m]);
+            let (a, b, c) = (poly[ia], poly[ib], poly[ic]);
+            let cross = (b - a).perp_dot(c - b);
+            if (cross > 0.0) != ccw || cross.abs() < 1e-9 {
+                continue;
+            }
+            let inside = idx
+                .iter()
+                .any(|&j| j != ia && j != ib && j != ic && point_in_triangle(poly[j], a, b, c));
+            if !inside {
+                out.push(if ccw { [ia, ib, ic] } else { [ia, ic, ib] });
+                idx.remove(i);
+                clipped = true;
+                break;
+            }
+        }
+        if !clipped {
+            break;
+        }
+    }
+    if idx.len() == 3 {
+        let (a, b, c) = (idx[0], idx[1], idx[2]);
+        out.push(if ccw { [a, b, c] } else { [a, c, b] });
+    }
+    out
+}
+
+fn point_in_triangle(p: Vec2, a: Vec2, b: Vec2, c: Vec2) -> bool {
+    let d1 = (b - a).perp_dot(p - a);
+    let d2 = (c - b).perp_dot(p - b);
+    let d3 = (a - c).perp_dot(p - c);
+    let neg = d1 < 0.0 || d2 < 0.0 || d3 < 0.0;
+    let pos = d1 > 0.0 || d2 > 0.0 || d3 > 0.0;
+    !(neg && pos)
+}
+
+/// A flat polygon in the XY plane extruded along Z by `depth`, centred on Z = 0.
+pub fn extrude(poly: &[Vec2], depth: f32) -> MeshData {
+    let mut m = MeshData::default();
+    let tris = triangulate(poly);
+    let h = depth / 2.0;
+    for (z, normal, flip) in [(h, Vec3::Z, false), (-h, Vec3::NEG_Z, true)] {
+        let base = m.positions.len() as u32;
+        for p in poly {
+            m.positions.push(Vec3::new(p.x, p.y, z));
+            m.normals.push(normal);
+        }
+        for t in &tris {
+            let [a, b, c] = t.map(|i| base + i as u32);
+            m.indices
+                .extend_from_slice(&if flip { [a, c, b] } else { [a, b, c] });
+        }
+    }
+    // Side walls, with flat normals facing out of the polygon.
+    let area: f32 = (0..poly.len())
+        .map(|i| poly[i].perp_dot(poly[(i + 1) % poly.len()]))
+        .sum();
+    let sign = if area > 0.0 { 1.0 } else { -1.0 };
+    for i in 0..poly.len() {
+        let (a, b) = (poly[i], poly[(i + 1) % poly.len()]);
+        let e = (b - a).normalize_or_zero();
+        let out = Vec3::new(e.y, -e.x, 0.0) * sign;
+        let base = m.positions.len() as u32;
+        for p in [
+            Vec3::new(a.x, a.y, h),
+            Vec3::new(b.x, b.y, h),
+            Vec3::new(a.x, a.y, -h),
+            Vec3::new(b.x, b.y, -h),
+        ] {
+            m.positions.push(p);
+            m.normals.push(out);
+        }
+        let quad = [base, base + 2, base + 1, base + 1, base + 2, base + 3];
+        if sign > 0.0 {
+            m.indices.extend_from_slice(&quad);
+        } else {
+            m.indices
+                .extend_from_slice(&[quad[0], quad[2], quad[1], quad[3], quad[5], quad[4]]);
+        }
+    }
+    m
+}
+
+/// An axis-aligned box centred on `center`.
+pub fn cuboid(center: Vec3, size: Vec3) -> MeshData {
+    let mut m = MeshData::default();
+    let h = size / 2.0;
+    let faces = [
+        (Vec3::X, Vec3::Y, Vec3::Z),
+        (Vec3::NEG_X, Vec3::Y, Vec3::NEG_Z),
+        (Vec3::Y, Vec3::Z, Vec3::X),
+        (Vec3::NEG_Y, Vec3::X, Vec3::Z),
+        (Vec3::Z, Vec3::X, Vec3::Y),
+        (Vec3::NEG_Z, Vec3::Y, Vec3::X),
+    ];
+    for (n, u, v) in faces {
+        let base = m.positions.len() as u32;
+        for (su, sv) in [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)] {
+            m.positions.push(center + (n + u * su + v * sv) * h);
+            m.normals.push(n);
+        }
+        // Wind counter-clockwise seen from outside.
+        if u.cross(v).dot(n) > 0.0 {
+            m.indices
+                .extend_from_slice(&[base, base + 1, base + 2, base, base + 2, base + 3]);
+        } else {
+            m.indices
+                .extend_from_slice(&[base, base + 2, base + 1, base, base + 3, base + 2]);
+        }
+    }
+    m
+}
+
+/// A UV sphere, for balls on crowns and coronets.
+pub fn ball(center: Vec3, radius: f32) -> MeshData {
+    lathe(&arc(Vec2::ZERO, radius, -90.0, 90.0, 10), 16).transformed(center, Quat::IDENTITY, 1.0)
+}
+
+/// A hexagonal prism with its top face at y = 0 and bottom at -height; `flat_top`
+/// puts a vertex on the X axis (flat-top boards), otherwise on the Z axis.
+pub fn hex_prism(circumradius: f32, height: f32, flat_top: bool) -> MeshData {
+    let corners: Vec<Vec2> = (0..6)
+        .map(|i| {
+            let a = (60.0 * i as f32 + if flat_top { 0.0 } else { 30.0 }).to_radians();
+            Vec2::new(a.cos(), a.sin()) * circumradius
+        })
+        .collect();
+    // Extruded along Z, then turned so the polygon lies in XZ with its top facing +Y.
+    let rot = Quat::from_rotation_x(-std::f32::consts::FRAC_PI_2);
+    extrude(&corners, height).transformed(Vec3::new(0.0, -height / 2.0, 0.0), rot, 1.0)
+}
+
+/// A flat hexagon (or hexagonal ring when `inner > 0`) in the XZ plane facing up.
+pub fn hex_ring(outer: f32, inner: f32, flat_top: bool) -> MeshData {
+    let corner = |r: f32, i: usize| {
+        let a = (60.0 * i as f32 + if flat_top { 0.0 } else { 30.0 }).to_radians();
+        Vec3::new(a.cos() * r, 0.0, -a.sin() * r)
+    };
+    let mut m = MeshData::default();
+    if inner <= 0.0 {
+        m.positions.push(Vec3::ZERO);
+        m.normals.push(Vec3::Y);
+        for i in 0..6 {
+            m.positions.push(corner(outer, i));
+            m.normals.push(Vec3::Y);
+        }
+        for i in 0..6u32 {
+            m.indices.extend_from_slice(&[0, 1 + i, 1 + (i + 1) % 6]);
+        }
+    } else {
+        for i in 0..6 {
+            m.positions.push(corner(outer, i));
+            m.positions.push(corner(inner, i));
+            m.normals.push(Vec3::Y);
+            m.normals.push(Vec3::Y);
+        }
+        for i in 0..6u32 {
+            let (o0, i0, o1, i1) = (2 * i, 2 * i + 1, 2 * ((i + 1) % 6), 2 * ((i + 1) % 6) + 1);
+            // Counter-clockwise seen from above, so the ring faces up.
+            m.indices.extend_from_slice(&[o0, o1, i0, o1, i1, i0]);
+        }
+    }
+    m
+}
+
+/// A flat disc in the XZ plane facing up.
+pub fn disc(radius: f32, segments: usize) -> MeshData {
+    let mut m = MeshData::default();
+    m.positions.push(Vec3::ZERO);
+    m.normals.push(Vec3::Y);
+    for s in 0..segments {
+        let a = s as f32 / segments as f32 * std::f32::consts::TAU;
+        m.positions
+            .push(Vec3::new(a.cos() * radius, 0.0, -a.sin() * radius));
+        m.normals.push(Vec3::Y);
+    }
+    for s in 0..segments as u32 {
+        m.indices
+            .extend_from_slice(&[0, 1 + s, 1 + (s + 1) % segments as u32]);
+    }
+    m
+}
+
+/// The shapes the game can draw a piece as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PieceShape {
+    King,
+    Queen,
+    Rook,
+    Bishop,
+    Knight,
+    Pawn,
+    Vizir,
+    WarMachine,
+    Duke,
+    /// Any other piece: a drum with its letter shown beside it.
+    Token,
+}
+
+impl PieceShape {
+    /// Whether the model carries a knight's head (turned a little toward the viewer so
+    /// it reads as a horse from the usual camera angle).
+    pub fn has_head(self) -> bool {
+        matches!(
+            self,
+            PieceShape::Knight | PieceShape::WarMachine | PieceShape::Vizir | PieceShape::Duke
+        )
+    }
+
+    /// The shape for a piece letter (the built-ins' letters; anything else is a token).
+    pub fn for_letter(letter: char) -> PieceShape {
+        match letter.to_ascii_uppercase() {
+            'K' => PieceShape::King,
+            'Q' => PieceShape::Queen,
+            'R' => PieceShape::Rook,
+            'B' => PieceShape::Bishop,
+            'N' => PieceShape::Knight,
+            'P' => PieceShape::Pawn,
+            'V' => PieceShape::Vizir,
+            'W' => PieceShape::WarMachine,
+            'D' => PieceShape::Duke,
+            _ => PieceShape::Token,
+        }
+    }
+
+    /// Side view of the body (radius, height): also the 2D image's silhouette.
+    pub fn profile(self) -> Vec<Vec2> {
+        let v = |r: f32, y: f32| Vec2::new(r, y);
+        let mut p = vec![
+            v(0.0, 0.0),
+            v(0.5, 0.0),
+            v(0.5, 0.07),
+            v(0.44, 0.11),
+            v(0.40, 0.15),
+        ];
+        match self {
+            PieceShape::Pawn => {
+                p.extend([
+                    v(0.30, 0.20),
+                    v(0.17, 0.44),
+                    v(0.27, 0.48),
+                    v(0.27, 0.52),
+                    v(0.15, 0.56),
+                ]);
+                p.extend(arc(v(0.0, 0.74), 0.2, -64.0, 90.0, 12));
+            }
+            PieceShape::Rook | PieceShape::WarMachine => {
+                let top = if self == PieceShape::Rook { 1.08 } else { 0.82 };
+                p.extend([
+                    v(0.34, 0.2),
+                    v(0.29, top - 0.26),
+                    v(0.41, top - 0.2),
+                    v(0.41, top),
+                    v(0.29, top),
+                    v(0.29, top - 0.06),
+                    v(0.0, top - 0.06),
+                ]);
+            }
+            PieceShape::Bishop => {
+                p.extend([
+                    v(0.31, 0.2),
+                    v(0.19, 0.62),
+                    v(0.31, 0.68),
+                    v(0.31, 0.73),
+                    v(0.17, 0.77),
+                ]);
+                p.extend([
+                    v(0.22, 0.86),
+                    v(0.23, 0.95),
+                    v(0.19, 1.06),
+                    v(0.11, 1.15),
+                    v(0.0, 1.19),
+                ]);
+            }
+            PieceShape::Queen => {
+                p.extend([
+                    v(0.36, 0.2),
+                    v(0.21, 0.76),
+                    v(0.34, 0.83),
+                    v(0.34, 0.87),
+                    v(0.22, 0.92),
+                ]);
+                p.extend([v(0.37, 1.14), v(0.30, 1.17), v(0.16, 1.13), v(0.0, 1.13)]);
+            }
+            PieceShape::King => {
+                p.extend([
+                    v(0.37, 0.2),
+                    v(0.23, 0.8),
+                    v(0.36, 0.88),
+                    v(0.36, 0.92),
+                    v(0.25, 0.97),
+                ]);
+                p.extend([v(0.33, 1.18), v(0.0, 1.2)]);
+            }
+            PieceShape::Duke => {
+                // The king's body and collar; a crowned knight's head rides on it.
+                p.extend([
+                    v(0.37, 0.2),
+                    v(0.23, 0.62),
+                    v(0.36, 0.68),
+                    v(0.36, 0.72),
+                    v(0.0, 0.72),
+                ]);
+            }
+            PieceShape::Knight => {
+                p.extend([v(0.36, 0.2), v(0.30, 0.3), v(0.0, 0.3)]);
+            }
+            PieceShape::Vizir => {
+                // A bishop's slender body and collar; a knight's head rides on it.
+                p.extend([
+                    v(0.31, 0.2),
+                    v(0.19, 0.58),
+                    v(0.32, 0.64),
+                    v(0.32, 0.69),
+                    v(0.0, 0.69),
+                ]);
+            }
+            PieceShape::Token => {
+                p.extend([v(0.42, 0.2), v(0.42, 0.42), v(0.3, 0.5), v(0.0, 0.52)]);
+            }
+        }
+        p
+    }
+
+    /// The knight's head seen from the side (x forward, y up), base at y = 0.
+    pub fn knight_head() -> Vec<Vec2> {
+        [
+            (-0.30, 0.0),
+            (0.28, 0.0),
+            (0.22, 0.22),
+            (0.10, 0.36),
+            (0.34, 0.44),
+            (0.42, 0.52),
+            (0.40, 0.62),
+            (0.16, 0.78),
+            (0.08, 0.92),
+            (0.0, 0.82),
+            (-0.12, 0.84),
+            (-0.26, 0.66),
+            (-0.32, 0.40),
+        ]
+        .into_iter()
+        .map(|(x, y)| Vec2::new(x, y))
+        .collect()
+    }
+
+    /// The 3D model, standing on y = 0, facing +X (turned to face the opponent when
+    /// placed).
+    pub fn model(self) -> MeshData {
+        let mut m = lathe(&self.profile(), 28);
+        match self {
+            PieceShape::Rook => {
+                // Six merlons on the crown.
+                for i in 0..6 {
+                    let a = (i as f32 * 60.0 + 30.0).to_radians();
+                    let c = Vec3::new(a.cos() * 0.35, 1.13, a.sin() * 0.35);
+                    m.merge(&cuboid(c, Vec3::new(0.13, 0.1, 0.13)).transformed(
+                        Vec3::ZERO,
+                        Quat::IDENTITY,
+                        1.0,
+                    ));
+                }
+            }
+            PieceShape::Queen => {
+                m.merge(&ball(Vec3::new(0.0, 1.24, 0.0), 0.1));
+                for i in 0..8 {
+                    let a = (i as f32 * 45.0).to_radians();
+                    m.merge(&ball(Vec3::new(a.cos() * 0.33, 1.17, a.sin() * 0.33), 0.05));
+                }
+            }
+            PieceShape::King => {
+                m.merge(&cuboid(
+                    Vec3::new(0.0, 1.36, 0.0),
+                    Vec3::new(0.07, 0.32, 0.07),
+                ));
+                m.merge(&cuboid(
+                    Vec3::new(0.0, 1.40, 0.0),
+                    Vec3::new(0.24, 0.07, 0.07),
+                ));
+            }
+            PieceShape::Duke => {
+                let head = extrude(&PieceShape::knight_head(), 0.22);
+                m.merge(&head.transformed(Vec3::new(0.0, 0.72, 0.0), Quat::IDENTITY, 0.66));
+                // A small coronet between the ears: royal-looking, but no cross.
+                for (x, y) in [(-0.06, 1.32), (0.04, 1.35), (0.14, 1.3)] {
+                    m.merge(&ball(Vec3::new(x, y, 0.0), 0.05));
+                }
+            }
+            PieceShape::Bishop => {
+                m.merge(&ball(Vec3::new(0.0, 1.23, 0.0), 0.06));
+            }
+            PieceShape::Knight => {
+                let head = extrude(&PieceShape::knight_head(), 0.26);
+                m.merge(&head.transformed(Vec3::new(0.0, 0.3, 0.0), Quat::IDENTITY, 1.0));
+            }
+            PieceShape::WarMachine => {
+                // A tower carrying a knight's head: rook and knight in one.
+                let head = extrude(&PieceShape::knight_head(), 0.22);
+                m.merge(&head.transformed(Vec3::new(0.0, 0.76, 0.0), Quat::IDENTITY, 0.72));
+            }
+            PieceShape::Vizir => {
+                let head = extrude(&PieceShape::knight_head(), 0.22);
+                m.merge(&head.transformed(Vec3::new(0.0, 0.69, 0.0), Quat::IDENTITY, 0.66));
+                // The bishop's ball, on the brow.
+                m.merge(&ball(Vec3::new(0.03, 1.3, 0.0), 0.055));
+            }
+            PieceShape::Pawn | PieceShape::Token => {}
+        }
+        m
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn closed_and_consistent(m: &MeshData) {
+        assert_eq!(m.positions.len(), m.normals.len());
+        assert_eq!(m.indices.len() % 3, 0);
+        assert!(m.indices.iter().all(|i| (*i as usize) < m.positions.len()));
+        assert!(
+            m.normals
+                .iter()
+                .all(|n| (n.length() - 1.0).abs() < 1e-3 || *n == Vec3::ZERO)
+        );
+    }
+
+    #[test]
+    fn ear_clipping_covers_the_knight_head() {
+        let head = PieceShape::knight_head();
+        let tris = triangulate(&head);
+        assert_eq!(tris.len(), head.len() - 2);
+        let area = |p: &[Vec2]| {
+            (0..p.len())
+                .map(|i| p[i].perp_dot(p[(i + 1) % p.len()]))
+                .sum::<f32>()
+                .abs()
+                / 2.0
+        };
+        let covered: f32 = tris
+            .iter()
+            .map(|t| area(&[head[t[0]], head[t[1]], head[t[2]]]))
+            .sum();
+        assert!(
+            (covered - area(&head)).abs() < 1e-4,
+            "{covered} vs {}",
+            area(&head)
+        );
+    }
+
+    #[test]
+    fn every_piece_model_is_well_formed_and_distinct() {
+        let shapes = [
+            PieceShape::King,
+            PieceShape::Queen,
+            PieceShape::Rook,
+            PieceShape::Bishop,
+            PieceShape::Knight,
+            PieceShape::Pawn,
+            PieceShape::Vizir,
+            PieceShape::WarMachine,
+            PieceShape::Duke,
+            PieceShape::Token,
+        ];
+        let mut signatures = Vec::new();
+        for s in shapes {
+            let m = s.model();
+            closed_and_consistent(&m);
+            assert!(m.top() > 0.4 && m.top() < 1.6, "{s:?} height {}", m.top());
+            signatures.push((m.positions.len(), (m.top() * 1000.0) as i32));
+        }
+        signatures.sort();
+        signatures.dedup();
+        assert_eq!(signatures.len(), shapes.len(), "two pieces share a model");
+    }
+
+    /// Every triangle of a flat mesh must wind counter-clockwise seen from above, or
+    /// the renderer culls it.
+    fn faces_up(m: &MeshData) {
+        for t in m.indices.chunks(3) {
+            let [a, b, c] = [t[0], t[1], t[2]].map(|i| m.positions[i as usize]);
+            assert!((b - a).cross(c - a).y > 0.0, "a triangle faces down");
+        }
+    }
+
+    #[test]
+    fn flat_overlays_face_up() {
+        for flat in [true, false] {
+            faces_up(&hex_ring(1.0, 0.0, flat));
+            faces_up(&hex_ring(1.0, 0.7, flat));
+        }
+        faces_up(&disc(0.3, 16));
+    }
+
+    #[test]
+    fn hex_prism_top_faces_up_at_zero() {
+        let m = hex_prism(1.0, 0.2, true);
+        closed_and_consistent(&m);
+        assert!((m.top()).abs() < 1e-5);
+        let ups = m.normals.iter().filter(|n| n.y > 0.99).count();
+        assert_eq!(ups, 6, "one upward face of six corners");
+    }
+}

@@ -1,0 +1,210 @@
+//! Flat piece images for the 2D view, drawn by the program from the same outlines the
+//! 3D models are lathed from, so both views show the same set.
+
+use bevy::asset::RenderAssetUsages;
+use bevy::image::Image;
+use bevy::math::Vec2;
+use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
+
+use crate::models::PieceShape;
+
+/// Image size in pixels (square).
+pub const SPRITE_SIZE: usize = 96;
+/// Rows sampled per pixel row, for smooth edges.
+const SUBROWS: usize = 4;
+
+/// A shape to fill, in piece units: x across (centre 0), y up from the base.
+fn silhouette(shape: PieceShape) -> Vec<Vec<Vec2>> {
+    let profile = shape.profile();
+    let mut body: Vec<Vec2> = profile.iter().map(|p| Vec2::new(p.x, p.y)).collect();
+    body.extend(profile.iter().rev().map(|p| Vec2::new(-p.x, p.y)));
+    let mut parts = vec![body];
+    let circle = |c: Vec2, r: f32| -> Vec<Vec2> {
+        (0..24)
+            .map(|i| {
+                let a = i as f32 / 24.0 * std::f32::consts::TAU;
+                c + Vec2::new(a.cos(), a.sin()) * r
+            })
+            .collect()
+    };
+    let rect = |c: Vec2, w: f32, h: f32| -> Vec<Vec2> {
+        vec![
+            c + Vec2::new(-w / 2.0, -h / 2.0),
+            c + Vec2::new(w / 2.0, -h / 2.0),
+            c + Vec2::new(w / 2.0, h / 2.0),
+            c + Vec2::new(-w / 2.0, h / 2.0),
+        ]
+    };
+    let head = |offset: Vec2, scale: f32| -> Vec<Vec2> {
+        // Facing left in the picture.
+        PieceShape::knight_head()
+            .into_iter()
+            .map(|p| Vec2::new(-p.x, p.y) * scale + offset)
+            .collect()
+    };
+    match shape {
+        PieceShape::King => {
+            parts.push(rect(Vec2::new(0.0, 1.36), 0.08, 0.32));
+            parts.push(rect(Vec2::new(0.0, 1.40), 0.26, 0.08));
+        }
+        PieceShape::Queen => {
+            parts.push(circle(Vec2::new(0.0, 1.24), 0.1));
+            for x in [-0.33, -0.17, 0.17, 0.33] {
+                parts.push(circle(Vec2::new(x, 1.17), 0.055));
+            }
+        }
+        PieceShape::Rook => {
+            for x in [-0.3, 0.0, 0.3] {
+                parts.push(rect(Vec2::new(x, 1.13), 0.13, 0.12));
+            }
+        }
+        PieceShape::Bishop => parts.push(circle(Vec2::new(0.0, 1.23), 0.065)),
+        PieceShape::Knight => parts.push(head(Vec2::new(0.0, 0.3), 1.0)),
+        PieceShape::WarMachine => parts.push(head(Vec2::new(0.0, 0.76), 0.72)),
+        PieceShape::Vizir => {
+            parts.push(head(Vec2::new(0.0, 0.69), 0.66));
+            parts.push(circle(Vec2::new(-0.03, 1.3), 0.055));
+        }
+        PieceShape::Duke => {
+            parts.push(head(Vec2::new(0.0, 0.72), 0.66));
+            for x in [0.06, -0.04, -0.14] {
+                parts.push(circle(Vec2::new(x, 1.33), 0.05));
+            }
+        }
+        PieceShape::Pawn | PieceShape::Token => {}
+    }
+    parts
+}
+
+/// Coverage (0..1) of one polygon on the pixel grid, by even-odd scanline filling.
+fn fill(poly: &[Vec2], to_px: impl Fn(Vec2) -> Vec2, coverage: &mut [f32]) {
+    let pts: Vec<Vec2> = poly.iter().map(|p| to_px(*p)).collect();
+    let n = pts.len();
+    let mut xs = Vec::new();
+    for row in 0..SPRITE_SIZE {
+        for sub in 0..SUBROWS {
+            let y = row as f32 + (sub as f32 + 0.5) / SUBROWS as f32;
+            xs.clear();
+            for i in 0..n {
+                let (a, b) = (pts[i], pts[(i + 1) % n]);
+                if (a.y <= y) != (b.y <= y) {
+                    xs.push(a.x + (y - a.y) / (b.y - a.y) * (b.x - a.x));
+                }
+            }
+            xs.sort_by(f32::total_cmp);
+            for span in xs.chunks(2) {
+                let [x0, x1] = span else { continue };
+                let (x0, x1) = (
+                    x0.clamp(0.0, SPRITE_SIZE as f32),
+                    x1.clamp(0.0, SPRITE_SIZE as f32),
+                );
+                let mut px = x0.floor() as usize;
+                while (px as f32) < x1 && px < SPRITE_SIZE {
+                    let covered = (x1.min(px as f32 + 1.0) - x0.max(px as f32)).max(0.0);
+                    coverage[row * SPRITE_SIZE + px] += covered / SUBROWS as f32;
+                    px += 1;
+                }
+            }
+        }
+    }
+}
+
+/// Coverage of a whole shape (parts overlap: the maximum wins), shifted by `shift` px.
+/// The shape is centred in the image, so short pieces sit mid-cell like tall ones.
+fn shape_coverage(parts: &[Vec<Vec2>], shift: Vec2) -> Vec<f32> {
+    let scale = SPRITE_SIZE as f32 / 1.7;
+    let (lo, hi) = parts
+        .iter()
+        .flatten()
+        .fold((f32::MAX, f32::MIN), |(lo, hi), p| {
+            (lo.min(p.y), hi.max(p.y))
+        });
+    let middle = (lo + hi) / 2.0;
+    let to_px = |p: Vec2| {
+        let half = SPRITE_SIZE as f32 / 2.0;
+        Vec2::new(half + p.x * scale, half - (p.y - middle) * scale) + shift
+    };
+    let mut total = vec![0f32; SPRITE_SIZE * SPRITE_SIZE];
+    for part in parts {
+        let mut c = vec![0f32; SPRITE_SIZE * SPRITE_SIZE];
+        fill(part, to_px, &mut c);
+        for (t, v) in total.iter_mut().zip(c) {
+            *t = t.max(v.min(1.0));
+        }
+    }
+    total
+}
+
+/// RGBA pixels of a piece image: `fill` inside, `outline` around it.
+pub fn piece_pixels(shape: PieceShape, fill_rgb: [u8; 3], outline_rgb: [u8; 3]) -> Vec<u8> {
+    let parts = silhouette(shape);
+    let inner = shape_coverage(&parts, Vec2::ZERO);
+    // The outline: the shape drawn at small offsets all round.
+    let mut outer = inner.clone();
+    for i in 0..12 {
+        let a = i as f32 / 12.0 * std::f32::consts::TAU;
+        let c = shape_coverage(&parts, Vec2::new(a.cos(), a.sin()) * 2.4);
+        for (o, v) in outer.iter_mut().zip(c) {
+            *o = o.max(v);
+        }
+    }
+    let mut out = Vec::with_capacity(SPRITE_SIZE * SPRITE_SIZE * 4);
+    for (i, o) in inner.iter().zip(&outer) {
+        let mix = |f: u8, l: u8| (f as f32 * i + l as f32 * (1.0 - i)).round() as u8;
+        out.extend_from_slice(&[
+            mix(fill_rgb[0], outline_rgb[0]),
+            mix(fill_rgb[1], outline_rgb[1]),
+            mix(fill_rgb[2], outline_rgb[2]),
+            (o * 255.0).round() as u8,
+        ]);
+    }
+    out
+}
+
+/// A piece image as a texture.
+pub fn piece_image(shape: PieceShape, white: bool) -> Image {
+    let (fill, outline) = if white {
+        ([244, 236, 218], [38, 32, 28])
+    } else {
+        ([46, 40, 38], [232, 224, 206])
+    };
+    Image::new(
+        Extent3d {
+            width: SPRITE_SIZE as u32,
+            height: SPRITE_SIZE as u32,
+            depth_or_array_layers: 1,
+        },
+        TextureDimension::D2,
+        piece_pixels(shape, fill, outline),
+        TextureFormat::Rgba8UnormSrgb,
+        RenderAssetUsages::default(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn images_have_an_opaque_body_a_transparent_surround_and_an_outline() {
+        for shape in [
+            PieceShape::King,
+            PieceShape::Knight,
+            PieceShape::Pawn,
+            PieceShape::WarMachine,
+        ] {
+            let px = piece_pixels(shape, [255, 255, 255], [0, 0, 0]);
+            assert_eq!(px.len(), SPRITE_SIZE * SPRITE_SIZE * 4);
+            let at =
+                |x: usize, y: usize| &px[(y * SPRITE_SIZE + x) * 4..(y * SPRITE_SIZE + x) * 4 + 4];
+            // Corners are empty; the middle is filled with the body colour.
+            assert_eq!(at(0, 0)[3], 0, "{shape:?}");
+            let middle = at(SPRITE_SIZE / 2 + 2, SPRITE_SIZE / 2 + 8);
+            assert_eq!(middle, &[255, 255, 255, 255], "{shape:?}");
+            let opaque = px.chunks(4).filter(|p| p[3] > 200).count();
+            let outline = px.chunks(4).filter(|p| p[3] > 200 && p[0] < 60).count();
+            assert!(opaque > SPRITE_SIZE * SPRITE_SIZE / 10, "{shape:?}");
+            assert!(outline > SPRITE_SIZE, "{shape:?} has no outline");
+        }
+    }
+}

@@ -1,0 +1,300 @@
+//! The game's plugins in a headless app: clicks and drags, promotions, variant switches
+//! and flips, checked against the game state and the entities shown.
+
+use std::time::Duration;
+
+use bevy::prelude::*;
+use bevy::time::TimeUpdateStrategy;
+use hexchess::LaunchOptions;
+use hexchess::board::{BoardLabel, CellTile, cell_world};
+use hexchess::game::{GameState, NewGameRequest};
+use hexchess::input::{PendingPromotion, PointerCell, PromotionChoice, Selection};
+use hexchess::pieces::PieceView;
+use hexchess::settings::{Settings, ViewChanged};
+use hexchess_core::{Catalog, Cell};
+
+fn app(variant: &str, fen: Option<&str>) -> App {
+    let catalog = Catalog::builtin();
+    let options = LaunchOptions {
+        variant: Some(variant.into()),
+        fen: fen.map(str::to_string),
+        moves: Vec::new(),
+        settings: Settings::default(),
+    };
+    let state = options.game_state(&catalog).unwrap();
+    let mut app = App::new();
+    // Input resources are inserted by hand (no input plugin), so the test decides
+    // exactly what is pressed in each frame, as Bevy's own app tests do.
+    app.add_plugins((MinimalPlugins, AssetPlugin::default()))
+        .insert_resource(ButtonInput::<MouseButton>::default())
+        .insert_resource(ButtonInput::<KeyCode>::default())
+        .init_asset::<Mesh>()
+        .init_asset::<StandardMaterial>()
+        .init_asset::<Image>()
+        .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
+            20,
+        )));
+    hexchess::add_game_plugins(&mut app, catalog, state, options.settings);
+    app.update();
+    app
+}
+
+fn cell(app: &App, name: &str) -> Cell {
+    app.world()
+        .resource::<GameState>()
+        .rules()
+        .board()
+        .parse_cell(name)
+        .unwrap()
+}
+
+/// Runs one frame with the left button pressed or released at its start.
+fn button(app: &mut App, down: bool) {
+    let mut b = app.world_mut().resource_mut::<ButtonInput<MouseButton>>();
+    if down {
+        b.press(MouseButton::Left);
+    } else {
+        b.release(MouseButton::Left);
+    }
+    app.update();
+    app.world_mut()
+        .resource_mut::<ButtonInput<MouseButton>>()
+        .clear();
+}
+
+/// Points at a cell.
+fn point_at(app: &mut App, name: &str) {
+    let c = cell(app, name);
+    let world = cell_world(app.world().resource::<GameState>().rules(), c);
+    *app.world_mut().resource_mut::<PointerCell>() = PointerCell {
+        cell: Some(c),
+        world: Some(world),
+    };
+}
+
+/// Presses and releases the left button over a cell.
+fn click(app: &mut App, name: &str) {
+    point_at(app, name);
+    button(app, true);
+    button(app, false);
+}
+
+/// Runs frames until every animation has finished (at most five seconds of game time).
+fn settle(app: &mut App) {
+    for _ in 0..250 {
+        app.update();
+        if !hexchess::animation::animating(app.world_mut()) {
+            app.update();
+            return;
+        }
+    }
+    panic!("animations never finished");
+}
+
+fn piece_entities(app: &mut App) -> Vec<(Entity, PieceView, Vec3)> {
+    let mut q = app.world_mut().query::<(Entity, &PieceView, &Transform)>();
+    q.iter(app.world())
+        .map(|(e, v, t)| (e, *v, t.translation))
+        .collect()
+}
+
+fn fen(app: &App) -> String {
+    app.world().resource::<GameState>().position.to_fen()
+}
+
+#[test]
+fn click_a_piece_then_a_target_moves_it_and_its_entity() {
+    let mut app = app("glinski", None);
+    assert_eq!(piece_entities(&mut app).len(), 36);
+    let e4 = cell(&app, "e4");
+    let e6 = cell(&app, "e6");
+    let pawn = piece_entities(&mut app)
+        .into_iter()
+        .find(|(_, v, _)| v.cell == e4)
+        .unwrap()
+        .0;
+    click(&mut app, "e4");
+    assert_eq!(app.world().resource::<Selection>().from, Some(e4));
+    click(&mut app, "e6");
+    let pos = &app.world().resource::<GameState>().position;
+    assert_eq!(
+        pos.last_move().map(|m| pos.move_to_lan(m)).as_deref(),
+        Some("e4e6")
+    );
+    settle(&mut app);
+    let (_, view, at) = piece_entities(&mut app)
+        .into_iter()
+        .find(|(e, _, _)| *e == pawn)
+        .unwrap();
+    assert_eq!(view.cell, e6, "the same entity now stands on e6");
+    let expected = cell_world(app.world().resource::<GameState>().rules(), e6);
+    assert!(at.distance(expected) < 1e-3, "{at} vs {expected}");
+    assert_eq!(app.world().resource::<Selection>().from, None);
+}
+
+#[test]
+fn an_illegal_target_changes_nothing() {
+    let mut app = app("glinski", None);
+    let before = fen(&app);
+    let shown_before: Vec<_> = piece_entities(&mut app)
+        .into_iter()
+        .map(|(_, v, _)| v)
+        .collect();
+    click(&mut app, "f5");
+    click(&mut app, "f9"); // three cells ahead: not a pawn move
+    click(&mut app, "c7"); // an enemy piece cannot be selected
+    settle(&mut app);
+    assert_eq!(fen(&app), before);
+    let mut shown_after: Vec<_> = piece_entities(&mut app)
+        .into_iter()
+        .map(|(_, v, _)| v)
+        .collect();
+    let mut sorted_before = shown_before;
+    sorted_before.sort_by_key(|v| v.cell);
+    shown_after.sort_by_key(|v| v.cell);
+    assert_eq!(shown_after, sorted_before);
+}
+
+#[test]
+fn dragging_to_an_illegal_cell_snaps_back() {
+    let mut app = app("glinski", None);
+    let before = fen(&app);
+    let f5 = cell(&app, "f5");
+    let rules_pos = |app: &App, c: Cell| cell_world(app.world().resource::<GameState>().rules(), c);
+    // Press on f5, move the pointer over f9, release there.
+    let home = rules_pos(&app, f5);
+    point_at(&mut app, "f5");
+    button(&mut app, true);
+    point_at(&mut app, "f9");
+    app.update();
+    let dragged = piece_entities(&mut app)
+        .into_iter()
+        .find(|(_, v, _)| v.cell == f5)
+        .unwrap();
+    assert!(
+        dragged.2.distance(home) > 1.0,
+        "the piece follows the pointer"
+    );
+    app.world_mut()
+        .resource_mut::<ButtonInput<MouseButton>>()
+        .release(MouseButton::Left);
+    app.update();
+    settle(&mut app);
+    assert_eq!(fen(&app), before);
+    let back = piece_entities(&mut app)
+        .into_iter()
+        .find(|(e, _, _)| *e == dragged.0)
+        .unwrap();
+    assert!(back.2.distance(home) < 1e-3);
+}
+
+#[test]
+fn a_promotion_completes_through_the_picker() {
+    // White pawn on k6 can reach k7 (promotion) or capture on l6.
+    let mut app = app("glinski", Some("6/K6/8/9/10/4k6/10/9/8/5P1/5r w - 0 1"));
+    click(&mut app, "k6");
+    click(&mut app, "k7");
+    let pending = app.world().resource::<PendingPromotion>().moves.clone();
+    assert_eq!(pending.len(), 4, "queen, rook, bishop, knight");
+    let pos = app.world().resource::<GameState>().position.clone();
+    let knight = pending
+        .iter()
+        .position(|m| m.promotion().map(|k| pos.rules().kind_info(k).letter) == Some('N'))
+        .unwrap();
+    app.world_mut().write_message(PromotionChoice(Some(knight)));
+    app.update();
+    settle(&mut app);
+    let state = app.world().resource::<GameState>();
+    let k7 = state.rules().board().parse_cell("k7").unwrap();
+    let promoted = state.position.piece_at(k7).unwrap();
+    assert_eq!(state.rules().kind_info(promoted.kind).letter, 'N');
+    let shown = piece_entities(&mut app)
+        .into_iter()
+        .find(|(_, v, _)| v.cell == k7)
+        .unwrap();
+    assert_eq!(shown.1.piece, promoted, "the entity shows the knight");
+}
+
+#[test]
+fn switching_variant_rebuilds_board_and_pieces() {
+    let mut app = app("glinski", None);
+    let cells = |app: &mut App| {
+        let mut q = app.world_mut().query::<&CellTile>();
+        let mut v: Vec<Cell> = q.iter(app.world()).map(|t| t.0).collect();
+        v.sort();
+        v.dedup();
+        v.len()
+    };
+    assert_eq!(cells(&mut app), 91);
+    app.world_mut().write_message(NewGameRequest {
+        variant: Some("grand".into()),
+        fen: None,
+    });
+    app.update();
+    app.update();
+    assert_eq!(cells(&mut app), 127);
+    assert_eq!(piece_entities(&mut app).len(), 46);
+    assert_eq!(app.world().resource::<GameState>().rules().id(), "grand");
+}
+
+#[test]
+fn flipping_keeps_every_coordinate_label_on_its_cell() {
+    let mut app = app("grand", None);
+    let labels = |app: &mut App| {
+        let mut q = app.world_mut().query::<(&BoardLabel, &Text)>();
+        let mut v: Vec<(String, [i32; 3])> = q
+            .iter(app.world())
+            .map(|(l, t)| (t.0.clone(), (l.world * 100.0).round().as_ivec3().to_array()))
+            .collect();
+        v.sort();
+        v
+    };
+    let before = labels(&mut app);
+    assert_eq!(before.len(), 26);
+    app.world_mut().resource_mut::<Settings>().flipped = true;
+    app.world_mut().write_message(ViewChanged);
+    app.update();
+    app.update();
+    let after = labels(&mut app);
+    assert_eq!(after, before, "labels stay on their cells");
+    // Each label sits next to a cell whose name contains it.
+    let state = app.world().resource::<GameState>();
+    let b = state.rules().board();
+    for (text, p) in &after {
+        let world = Vec3::new(p[0] as f32, p[1] as f32, p[2] as f32) / 100.0;
+        let nearest = b
+            .cells()
+            .min_by(|x, y| {
+                cell_world(state.rules(), *x)
+                    .distance(world)
+                    .total_cmp(&cell_world(state.rules(), *y).distance(world))
+            })
+            .unwrap();
+        let name = b.name(nearest);
+        let (letters, digits) = name.split_at(name.find(|c: char| c.is_ascii_digit()).unwrap());
+        assert!(
+            text == letters || text == digits,
+            "label {text} beside {name}"
+        );
+    }
+}
+
+#[test]
+fn a_selected_piece_shows_its_targets() {
+    let mut app = app("glinski", None);
+    click(&mut app, "e4");
+    let mut q = app
+        .world_mut()
+        .query_filtered::<&Transform, With<hexchess::board::Highlight>>();
+    let marks: Vec<Vec3> = q.iter(app.world()).map(|t| t.translation).collect();
+    let state = app.world().resource::<GameState>();
+    let at = |n: &str| cell_world(state.rules(), state.rules().board().parse_cell(n).unwrap());
+    for target in ["e4", "e5", "e6"] {
+        assert!(
+            marks
+                .iter()
+                .any(|m| (m.x - at(target).x).abs() < 1e-3 && (m.z - at(target).z).abs() < 1e-3),
+            "no mark on {target}: {marks:?}"
+        );
+    }
+}
