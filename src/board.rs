@@ -314,7 +314,8 @@ fn update_highlights(
             a
         }
     };
-    let pos = &game.position;
+    let shown = game.displayed();
+    let pos = &shown;
     let mut mark =
         |cell: Cell, mesh: &Handle<Mesh>, material: &Handle<StandardMaterial>, lift: f32| {
             commands.spawn((

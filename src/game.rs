@@ -1,26 +1,33 @@
 //! The game state: the single source of truth every view is synced from.
 //!
-//! Other plugins never change the position directly. They send a [`MoveRequest`],
-//! [`NewGameRequest`] or [`UndoRequest`]; this plugin checks it against the rules,
+//! Other plugins never change the game directly. They send requests ([`MoveRequest`],
+//! [`NewGameRequest`], [`UndoRequest`], [`RedoRequest`], [`EndRequest`],
+//! [`ReviewRequest`], [`LoadRequest`]); this plugin checks each against the rules,
 //! applies it, and announces the result with a [`BoardChanged`] message.
 
 use std::sync::Arc;
 
 use bevy::prelude::*;
+use hexchess_core::record::GameRecord;
 use hexchess_core::{Catalog, Cell, GameOutcome, Move, Piece, Position, Rules};
 
 /// Every variant the game can play, and the files that failed to load.
 #[derive(Resource, Clone)]
 pub struct Variants(pub Catalog);
 
-/// The game being played: its position (with the moves that led to it).
+/// The game being played.
 #[derive(Resource, Clone)]
 pub struct GameState {
+    /// The live position, with the moves that led to it.
     pub position: Position,
     /// The FEN the game started from, when it is not the variant's start.
     pub start_fen: Option<String>,
     /// Moves taken back, newest last, for redo.
     pub redo: Vec<Move>,
+    /// An ending the rules do not see on the board: resignation, time, agreement.
+    pub ended: Option<GameOutcome>,
+    /// While reviewing: how many plies of the game the board shows.
+    pub viewing: Option<usize>,
 }
 
 impl GameState {
@@ -29,6 +36,8 @@ impl GameState {
             position: Position::start(rules),
             start_fen: None,
             redo: Vec::new(),
+            ended: None,
+            viewing: None,
         }
     }
 
@@ -36,9 +45,48 @@ impl GameState {
         self.position.rules()
     }
 
-    /// The result, if the rules have ended the game.
+    /// The result, if the game is over (by the rules, or by resignation, time or
+    /// agreement).
     pub fn outcome(&self) -> Option<GameOutcome> {
-        self.position.outcome()
+        self.ended.or_else(|| self.position.outcome())
+    }
+
+    /// The position the board shows: the live one, or an earlier one under review.
+    pub fn displayed(&self) -> Position {
+        let mut p = self.position.clone();
+        if let Some(ply) = self.viewing {
+            while p.ply_count() > ply {
+                p.unmake_move();
+            }
+        }
+        p
+    }
+
+    /// Whether the board shows the live position (moves can be played).
+    pub fn is_live(&self) -> bool {
+        self.viewing.is_none()
+    }
+
+    /// The moves played so far in SAN, oldest first.
+    pub fn san_moves(&self) -> Vec<String> {
+        GameRecord::from_position(&self.position, None, &[]).moves
+    }
+
+    /// Every piece captured so far, in order.
+    pub fn captured(&self) -> Vec<Piece> {
+        let mut p = self.position.clone();
+        let mut out = Vec::new();
+        while let Some(mv) = p.last_move() {
+            p.unmake_move();
+            let victim = if mv.is_en_passant() {
+                p.en_passant().and_then(|e| p.piece_at(e.victim))
+            } else {
+                p.piece_at(mv.to())
+            };
+            out.extend(victim);
+        }
+        out.reverse();
+        out
     }
 }
 
@@ -53,9 +101,31 @@ pub struct NewGameRequest {
     pub fen: Option<String>,
 }
 
-/// Take back the last move.
-#[derive(Message, Clone, Copy, Debug, Default)]
-pub struct UndoRequest;
+/// Take back this many plies (at least one).
+#[derive(Message, Clone, Copy, Debug)]
+pub struct UndoRequest(pub usize);
+
+impl Default for UndoRequest {
+    fn default() -> Self {
+        UndoRequest(1)
+    }
+}
+
+/// Play again this many taken-back plies.
+#[derive(Message, Clone, Copy, Debug)]
+pub struct RedoRequest(pub usize);
+
+/// End the game without a rule deciding it: a resignation, a flag fall, a draw agreed.
+#[derive(Message, Clone, Copy, Debug)]
+pub struct EndRequest(pub GameOutcome);
+
+/// Show the position after this many plies (`None`: back to the live position).
+#[derive(Message, Clone, Copy, Debug)]
+pub struct ReviewRequest(pub Option<usize>);
+
+/// Replace the game with a recorded one.
+#[derive(Message, Clone, Debug)]
+pub struct LoadRequest(pub GameRecord);
 
 /// What changed in the game, for the views to follow.
 #[derive(Message, Clone, Debug)]
@@ -70,12 +140,16 @@ pub enum BoardChanged {
         /// Whether the move gives check.
         check: bool,
     },
-    /// Anything else: a new game, an undo, a loaded position. Views rebuild.
+    /// Anything else: a new game, an undo, a review step, a loaded game. Views rebuild.
     Reset {
         /// The variant changed too, so the board itself must be rebuilt.
         variant_changed: bool,
     },
 }
+
+/// Why a request was refused, for the interface to show.
+#[derive(Message, Clone, Debug)]
+pub struct GameNotice(pub String);
 
 pub struct GamePlugin;
 
@@ -84,10 +158,23 @@ impl Plugin for GamePlugin {
         app.add_message::<MoveRequest>()
             .add_message::<NewGameRequest>()
             .add_message::<UndoRequest>()
+            .add_message::<RedoRequest>()
+            .add_message::<EndRequest>()
+            .add_message::<ReviewRequest>()
+            .add_message::<LoadRequest>()
             .add_message::<BoardChanged>()
+            .add_message::<GameNotice>()
             .add_systems(
                 Update,
-                (start_new_games, take_back_moves, apply_move_requests)
+                (
+                    start_new_games,
+                    load_games,
+                    take_back_moves,
+                    replay_moves,
+                    review_positions,
+                    end_games,
+                    apply_move_requests,
+                )
                     .chain()
                     .in_set(GameSet::Apply),
             );
@@ -102,19 +189,25 @@ pub enum GameSet {
     View,
 }
 
-/// Applies legal move requests, ignoring illegal ones and any after the game is over.
+/// Applies legal move requests; refuses illegal ones, and any after the game is over
+/// or while an earlier position is under review.
 pub fn apply_move_requests(
     mut requests: MessageReader<MoveRequest>,
     mut game: ResMut<GameState>,
     mut changed: MessageWriter<BoardChanged>,
+    mut notices: MessageWriter<GameNotice>,
 ) {
     for MoveRequest(mv) in requests.read() {
         if game.outcome().is_some() {
-            warn!("move ignored: the game is over");
+            notices.write(GameNotice("the game is over".into()));
+            continue;
+        }
+        if !game.is_live() {
+            notices.write(GameNotice("back to the live position to move".into()));
             continue;
         }
         if !game.position.is_legal(*mv) {
-            warn!("move ignored: {mv:?} is not legal here");
+            notices.write(GameNotice(format!("{mv:?} is not legal here")));
             continue;
         }
         let pos = &game.position;
@@ -148,12 +241,13 @@ fn start_new_games(
     variants: Res<Variants>,
     mut game: ResMut<GameState>,
     mut changed: MessageWriter<BoardChanged>,
+    mut notices: MessageWriter<GameNotice>,
 ) {
     for request in requests.read() {
         let current = game.rules().id().to_string();
         let id = request.variant.clone().unwrap_or(current.clone());
         let Some(entry) = variants.0.get(&id) else {
-            warn!("unknown variant '{id}'");
+            notices.write(GameNotice(format!("unknown variant '{id}'")));
             continue;
         };
         let rules = Arc::clone(&entry.rules);
@@ -165,7 +259,7 @@ fn start_new_games(
                     next.start_fen = Some(fen.clone());
                 }
                 Err(e) => {
-                    warn!("bad FEN: {e}");
+                    notices.write(GameNotice(format!("bad FEN: {e}")));
                     continue;
                 }
             }
@@ -177,17 +271,132 @@ fn start_new_games(
     }
 }
 
+fn load_games(
+    mut requests: MessageReader<LoadRequest>,
+    variants: Res<Variants>,
+    mut game: ResMut<GameState>,
+    mut changed: MessageWriter<BoardChanged>,
+    mut notices: MessageWriter<GameNotice>,
+) {
+    for LoadRequest(record) in requests.read() {
+        match record.replay(&variants.0) {
+            Ok(position) => {
+                let variant_changed = position.rules().id() != game.rules().id();
+                *game = GameState {
+                    position,
+                    start_fen: record.tag("FEN").map(str::to_string),
+                    redo: Vec::new(),
+                    ended: None,
+                    viewing: None,
+                };
+                // A recorded resignation or flag fall ends the loaded game too.
+                if game.position.outcome().is_none()
+                    && let Some(result) = record.tag("Result")
+                {
+                    game.ended = recorded_ending(result, record.tag("Termination"));
+                }
+                changed.write(BoardChanged::Reset { variant_changed });
+            }
+            Err(e) => {
+                notices.write(GameNotice(format!("cannot load the game: {e}")));
+            }
+        }
+    }
+}
+
+/// A decisive or drawn result written in a record but not visible on its board.
+fn recorded_ending(result: &str, termination: Option<&str>) -> Option<GameOutcome> {
+    use hexchess_core::{Side, Termination};
+    let why = match termination {
+        Some("time") => Termination::Time,
+        Some("agreement") => Termination::Agreement,
+        Some("adjudication") => Termination::Adjudication,
+        _ => Termination::Resignation,
+    };
+    match result {
+        "1-0" => Some(GameOutcome::win(Side::White, why)),
+        "0-1" => Some(GameOutcome::win(Side::Black, why)),
+        "1/2-1/2" => Some(GameOutcome::draw(if why == Termination::Resignation {
+            Termination::Agreement
+        } else {
+            why
+        })),
+        _ => None,
+    }
+}
+
 fn take_back_moves(
     mut requests: MessageReader<UndoRequest>,
     mut game: ResMut<GameState>,
     mut changed: MessageWriter<BoardChanged>,
 ) {
-    for _ in requests.read() {
-        if let Some(mv) = game.position.unmake_move() {
-            game.redo.push(mv);
+    for UndoRequest(plies) in requests.read() {
+        let mut any = false;
+        for _ in 0..(*plies).max(1) {
+            match game.position.unmake_move() {
+                Some(mv) => {
+                    game.redo.push(mv);
+                    any = true;
+                }
+                None => break,
+            }
+        }
+        if any || game.ended.is_some() {
+            game.ended = None;
+            game.viewing = None;
             changed.write(BoardChanged::Reset {
                 variant_changed: false,
             });
+        }
+    }
+}
+
+fn replay_moves(
+    mut requests: MessageReader<RedoRequest>,
+    mut game: ResMut<GameState>,
+    mut changed: MessageWriter<BoardChanged>,
+) {
+    for RedoRequest(plies) in requests.read() {
+        let mut any = false;
+        for _ in 0..(*plies).max(1) {
+            let Some(mv) = game.redo.pop() else { break };
+            if !game.position.is_legal(mv) {
+                game.redo.clear();
+                break;
+            }
+            game.position.make_move(mv);
+            any = true;
+        }
+        if any {
+            game.viewing = None;
+            changed.write(BoardChanged::Reset {
+                variant_changed: false,
+            });
+        }
+    }
+}
+
+fn review_positions(
+    mut requests: MessageReader<ReviewRequest>,
+    mut game: ResMut<GameState>,
+    mut changed: MessageWriter<BoardChanged>,
+) {
+    for ReviewRequest(ply) in requests.read() {
+        let live = game.position.ply_count();
+        let next = ply.filter(|p| *p < live);
+        if next != game.viewing {
+            game.viewing = next;
+            changed.write(BoardChanged::Reset {
+                variant_changed: false,
+            });
+        }
+    }
+}
+
+fn end_games(mut requests: MessageReader<EndRequest>, mut game: ResMut<GameState>) {
+    for EndRequest(outcome) in requests.read() {
+        if game.outcome().is_none() {
+            game.ended = Some(*outcome);
         }
     }
 }

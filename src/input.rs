@@ -11,7 +11,9 @@ use hexchess_core::{Cell, Move, Side};
 
 use crate::animation::Slide;
 use crate::board::{cell_world, world_cell};
-use crate::game::{BoardChanged, GameSet, GameState, MoveRequest, UndoRequest};
+use crate::game::{
+    BoardChanged, GameSet, GameState, MoveRequest, RedoRequest, ReviewRequest, UndoRequest,
+};
 use crate::pieces::{PieceView, rest_height};
 use crate::settings::{Settings, View, ViewChanged};
 
@@ -181,7 +183,10 @@ fn handle_mouse(
     pieces: Query<(Entity, &PieceView, &Transform, Option<&Dragging>)>,
 ) {
     let pos = &game.position;
-    let playable = humans.moves(pos.turn()) && game.outcome().is_none() && pending.moves.is_empty();
+    let playable = humans.moves(pos.turn())
+        && game.outcome().is_none()
+        && game.is_live()
+        && pending.moves.is_empty();
     let piece_at = |cell: Cell| pieces.iter().find(|(_, v, _, _)| v.cell == cell);
     let snap_back = |commands: &mut Commands, cell: Cell| {
         if let Some((e, _, t, _)) = piece_at(cell) {
@@ -277,14 +282,23 @@ fn drag_piece(
 fn handle_keys(
     mut commands: Commands,
     keys: Res<ButtonInput<KeyCode>>,
+    keyboard_busy: Option<Res<bevy_egui::input::EguiWantsInput>>,
     mut settings: ResMut<Settings>,
     mut selection: ResMut<Selection>,
     mut pending: ResMut<PendingPromotion>,
     mut views: MessageWriter<ViewChanged>,
     mut undo: MessageWriter<UndoRequest>,
+    mut redo: MessageWriter<RedoRequest>,
+    mut review: MessageWriter<ReviewRequest>,
     game: Res<GameState>,
+    session: Res<crate::session::Session>,
+    player: Res<crate::ai::EnginePlayer>,
     dragged: Query<(Entity, &PieceView, &Transform), With<Dragging>>,
 ) {
+    // Typing in a text field is not a shortcut.
+    if keyboard_busy.is_some_and(|w| w.wants_any_keyboard_input()) {
+        return;
+    }
     if keys.just_pressed(KeyCode::Escape) {
         selection.from = None;
         pending.moves.clear();
@@ -307,8 +321,23 @@ fn handle_keys(
         views.write(ViewChanged);
     }
     let ctrl = keys.pressed(KeyCode::ControlLeft) || keys.pressed(KeyCode::ControlRight);
+    let plies = crate::ui::undo_plies(&game, &session, player.is_thinking());
     if ctrl && keys.just_pressed(KeyCode::KeyZ) {
-        undo.write(UndoRequest);
+        undo.write(UndoRequest(plies));
+    }
+    if ctrl && keys.just_pressed(KeyCode::KeyY) {
+        redo.write(RedoRequest(plies.min(game.redo.len().max(1))));
+    }
+    let total = game.position.ply_count();
+    let shown = game.viewing.unwrap_or(total);
+    if keys.just_pressed(KeyCode::ArrowLeft) && shown > 0 {
+        review.write(ReviewRequest(Some(shown - 1)));
+    }
+    if keys.just_pressed(KeyCode::ArrowRight) && game.viewing.is_some() {
+        review.write(ReviewRequest((shown + 1 < total).then_some(shown + 1)));
+    }
+    if keys.just_pressed(KeyCode::End) {
+        review.write(ReviewRequest(None));
     }
 }
 

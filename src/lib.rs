@@ -4,14 +4,18 @@
 //! source of truth; the board, pieces, highlights and labels are views synced from it
 //! after every change, never the other way round.
 
+pub mod ai;
 pub mod animation;
 pub mod board;
 pub mod camera;
+pub mod files;
+pub mod frames;
 pub mod game;
 pub mod input;
 pub mod models;
 pub mod pieces;
 pub mod screenshot;
+pub mod session;
 pub mod settings;
 pub mod sprites;
 pub mod ui;
@@ -31,7 +35,10 @@ pub struct LaunchOptions {
     pub fen: Option<String>,
     /// Moves to play from the start (long algebraic or SAN).
     pub moves: Vec<String>,
+    /// A saved game to continue (a record file's text).
+    pub record: Option<hexchess_core::record::GameRecord>,
     pub settings: Settings,
+    pub session: session::Session,
 }
 
 /// Why the launch options cannot start a game.
@@ -57,6 +64,15 @@ impl std::fmt::Display for LaunchError {
 impl LaunchOptions {
     /// The starting game state, or a clear error.
     pub fn game_state(&self, catalog: &Catalog) -> Result<GameState, LaunchError> {
+        if let Some(record) = &self.record {
+            let position = record
+                .replay(catalog)
+                .map_err(|e| LaunchError::BadMove(e.to_string()))?;
+            let mut state = GameState::new(Arc::clone(position.rules_arc()));
+            state.position = position;
+            state.start_fen = record.tag("FEN").map(str::to_string);
+            return Ok(state);
+        }
         let id = self.variant.as_deref().unwrap_or("glinski");
         let entry = catalog.get(id).ok_or_else(|| LaunchError::UnknownVariant {
             id: id.to_string(),
@@ -82,16 +98,25 @@ impl LaunchOptions {
 
 /// The game's logic and views without a window, camera or egui: what headless tests
 /// run. Needs `AssetPlugin` and the `Mesh`, `StandardMaterial` and `Image` assets.
-pub fn add_game_plugins(app: &mut App, catalog: Catalog, state: GameState, settings: Settings) {
+pub fn add_game_plugins(
+    app: &mut App,
+    catalog: Catalog,
+    state: GameState,
+    settings: Settings,
+    session: session::Session,
+) {
     app.insert_resource(Variants(catalog))
         .insert_resource(state)
         .insert_resource(settings)
+        .insert_resource(session)
         .add_plugins((
             game::GamePlugin,
+            session::SessionPlugin,
             input::InputPlugin,
             board::BoardPlugin,
             pieces::PiecesPlugin,
             animation::AnimationPlugin,
+            ai::AiPlugin,
         ));
 }
 
@@ -100,6 +125,7 @@ pub struct HexchessPlugin {
     pub catalog: Catalog,
     pub state: GameState,
     pub settings: Settings,
+    pub session: session::Session,
 }
 
 impl Plugin for HexchessPlugin {
@@ -109,6 +135,7 @@ impl Plugin for HexchessPlugin {
             self.catalog.clone(),
             self.state.clone(),
             self.settings.clone(),
+            self.session.clone(),
         );
         app.add_plugins((
             camera::CameraPlugin,

@@ -2,16 +2,19 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use bevy::prelude::*;
 use bevy::window::WindowResolution;
 use bevy_egui::EguiPlugin;
 use clap::{Parser, ValueEnum};
+use hexchess::frames::{ExitAfter, FrameReport, FrameStatsPlugin};
 use hexchess::input::Selection;
 use hexchess::screenshot::ScreenshotPlan;
+use hexchess::session::{MAX_LEVEL, Mode, Session};
 use hexchess::settings::{Settings, View};
 use hexchess::{HexchessPlugin, LaunchOptions};
-use hexchess_core::Catalog;
+use hexchess_core::{Catalog, Side};
 
 #[derive(Parser)]
 #[command(
@@ -31,6 +34,18 @@ struct Cli {
     /// Moves to play first (long algebraic or SAN).
     #[arg(long, num_args = 1..)]
     moves: Vec<String>,
+    /// Continue a saved game.
+    #[arg(long)]
+    load: Option<PathBuf>,
+    /// Who plays.
+    #[arg(long, value_enum, default_value_t = ModeArg::HumanEngine)]
+    mode: ModeArg,
+    /// Your side against the engine.
+    #[arg(long, value_enum, default_value_t = SideArg::White)]
+    side: SideArg,
+    /// Engine strength, 1 (beginner) to 10 (full strength).
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(1..=MAX_LEVEL as i64))]
+    level: u8,
     /// Select the piece on this cell (shows its legal moves).
     #[arg(long)]
     select: Option<String>,
@@ -43,6 +58,12 @@ struct Cli {
     /// Frames to render before the screenshot.
     #[arg(long, default_value_t = 30)]
     frames: u32,
+    /// Print the longest frame time when the game exits.
+    #[arg(long)]
+    report_frames: bool,
+    /// Exit after this many seconds (for measurements).
+    #[arg(long)]
+    exit_after: Option<f32>,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -53,23 +74,60 @@ enum ViewArg {
     TwoD,
 }
 
+#[derive(Clone, Copy, ValueEnum)]
+enum ModeArg {
+    HumanEngine,
+    EngineEngine,
+    HumanHuman,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum SideArg {
+    White,
+    Black,
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let catalog = Catalog::load_default();
     for e in catalog.errors() {
         eprintln!("warning: {e}");
     }
+    let record = match &cli.load {
+        Some(path) => match hexchess::files::load(path) {
+            Ok(r) => Some(r),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        },
+        None => None,
+    };
+    let human = match cli.side {
+        SideArg::White => Side::White,
+        SideArg::Black => Side::Black,
+    };
     let options = LaunchOptions {
         variant: cli.variant.clone(),
         fen: cli.fen.clone(),
         moves: cli.moves.clone(),
+        record,
         settings: Settings {
             view: match cli.view {
                 ViewArg::ThreeD => View::ThreeD,
                 ViewArg::TwoD => View::TwoD,
             },
-            flipped: cli.flip,
+            flipped: cli.flip || (matches!(cli.mode, ModeArg::HumanEngine) && human == Side::Black),
             ..Settings::default()
+        },
+        session: Session {
+            mode: match cli.mode {
+                ModeArg::HumanEngine => Mode::HumanVsEngine { human },
+                ModeArg::EngineEngine => Mode::EngineVsEngine,
+                ModeArg::HumanHuman => Mode::HumanVsHuman,
+            },
+            level: cli.level,
+            ..Session::default()
         },
     };
     let state = match options.game_state(&catalog) {
@@ -103,13 +161,21 @@ fn main() -> ExitCode {
         catalog,
         state,
         settings: options.settings,
-    });
+        session: options.session,
+    })
+    .add_plugins(FrameStatsPlugin);
     app.insert_resource(Selection { from: selection });
     if let Some(path) = cli.screenshot {
         app.insert_resource(ScreenshotPlan {
             path,
             frames: cli.frames,
         });
+    }
+    if cli.report_frames {
+        app.insert_resource(FrameReport::default());
+    }
+    if let Some(s) = cli.exit_after {
+        app.insert_resource(ExitAfter(Duration::from_secs_f32(s.max(0.0))));
     }
     match app.run() {
         AppExit::Success => ExitCode::SUCCESS,

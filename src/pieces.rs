@@ -215,7 +215,7 @@ fn rebuild(
         commands.entity(e).despawn();
     }
     let rules = game.rules();
-    for (cell, piece) in game.position.pieces() {
+    for (cell, piece) in game.displayed().pieces() {
         spawn_piece(commands, assets, rules, cell, piece, settings);
     }
 }
@@ -338,7 +338,8 @@ fn verify_pieces(
     if !moving.is_empty() {
         return;
     }
-    let mut expected: Vec<(Cell, Piece)> = game.position.pieces().collect();
+    let shown = game.displayed();
+    let mut expected: Vec<(Cell, Piece)> = shown.pieces().collect();
     let mut shown: Vec<(Cell, Piece)> = pieces.iter().map(|(_, v)| (v.cell, v.piece)).collect();
     expected.sort_by_key(|(c, _)| *c);
     shown.sort_by_key(|(c, _)| *c);

@@ -1,19 +1,95 @@
-//! The user interface (egui): the menu bar, the status line and the promotion picker.
+//! The user interface (egui): the menu bar, the side panel (clocks, evaluation, move
+//! list, captured pieces, position and game files, move entry), the new-game menu, the
+//! game-over dialog and the promotion picker.
+//!
+//! The interface only reads state and sends requests; the game plugin applies them.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
 use bevy_egui::input::EguiWantsInput;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use hexchess_core::engine::Score;
+use hexchess_core::{GameOutcome, Piece, Side, Termination};
 
-use crate::game::{GameState, NewGameRequest, UndoRequest, Variants};
+use crate::ai::{DrawOffer, EnginePlayer};
+use crate::files;
+use crate::game::{
+    EndRequest, GameNotice, GameState, LoadRequest, MoveRequest, NewGameRequest, RedoRequest,
+    ReviewRequest, UndoRequest, Variants,
+};
 use crate::input::{PendingPromotion, PointerOverUi, PromotionChoice};
+use crate::session::{
+    AppState, Clocks, GameOverDialog, MAX_LEVEL, Mode, Session, TIME_CONTROLS, TimeControl,
+};
 use crate::settings::{Settings, ViewChanged};
 
 pub struct UiPlugin;
 
 impl Plugin for UiPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(EguiPrimaryContextPass, (menu_bar, promotion_picker))
-            .add_systems(PreUpdate, note_pointer_over_ui);
+        app.init_resource::<UiMemory>()
+            .add_systems(
+                EguiPrimaryContextPass,
+                (
+                    menu_bar,
+                    side_panel,
+                    new_game_menu,
+                    game_over_dialog,
+                    promotion_picker,
+                )
+                    .chain(),
+            )
+            .add_systems(PreUpdate, note_pointer_over_ui)
+            .add_systems(Update, remember_notices);
+    }
+}
+
+/// What the interface keeps between frames: text fields, the last notice, the setup
+/// being edited in the new-game menu.
+#[derive(Resource)]
+pub struct UiMemory {
+    move_text: String,
+    fen_text: String,
+    file_text: String,
+    notice: Option<(String, Instant)>,
+    setup: Setup,
+    /// Cache of the move list: (position hash, plies) it was made for, and the moves.
+    moves: ((u64, usize), Vec<String>, Vec<Piece>),
+}
+
+impl Default for UiMemory {
+    fn default() -> Self {
+        UiMemory {
+            move_text: String::new(),
+            fen_text: String::new(),
+            file_text: String::new(),
+            notice: None,
+            setup: Setup::default(),
+            moves: ((0, usize::MAX), Vec::new(), Vec::new()),
+        }
+    }
+}
+
+/// The choices in the new-game menu.
+#[derive(Clone, Debug)]
+struct Setup {
+    variant: String,
+    mode: Mode,
+    level: u8,
+    time_control: Option<TimeControl>,
+}
+
+impl Default for Setup {
+    fn default() -> Self {
+        let s = Session::default();
+        Setup {
+            variant: "glinski".into(),
+            mode: s.mode,
+            level: s.level,
+            time_control: s.time_control,
+        }
     }
 }
 
@@ -25,43 +101,112 @@ fn note_pointer_over_ui(wants: Option<Res<EguiWantsInput>>, mut over: ResMut<Poi
     }
 }
 
+fn remember_notices(mut notices: MessageReader<GameNotice>, mut memory: ResMut<UiMemory>) {
+    if let Some(GameNotice(text)) = notices.read().last() {
+        memory.notice = Some((text.clone(), Instant::now()));
+    }
+}
+
+/// A Ui covering the whole window, for the panels along its edges.
+pub fn root_ui(ctx: &egui::Context) -> egui::Ui {
+    egui::Ui::new(
+        ctx.clone(),
+        "root".into(),
+        egui::UiBuilder::new()
+            .layer_id(egui::LayerId::background())
+            .max_rect(ctx.viewport_rect()),
+    )
+}
+
+/// How many plies "undo" takes back: against the engine, back to the player's turn.
+pub fn undo_plies(game: &GameState, session: &Session, engine_thinking: bool) -> usize {
+    match session.mode {
+        Mode::HumanVsEngine { human } if !engine_thinking && game.position.turn() == human => 2,
+        _ => 1,
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 fn menu_bar(
     mut contexts: EguiContexts,
     game: Res<GameState>,
-    variants: Res<Variants>,
+    player: Res<EnginePlayer>,
+    mut session: ResMut<Session>,
     mut settings: ResMut<Settings>,
-    mut new_game: MessageWriter<NewGameRequest>,
+    mut memory: ResMut<UiMemory>,
+    mut next_state: ResMut<NextState<AppState>>,
     mut undo: MessageWriter<UndoRequest>,
+    mut redo: MessageWriter<RedoRequest>,
+    mut end: MessageWriter<EndRequest>,
+    mut draw: MessageWriter<DrawOffer>,
     mut views: MessageWriter<ViewChanged>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let mut root = root_ui(ctx);
     egui::Panel::top("menu").show(&mut root, |ui| {
         ui.horizontal_wrapped(|ui| {
-            let current = game.rules().id().to_string();
-            let current_name = game.rules().name().to_string();
-            egui::ComboBox::from_id_salt("variant")
-                .selected_text(current_name)
-                .show_ui(ui, |ui| {
-                    for entry in variants.0.entries() {
-                        if ui
-                            .selectable_label(entry.id() == current, entry.name())
-                            .clicked()
-                            && entry.id() != current
-                        {
-                            new_game.write(NewGameRequest {
-                                variant: Some(entry.id().to_string()),
-                                fen: None,
-                            });
-                        }
-                    }
-                });
-            if ui.button("New game").clicked() {
-                new_game.write(NewGameRequest::default());
+            if ui.button("New game…").clicked() {
+                memory.setup = Setup {
+                    variant: game.rules().id().to_string(),
+                    mode: session.mode,
+                    level: session.level,
+                    time_control: session.time_control,
+                };
+                next_state.set(AppState::NewGameMenu);
             }
-            if ui.button("Undo").clicked() {
-                undo.write(UndoRequest);
+            let plies = undo_plies(&game, &session, player.is_thinking());
+            if ui
+                .add_enabled(game.position.ply_count() > 0, egui::Button::new("Undo"))
+                .on_hover_text("Ctrl+Z")
+                .clicked()
+            {
+                undo.write(UndoRequest(plies));
+            }
+            if ui
+                .add_enabled(!game.redo.is_empty(), egui::Button::new("Redo"))
+                .on_hover_text("Ctrl+Y")
+                .clicked()
+            {
+                redo.write(RedoRequest(plies.min(game.redo.len())));
+            }
+            let playing = game.outcome().is_none();
+            if ui
+                .add_enabled(playing, egui::Button::new("Resign"))
+                .clicked()
+            {
+                let loser = match session.mode {
+                    Mode::HumanVsEngine { human } => human,
+                    _ => game.position.turn(),
+                };
+                end.write(EndRequest(GameOutcome::win(
+                    !loser,
+                    Termination::Resignation,
+                )));
+            }
+            let vs_engine = matches!(session.mode, Mode::HumanVsEngine { .. });
+            if ui
+                .add_enabled(playing && vs_engine, egui::Button::new("Offer draw"))
+                .clicked()
+            {
+                draw.write(DrawOffer);
+            }
+            if session.mode == Mode::EngineVsEngine {
+                ui.separator();
+                let label = if session.paused { "Resume" } else { "Pause" };
+                if ui.button(label).clicked() {
+                    session.paused = !session.paused;
+                }
+                if ui
+                    .add_enabled(session.paused, egui::Button::new("Step"))
+                    .clicked()
+                {
+                    session.step = true;
+                }
+                let mut delay = session.move_delay.as_secs_f32();
+                ui.add(egui::Slider::new(&mut delay, 0.1..=3.0).text("s/move"));
+                if (delay - session.move_delay.as_secs_f32()).abs() > 1e-3 {
+                    session.move_delay = Duration::from_secs_f32(delay);
+                }
             }
             ui.separator();
             let mut view = settings.view;
@@ -96,26 +241,23 @@ fn menu_bar(
         });
     });
     egui::Panel::bottom("status").show(&mut root, |ui| {
-        ui.label(status_line(&game));
+        ui.horizontal(|ui| {
+            ui.label(status_line(&game));
+            if let Some((text, at)) = &memory.notice
+                && at.elapsed() < Duration::from_secs(6)
+            {
+                ui.separator();
+                ui.colored_label(egui::Color32::from_rgb(230, 170, 90), text);
+            }
+        });
     });
     Ok(())
-}
-
-/// A Ui covering the whole window, for the panels along its edges.
-pub fn root_ui(ctx: &egui::Context) -> egui::Ui {
-    egui::Ui::new(
-        ctx.clone(),
-        "root".into(),
-        egui::UiBuilder::new()
-            .layer_id(egui::LayerId::background())
-            .max_rect(ctx.viewport_rect()),
-    )
 }
 
 /// "White to move", "Black to move, in check", or the result.
 pub fn status_line(game: &GameState) -> String {
     let pos = &game.position;
-    match game.outcome() {
+    let mut s = match game.outcome() {
         Some(o) => o.description(),
         None => {
             let check = if pos.in_check() { ", in check" } else { "" };
@@ -125,7 +267,391 @@ pub fn status_line(game: &GameState) -> String {
                 pos.fullmove_number()
             )
         }
+    };
+    if let Some(ply) = game.viewing {
+        s.push_str(&format!(
+            " | reviewing after {ply} of {} plies",
+            pos.ply_count()
+        ));
     }
+    s
+}
+
+fn clock_text(d: Duration) -> String {
+    let s = d.as_secs();
+    if s >= 60 {
+        format!("{}:{:02}", s / 60, s % 60)
+    } else {
+        format!("{}.{}", s, d.subsec_millis() / 100)
+    }
+}
+
+fn score_text(score: Score) -> String {
+    match score {
+        Score::Cp(c) => format!("{:+.2}", c as f64 / 100.0),
+        Score::Mate(m) if m > 0 => format!("White mates in {m}"),
+        Score::Mate(m) => format!("Black mates in {}", -m),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn side_panel(
+    mut contexts: EguiContexts,
+    game: Res<GameState>,
+    session: Res<Session>,
+    clocks: Res<Clocks>,
+    player: Res<EnginePlayer>,
+    mut memory: ResMut<UiMemory>,
+    mut review: MessageWriter<ReviewRequest>,
+    mut requests: MessageWriter<MoveRequest>,
+    mut new_game: MessageWriter<NewGameRequest>,
+    mut load: MessageWriter<LoadRequest>,
+    mut notices: MessageWriter<GameNotice>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let mut root = root_ui(ctx);
+    let key = (game.position.hash(), game.position.ply_count());
+    if memory.moves.0 != key {
+        memory.moves = (key, game.san_moves(), game.captured());
+    }
+    let rules = game.rules();
+    egui::Panel::right("side")
+        .resizable(false)
+        .exact_size(300.0)
+        .show(&mut root, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                ui.heading(rules.name());
+                ui.label(format!(
+                    "{} | level {}",
+                    session.mode.label(),
+                    session.level
+                ));
+                if let Some([w, b]) = clocks.remaining {
+                    ui.separator();
+                    let turn = game.position.turn();
+                    for (side, t) in [(Side::White, w), (Side::Black, b)] {
+                        let text = egui::RichText::new(format!("{side}: {}", clock_text(t)))
+                            .monospace()
+                            .size(18.0);
+                        ui.label(if side == turn {
+                            text.strong()
+                        } else {
+                            text.weak()
+                        });
+                    }
+                }
+                if session.mode != Mode::HumanVsHuman {
+                    ui.separator();
+                    if let Some(side) = player.thinking_for() {
+                        ui.horizontal(|ui| {
+                            ui.spinner();
+                            ui.label(format!("Engine ({side}) is thinking…"));
+                        });
+                    }
+                    if let Some(r) = &player.report {
+                        ui.label(format!(
+                            "Evaluation: {} (depth {})",
+                            score_text(r.score),
+                            r.depth
+                        ));
+                        let pv: Vec<String> = r.pv.iter().take(8).cloned().collect();
+                        ui.label(egui::RichText::new(pv.join(" ")).monospace().small());
+                    }
+                }
+
+                ui.separator();
+                ui.label("Moves");
+                let moves = memory.moves.1.clone();
+                let shown = game.viewing.unwrap_or(moves.len());
+                let black_first = game
+                    .start_fen
+                    .as_deref()
+                    .is_some_and(|f| f.split_whitespace().nth(1) == Some("b"));
+                let first_number = game
+                    .start_fen
+                    .as_deref()
+                    .and_then(|f| f.split_whitespace().nth(4))
+                    .and_then(|n| n.parse::<usize>().ok())
+                    .unwrap_or(1);
+                egui::ScrollArea::vertical()
+                    .max_height(260.0)
+                    .id_salt("moves")
+                    .stick_to_bottom(true)
+                    .show(ui, |ui| {
+                        egui::Grid::new("movelist")
+                            .num_columns(3)
+                            .striped(true)
+                            .show(ui, |ui| {
+                                let offset = usize::from(black_first);
+                                let rows = (moves.len() + offset).div_ceil(2);
+                                for row in 0..rows {
+                                    ui.label(format!("{}.", first_number + row));
+                                    for col in 0..2 {
+                                        let ply = row * 2 + col;
+                                        if ply < offset || ply - offset >= moves.len() {
+                                            ui.label("");
+                                            continue;
+                                        }
+                                        let i = ply - offset;
+                                        let current = i + 1 == shown;
+                                        if ui.selectable_label(current, &moves[i]).clicked() {
+                                            review.write(ReviewRequest(Some(i + 1)));
+                                        }
+                                    }
+                                    ui.end_row();
+                                }
+                            });
+                    });
+                ui.horizontal(|ui| {
+                    let total = moves.len();
+                    if ui.button("⏮").on_hover_text("Start").clicked() {
+                        review.write(ReviewRequest(Some(0)));
+                    }
+                    if ui.button("◀").on_hover_text("Left arrow").clicked() && shown > 0 {
+                        review.write(ReviewRequest(Some(shown - 1)));
+                    }
+                    if ui.button("▶").on_hover_text("Right arrow").clicked() {
+                        review.write(ReviewRequest((shown + 1 < total).then_some(shown + 1)));
+                    }
+                    if ui
+                        .add_enabled(!game.is_live(), egui::Button::new("Back to live"))
+                        .clicked()
+                    {
+                        review.write(ReviewRequest(None));
+                    }
+                });
+
+                ui.separator();
+                let captured = memory.moves.2.clone();
+                for side in Side::BOTH {
+                    let taken: String = captured
+                        .iter()
+                        .filter(|p| p.side == !side)
+                        .map(|p| rules.piece_letter(*p))
+                        .collect();
+                    ui.label(format!(
+                        "{side} has taken: {}",
+                        if taken.is_empty() { "-" } else { &taken }
+                    ));
+                }
+
+                ui.separator();
+                ui.label("Type a move (SAN or long algebraic):");
+                let entry = ui.text_edit_singleline(&mut memory.move_text);
+                if entry.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
+                    let text = memory.move_text.trim().to_string();
+                    match game.position.parse_move(&text) {
+                        Ok(mv) => {
+                            requests.write(MoveRequest(mv));
+                            memory.move_text.clear();
+                        }
+                        Err(e) => {
+                            notices.write(GameNotice(e.to_string()));
+                        }
+                    }
+                }
+
+                ui.separator();
+                ui.label("Position (hex FEN):");
+                let fen = game.displayed().to_fen();
+                ui.horizontal(|ui| {
+                    ui.label(egui::RichText::new(&fen).monospace().small());
+                });
+                ui.horizontal(|ui| {
+                    if ui.button("Copy FEN").clicked() {
+                        ui.ctx().copy_text(fen.clone());
+                    }
+                    ui.text_edit_singleline(&mut memory.fen_text)
+                        .on_hover_text("paste a FEN here");
+                    if ui.button("Set").clicked() {
+                        new_game.write(NewGameRequest {
+                            variant: None,
+                            fen: Some(memory.fen_text.trim().to_string()),
+                        });
+                    }
+                });
+
+                ui.separator();
+                ui.label("Game file:");
+                ui.text_edit_singleline(&mut memory.file_text)
+                    .on_hover_text("a path; empty saves under a new name here");
+                ui.horizontal(|ui| {
+                    if ui.button("Save").clicked() {
+                        let path = if memory.file_text.trim().is_empty() {
+                            files::default_save_path(std::path::Path::new("."), &game)
+                        } else {
+                            PathBuf::from(memory.file_text.trim())
+                        };
+                        let record = files::game_record(&game, &session);
+                        match files::save(&path, &record) {
+                            Ok(()) => {
+                                memory.file_text = path.display().to_string();
+                                notices.write(GameNotice(format!("saved {}", path.display())));
+                            }
+                            Err(e) => {
+                                notices.write(GameNotice(e));
+                            }
+                        }
+                    }
+                    if ui.button("Load").clicked() {
+                        match files::load(std::path::Path::new(memory.file_text.trim())) {
+                            Ok(record) => {
+                                load.write(LoadRequest(record));
+                            }
+                            Err(e) => {
+                                notices.write(GameNotice(e));
+                            }
+                        }
+                    }
+                });
+            });
+        });
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn new_game_menu(
+    mut contexts: EguiContexts,
+    state: Res<State<AppState>>,
+    variants: Res<Variants>,
+    mut memory: ResMut<UiMemory>,
+    mut session: ResMut<Session>,
+    mut clocks: ResMut<Clocks>,
+    mut next_state: ResMut<NextState<AppState>>,
+    mut new_game: MessageWriter<NewGameRequest>,
+) -> Result {
+    if *state.get() != AppState::NewGameMenu {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    let mut start = false;
+    let mut cancel = false;
+    egui::Window::new("New game")
+        .collapsible(false)
+        .resizable(false)
+        .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
+        .show(ctx, |ui| {
+            let setup = &mut memory.setup;
+            egui::Grid::new("setup")
+                .num_columns(2)
+                .spacing([16.0, 8.0])
+                .show(ui, |ui| {
+                    ui.label("Variant");
+                    let name = variants
+                        .0
+                        .get(&setup.variant)
+                        .map_or(setup.variant.clone(), |e| e.name().to_string());
+                    egui::ComboBox::from_id_salt("variant")
+                        .selected_text(name)
+                        .show_ui(ui, |ui| {
+                            for e in variants.0.entries() {
+                                ui.selectable_value(
+                                    &mut setup.variant,
+                                    e.id().to_string(),
+                                    e.name(),
+                                );
+                            }
+                        });
+                    ui.end_row();
+                    ui.label("Players");
+                    ui.vertical(|ui| {
+                        for mode in [
+                            Mode::HumanVsEngine { human: Side::White },
+                            Mode::HumanVsEngine { human: Side::Black },
+                            Mode::EngineVsEngine,
+                            Mode::HumanVsHuman,
+                        ] {
+                            ui.radio_value(&mut setup.mode, mode, mode.label());
+                        }
+                    });
+                    ui.end_row();
+                    ui.label("Engine level");
+                    let strength = match setup.level {
+                        1..=3 => "beginner",
+                        4..=6 => "club",
+                        7..=9 => "strong",
+                        _ => "full strength",
+                    };
+                    ui.add(egui::Slider::new(&mut setup.level, 1..=MAX_LEVEL).text(strength));
+                    ui.end_row();
+                    ui.label("Clock");
+                    let label =
+                        |tc: Option<TimeControl>| tc.map_or("none".to_string(), |t| t.label());
+                    egui::ComboBox::from_id_salt("clock")
+                        .selected_text(label(setup.time_control))
+                        .show_ui(ui, |ui| {
+                            for tc in TIME_CONTROLS {
+                                ui.selectable_value(&mut setup.time_control, tc, label(tc));
+                            }
+                        });
+                    ui.end_row();
+                });
+            ui.horizontal(|ui| {
+                start = ui.button("Start").clicked();
+                cancel = ui.button("Cancel").clicked();
+            });
+        });
+    if start {
+        let s = memory.setup.clone();
+        session.mode = s.mode;
+        session.level = s.level;
+        session.time_control = s.time_control;
+        session.paused = false;
+        clocks.reset(s.time_control);
+        new_game.write(NewGameRequest {
+            variant: Some(s.variant),
+            fen: None,
+        });
+        next_state.set(AppState::Playing);
+    } else if cancel {
+        next_state.set(AppState::Playing);
+    }
+    Ok(())
+}
+
+fn game_over_dialog(
+    mut contexts: EguiContexts,
+    state: Res<State<AppState>>,
+    mut dialog: ResMut<GameOverDialog>,
+    mut next_state: ResMut<NextState<AppState>>,
+    mut memory: ResMut<UiMemory>,
+    game: Res<GameState>,
+    session: Res<Session>,
+) -> Result {
+    if *state.get() != AppState::GameOver || dialog.dismissed {
+        return Ok(());
+    }
+    let Some(outcome) = dialog.outcome else {
+        return Ok(());
+    };
+    let ctx = contexts.ctx_mut()?;
+    let mut again = false;
+    let mut review = false;
+    egui::Window::new("Game over")
+        .collapsible(false)
+        .resizable(false)
+        .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
+        .show(ctx, |ui| {
+            ui.heading(outcome.result_text());
+            ui.label(outcome.description());
+            ui.horizontal(|ui| {
+                again = ui.button("New game").clicked();
+                review = ui.button("Review").clicked();
+            });
+        });
+    if again {
+        memory.setup = Setup {
+            variant: game.rules().id().to_string(),
+            mode: session.mode,
+            level: session.level,
+            time_control: session.time_control,
+        };
+        dialog.dismissed = true;
+        next_state.set(AppState::NewGameMenu);
+    } else if review {
+        dialog.dismissed = true;
+    }
+    Ok(())
 }
 
 fn promotion_picker(

@@ -4,12 +4,14 @@
 use std::time::Duration;
 
 use bevy::prelude::*;
+use bevy::state::app::StatesPlugin;
 use bevy::time::TimeUpdateStrategy;
 use hexchess::LaunchOptions;
 use hexchess::board::{BoardLabel, CellTile, cell_world};
 use hexchess::game::{GameState, NewGameRequest};
 use hexchess::input::{PendingPromotion, PointerCell, PromotionChoice, Selection};
 use hexchess::pieces::PieceView;
+use hexchess::session::{Mode, Session};
 use hexchess::settings::{Settings, ViewChanged};
 use hexchess_core::{Catalog, Cell};
 
@@ -19,13 +21,18 @@ fn app(variant: &str, fen: Option<&str>) -> App {
         variant: Some(variant.into()),
         fen: fen.map(str::to_string),
         moves: Vec::new(),
+        record: None,
         settings: Settings::default(),
+        session: Session {
+            mode: Mode::HumanVsHuman,
+            ..Session::default()
+        },
     };
     let state = options.game_state(&catalog).unwrap();
     let mut app = App::new();
     // Input resources are inserted by hand (no input plugin), so the test decides
     // exactly what is pressed in each frame, as Bevy's own app tests do.
-    app.add_plugins((MinimalPlugins, AssetPlugin::default()))
+    app.add_plugins((MinimalPlugins, AssetPlugin::default(), StatesPlugin))
         .insert_resource(ButtonInput::<MouseButton>::default())
         .insert_resource(ButtonInput::<KeyCode>::default())
         .init_asset::<Mesh>()
@@ -34,7 +41,7 @@ fn app(variant: &str, fen: Option<&str>) -> App {
         .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
             20,
         )));
-    hexchess::add_game_plugins(&mut app, catalog, state, options.settings);
+    hexchess::add_game_plugins(&mut app, catalog, state, options.settings, options.session);
     app.update();
     app
 }

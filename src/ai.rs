@@ -1,0 +1,320 @@
+//! The engine as a player: it thinks on its own thread, so frames never wait for it.
+//!
+//! When it is an engine's turn a search starts on a copy of the position. Each frame
+//! checks (without blocking) whether it has finished; its move is played once it has
+//! and a short minimum delay has passed, so players see it coming. An undo, a new game
+//! or a loaded game while it thinks stops the search; the stopped search is collected
+//! later, when its thread has ended, and its answer thrown away.
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use bevy::prelude::*;
+use hexchess_core::engine::{
+    Clock, RunningSearch, Score, SearchInfo, SearchLimits, SearchOptions, SearchResult, Searcher,
+    pv_text,
+};
+use hexchess_core::{GameOutcome, Side, Termination};
+
+use crate::game::{BoardChanged, EndRequest, GameNotice, GameSet, GameState, MoveRequest};
+use crate::session::{Clocks, Session};
+
+/// The engine's latest word on the position, for the evaluation panel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineReport {
+    /// The side the engine was playing.
+    pub side: Side,
+    /// From White's point of view.
+    pub score: Score,
+    pub depth: u32,
+    /// The principal variation in long algebraic.
+    pub pv: Vec<String>,
+}
+
+/// A search under way for one position.
+struct Thinking {
+    search: RunningSearch,
+    /// Which position it is for: hash and ply count.
+    key: (u64, usize),
+    started: Instant,
+    side: Side,
+    progress: Arc<Mutex<Option<SearchInfo>>>,
+}
+
+/// The engine player's state.
+#[derive(Resource, Default)]
+pub struct EnginePlayer {
+    searcher: Option<Searcher>,
+    thinking: Option<Thinking>,
+    /// Stopped searches whose threads have not ended yet.
+    abandoned: Vec<RunningSearch>,
+    pub report: Option<EngineReport>,
+}
+
+impl EnginePlayer {
+    /// Whether a search is running for the current position.
+    pub fn is_thinking(&self) -> bool {
+        self.thinking.is_some()
+    }
+
+    /// The side it is thinking for.
+    pub fn thinking_for(&self) -> Option<Side> {
+        self.thinking.as_ref().map(|t| t.side)
+    }
+}
+
+/// Ask the engine to agree a draw.
+#[derive(Message, Clone, Copy, Debug, Default)]
+pub struct DrawOffer;
+
+pub struct AiPlugin;
+
+impl Plugin for AiPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<EnginePlayer>()
+            .add_message::<DrawOffer>()
+            .add_systems(
+                Update,
+                (
+                    abandon_stale_searches,
+                    collect_abandoned,
+                    play_finished_search,
+                    start_thinking,
+                    answer_draw_offers,
+                )
+                    .chain()
+                    .in_set(GameSet::Input),
+            );
+    }
+}
+
+fn position_key(game: &GameState) -> (u64, usize) {
+    (game.position.hash(), game.position.ply_count())
+}
+
+/// Search limits for a level: lower levels think less (and the searcher also limits
+/// their depth and adds randomness, see `SearchOptions::skill`).
+pub fn limits_for(session: &Session, clocks: &Clocks) -> SearchLimits {
+    if let Some([white, black]) = clocks.remaining {
+        return SearchLimits {
+            clock: Some(Clock {
+                white,
+                black,
+                white_increment: clocks.increment,
+                black_increment: clocks.increment,
+                moves_to_go: None,
+            }),
+            ..SearchLimits::default()
+        };
+    }
+    let share = session.level.clamp(1, 10) as u32;
+    SearchLimits {
+        movetime: Some(session.think_time * share / 10),
+        ..SearchLimits::default()
+    }
+}
+
+/// Stops a search whose position is no longer the game's (undo, new game, load).
+fn abandon_stale_searches(
+    mut changes: MessageReader<BoardChanged>,
+    game: Res<GameState>,
+    mut player: ResMut<EnginePlayer>,
+) {
+    let reset = changes
+        .read()
+        .any(|c| matches!(c, BoardChanged::Reset { .. }));
+    let stale = player
+        .thinking
+        .as_ref()
+        .is_some_and(|t| t.key != position_key(&game));
+    if reset || stale {
+        if let Some(t) = player.thinking.take() {
+            t.search.stop();
+            player.abandoned.push(t.search);
+        }
+    }
+}
+
+/// Gets the searcher back from stopped searches once their threads are done.
+fn collect_abandoned(mut player: ResMut<EnginePlayer>) {
+    let mut i = 0;
+    while i < player.abandoned.len() {
+        if player.abandoned[i].is_finished() {
+            let (searcher, _) = player.abandoned.swap_remove(i).join();
+            player.searcher.get_or_insert(searcher);
+        } else {
+            i += 1;
+        }
+    }
+}
+
+fn play_finished_search(
+    mut player: ResMut<EnginePlayer>,
+    mut session: ResMut<Session>,
+    game: Res<GameState>,
+    mut requests: MessageWriter<MoveRequest>,
+    mut end: MessageWriter<EndRequest>,
+) {
+    let Some(t) = player.thinking.as_ref() else {
+        return;
+    };
+    // Progress for the evaluation panel while it thinks.
+    let progress = t.progress.lock().map(|p| p.clone()).unwrap_or(None);
+    if let Some(info) = progress {
+        let report = EngineReport {
+            side: t.side,
+            score: info.score.for_white(t.side),
+            depth: info.depth,
+            pv: pv_text(&game.position, &info.pv),
+        };
+        if player.report.as_ref() != Some(&report) {
+            player.report = Some(report);
+        }
+    }
+    let t = player.thinking.as_ref().expect("checked");
+    if !t.search.is_finished() || t.started.elapsed() < session.move_delay {
+        return;
+    }
+    let t = player.thinking.take().expect("checked");
+    let (searcher, result): (Searcher, SearchResult) = t.search.join();
+    player.searcher = Some(searcher);
+    if t.key != position_key(&game) {
+        return;
+    }
+    match result.best {
+        Some(mv) => {
+            requests.write(MoveRequest(mv));
+            player.report = Some(EngineReport {
+                side: t.side,
+                score: result.score.for_white(t.side),
+                depth: result.depth,
+                pv: pv_text(&game.position, &result.pv),
+            });
+        }
+        // No legal move: the rules end the game; nothing to play. A mated engine with
+        // a move left would never get here.
+        None if game.position.outcome().is_none() => {
+            end.write(EndRequest(GameOutcome::win(
+                !t.side,
+                Termination::Resignation,
+            )));
+        }
+        None => {}
+    }
+    session.step = false;
+}
+
+fn start_thinking(
+    mut player: ResMut<EnginePlayer>,
+    session: Res<Session>,
+    clocks: Res<Clocks>,
+    game: Res<GameState>,
+    animating: Query<
+        (),
+        Or<(
+            With<crate::animation::Slide>,
+            With<crate::animation::Vanish>,
+        )>,
+    >,
+) {
+    if player.thinking.is_some() || game.outcome().is_some() || !game.is_live() {
+        return;
+    }
+    let side = game.position.turn();
+    if !session.mode.engine_plays(side) {
+        return;
+    }
+    if session.mode == crate::session::Mode::EngineVsEngine && session.paused && !session.step {
+        return;
+    }
+    // Let the last move finish its animation first, so it is seen.
+    if !animating.is_empty() {
+        return;
+    }
+    let options = SearchOptions {
+        skill: session.level.clamp(1, 10),
+        hash_mb: 32,
+        ..SearchOptions::default()
+    };
+    let mut searcher = player
+        .searcher
+        .take()
+        .unwrap_or_else(|| Searcher::new(options));
+    if *searcher.options() != options {
+        searcher.set_options(options);
+    }
+    let progress: Arc<Mutex<Option<SearchInfo>>> = Arc::default();
+    let sink = Arc::clone(&progress);
+    let search = RunningSearch::start(
+        searcher,
+        game.position.clone(),
+        limits_for(&session, &clocks),
+        move |_, info| {
+            if let Ok(mut p) = sink.lock() {
+                *p = Some(info.clone());
+            }
+        },
+        |_, _| {},
+    );
+    player.thinking = Some(Thinking {
+        search,
+        key: position_key(&game),
+        started: Instant::now(),
+        side,
+        progress,
+    });
+}
+
+/// The engine agrees to a draw when it thinks it stands worse, or when the game has
+/// gone long and it sees nothing in the position.
+fn answer_draw_offers(
+    mut offers: MessageReader<DrawOffer>,
+    player: Res<EnginePlayer>,
+    session: Res<Session>,
+    game: Res<GameState>,
+    mut end: MessageWriter<EndRequest>,
+    mut notices: MessageWriter<GameNotice>,
+) {
+    for _ in offers.read() {
+        let engine_side = match session.mode {
+            crate::session::Mode::HumanVsEngine { human } => !human,
+            _ => {
+                notices.write(GameNotice(
+                    "only an engine opponent can accept a draw".into(),
+                ));
+                continue;
+            }
+        };
+        let view = player
+            .report
+            .as_ref()
+            .map(|r| match r.score.for_white(Side::White) {
+                Score::Cp(c) => match engine_side {
+                    Side::White => c,
+                    Side::Black => -c,
+                },
+                Score::Mate(m) => {
+                    let white = if m > 0 { 30_000 } else { -30_000 };
+                    match engine_side {
+                        Side::White => white,
+                        Side::Black => -white,
+                    }
+                }
+            });
+        let long_game = game.position.ply_count() >= 80;
+        let accept = match view {
+            Some(cp) => cp < -40 || (long_game && cp.abs() <= 15),
+            None => false,
+        };
+        if accept && game.outcome().is_none() {
+            end.write(EndRequest(GameOutcome::draw(Termination::Agreement)));
+        } else {
+            notices.write(GameNotice("the engine declines the draw".into()));
+        }
+    }
+}
+
+/// How long the engine may think, for tests and the interface.
+pub fn think_time(session: &Session) -> Duration {
+    session.think_time * session.level.clamp(1, 10) as u32 / 10
+}

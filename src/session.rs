@@ -1,0 +1,224 @@
+//! How the game is being played: who controls each side, the engine's strength, the
+//! clocks, and the app's states (playing, setting up a new game, game over).
+
+use std::time::Duration;
+
+use bevy::prelude::*;
+use hexchess_core::{GameOutcome, Side, Termination};
+
+use crate::game::{BoardChanged, EndRequest, GameSet, GameState};
+use crate::input::HumanSides;
+
+/// Who plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Mode {
+    HumanVsEngine { human: Side },
+    EngineVsEngine,
+    HumanVsHuman,
+}
+
+impl Mode {
+    pub fn label(self) -> &'static str {
+        match self {
+            Mode::HumanVsEngine { human: Side::White } => "You (White) vs engine",
+            Mode::HumanVsEngine { human: Side::Black } => "You (Black) vs engine",
+            Mode::EngineVsEngine => "Engine vs engine",
+            Mode::HumanVsHuman => "Two players",
+        }
+    }
+
+    /// Whether the engine moves for this side.
+    pub fn engine_plays(self, side: Side) -> bool {
+        match self {
+            Mode::HumanVsEngine { human } => human != side,
+            Mode::EngineVsEngine => true,
+            Mode::HumanVsHuman => false,
+        }
+    }
+}
+
+/// A chess clock setting: minutes and increment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    pub base: Duration,
+    pub increment: Duration,
+}
+
+impl TimeControl {
+    pub fn label(self) -> String {
+        format!("{}+{}", self.base.as_secs() / 60, self.increment.as_secs())
+    }
+}
+
+/// The clock choices offered in the new-game menu.
+pub const TIME_CONTROLS: [Option<TimeControl>; 4] = [
+    None,
+    Some(TimeControl {
+        base: Duration::from_secs(180),
+        increment: Duration::from_secs(2),
+    }),
+    Some(TimeControl {
+        base: Duration::from_secs(600),
+        increment: Duration::from_secs(5),
+    }),
+    Some(TimeControl {
+        base: Duration::from_secs(1800),
+        increment: Duration::from_secs(15),
+    }),
+];
+
+/// The engine's strength levels: 1 (beginner) to 10 (full strength).
+pub const MAX_LEVEL: u8 = 10;
+
+/// The current game's setup.
+#[derive(Resource, Clone, Debug)]
+pub struct Session {
+    pub mode: Mode,
+    pub level: u8,
+    pub time_control: Option<TimeControl>,
+    /// Engine vs engine: stopped between moves.
+    pub paused: bool,
+    /// Engine vs engine while paused: play one move.
+    pub step: bool,
+    /// The least time an engine move takes to appear, so it can be followed.
+    pub move_delay: Duration,
+    /// Thinking time per engine move at full strength, when no clock is set.
+    pub think_time: Duration,
+}
+
+impl Default for Session {
+    fn default() -> Self {
+        Session {
+            mode: Mode::HumanVsEngine { human: Side::White },
+            level: 6,
+            time_control: None,
+            paused: false,
+            step: false,
+            move_delay: Duration::from_millis(450),
+            think_time: Duration::from_millis(1500),
+        }
+    }
+}
+
+/// Time left for each side, when a clock is set.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Clocks {
+    pub remaining: Option<[Duration; 2]>,
+    pub increment: Duration,
+}
+
+impl Clocks {
+    pub fn reset(&mut self, tc: Option<TimeControl>) {
+        self.remaining = tc.map(|t| [t.base, t.base]);
+        self.increment = tc.map_or(Duration::ZERO, |t| t.increment);
+    }
+}
+
+/// The app's states.
+#[derive(States, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum AppState {
+    /// A game on the board, being played or reviewed.
+    #[default]
+    Playing,
+    /// The new-game menu is open.
+    NewGameMenu,
+    /// The game has ended; the result dialog shows.
+    GameOver,
+}
+
+/// What the game-over dialog shows.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct GameOverDialog {
+    pub outcome: Option<GameOutcome>,
+    /// Closed by the player to review the game.
+    pub dismissed: bool,
+}
+
+pub struct SessionPlugin;
+
+impl Plugin for SessionPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<Session>()
+            .init_resource::<Clocks>()
+            .init_resource::<GameOverDialog>()
+            .init_state::<AppState>()
+            .add_systems(Startup, start_clocks)
+            .add_systems(
+                Update,
+                (seat_players, run_clocks, watch_for_game_over)
+                    .chain()
+                    .after(GameSet::Apply)
+                    .before(GameSet::View),
+            );
+    }
+}
+
+fn start_clocks(session: Res<Session>, mut clocks: ResMut<Clocks>) {
+    clocks.reset(session.time_control);
+}
+
+/// Input accepts moves only for the sides people play.
+fn seat_players(session: Res<Session>, mut humans: ResMut<HumanSides>) {
+    if !session.is_changed() {
+        return;
+    }
+    let next = HumanSides {
+        white: !session.mode.engine_plays(Side::White),
+        black: !session.mode.engine_plays(Side::Black),
+    };
+    if *humans != next {
+        *humans = next;
+    }
+}
+
+/// The side to move's clock runs; a move adds the increment; a flag fall ends the game.
+fn run_clocks(
+    time: Res<Time>,
+    game: Res<GameState>,
+    mut changes: MessageReader<BoardChanged>,
+    mut clocks: ResMut<Clocks>,
+    mut end: MessageWriter<EndRequest>,
+) {
+    let increment = clocks.increment;
+    let Some(remaining) = clocks.remaining.as_mut() else {
+        changes.clear();
+        return;
+    };
+    for change in changes.read() {
+        if let BoardChanged::Moved { piece, .. } = change {
+            remaining[piece.side.index()] += increment;
+        }
+    }
+    if game.outcome().is_some() || !game.is_live() {
+        return;
+    }
+    let side = game.position.turn();
+    let left = &mut remaining[side.index()];
+    *left = left.saturating_sub(time.delta());
+    if left.is_zero() {
+        end.write(EndRequest(GameOutcome::win(!side, Termination::Time)));
+    }
+}
+
+fn watch_for_game_over(
+    game: Res<GameState>,
+    state: Res<State<AppState>>,
+    mut next: ResMut<NextState<AppState>>,
+    mut dialog: ResMut<GameOverDialog>,
+) {
+    let outcome = game.outcome();
+    match (state.get(), outcome) {
+        (AppState::Playing, Some(o)) => {
+            *dialog = GameOverDialog {
+                outcome: Some(o),
+                dismissed: false,
+            };
+            next.set(AppState::GameOver);
+        }
+        (AppState::GameOver, None) => {
+            *dialog = GameOverDialog::default();
+            next.set(AppState::Playing);
+        }
+        _ => {}
+    }
+}
