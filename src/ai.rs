@@ -83,7 +83,10 @@ impl Plugin for AiPlugin {
                     answer_draw_offers,
                 )
                     .chain()
-                    .in_set(GameSet::Input),
+                    // After the game applies this frame's requests, so a take-back stops
+                    // the search at once; its own move is applied next frame.
+                    .after(GameSet::Apply)
+                    .before(GameSet::View),
             );
     }
 }
@@ -127,11 +130,11 @@ fn abandon_stale_searches(
         .thinking
         .as_ref()
         .is_some_and(|t| t.key != position_key(&game));
-    if reset || stale {
-        if let Some(t) = player.thinking.take() {
-            t.search.stop();
-            player.abandoned.push(t.search);
-        }
+    if (reset || stale)
+        && let Some(t) = player.thinking.take()
+    {
+        t.search.stop();
+        player.abandoned.push(t.search);
     }
 }
 
@@ -204,18 +207,18 @@ fn play_finished_search(
     session.step = false;
 }
 
+/// Pieces still moving on the board.
+type Moving = Or<(
+    With<crate::animation::Slide>,
+    With<crate::animation::Vanish>,
+)>;
+
 fn start_thinking(
     mut player: ResMut<EnginePlayer>,
     session: Res<Session>,
     clocks: Res<Clocks>,
     game: Res<GameState>,
-    animating: Query<
-        (),
-        Or<(
-            With<crate::animation::Slide>,
-            With<crate::animation::Vanish>,
-        )>,
-    >,
+    animating: Query<(), Moving>,
 ) {
     if player.thinking.is_some() || game.outcome().is_some() || !game.is_live() {
         return;
@@ -236,17 +239,19 @@ fn start_thinking(
         hash_mb: 32,
         ..SearchOptions::default()
     };
-    let mut searcher = player
-        .searcher
-        .take()
-        .unwrap_or_else(|| Searcher::new(options));
-    if *searcher.options() != options {
-        searcher.set_options(options);
-    }
+    // Made (or re-optioned) on the search thread: a fresh hash table takes a while.
+    let kept = player.searcher.take();
+    let make = move || {
+        let mut searcher = kept.unwrap_or_else(|| Searcher::new(options));
+        if *searcher.options() != options {
+            searcher.set_options(options);
+        }
+        searcher
+    };
     let progress: Arc<Mutex<Option<SearchInfo>>> = Arc::default();
     let sink = Arc::clone(&progress);
     let search = RunningSearch::start(
-        searcher,
+        make,
         game.position.clone(),
         limits_for(&session, &clocks),
         move |_, info| {

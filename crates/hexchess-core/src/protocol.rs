@@ -288,7 +288,7 @@ impl Engine {
         let info_out = Arc::clone(&self.out);
         let done_out = Arc::clone(&self.out);
         self.running = Some(RunningSearch::start(
-            searcher,
+            move || searcher,
             self.position.clone(),
             limits,
             move |pos, info| say(&info_out, info.to_uci(pos)),

@@ -165,7 +165,7 @@ fn stop_ends_a_search_within_50_ms() {
             ..SearchLimits::default()
         };
         let running = RunningSearch::start(
-            Searcher::new(SearchOptions::default()),
+            || Searcher::new(SearchOptions::default()),
             p,
             limits,
             |_, _| {},

@@ -159,10 +159,12 @@ pub struct RunningSearch {
 }
 
 impl RunningSearch {
-    /// Starts searching a copy of `pos`. `on_info` is called after each depth and
-    /// `on_done` once at the end, both on the search thread.
+    /// Starts searching a copy of `pos` with the searcher `make` returns (made on the
+    /// search thread: building a fresh one allocates its hash table, which a game's
+    /// frame should not wait for). `on_info` is called after each depth and `on_done`
+    /// once at the end, both on the search thread.
     pub fn start(
-        mut searcher: Searcher,
+        make: impl FnOnce() -> Searcher + Send + 'static,
         pos: Position,
         limits: SearchLimits,
         mut on_info: impl FnMut(&Position, &SearchInfo) + Send + 'static,
@@ -175,6 +177,7 @@ impl RunningSearch {
             // The search recurses up to MAX_PLY deep with small frames; be generous.
             .stack_size(64 * 1024 * 1024)
             .spawn(move || {
+                let mut searcher = make();
                 let mut pos = pos;
                 let root = pos.clone();
                 let result =

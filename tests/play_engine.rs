@@ -1,0 +1,223 @@
+//! Playing against the engine in a headless app: replies arrive without blocking
+//! frames, undo cancels thinking, engine-vs-engine games end as the rules say, saved
+//! games load back, and the game-over dialog shows the right result.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use bevy::prelude::*;
+use bevy::state::app::StatesPlugin;
+use bevy::time::TimeUpdateStrategy;
+use hexchess::LaunchOptions;
+use hexchess::ai::EnginePlayer;
+use hexchess::game::{GameState, LoadRequest, MoveRequest, UndoRequest};
+use hexchess::session::{AppState, GameOverDialog, Mode, Session};
+use hexchess::settings::Settings;
+use hexchess_core::{Catalog, Position, Side, Termination};
+
+fn new_app(variant: &str, fen: Option<&str>, session: Session) -> App {
+    let catalog = Catalog::builtin();
+    let options = LaunchOptions {
+        variant: Some(variant.into()),
+        fen: fen.map(str::to_string),
+        moves: Vec::new(),
+        record: None,
+        settings: Settings {
+            animate: false,
+            ..Settings::default()
+        },
+        session,
+    };
+    let state = options.game_state(&catalog).unwrap();
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, AssetPlugin::default(), StatesPlugin))
+        .insert_resource(ButtonInput::<MouseButton>::default())
+        .insert_resource(ButtonInput::<KeyCode>::default())
+        .init_asset::<Mesh>()
+        .init_asset::<StandardMaterial>()
+        .init_asset::<Image>()
+        .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
+            16,
+        )));
+    hexchess::add_game_plugins(&mut app, catalog, state, options.settings, options.session);
+    app.update();
+    app
+}
+
+fn game(app: &App) -> &GameState {
+    app.world().resource::<GameState>()
+}
+
+/// Runs frames until `done`, failing after `limit` of real time.
+fn run_until(app: &mut App, limit: Duration, mut done: impl FnMut(&mut App) -> bool) {
+    let start = Instant::now();
+    while !done(app) {
+        assert!(start.elapsed() < limit, "timed out");
+        app.update();
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+#[test]
+fn undo_while_the_engine_thinks_cancels_the_search() {
+    let mut app = new_app(
+        "glinski",
+        None,
+        Session {
+            mode: Mode::HumanVsEngine { human: Side::White },
+            level: 10,
+            think_time: Duration::from_millis(2000),
+            move_delay: Duration::ZERO,
+            ..Session::default()
+        },
+    );
+    let mv = game(&app).position.parse_move("f5f6").unwrap();
+    app.world_mut().write_message(MoveRequest(mv));
+    run_until(&mut app, Duration::from_secs(5), |app| {
+        app.world().resource::<EnginePlayer>().is_thinking()
+    });
+    app.world_mut().write_message(UndoRequest(1));
+    app.update();
+    assert_eq!(game(&app).position.ply_count(), 0, "the move is taken back");
+    assert!(
+        !app.world().resource::<EnginePlayer>().is_thinking(),
+        "thinking stopped"
+    );
+    // Well past the engine's thinking time, it has played nothing: it is White's turn.
+    let until = Instant::now() + Duration::from_millis(2500);
+    while Instant::now() < until {
+        app.update();
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert_eq!(game(&app).position.ply_count(), 0);
+    assert_eq!(game(&app).position.turn(), Side::White);
+    // And it still plays once it is its turn again.
+    app.world_mut().write_message(MoveRequest(mv));
+    run_until(&mut app, Duration::from_secs(10), |app| {
+        game(app).position.ply_count() == 2
+    });
+}
+
+#[test]
+fn an_engine_game_at_a_low_level_ends_as_the_rules_say() {
+    // Queen and rook against a rook: short enough to finish by mate, stalemate or a draw.
+    let mut app = new_app(
+        "glinski",
+        Some("6/7/1K6/9/10/4Q6/5R4/9/8/3r3/k5 w - 0 1"),
+        Session {
+            mode: Mode::EngineVsEngine,
+            level: 3,
+            think_time: Duration::from_millis(40),
+            move_delay: Duration::ZERO,
+            ..Session::default()
+        },
+    );
+    run_until(&mut app, Duration::from_secs(240), |app| {
+        game(app).outcome().is_some()
+    });
+    let state = game(&app).clone();
+    let outcome = state.outcome().unwrap();
+    // Replay the moves in the rules core alone: the same end.
+    let catalog = Catalog::builtin();
+    let rules = Arc::clone(&catalog.get("glinski").unwrap().rules);
+    let mut replay = Position::from_fen(rules, state.start_fen.as_deref().unwrap()).unwrap();
+    for san in state.san_moves() {
+        let mv = replay.parse_move(&san).unwrap();
+        replay.make_move(mv);
+    }
+    assert_eq!(replay.outcome(), Some(outcome));
+    app.update();
+    assert_eq!(
+        *app.world().resource::<State<AppState>>().get(),
+        AppState::GameOver
+    );
+}
+
+#[test]
+fn save_then_load_restores_position_and_moves() {
+    let mut app = new_app(
+        "mccooey",
+        None,
+        Session {
+            mode: Mode::HumanVsHuman,
+            ..Session::default()
+        },
+    );
+    for m in ["f4f5", "e8e6", "e3e4", "g8g7"] {
+        let mv = game(&app).position.parse_move(m).unwrap();
+        app.world_mut().write_message(MoveRequest(mv));
+        app.update();
+    }
+    let before = game(&app).clone();
+    assert_eq!(before.position.ply_count(), 4);
+    let session = app.world().resource::<Session>().clone();
+    let path = std::env::temp_dir().join(format!("hexchess-save-{}.txt", std::process::id()));
+    hexchess::files::save(&path, &hexchess::files::game_record(&before, &session)).unwrap();
+    // A different game in between, then load.
+    app.world_mut().write_message(UndoRequest(4));
+    app.update();
+    assert_eq!(game(&app).position.ply_count(), 0);
+    let record = hexchess::files::load(&path).unwrap();
+    app.world_mut().write_message(LoadRequest(record));
+    app.update();
+    let after = game(&app);
+    assert_eq!(after.position.to_fen(), before.position.to_fen());
+    assert_eq!(after.san_moves(), before.san_moves());
+    std::fs::remove_file(&path).ok();
+}
+
+#[test]
+fn the_game_over_dialog_shows_mate_and_stalemate_scores() {
+    // Mate in one: the queen's move ends the game 1-0.
+    let mut app = new_app(
+        "glinski",
+        Some("6/1R5/4Q3/6K2/10/k10/10/9/8/7/6 w - 0 1"),
+        Session {
+            mode: Mode::HumanVsHuman,
+            ..Session::default()
+        },
+    );
+    let pos = game(&app).position.clone();
+    let mate = pos
+        .legal_moves()
+        .into_iter()
+        .find(|m| {
+            let mut p = pos.clone();
+            p.make_move(*m);
+            p.outcome()
+                .is_some_and(|o| o.termination == Termination::Checkmate)
+        })
+        .unwrap();
+    app.world_mut().write_message(MoveRequest(mate));
+    app.update();
+    app.update();
+    assert_eq!(
+        *app.world().resource::<State<AppState>>().get(),
+        AppState::GameOver
+    );
+    let dialog = app.world().resource::<GameOverDialog>().clone();
+    let o = dialog.outcome.unwrap();
+    assert_eq!(
+        (o.termination, o.result_text()),
+        (Termination::Checkmate, "1-0".to_string())
+    );
+
+    // Gliński stalemate: 3/4 to the side that gave it.
+    let mut app = new_app(
+        "glinski",
+        Some("6/7/8/7K1/10/10k/10/7Q1/8/7/6 b - 0 1"),
+        Session {
+            mode: Mode::HumanVsHuman,
+            ..Session::default()
+        },
+    );
+    app.update();
+    let dialog = app.world().resource::<GameOverDialog>().clone();
+    let o = dialog.outcome.expect("stalemate ends the game at once");
+    assert_eq!(o.termination, Termination::Stalemate);
+    assert_eq!(o.result_text(), "3/4-1/4");
+    assert_eq!(
+        *app.world().resource::<State<AppState>>().get(),
+        AppState::GameOver
+    );
+}
