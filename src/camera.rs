@@ -2,10 +2,12 @@
 //! middle button, scroll to zoom, R to reset) and a top-down orthographic one in 2D.
 //! Flipping turns either round so Black sits at the bottom.
 
-use bevy::camera::ScalingMode;
+use bevy::camera::visibility::RenderLayers;
+use bevy::camera::{CameraOutputMode, ScalingMode};
 use bevy::core_pipeline::tonemapping::Tonemapping;
 use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll, MouseScrollUnit};
 use bevy::prelude::*;
+use bevy::render::render_resource::BlendState;
 
 use crate::board::{SceneRebuilt, board_centre, board_radius};
 use crate::game::{GameSet, GameState};
@@ -53,7 +55,7 @@ impl Plugin for CameraPlugin {
             .add_systems(Startup, spawn_camera_and_lights)
             .add_systems(
                 Update,
-                (fit_to_board, orbit_controls, place_camera)
+                (fit_to_board, orbit_controls, place_camera, fit_viewport)
                     .chain()
                     .in_set(GameSet::View),
             );
@@ -66,6 +68,23 @@ fn spawn_camera_and_lights(mut commands: Commands) {
         Camera3d::default(),
         Transform::default(),
         Msaa::Sample4,
+    ));
+    // The interface gets its own camera over the whole window, drawn after the board:
+    // the board's camera only draws where no panel covers it.
+    commands.spawn((
+        bevy_egui::PrimaryEguiContext,
+        IsDefaultUiCamera,
+        Camera2d,
+        RenderLayers::none(),
+        Camera {
+            order: 1,
+            output_mode: CameraOutputMode::Write {
+                blend_state: Some(BlendState::ALPHA_BLENDING),
+                clear_color: ClearColorConfig::None,
+            },
+            clear_color: ClearColorConfig::Custom(Color::NONE),
+            ..default()
+        },
     ));
     commands.spawn((
         DirectionalLight {
@@ -154,6 +173,43 @@ fn orbit_controls(
             }
             View::TwoD => orbit.zoom = (orbit.zoom * factor).clamp(0.3, 2.5),
         }
+    }
+}
+
+/// The camera draws only where no panel covers the window.
+fn fit_viewport(
+    insets: Option<Res<crate::ui::UiInsets>>,
+    windows: Query<&Window>,
+    mut camera: Query<&mut Camera, With<BoardCamera>>,
+) {
+    let (Some(insets), Ok(window), Ok(mut camera)) =
+        (insets, windows.single(), camera.single_mut())
+    else {
+        return;
+    };
+    let scale = window.scale_factor();
+    let w = window.physical_width();
+    let h = window.physical_height();
+    let top = (insets.top * scale) as u32;
+    let bottom = (insets.bottom * scale) as u32;
+    let right = (insets.right * scale) as u32;
+    let size = UVec2::new(
+        w.saturating_sub(right).max(1),
+        h.saturating_sub(top + bottom).max(1),
+    );
+    let wanted = Some(bevy::camera::Viewport {
+        physical_position: UVec2::new(0, top.min(h.saturating_sub(1))),
+        physical_size: size,
+        ..default()
+    });
+    let same = match (&camera.viewport, &wanted) {
+        (Some(a), Some(b)) => {
+            a.physical_position == b.physical_position && a.physical_size == b.physical_size
+        }
+        _ => false,
+    };
+    if !same {
+        camera.viewport = wanted;
     }
 }
 

@@ -6,12 +6,12 @@ use std::time::Duration;
 
 use bevy::prelude::*;
 use bevy::window::WindowResolution;
-use bevy_egui::EguiPlugin;
+use bevy_egui::{EguiGlobalSettings, EguiPlugin};
 use clap::{Parser, ValueEnum};
 use hexchess::frames::{ExitAfter, FrameReport, FrameStatsPlugin};
 use hexchess::input::Selection;
 use hexchess::screenshot::ScreenshotPlan;
-use hexchess::session::{MAX_LEVEL, Mode, Session};
+use hexchess::session::{AppState, MAX_LEVEL, Mode, Session};
 use hexchess::settings::{Settings, View};
 use hexchess::{HexchessPlugin, LaunchOptions};
 use hexchess_core::{Catalog, Side};
@@ -52,6 +52,9 @@ struct Cli {
     /// Black at the bottom.
     #[arg(long)]
     flip: bool,
+    /// Open the new-game menu at start.
+    #[arg(long)]
+    menu: bool,
     /// Render, save the window to this PNG file, and exit.
     #[arg(long)]
     screenshot: Option<PathBuf>,
@@ -157,6 +160,11 @@ fn main() -> ExitCode {
         ..default()
     }))
     .add_plugins(EguiPlugin::default())
+    // The interface's camera is made by the camera plugin, over the whole window.
+    .insert_resource(EguiGlobalSettings {
+        auto_create_primary_context: false,
+        ..default()
+    })
     .add_plugins(HexchessPlugin {
         catalog,
         state,
@@ -165,6 +173,11 @@ fn main() -> ExitCode {
     })
     .add_plugins(FrameStatsPlugin);
     app.insert_resource(Selection { from: selection });
+    if cli.menu {
+        app.world_mut()
+            .resource_mut::<NextState<AppState>>()
+            .set(AppState::NewGameMenu);
+    }
     if let Some(path) = cli.screenshot {
         app.insert_resource(ScreenshotPlan {
             path,

@@ -30,6 +30,7 @@ pub struct UiPlugin;
 impl Plugin for UiPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<UiMemory>()
+            .init_resource::<UiInsets>()
             .add_systems(
                 EguiPrimaryContextPass,
                 (
@@ -44,6 +45,15 @@ impl Plugin for UiPlugin {
             .add_systems(PreUpdate, note_pointer_over_ui)
             .add_systems(Update, remember_notices);
     }
+}
+
+/// Room the panels take along the window's edges (logical pixels): the board's camera
+/// draws in what is left.
+#[derive(Resource, Default, Clone, Copy, Debug, PartialEq)]
+pub struct UiInsets {
+    pub top: f32,
+    pub bottom: f32,
+    pub right: f32,
 }
 
 /// What the interface keeps between frames: text fields, the last notice, the setup
@@ -140,10 +150,11 @@ fn menu_bar(
     mut end: MessageWriter<EndRequest>,
     mut draw: MessageWriter<DrawOffer>,
     mut views: MessageWriter<ViewChanged>,
+    mut insets: ResMut<UiInsets>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let mut root = root_ui(ctx);
-    egui::Panel::top("menu").show(&mut root, |ui| {
+    let top = egui::Panel::top("menu").show(&mut root, |ui| {
         ui.horizontal_wrapped(|ui| {
             if ui.button("New game…").clicked() {
                 memory.setup = Setup {
@@ -240,7 +251,7 @@ fn menu_bar(
             }
         });
     });
-    egui::Panel::bottom("status").show(&mut root, |ui| {
+    let bottom = egui::Panel::bottom("status").show(&mut root, |ui| {
         ui.horizontal(|ui| {
             ui.label(status_line(&game));
             if let Some((text, at)) = &memory.notice
@@ -251,6 +262,8 @@ fn menu_bar(
             }
         });
     });
+    insets.top = top.response.rect.height();
+    insets.bottom = bottom.response.rect.height();
     Ok(())
 }
 
@@ -307,6 +320,7 @@ fn side_panel(
     mut new_game: MessageWriter<NewGameRequest>,
     mut load: MessageWriter<LoadRequest>,
     mut notices: MessageWriter<GameNotice>,
+    mut insets: ResMut<UiInsets>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let mut root = root_ui(ctx);
@@ -315,17 +329,16 @@ fn side_panel(
         memory.moves = (key, game.san_moves(), game.captured());
     }
     let rules = game.rules();
-    egui::Panel::right("side")
+    let panel = egui::Panel::right("side")
         .resizable(false)
         .exact_size(300.0)
         .show(&mut root, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
                 ui.heading(rules.name());
-                ui.label(format!(
-                    "{} | level {}",
-                    session.mode.label(),
-                    session.level
-                ));
+                ui.label(match session.mode {
+                    Mode::HumanVsHuman => session.mode.label().to_string(),
+                    _ => format!("{} | level {}", session.mode.label(), session.level),
+                });
                 if let Some([w, b]) = clocks.remaining {
                     ui.separator();
                     let turn = game.position.turn();
@@ -355,7 +368,10 @@ fn side_panel(
                             r.depth
                         ));
                         let pv: Vec<String> = r.pv.iter().take(8).cloned().collect();
-                        ui.label(egui::RichText::new(pv.join(" ")).monospace().small());
+                        ui.add(
+                            egui::Label::new(egui::RichText::new(pv.join(" ")).monospace().small())
+                                .wrap_mode(egui::TextWrapMode::Wrap),
+                        );
                     }
                 }
 
@@ -454,14 +470,15 @@ fn side_panel(
                 ui.separator();
                 ui.label("Position (hex FEN):");
                 let fen = game.displayed().to_fen();
-                ui.horizontal(|ui| {
-                    ui.label(egui::RichText::new(&fen).monospace().small());
-                });
+                ui.add(
+                    egui::Label::new(egui::RichText::new(&fen).monospace().small())
+                        .wrap_mode(egui::TextWrapMode::Wrap),
+                );
                 ui.horizontal(|ui| {
                     if ui.button("Copy FEN").clicked() {
                         ui.ctx().copy_text(fen.clone());
                     }
-                    ui.text_edit_singleline(&mut memory.fen_text)
+                    ui.add(egui::TextEdit::singleline(&mut memory.fen_text).desired_width(150.0))
                         .on_hover_text("paste a FEN here");
                     if ui.button("Set").clicked() {
                         new_game.write(NewGameRequest {
@@ -506,6 +523,7 @@ fn side_panel(
                 });
             });
         });
+    insets.right = panel.response.rect.width();
     Ok(())
 }
 
