@@ -77,6 +77,13 @@ impl Bitboard {
         Iterator::any(&mut it, f)
     }
 
+    /// Whether every cell of the set satisfies `f`.
+    #[inline]
+    pub fn all_cells(self, f: impl FnMut(Cell) -> bool) -> bool {
+        let mut it = self;
+        Iterator::all(&mut it, f)
+    }
+
     /// The lowest-indexed cell, if any.
     #[inline]
     pub fn lowest(self) -> Option<Cell> {

@@ -29,6 +29,7 @@ pub enum FenError {
     BadCharacter(char),
     BadSide(String),
     BadEnPassant(String),
+    BadCastling(String),
     BadNumber {
         field: &'static str,
         value: String,
@@ -58,6 +59,10 @@ impl fmt::Display for FenError {
             FenError::BadCharacter(c) => write!(f, "unexpected character '{c}'"),
             FenError::BadSide(s) => write!(f, "side to move must be 'w' or 'b', not '{s}'"),
             FenError::BadEnPassant(s) => write!(f, "bad en-passant field '{s}'"),
+            FenError::BadCastling(s) => write!(
+                f,
+                "bad castling field '{s}' (A-D for White, a-d for Black, or -)"
+            ),
             FenError::BadNumber { field, value } => write!(f, "bad {field} '{value}'"),
             FenError::Illegal(why) => write!(f, "impossible position: {why}"),
         }
@@ -152,9 +157,13 @@ impl Position {
         if fields.is_empty() {
             return Err(FenError::Empty);
         }
-        if fields.len() > 5 {
+        // Variants with castling have a castling field after the side to move.
+        let castles = rules.has_castling();
+        let most = if castles { 6 } else { 5 };
+        if fields.len() > most {
             return Err(FenError::TooManyFields(fields.len()));
         }
+        let shift = usize::from(castles);
         let board = rules.board();
         let letters: Vec<char> = rules.kinds().map(|k| rules.kind_info(k).letter).collect();
         let placed = parse_placement(board, &letters, fields[0])?;
@@ -172,9 +181,14 @@ impl Position {
             "b" => Side::Black,
             s => return Err(FenError::BadSide(s.to_string())),
         };
-        let ep = match fields.get(2).copied().unwrap_or("-") {
+        let castling = if castles {
+            parse_castling(fields.get(2).copied().unwrap_or("-"))?
+        } else {
+            0
+        };
+        let ep = match fields.get(2 + shift).copied().unwrap_or("-") {
             "-" => None,
-            name => Some(find_en_passant(&rules, &pieces, turn, name)?),
+            names => Some(find_en_passant(&rules, &pieces, turn, names)?),
         };
         let number = |i: usize, field: &'static str, default: u32| -> Result<u32, FenError> {
             match fields.get(i) {
@@ -185,8 +199,8 @@ impl Position {
                 }),
             }
         };
-        let halfmove = number(3, "halfmove clock", 0)?;
-        let fullmove = number(4, "fullmove number", 1)?;
+        let halfmove = number(3 + shift, "halfmove clock", 0)?;
+        let fullmove = number(4 + shift, "fullmove number", 1)?;
         let halfmove = u16::try_from(halfmove).map_err(|_| FenError::BadNumber {
             field: "halfmove clock",
             value: halfmove.to_string(),
@@ -197,7 +211,7 @@ impl Position {
                 value: "0".into(),
             });
         }
-        let pos = Position::from_parts(rules, &pieces, turn, ep, halfmove, fullmove)
+        let pos = Position::from_parts(rules, &pieces, turn, ep, castling, halfmove, fullmove)
             .map_err(FenError::Illegal)?;
         // The side that just moved may not be in check: it would have moved into it.
         let mover = !turn;
@@ -237,9 +251,20 @@ impl Position {
         }
         out.push(' ');
         out.push(self.turn.letter());
+        if rules.has_castling() {
+            out.push(' ');
+            out.push_str(&castling_field(self.castling));
+        }
         out.push(' ');
         match self.ep {
-            Some(e) => out.push_str(board.name(e.target)),
+            Some(e) => {
+                // Skipped cells from the pawn's start onward.
+                let v = board.hex(e.victim);
+                let mut cells: Vec<Cell> = e.targets.collect();
+                cells.sort_by_key(|c| std::cmp::Reverse(board.hex(*c).distance(v)));
+                let names: Vec<&str> = cells.iter().map(|c| board.name(*c)).collect();
+                out.push_str(&names.join(","));
+            }
             None => out.push('-'),
         }
         out.push_str(&format!(" {} {}", self.halfmove, self.fullmove));
@@ -247,35 +272,72 @@ impl Position {
     }
 }
 
-/// Works out which pawn double-stepped past `name`: one of the mover's pawns one advance
-/// beyond it, with the cell one advance before it empty.
+/// The castling field: `A` to `D` for White's castlings 1 to 4, `a` to `d` for Black's.
+fn castling_field(rights: u8) -> String {
+    let mut s = String::new();
+    for side in [0, 4] {
+        for i in 0..4 {
+            if rights >> (side + i) & 1 != 0 {
+                let c = (b'A' + i as u8) as char;
+                s.push(if side == 0 { c } else { c.to_ascii_lowercase() });
+            }
+        }
+    }
+    if s.is_empty() { "-".into() } else { s }
+}
+
+fn parse_castling(field: &str) -> Result<u8, FenError> {
+    if field == "-" {
+        return Ok(0);
+    }
+    let mut rights = 0u8;
+    for c in field.chars() {
+        let bit = match c {
+            'A'..='D' => c as u8 - b'A',
+            'a'..='d' => 4 + c as u8 - b'a',
+            _ => return Err(FenError::BadCastling(field.to_string())),
+        };
+        rights |= 1 << bit;
+    }
+    Ok(rights)
+}
+
+/// Works out which pawn's first move passed over the named cells (`,`-separated): one
+/// of the mover's pawns one advance beyond the last, the cells consecutive along one
+/// advance vector, and the cell one advance before the first empty.
 fn find_en_passant(
     rules: &Rules,
     pieces: &[(Cell, Piece)],
     turn: Side,
-    name: &str,
+    names: &str,
 ) -> Result<EnPassant, FenError> {
-    let bad = || FenError::BadEnPassant(name.to_string());
+    let bad = || FenError::BadEnPassant(names.to_string());
     let board = rules.board();
-    let target = board.parse_cell(name).ok_or_else(bad)?;
+    let targets: Vec<Cell> = names
+        .split(',')
+        .map(|n| board.parse_cell(n.trim()).ok_or_else(bad))
+        .collect::<Result<_, _>>()?;
     let pawn = rules.pawn.as_ref().ok_or_else(bad)?;
     let mover = !turn;
     let at = |c: Cell| pieces.iter().find(|(pc, _)| *pc == c).map(|(_, p)| *p);
-    if at(target).is_some() {
+    if targets.iter().any(|t| at(*t).is_some()) {
         return Err(bad());
     }
-    for table in &pawn.advance[mover.index()] {
-        // `table` maps a cell to its advance target; look for from -> target -> victim.
-        let Some(victim) = table[target.index()] else {
+    for v in &pawn.advance_vectors[mover.index()] {
+        // Consecutive along `v`, in the order written.
+        let consecutive = targets
+            .windows(2)
+            .all(|w| board.offset(w[0], *v) == Some(w[1]));
+        let last = *targets.last().ok_or_else(bad)?;
+        let (Some(victim), Some(from)) = (board.offset(last, *v), board.offset(targets[0], -*v))
+        else {
             continue;
         };
-        let is_mover_pawn = at(victim) == Some(Piece::new(mover, pawn.kind));
-        let from = board.cells().find(|c| table[c.index()] == Some(target));
-        if is_mover_pawn
-            && let Some(from) = from
-            && at(from).is_none()
-        {
-            return Ok(EnPassant { target, victim });
+        if consecutive && at(victim) == Some(Piece::new(mover, pawn.kind)) && at(from).is_none() {
+            return Ok(EnPassant {
+                targets: targets.iter().copied().collect(),
+                victim,
+            });
         }
     }
     Err(bad())

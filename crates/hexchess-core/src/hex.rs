@@ -65,6 +65,19 @@ impl Hex {
         (self.q as i32 - self.r as i32).rem_euclid(3) as u8
     }
 
+    /// The unit step from this cell toward `to` when both lie on one orthogonal or
+    /// diagonal line (`Some(ORIGIN)` for the same cell), else `None`.
+    pub fn step_toward(self, to: Hex) -> Option<Hex> {
+        let d = to - self;
+        if d == Hex::ORIGIN {
+            return Some(Hex::ORIGIN);
+        }
+        let (q, r, s) = (d.q() as i32, d.r() as i32, d.s() as i32);
+        let g = gcd(gcd(q.abs(), r.abs()), s.abs());
+        let unit = Hex::cube(q / g, r / g, s / g)?;
+        (ORTHOGONAL.contains(&unit) || DIAGONAL.contains(&unit)).then_some(unit)
+    }
+
     /// Adds `v`, or `None` when a component would leave the `i8` range (for walking
     /// rays near the limits without overflow).
     pub fn checked_add(self, v: Hex) -> Option<Hex> {
@@ -113,6 +126,10 @@ impl fmt::Display for Hex {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Debug::fmt(self, f)
     }
+}
+
+fn gcd(a: i32, b: i32) -> i32 {
+    if b == 0 { a.max(1) } else { gcd(b, a % b) }
 }
 
 /// The six rook directions, through cell edges.
@@ -285,6 +302,19 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn steps_toward_cells_on_a_line() {
+        let o = Hex::ORIGIN;
+        assert_eq!(o.step_toward(Hex::new(0, 3)), Some(Hex::new(0, 1)));
+        assert_eq!(o.step_toward(Hex::new(-4, 2)), Some(Hex::new(-2, 1)));
+        assert_eq!(
+            o.step_toward(Hex::new(1, 2)),
+            None,
+            "a knight's leap is no line"
+        );
+        assert_eq!(o.step_toward(o), Some(o));
     }
 
     #[test]

@@ -265,6 +265,9 @@ impl Position {
         if info.checkers.has_several() {
             return;
         }
+        if !noisy && self.castling != 0 && info.checkers.is_empty() {
+            self.castling_moves(king, out);
+        }
 
         let pawn_kind = r.pawn.as_ref().map(|p| p.kind);
         let others = own & !Bitboard::from_cell(king);
@@ -306,21 +309,22 @@ impl Position {
         let choices = self.promotion_choices_now();
         for from in pawns {
             let mut allowed = info.allowed(from);
+            let longest = pawn.long_first[s][from.index()].max(1);
             if info.unrecorded_pin(from) {
                 let mut candidates = pawn.capture[s][from.index()];
                 for table in &pawn.advance[s] {
-                    if let Some(t) = table[from.index()] {
+                    let mut at = from;
+                    for _ in 0..longest {
+                        let Some(t) = table[at.index()] else { break };
                         candidates.insert(t);
-                        if let Some(t2) = table[t.index()] {
-                            candidates.insert(t2);
-                        }
+                        at = t;
                     }
                 }
                 allowed &= candidates
                     .filter(|t| self.keeps_royal_safe(from, *t))
                     .collect::<Bitboard>();
             }
-            for (i, table) in pawn.advance[s].iter().enumerate() {
+            for table in &pawn.advance[s] {
                 let Some(t) = table[from.index()] else {
                     continue;
                 };
@@ -330,24 +334,32 @@ impl Position {
                 if allowed.contains(t) {
                     self.push_pawn_move(from, t, &choices, noisy, out);
                 }
-                if !noisy
-                    && pawn.double_from[s].contains(from)
-                    && let Some(t2) = pawn.advance[s][i][t.index()]
-                    && !occupied.contains(t2)
-                    && allowed.contains(t2)
-                {
-                    out.push(Move::double_step(from, t2));
+                if noisy {
+                    continue;
+                }
+                // A long first move: every cell on the way must be empty.
+                let mut at = t;
+                for _ in 1..longest {
+                    let Some(next) = table[at.index()] else { break };
+                    if occupied.contains(next) {
+                        break;
+                    }
+                    if allowed.contains(next) {
+                        out.push(Move::double_step(from, next));
+                    }
+                    at = next;
                 }
             }
             let caps = pawn.capture[s][from.index()];
             for t in caps & enemy & allowed {
                 self.push_pawn_move(from, t, &choices, false, out);
             }
-            if let Some(e) = self.ep
-                && caps.contains(e.target)
-                && self.en_passant_is_legal(from, e.target, e.victim)
-            {
-                out.push(Move::en_passant(from, e.target));
+            if let Some(e) = self.ep {
+                for t in caps & e.targets {
+                    if self.en_passant_is_legal(from, t, e.victim) {
+                        out.push(Move::en_passant(from, t));
+                    }
+                }
             }
         }
     }
@@ -407,6 +419,30 @@ impl Position {
             }
         }
         c
+    }
+
+    /// Castlings whose right remains, whose cells are empty, and whose royal piece
+    /// crosses no attacked cell and does not end in check.
+    fn castling_moves(&self, king: Cell, out: &mut MoveList) {
+        let r = &*self.rules;
+        let us = self.turn;
+        let them = !us;
+        let occupied = self.occupied();
+        let enemy = self.side_bb[them.index()];
+        for (i, c) in r.castling[us.index()].iter().enumerate() {
+            if self.castling & crate::rules::castle_bit(us, i) == 0 || (occupied & c.empty).any() {
+                continue;
+            }
+            let without_king = occupied & !Bitboard::from_cell(king);
+            let crossing_safe = (c.king_path & !Bitboard::from_cell(c.king_to))
+                .all_cells(|cell| !self.attacked_with(cell, them, without_king, enemy));
+            let after = (without_king & !Bitboard::from_cell(c.rook))
+                | Bitboard::from_cell(c.king_to)
+                | Bitboard::from_cell(c.rook_to);
+            if crossing_safe && !self.attacked_with(c.king_to, them, after, enemy) {
+                out.push(Move::castle(king, c.king_to, i));
+            }
+        }
     }
 
     /// Whether moving the piece on `from` to `to` leaves the royal piece unattacked
@@ -554,7 +590,7 @@ mod tests {
             pieces.push((cell(theirs), Piece::new(Side::Black, kind('R'))));
         }
         let pos =
-            Position::from_parts(Arc::clone(&rules), &pieces, Side::White, None, 0, 1).unwrap();
+            Position::from_parts(Arc::clone(&rules), &pieces, Side::White, None, 0, 0, 1).unwrap();
         let targets = |from: &str| {
             let mut v: Vec<&str> = pos
                 .legal_moves()

@@ -21,6 +21,8 @@ pub struct Move {
 impl Move {
     const DOUBLE_STEP: u8 = 1;
     const EN_PASSANT: u8 = 2;
+    /// Castling; bits 4 to 5 hold which of the side's castlings.
+    const CASTLE: u8 = 4;
 
     #[inline]
     pub(crate) const fn new(from: Cell, to: Cell) -> Move {
@@ -59,6 +61,27 @@ impl Move {
             to,
             promotion: 0,
             flags: Move::EN_PASSANT,
+        }
+    }
+
+    /// Castling number `i` of the side: the royal piece's cells are `from` and `to`.
+    #[inline]
+    pub(crate) const fn castle(king: Cell, king_to: Cell, i: usize) -> Move {
+        Move {
+            from: king,
+            to: king_to,
+            promotion: 0,
+            flags: Move::CASTLE | ((i as u8) << 4),
+        }
+    }
+
+    /// Which castling of the side this is, if it castles.
+    #[inline]
+    pub const fn castling(self) -> Option<usize> {
+        if self.flags & Move::CASTLE != 0 {
+            Some((self.flags >> 4) as usize)
+        } else {
+            None
         }
     }
 
@@ -125,6 +148,9 @@ impl fmt::Debug for Move {
         }
         if self.is_en_passant() {
             f.write_str(" e.p.")?;
+        }
+        if let Some(i) = self.castling() {
+            write!(f, " castling {i}")?;
         }
         f.write_str(")")
     }

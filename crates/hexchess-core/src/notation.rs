@@ -60,6 +60,13 @@ impl Position {
     pub fn move_to_lan(&self, mv: Move) -> String {
         let rules = &*self.rules;
         let b = rules.board();
+        // Castling is written as the royal piece taking its own rook, so it can never be
+        // mistaken for an ordinary move between the same cells.
+        if let Some(i) = mv.castling()
+            && let Some((_, _, rook, _)) = rules.castling_cells(self.turn(), i)
+        {
+            return format!("{}{}", b.name(mv.from()), b.name(rook));
+        }
         let mut s = format!("{}{}", b.name(mv.from()), b.name(mv.to()));
         if let Some(k) = mv.promotion() {
             s.push(rules.kind_info(k).letter.to_ascii_lowercase());
@@ -85,6 +92,12 @@ impl Position {
     /// SAN without the check marks, disambiguated against `legal`.
     fn san_body(&self, mv: Move, legal: &[Move]) -> String {
         let rules = &*self.rules;
+        if let Some(i) = mv.castling() {
+            return rules
+                .castling_notation(self.turn(), i)
+                .unwrap_or("O-O")
+                .to_string();
+        }
         let b = rules.board();
         let piece = self.piece_at(mv.from()).expect("a move starts on a piece");
         let is_pawn = rules.pawn_kind() == Some(piece.kind);
@@ -168,9 +181,18 @@ impl Position {
             }
             _ => return None,
         };
-        let found = legal
-            .iter()
-            .find(|m| m.from() == from && m.to() == to && m.promotion() == promotion);
+        let castling_rook = |m: &Move| {
+            m.castling()
+                .and_then(|i| rules.castling_cells(self.turn(), i))
+                .map(|(_, _, rook, _)| rook)
+        };
+        let found = legal.iter().find(|m| {
+            if m.castling().is_some() {
+                m.from() == from && castling_rook(m) == Some(to) && promotion.is_none()
+            } else {
+                m.from() == from && m.to() == to && m.promotion() == promotion
+            }
+        });
         Some(match found {
             Some(m) => Ok(*m),
             None => Err(MoveError::Illegal(t.to_string())),
@@ -182,6 +204,19 @@ impl Position {
         let b = rules.board();
         let malformed = || MoveError::Malformed(text.to_string());
         let mut s = text.trim_end_matches(['+', '#', '!', '?']);
+        // Castling by its name (zeros accepted for the letter O).
+        let named = s.replace('0', "O");
+        if named.starts_with("O-O") {
+            return legal
+                .iter()
+                .copied()
+                .find(|m| {
+                    m.castling()
+                        .and_then(|i| rules.castling_notation(self.turn(), i))
+                        .is_some_and(|n| n == named)
+                })
+                .ok_or_else(|| MoveError::Illegal(text.to_string()));
+        }
 
         // Promotion suffix: "=Q" or a trailing upper-case letter.
         let mut promotion = None;

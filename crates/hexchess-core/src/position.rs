@@ -9,13 +9,24 @@ use crate::moves::Move;
 use crate::piece::{Kind, MAX_KINDS, Piece, Side};
 use crate::rules::Rules;
 
-/// The en-passant right left by a double step.
+/// The en-passant right left by a long first move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EnPassant {
-    /// The skipped cell, where a capturing pawn lands.
-    pub target: Cell,
-    /// The pawn that double-stepped, removed by the capture.
+    /// The skipped cells, where a capturing pawn may land (one for a double step).
+    pub targets: Bitboard,
+    /// The pawn that moved, removed by the capture.
     pub victim: Cell,
+}
+
+impl EnPassant {
+    /// The skipped cell nearest the pawn's start (the only one after a double step).
+    pub fn first_target(&self, rules: &Rules) -> Cell {
+        let b = rules.board();
+        let v = b.hex(self.victim);
+        self.targets
+            .max_by_key(|c| b.hex(*c).distance(v))
+            .expect("at least one skipped cell")
+    }
 }
 
 /// What [`Position::unmake_move`] needs to restore the position before a move.
@@ -26,6 +37,7 @@ struct Undo {
     captured: u8,
     ep: Option<EnPassant>,
     ep_hashed: bool,
+    castling: u8,
     halfmove: u16,
     hash: u64,
 }
@@ -44,6 +56,8 @@ pub struct Position {
     /// Whether the en-passant key is in the hash: only when a capture is possible, so
     /// positions that differ only by a useless right hash the same.
     pub(crate) ep_hashed: bool,
+    /// Castling rights: bit `4 side + i` for castling `i` of `side`.
+    pub(crate) castling: u8,
     pub(crate) halfmove: u16,
     pub(crate) fullmove: u32,
     pub(crate) hash: u64,
@@ -54,7 +68,7 @@ impl Position {
     /// The variant's starting position.
     pub fn start(rules: Arc<Rules>) -> Position {
         let setup = rules.setup().to_vec();
-        Position::from_parts(rules, &setup, Side::White, None, 0, 1)
+        Position::from_parts(rules, &setup, Side::White, None, u8::MAX, 0, 1)
             .expect("the setup was checked when the rules were compiled")
     }
 
@@ -65,6 +79,7 @@ impl Position {
         pieces: &[(Cell, Piece)],
         turn: Side,
         ep: Option<EnPassant>,
+        castling: u8,
         halfmove: u16,
         fullmove: u32,
     ) -> Result<Position, String> {
@@ -78,6 +93,7 @@ impl Position {
             turn,
             ep: None,
             ep_hashed: false,
+            castling: 0,
             halfmove,
             fullmove,
             hash: 0,
@@ -106,10 +122,42 @@ impl Position {
             pos.ep = Some(e);
             pos.ep_hashed = pos.ep_capture_legal(e);
             if pos.ep_hashed {
-                pos.hash ^= pos.rules.zobrist.ep[e.target.index()];
+                pos.hash ^= pos.rules.zobrist.ep[e.victim.index()];
             }
         }
+        pos.castling = castling & pos.possible_castling_rights();
+        pos.hash ^= pos.castling_key();
         Ok(pos)
+    }
+
+    /// The castling rights the pieces allow: the royal piece and the rook on their
+    /// starting cells.
+    fn possible_castling_rights(&self) -> u8 {
+        let mut rights = 0;
+        for side in Side::BOTH {
+            for (i, c) in self.rules.castling[side.index()].iter().enumerate() {
+                let king_home = self.royal[side.index()] == c.king;
+                let rook_home = self
+                    .piece_at(c.rook)
+                    .is_some_and(|p| p.side == side && !self.rules.is_royal(p.kind));
+                if king_home && rook_home {
+                    rights |= crate::rules::castle_bit(side, i);
+                }
+            }
+        }
+        rights
+    }
+
+    fn castling_key(&self) -> u64 {
+        let z = &self.rules.zobrist;
+        (0..8)
+            .filter(|b| self.castling >> b & 1 != 0)
+            .fold(0, |h, b| h ^ z.castling[b])
+    }
+
+    /// Castling rights: bit `4 side + i` for castling `i` of `side`.
+    pub fn castling_rights(&self) -> u8 {
+        self.castling
     }
 
     fn royals(&self, side: Side) -> Bitboard {
@@ -137,8 +185,9 @@ impl Position {
         if table.is_empty() {
             return false;
         }
-        (table[e.target.index()] & pawns)
-            .any_cell(|from| self.en_passant_is_legal(from, e.target, e.victim))
+        e.targets.any_cell(|t| {
+            (table[t.index()] & pawns).any_cell(|from| self.en_passant_is_legal(from, t, e.victim))
+        })
     }
 
     #[inline]
@@ -263,7 +312,7 @@ impl Position {
     /// Whether a move captures (en passant included).
     #[inline]
     pub fn is_capture(&self, mv: Move) -> bool {
-        mv.is_en_passant() || self.mailbox[mv.to().index()] != 0
+        mv.is_en_passant() || (mv.castling().is_none() && self.mailbox[mv.to().index()] != 0)
     }
 
     /// Plays a legal move. Passing a move that is not legal here corrupts the position;
@@ -280,12 +329,17 @@ impl Position {
         } else {
             to
         };
-        let captured_code = self.mailbox[captured_cell.index()];
+        let captured_code = if mv.castling().is_some() {
+            0
+        } else {
+            self.mailbox[captured_cell.index()]
+        };
         self.undo.push(Undo {
             mv,
             captured: captured_code,
             ep: self.ep,
             ep_hashed: self.ep_hashed,
+            castling: self.castling,
             halfmove: self.halfmove,
             hash: self.hash,
         });
@@ -293,21 +347,41 @@ impl Position {
         if let Some(e) = self.ep.take()
             && self.ep_hashed
         {
-            self.hash ^= z.ep[e.target.index()];
+            self.hash ^= z.ep[e.victim.index()];
         }
         self.ep_hashed = false;
 
-        if let Some(captured) = Piece::from_code(captured_code) {
-            self.take(captured, captured_cell);
+        if let Some(i) = mv.castling() {
+            // Both pieces leave before either lands: their cells may overlap.
+            let c = &rules.castling[us.index()][i];
+            let rook = self.piece_at(c.rook).expect("the castling rook");
+            self.take(moving, from);
+            self.take(rook, c.rook);
+            self.put(moving, c.king_to);
+            self.put(rook, c.rook_to);
+        } else {
+            if let Some(captured) = Piece::from_code(captured_code) {
+                self.take(captured, captured_cell);
+            }
+            self.take(moving, from);
+            let placed = match mv.promotion() {
+                Some(k) => Piece::new(us, k),
+                None => moving,
+            };
+            self.put(placed, to);
         }
-        self.take(moving, from);
-        let placed = match mv.promotion() {
-            Some(k) => Piece::new(us, k),
-            None => moving,
-        };
-        self.put(placed, to);
         if rules.is_royal(moving.kind) {
             self.royal[us.index()] = to;
+        }
+        if self.castling != 0 {
+            let lost = self.castling
+                & (rules.castle_spoilers[from.index()]
+                    | rules.castle_spoilers[captured_cell.index()]);
+            if lost != 0 {
+                self.hash ^= self.castling_key();
+                self.castling &= !lost;
+                self.hash ^= self.castling_key();
+            }
         }
 
         let is_pawn = rules.pawn_kind() == Some(moving.kind);
@@ -323,29 +397,39 @@ impl Position {
         self.hash ^= z.black_to_move;
 
         if mv.is_double_step() && rules.pawn.as_ref().is_some_and(|p| p.en_passant) {
-            // The skipped cell lies halfway: the double step repeats one advance vector.
-            let e = self
-                .skipped_cell(from, to)
-                .map(|target| EnPassant { target, victim: to });
-            if let Some(e) = e {
+            let targets = self.skipped_cells(us, from, to);
+            if targets.any() {
+                let e = EnPassant {
+                    targets,
+                    victim: to,
+                };
                 self.ep = Some(e);
                 self.ep_hashed = self.ep_capture_legal(e);
                 if self.ep_hashed {
-                    self.hash ^= z.ep[e.target.index()];
+                    self.hash ^= z.ep[e.victim.index()];
                 }
             }
         }
     }
 
-    /// The cell between the two ends of a double step.
-    fn skipped_cell(&self, from: Cell, to: Cell) -> Option<Cell> {
+    /// The cells a long first move of `side` from `from` to `to` passed over.
+    fn skipped_cells(&self, side: Side, from: Cell, to: Cell) -> Bitboard {
+        let Some(pawn) = &self.rules.pawn else {
+            return Bitboard::EMPTY;
+        };
         let b = self.rules.board();
-        let (f, t) = (b.hex(from), b.hex(to));
-        let (dq, dr) = (t.q() - f.q(), t.r() - f.r());
-        if dq % 2 != 0 || dr % 2 != 0 {
-            return None;
+        for v in &pawn.advance_vectors[side.index()] {
+            let mut cells = Bitboard::EMPTY;
+            let mut at = from;
+            while let Some(next) = b.offset(at, *v) {
+                if next == to {
+                    return cells;
+                }
+                cells.insert(next);
+                at = next;
+            }
         }
-        b.cell(crate::hex::Hex::new(f.q() + dq / 2, f.r() + dr / 2))
+        Bitboard::EMPTY
     }
 
     /// Takes back the last move. Returns it, or `None` at the start of the history.
@@ -354,23 +438,35 @@ impl Position {
         let mv = u.mv;
         let us = !self.turn;
         let (from, to) = (mv.from(), mv.to());
-        let placed = self.piece_at(to).expect("the moved piece is on its target");
-        let moving = match mv.promotion() {
-            Some(_) => Piece::new(us, self.rules.pawn_kind().expect("only pawns promote")),
-            None => placed,
-        };
-        self.take(placed, to);
-        self.put(moving, from);
-        if let Some(captured) = Piece::from_code(u.captured) {
-            let cell = if mv.is_en_passant() {
-                u.ep.expect("en passant had a right").victim
-            } else {
-                to
+        if let Some(i) = mv.castling() {
+            let rules = Arc::clone(&self.rules);
+            let c = &rules.castling[us.index()][i];
+            let king = self.piece_at(c.king_to).expect("the castled king");
+            let rook = self.piece_at(c.rook_to).expect("the castled rook");
+            self.take(king, c.king_to);
+            self.take(rook, c.rook_to);
+            self.put(king, c.king);
+            self.put(rook, c.rook);
+            self.royal[us.index()] = c.king;
+        } else {
+            let placed = self.piece_at(to).expect("the moved piece is on its target");
+            let moving = match mv.promotion() {
+                Some(_) => Piece::new(us, self.rules.pawn_kind().expect("only pawns promote")),
+                None => placed,
             };
-            self.put(captured, cell);
-        }
-        if self.rules.is_royal(moving.kind) {
-            self.royal[us.index()] = from;
+            self.take(placed, to);
+            self.put(moving, from);
+            if let Some(captured) = Piece::from_code(u.captured) {
+                let cell = if mv.is_en_passant() {
+                    u.ep.expect("en passant had a right").victim
+                } else {
+                    to
+                };
+                self.put(captured, cell);
+            }
+            if self.rules.is_royal(moving.kind) {
+                self.royal[us.index()] = from;
+            }
         }
         if us == Side::Black {
             self.fullmove -= 1;
@@ -378,6 +474,7 @@ impl Position {
         self.turn = us;
         self.ep = u.ep;
         self.ep_hashed = u.ep_hashed;
+        self.castling = u.castling;
         self.halfmove = u.halfmove;
         self.hash = u.hash;
         Some(mv)
@@ -391,13 +488,14 @@ impl Position {
             captured: 0,
             ep: self.ep,
             ep_hashed: self.ep_hashed,
+            castling: self.castling,
             halfmove: self.halfmove,
             hash: self.hash,
         });
         if let Some(e) = self.ep.take()
             && self.ep_hashed
         {
-            self.hash ^= self.rules.zobrist.ep[e.target.index()];
+            self.hash ^= self.rules.zobrist.ep[e.victim.index()];
         }
         self.ep_hashed = false;
         self.halfmove = self.halfmove.saturating_add(1);
@@ -427,9 +525,9 @@ impl Position {
         if let Some(e) = self.ep
             && self.ep_capture_legal(e)
         {
-            h ^= z.ep[e.target.index()];
+            h ^= z.ep[e.victim.index()];
         }
-        h
+        h ^ self.castling_key()
     }
 
     /// The colour-mirrored twin: every piece changes colour and is reflected top to
@@ -442,17 +540,26 @@ impl Position {
             pieces.push((b.mirror(c)?, Piece::new(!p.side, p.kind)));
         }
         let ep = match self.ep {
-            Some(e) => Some(EnPassant {
-                target: b.mirror(e.target)?,
-                victim: b.mirror(e.victim)?,
-            }),
+            Some(e) => {
+                let mut targets = Bitboard::EMPTY;
+                for t in e.targets {
+                    targets.insert(b.mirror(t)?);
+                }
+                Some(EnPassant {
+                    targets,
+                    victim: b.mirror(e.victim)?,
+                })
+            }
             None => None,
         };
+        // Castling rights swap sides: White's castling i becomes Black's.
+        let castling = self.castling.rotate_left(4);
         Position::from_parts(
             Arc::clone(&self.rules),
             &pieces,
             !self.turn,
             ep,
+            castling,
             self.halfmove,
             self.fullmove,
         )

@@ -74,11 +74,32 @@ pub(crate) struct PawnTables {
     pub kind: Kind,
     /// `[side][vector][cell]`: the advance target, if on the board.
     pub advance: [Vec<Vec<Option<Cell>>>; 2],
-    /// `[side]`: cells from which a double step is allowed.
-    pub double_from: [Bitboard; 2],
+    /// `[side][vector]`: the advance vectors themselves.
+    pub advance_vectors: [Vec<Hex>; 2],
+    /// `[side][cell]`: the longest first move from the cell (0 when only one step).
+    pub long_first: [Vec<u8>; 2],
     /// `[side][cell]`: capture targets.
     pub capture: [Vec<Bitboard>; 2],
     pub en_passant: bool,
+}
+
+/// One castling move of one side, compiled.
+#[derive(Clone, Debug)]
+pub(crate) struct CastlingTables {
+    pub king: Cell,
+    pub rook: Cell,
+    pub king_to: Cell,
+    pub rook_to: Cell,
+    /// Cells that must be empty (the king and the rook themselves aside).
+    pub empty: Bitboard,
+    /// Cells the king stands on or crosses, which must not be attacked.
+    pub king_path: Bitboard,
+    pub notation: String,
+}
+
+/// The castling right bit of castling `i` of `side`.
+pub(crate) const fn castle_bit(side: Side, i: usize) -> u8 {
+    1 << (side as usize * 4 + i)
 }
 
 /// Promotion tables, per side.
@@ -97,6 +118,8 @@ pub(crate) struct Zobrist {
     pub piece: Vec<u64>,
     pub black_to_move: u64,
     pub ep: Vec<u64>,
+    /// One key per castling right bit.
+    pub castling: [u64; 8],
 }
 
 impl Zobrist {
@@ -116,10 +139,12 @@ impl Zobrist {
             .collect();
         let black_to_move = next();
         let ep = (0..MAX_CELLS).map(|_| next()).collect();
+        let castling = std::array::from_fn(|_| next());
         Zobrist {
             piece,
             black_to_move,
             ep,
+            castling,
         }
     }
 
@@ -181,6 +206,9 @@ pub struct Rules {
     pub(crate) slide_classes: [Vec<SlideClass>; 2],
     pub(crate) pawn: Option<PawnTables>,
     pub(crate) promotion: Option<PromotionTables>,
+    pub(crate) castling: [Vec<CastlingTables>; 2],
+    /// Per cell: the castling rights lost when a piece moves from or to it.
+    pub(crate) castle_spoilers: Vec<u8>,
     setup: Vec<(Cell, Piece)>,
     pub(crate) start_counts: [[u8; MAX_KINDS]; 2],
     stalemate: StalemateScore,
@@ -369,12 +397,14 @@ impl Rules {
                 let mut advance: [Vec<Vec<Option<Cell>>>; 2] = [Vec::new(), Vec::new()];
                 let mut capture: [Vec<Bitboard>; 2] =
                     [vec![Bitboard::EMPTY; n], vec![Bitboard::EMPTY; n]];
-                let mut double_from = [Bitboard::EMPTY; 2];
+                let mut long_first: [Vec<u8>; 2] = [vec![0; n], vec![0; n]];
+                let mut advance_vectors: [Vec<Hex>; 2] = [Vec::new(), Vec::new()];
                 for side in Side::BOTH {
                     let s = sign(side);
                     for v in &rules.advance {
                         advance[side.index()]
                             .push(board.cells().map(|c| board.offset(c, *v * s)).collect());
+                        advance_vectors[side.index()].push(*v * s);
                     }
                     for v in &rules.capture {
                         for c in board.cells() {
@@ -383,11 +413,11 @@ impl Rules {
                             }
                         }
                     }
-                    for h in &rules.double_step[side.index()] {
+                    for (h, steps) in &rules.long_first_moves[side.index()] {
                         match board.cell(*h) {
-                            Some(c) => double_from[side.index()].insert(c),
+                            Some(c) => long_first[side.index()][c.index()] = *steps,
                             None => {
-                                problems.push(format!("double-step cell {h} is not on the board"))
+                                problems.push(format!("first-move cell {h} is not on the board"))
                             }
                         }
                     }
@@ -395,7 +425,8 @@ impl Rules {
                 Some(PawnTables {
                     kind,
                     advance,
-                    double_from,
+                    advance_vectors,
+                    long_first,
                     capture,
                     en_passant: rules.en_passant,
                 })
@@ -531,6 +562,71 @@ impl Rules {
             None => None,
         };
 
+        // Castling.
+        let mut castling: [Vec<CastlingTables>; 2] = [Vec::new(), Vec::new()];
+        let mut castle_spoilers = vec![0u8; n];
+        for side in Side::BOTH {
+            let rules = v.castling()[side.index()];
+            if rules.len() > 4 {
+                problems.push(format!(
+                    "{side} has {} castling moves; at most 4 are supported",
+                    rules.len()
+                ));
+                continue;
+            }
+            for (i, c) in rules.iter().enumerate() {
+                let cell = |h: Hex| board.cell(h);
+                let (Some(king), Some(rook), Some(king_to), Some(rook_to)) =
+                    (cell(c.king), cell(c.rook), cell(c.king_to), cell(c.rook_to))
+                else {
+                    problems.push(format!("castling {} uses a cell off the board", c.notation));
+                    continue;
+                };
+                // The cells strictly between two cells on a line, and both ends.
+                let line = |a: Hex, b: Hex| -> Option<(Bitboard, Bitboard)> {
+                    let step = a.step_toward(b)?;
+                    let mut between = Bitboard::EMPTY;
+                    let mut all = Bitboard::from_cell(board.cell(a)?);
+                    let mut h = a;
+                    while h != b {
+                        h = h + step;
+                        let c = board.cell(h)?;
+                        all.insert(c);
+                        if h != b {
+                            between.insert(c);
+                        }
+                    }
+                    Some((between, all))
+                };
+                let (Some((kr_between, _)), Some((_, king_all)), Some((_, rook_all))) = (
+                    line(c.king, c.rook),
+                    line(c.king, c.king_to),
+                    line(c.rook, c.rook_to),
+                ) else {
+                    problems.push(format!(
+                        "castling {}: its cells are not on straight lines across the board",
+                        c.notation
+                    ));
+                    continue;
+                };
+                let mut empty = kr_between | king_all | rook_all;
+                empty.remove(king);
+                empty.remove(rook);
+                let bit = castle_bit(side, i);
+                castle_spoilers[king.index()] |= bit;
+                castle_spoilers[rook.index()] |= bit;
+                castling[side.index()].push(CastlingTables {
+                    king,
+                    rook,
+                    king_to,
+                    rook_to,
+                    empty,
+                    king_path: king_all,
+                    notation: c.notation.clone(),
+                });
+            }
+        }
+
         // Setup.
         let mut setup = Vec::new();
         let mut start_counts = [[0u8; MAX_KINDS]; 2];
@@ -586,6 +682,8 @@ impl Rules {
             slide_classes,
             pawn,
             promotion,
+            castling,
+            castle_spoilers,
             setup,
             start_counts,
             stalemate: v.stalemate(),
@@ -710,6 +808,25 @@ impl Rules {
     /// Whether promotion is only to piece types the player has lost.
     pub fn promotes_only_to_lost_pieces(&self) -> bool {
         self.promotion.as_ref().is_some_and(|p| p.only_lost_pieces)
+    }
+
+    /// Whether the variant has castling moves.
+    pub fn has_castling(&self) -> bool {
+        self.castling.iter().any(|c| !c.is_empty())
+    }
+
+    /// The cells of castling `i` of `side`: royal piece from and to, rook from and to.
+    pub fn castling_cells(&self, side: Side, i: usize) -> Option<(Cell, Cell, Cell, Cell)> {
+        self.castling[side.index()]
+            .get(i)
+            .map(|c| (c.king, c.king_to, c.rook, c.rook_to))
+    }
+
+    /// The notation of castling `i` of `side`.
+    pub fn castling_notation(&self, side: Side, i: usize) -> Option<&str> {
+        self.castling[side.index()]
+            .get(i)
+            .map(|c| c.notation.as_str())
     }
 
     /// The slide direction vectors the tables know.

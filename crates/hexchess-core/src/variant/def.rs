@@ -35,6 +35,24 @@ pub struct VariantDef {
     pub stalemate: StalemateDef,
     #[serde(default)]
     pub draws: DrawsDef,
+    /// Castling moves for White (Black's are mirrored).
+    #[serde(default)]
+    pub castling: Vec<CastlingDef>,
+}
+
+/// One castling move, in White's cell names.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CastlingDef {
+    /// Where the royal piece starts.
+    pub king: String,
+    /// Where the rook (any non-royal piece standing there at the start) starts.
+    pub rook: String,
+    pub king_to: String,
+    pub rook_to: String,
+    /// How the move is written; `O-O`, `O-O-O`, `O-O-3`, ... by order when absent.
+    #[serde(default)]
+    pub notation: Option<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -134,6 +152,9 @@ pub enum DoubleStepDef {
     FromStartCellsExcept(Vec<String>),
     /// From the listed cells (White's names; Black's are mirrored).
     FromCells(Vec<String>),
+    /// From the listed cells, up to the given number of cells (White's names; Black's
+    /// are mirrored): `[("e2", 3), ("c2", 2)]`.
+    FromCellsUpTo(Vec<(String, u8)>),
 }
 
 #[derive(Debug, Clone, Deserialize)]

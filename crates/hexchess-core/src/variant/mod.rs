@@ -46,6 +46,10 @@ pub trait Variant {
     fn draw_rules(&self) -> DrawRules {
         DrawRules::default()
     }
+    /// Castling moves per side (indexed by [`Side::index`]); none by default.
+    fn castling(&self) -> [&[CastlingRule]; 2] {
+        [&[], &[]]
+    }
 }
 
 /// A piece type and how it moves.
@@ -104,10 +108,24 @@ pub struct PawnRules {
     pub piece: char,
     pub advance: Vec<Hex>,
     pub capture: Vec<Hex>,
-    /// Cells from which a pawn may move two cells along an advance vector, per side
-    /// (indexed by [`Side::index`]).
-    pub double_step: [Vec<Hex>; 2],
+    /// First moves longer than one cell, per side (indexed by [`Side::index`]): a pawn
+    /// on the cell may move up to this many cells along one advance vector, every cell
+    /// on the way empty (2 for the usual double step).
+    pub long_first_moves: [Vec<(Hex, u8)>; 2],
+    /// Whether a long first move may be answered by an en-passant capture on any cell
+    /// it skipped.
     pub en_passant: bool,
+}
+
+/// Castling: the royal piece and a rook-like piece, both unmoved, jump to new cells.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CastlingRule {
+    pub king: Hex,
+    pub rook: Hex,
+    pub king_to: Hex,
+    pub rook_to: Hex,
+    /// How the move is written, such as `O-O`.
+    pub notation: String,
 }
 
 /// Promotion rules. Zones are per side (indexed by [`Side::index`]).
@@ -185,6 +203,7 @@ pub struct VariantSpec {
     pub promotion: Option<PromotionRules>,
     pub stalemate: StalemateScore,
     pub draws: DrawRules,
+    pub castling: [Vec<CastlingRule>; 2],
 }
 
 impl Variant for VariantSpec {
@@ -220,5 +239,8 @@ impl Variant for VariantSpec {
     }
     fn draw_rules(&self) -> DrawRules {
         self.draws
+    }
+    fn castling(&self) -> [&[CastlingRule]; 2] {
+        [&self.castling[0], &self.castling[1]]
     }
 }

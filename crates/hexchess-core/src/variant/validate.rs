@@ -7,8 +7,8 @@ use super::def::*;
 use super::error::{Problem, VariantError};
 use super::locate::Locations;
 use super::{
-    Atom, DrawRules, MoveMode, PawnRules, PieceType, Placement, PromotionRules, Reach,
-    StalemateScore, VariantSpec,
+    Atom, CastlingRule, DrawRules, MoveMode, PawnRules, PieceType, Placement, PromotionRules,
+    Reach, StalemateScore, VariantSpec,
 };
 use crate::board::{Board, Naming};
 use crate::fen;
@@ -169,6 +169,7 @@ impl Checker {
             (None, _) => None,
         };
         let stalemate = self.stalemate(&def.stalemate);
+        let castling = self.castling(&def.castling, &board, &setup, &pieces);
 
         Some(VariantSpec {
             id: def.id.clone(),
@@ -187,7 +188,94 @@ impl Checker {
                 move_rule_plies: def.draws.move_rule_plies,
                 bare_royals: def.draws.bare_royals,
             },
+            castling,
         })
+    }
+
+    fn castling(
+        &mut self,
+        defs: &[CastlingDef],
+        board: &Board,
+        setup: &[Placement],
+        pieces: &[PieceType],
+    ) -> [Vec<CastlingRule>; 2] {
+        let mut out: [Vec<CastlingRule>; 2] = [Vec::new(), Vec::new()];
+        if defs.len() > MAX_CASTLINGS {
+            self.report(
+                "castling",
+                format!(
+                    "{} castling moves; at most {MAX_CASTLINGS} per side are supported",
+                    defs.len()
+                ),
+            );
+            return out;
+        }
+        let royal = |letter: char| pieces.iter().any(|p| p.letter == letter && p.royal);
+        for (i, d) in defs.iter().enumerate() {
+            let path = format!("castling[{i}]");
+            let king = self.cell(board, format!("{path}.king"), &d.king);
+            let rook = self.cell(board, format!("{path}.rook"), &d.rook);
+            let king_to = self.cell(board, format!("{path}.king_to"), &d.king_to);
+            let rook_to = self.cell(board, format!("{path}.rook_to"), &d.rook_to);
+            let (Some(king), Some(rook), Some(king_to), Some(rook_to)) =
+                (king, rook, king_to, rook_to)
+            else {
+                continue;
+            };
+            let at = |h: Hex| setup.iter().find(|p| p.side == Side::White && p.cell == h);
+            if !at(king).is_some_and(|p| royal(p.piece)) {
+                self.report(
+                    format!("{path}.king"),
+                    format!("no royal piece of White starts on {}", d.king),
+                );
+            }
+            if !at(rook).is_some_and(|p| !royal(p.piece)) {
+                self.report(
+                    format!("{path}.rook"),
+                    format!("no non-royal piece of White starts on {}", d.rook),
+                );
+            }
+            for (a, b, what) in [
+                (king, king_to, "king_to"),
+                (rook, rook_to, "rook_to"),
+                (king, rook, "rook"),
+            ] {
+                if a.step_toward(b).is_none() {
+                    self.report(
+                        format!("{path}.{what}"),
+                        "the cells are not on one orthogonal or diagonal line".to_string(),
+                    );
+                }
+            }
+            let notation = d
+                .notation
+                .clone()
+                .unwrap_or_else(|| default_castling_notation(i));
+            out[0].push(CastlingRule {
+                king,
+                rook,
+                king_to,
+                rook_to,
+                notation: notation.clone(),
+            });
+            let m = |h: Hex| board.cell(board.layout().mirror(h)).map(|c| board.hex(c));
+            match (m(king), m(rook), m(king_to), m(rook_to)) {
+                (Some(king), Some(rook), Some(king_to), Some(rook_to)) => {
+                    out[1].push(CastlingRule {
+                        king,
+                        rook,
+                        king_to,
+                        rook_to,
+                        notation,
+                    })
+                }
+                _ => self.report(
+                    path,
+                    "the mirror image of this castling for Black leaves the board",
+                ),
+            }
+        }
+        out
     }
 
     fn board(&mut self, def: &BoardDef) -> Option<Board> {
@@ -484,7 +572,7 @@ impl Checker {
         if def.advance.is_empty() {
             self.report("pawn.advance", "pawns need at least one advance vector");
         }
-        let mut double_step: [Vec<Hex>; 2] = [Vec::new(), Vec::new()];
+        let mut long: [Vec<(Hex, u8)>; 2] = [Vec::new(), Vec::new()];
         match &def.double_step {
             DoubleStepDef::Never => {}
             DoubleStepDef::FromStartCells | DoubleStepDef::FromStartCellsExcept(_) => {
@@ -502,38 +590,65 @@ impl Checker {
                         Side::White => except.clone(),
                         Side::Black => except.iter().map(|h| board.layout().mirror(*h)).collect(),
                     };
-                    double_step[side.index()] = setup
+                    long[side.index()] = setup
                         .iter()
                         .filter(|p| {
                             p.side == side && p.piece == def.piece && !excluded.contains(&p.cell)
                         })
-                        .map(|p| p.cell)
+                        .map(|p| (p.cell, 2))
                         .collect();
                 }
             }
             DoubleStepDef::FromCells(list) => {
-                for (i, n) in list.iter().enumerate() {
-                    let path = format!("pawn.double_step[0][{i}]");
-                    if let Some(h) = self.cell(board, path.clone(), n) {
-                        double_step[0].push(h);
-                        match board.cell(board.layout().mirror(h)) {
-                            Some(m) => double_step[1].push(board.hex(m)),
-                            None => self.report(
-                                path,
-                                format!("the mirror image of {n} for Black is not on the board"),
-                            ),
-                        }
-                    }
-                }
+                let with_two: Vec<(String, u8)> = list.iter().map(|n| (n.clone(), 2)).collect();
+                long = self.long_moves(board, &with_two, false);
+            }
+            DoubleStepDef::FromCellsUpTo(list) => {
+                long = self.long_moves(board, list, true);
             }
         }
         PawnRules {
             piece: def.piece,
             advance,
             capture,
-            double_step,
+            long_first_moves: long,
             en_passant: def.en_passant,
         }
+    }
+
+    /// Named cells with a longest first move, for White and mirrored for Black.
+    fn long_moves(
+        &mut self,
+        board: &Board,
+        list: &[(String, u8)],
+        counted: bool,
+    ) -> [Vec<(Hex, u8)>; 2] {
+        let mut out: [Vec<(Hex, u8)>; 2] = [Vec::new(), Vec::new()];
+        for (i, (n, steps)) in list.iter().enumerate() {
+            let path = if counted {
+                format!("pawn.double_step[0][{i}][0]")
+            } else {
+                format!("pawn.double_step[0][{i}]")
+            };
+            if !(2..=12).contains(steps) {
+                self.report(
+                    format!("pawn.double_step[0][{i}][1]"),
+                    format!("a first move of {steps} cells: use 2 to 12 (1 is every pawn move)"),
+                );
+                continue;
+            }
+            if let Some(h) = self.cell(board, path.clone(), n) {
+                out[0].push((h, *steps));
+                match board.cell(board.layout().mirror(h)) {
+                    Some(m) => out[1].push((board.hex(m), *steps)),
+                    None => self.report(
+                        path,
+                        format!("the mirror image of {n} for Black is not on the board"),
+                    ),
+                }
+            }
+        }
+        out
     }
 
     fn zone(
@@ -662,6 +777,18 @@ impl Checker {
             stalemating: points(self, "stalemating", def.stalemating),
             stalemated: points(self, "stalemated", def.stalemated),
         }
+    }
+}
+
+/// The most castling moves a side may have (rights are bits of a byte).
+pub const MAX_CASTLINGS: usize = 4;
+
+/// `O-O`, `O-O-O`, `O-O-3`, `O-O-4`: how unnamed castlings are written.
+pub fn default_castling_notation(i: usize) -> String {
+    match i {
+        0 => "O-O".into(),
+        1 => "O-O-O".into(),
+        n => format!("O-O-{}", n + 1),
     }
 }
 
