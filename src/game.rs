@@ -214,7 +214,9 @@ pub fn apply_move_requests(
         let piece = pos
             .piece_at(mv.from())
             .expect("a legal move starts on a piece");
-        let captured = if mv.is_en_passant() {
+        let captured = if mv.castling().is_some() {
+            None
+        } else if mv.is_en_passant() {
             pos.en_passant().map(|e| {
                 (
                     e.victim,

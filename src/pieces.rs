@@ -51,6 +51,10 @@ impl Plugin for PiecesPlugin {
                     .chain()
                     .in_set(GameSet::View)
                     .after(crate::board::rebuild_board),
+            )
+            .add_systems(
+                PostUpdate,
+                place_piece_letters.after(TransformSystems::Propagate),
             );
     }
 }
@@ -193,14 +197,78 @@ fn spawn_piece(
 ) -> Entity {
     let (mesh, material, rotation) = piece_look(assets, rules, piece, settings);
     let at = cell_world(rules, cell) + Vec3::Y * rest_height(settings.view);
-    commands
+    let id = commands
         .spawn((
             PieceView { cell, piece },
             Mesh3d(mesh),
             MeshMaterial3d(material),
             Transform::from_translation(at).with_rotation(rotation),
         ))
-        .id()
+        .id();
+    // Pieces without a model of their own (a variant's fairy pieces) show their letter.
+    if shape_of(rules, piece) == PieceShape::Token {
+        // Dark ink on White's light pieces, light ink on Black's.
+        let text = match piece.side {
+            Side::White => Color::srgb(0.1, 0.08, 0.06),
+            Side::Black => Color::srgb(0.95, 0.92, 0.85),
+        };
+        commands.spawn((
+            PieceLetter(id),
+            Text::new(rules.kind_info(piece.kind).letter.to_string()),
+            TextFont {
+                font_size: FontSize::Px(20.0),
+                ..default()
+            },
+            TextColor(text),
+            Node {
+                position_type: PositionType::Absolute,
+                ..default()
+            },
+            Visibility::Hidden,
+        ));
+    }
+    id
+}
+
+/// The letter shown on a piece that has no model of its own.
+#[derive(Component, Clone, Copy, Debug)]
+pub struct PieceLetter(pub Entity);
+
+/// Keeps letters on their pieces (and removes those whose piece is gone).
+fn place_piece_letters(
+    mut commands: Commands,
+    camera: Query<(&Camera, &GlobalTransform), With<crate::camera::BoardCamera>>,
+    settings: Res<Settings>,
+    pieces: Query<&GlobalTransform, With<PieceView>>,
+    mut letters: Query<(
+        Entity,
+        &PieceLetter,
+        &mut Node,
+        &mut Visibility,
+        &ComputedNode,
+    )>,
+) {
+    let camera = camera.single().ok();
+    let lift = match settings.view {
+        View::ThreeD => 0.45,
+        View::TwoD => 0.1,
+    };
+    for (e, letter, mut node, mut vis, computed) in &mut letters {
+        let Ok(piece) = pieces.get(letter.0) else {
+            commands.entity(e).despawn();
+            continue;
+        };
+        let Some((camera, at)) = camera else { continue };
+        match camera.world_to_viewport(at, piece.translation() + Vec3::Y * lift) {
+            Ok(p) => {
+                let size = computed.size() * computed.inverse_scale_factor();
+                node.left = Val::Px(p.x - size.x / 2.0);
+                node.top = Val::Px(p.y - size.y / 2.0);
+                *vis = Visibility::Inherited;
+            }
+            Err(_) => *vis = Visibility::Hidden,
+        }
+    }
 }
 
 /// Rebuilds every piece entity from the position, despawning `old` ones.
@@ -274,7 +342,28 @@ pub fn follow_game(
                 commands.entity(e).despawn();
             }
         }
-        let Some((e, mut view, t)) = pieces.iter_mut().find(|(_, v, _)| v.cell == mv.from()) else {
+        // Castling moves the rook too.
+        if let Some(i) = mv.castling()
+            && let Some((_, _, rook, rook_to)) = rules.castling_cells(piece.side, i)
+            && let Some((re, mut rview, rt)) = pieces.iter_mut().find(|(_, v, _)| v.cell == rook)
+        {
+            rview.cell = rook_to;
+            let to = cell_world(rules, rook_to) + Vec3::Y * rest_height(settings.view);
+            if speed > 0.0 {
+                let duration = (0.22 + 0.045 * rt.translation.distance(to)) / speed;
+                commands
+                    .entity(re)
+                    .insert(Slide::new(rt.translation, to, duration, false));
+            } else {
+                let mut moved = *rt;
+                moved.translation = to;
+                commands.entity(re).insert(moved);
+            }
+        }
+        let Some((e, mut view, t)) = pieces
+            .iter_mut()
+            .find(|(_, v, _)| v.cell == mv.from() && v.piece == piece)
+        else {
             continue;
         };
         view.cell = mv.to();

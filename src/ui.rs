@@ -683,18 +683,33 @@ fn promotion_picker(
     }
     let ctx = contexts.ctx_mut()?;
     let rules = game.rules();
+    let moved_is_pawn = pending
+        .moves
+        .first()
+        .and_then(|m| game.position.piece_at(m.from()))
+        .is_some_and(|p| rules.pawn_kind() == Some(p.kind));
+    let title = if moved_is_pawn {
+        "Promote to"
+    } else {
+        "Which move?"
+    };
     let mut chosen = None;
     let mut cancel = false;
-    egui::Window::new("Promote to")
+    egui::Window::new(title)
         .collapsible(false)
         .resizable(false)
         .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
         .show(ctx, |ui| {
             ui.horizontal(|ui| {
                 for (i, mv) in pending.moves.iter().enumerate() {
-                    let label = match mv.promotion() {
-                        Some(k) => rules.kind_info(k).name.clone(),
-                        None => "Stay a pawn".to_string(),
+                    let label = match (mv.castling(), mv.promotion()) {
+                        (Some(i), _) => rules
+                            .castling_notation(game.position.turn(), i)
+                            .unwrap_or("Castle")
+                            .to_string(),
+                        (None, Some(k)) => rules.kind_info(k).name.clone(),
+                        (None, None) if moved_is_pawn => "Stay a pawn".to_string(),
+                        (None, None) => "Ordinary move".to_string(),
                     };
                     if ui.button(label).clicked() {
                         chosen = Some(i);

@@ -53,6 +53,7 @@ pub fn compile(spec: VariantSpec, file: &str) -> Result<Arc<Rules>, VariantError
                     column: None,
                     path: String::new(),
                     message,
+                    hint: None,
                 })
                 .collect(),
         })

@@ -11,6 +11,8 @@ pub struct Problem {
     /// Where in the file's structure, such as `setup.white[2]`.
     pub path: String,
     pub message: String,
+    /// A suggestion, such as the closest valid field name.
+    pub hint: Option<String>,
 }
 
 impl fmt::Display for Problem {
@@ -21,7 +23,11 @@ impl fmt::Display for Problem {
         if !self.path.is_empty() {
             write!(f, "{}: ", self.path)?;
         }
-        f.write_str(&self.message)
+        f.write_str(&self.message)?;
+        if let Some(h) = &self.hint {
+            write!(f, " ({h})")?;
+        }
+        Ok(())
     }
 }
 
@@ -36,6 +42,7 @@ pub enum VariantError {
         line: usize,
         column: usize,
         message: String,
+        hint: Option<String>,
     },
     /// The file parsed but describes a variant that cannot be played.
     Invalid {
@@ -62,17 +69,20 @@ impl VariantError {
                 column: None,
                 path: String::new(),
                 message: message.clone(),
+                hint: None,
             }],
             VariantError::Syntax {
                 line,
                 column,
                 message,
+                hint,
                 ..
             } => vec![Problem {
                 line: Some(*line),
                 column: Some(*column),
                 path: String::new(),
                 message: message.clone(),
+                hint: hint.clone(),
             }],
             VariantError::Invalid { problems, .. } => problems.clone(),
         }
@@ -88,7 +98,14 @@ impl fmt::Display for VariantError {
                 line,
                 column,
                 message,
-            } => write!(f, "{file}:{line}:{column}: {message}"),
+                hint,
+            } => {
+                write!(f, "{file}:{line}:{column}: {message}")?;
+                if let Some(h) = hint {
+                    write!(f, " ({h})")?;
+                }
+                Ok(())
+            }
             VariantError::Invalid { file, problems } => {
                 let n = problems.len();
                 write!(f, "{file}: {n} problem{}:", if n == 1 { "" } else { "s" })?;
@@ -102,3 +119,67 @@ impl fmt::Display for VariantError {
 }
 
 impl std::error::Error for VariantError {}
+
+/// Edit distance between two words (for "did you mean" hints).
+pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = if ca == *cb {
+                prev
+            } else {
+                1 + prev.min(row[j]).min(row[j + 1])
+            };
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
+/// The closest of `names` to `word`, if close enough to be a likely typo.
+pub(crate) fn closest<'a>(word: &str, names: &[&'a str]) -> Option<&'a str> {
+    names
+        .iter()
+        .map(|n| (edit_distance(&word.to_lowercase(), &n.to_lowercase()), *n))
+        .filter(|(d, n)| *d <= (n.len() / 3).max(2))
+        .min()
+        .map(|(_, n)| n)
+}
+
+/// A suggestion for a parse error of the RON layer.
+pub(crate) fn syntax_hint(code: &ron::Error) -> Option<String> {
+    match code {
+        ron::Error::NoSuchStructField {
+            expected, found, ..
+        }
+        | ron::Error::NoSuchEnumVariant {
+            expected, found, ..
+        } => Some(match closest(found, expected) {
+            Some(n) => format!("did you mean `{n}`?"),
+            None => format!("valid here: {}", expected.join(", ")),
+        }),
+        ron::Error::MissingStructField { field, .. } => Some(format!(
+            "add `{field}: ...`; variants/README.md describes every field"
+        )),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggests_the_nearest_name() {
+        assert_eq!(edit_distance("en_pasant", "en_passant"), 1);
+        assert_eq!(
+            closest("en_pasant", &["piece", "advance", "en_passant"]),
+            Some("en_passant")
+        );
+        assert_eq!(closest("colour", &["piece", "advance"]), None);
+    }
+}

@@ -37,6 +37,7 @@ pub fn parse_variant(source: &str, file: &str) -> Result<VariantSpec, VariantErr
         line: e.span.start.line,
         column: e.span.start.col,
         message: e.code.to_string(),
+        hint: super::error::syntax_hint(&e.code),
     })?;
     let mut checker = Checker {
         problems: Vec::new(),
@@ -68,6 +69,7 @@ impl Checker {
             column,
             path,
             message: message.into(),
+            hint: None,
         });
     }
 
