@@ -19,6 +19,7 @@ pub mod session;
 pub mod settings;
 pub mod sprites;
 pub mod ui;
+pub mod variants;
 
 use std::sync::Arc;
 
@@ -117,6 +118,7 @@ pub fn add_game_plugins(
             pieces::PiecesPlugin,
             animation::AnimationPlugin,
             ai::AiPlugin,
+            variants::VariantsPlugin,
         ));
 }
 

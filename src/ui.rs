@@ -39,6 +39,7 @@ impl Plugin for UiPlugin {
                     new_game_menu,
                     game_over_dialog,
                     promotion_picker,
+                    variant_errors,
                 )
                     .chain(),
             )
@@ -65,6 +66,7 @@ pub struct UiMemory {
     file_text: String,
     notice: Option<(String, Instant)>,
     setup: Setup,
+    show_errors: bool,
     /// Cache of the move list: (position hash, plies) it was made for, and the moves.
     moves: ((u64, usize), Vec<String>, Vec<Piece>),
 }
@@ -77,6 +79,7 @@ impl Default for UiMemory {
             file_text: String::new(),
             notice: None,
             setup: Setup::default(),
+            show_errors: false,
             moves: ((0, usize::MAX), Vec::new(), Vec::new()),
         }
     }
@@ -722,6 +725,95 @@ fn promotion_picker(
         });
     if chosen.is_some() || cancel {
         choices.write(PromotionChoice(chosen));
+    }
+    Ok(())
+}
+
+/// The variant files that failed to load, and the offer to restart a game whose
+/// variant file changed.
+fn variant_errors(
+    mut contexts: EguiContexts,
+    variants: Res<Variants>,
+    insets: Res<UiInsets>,
+    mut memory: ResMut<UiMemory>,
+    mut offer: ResMut<crate::variants::RestartOffer>,
+    mut new_game: MessageWriter<NewGameRequest>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let errors = variants.0.errors();
+    if !errors.is_empty() {
+        let right = ctx.viewport_rect().right() - insets.right - 8.0;
+        egui::Area::new("variant-error-badge".into())
+            .fixed_pos(egui::pos2(right - 230.0, insets.top + 8.0))
+            .show(ctx, |ui| {
+                let n = errors.len();
+                let label = format!(
+                    "⚠ {n} variant file{} with problems",
+                    if n == 1 { "" } else { "s" }
+                );
+                if ui
+                    .button(egui::RichText::new(label).color(egui::Color32::from_rgb(240, 170, 80)))
+                    .clicked()
+                {
+                    memory.show_errors = !memory.show_errors;
+                }
+            });
+        let mut open = memory.show_errors;
+        egui::Window::new("Variant files with problems")
+            .open(&mut open)
+            .default_width(560.0)
+            .show(ctx, |ui| {
+                ui.label("These files were not loaded; the other variants stay playable. Fix a file and save it: it loads again by itself.");
+                egui::ScrollArea::vertical().max_height(420.0).show(ui, |ui| {
+                    for e in errors {
+                        ui.separator();
+                        ui.strong(e.file());
+                        for p in e.problems() {
+                            let at = match (p.line, p.column) {
+                                (Some(l), Some(c)) => format!("line {l}, column {c}"),
+                                _ => "whole file".to_string(),
+                            };
+                            let place = if p.path.is_empty() { at } else { format!("{at} ({})", p.path) };
+                            ui.horizontal_wrapped(|ui| {
+                                ui.label(egui::RichText::new(place).monospace().small());
+                                ui.label(&p.message);
+                            });
+                            if let Some(h) = &p.hint {
+                                ui.label(egui::RichText::new(format!("hint: {h}")).italics().color(egui::Color32::from_rgb(150, 200, 255)));
+                            }
+                        }
+                    }
+                });
+            });
+        memory.show_errors = open;
+    }
+    if let Some(id) = offer.0.clone() {
+        let name = variants
+            .0
+            .get(&id)
+            .map_or(id.clone(), |e| e.name().to_string());
+        let mut restart = false;
+        let mut dismiss = false;
+        egui::Window::new("Rules changed")
+            .collapsible(false)
+            .resizable(false)
+            .anchor(egui::Align2::CENTER_TOP, egui::vec2(-150.0, 60.0))
+            .show(ctx, |ui| {
+                ui.label(format!("The file for {name} changed on disk."));
+                ui.horizontal(|ui| {
+                    restart = ui.button("Restart with the new rules").clicked();
+                    dismiss = ui.button("Keep playing").clicked();
+                });
+            });
+        if restart {
+            new_game.write(NewGameRequest {
+                variant: Some(id),
+                fen: None,
+            });
+        }
+        if restart || dismiss {
+            offer.0 = None;
+        }
     }
     Ok(())
 }

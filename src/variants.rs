@@ -1,0 +1,151 @@
+//! Variant files while the game runs: every `*.ron` in the variants folders is watched
+//! (by polling modification times, which needs no platform file-watcher), reloaded when
+//! it changes, and its errors kept for the error panel. A broken file never stops the
+//! game; a file that failed and is then fixed loads on its next save.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::time::{Duration, SystemTime};
+
+use bevy::prelude::*;
+use hexchess_core::catalog::Catalog;
+
+use crate::game::{GameNotice, GameState, Variants};
+
+/// The folders to watch and how often.
+#[derive(Resource, Clone, Debug)]
+pub struct VariantFolders {
+    pub dirs: Vec<PathBuf>,
+    pub every: Duration,
+}
+
+impl Default for VariantFolders {
+    fn default() -> Self {
+        VariantFolders {
+            dirs: Catalog::default_dirs(),
+            every: Duration::from_millis(700),
+        }
+    }
+}
+
+/// A variant file changed (or appeared, or was fixed).
+#[derive(Message, Clone, Debug)]
+pub struct VariantFileChanged {
+    pub path: PathBuf,
+    /// The variant's id, when the file loaded.
+    pub id: Option<String>,
+}
+
+/// The variant of the game in progress was reloaded: the interface offers a restart.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct RestartOffer(pub Option<String>);
+
+/// Modification times seen so far.
+#[derive(Resource, Default)]
+struct Seen {
+    times: HashMap<PathBuf, SystemTime>,
+    since_poll: Duration,
+    primed: bool,
+}
+
+pub struct VariantsPlugin;
+
+impl Plugin for VariantsPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<VariantFolders>()
+            .init_resource::<Seen>()
+            .init_resource::<RestartOffer>()
+            .add_message::<VariantFileChanged>()
+            .add_systems(Update, (poll_variant_files, offer_restart).chain());
+    }
+}
+
+/// Every `*.ron` file of the folders with its modification time.
+fn scan(folders: &VariantFolders) -> HashMap<PathBuf, SystemTime> {
+    let mut out = HashMap::new();
+    for dir in &folders.dirs {
+        let Ok(read) = std::fs::read_dir(dir) else {
+            continue;
+        };
+        for entry in read.flatten() {
+            let path = entry.path();
+            if path.extension().is_some_and(|x| x == "ron")
+                && let Ok(meta) = entry.metadata()
+                && let Ok(modified) = meta.modified()
+            {
+                out.insert(path, modified);
+            }
+        }
+    }
+    out
+}
+
+fn poll_variant_files(
+    time: Res<Time<Real>>,
+    folders: Res<VariantFolders>,
+    mut seen: ResMut<Seen>,
+    mut variants: ResMut<Variants>,
+    mut changed: MessageWriter<VariantFileChanged>,
+    mut notices: MessageWriter<GameNotice>,
+) {
+    seen.since_poll += time.delta();
+    if seen.primed && seen.since_poll < folders.every {
+        return;
+    }
+    seen.since_poll = Duration::ZERO;
+    let now = scan(&folders);
+    if !seen.primed {
+        // The catalog was loaded at start; only later changes reload.
+        seen.times = now;
+        seen.primed = true;
+        return;
+    }
+    let mut paths: Vec<&PathBuf> = now
+        .iter()
+        .filter(|(p, t)| seen.times.get(*p) != Some(*t))
+        .map(|(p, _)| p)
+        .collect();
+    paths.sort();
+    for path in paths {
+        match variants.0.load_file(path) {
+            Ok(entry) => {
+                let id = entry.id().to_string();
+                notices.write(GameNotice(format!(
+                    "loaded {} ({})",
+                    path.display(),
+                    entry.name()
+                )));
+                info!("variant file {} loaded as '{id}'", path.display());
+                changed.write(VariantFileChanged {
+                    path: path.clone(),
+                    id: Some(id),
+                });
+            }
+            Err(e) => {
+                warn!("{e}");
+                notices.write(GameNotice(format!(
+                    "{} has problems: see the variant errors",
+                    path.display()
+                )));
+                changed.write(VariantFileChanged {
+                    path: path.clone(),
+                    id: None,
+                });
+            }
+        }
+    }
+    seen.times = now;
+}
+
+/// When the current game's variant was reloaded, offer to restart it with the new rules.
+fn offer_restart(
+    mut changes: MessageReader<VariantFileChanged>,
+    game: Res<GameState>,
+    mut offer: ResMut<RestartOffer>,
+) {
+    for c in changes.read() {
+        if c.id.as_deref() == Some(game.rules().id()) {
+            offer.0 = c.id.clone();
+        }
+    }
+}

@@ -1,0 +1,121 @@
+//! Editing a variant file while the game runs reloads it (a temporary folder stands in
+//! for `variants/`).
+
+use std::path::Path;
+use std::time::Duration;
+
+use bevy::prelude::*;
+use bevy::state::app::StatesPlugin;
+use hexchess::LaunchOptions;
+use hexchess::game::{GameState, NewGameRequest, Variants};
+use hexchess::session::{Mode, Session};
+use hexchess::settings::Settings;
+use hexchess::variants::{RestartOffer, VariantFolders};
+use hexchess_core::Catalog;
+
+const GLINSKI: &str = include_str!("../variants/glinski.ron");
+
+fn mod_text(name: &str) -> String {
+    GLINSKI
+        .replace("id: \"glinski\"", "id: \"mine\"")
+        .replace("name: \"Gliński\"", &format!("name: \"{name}\""))
+}
+
+fn app(dir: &Path) -> App {
+    let catalog = Catalog::builtin();
+    let options = LaunchOptions {
+        variant: Some("glinski".into()),
+        fen: None,
+        moves: Vec::new(),
+        record: None,
+        settings: Settings::default(),
+        session: Session {
+            mode: Mode::HumanVsHuman,
+            ..Session::default()
+        },
+    };
+    let state = options.game_state(&catalog).unwrap();
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, AssetPlugin::default(), StatesPlugin))
+        .insert_resource(ButtonInput::<MouseButton>::default())
+        .insert_resource(ButtonInput::<KeyCode>::default())
+        .init_asset::<Mesh>()
+        .init_asset::<StandardMaterial>()
+        .init_asset::<Image>();
+    hexchess::add_game_plugins(&mut app, catalog, state, options.settings, options.session);
+    app.insert_resource(VariantFolders {
+        dirs: vec![dir.to_path_buf()],
+        every: Duration::ZERO,
+    });
+    app.update();
+    app
+}
+
+/// Writes a file so that its modification time surely changes, then runs a few frames.
+fn write_and_run(app: &mut App, path: &Path, text: &str) {
+    std::thread::sleep(Duration::from_millis(30));
+    std::fs::write(path, text).unwrap();
+    for _ in 0..3 {
+        app.update();
+    }
+}
+
+fn name_of(app: &App, id: &str) -> Option<String> {
+    app.world()
+        .resource::<Variants>()
+        .0
+        .get(id)
+        .map(|e| e.name().to_string())
+}
+
+#[test]
+fn editing_a_variant_file_reloads_it() {
+    let dir = std::env::temp_dir().join(format!("hexchess-reload-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("mine.ron");
+    let mut app = app(&dir);
+    assert_eq!(name_of(&app, "mine"), None);
+
+    // A new file appears in the menu.
+    write_and_run(&mut app, &path, &mod_text("Mine"));
+    assert_eq!(name_of(&app, "mine").as_deref(), Some("Mine"));
+
+    // Playing it, then editing it: the next game uses the new file, and a restart is
+    // offered.
+    app.world_mut().write_message(NewGameRequest {
+        variant: Some("mine".into()),
+        fen: None,
+    });
+    app.update();
+    assert_eq!(app.world().resource::<GameState>().rules().id(), "mine");
+    write_and_run(&mut app, &path, &mod_text("Mine, edited"));
+    assert_eq!(name_of(&app, "mine").as_deref(), Some("Mine, edited"));
+    assert_eq!(
+        app.world().resource::<RestartOffer>().0.as_deref(),
+        Some("mine")
+    );
+
+    // A broken save: reported, and the last good version stays playable.
+    write_and_run(
+        &mut app,
+        &path,
+        &mod_text("Broken").replace("layout: FlatTop,", "layout: FlatTop"),
+    );
+    let errors: Vec<String> = app
+        .world()
+        .resource::<Variants>()
+        .0
+        .errors()
+        .iter()
+        .map(|e| e.to_string())
+        .collect();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(errors[0].contains("mine.ron:"), "{errors:?}");
+    assert_eq!(name_of(&app, "mine").as_deref(), Some("Mine, edited"));
+
+    // Fixed: it loads on its next save and the error goes away.
+    write_and_run(&mut app, &path, &mod_text("Mine, fixed"));
+    assert_eq!(name_of(&app, "mine").as_deref(), Some("Mine, fixed"));
+    assert!(app.world().resource::<Variants>().0.errors().is_empty());
+    std::fs::remove_dir_all(&dir).ok();
+}
