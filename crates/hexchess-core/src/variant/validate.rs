@@ -231,7 +231,7 @@ impl Checker {
                     format!("no royal piece of White starts on {}", d.king),
                 );
             }
-            if !at(rook).is_some_and(|p| !royal(p.piece)) {
+            if at(rook).is_none_or(|p| royal(p.piece)) {
                 self.report(
                     format!("{path}.rook"),
                     format!("no non-royal piece of White starts on {}", d.rook),
