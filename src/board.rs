@@ -193,7 +193,7 @@ pub fn label_positions(rules: &Rules) -> Vec<(String, Vec3)> {
     // Files naming: letters straight below each file, numbers at the outer edge.
     // Ranks naming: numbers straight left of each rank, letters at the outer edge.
     let (fixed_dir, fixed_is_letter) = match b.naming() {
-        Naming::Files => (Hex::new(0, -1), true),
+        Naming::Files | Naming::SlantedRanks => (Hex::new(0, -1), true),
         Naming::Ranks => (Hex::new(-1, 0), false),
     };
     let outward = |c: Cell| -> Vec2 {

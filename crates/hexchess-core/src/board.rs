@@ -43,6 +43,10 @@ pub enum Naming {
     /// Numbered ranks of constant `r`, lettered left to right within each rank
     /// (Grand Hexachess). FEN lists ranks 1, 2, ... each from letter `a` rightward.
     Ranks,
+    /// Lettered files of constant `q` like [`Naming::Files`], but ranks are lines of
+    /// constant `s` numbered across the whole board (rank 1 has the largest `s`), so a
+    /// rank descends to the right (Shafran's notation). FEN lists files as for `Files`.
+    SlantedRanks,
 }
 
 impl Naming {
@@ -136,11 +140,11 @@ impl Board {
 
         // Group the cells into lines: files of constant q or ranks of constant r.
         let line_of = |h: Hex| match naming {
-            Naming::Files => h.q(),
+            Naming::Files | Naming::SlantedRanks => h.q(),
             Naming::Ranks => h.r(),
         };
         let along = |h: Hex| match naming {
-            Naming::Files => h.r(),
+            Naming::Files | Naming::SlantedRanks => h.r(),
             Naming::Ranks => h.q(),
         };
         let mut lines: Vec<i8> = hexes.iter().map(|h| line_of(*h)).collect();
@@ -159,8 +163,9 @@ impl Board {
 
         let mut names = vec![String::new(); hexes.len()];
         let mut ranks = vec![0; hexes.len()];
+        let s_max = hexes.iter().map(|h| h.s()).max().unwrap_or(0);
         match naming {
-            Naming::Files => {
+            Naming::Files | Naming::SlantedRanks => {
                 if line_count > FILE_LETTERS.len() {
                     return Err(BoardError::TooManyLines(line_count));
                 }
@@ -169,7 +174,10 @@ impl Board {
                     let letter = FILE_LETTERS[(q - first_line) as usize] as char;
                     let r_min = hexes[g[0].index()].r();
                     for c in g {
-                        let rank = (hexes[c.index()].r() - r_min) as u32 + 1;
+                        let rank = match naming {
+                            Naming::SlantedRanks => (s_max - hexes[c.index()].s()) as u32 + 1,
+                            _ => (hexes[c.index()].r() - r_min) as u32 + 1,
+                        };
                         names[c.index()] = format!("{letter}{rank}");
                         ranks[c.index()] = rank;
                     }
@@ -350,6 +358,25 @@ mod tests {
                 assert_eq!(b.parse_cell(b.name(c)), Some(c));
             }
         }
+    }
+
+    #[test]
+    fn slanted_ranks_follow_shafrans_notation() {
+        // Shafran's 70 cells: -4 <= q <= 4, -4 <= r <= 5, -5 <= s <= 4.
+        let cells: Vec<Hex> = (-4i8..=4)
+            .flat_map(|q| (-4i8..=5).map(move |r| Hex::new(q, r)))
+            .filter(|h| (-5..=4).contains(&h.s()))
+            .collect();
+        assert_eq!(cells.len(), 70);
+        let b = Board::new(Layout::FlatTop, Naming::SlantedRanks, &cells).unwrap();
+        let at = |q, r| b.name(b.cell(Hex::new(q, r)).unwrap()).to_string();
+        assert_eq!(at(-4, 0), "a1");
+        assert_eq!(at(0, -4), "e1");
+        assert_eq!(at(4, -4), "i5");
+        assert_eq!(at(1, -4), "f2");
+        assert_eq!(at(0, 5), "e10");
+        assert_eq!(at(4, 1), "i10");
+        assert!(b.parse_cell("f1").is_none());
     }
 
     #[test]

@@ -60,7 +60,7 @@ impl Position {
             }
             line.into_iter().collect::<String>().trim_end().to_string()
         };
-        if board.naming() == Naming::Files {
+        if board.naming() != Naming::Ranks {
             out.push_str(&files_line());
             out.push('\n');
         }
@@ -69,7 +69,7 @@ impl Position {
             out.push_str(line.trim_end());
             out.push('\n');
         }
-        if board.naming() == Naming::Files {
+        if board.naming() != Naming::Ranks {
             out.push_str(&files_line());
             out.push('\n');
         }

@@ -73,7 +73,7 @@ impl std::error::Error for FenError {}
 
 fn group_label(board: &Board, index: usize) -> String {
     match board.naming() {
-        Naming::Files => {
+        Naming::Files | Naming::SlantedRanks => {
             let first = board.groups()[index][0];
             let name = board.name(first);
             format!(

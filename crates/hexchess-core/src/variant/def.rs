@@ -35,9 +35,12 @@ pub struct VariantDef {
     pub stalemate: StalemateDef,
     #[serde(default)]
     pub draws: DrawsDef,
-    /// Castling moves for White (Black's are mirrored).
+    /// Castling moves for White (Black's are mirrored unless given).
     #[serde(default)]
     pub castling: Vec<CastlingDef>,
+    /// Black's castling moves in Black's own cell names, when the mirror will not do.
+    #[serde(default)]
+    pub castling_black: Option<Vec<CastlingDef>>,
 }
 
 /// One castling move, in White's cell names.
@@ -77,6 +80,7 @@ pub enum ShapeDef {
 pub enum NamingDef {
     Files,
     Ranks,
+    SlantedRanks,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -141,6 +145,7 @@ pub struct PawnDef {
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum DoubleStepDef {
     /// Pawns never move two cells.
     #[default]
@@ -155,6 +160,12 @@ pub enum DoubleStepDef {
     /// From the listed cells, up to the given number of cells (White's names; Black's
     /// are mirrored): `[("e2", 3), ("c2", 2)]`.
     FromCellsUpTo(Vec<(String, u8)>),
+    /// Like `FromCellsUpTo`, with Black's cells given too (for boards that are not
+    /// symmetric top to bottom).
+    PerSide {
+        white: Vec<(String, u8)>,
+        black: Vec<(String, u8)>,
+    },
 }
 
 #[derive(Debug, Clone, Deserialize)]

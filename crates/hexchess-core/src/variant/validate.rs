@@ -171,7 +171,13 @@ impl Checker {
             (None, _) => None,
         };
         let stalemate = self.stalemate(&def.stalemate);
-        let castling = self.castling(&def.castling, &board, &setup, &pieces);
+        let castling = self.castling(
+            &def.castling,
+            def.castling_black.as_deref(),
+            &board,
+            &setup,
+            &pieces,
+        );
 
         Some(VariantSpec {
             id: def.id.clone(),
@@ -197,84 +203,89 @@ impl Checker {
     fn castling(
         &mut self,
         defs: &[CastlingDef],
+        black_defs: Option<&[CastlingDef]>,
         board: &Board,
         setup: &[Placement],
         pieces: &[PieceType],
     ) -> [Vec<CastlingRule>; 2] {
         let mut out: [Vec<CastlingRule>; 2] = [Vec::new(), Vec::new()];
-        if defs.len() > MAX_CASTLINGS {
-            self.report(
-                "castling",
-                format!(
-                    "{} castling moves; at most {MAX_CASTLINGS} per side are supported",
-                    defs.len()
-                ),
-            );
-            return out;
-        }
         let royal = |letter: char| pieces.iter().any(|p| p.letter == letter && p.royal);
-        for (i, d) in defs.iter().enumerate() {
-            let path = format!("castling[{i}]");
-            let king = self.cell(board, format!("{path}.king"), &d.king);
-            let rook = self.cell(board, format!("{path}.rook"), &d.rook);
-            let king_to = self.cell(board, format!("{path}.king_to"), &d.king_to);
-            let rook_to = self.cell(board, format!("{path}.rook_to"), &d.rook_to);
-            let (Some(king), Some(rook), Some(king_to), Some(rook_to)) =
-                (king, rook, king_to, rook_to)
-            else {
+        let mut lists: Vec<(Side, &str, &[CastlingDef])> = vec![(Side::White, "castling", defs)];
+        if let Some(b) = black_defs {
+            lists.push((Side::Black, "castling_black", b));
+        }
+        for (side, field, list) in lists {
+            if list.len() > MAX_CASTLINGS {
+                self.report(
+                    field,
+                    format!(
+                        "{} castling moves; at most {MAX_CASTLINGS} per side are supported",
+                        list.len()
+                    ),
+                );
                 continue;
-            };
-            let at = |h: Hex| setup.iter().find(|p| p.side == Side::White && p.cell == h);
-            if !at(king).is_some_and(|p| royal(p.piece)) {
-                self.report(
-                    format!("{path}.king"),
-                    format!("no royal piece of White starts on {}", d.king),
-                );
             }
-            if at(rook).is_none_or(|p| royal(p.piece)) {
-                self.report(
-                    format!("{path}.rook"),
-                    format!("no non-royal piece of White starts on {}", d.rook),
-                );
-            }
-            for (a, b, what) in [
-                (king, king_to, "king_to"),
-                (rook, rook_to, "rook_to"),
-                (king, rook, "rook"),
-            ] {
-                if a.step_toward(b).is_none() {
+            for (i, d) in list.iter().enumerate() {
+                let path = format!("{field}[{i}]");
+                let king = self.cell(board, format!("{path}.king"), &d.king);
+                let rook = self.cell(board, format!("{path}.rook"), &d.rook);
+                let king_to = self.cell(board, format!("{path}.king_to"), &d.king_to);
+                let rook_to = self.cell(board, format!("{path}.rook_to"), &d.rook_to);
+                let (Some(king), Some(rook), Some(king_to), Some(rook_to)) =
+                    (king, rook, king_to, rook_to)
+                else {
+                    continue;
+                };
+                let at = |h: Hex| setup.iter().find(|p| p.side == side && p.cell == h);
+                if !at(king).is_some_and(|p| royal(p.piece)) {
                     self.report(
-                        format!("{path}.{what}"),
-                        "the cells are not on one orthogonal or diagonal line".to_string(),
+                        format!("{path}.king"),
+                        format!("no royal piece of {side} starts on {}", d.king),
                     );
                 }
-            }
-            let notation = d
-                .notation
-                .clone()
-                .unwrap_or_else(|| default_castling_notation(i));
-            out[0].push(CastlingRule {
-                king,
-                rook,
-                king_to,
-                rook_to,
-                notation: notation.clone(),
-            });
-            let m = |h: Hex| board.cell(board.layout().mirror(h)).map(|c| board.hex(c));
-            match (m(king), m(rook), m(king_to), m(rook_to)) {
-                (Some(king), Some(rook), Some(king_to), Some(rook_to)) => {
-                    out[1].push(CastlingRule {
-                        king,
-                        rook,
-                        king_to,
-                        rook_to,
-                        notation,
-                    })
+                if at(rook).is_none_or(|p| royal(p.piece)) {
+                    self.report(
+                        format!("{path}.rook"),
+                        format!("no non-royal piece of {side} starts on {}", d.rook),
+                    );
                 }
-                _ => self.report(
-                    path,
-                    "the mirror image of this castling for Black leaves the board",
-                ),
+                for (a, b, what) in [
+                    (king, king_to, "king_to"),
+                    (rook, rook_to, "rook_to"),
+                    (king, rook, "rook"),
+                ] {
+                    if a.step_toward(b).is_none() {
+                        self.report(
+                            format!("{path}.{what}"),
+                            "the cells are not on one orthogonal or diagonal line".to_string(),
+                        );
+                    }
+                }
+                let notation = d
+                    .notation
+                    .clone()
+                    .unwrap_or_else(|| default_castling_notation(i));
+                let rule = CastlingRule {
+                    king,
+                    rook,
+                    king_to,
+                    rook_to,
+                    notation,
+                };
+                if side == Side::White && black_defs.is_none() {
+                    let m = |h: Hex| board.cell(board.layout().mirror(h)).map(|c| board.hex(c));
+                    match (m(king), m(rook), m(king_to), m(rook_to)) {
+                        (Some(king), Some(rook), Some(king_to), Some(rook_to)) => out[1].push(CastlingRule {
+                            king,
+                            rook,
+                            king_to,
+                            rook_to,
+                            notation: rule.notation.clone(),
+                        }),
+                        _ => self.report(path, "the mirror image of this castling for Black leaves the board; give castling_black"),
+                    }
+                }
+                out[side.index()].push(rule);
             }
         }
         out
@@ -310,6 +321,7 @@ impl Checker {
         let naming = match def.naming {
             Some(NamingDef::Files) => Naming::Files,
             Some(NamingDef::Ranks) => Naming::Ranks,
+            Some(NamingDef::SlantedRanks) => Naming::SlantedRanks,
             None => Naming::default_for(def.layout),
         };
         match Board::new(def.layout, naming, &cells) {
@@ -608,6 +620,12 @@ impl Checker {
             DoubleStepDef::FromCellsUpTo(list) => {
                 long = self.long_moves(board, list, true);
             }
+            DoubleStepDef::PerSide { white, black } => {
+                long = [
+                    self.listed_long_moves(board, "white", white),
+                    self.listed_long_moves(board, "black", black),
+                ];
+            }
         }
         PawnRules {
             piece: def.piece,
@@ -616,6 +634,28 @@ impl Checker {
             long_first_moves: long,
             en_passant: def.en_passant,
         }
+    }
+
+    /// Named cells with a longest first move, for one side as written.
+    fn listed_long_moves(
+        &mut self,
+        board: &Board,
+        side: &str,
+        list: &[(String, u8)],
+    ) -> Vec<(Hex, u8)> {
+        let mut out = Vec::new();
+        for (i, (n, steps)) in list.iter().enumerate() {
+            if !(2..=12).contains(steps) {
+                self.report(
+                    format!("pawn.double_step.{side}[{i}][1]"),
+                    format!("a first move of {steps} cells: use 2 to 12 (1 is every pawn move)"),
+                );
+            } else if let Some(h) = self.cell(board, format!("pawn.double_step.{side}[{i}][0]"), n)
+            {
+                out.push((h, *steps));
+            }
+        }
+        out
     }
 
     /// Named cells with a longest first move, for White and mirrored for Black.
