@@ -11,6 +11,7 @@
 //! - fairy (87): eleven pawns with two advances each but the two edge pawns (20);
 //!   nightriders b3 and h3 7 each, camel f3 7, scout e1 4, tank c1 6, queen d3 10,
 //!   rooks c3 and g3 5 each, bishops a3 2, e3 6 and i3 2, king d1 4.
+//!
 //! Deeper counts are cross-checked move by move by tests/reference_movegen.rs.
 
 use std::sync::Arc;

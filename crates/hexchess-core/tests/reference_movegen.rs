@@ -13,6 +13,9 @@ use hexchess_core::{Hex, Piece, Position, Side};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
+/// Records a candidate move: target, promotion letter, and extra board edits.
+type Add<'a> = dyn FnMut(Hex, Option<char>, &[(Hex, Option<char>)]) + 'a;
+
 /// The variants to check: built-ins and the mods in `variants/`.
 fn specs() -> Vec<VariantSpec> {
     let mut v: Vec<VariantSpec> = ["glinski", "mccooey", "grand", "standard"]
@@ -140,28 +143,26 @@ fn reference_moves(pos: &Position, spec: &VariantSpec) -> BTreeSet<String> {
                     })
                     .collect()
             });
-            let push_with_promotions =
-                |to: Hex, add: &mut dyn FnMut(Hex, Option<char>, &[(Hex, Option<char>)])| {
-                    let zone = promotion.is_some_and(|p| p.zone[us.index()].contains(&to));
-                    let optional = promotion
-                        .is_some_and(|p| p.optional_zone[us.index()].contains(&to))
-                        && !zone;
-                    if zone {
-                        if choices.is_empty() && !promotion.unwrap().must_promote_to_enter {
-                            add(to, None, &[]);
-                        }
+            let push_with_promotions = |to: Hex, add: &mut Add| {
+                let zone = promotion.is_some_and(|p| p.zone[us.index()].contains(&to));
+                let optional =
+                    promotion.is_some_and(|p| p.optional_zone[us.index()].contains(&to)) && !zone;
+                if zone {
+                    if choices.is_empty() && !promotion.unwrap().must_promote_to_enter {
+                        add(to, None, &[]);
+                    }
+                    for c in &choices {
+                        add(to, Some(*c), &[]);
+                    }
+                } else {
+                    add(to, None, &[]);
+                    if optional {
                         for c in &choices {
                             add(to, Some(*c), &[]);
                         }
-                    } else {
-                        add(to, None, &[]);
-                        if optional {
-                            for c in &choices {
-                                add(to, Some(*c), &[]);
-                            }
-                        }
                     }
-                };
+                }
+            };
             let longest = pr.long_first_moves[us.index()]
                 .iter()
                 .find(|(h, _)| *h == from)
