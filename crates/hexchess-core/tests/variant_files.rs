@@ -63,7 +63,10 @@ fn unknown_field_and_wrong_type_are_located() {
     };
     assert_eq!(*line, position_of(&broken, "", "en_pasant").0);
     assert!(message.contains("en_pasant"), "{message}");
-    assert!(err.to_string().contains("did you mean `en_passant`?"), "{err}");
+    assert!(
+        err.to_string().contains("did you mean `en_passant`?"),
+        "{err}"
+    );
     let broken = GLINSKI.replace("Hexagon(5)", "Hexagon(\"five\")");
     let err = parse_variant(&broken, "x.ron").unwrap_err();
     let VariantError::Syntax { line, .. } = &err else {
