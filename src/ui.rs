@@ -67,6 +67,7 @@ pub struct UiMemory {
     notice: Option<(String, Instant)>,
     setup: Setup,
     show_errors: bool,
+    errors_seen: usize,
     /// Cache of the move list: (position hash, plies) it was made for, and the moves.
     moves: ((u64, usize), Vec<String>, Vec<Piece>),
 }
@@ -80,6 +81,7 @@ impl Default for UiMemory {
             notice: None,
             setup: Setup::default(),
             show_errors: false,
+            errors_seen: 0,
             moves: ((0, usize::MAX), Vec::new(), Vec::new()),
         }
     }
@@ -741,6 +743,11 @@ fn variant_errors(
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let errors = variants.0.errors();
+    // A newly broken file opens the panel; the player may close it.
+    if errors.len() > memory.errors_seen {
+        memory.show_errors = true;
+    }
+    memory.errors_seen = errors.len();
     if !errors.is_empty() {
         let right = ctx.viewport_rect().right() - insets.right - 8.0;
         egui::Area::new("variant-error-badge".into())
