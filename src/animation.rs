@@ -11,6 +11,7 @@ use crate::game::{GameSet, GameState};
 use crate::models;
 use crate::pieces::{PieceAssets, PieceView, piece_look};
 use crate::settings::Settings;
+use crate::shading::Surface;
 
 /// Smooth start and stop.
 fn ease(t: f32) -> f32 {
@@ -206,22 +207,17 @@ fn flash_checks(
         Entity,
         &mut CheckFlash,
         &mut Transform,
-        Option<&MeshMaterial3d<StandardMaterial>>,
+        Option<&MeshMaterial3d<Surface>>,
     )>,
     mut meshes: ResMut<Assets<Mesh>>,
-    mut materials: ResMut<Assets<StandardMaterial>>,
+    mut materials: ResMut<Assets<Surface>>,
 ) {
     let flat_top = game.rules().layout() == hexchess_core::Layout::FlatTop;
     for (e, mut flash, mut t, material) in &mut flashes {
         let Some(material) = material else {
             // First frame: give the flash its ring.
             let ring = meshes.add(models::hex_ring(1.15, 0.9, flat_top).into_mesh());
-            let m = materials.add(StandardMaterial {
-                base_color: Color::srgba(1.0, 0.15, 0.1, 0.9),
-                unlit: true,
-                alpha_mode: AlphaMode::Blend,
-                ..default()
-            });
+            let m = materials.add(Surface::flat(Color::srgba(1.0, 0.15, 0.1, 0.9)));
             commands.entity(e).insert((Mesh3d(ring), MeshMaterial3d(m)));
             continue;
         };
@@ -231,7 +227,7 @@ fn flash_checks(
         t.scale = Vec3::splat(1.0 + 0.35 * k);
         if let Some(mut m) = materials.get_mut(&material.0) {
             let pulse = (k * std::f32::consts::PI * 3.0).sin().abs();
-            m.base_color = Color::srgba(1.0, 0.15, 0.1, (1.0 - k) * (0.4 + 0.6 * pulse));
+            m.colour = Color::srgba(1.0, 0.15, 0.1, (1.0 - k) * (0.4 + 0.6 * pulse));
         }
         if flash.elapsed >= flash.duration {
             commands.entity(e).despawn();

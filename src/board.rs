@@ -8,6 +8,7 @@ use crate::game::{BoardChanged, GameSet, GameState};
 use crate::input::Selection;
 use crate::models;
 use crate::settings::{Settings, View, ViewChanged};
+use crate::shading::Surface;
 
 /// Cell circumradius in world units.
 pub const CELL_SIZE: f32 = 1.0;
@@ -104,7 +105,7 @@ pub fn rebuild_board(
     settings: Res<Settings>,
     tiles: Query<Entity, BoardPart>,
     mut meshes: ResMut<Assets<Mesh>>,
-    mut materials: ResMut<Assets<StandardMaterial>>,
+    mut materials: ResMut<Assets<Surface>>,
 ) {
     let variant_changed = changes.read().any(|c| {
         matches!(
@@ -130,28 +131,29 @@ pub fn rebuild_board(
     } else {
         meshes.add(models::hex_ring(CELL_SIZE * 0.985, 0.0, flat_top).into_mesh())
     };
-    let colours: Vec<Handle<StandardMaterial>> = PALETTE
+    let colours: Vec<Handle<Surface>> = PALETTE
         .iter()
         .map(|c| {
-            materials.add(StandardMaterial {
-                base_color: *c,
-                perceptual_roughness: 0.7,
-                reflectance: 0.2,
-                unlit: !is_3d,
-                ..default()
+            materials.add(if is_3d {
+                Surface::lit(*c, 0.12, 24.0)
+            } else {
+                Surface::flat(*c)
             })
         })
         .collect();
     // A dark frame under the cells: one slightly larger, lower prism per cell.
     let frame = is_3d.then(|| {
         (
-            meshes
-                .add(models::hex_prism(CELL_SIZE * 1.07, CELL_HEIGHT * 1.6, flat_top).into_mesh()),
-            materials.add(StandardMaterial {
-                base_color: Color::srgb(0.17, 0.11, 0.07),
-                perceptual_roughness: 0.5,
-                ..default()
-            }),
+            meshes.add(
+                models::hex_frame(
+                    CELL_SIZE * 1.07,
+                    CELL_SIZE * 0.9,
+                    CELL_HEIGHT * 1.6,
+                    flat_top,
+                )
+                .into_mesh(),
+            ),
+            materials.add(Surface::lit(Color::srgb(0.17, 0.11, 0.07), 0.2, 32.0)),
         )
     });
     let b = rules.board();
@@ -294,7 +296,7 @@ fn update_highlights(
     mut rebuilt: MessageReader<SceneRebuilt>,
     existing: Query<Entity, With<Highlight>>,
     mut meshes: ResMut<Assets<Mesh>>,
-    mut materials: ResMut<Assets<StandardMaterial>>,
+    mut materials: ResMut<Assets<Surface>>,
     mut cache: Local<Option<HighlightAssets>>,
 ) {
     let scene = rebuilt.read().count() > 0;
@@ -316,15 +318,14 @@ fn update_highlights(
     };
     let shown = game.displayed();
     let pos = &shown;
-    let mut mark =
-        |cell: Cell, mesh: &Handle<Mesh>, material: &Handle<StandardMaterial>, lift: f32| {
-            commands.spawn((
-                Highlight,
-                Mesh3d(mesh.clone()),
-                MeshMaterial3d(material.clone()),
-                Transform::from_translation(cell_world(rules, cell) + Vec3::Y * lift),
-            ));
-        };
+    let mut mark = |cell: Cell, mesh: &Handle<Mesh>, material: &Handle<Surface>, lift: f32| {
+        commands.spawn((
+            Highlight,
+            Mesh3d(mesh.clone()),
+            MeshMaterial3d(material.clone()),
+            Transform::from_translation(cell_world(rules, cell) + Vec3::Y * lift),
+        ));
+    };
     if let Some(last) = pos.last_move() {
         mark(last.from(), &assets.hex, &assets.last_move, 0.004);
         mark(last.to(), &assets.hex, &assets.last_move, 0.004);
@@ -356,27 +357,20 @@ struct HighlightAssets {
     hex: Handle<Mesh>,
     ring: Handle<Mesh>,
     dot: Handle<Mesh>,
-    last_move: Handle<StandardMaterial>,
-    selected: Handle<StandardMaterial>,
-    check: Handle<StandardMaterial>,
-    target: Handle<StandardMaterial>,
-    capture: Handle<StandardMaterial>,
+    last_move: Handle<Surface>,
+    selected: Handle<Surface>,
+    check: Handle<Surface>,
+    target: Handle<Surface>,
+    capture: Handle<Surface>,
 }
 
 impl HighlightAssets {
     fn new(
         flat_top: bool,
         meshes: &mut Assets<Mesh>,
-        materials: &mut Assets<StandardMaterial>,
+        materials: &mut Assets<Surface>,
     ) -> HighlightAssets {
-        let mut overlay = |c: Color| {
-            materials.add(StandardMaterial {
-                base_color: c,
-                unlit: true,
-                alpha_mode: AlphaMode::Blend,
-                ..default()
-            })
-        };
+        let mut overlay = |c: Color| materials.add(Surface::flat(c));
         HighlightAssets {
             flat_top,
             hex: meshes.add(models::hex_ring(CELL_SIZE * 0.965, 0.0, flat_top).into_mesh()),

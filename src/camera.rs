@@ -70,6 +70,8 @@ fn spawn_camera_and_lights(mut commands: Commands) {
         Camera3d::default(),
         Transform::default(),
         Msaa::Sample4,
+        // `shading::Surface` writes display colours itself.
+        Tonemapping::None,
     ));
     // The interface gets its own camera over the whole window, drawn after the board:
     // the board's camera only draws where no panel covers it.
@@ -91,25 +93,28 @@ fn spawn_camera_and_lights(mut commands: Commands) {
             ..default()
         },
     ));
+    // A key light from the upper left that casts shadows where the renderer makes them,
+    // a weaker fill from the other side, and ambient light (lux; the camera's default
+    // exposure maps about 1000 lux to full brightness).
     commands.spawn((
         DirectionalLight {
-            illuminance: 9_000.0,
+            illuminance: 780.0,
             shadow_maps_enabled: true,
             ..default()
         },
         Transform::from_xyz(-6.0, 14.0, 8.0).looking_at(Vec3::ZERO, Vec3::Y),
     ));
     commands.spawn((
-        PointLight {
-            intensity: 2_500_000.0,
-            range: 60.0,
+        DirectionalLight {
+            illuminance: 260.0,
+            shadow_maps_enabled: false,
             ..default()
         },
-        Transform::from_xyz(8.0, 10.0, -6.0),
+        Transform::from_xyz(8.0, 10.0, -6.0).looking_at(Vec3::ZERO, Vec3::Y),
     ));
     commands.insert_resource(GlobalAmbientLight {
         color: Color::srgb(1.0, 0.96, 0.9),
-        brightness: 350.0,
+        brightness: 280.0,
         affects_lightmapped_meshes: true,
     });
     commands.insert_resource(ClearColor(Color::srgb(0.11, 0.12, 0.14)));
@@ -129,8 +134,7 @@ fn adapt_to_renderer(
         return;
     }
     *done = true;
-    // wgpu's DeviceType is not re-exported by Bevy; its Debug name is stable.
-    if format!("{:?}", info.device_type) != "Cpu" {
+    if !crate::shading::is_software_renderer(&info) {
         return;
     }
     info!(
@@ -251,27 +255,14 @@ fn fit_viewport(
 fn place_camera(
     orbit: Res<Orbit>,
     settings: Res<Settings>,
-    mut camera: Query<
-        (&mut Transform, &mut Projection, Option<&mut Tonemapping>),
-        With<BoardCamera>,
-    >,
+    mut camera: Query<(&mut Transform, &mut Projection), With<BoardCamera>>,
 ) {
     if !orbit.is_changed() && !settings.is_changed() {
         return;
     }
-    let Ok((mut t, mut projection, tonemapping)) = camera.single_mut() else {
+    let Ok((mut t, mut projection)) = camera.single_mut() else {
         return;
     };
-    // The flat 2D view shows its colours as painted; 3D keeps filmic tone mapping.
-    if let Some(mut tm) = tonemapping {
-        let wanted = match settings.view {
-            View::ThreeD => Tonemapping::TonyMcMapface,
-            View::TwoD => Tonemapping::None,
-        };
-        if *tm != wanted {
-            *tm = wanted;
-        }
-    }
     let flip = if settings.flipped {
         std::f32::consts::PI
     } else {

@@ -11,9 +11,47 @@ pub struct FrameReport {
     pub started: Instant,
     pub first_frame: Option<Duration>,
     pub frames: u64,
-    pub longest: Duration,
+    /// Frame times after the warm-up, in milliseconds.
+    pub times: Vec<f32>,
     /// Frames of the warm-up (shader compilation, first uploads) are not counted.
     pub skip: u64,
+}
+
+impl FrameReport {
+    /// The longest frame after the warm-up.
+    pub fn longest(&self) -> f32 {
+        self.times.iter().copied().fold(0.0, f32::max)
+    }
+
+    /// The frame time that `share` (0..=1) of the frames after the warm-up stay within.
+    pub fn percentile(&self, share: f64) -> f32 {
+        if self.times.is_empty() {
+            return 0.0;
+        }
+        let mut sorted = self.times.clone();
+        sorted.sort_by(f32::total_cmp);
+        let rank = ((sorted.len() as f64 * share).ceil() as usize).clamp(1, sorted.len());
+        sorted[rank - 1]
+    }
+
+    /// One line for the terminal.
+    pub fn summary(&self) -> String {
+        let mean = if self.times.is_empty() {
+            0.0
+        } else {
+            self.times.iter().sum::<f32>() / self.times.len() as f32
+        };
+        format!(
+            "frames: {} | first frame after {:.2} s | after warm-up: mean {:.1} ms, \
+             median {:.1} ms, 99% within {:.1} ms, longest frame {:.1} ms",
+            self.frames,
+            self.first_frame.unwrap_or_default().as_secs_f64(),
+            mean,
+            self.percentile(0.5),
+            self.percentile(0.99),
+            self.longest()
+        )
+    }
 }
 
 impl Default for FrameReport {
@@ -22,7 +60,7 @@ impl Default for FrameReport {
             started: Instant::now(),
             first_frame: None,
             frames: 0,
-            longest: Duration::ZERO,
+            times: Vec::new(),
             skip: 30,
         }
     }
@@ -51,15 +89,10 @@ fn measure_frames(
         report.first_frame = Some(report.started.elapsed());
     }
     if report.frames > report.skip {
-        report.longest = report.longest.max(time.delta());
+        report.times.push(time.delta_secs() * 1000.0);
     }
     if exits.read().next().is_some() {
-        println!(
-            "frames: {} | first frame after {:.2} s | longest frame after warm-up: {:.1} ms",
-            report.frames,
-            report.first_frame.unwrap_or_default().as_secs_f64(),
-            report.longest.as_secs_f64() * 1000.0
-        );
+        println!("{}", report.summary());
     }
 }
 
@@ -72,5 +105,22 @@ fn exit_when_due(
         && time.elapsed() >= due.0
     {
         exit.write(AppExit::Success);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percentiles_and_longest_come_from_the_recorded_frames() {
+        let report = FrameReport {
+            times: (1..=100).map(|ms| ms as f32).collect(),
+            ..FrameReport::default()
+        };
+        assert_eq!(report.longest(), 100.0);
+        assert_eq!(report.percentile(0.5), 50.0);
+        assert_eq!(report.percentile(0.99), 99.0);
+        assert_eq!(FrameReport::default().percentile(0.99), 0.0);
     }
 }

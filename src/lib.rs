@@ -17,6 +17,7 @@ pub mod pieces;
 pub mod screenshot;
 pub mod session;
 pub mod settings;
+pub mod shading;
 pub mod sprites;
 pub mod ui;
 pub mod variants;
@@ -98,7 +99,7 @@ impl LaunchOptions {
 }
 
 /// The game's logic and views without a window, camera or egui: what headless tests
-/// run. Needs `AssetPlugin` and the `Mesh`, `StandardMaterial` and `Image` assets.
+/// run. Needs `AssetPlugin` and the `Mesh`, [`shading::Surface`] and `Image` assets.
 pub fn add_game_plugins(
     app: &mut App,
     catalog: Catalog,
@@ -141,6 +142,7 @@ impl Plugin for HexchessPlugin {
         );
         app.add_plugins((
             camera::CameraPlugin,
+            shading::ShadingPlugin,
             ui::UiPlugin,
             screenshot::ScreenshotPlugin,
         ));

@@ -61,12 +61,15 @@ struct Cli {
     /// Frames to render before the screenshot.
     #[arg(long, default_value_t = 30)]
     frames: u32,
-    /// Print the longest frame time when the game exits.
+    /// Print frame-time statistics (mean, median, 99th percentile, longest) at exit.
     #[arg(long)]
     report_frames: bool,
     /// Exit after this many seconds (for measurements).
     #[arg(long)]
     exit_after: Option<f32>,
+    /// Log the time each render pass takes on the GPU, once a second.
+    #[arg(long)]
+    render_diagnostics: bool,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -186,6 +189,12 @@ fn main() -> ExitCode {
     }
     if cli.report_frames {
         app.insert_resource(FrameReport::default());
+    }
+    if cli.render_diagnostics {
+        app.add_plugins((
+            bevy::render::diagnostic::RenderDiagnosticsPlugin,
+            bevy::diagnostic::LogDiagnosticsPlugin::default(),
+        ));
     }
     if let Some(s) = cli.exit_after {
         app.insert_resource(ExitAfter(Duration::from_secs_f32(s.max(0.0))));

@@ -52,6 +52,36 @@ impl MeshData {
     }
 }
 
+/// How finely curved surfaces are cut into triangles.
+///
+/// Software rasterisers shade whole 4x4 pixel blocks per triangle, so a piece made of
+/// a thousand triangles a few pixels wide costs them many times its area; there the
+/// models are built coarser. GPUs get the fine cut.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Detail {
+    #[default]
+    Fine,
+    Coarse,
+}
+
+impl Detail {
+    /// Segments around a surface of revolution.
+    pub fn segments(self) -> usize {
+        match self {
+            Detail::Fine => 28,
+            Detail::Coarse => 12,
+        }
+    }
+
+    /// Steps along an arc drawn with `fine` steps at full detail.
+    pub fn arc_steps(self, fine: usize) -> usize {
+        match self {
+            Detail::Fine => fine,
+            Detail::Coarse => (fine / 3).max(2),
+        }
+    }
+}
+
 /// A surface of revolution around the Y axis. `profile` lists (radius, height) points
 /// from the bottom of the axis to its top; normals are smoothed along the profile
 /// except at sharp corners (more than 50 degrees), which stay crisp.
@@ -246,8 +276,16 @@ pub fn cuboid(center: Vec3, size: Vec3) -> MeshData {
 }
 
 /// A UV sphere, for balls on crowns and coronets.
-pub fn ball(center: Vec3, radius: f32) -> MeshData {
-    lathe(&arc(Vec2::ZERO, radius, -90.0, 90.0, 10), 16).transformed(center, Quat::IDENTITY, 1.0)
+pub fn ball(center: Vec3, radius: f32, detail: Detail) -> MeshData {
+    let around = match detail {
+        Detail::Fine => 16,
+        Detail::Coarse => 8,
+    };
+    lathe(
+        &arc(Vec2::ZERO, radius, -90.0, 90.0, detail.arc_steps(10)),
+        around,
+    )
+    .transformed(center, Quat::IDENTITY, 1.0)
 }
 
 /// A hexagonal prism with its top face at y = 0 and bottom at -height; `flat_top`
@@ -294,6 +332,28 @@ pub fn hex_ring(outer: f32, inner: f32, flat_top: bool) -> MeshData {
             m.indices.extend_from_slice(&[o0, o1, i0, o1, i1, i0]);
         }
     }
+    m
+}
+
+/// The visible part of a raised hexagonal frame: a flat rim from `inner` to `outer` at
+/// y = 0 and the outer walls down to -height. It has no caps: the cell it frames covers
+/// the middle and nothing looks at the bottom, and a software rasteriser pays for every
+/// hidden pixel it is given.
+pub fn hex_frame(outer: f32, inner: f32, height: f32, flat_top: bool) -> MeshData {
+    let mut m = hex_ring(outer, inner, flat_top);
+    let prism = hex_prism(outer, height, flat_top);
+    let walls: Vec<u32> = prism
+        .indices
+        .chunks(3)
+        .filter(|t| prism.normals[t[0] as usize].y.abs() < 0.5)
+        .flatten()
+        .copied()
+        .collect();
+    m.merge(&MeshData {
+        positions: prism.positions,
+        normals: prism.normals,
+        indices: walls,
+    });
     m
 }
 
@@ -358,7 +418,7 @@ impl PieceShape {
     }
 
     /// Side view of the body (radius, height): also the 2D image's silhouette.
-    pub fn profile(self) -> Vec<Vec2> {
+    pub fn profile(self, detail: Detail) -> Vec<Vec2> {
         let v = |r: f32, y: f32| Vec2::new(r, y);
         let mut p = vec![
             v(0.0, 0.0),
@@ -376,7 +436,7 @@ impl PieceShape {
                     v(0.27, 0.52),
                     v(0.15, 0.56),
                 ]);
-                p.extend(arc(v(0.0, 0.74), 0.2, -64.0, 90.0, 12));
+                p.extend(arc(v(0.0, 0.74), 0.2, -64.0, 90.0, detail.arc_steps(12)));
             }
             PieceShape::Rook | PieceShape::WarMachine => {
                 let top = if self == PieceShape::Rook { 1.08 } else { 0.82 };
@@ -480,8 +540,8 @@ impl PieceShape {
 
     /// The 3D model, standing on y = 0, facing +X (turned to face the opponent when
     /// placed).
-    pub fn model(self) -> MeshData {
-        let mut m = lathe(&self.profile(), 28);
+    pub fn model(self, detail: Detail) -> MeshData {
+        let mut m = lathe(&self.profile(detail), detail.segments());
         match self {
             PieceShape::Rook => {
                 // Six merlons on the crown.
@@ -496,10 +556,14 @@ impl PieceShape {
                 }
             }
             PieceShape::Queen => {
-                m.merge(&ball(Vec3::new(0.0, 1.24, 0.0), 0.1));
+                m.merge(&ball(Vec3::new(0.0, 1.24, 0.0), 0.1, detail));
                 for i in 0..8 {
                     let a = (i as f32 * 45.0).to_radians();
-                    m.merge(&ball(Vec3::new(a.cos() * 0.33, 1.17, a.sin() * 0.33), 0.05));
+                    m.merge(&ball(
+                        Vec3::new(a.cos() * 0.33, 1.17, a.sin() * 0.33),
+                        0.05,
+                        detail,
+                    ));
                 }
             }
             PieceShape::King => {
@@ -517,11 +581,11 @@ impl PieceShape {
                 m.merge(&head.transformed(Vec3::new(0.0, 0.72, 0.0), Quat::IDENTITY, 0.66));
                 // A small coronet between the ears: royal-looking, but no cross.
                 for (x, y) in [(-0.06, 1.32), (0.04, 1.35), (0.14, 1.3)] {
-                    m.merge(&ball(Vec3::new(x, y, 0.0), 0.05));
+                    m.merge(&ball(Vec3::new(x, y, 0.0), 0.05, detail));
                 }
             }
             PieceShape::Bishop => {
-                m.merge(&ball(Vec3::new(0.0, 1.23, 0.0), 0.06));
+                m.merge(&ball(Vec3::new(0.0, 1.23, 0.0), 0.06, detail));
             }
             PieceShape::Knight => {
                 let head = extrude(&PieceShape::knight_head(), 0.26);
@@ -536,7 +600,7 @@ impl PieceShape {
                 let head = extrude(&PieceShape::knight_head(), 0.22);
                 m.merge(&head.transformed(Vec3::new(0.0, 0.69, 0.0), Quat::IDENTITY, 0.66));
                 // The bishop's ball, on the brow.
-                m.merge(&ball(Vec3::new(0.03, 1.3, 0.0), 0.055));
+                m.merge(&ball(Vec3::new(0.03, 1.3, 0.0), 0.055, detail));
             }
             PieceShape::Pawn | PieceShape::Token => {}
         }
@@ -596,16 +660,37 @@ mod tests {
             PieceShape::Duke,
             PieceShape::Token,
         ];
-        let mut signatures = Vec::new();
-        for s in shapes {
-            let m = s.model();
-            closed_and_consistent(&m);
-            assert!(m.top() > 0.4 && m.top() < 1.6, "{s:?} height {}", m.top());
-            signatures.push((m.positions.len(), (m.top() * 1000.0) as i32));
+        for detail in [Detail::Fine, Detail::Coarse] {
+            let mut signatures = Vec::new();
+            for s in shapes {
+                let m = s.model(detail);
+                closed_and_consistent(&m);
+                assert!(m.top() > 0.4 && m.top() < 1.6, "{s:?} height {}", m.top());
+                signatures.push((m.positions.len(), (m.top() * 1000.0) as i32));
+            }
+            signatures.sort();
+            signatures.dedup();
+            assert_eq!(signatures.len(), shapes.len(), "two pieces share a model");
         }
-        signatures.sort();
-        signatures.dedup();
-        assert_eq!(signatures.len(), shapes.len(), "two pieces share a model");
+    }
+
+    #[test]
+    fn coarse_models_keep_their_height_with_far_fewer_triangles() {
+        for s in [
+            PieceShape::King,
+            PieceShape::Queen,
+            PieceShape::Pawn,
+            PieceShape::Duke,
+        ] {
+            let (fine, coarse) = (s.model(Detail::Fine), s.model(Detail::Coarse));
+            assert!((fine.top() - coarse.top()).abs() < 0.02, "{s:?}");
+            assert!(
+                coarse.indices.len() * 2 < fine.indices.len(),
+                "{s:?}: {} vs {} triangles",
+                coarse.indices.len() / 3,
+                fine.indices.len() / 3
+            );
+        }
     }
 
     /// Every triangle of a flat mesh must wind counter-clockwise seen from above, or
@@ -624,6 +709,36 @@ mod tests {
             faces_up(&hex_ring(1.0, 0.7, flat));
         }
         faces_up(&disc(0.3, 16));
+    }
+
+    #[test]
+    fn hex_frame_is_a_rim_and_outward_walls() {
+        for flat in [true, false] {
+            let m = hex_frame(1.1, 0.9, 0.3, flat);
+            closed_and_consistent(&m);
+            assert!(m.top().abs() < 1e-5);
+            let mut rim = 0;
+            let mut walls = 0;
+            for t in m.indices.chunks(3) {
+                let [a, b, c] = [t[0], t[1], t[2]].map(|i| m.positions[i as usize]);
+                let facing = (b - a).cross(c - a).normalize();
+                let centre = (a + b + c) / 3.0;
+                if facing.y > 0.99 {
+                    rim += 1;
+                    let r = Vec2::new(centre.x, centre.z).length();
+                    assert!(r > 0.85, "the rim leaves the middle open");
+                } else {
+                    walls += 1;
+                    assert!(facing.y.abs() < 1e-4, "no caps");
+                    let out = Vec2::new(centre.x, centre.z);
+                    assert!(
+                        out.dot(Vec2::new(facing.x, facing.z)) > 0.0,
+                        "walls face out"
+                    );
+                }
+            }
+            assert_eq!((rim, walls), (12, 12));
+        }
     }
 
     #[test]

@@ -17,6 +17,7 @@ use crate::board::{CELL_SIZE, SceneRebuilt, cell_world};
 use crate::game::{BoardChanged, GameSet, GameState};
 use crate::models::PieceShape;
 use crate::settings::{Settings, View};
+use crate::shading::Surface;
 use crate::sprites;
 
 /// Models are designed a little small for a unit cell; this sizes them on the board.
@@ -33,9 +34,9 @@ pub struct PieceView {
 #[derive(Resource, Default)]
 pub struct PieceAssets {
     models: HashMap<PieceShape, Handle<Mesh>>,
-    images: HashMap<(PieceShape, Side), Handle<StandardMaterial>>,
-    white: Handle<StandardMaterial>,
-    black: Handle<StandardMaterial>,
+    images: HashMap<(PieceShape, Side), Handle<Surface>>,
+    white: Handle<Surface>,
+    black: Handle<Surface>,
     quad: Handle<Mesh>,
 }
 
@@ -62,21 +63,13 @@ impl Plugin for PiecesPlugin {
 fn make_piece_assets(
     mut assets: ResMut<PieceAssets>,
     mut meshes: ResMut<Assets<Mesh>>,
-    mut materials: ResMut<Assets<StandardMaterial>>,
+    mut materials: ResMut<Assets<Surface>>,
     mut images: ResMut<Assets<Image>>,
+    rasteriser: Option<Res<crate::shading::Rasteriser>>,
 ) {
-    assets.white = materials.add(StandardMaterial {
-        base_color: Color::srgb(0.93, 0.88, 0.78),
-        perceptual_roughness: 0.35,
-        reflectance: 0.4,
-        ..default()
-    });
-    assets.black = materials.add(StandardMaterial {
-        base_color: Color::srgb(0.13, 0.11, 0.10),
-        perceptual_roughness: 0.3,
-        reflectance: 0.5,
-        ..default()
-    });
+    let detail = rasteriser.map(|r| r.detail()).unwrap_or_default();
+    assets.white = materials.add(Surface::lit(Color::srgb(0.93, 0.88, 0.78), 0.35, 40.0));
+    assets.black = materials.add(Surface::lit(Color::srgb(0.13, 0.11, 0.10), 0.5, 48.0));
     assets.quad = meshes.add(quad(CELL_SIZE * 1.6));
     for shape in [
         PieceShape::King,
@@ -94,19 +87,14 @@ fn make_piece_assets(
             shape,
             meshes.add(
                 shape
-                    .model()
+                    .model(detail)
                     .transformed(Vec3::ZERO, Quat::IDENTITY, PIECE_SCALE)
                     .into_mesh(),
             ),
         );
         for side in Side::BOTH {
             let image = images.add(sprites::piece_image(shape, side == Side::White));
-            let material = materials.add(StandardMaterial {
-                base_color_texture: Some(image),
-                unlit: true,
-                alpha_mode: AlphaMode::Blend,
-                ..default()
-            });
+            let material = materials.add(Surface::image(image));
             assets.images.insert((shape, side), material);
         }
     }
@@ -150,7 +138,7 @@ pub fn piece_look(
     rules: &Rules,
     piece: Piece,
     settings: &Settings,
-) -> (Handle<Mesh>, Handle<StandardMaterial>, Quat) {
+) -> (Handle<Mesh>, Handle<Surface>, Quat) {
     let shape = shape_of(rules, piece);
     match settings.view {
         View::ThreeD => {

@@ -36,7 +36,7 @@ fn app(variant: &str, fen: Option<&str>) -> App {
         .insert_resource(ButtonInput::<MouseButton>::default())
         .insert_resource(ButtonInput::<KeyCode>::default())
         .init_asset::<Mesh>()
-        .init_asset::<StandardMaterial>()
+        .init_asset::<hexchess::shading::Surface>()
         .init_asset::<Image>()
         .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
             20,

@@ -40,7 +40,7 @@ fn app(dir: &Path) -> App {
         .insert_resource(ButtonInput::<MouseButton>::default())
         .insert_resource(ButtonInput::<KeyCode>::default())
         .init_asset::<Mesh>()
-        .init_asset::<StandardMaterial>()
+        .init_asset::<hexchess::shading::Surface>()
         .init_asset::<Image>();
     hexchess::add_game_plugins(&mut app, catalog, state, options.settings, options.session);
     app.insert_resource(VariantFolders {

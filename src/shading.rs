@@ -1,0 +1,266 @@
+//! How the board and pieces are shaded: one small material of our own.
+//!
+//! Bevy's `StandardMaterial` runs its full physically based shader for every pixel, even
+//! when unlit. On a GPU that is free; on a software rasteriser (Mesa's llvmpipe under
+//! Xvfb, machines without a GPU) it was measured at about 18 times the cost of a flat
+//! colour and made frames several hundred milliseconds long. The game needs little:
+//! a colour, sometimes an image, ambient light plus the scene's directional lights
+//! (with their shadows where the renderer makes them) and a highlight.
+
+use bevy::asset::uuid_handle;
+use bevy::mesh::MeshVertexBufferLayoutRef;
+use bevy::pbr::{MaterialPipeline, MaterialPipelineKey};
+use bevy::prelude::*;
+use bevy::render::render_resource::{
+    AsBindGroup, RenderPipelineDescriptor, ShaderType, SpecializedMeshPipelineError,
+};
+use bevy::render::renderer::RenderAdapterInfo;
+use bevy::shader::{ShaderDefVal, ShaderRef};
+
+/// Registers [`Surface`] with the renderer.
+pub struct ShadingPlugin;
+
+const SURFACE_SHADER: Handle<Shader> = uuid_handle!("5b0e3c1e-8f7a-4d2b-9c61-0a4f2e7d9b13");
+
+impl Plugin for ShadingPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_plugins(MaterialPlugin::<Surface>::default());
+    }
+
+    /// The renderer is known by now: software rasterisers get the shader without
+    /// shadow sampling (and the lights cast none there, see `camera`).
+    fn finish(&self, app: &mut App) {
+        let software = app
+            .world()
+            .get_resource::<RenderAdapterInfo>()
+            .is_some_and(is_software_renderer);
+        app.insert_resource(if software {
+            Rasteriser::Software
+        } else {
+            Rasteriser::Gpu
+        });
+        let defs: Vec<ShaderDefVal> = if software {
+            Vec::new()
+        } else {
+            vec!["RECEIVE_SHADOWS".into()]
+        };
+        let shader = Shader::from_wgsl_with_defs(
+            include_str!("shaders/surface.wgsl"),
+            "hexchess/shaders/surface.wgsl",
+            defs,
+        );
+        if let Some(mut shaders) = app.world_mut().get_resource_mut::<Assets<Shader>>() {
+            // The handle is a fixed id; inserting at it cannot fail.
+            let _ = shaders.insert(&SURFACE_SHADER, shader);
+        }
+    }
+}
+
+/// Where pixels are shaded, known once the renderer has started: the scene is built
+/// lighter (coarser models, no shadows or multisampling) when it is the CPU.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Rasteriser {
+    #[default]
+    Gpu,
+    Software,
+}
+
+impl Rasteriser {
+    /// How finely piece models are cut for this rasteriser.
+    pub fn detail(self) -> crate::models::Detail {
+        match self {
+            Rasteriser::Gpu => crate::models::Detail::Fine,
+            Rasteriser::Software => crate::models::Detail::Coarse,
+        }
+    }
+}
+
+/// Whether pixels are shaded on the CPU (Mesa's llvmpipe, WARP, SwiftShader).
+pub fn is_software_renderer(info: &RenderAdapterInfo) -> bool {
+    // wgpu's `DeviceType` is not re-exported by Bevy; its Debug name is stable.
+    format!("{:?}", info.device_type) == "Cpu"
+}
+
+/// How a surface answers light.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Lighting {
+    /// Drawn in its own colour whatever the light: the 2D view, overlays, sprites.
+    Flat,
+    /// Lit by the scene: `specular` scales the highlight, `shininess` narrows it.
+    Lit { specular: f32, shininess: f32 },
+}
+
+/// The material of every board and piece mesh.
+#[derive(Asset, TypePath, AsBindGroup, Clone, Debug)]
+#[uniform(0, SurfaceUniform)]
+#[bind_group_data(SurfaceKey)]
+pub struct Surface {
+    pub colour: Color,
+    /// Multiplied into the colour, through the mesh's first UV set.
+    #[texture(1)]
+    #[sampler(2)]
+    pub image: Option<Handle<Image>>,
+    pub lighting: Lighting,
+    /// Blend with what is behind (translucent overlays, sprites with transparent
+    /// corners) rather than cover it.
+    pub blend: bool,
+}
+
+impl Surface {
+    /// A lit, opaque surface.
+    pub fn lit(colour: Color, specular: f32, shininess: f32) -> Surface {
+        Surface {
+            colour,
+            image: None,
+            lighting: Lighting::Lit {
+                specular,
+                shininess,
+            },
+            blend: false,
+        }
+    }
+
+    /// A surface in its own colour, blended when the colour is translucent.
+    pub fn flat(colour: Color) -> Surface {
+        Surface {
+            colour,
+            image: None,
+            lighting: Lighting::Flat,
+            blend: colour.alpha() < 1.0,
+        }
+    }
+
+    /// An image in its own colours, blended over what is behind it.
+    pub fn image(image: Handle<Image>) -> Surface {
+        Surface {
+            colour: Color::WHITE,
+            image: Some(image),
+            lighting: Lighting::Flat,
+            blend: true,
+        }
+    }
+}
+
+impl Material for Surface {
+    fn fragment_shader() -> ShaderRef {
+        ShaderRef::Handle(SURFACE_SHADER)
+    }
+
+    fn specialize(
+        _pipeline: &MaterialPipeline,
+        descriptor: &mut RenderPipelineDescriptor,
+        _layout: &MeshVertexBufferLayoutRef,
+        key: MaterialPipelineKey<Self>,
+    ) -> Result<(), SpecializedMeshPipelineError> {
+        if let Some(fragment) = descriptor.fragment.as_mut() {
+            if key.bind_group_data.lit {
+                fragment.shader_defs.push("SURFACE_LIT".into());
+            }
+            if key.bind_group_data.image {
+                fragment.shader_defs.push("SURFACE_IMAGE".into());
+            }
+        }
+        Ok(())
+    }
+
+    fn alpha_mode(&self) -> AlphaMode {
+        if self.blend {
+            AlphaMode::Blend
+        } else {
+            AlphaMode::Opaque
+        }
+    }
+}
+
+/// What selects a [`Surface`]'s shader variant: one pipeline per combination.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SurfaceKey {
+    lit: bool,
+    image: bool,
+}
+
+impl From<&Surface> for SurfaceKey {
+    fn from(s: &Surface) -> SurfaceKey {
+        SurfaceKey {
+            lit: matches!(s.lighting, Lighting::Lit { .. }),
+            image: s.image.is_some(),
+        }
+    }
+}
+
+/// The uniform block of `surface.wgsl`.
+#[derive(Clone, Copy, Debug, ShaderType)]
+pub struct SurfaceUniform {
+    colour: Vec4,
+    specular: f32,
+    shininess: f32,
+}
+
+impl From<&Surface> for SurfaceUniform {
+    fn from(s: &Surface) -> SurfaceUniform {
+        let (specular, shininess) = match s.lighting {
+            Lighting::Flat => (0.0, 1.0),
+            Lighting::Lit {
+                specular,
+                shininess,
+            } => (specular, shininess.max(1.0)),
+        };
+        SurfaceUniform {
+            colour: s.colour.to_linear().to_vec4(),
+            specular,
+            shininess,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shader_variant_follows_the_surface() {
+        let lit = Surface::lit(Color::WHITE, 0.3, 40.0);
+        assert_eq!(
+            SurfaceKey::from(&lit),
+            SurfaceKey {
+                lit: true,
+                image: false
+            }
+        );
+        assert_eq!(SurfaceUniform::from(&lit).shininess, 40.0);
+        let flat = Surface::flat(Color::srgba(1.0, 0.0, 0.0, 0.5));
+        assert_eq!(
+            SurfaceKey::from(&flat),
+            SurfaceKey {
+                lit: false,
+                image: false
+            }
+        );
+        assert_eq!(SurfaceUniform::from(&flat).colour.w, 0.5);
+        let sprite = Surface::image(Handle::default());
+        assert_eq!(
+            SurfaceKey::from(&sprite),
+            SurfaceKey {
+                lit: false,
+                image: true
+            }
+        );
+    }
+
+    #[test]
+    fn only_translucent_or_image_surfaces_blend() {
+        assert_eq!(Surface::flat(Color::BLACK).alpha_mode(), AlphaMode::Opaque);
+        assert_eq!(
+            Surface::flat(Color::srgba(0.0, 0.0, 0.0, 0.5)).alpha_mode(),
+            AlphaMode::Blend
+        );
+        assert_eq!(
+            Surface::image(Handle::default()).alpha_mode(),
+            AlphaMode::Blend
+        );
+        assert_eq!(
+            Surface::lit(Color::WHITE, 0.0, 1.0).alpha_mode(),
+            AlphaMode::Opaque
+        );
+    }
+}
