@@ -9,6 +9,9 @@ use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll, MouseSc
 use bevy::prelude::*;
 use bevy::render::render_resource::BlendState;
 use bevy::render::renderer::RenderAdapterInfo;
+use bevy::render::view::NoIndirectDrawing;
+
+use crate::shading::Rasteriser;
 
 use crate::board::{SceneRebuilt, board_centre, board_radius};
 use crate::game::{GameSet, GameState};
@@ -72,6 +75,9 @@ fn spawn_camera_and_lights(mut commands: Commands) {
         Msaa::Sample4,
         // `shading::Surface` writes display colours itself.
         Tonemapping::None,
+        // The scene's lights are directional only: one light cluster is plenty.
+        // (`ClusterConfig::None` makes Bevy 0.19 create a zero-sized texture and quit.)
+        bevy::light::cluster::ClusterConfig::Single,
     ));
     // The interface gets its own camera over the whole window, drawn after the board:
     // the board's camera only draws where no panel covers it.
@@ -121,28 +127,30 @@ fn spawn_camera_and_lights(mut commands: Commands) {
 }
 
 /// Software rasterisers (Mesa's llvmpipe under Xvfb, machines without a GPU) pay for
-/// every sample on the CPU; there the board is drawn without multisampling and shadows,
-/// which measured twice as fast under Xvfb here.
+/// every sample and every compute dispatch on the CPU; there the board is drawn without
+/// multisampling and shadows (`shading` also drops them from the shader), and meshes are
+/// culled and batched on the CPU rather than by GPU compute passes.
 fn adapt_to_renderer(
+    mut commands: Commands,
+    rasteriser: Option<Res<Rasteriser>>,
     info: Option<Res<RenderAdapterInfo>>,
     mut done: Local<bool>,
-    mut cameras: Query<&mut Msaa, With<BoardCamera>>,
+    mut cameras: Query<(Entity, &mut Msaa), With<BoardCamera>>,
     mut lights: Query<&mut DirectionalLight>,
 ) {
-    let Some(info) = info else { return };
-    if *done {
+    if *done || rasteriser.as_deref() != Some(&Rasteriser::Software) {
         return;
     }
     *done = true;
-    if !crate::shading::is_software_renderer(&info) {
-        return;
+    if let Some(info) = info {
+        info!(
+            "software renderer ({}): no multisampling or shadows, CPU culling",
+            info.name
+        );
     }
-    info!(
-        "software renderer ({}): multisampling and shadows off",
-        info.name
-    );
-    for mut msaa in &mut cameras {
+    for (camera, mut msaa) in &mut cameras {
         *msaa = Msaa::Off;
+        commands.entity(camera).insert(NoIndirectDrawing);
     }
     for mut light in &mut lights {
         light.shadow_maps_enabled = false;

@@ -24,7 +24,8 @@ const SURFACE_SHADER: Handle<Shader> = uuid_handle!("5b0e3c1e-8f7a-4d2b-9c61-0a4
 
 impl Plugin for ShadingPlugin {
     fn build(&self, app: &mut App) {
-        app.add_plugins(MaterialPlugin::<Surface>::default());
+        app.add_plugins(MaterialPlugin::<Surface>::default())
+            .add_systems(Startup, warm_up_pipelines);
     }
 
     /// The renderer is known by now: software rasterisers get the shader without
@@ -79,6 +80,41 @@ impl Rasteriser {
 pub fn is_software_renderer(info: &RenderAdapterInfo) -> bool {
     // wgpu's `DeviceType` is not re-exported by Bevy; its Debug name is stable.
     format!("{:?}", info.device_type) == "Cpu"
+}
+
+/// Marks the hidden meshes that make the renderer build every kind of surface pipeline
+/// at startup.
+#[derive(Component)]
+pub struct PipelineWarmUp;
+
+/// Each kind of [`Surface`] needs its own render pipeline, built (on a software
+/// rasteriser: compiled to machine code, tens of milliseconds of CPU) the first time
+/// such a surface is drawn. Left to the game, that happens mid-game: the first move's
+/// highlight, the first check, the first sprite. A few tiny meshes of every kind, far
+/// below the board where no camera sees them, make it happen while the game loads.
+fn warm_up_pipelines(
+    mut commands: Commands,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<Surface>>,
+    mut images: ResMut<Assets<Image>>,
+) {
+    let plain = meshes.add(crate::models::hex_ring(0.01, 0.0, true).into_mesh());
+    let textured = meshes.add(Rectangle::new(0.01, 0.01));
+    let image = images.add(Image::default());
+    let kinds = [
+        (plain.clone(), Surface::lit(Color::WHITE, 0.0, 1.0)),
+        (plain.clone(), Surface::flat(Color::WHITE)),
+        (plain, Surface::flat(Color::srgba(1.0, 1.0, 1.0, 0.5))),
+        (textured, Surface::image(image)),
+    ];
+    for (mesh, surface) in kinds {
+        commands.spawn((
+            PipelineWarmUp,
+            Mesh3d(mesh),
+            MeshMaterial3d(materials.add(surface)),
+            Transform::from_xyz(0.0, -50.0, 0.0),
+        ));
+    }
 }
 
 /// How a surface answers light.
