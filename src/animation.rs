@@ -109,11 +109,22 @@ impl Plugin for AnimationPlugin {
     }
 }
 
+/// Entities with an animation still running.
+pub type Animated = Or<(With<Slide>, With<Vanish>, With<Pop>, With<CheckFlash>)>;
+
 /// Whether any animation is still running (tests and the engine wait on this).
 pub fn animating(world: &mut World) -> bool {
-    let mut q =
-        world.query_filtered::<(), Or<(With<Slide>, With<Vanish>, With<Pop>, With<CheckFlash>)>>();
+    let mut q = world.query_filtered::<(), Animated>();
     q.iter(world).next().is_some()
+}
+
+/// The most an animation advances in one frame. The first frame of an animation may
+/// come after an idle wait (see `redraw`), and a slow frame should not make a piece
+/// jump: animations then run a little longer instead.
+const MAX_STEP: f32 = 0.05;
+
+fn step(time: &Time) -> f32 {
+    time.delta_secs().min(MAX_STEP)
 }
 
 #[allow(clippy::type_complexity)]
@@ -132,7 +143,7 @@ fn slide_pieces(
     )>,
 ) {
     for (e, mut slide, mut t, promote, view) in &mut moving {
-        slide.elapsed += time.delta_secs();
+        slide.elapsed += step(&time);
         let k = ease(slide.elapsed / slide.duration);
         let mut p = slide.from.lerp(slide.to, k);
         if slide.hop {
@@ -167,7 +178,7 @@ fn vanish_captured(
     mut leaving: Query<(Entity, &mut Vanish, &mut Transform)>,
 ) {
     for (e, mut v, mut t) in &mut leaving {
-        v.elapsed += time.delta_secs();
+        v.elapsed += step(&time);
         let k = ease(v.elapsed / v.duration);
         t.scale = v.scale * (1.0 - k).max(0.001);
         t.translation.y = -0.4 * k;
@@ -183,7 +194,7 @@ fn pop_promoted(
     mut popping: Query<(Entity, &mut Pop, &mut Transform)>,
 ) {
     for (e, mut pop, mut t) in &mut popping {
-        pop.elapsed += time.delta_secs();
+        pop.elapsed += step(&time);
         let k = (pop.elapsed / pop.duration).clamp(0.0, 1.0);
         // Shrink to half, then overshoot a little and settle.
         let s = if k < 0.4 {
@@ -221,7 +232,7 @@ fn flash_checks(
             commands.entity(e).insert((Mesh3d(ring), MeshMaterial3d(m)));
             continue;
         };
-        flash.elapsed += time.delta_secs();
+        flash.elapsed += step(&time);
         let k = (flash.elapsed / flash.duration).clamp(0.0, 1.0);
         t.translation.y = 0.02;
         t.scale = Vec3::splat(1.0 + 0.35 * k);

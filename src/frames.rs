@@ -1,5 +1,9 @@
 //! Measuring the game: the longest frame (`--report-frames`), time to the first frame,
 //! and a timed exit (`--exit-after`).
+//!
+//! Frame times are the intervals between frames drawn back to back. When nothing
+//! changes the game waits between updates (see `redraw`); an interval that includes
+//! such a wait measures the wait, not the work of a frame, and is counted apart.
 
 use std::time::{Duration, Instant};
 
@@ -15,6 +19,10 @@ pub struct FrameReport {
     pub times: Vec<f32>,
     /// Frames of the warm-up (shader compilation, first uploads) are not counted.
     pub skip: u64,
+    /// Frames that came after an idle wait rather than straight after the previous one.
+    pub after_wait: u64,
+    /// Whether the previous frame asked for the next one at once.
+    back_to_back: bool,
 }
 
 impl FrameReport {
@@ -42,9 +50,12 @@ impl FrameReport {
             self.times.iter().sum::<f32>() / self.times.len() as f32
         };
         format!(
-            "frames: {} | first frame after {:.2} s | after warm-up: mean {:.1} ms, \
-             median {:.1} ms, 99% within {:.1} ms, longest frame {:.1} ms",
+            "frames: {} ({} back to back, {} after an idle wait) | first frame after {:.2} s \
+             | after warm-up: mean {:.1} ms, median {:.1} ms, 99% within {:.1} ms, \
+             longest frame {:.1} ms",
             self.frames,
+            self.times.len(),
+            self.after_wait,
             self.first_frame.unwrap_or_default().as_secs_f64(),
             mean,
             self.percentile(0.5),
@@ -62,6 +73,8 @@ impl Default for FrameReport {
             frames: 0,
             times: Vec::new(),
             skip: 30,
+            after_wait: 0,
+            back_to_back: true,
         }
     }
 }
@@ -74,13 +87,20 @@ pub struct FrameStatsPlugin;
 
 impl Plugin for FrameStatsPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(Last, (exit_when_due, measure_frames).chain());
+        app.add_systems(
+            Last,
+            (exit_when_due, measure_frames)
+                .chain()
+                .after(crate::redraw::RedrawSet),
+        );
     }
 }
 
 fn measure_frames(
     report: Option<ResMut<FrameReport>>,
     time: Res<Time<Real>>,
+    redraw: Option<Res<crate::redraw::Redraw>>,
+    mut requests: MessageReader<bevy::window::RequestRedraw>,
     mut exits: MessageReader<AppExit>,
 ) {
     let Some(mut report) = report else { return };
@@ -89,8 +109,14 @@ fn measure_frames(
         report.first_frame = Some(report.started.elapsed());
     }
     if report.frames > report.skip {
-        report.times.push(time.delta_secs() * 1000.0);
+        if report.back_to_back {
+            report.times.push(time.delta_secs() * 1000.0);
+        } else {
+            report.after_wait += 1;
+        }
     }
+    let continuous = redraw.is_none_or(|r| *r == crate::redraw::Redraw::Continuous);
+    report.back_to_back = continuous || requests.read().count() > 0;
     if exits.read().next().is_some() {
         println!("{}", report.summary());
     }

@@ -14,6 +14,7 @@ pub mod game;
 pub mod input;
 pub mod models;
 pub mod pieces;
+pub mod redraw;
 pub mod screenshot;
 pub mod session;
 pub mod settings;
@@ -145,6 +146,7 @@ impl Plugin for HexchessPlugin {
             shading::ShadingPlugin,
             ui::UiPlugin,
             screenshot::ScreenshotPlugin,
+            redraw::RedrawPlugin,
         ));
     }
 }

@@ -10,6 +10,7 @@ use bevy_egui::{EguiGlobalSettings, EguiPlugin};
 use clap::{Parser, ValueEnum};
 use hexchess::frames::{ExitAfter, FrameReport, FrameStatsPlugin};
 use hexchess::input::Selection;
+use hexchess::redraw::Redraw;
 use hexchess::screenshot::ScreenshotPlan;
 use hexchess::session::{AppState, MAX_LEVEL, Mode, Session};
 use hexchess::settings::{Settings, View};
@@ -70,6 +71,10 @@ struct Cli {
     /// Log the time each render pass takes on the GPU, once a second.
     #[arg(long)]
     render_diagnostics: bool,
+    /// Redraw every frame even when nothing changes (normally the game redraws on
+    /// input and while something moves, and otherwise a few times a second).
+    #[arg(long)]
+    continuous: bool,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -176,6 +181,14 @@ fn main() -> ExitCode {
     })
     .add_plugins(FrameStatsPlugin);
     app.insert_resource(Selection { from: selection });
+    // Screenshots count frames: they are drawn back to back.
+    let redraw = if cli.continuous || cli.screenshot.is_some() {
+        Redraw::Continuous
+    } else {
+        Redraw::OnChange
+    };
+    app.insert_resource(redraw)
+        .insert_resource(redraw.winit_settings());
     if cli.menu {
         app.world_mut()
             .resource_mut::<NextState<AppState>>()
