@@ -25,7 +25,7 @@ use crate::animation::Animated;
 use crate::camera::Orbit;
 use crate::game::{GameState, MoveRequest};
 use crate::input::Selection;
-use crate::session::{AppState, Clocks};
+use crate::session::{AppState, Clocks, Mode, Session};
 use crate::settings::Settings;
 
 /// The longest the game waits between updates when nothing happens.
@@ -92,6 +92,7 @@ fn request_redraw_while_changing(
     policy: Res<Redraw>,
     animated: Query<(), Animated>,
     engine: Res<EnginePlayer>,
+    session: Res<Session>,
     game: Res<GameState>,
     settings: Res<Settings>,
     orbit: Res<Orbit>,
@@ -105,6 +106,7 @@ fn request_redraw_while_changing(
     let requested = requests.read().count() > 0;
     let busy = requested
         || engine.is_thinking()
+        || engine_to_move(&game, &session)
         || !animated.is_empty()
         || game.is_changed()
         || settings.is_changed()
@@ -128,6 +130,16 @@ fn request_redraw_while_changing(
             *winit = loop_settings(wanted);
         }
     }
+}
+
+/// Whether an engine is about to think: between a move's animation and the start of
+/// the search there is a frame with neither, and resting there would delay the game.
+fn engine_to_move(game: &GameState, session: &Session) -> bool {
+    let paused = session.mode == Mode::EngineVsEngine && session.paused && !session.step;
+    session.mode.engine_plays(game.position.turn())
+        && game.outcome().is_none()
+        && game.is_live()
+        && !paused
 }
 
 /// bevy_egui 0.42 gives egui a `ModifiersChanged` event on every frame, changed or not,
