@@ -1,47 +1,26 @@
 //! The game's plugins in a headless app: clicks and drags, promotions, variant switches
 //! and flips, checked against the game state and the entities shown.
 
+mod common;
+
 use std::time::Duration;
 
 use bevy::prelude::*;
-use bevy::state::app::StatesPlugin;
-use bevy::time::TimeUpdateStrategy;
-use hexchess::LaunchOptions;
 use hexchess::board::{BoardLabel, CellTile, cell_world};
 use hexchess::game::{GameState, NewGameRequest};
 use hexchess::input::{PendingPromotion, PointerCell, PromotionChoice, Selection};
 use hexchess::pieces::PieceView;
 use hexchess::session::{Mode, Session};
 use hexchess::settings::{Settings, ViewChanged};
-use hexchess_core::{Catalog, Cell};
+use hexchess_core::Cell;
 
 fn app(variant: &str, fen: Option<&str>) -> App {
-    let catalog = Catalog::builtin();
-    let options = LaunchOptions {
-        variant: Some(variant.into()),
-        fen: fen.map(str::to_string),
-        moves: Vec::new(),
-        record: None,
-        settings: Settings::default(),
-        session: Session {
-            mode: Mode::HumanVsHuman,
-            ..Session::default()
-        },
+    let session = Session {
+        mode: Mode::HumanVsHuman,
+        ..Session::default()
     };
-    let state = options.game_state(&catalog).unwrap();
-    let mut app = App::new();
-    // Input resources are inserted by hand (no input plugin), so the test decides
-    // exactly what is pressed in each frame, as Bevy's own app tests do.
-    app.add_plugins((MinimalPlugins, AssetPlugin::default(), StatesPlugin))
-        .insert_resource(ButtonInput::<MouseButton>::default())
-        .insert_resource(ButtonInput::<KeyCode>::default())
-        .init_asset::<Mesh>()
-        .init_asset::<hexchess::shading::Surface>()
-        .init_asset::<Image>()
-        .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
-            20,
-        )));
-    hexchess::add_game_plugins(&mut app, catalog, state, options.settings, options.session);
+    let frame = Some(Duration::from_millis(20));
+    let mut app = common::headless_app(variant, fen, Settings::default(), session, frame);
     app.update();
     app
 }

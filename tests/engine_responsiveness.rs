@@ -1,43 +1,24 @@
 //! The engine thinks while frames keep running. Alone in its own test binary, so that
 //! other tests' engine threads do not compete with its frames for the two cores.
 
+mod common;
+
 use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
-use bevy::state::app::StatesPlugin;
-use bevy::time::TimeUpdateStrategy;
-use hexchess::LaunchOptions;
 use hexchess::ai::EnginePlayer;
 use hexchess::game::GameState;
 use hexchess::session::{Mode, Session};
 use hexchess::settings::Settings;
-use hexchess_core::{Catalog, Side};
+use hexchess_core::Side;
 
 fn new_app(variant: &str, fen: Option<&str>, session: Session) -> App {
-    let catalog = Catalog::builtin();
-    let options = LaunchOptions {
-        variant: Some(variant.into()),
-        fen: fen.map(str::to_string),
-        moves: Vec::new(),
-        record: None,
-        settings: Settings {
-            animate: false,
-            ..Settings::default()
-        },
-        session,
+    let settings = Settings {
+        animate: false,
+        ..Settings::default()
     };
-    let state = options.game_state(&catalog).unwrap();
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, AssetPlugin::default(), StatesPlugin))
-        .insert_resource(ButtonInput::<MouseButton>::default())
-        .insert_resource(ButtonInput::<KeyCode>::default())
-        .init_asset::<Mesh>()
-        .init_asset::<hexchess::shading::Surface>()
-        .init_asset::<Image>()
-        .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
-            16,
-        )));
-    hexchess::add_game_plugins(&mut app, catalog, state, options.settings, options.session);
+    let frame = Some(Duration::from_millis(16));
+    let mut app = common::headless_app(variant, fen, settings, session, frame);
     app.update();
     app
 }

@@ -2,13 +2,12 @@
 //! frames, undo cancels thinking, engine-vs-engine games end as the rules say, saved
 //! games load back, and the game-over dialog shows the right result.
 
+mod common;
+
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
-use bevy::state::app::StatesPlugin;
-use bevy::time::TimeUpdateStrategy;
-use hexchess::LaunchOptions;
 use hexchess::ai::EnginePlayer;
 use hexchess::game::{GameState, LoadRequest, MoveRequest, UndoRequest};
 use hexchess::session::{AppState, GameOverDialog, Mode, Session};
@@ -16,30 +15,12 @@ use hexchess::settings::Settings;
 use hexchess_core::{Catalog, Position, Side, Termination};
 
 fn new_app(variant: &str, fen: Option<&str>, session: Session) -> App {
-    let catalog = Catalog::builtin();
-    let options = LaunchOptions {
-        variant: Some(variant.into()),
-        fen: fen.map(str::to_string),
-        moves: Vec::new(),
-        record: None,
-        settings: Settings {
-            animate: false,
-            ..Settings::default()
-        },
-        session,
+    let settings = Settings {
+        animate: false,
+        ..Settings::default()
     };
-    let state = options.game_state(&catalog).unwrap();
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, AssetPlugin::default(), StatesPlugin))
-        .insert_resource(ButtonInput::<MouseButton>::default())
-        .insert_resource(ButtonInput::<KeyCode>::default())
-        .init_asset::<Mesh>()
-        .init_asset::<hexchess::shading::Surface>()
-        .init_asset::<Image>()
-        .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
-            16,
-        )));
-    hexchess::add_game_plugins(&mut app, catalog, state, options.settings, options.session);
+    let frame = Some(Duration::from_millis(16));
+    let mut app = common::headless_app(variant, fen, settings, session, frame);
     app.update();
     app
 }

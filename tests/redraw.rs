@@ -1,56 +1,36 @@
 //! The window loop rests while the game waits for a player and draws continuously while
 //! something moves; egui's input no longer keeps it awake by itself.
 
+mod common;
+
 use std::time::Duration;
 
 use bevy::prelude::*;
-use bevy::state::app::StatesPlugin;
-use bevy::time::TimeUpdateStrategy;
 use bevy::winit::{UpdateMode, WinitSettings};
 use bevy_egui::{EguiInput, egui};
-use hexchess::LaunchOptions;
 use hexchess::camera::Orbit;
 use hexchess::game::{GameState, MoveRequest};
 use hexchess::redraw::{IDLE_WAIT, Redraw, RedrawPlugin};
 use hexchess::session::{Mode, Session};
 use hexchess::settings::Settings;
-use hexchess_core::Catalog;
 
 fn app() -> App {
-    let catalog = Catalog::builtin();
-    let options = LaunchOptions {
-        variant: Some("glinski".into()),
-        fen: None,
-        moves: Vec::new(),
-        record: None,
-        settings: Settings::default(),
-        session: Session {
-            mode: Mode::HumanVsHuman,
-            ..Session::default()
-        },
+    let session = Session {
+        mode: Mode::HumanVsHuman,
+        ..Session::default()
     };
-    let state = options.game_state(&catalog).unwrap();
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, AssetPlugin::default(), StatesPlugin))
-        .insert_resource(ButtonInput::<MouseButton>::default())
-        .insert_resource(ButtonInput::<KeyCode>::default())
-        .init_asset::<Mesh>()
-        .init_asset::<hexchess::shading::Surface>()
-        .init_asset::<Image>()
-        .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
-            20,
-        )))
-        .insert_resource(Orbit {
-            target: Vec3::ZERO,
-            yaw: 0.0,
-            pitch: 1.0,
-            distance: 20.0,
-            fit: 8.0,
-            zoom: 1.0,
-        })
-        .insert_resource(Redraw::OnChange.winit_settings());
-    hexchess::add_game_plugins(&mut app, catalog, state, options.settings, options.session);
-    app.add_plugins(RedrawPlugin);
+    let frame = Some(Duration::from_millis(20));
+    let mut app = common::headless_app("glinski", None, Settings::default(), session, frame);
+    app.insert_resource(Orbit {
+        target: Vec3::ZERO,
+        yaw: 0.0,
+        pitch: 1.0,
+        distance: 20.0,
+        fit: 8.0,
+        zoom: 1.0,
+    })
+    .insert_resource(Redraw::OnChange.winit_settings())
+    .add_plugins(RedrawPlugin);
     app.update();
     app
 }

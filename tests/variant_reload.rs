@@ -1,17 +1,16 @@
 //! Editing a variant file while the game runs reloads it (a temporary folder stands in
 //! for `variants/`).
 
+mod common;
+
 use std::path::Path;
 use std::time::Duration;
 
 use bevy::prelude::*;
-use bevy::state::app::StatesPlugin;
-use hexchess::LaunchOptions;
 use hexchess::game::{GameState, NewGameRequest, Variants};
 use hexchess::session::{Mode, Session};
 use hexchess::settings::Settings;
 use hexchess::variants::{RestartOffer, VariantFolders};
-use hexchess_core::Catalog;
 
 const GLINSKI: &str = include_str!("../variants/glinski.ron");
 
@@ -22,27 +21,11 @@ fn mod_text(name: &str) -> String {
 }
 
 fn app(dir: &Path) -> App {
-    let catalog = Catalog::builtin();
-    let options = LaunchOptions {
-        variant: Some("glinski".into()),
-        fen: None,
-        moves: Vec::new(),
-        record: None,
-        settings: Settings::default(),
-        session: Session {
-            mode: Mode::HumanVsHuman,
-            ..Session::default()
-        },
+    let session = Session {
+        mode: Mode::HumanVsHuman,
+        ..Session::default()
     };
-    let state = options.game_state(&catalog).unwrap();
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, AssetPlugin::default(), StatesPlugin))
-        .insert_resource(ButtonInput::<MouseButton>::default())
-        .insert_resource(ButtonInput::<KeyCode>::default())
-        .init_asset::<Mesh>()
-        .init_asset::<hexchess::shading::Surface>()
-        .init_asset::<Image>();
-    hexchess::add_game_plugins(&mut app, catalog, state, options.settings, options.session);
+    let mut app = common::headless_app("glinski", None, Settings::default(), session, None);
     app.insert_resource(VariantFolders {
         dirs: vec![dir.to_path_buf()],
         every: Duration::ZERO,

@@ -1,0 +1,47 @@
+//! The headless app every game test starts from: Bevy's minimal plugins and the game's
+//! own plugins, no window, camera or egui.
+
+use std::time::Duration;
+
+use bevy::prelude::*;
+use bevy::state::app::StatesPlugin;
+use bevy::time::TimeUpdateStrategy;
+use hexchess::LaunchOptions;
+use hexchess::session::Session;
+use hexchess::settings::Settings;
+use hexchess_core::Catalog;
+
+/// The game on `variant` (from `fen` when given), not yet updated, so that a test can
+/// add what else it needs first. With `frame`, every update advances time by exactly
+/// that much. Input resources are inserted by hand (no input plugin), so a test decides
+/// exactly what is pressed in each frame, as Bevy's own app tests do.
+pub fn headless_app(
+    variant: &str,
+    fen: Option<&str>,
+    settings: Settings,
+    session: Session,
+    frame: Option<Duration>,
+) -> App {
+    let catalog = Catalog::builtin();
+    let options = LaunchOptions {
+        variant: Some(variant.into()),
+        fen: fen.map(str::to_string),
+        moves: Vec::new(),
+        record: None,
+        settings,
+        session,
+    };
+    let state = options.game_state(&catalog).unwrap();
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, AssetPlugin::default(), StatesPlugin))
+        .insert_resource(ButtonInput::<MouseButton>::default())
+        .insert_resource(ButtonInput::<KeyCode>::default())
+        .init_asset::<Mesh>()
+        .init_asset::<hexchess::shading::Surface>()
+        .init_asset::<Image>();
+    if let Some(frame) = frame {
+        app.insert_resource(TimeUpdateStrategy::ManualDuration(frame));
+    }
+    hexchess::add_game_plugins(&mut app, catalog, state, options.settings, options.session);
+    app
+}
