@@ -35,6 +35,22 @@ fn perft(rules: &Arc<Rules>, expected: &[u64]) {
     }
 }
 
+/// Plays moves given in long algebraic or SAN.
+fn play(p: &mut Position, moves: &[&str]) {
+    for m in moves {
+        let mv = p.parse_move(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+        p.make_move(mv);
+    }
+}
+
+/// Every legal move, in SAN.
+fn san_moves(p: &Position) -> Vec<String> {
+    p.legal_moves()
+        .into_iter()
+        .map(|m| p.move_to_san(m))
+        .collect()
+}
+
 #[test]
 fn mini_hexchess() {
     let rules = load("mini.ron");
@@ -95,15 +111,8 @@ fn shafran_castles_on_both_flanks_short_and_long() {
     let rules = load("shafran.ron");
     let mut p = Position::start(rules);
     // Clear the queen's flank (knight, bishop, queen away) and play quiet Black moves.
-    for m in ["b1a3", "a5a4", "c1d3", "b6b5", "d1e3", "c7c6"] {
-        let mv = p.parse_move(m).unwrap_or_else(|e| panic!("{m}: {e}"));
-        p.make_move(mv);
-    }
-    let names: Vec<String> = p
-        .legal_moves()
-        .into_iter()
-        .map(|m| p.move_to_san(m))
-        .collect();
+    play(&mut p, &["b1a3", "a5a4", "c1d3", "b6b5", "d1e3", "c7c6"]);
+    let names = san_moves(&p);
     assert!(names.contains(&"O-O-Q".to_string()), "{names:?}");
     assert!(names.contains(&"O-O-O-Q".to_string()), "{names:?}");
     assert!(
@@ -133,15 +142,8 @@ fn shafran_castles_on_both_flanks_short_and_long() {
     p.unmake_move();
     assert_eq!(p.to_fen(), before);
     // A king that has moved may no longer castle, even after returning.
-    for m in ["e1d1", "c6c5", "d1e1", "c5c4"] {
-        let mv = p.parse_move(m).unwrap_or_else(|e| panic!("{m}: {e}"));
-        p.make_move(mv);
-    }
-    let names: Vec<String> = p
-        .legal_moves()
-        .into_iter()
-        .map(|m| p.move_to_san(m))
-        .collect();
+    play(&mut p, &["e1d1", "c6c5", "d1e1", "c5c4"]);
+    let names = san_moves(&p);
     assert!(!names.iter().any(|n| n.starts_with("O-O")), "{names:?}");
 }
 
@@ -151,22 +153,14 @@ fn no_castling_through_an_attacked_cell() {
     // White: king e1, rook a1; Black: king e10, and a rook on c6 that sees down to c1.
     let open = "R5/7/8/9/K8k/9/8/7/6 w AB - 0 1";
     let p = Position::from_fen(rules.clone(), open).unwrap();
-    let names: Vec<String> = p
-        .legal_moves()
-        .into_iter()
-        .map(|m| p.move_to_san(m))
-        .collect();
+    let names = san_moves(&p);
     assert!(
         names.contains(&"O-O-Q".to_string()) && names.contains(&"O-O-O-Q".to_string()),
         "{names:?}"
     );
     let attacked = "R5/7/5r2/9/K8k/9/8/7/6 w AB - 0 1";
     let p = Position::from_fen(rules, attacked).unwrap();
-    let names: Vec<String> = p
-        .legal_moves()
-        .into_iter()
-        .map(|m| p.move_to_san(m))
-        .collect();
+    let names = san_moves(&p);
     // The king would cross c1 (short) or cross it to b1 (long): neither is allowed.
     assert!(!names.iter().any(|n| n.starts_with("O-O")), "{names:?}");
 }

@@ -4,6 +4,8 @@
 //! Legality is decided by writing the resulting position as FEN and asking whether the
 //! side that moved is left in check, so the engine's pin and check handling is not used.
 
+mod common;
+
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
@@ -69,30 +71,10 @@ impl<'a> Board<'a> {
         }
         let rules = self.pos.rules();
         let b = rules.board();
-        let mut groups = Vec::new();
-        for g in b.groups() {
-            let mut s = String::new();
-            let mut empty = 0;
-            for c in g {
-                match cells.get(&b.hex(*c)) {
-                    Some(l) => {
-                        if empty > 0 {
-                            s.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        s.push(*l);
-                    }
-                    None => empty += 1,
-                }
-            }
-            if empty > 0 {
-                s.push_str(&empty.to_string());
-            }
-            groups.push(s);
-        }
+        let groups = common::placement(b, |c| cells.get(&b.hex(c)).copied());
         let them = !self.pos.turn();
         let castling = if rules.has_castling() { " -" } else { "" };
-        let fen = format!("{} {}{castling} - 0 1", groups.join("/"), them.letter());
+        let fen = format!("{groups} {}{castling} - 0 1", them.letter());
         // from_fen refuses a position where the side that just moved is in check.
         Position::from_fen(Arc::clone(self.pos.rules_arc()), &fen).is_ok()
     }

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use hexchess_core::variant::builtin;
-use hexchess_core::{Position, Rules};
+use hexchess_core::{Board, Cell, Position, Rules};
 
 /// Compiled rules of a built-in variant.
 pub fn rules(id: &str) -> Arc<Rules> {
@@ -67,18 +67,34 @@ pub fn place_with(
 ) -> Position {
     let rules = rules(id);
     let board = rules.board();
+    let groups = placement(board, |c| {
+        pieces
+            .iter()
+            .find(|(_, n)| *n == board.name(c))
+            .map(|(l, _)| *l)
+    });
+    for (_, n) in pieces {
+        assert!(board.parse_cell(n).is_some(), "{n} is not a cell");
+    }
+    let fen_text = format!("{groups} {turn} {ep} {halfmove} 1");
+    Position::from_fen(rules, &fen_text).unwrap_or_else(|e| panic!("{fen_text}: {e}"))
+}
+
+/// The board field of a hex FEN: each group of cells (file or rank) with its pieces'
+/// letters and counts of empty cells, groups joined by `/`.
+pub fn placement(board: &Board, piece_on: impl Fn(Cell) -> Option<char>) -> String {
     let mut groups = Vec::new();
     for g in board.groups() {
         let mut s = String::new();
         let mut empty = 0;
         for c in g {
-            match pieces.iter().find(|(_, n)| *n == board.name(*c)) {
-                Some((l, _)) => {
+            match piece_on(*c) {
+                Some(l) => {
                     if empty > 0 {
                         s.push_str(&empty.to_string());
                         empty = 0;
                     }
-                    s.push(*l);
+                    s.push(l);
                 }
                 None => empty += 1,
             }
@@ -88,9 +104,5 @@ pub fn place_with(
         }
         groups.push(s);
     }
-    for (_, n) in pieces {
-        assert!(board.parse_cell(n).is_some(), "{n} is not a cell");
-    }
-    let fen_text = format!("{} {turn} {ep} {halfmove} 1", groups.join("/"));
-    Position::from_fen(rules, &fen_text).unwrap_or_else(|e| panic!("{fen_text}: {e}"))
+    groups.join("/")
 }
