@@ -10,7 +10,7 @@ use crate::board::Cell;
 use crate::moves::{Move, MoveList};
 use crate::piece::{Kind, Side};
 use crate::position::Position;
-use crate::rules::{KindMoves, Rules};
+use crate::rules::{KindMoves, Rules, first_down, first_up, slide_down, slide_up};
 use crate::variant::MoveMode;
 
 /// Checkers and pins of the side to move.
@@ -281,15 +281,15 @@ impl Position {
                 continue;
             }
             let km = &moves[k.index()];
-            let reachable = if noisy {
-                info.evasion & enemy
-            } else {
-                info.evasion
-            };
             for from in pieces {
-                let allowed = reachable & info.allowed(from);
+                let allowed = info.allowed(from);
                 let checked = info.unrecorded_pin(from);
-                for t in piece_targets(r, km, from, own, enemy, occupied) & allowed {
+                let targets = if noisy {
+                    piece_captures(r, km, from, enemy, occupied)
+                } else {
+                    piece_targets(r, km, from, own, enemy, occupied)
+                };
+                for t in targets & allowed {
                     if !checked || self.keeps_royal_safe(from, t) {
                         out.push(Move::new(from, t));
                     }
@@ -307,7 +307,15 @@ impl Position {
         let enemy = self.side_bb[(!us).index()];
         let occupied = own | enemy;
         let choices = self.promotion_choices_now();
+        let ep_targets = self.ep.map_or(Bitboard::EMPTY, |e| e.targets);
         for from in pawns {
+            // Only captures and promotions count in a captures-only generation.
+            if noisy
+                && (pawn.capture[s][from.index()] & (enemy | ep_targets)).is_empty()
+                && !pawn.promoting_from[s].contains(from)
+            {
+                continue;
+            }
             let mut allowed = info.allowed(from);
             let longest = pawn.long_first[s][from.index()].max(1);
             if info.unrecorded_pin(from) {
@@ -375,13 +383,18 @@ impl Position {
         promotions_only: bool,
         out: &mut MoveList,
     ) {
-        let Some(pr) = &self.rules.promotion else {
+        let s = self.turn.index();
+        let promoting = self
+            .rules
+            .promotion
+            .as_ref()
+            .filter(|pr| (pr.zone[s] | pr.optional_zone[s]).contains(t));
+        let Some(pr) = promoting else {
             if !promotions_only {
                 out.push(Move::new(from, t));
             }
             return;
         };
-        let s = self.turn.index();
         if pr.zone[s].contains(t) {
             if choices.len == 0 && !pr.must_promote_to_enter && !promotions_only {
                 out.push(Move::new(from, t));
@@ -546,9 +559,13 @@ pub(crate) fn piece_targets(
     if km.has_moded_leaps {
         t |= (km.leap_move[i] & !occupied) | (km.leap_capture[i] & enemy);
     }
+    let (up, down) = km.slide_rays_from(from);
     let mut slid = Bitboard::EMPTY;
-    for &d in &km.plain_slides {
-        slid |= r.slide(d, from, occupied);
+    for &ray in up {
+        slid |= slide_up(ray, occupied);
+    }
+    for &ray in down {
+        slid |= slide_down(ray, occupied);
     }
     t |= slid & !own;
     for s in &km.special_slides {
@@ -563,6 +580,44 @@ pub(crate) fn piece_targets(
         };
     }
     t
+}
+
+/// Captures of a non-pawn piece (pseudo-legal): for slides only the first piece met
+/// along each ray matters, which is cheaper than finding every reachable cell.
+#[inline]
+pub(crate) fn piece_captures(
+    r: &Rules,
+    km: &KindMoves,
+    from: Cell,
+    enemy: Bitboard,
+    occupied: Bitboard,
+) -> Bitboard {
+    let i = from.index();
+    let mut t = Bitboard::EMPTY;
+    if km.has_leaps {
+        t = km.leap_any[i];
+    }
+    if km.has_moded_leaps {
+        t |= km.leap_capture[i];
+    }
+    let (up, down) = km.slide_rays_from(from);
+    for &ray in up {
+        t |= first_up(ray, occupied);
+    }
+    for &ray in down {
+        t |= first_down(ray, occupied);
+    }
+    for s in &km.special_slides {
+        if s.mode == MoveMode::MoveOnly {
+            continue;
+        }
+        let mut reach = r.slide(s.dir, from, occupied);
+        if let Some(l) = &s.limit {
+            reach &= l[i];
+        }
+        t |= reach;
+    }
+    t & enemy
 }
 
 #[cfg(test)]

@@ -48,10 +48,26 @@ pub(crate) struct KindMoves {
     pub plain_slides: Vec<u8>,
     /// The other slides: limited, move-only or capture-only.
     pub special_slides: Vec<SlideAtom>,
+    /// The rays of the plain slides from each cell, `plain_slides.len()` per cell: first
+    /// those along which cell indices grow, then the others. Kept side by side so that
+    /// generating a slider's moves reads one short run of memory and never asks which
+    /// way a ray runs.
+    pub slide_rays: Vec<Bitboard>,
+    /// How many of each cell's `slide_rays` ascend.
+    pub ascending_slides: usize,
     /// Whether `leap_any` has any target (pure sliders skip the lookup).
     pub has_leaps: bool,
     /// Whether `leap_move` or `leap_capture` has any target (rare: fairy pieces).
     pub has_moded_leaps: bool,
+}
+
+impl KindMoves {
+    /// The ascending and the descending plain-slide rays from `from`.
+    #[inline]
+    pub fn slide_rays_from(&self, from: Cell) -> (&[Bitboard], &[Bitboard]) {
+        let n = self.plain_slides.len();
+        self.slide_rays[from.index() * n..(from.index() + 1) * n].split_at(self.ascending_slides)
+    }
 }
 
 /// Slide directions that share the set of kinds sliding along them (and a range), seen
@@ -81,6 +97,9 @@ pub(crate) struct PawnTables {
     /// `[side][cell]`: capture targets.
     pub capture: [Vec<Bitboard>; 2],
     pub en_passant: bool,
+    /// `[side]`: cells from which one advance reaches a promotion cell (compulsory or
+    /// optional), so a captures-only generator can pass over every other pawn's pushes.
+    pub promoting_from: [Bitboard; 2],
 }
 
 /// One castling move of one side, compiled.
@@ -343,6 +362,8 @@ impl Rules {
                     slides: Vec::new(),
                     plain_slides: Vec::new(),
                     special_slides: Vec::new(),
+                    slide_rays: Vec::new(),
+                    ascending_slides: 0,
                     has_leaps: false,
                     has_moded_leaps: false,
                 };
@@ -385,6 +406,17 @@ impl Rules {
                         km.special_slides.push(sa.clone());
                     }
                 }
+                km.plain_slides.sort_by_key(|d| !ascending[*d as usize]);
+                km.ascending_slides =
+                    km.plain_slides.iter().filter(|d| ascending[**d as usize]).count();
+                let rays = &rays;
+                km.slide_rays = (0..MAX_CELLS)
+                    .flat_map(|c| {
+                        km.plain_slides
+                            .iter()
+                            .map(move |d| rays[*d as usize * MAX_CELLS + c])
+                    })
+                    .collect();
                 km.has_leaps = km.leap_any.iter().any(|b| b.any());
                 km.has_moded_leaps = km.leap_move.iter().chain(&km.leap_capture).any(|b| b.any());
                 moves[side.index()].push(km);
@@ -392,7 +424,7 @@ impl Rules {
         }
 
         // Pawn tables.
-        let pawn = match (v.pawn(), pawn_kind) {
+        let mut pawn = match (v.pawn(), pawn_kind) {
             (Some(rules), Some(kind)) => {
                 let mut advance: [Vec<Vec<Option<Cell>>>; 2] = [Vec::new(), Vec::new()];
                 let mut capture: [Vec<Bitboard>; 2] =
@@ -429,6 +461,7 @@ impl Rules {
                     long_first,
                     capture,
                     en_passant: rules.en_passant,
+                    promoting_from: [Bitboard::EMPTY; 2],
                 })
             }
             _ => None,
@@ -561,6 +594,20 @@ impl Rules {
             }
             None => None,
         };
+
+        if let (Some(pt), Some(pr)) = (&mut pawn, &promotion) {
+            for s in 0..2 {
+                let cells = pr.zone[s] | pr.optional_zone[s];
+                pt.promoting_from[s] = board
+                    .cells()
+                    .filter(|c| {
+                        pt.advance[s]
+                            .iter()
+                            .any(|t| t[c.index()].is_some_and(|to| cells.contains(to)))
+                    })
+                    .collect();
+            }
+        }
 
         // Castling.
         let mut castling: [Vec<CastlingTables>; 2] = [Vec::new(), Vec::new()];
@@ -848,16 +895,10 @@ impl Rules {
     #[inline]
     pub(crate) fn slide(&self, dir: u8, c: Cell, occupied: Bitboard) -> Bitboard {
         let ray = self.ray(dir, c);
-        let blockers = (ray & occupied).0;
-        if blockers == 0 {
-            return ray;
-        }
         if self.ascending[dir as usize] {
-            let b = blockers.trailing_zeros();
-            Bitboard(ray.0 & (u128::MAX >> (127 - b)))
+            slide_up(ray, occupied)
         } else {
-            let b = 127 - blockers.leading_zeros();
-            Bitboard(ray.0 & (u128::MAX << b))
+            slide_down(ray, occupied)
         }
     }
 
@@ -870,4 +911,36 @@ impl Rules {
             set.last()
         }
     }
+}
+
+/// The cells of an ascending ray up to and including its first occupied cell (the whole
+/// ray when nothing blocks it). `b ^ (b - 1)` sets every bit up to the lowest set bit of
+/// `b`, and every bit when `b` is empty: no branch, no bit scan.
+#[inline]
+pub(crate) fn slide_up(ray: Bitboard, occupied: Bitboard) -> Bitboard {
+    let b = (ray & occupied).0;
+    Bitboard(ray.0 & (b ^ b.wrapping_sub(1)))
+}
+
+/// [`slide_up`] for a ray along which cell indices fall: keeps the bits from the highest
+/// occupied one upwards.
+#[inline]
+pub(crate) fn slide_down(ray: Bitboard, occupied: Bitboard) -> Bitboard {
+    let b = (ray & occupied).0;
+    let below = u128::MAX.checked_shr(b.leading_zeros()).unwrap_or(0) >> 1;
+    Bitboard(ray.0 & !below)
+}
+
+/// The first occupied cell of an ascending ray, as a set (empty when nothing blocks it).
+#[inline]
+pub(crate) fn first_up(ray: Bitboard, occupied: Bitboard) -> Bitboard {
+    let b = (ray & occupied).0;
+    Bitboard(b & b.wrapping_neg())
+}
+
+/// [`first_up`] for a ray along which cell indices fall.
+#[inline]
+pub(crate) fn first_down(ray: Bitboard, occupied: Bitboard) -> Bitboard {
+    let b = (ray & occupied).0;
+    Bitboard((1u128 << 127).checked_shr(b.leading_zeros()).unwrap_or(0))
 }

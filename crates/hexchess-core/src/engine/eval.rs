@@ -9,9 +9,9 @@
 //! own vectors and zones, so a position and its colour-mirrored twin score the same.
 
 use crate::bitboard::Bitboard;
-use crate::board::Cell;
+use crate::board::{Cell, MAX_CELLS};
 use crate::movegen::piece_targets;
-use crate::piece::{Kind, MAX_KINDS, Side};
+use crate::piece::{Kind, MAX_KINDS, Piece, Side};
 use crate::position::Position;
 use crate::rules::Rules;
 
@@ -42,6 +42,26 @@ impl std::ops::SubAssign for Phased {
     }
 }
 
+/// What one piece on one cell adds to the cheap terms.
+#[derive(Clone, Copy, Debug, Default)]
+struct Placed {
+    mg: i32,
+    eg: i32,
+    phase: i32,
+}
+
+/// A kind whose mobility and attacks on the enemy king count.
+#[derive(Clone, Copy, Debug)]
+struct MobileKind {
+    kind: usize,
+    /// Centipawns per reachable cell, times four.
+    weight: Phased,
+    /// Reach on an average cell of an empty board, a third of it: the zero point.
+    base: i32,
+    /// Weight of its attacks near the enemy king.
+    heavy: i32,
+}
+
 /// How much of the evaluation to use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EvalMode {
@@ -58,12 +78,6 @@ const OPEN_RAY: f64 = 0.7;
 #[derive(Clone, Debug)]
 pub struct Evaluator {
     values: [i32; MAX_KINDS],
-    /// `[side][kind][cell]`: placement bonus.
-    pst: [Vec<Vec<Phased>>; 2],
-    /// Per kind: centipawns per reachable cell, middlegame and endgame.
-    mobility: [Phased; MAX_KINDS],
-    /// Per kind: mobility on an open board averaged over cells (the zero point).
-    mobility_base: [i32; MAX_KINDS],
     /// `[side][cell]`: cells where an enemy pawn would stop a pawn of `side` on `cell`.
     passed_stoppers: [Vec<Bitboard>; 2],
     /// `[side][cell]`: advances a pawn still needs to reach a promotion cell.
@@ -75,6 +89,11 @@ pub struct Evaluator {
     shield: [Vec<Bitboard>; 2],
     /// Non-pawn, non-royal material of both sides at the start: the opening phase.
     start_phase: i32,
+    /// `[piece code * MAX_CELLS + cell]`: material plus placement, White positive, and
+    /// the piece's share of the game phase: the cheap terms in one lookup per piece.
+    placed: Vec<Placed>,
+    /// The kinds scored for mobility and king attack (neither pawn nor royal).
+    mobile: Vec<MobileKind>,
     pawn: Option<Kind>,
     royal_mask: u32,
     kinds: usize,
@@ -298,11 +317,41 @@ impl Evaluator {
                 start_phase += values[p.kind.index()];
             }
         }
+        let mut placed = vec![Placed::default(); (2 * MAX_KINDS + 1) * MAX_CELLS];
+        for side in Side::BOTH {
+            let sign = if side == Side::White { 1 } else { -1 };
+            for k in rules.kinds() {
+                let code = Piece::new(side, k).code() as usize;
+                let value = values[k.index()];
+                let phase = if rules.is_royal(k) || Some(k) == pawn {
+                    0
+                } else {
+                    value
+                };
+                for c in board.cells() {
+                    let pst = pst[side.index()][k.index()][c.index()];
+                    placed[code * MAX_CELLS + c.index()] = Placed {
+                        mg: sign * (value + pst.mg),
+                        eg: sign * (value + pst.eg),
+                        phase,
+                    };
+                }
+            }
+        }
+        let mobile = rules
+            .kinds()
+            .filter(|k| !rules.is_royal(*k) && Some(*k) != pawn)
+            .map(|k| MobileKind {
+                kind: k.index(),
+                weight: mobility[k.index()],
+                base: mobility_base[k.index()],
+                heavy: 1 + values[k.index()] / 300,
+            })
+            .collect();
         Evaluator {
+            placed,
+            mobile,
             values,
-            pst,
-            mobility,
-            mobility_base,
             passed_stoppers,
             pawn_steps,
             max_pawn_steps,
@@ -390,44 +439,34 @@ impl Evaluator {
     fn static_terms(&self, pos: &Position) -> (Phased, i32) {
         let mut score = Phased::default();
         let mut phase = 0;
-        let pawn_bb = self
-            .pawn
-            .map_or(Bitboard::EMPTY, |p| pos.kind_bb[p.index()]);
-        for side in Side::BOTH {
-            let s = side.index();
-            let own = pos.side_bb[s];
-            let enemy_pawns = pawn_bb & pos.side_bb[(!side).index()];
-            let mut acc = Phased::default();
-            for k in 0..self.kinds {
-                let pieces = pos.kind_bb[k] & own;
-                if pieces.is_empty() {
-                    continue;
-                }
-                let value = self.values[k];
-                let count = pieces.count() as i32;
-                acc.mg += value * count;
-                acc.eg += value * count;
-                let is_pawn = Some(Kind::new(k)) == self.pawn;
-                if !is_pawn && self.royal_mask >> k & 1 == 0 {
-                    phase += value * count;
-                }
-                for c in pieces {
-                    acc += self.pst[s][k][c.index()];
-                    if is_pawn && (self.passed_stoppers[s][c.index()] & enemy_pawns).is_empty() {
+        for c in pos.occupied() {
+            let p = self.placed[pos.mailbox[c.index()] as usize * MAX_CELLS + c.index()];
+            score.mg += p.mg;
+            score.eg += p.eg;
+            phase += p.phase;
+        }
+        if let Some(pawn) = self.pawn {
+            let pawns = pos.kind_bb[pawn.index()];
+            let m = self.max_pawn_steps.max(1) as i32;
+            for side in Side::BOTH {
+                let s = side.index();
+                let enemy_pawns = pawns & pos.side_bb[(!side).index()];
+                let mut acc = Phased::default();
+                for c in pawns & pos.side_bb[s] {
+                    if (self.passed_stoppers[s][c.index()] & enemy_pawns).is_empty() {
                         // Passed: nothing but pieces can stop it.
                         let left = self.pawn_steps[s][c.index()] as i32;
-                        let m = self.max_pawn_steps.max(1) as i32;
                         let advanced = (m - left).max(0);
                         let bonus = 10 + 120 * advanced * advanced / (m * m);
                         acc.mg += bonus / 2;
                         acc.eg += bonus;
                     }
                 }
-            }
-            if side == Side::White {
-                score += acc;
-            } else {
-                score -= acc;
+                if side == Side::White {
+                    score += acc;
+                } else {
+                    score -= acc;
+                }
             }
         }
         (score, phase)
@@ -446,26 +485,21 @@ impl Evaluator {
             let mut acc = Phased::default();
             let mut attack_units = 0;
             let mut attackers = 0;
-            for k in 0..self.kinds {
-                let pieces = pos.kind_bb[k] & own;
-                if pieces.is_empty()
-                    || Some(Kind::new(k)) == self.pawn
-                    || self.royal_mask >> k & 1 != 0
-                {
+            for m in &self.mobile {
+                let pieces = pos.kind_bb[m.kind] & own;
+                if pieces.is_empty() {
                     continue;
                 }
-                let km = &rules.moves[s][k];
-                let weight = self.mobility[k];
-                let heavy = 1 + self.values[k] / 300;
+                let km = &rules.moves[s][m.kind];
                 for c in pieces {
                     let reach = piece_targets(rules, km, c, own, enemy, occupied);
-                    let mob = reach.count() as i32 - self.mobility_base[k];
-                    acc.mg += weight.mg * mob / 4;
-                    acc.eg += weight.eg * mob / 4;
+                    let mob = reach.count() as i32 - m.base;
+                    acc.mg += m.weight.mg * mob / 4;
+                    acc.eg += m.weight.eg * mob / 4;
                     let near = (reach & zone).count() as i32;
                     if near > 0 {
                         attackers += 1;
-                        attack_units += near * heavy;
+                        attack_units += near * m.heavy;
                     }
                 }
             }

@@ -3,6 +3,7 @@
 
 pub mod bench;
 pub mod eval;
+mod order;
 pub mod search;
 pub mod see;
 pub mod time;

@@ -10,6 +10,7 @@ use rand::Rng;
 
 use super::eval::{EvalMode, Evaluator};
 use super::see::see;
+use super::order::{self, KILLERS, MoveOrder, PROMOTION, TT_MOVE};
 use super::time::{Deadlines, SearchLimits};
 use super::tt::{Bound, TranspositionTable};
 use super::{Score, SearchInfo, SearchOptions, SearchResult};
@@ -40,7 +41,7 @@ pub struct Searcher {
     history: Vec<i32>,
     killers: [[Option<Move>; 2]; MAX_PLY + 1],
     lists: Vec<MoveList>,
-    scores: Vec<Vec<i32>>,
+    orders: Vec<MoveOrder>,
     pv: Vec<Vec<Move>>,
     lmr: [[u8; 64]; 64],
     /// Full evaluations by position hash; cleared with the mode or variant.
@@ -72,7 +73,7 @@ impl Searcher {
             history: vec![0; 2 * MAX_CELLS * MAX_CELLS],
             killers: [[None; 2]; MAX_PLY + 1],
             lists: (0..=MAX_PLY).map(|_| Vec::with_capacity(128)).collect(),
-            scores: (0..=MAX_PLY).map(|_| Vec::with_capacity(128)).collect(),
+            orders: (0..=MAX_PLY).map(|_| MoveOrder::default()).collect(),
             pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
             lmr,
             eval_cache: vec![(0, 0); EVAL_CACHE_SIZE],
@@ -436,15 +437,14 @@ impl Searcher {
                 self.stalemate_score
             };
         }
-        let mut scores = std::mem::take(&mut self.scores[ply]);
-        self.score_moves(pos, eval, &moves, &mut scores, tt_move, ply);
+        let mut order = std::mem::take(&mut self.orders[ply]);
+        self.score_moves(pos, eval, &moves, &mut order, tt_move, ply);
 
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
         for i in 0..moves.len() {
-            pick_next(&mut moves, &mut scores, i);
-            let mv = moves[i];
+            let (mv, _) = order.next(i, &moves, pos, eval);
             let quiet = !pos.is_capture(mv) && mv.promotion().is_none();
             let killer = self.killers[ply].contains(&Some(mv));
             // Late quiet moves near the leaves of non-PV nodes are rarely good: after
@@ -489,7 +489,7 @@ impl Searcher {
             pos.unmake_move();
             if self.stopped {
                 self.lists[ply] = moves;
-                self.scores[ply] = scores;
+                self.orders[ply] = order;
                 return 0;
             }
             if s > best {
@@ -511,7 +511,7 @@ impl Searcher {
             }
         }
         self.lists[ply] = moves;
-        self.scores[ply] = scores;
+        self.orders[ply] = order;
 
         let bound = if best >= beta {
             Bound::Lower
@@ -564,12 +564,15 @@ impl Searcher {
         } else {
             pos.legal_noisy_moves_into(&mut moves);
         }
-        let mut scores = std::mem::take(&mut self.scores[ply]);
-        self.score_moves(pos, eval, &moves, &mut scores, None, ply);
+        let mut order = std::mem::take(&mut self.orders[ply]);
+        self.score_moves(pos, eval, &moves, &mut order, None, ply);
         let mut best = stand_pat;
         for i in 0..moves.len() {
-            pick_next(&mut moves, &mut scores, i);
-            let mv = moves[i];
+            let (mv, score) = if in_check {
+                order.next(i, &moves, pos, eval)
+            } else {
+                order.pick(i, &moves)
+            };
             if !in_check && mv.promotion().is_none() {
                 // Delta pruning: even winning this piece cannot lift the score to alpha.
                 let gain = pos.piece_at(mv.to()).map_or(100, |p| eval.value(p.kind));
@@ -577,7 +580,7 @@ impl Searcher {
                     continue;
                 }
                 // A capture that loses material in the exchange is not worth a look.
-                if scores[i] < 0 {
+                if order::unsettled(score) && see(pos, eval, mv) < 0 {
                     continue;
                 }
             }
@@ -598,7 +601,7 @@ impl Searcher {
             }
         }
         self.lists[ply] = moves;
-        self.scores[ply] = scores;
+        self.orders[ply] = order;
         best
     }
 
@@ -645,38 +648,34 @@ impl Searcher {
         pos: &Position,
         eval: &Evaluator,
         moves: &[Move],
-        scores: &mut Vec<i32>,
+        order: &mut MoveOrder,
         tt_move: Option<Move>,
         ply: usize,
     ) {
-        scores.clear();
+        order.clear();
         let side = pos.turn().index();
-        for &m in moves {
+        for (i, &m) in moves.iter().enumerate() {
             let s = if Some(m) == tt_move {
-                2_000_000
+                TT_MOVE
             } else if let Some(victim) = pos.piece_at(m.to()) {
                 let attacker = pos.piece_at(m.from()).map_or(0, |p| eval.value(p.kind));
                 let mvv_lva = eval.value(victim.kind) * 16 - attacker / 8
                     + m.promotion().map_or(0, |k| eval.value(k));
-                // Captures that lose material go last, after the quiet moves. Taking a
-                // piece worth at least the capturer cannot lose: no exchange needed.
-                if eval.value(victim.kind) >= attacker || see(pos, eval, m) >= 0 {
-                    1_000_000 + mvv_lva
-                } else {
-                    -1_000_000 + mvv_lva
-                }
+                // Taking a piece worth at least the capturer cannot lose material; the
+                // others are settled by exchange evaluation when they come up.
+                order::capture_score(mvv_lva, eval.value(victim.kind) < attacker)
             } else if m.is_en_passant() {
-                1_000_000 + 100 * 16 - 100 / 8
+                order::capture_score(100 * 16 - 100 / 8, false)
             } else if let Some(k) = m.promotion() {
-                900_000 + eval.value(k)
+                PROMOTION + eval.value(k)
             } else if self.killers[ply][0] == Some(m) {
-                800_000
+                KILLERS[0]
             } else if self.killers[ply][1] == Some(m) {
-                799_000
+                KILLERS[1]
             } else {
                 self.history[history_index(side, m)]
             };
-            scores.push(s);
+            order.push(i, s);
         }
     }
 
@@ -698,19 +697,6 @@ impl Searcher {
 #[inline]
 fn history_index(side: usize, m: Move) -> usize {
     (side * MAX_CELLS + m.from().index()) * MAX_CELLS + m.to().index()
-}
-
-/// Moves the best-scored remaining move to index `i`.
-#[inline]
-fn pick_next(moves: &mut [Move], scores: &mut [i32], i: usize) {
-    let mut best = i;
-    for j in i + 1..moves.len() {
-        if scores[j] > scores[best] {
-            best = j;
-        }
-    }
-    moves.swap(i, best);
-    scores.swap(i, best);
 }
 
 /// Mate scores are stored relative to the node, so they stay right at any ply.

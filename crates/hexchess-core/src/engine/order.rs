@@ -1,0 +1,163 @@
+//! Move ordering: the order in which a node tries its moves decides how soon it cuts
+//! off, so every move gets a score (hash move, winning captures by MVV-LVA, promotions,
+//! killers, history, losing captures last) and the search takes them best first.
+//!
+//! Most nodes cut off after one or two moves, so the list is not sorted up front: the
+//! next best move is selected each time, and only a node that gets past its first few
+//! moves (an all-node, which will try them all) sorts the rest once. Exchange evaluation
+//! of a capture that might lose material is put off until that capture comes up.
+
+use super::eval::Evaluator;
+use super::see::see;
+use crate::moves::Move;
+use crate::position::Position;
+
+/// Score of the hash table's move: searched first.
+pub const TT_MOVE: i32 = 2_000_000;
+/// Base score of captures that do not lose material: `GOOD_CAPTURE + 2 * mvv_lva`, plus
+/// one while the exchange is not yet evaluated.
+pub const GOOD_CAPTURE: i32 = 1_000_000;
+/// Base score of promotions that capture nothing.
+pub const PROMOTION: i32 = 900_000;
+/// Scores of the two killer moves of a ply.
+pub const KILLERS: [i32; 2] = [800_000, 799_000];
+/// Base score of captures that lose material in the exchange: after the quiet moves.
+pub const BAD_CAPTURE: i32 = -1_000_000;
+
+/// Picks after which a node sorts its remaining moves instead of selecting each one.
+const SORT_AFTER: usize = 3;
+
+/// The score of a capture by MVV-LVA: the most valuable victim first, the least valuable
+/// attacker among equals. `unsettled` marks one whose exchange still needs evaluating.
+#[inline]
+pub fn capture_score(mvv_lva: i32, unsettled: bool) -> i32 {
+    GOOD_CAPTURE + 2 * mvv_lva + i32::from(unsettled)
+}
+
+/// Whether a score marks a capture whose exchange is still to be evaluated.
+#[inline]
+pub fn unsettled(score: i32) -> bool {
+    (GOOD_CAPTURE..TT_MOVE).contains(&score) && score & 1 == 1
+}
+
+/// The moves of one node in the order to try them: each move's score and its index in
+/// the node's move list, packed into one integer so that choosing the best is a single
+/// comparison per move.
+#[derive(Default)]
+pub struct MoveOrder {
+    keys: Vec<i64>,
+    /// From this index on the keys are sorted best first.
+    sorted_from: usize,
+}
+
+impl MoveOrder {
+    /// Empties the order for a new node.
+    pub fn clear(&mut self) {
+        self.keys.clear();
+        self.sorted_from = usize::MAX;
+    }
+
+    /// Adds the move at `index` in the node's list with `score`.
+    #[inline]
+    pub fn push(&mut self, index: usize, score: i32) {
+        debug_assert!(index < 1 << 16);
+        self.keys.push((i64::from(score) << 16) | index as i64);
+    }
+
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    /// The `i`-th best move (the first `i` having been taken) and its score, without
+    /// evaluating exchanges.
+    #[inline]
+    pub fn pick(&mut self, i: usize, moves: &[Move]) -> (Move, i32) {
+        if i < self.sorted_from {
+            if i == SORT_AFTER {
+                self.keys[i..].sort_unstable_by(|a, b| b.cmp(a));
+                self.sorted_from = i;
+            } else {
+                let mut best = i;
+                for j in i + 1..self.keys.len() {
+                    if self.keys[j] > self.keys[best] {
+                        best = j;
+                    }
+                }
+                self.keys.swap(i, best);
+            }
+        }
+        let key = self.keys[i];
+        (moves[(key & 0xFFFF) as usize], (key >> 16) as i32)
+    }
+
+    /// Like [`MoveOrder::pick`], but a capture whose exchange has not been evaluated
+    /// gets it now; if it loses material it goes back among the losing captures and the
+    /// next best move is taken instead.
+    #[inline]
+    pub fn next(
+        &mut self,
+        i: usize,
+        moves: &[Move],
+        pos: &Position,
+        eval: &Evaluator,
+    ) -> (Move, i32) {
+        loop {
+            let (mv, score) = self.pick(i, moves);
+            if !unsettled(score) {
+                return (mv, score);
+            }
+            let settled = if see(pos, eval, mv) >= 0 {
+                score - 1
+            } else {
+                BAD_CAPTURE + (score - 1 - GOOD_CAPTURE)
+            };
+            self.keys[i] = (i64::from(settled) << 16) | (self.keys[i] & 0xFFFF);
+            if settled > 0 {
+                return (mv, settled);
+            }
+            // Out of place now: select among the rest again.
+            self.sorted_from = usize::MAX;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Cell;
+
+    fn moves(n: usize) -> Vec<Move> {
+        (0..n)
+            .map(|i| Move::new(Cell::from_index(i as u8), Cell::from_index(i as u8 + 1)))
+            .collect()
+    }
+
+    #[test]
+    fn picks_best_first_before_and_after_sorting() {
+        let list = moves(10);
+        let scores = [5, -3, 800_000, 12, 12, 0, TT_MOVE, -1_000_000, 7, 3];
+        let mut order = MoveOrder::default();
+        order.clear();
+        for (i, s) in scores.iter().enumerate() {
+            order.push(i, *s);
+        }
+        let picked: Vec<i32> = (0..order.len()).map(|i| order.pick(i, &list).1).collect();
+        let mut expected = scores.to_vec();
+        expected.sort_by(|a, b| b.cmp(a));
+        assert_eq!(picked, expected);
+        // Each move comes out exactly once.
+        let mut seen: Vec<Move> = (0..order.len()).map(|i| order.pick(i, &list).0).collect();
+        seen.sort_by_key(|m| m.from().index());
+        assert_eq!(seen, list);
+    }
+
+    #[test]
+    fn capture_scores_keep_mvv_lva_order_and_mark_unsettled_ones() {
+        assert!(capture_score(1600, false) > capture_score(1500, true));
+        assert!(unsettled(capture_score(300, true)));
+        assert!(!unsettled(capture_score(300, false)));
+        assert!(!unsettled(TT_MOVE));
+        assert!(!unsettled(KILLERS[1]));
+    }
+}
