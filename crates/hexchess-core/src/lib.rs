@@ -29,6 +29,7 @@ pub use board::{Board, Cell, Naming};
 pub use catalog::{Catalog, CatalogEntry};
 pub use fen::FenError;
 pub use hex::{Hex, Layout};
+pub use movegen::{Legality, MoveSet};
 pub use moves::{Move, MoveList};
 pub use notation::MoveError;
 pub use outcome::{GameOutcome, Termination};

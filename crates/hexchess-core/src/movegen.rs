@@ -57,6 +57,34 @@ impl CheckInfo {
     }
 }
 
+/// Which of the legal moves a generator produces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveSet {
+    /// Every legal move.
+    All,
+    /// Captures (en passant included) and promotions: what quiescence search plays.
+    Noisy,
+    /// The rest: moves that neither capture nor promote. `Noisy` and `Quiet` split
+    /// `All` exactly, so a search can try captures before generating anything else.
+    Quiet,
+}
+
+impl MoveSet {
+    #[inline]
+    fn captures(self) -> bool {
+        self != MoveSet::Quiet
+    }
+
+    #[inline]
+    fn quiets(self) -> bool {
+        self != MoveSet::Noisy
+    }
+}
+
+/// The checks and pins of one position, found once so that a search generating its
+/// moves in stages (and testing a remembered move) does not find them again each time.
+pub struct Legality(CheckInfo);
+
 impl Position {
     /// Whether `side`'s pieces in `attackers` attack `target`, given the occupancy.
     /// `attackers` lets a caller leave out a piece about to be captured.
@@ -230,42 +258,40 @@ impl Position {
 
     /// Fills `out` with every legal move of the side to move.
     pub fn legal_moves_into(&self, out: &mut MoveList) {
-        self.generate(false, out);
+        self.moves_into(&self.legality(), MoveSet::All, out);
     }
 
     /// Fills `out` with the legal captures and promotions (for quiescence search).
     pub fn legal_noisy_moves_into(&self, out: &mut MoveList) {
-        self.generate(true, out);
+        self.moves_into(&self.legality(), MoveSet::Noisy, out);
     }
 
-    fn generate(&self, noisy: bool, out: &mut MoveList) {
+    /// The checks and pins against the side to move, for [`Position::moves_into`].
+    pub fn legality(&self) -> Legality {
+        Legality(self.check_info())
+    }
+
+    /// Whether the side to move is in check, from its [`Legality`].
+    pub fn in_check_with(&self, legality: &Legality) -> bool {
+        legality.0.checkers.any()
+    }
+
+    /// Fills `out` with the legal moves of `set`; `legality` must be this position's.
+    pub fn moves_into(&self, legality: &Legality, set: MoveSet, out: &mut MoveList) {
         out.clear();
+        let info = &legality.0;
         let r = &*self.rules;
         let us = self.turn;
-        let them = !us;
         let own = self.side_bb[us.index()];
-        let enemy = self.side_bb[them.index()];
-        let occupied = own | enemy;
-        let info = self.check_info();
         let king = self.royal[us.index()];
         let moves = &r.moves[us.index()];
 
         // The royal piece: any target not attacked once it has left its cell.
-        let king_kind = self.piece_at(king).expect("royal piece").kind;
-        let mut targets = piece_targets(r, &moves[king_kind.index()], king, own, enemy, occupied);
-        if noisy {
-            targets &= enemy;
-        }
-        let without_king = occupied & !Bitboard::from_cell(king);
-        for t in targets {
-            if !self.attacked_with(t, them, without_king, enemy & !Bitboard::from_cell(t)) {
-                out.push(Move::new(king, t));
-            }
-        }
+        self.royal_moves(king, set, out);
         if info.checkers.has_several() {
             return;
         }
-        if !noisy && self.castling != 0 && info.checkers.is_empty() {
+        if set.quiets() && self.castling != 0 && info.checkers.is_empty() {
             self.castling_moves(king, out);
         }
 
@@ -277,28 +303,99 @@ impl Position {
                 continue;
             }
             if Some(k) == pawn_kind {
-                self.pawn_moves(pieces, &info, noisy, out);
+                self.pawn_moves(pieces, info, set, out);
                 continue;
             }
             let km = &moves[k.index()];
             for from in pieces {
-                let allowed = info.allowed(from);
-                let checked = info.unrecorded_pin(from);
-                let targets = if noisy {
-                    piece_captures(r, km, from, enemy, occupied)
-                } else {
-                    piece_targets(r, km, from, own, enemy, occupied)
-                };
-                for t in targets & allowed {
-                    if !checked || self.keeps_royal_safe(from, t) {
-                        out.push(Move::new(from, t));
-                    }
-                }
+                self.piece_moves(km, from, info, set, out);
             }
         }
     }
 
-    fn pawn_moves(&self, pawns: Bitboard, info: &CheckInfo, noisy: bool, out: &mut MoveList) {
+    /// Whether `mv` is legal here, generating only the moves of the piece it moves (for
+    /// a move remembered from another position: a hash move or a killer).
+    pub fn is_legal_with(&self, legality: &Legality, mv: Move, scratch: &mut MoveList) -> bool {
+        let from = mv.from();
+        let us = self.turn;
+        if !self.side_bb[us.index()].contains(from) {
+            return false;
+        }
+        scratch.clear();
+        let r = &*self.rules;
+        let info = &legality.0;
+        if from == self.royal[us.index()] {
+            self.royal_moves(from, MoveSet::All, scratch);
+            if self.castling != 0 && info.checkers.is_empty() {
+                self.castling_moves(from, scratch);
+            }
+        } else if info.checkers.has_several() {
+            return false;
+        } else {
+            let kind = self.piece_at(from).expect("own cell holds a piece").kind;
+            if r.pawn.as_ref().is_some_and(|p| p.kind == kind) {
+                self.pawn_moves(Bitboard::from_cell(from), info, MoveSet::All, scratch);
+            } else {
+                let km = &r.moves[us.index()][kind.index()];
+                self.piece_moves(km, from, info, MoveSet::All, scratch);
+            }
+        }
+        scratch.contains(&mv)
+    }
+
+    /// The royal piece's moves of `set` (castling aside).
+    #[inline]
+    fn royal_moves(&self, king: Cell, set: MoveSet, out: &mut MoveList) {
+        let r = &*self.rules;
+        let us = self.turn;
+        let them = !us;
+        let own = self.side_bb[us.index()];
+        let enemy = self.side_bb[them.index()];
+        let occupied = own | enemy;
+        let king_kind = self.piece_at(king).expect("royal piece").kind;
+        let km = &r.moves[us.index()][king_kind.index()];
+        let mut targets = piece_targets(r, km, king, own, enemy, occupied);
+        match set {
+            MoveSet::All => {}
+            MoveSet::Noisy => targets &= enemy,
+            MoveSet::Quiet => targets &= !enemy,
+        }
+        let without_king = occupied & !Bitboard::from_cell(king);
+        for t in targets {
+            if !self.attacked_with(t, them, without_king, enemy & !Bitboard::from_cell(t)) {
+                out.push(Move::new(king, t));
+            }
+        }
+    }
+
+    /// The moves of `set` of the non-royal, non-pawn piece on `from`.
+    #[inline]
+    fn piece_moves(
+        &self,
+        km: &KindMoves,
+        from: Cell,
+        info: &CheckInfo,
+        set: MoveSet,
+        out: &mut MoveList,
+    ) {
+        let r = &*self.rules;
+        let own = self.side_bb[self.turn.index()];
+        let enemy = self.side_bb[(!self.turn).index()];
+        let occupied = own | enemy;
+        let targets = match set {
+            MoveSet::All => piece_targets(r, km, from, own, enemy, occupied),
+            MoveSet::Noisy => piece_captures(r, km, from, enemy, occupied),
+            MoveSet::Quiet => piece_targets(r, km, from, own, enemy, occupied) & !enemy,
+        };
+        let checked = info.unrecorded_pin(from);
+        for t in targets & info.allowed(from) {
+            if !checked || self.keeps_royal_safe(from, t) {
+                out.push(Move::new(from, t));
+            }
+        }
+    }
+
+    fn pawn_moves(&self, pawns: Bitboard, info: &CheckInfo, set: MoveSet, out: &mut MoveList) {
         let r = &*self.rules;
         let pawn = r.pawn.as_ref().expect("pawn rules");
         let us = self.turn;
@@ -310,7 +407,7 @@ impl Position {
         let ep_targets = self.ep.map_or(Bitboard::EMPTY, |e| e.targets);
         for from in pawns {
             // Only captures and promotions count in a captures-only generation.
-            if noisy
+            if set == MoveSet::Noisy
                 && (pawn.capture[s][from.index()] & (enemy | ep_targets)).is_empty()
                 && !pawn.promoting_from[s].contains(from)
             {
@@ -340,9 +437,9 @@ impl Position {
                     continue;
                 }
                 if allowed.contains(t) {
-                    self.push_pawn_move(from, t, &choices, noisy, out);
+                    self.push_pawn_move(from, t, &choices, set, out);
                 }
-                if noisy {
+                if !set.quiets() {
                     continue;
                 }
                 // A long first move: every cell on the way must be empty.
@@ -358,9 +455,12 @@ impl Position {
                     at = next;
                 }
             }
+            if !set.captures() {
+                continue;
+            }
             let caps = pawn.capture[s][from.index()];
             for t in caps & enemy & allowed {
-                self.push_pawn_move(from, t, &choices, false, out);
+                self.push_pawn_move(from, t, &choices, MoveSet::All, out);
             }
             if let Some(e) = self.ep {
                 for t in caps & e.targets {
@@ -372,15 +472,15 @@ impl Position {
         }
     }
 
-    /// Adds a pawn move to `t`, expanded into its promotions. With `promotions_only`
-    /// (quiet pushes in quiescence search) the plain move is left out.
+    /// Adds a pawn move to `t`, expanded into its promotions: of `set`, the promotions
+    /// are noisy and the move that stays a pawn is quiet (a capture passes `All`).
     #[inline]
     fn push_pawn_move(
         &self,
         from: Cell,
         t: Cell,
         choices: &PromotionChoices,
-        promotions_only: bool,
+        set: MoveSet,
         out: &mut MoveList,
     ) {
         let s = self.turn.index();
@@ -390,27 +490,23 @@ impl Position {
             .as_ref()
             .filter(|pr| (pr.zone[s] | pr.optional_zone[s]).contains(t));
         let Some(pr) = promoting else {
-            if !promotions_only {
+            if set.quiets() {
                 out.push(Move::new(from, t));
             }
             return;
         };
-        if pr.zone[s].contains(t) {
-            if choices.len == 0 && !pr.must_promote_to_enter && !promotions_only {
-                out.push(Move::new(from, t));
-            }
-            for &k in choices.kinds() {
-                out.push(Move::promoting(from, t, k));
-            }
-        } else if pr.optional_zone[s].contains(t) {
-            if !promotions_only {
-                out.push(Move::new(from, t));
-            }
-            for &k in choices.kinds() {
-                out.push(Move::promoting(from, t, k));
-            }
-        } else if !promotions_only {
+        let stay = if pr.zone[s].contains(t) {
+            choices.len == 0 && !pr.must_promote_to_enter
+        } else {
+            true
+        };
+        if stay && set.quiets() {
             out.push(Move::new(from, t));
+        }
+        if set.captures() {
+            for &k in choices.kinds() {
+                out.push(Move::promoting(from, t, k));
+            }
         }
     }
 

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::rules;
+use common::{check_move_sets, rules};
 use hexchess_core::{Move, Position};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -123,6 +123,20 @@ fn random_games_never_leave_a_royal_piece_attacked() {
                         p.to_fen()
                     );
                 }
+            });
+        }
+    }
+}
+
+#[test]
+fn staged_generation_splits_the_legal_moves_and_tests_single_moves() {
+    for id in VARIANTS {
+        for seed in 200..206 {
+            let mut previous: Vec<Move> = Vec::new();
+            random_game(id, seed, 250, |p| {
+                // The last position's moves are foreign here: many are illegal now.
+                check_move_sets(p, &previous);
+                previous = p.legal_moves();
             });
         }
     }

@@ -14,6 +14,8 @@
 //!
 //! Deeper counts are cross-checked move by move by tests/reference_movegen.rs.
 
+mod common;
+
 use std::sync::Arc;
 
 use hexchess_core::catalog::compile;
@@ -163,4 +165,27 @@ fn no_castling_through_an_attacked_cell() {
     let names = san_moves(&p);
     // The king would cross c1 (short) or cross it to b1 (long): neither is allowed.
     assert!(!names.iter().any(|n| n.starts_with("O-O")), "{names:?}");
+}
+
+#[test]
+fn staged_generation_agrees_with_the_full_list_in_every_mod() {
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+    for file in ["mini.ron", "shafran.ron", "fairy.ron"] {
+        let rules = load(file);
+        for seed in 0..6 {
+            let mut rng = StdRng::seed_from_u64(seed);
+            let mut p = Position::start(Arc::clone(&rules));
+            let mut previous = Vec::new();
+            for _ in 0..200 {
+                common::check_move_sets(&p, &previous);
+                let moves = p.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                p.make_move(moves[rng.random_range(0..moves.len())]);
+                previous = moves;
+            }
+        }
+    }
 }

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use hexchess_core::variant::builtin;
-use hexchess_core::{Board, Cell, Position, Rules};
+use hexchess_core::{Board, Cell, Move, Position, Rules};
 
 /// Compiled rules of a built-in variant.
 pub fn rules(id: &str) -> Arc<Rules> {
@@ -105,4 +105,40 @@ pub fn placement(board: &Board, piece_on: impl Fn(Cell) -> Option<char>) -> Stri
         groups.push(s);
     }
     groups.join("/")
+}
+
+/// Checks the staged generators on one position: captures-and-promotions and the rest
+/// split the legal moves exactly, and testing a single move (as a search does with a
+/// remembered move) agrees with the full list, for this position's moves and for
+/// `foreign` ones taken from other positions.
+pub fn check_move_sets(p: &Position, foreign: &[Move]) {
+    use hexchess_core::MoveSet;
+    let fen = p.to_fen();
+    let all = p.legal_moves();
+    let legality = p.legality();
+    let mut noisy = Vec::new();
+    let mut quiet = Vec::new();
+    p.moves_into(&legality, MoveSet::Noisy, &mut noisy);
+    p.moves_into(&legality, MoveSet::Quiet, &mut quiet);
+    for m in &noisy {
+        assert!(p.is_capture(*m) || m.promotion().is_some(), "{fen}: noisy {m:?}");
+    }
+    for m in &quiet {
+        assert!(!p.is_capture(*m) && m.promotion().is_none(), "{fen}: quiet {m:?}");
+    }
+    let mut split: Vec<Move> = noisy.iter().chain(&quiet).copied().collect();
+    let mut sorted_all = all.clone();
+    let key = |m: &Move| (m.from().index(), m.to().index(), m.promotion().map(|k| k.index()));
+    split.sort_by_key(key);
+    sorted_all.sort_by_key(key);
+    assert_eq!(split, sorted_all, "{fen}: noisy + quiet != all");
+    assert_eq!(p.in_check_with(&legality), p.in_check(), "{fen}");
+    let mut scratch = Vec::new();
+    for m in all.iter().chain(foreign) {
+        assert_eq!(
+            p.is_legal_with(&legality, *m, &mut scratch),
+            all.contains(m),
+            "{fen}: {m:?}"
+        );
+    }
 }
