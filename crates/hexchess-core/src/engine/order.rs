@@ -9,7 +9,8 @@
 
 use super::eval::Evaluator;
 use super::see::see;
-use crate::moves::Move;
+use crate::movegen::{Legality, MoveSet};
+use crate::moves::{Move, MoveList};
 use crate::position::Position;
 
 /// Score of the hash table's move: searched first.
@@ -32,6 +33,24 @@ const SORT_AFTER: usize = 3;
 #[inline]
 pub fn capture_score(mvv_lva: i32, unsettled: bool) -> i32 {
     GOOD_CAPTURE + 2 * mvv_lva + i32::from(unsettled)
+}
+
+/// The ordering score of a capture or promotion: MVV-LVA, a capture of a piece worth at
+/// least the capturer settled at once, the others left for [`MoveOrder::next`].
+#[inline]
+pub fn noisy_score(pos: &Position, eval: &Evaluator, m: Move) -> i32 {
+    if let Some(victim) = pos.piece_at(m.to()) {
+        let attacker = pos.piece_at(m.from()).map_or(0, |p| eval.value(p.kind));
+        let mvv_lva =
+            eval.value(victim.kind) * 16 - attacker / 8 + m.promotion().map_or(0, |k| eval.value(k));
+        capture_score(mvv_lva, eval.value(victim.kind) < attacker)
+    } else if m.is_en_passant() {
+        capture_score(100 * 16 - 100 / 8, false)
+    } else if let Some(k) = m.promotion() {
+        PROMOTION + eval.value(k)
+    } else {
+        0
+    }
 }
 
 /// Whether a score marks a capture whose exchange is still to be evaluated.
@@ -118,6 +137,153 @@ impl MoveOrder {
             }
             // Out of place now: select among the rest again.
             self.sorted_from = usize::MAX;
+        }
+    }
+}
+
+/// Where a node is in its staged moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Stage {
+    #[default]
+    HashMove,
+    GenerateNoisy,
+    Noisy,
+    Killers,
+    GenerateQuiet,
+    Quiet,
+    LosingCaptures,
+    Done,
+}
+
+/// A node's moves produced in stages, so that a node which cuts off early never
+/// generates or scores the moves it does not reach: the hash move (tested on its own),
+/// then captures and promotions best first, then the killers (tested on their own), then
+/// the quiet moves by history, and last the captures that lose material.
+#[derive(Default)]
+pub struct StagedMoves {
+    stage: Stage,
+    hash_move: Option<Move>,
+    killers: [Option<Move>; 2],
+    /// Killers already played at this node, left out of the quiet moves.
+    played_killers: [Option<Move>; 2],
+    next_killer: usize,
+    noisy: MoveList,
+    noisy_order: MoveOrder,
+    noisy_at: usize,
+    quiet: MoveList,
+    quiet_order: MoveOrder,
+    quiet_at: usize,
+    scratch: MoveList,
+}
+
+/// Which stage a move came from, as far as the search cares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    HashMove,
+    Noisy,
+    Killer,
+    Quiet,
+    LosingCapture,
+}
+
+impl StagedMoves {
+    /// Starts a node with its hash move and the killers of its ply.
+    pub fn start(&mut self, hash_move: Option<Move>, killers: [Option<Move>; 2]) {
+        self.stage = Stage::HashMove;
+        self.hash_move = hash_move;
+        self.killers = killers;
+        self.played_killers = [None; 2];
+        self.next_killer = 0;
+        self.noisy_at = 0;
+        self.quiet_at = 0;
+    }
+
+    /// The next move to search, or `None` when every legal move has been given.
+    /// `quiet_score` orders the quiet moves (history).
+    pub fn next(
+        &mut self,
+        pos: &Position,
+        legality: &Legality,
+        eval: &Evaluator,
+        quiet_score: impl Fn(Move) -> i32,
+    ) -> Option<(Move, Source)> {
+        loop {
+            match self.stage {
+                Stage::HashMove => {
+                    self.stage = Stage::GenerateNoisy;
+                    if let Some(m) = self.hash_move {
+                        if pos.is_legal_with(legality, m, &mut self.scratch) {
+                            return Some((m, Source::HashMove));
+                        }
+                        self.hash_move = None;
+                    }
+                }
+                Stage::GenerateNoisy => {
+                    pos.moves_into(legality, MoveSet::Noisy, &mut self.noisy);
+                    let hash = self.hash_move;
+                    self.noisy.retain(|m| Some(*m) != hash);
+                    self.noisy_order.clear();
+                    for (i, &m) in self.noisy.iter().enumerate() {
+                        self.noisy_order.push(i, noisy_score(pos, eval, m));
+                    }
+                    self.stage = Stage::Noisy;
+                }
+                Stage::Noisy => {
+                    if self.noisy_at < self.noisy.len() {
+                        let (m, score) = self.noisy_order.next(self.noisy_at, &self.noisy, pos, eval);
+                        if score >= 0 {
+                            self.noisy_at += 1;
+                            return Some((m, Source::Noisy));
+                        }
+                    }
+                    self.stage = Stage::Killers;
+                }
+                Stage::Killers => {
+                    while self.next_killer < 2 {
+                        let k = self.killers[self.next_killer];
+                        self.next_killer += 1;
+                        if let Some(m) = k
+                            && k != self.hash_move
+                            && !pos.is_capture(m)
+                            && m.promotion().is_none()
+                            && pos.is_legal_with(legality, m, &mut self.scratch)
+                        {
+                            self.played_killers[self.next_killer - 1] = k;
+                            return Some((m, Source::Killer));
+                        }
+                    }
+                    self.stage = Stage::GenerateQuiet;
+                }
+                Stage::GenerateQuiet => {
+                    pos.moves_into(legality, MoveSet::Quiet, &mut self.quiet);
+                    let (hash, played) = (self.hash_move, self.played_killers);
+                    self.quiet
+                        .retain(|m| Some(*m) != hash && !played.contains(&Some(*m)));
+                    self.quiet_order.clear();
+                    for (i, &m) in self.quiet.iter().enumerate() {
+                        self.quiet_order.push(i, quiet_score(m));
+                    }
+                    self.stage = Stage::Quiet;
+                }
+                Stage::Quiet => {
+                    if self.quiet_at < self.quiet.len() {
+                        let (m, _) = self.quiet_order.pick(self.quiet_at, &self.quiet);
+                        self.quiet_at += 1;
+                        return Some((m, Source::Quiet));
+                    }
+                    self.stage = Stage::LosingCaptures;
+                }
+                Stage::LosingCaptures => {
+                    // Every capture left was settled as losing when the noisy stage ended.
+                    if self.noisy_at < self.noisy.len() {
+                        let (m, _) = self.noisy_order.pick(self.noisy_at, &self.noisy);
+                        self.noisy_at += 1;
+                        return Some((m, Source::LosingCapture));
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::Done => return None,
+            }
         }
     }
 }

@@ -10,7 +10,7 @@ use rand::Rng;
 
 use super::eval::{EvalMode, Evaluator};
 use super::see::see;
-use super::order::{self, KILLERS, MoveOrder, PROMOTION, TT_MOVE};
+use super::order::{self, KILLERS, MoveOrder, Source, StagedMoves};
 use super::time::{Deadlines, SearchLimits};
 use super::tt::{Bound, TranspositionTable};
 use super::{Score, SearchInfo, SearchOptions, SearchResult};
@@ -42,6 +42,7 @@ pub struct Searcher {
     killers: [[Option<Move>; 2]; MAX_PLY + 1],
     lists: Vec<MoveList>,
     orders: Vec<MoveOrder>,
+    staged: Vec<StagedMoves>,
     pv: Vec<Vec<Move>>,
     lmr: [[u8; 64]; 64],
     /// Full evaluations by position hash; cleared with the mode or variant.
@@ -74,6 +75,7 @@ impl Searcher {
             killers: [[None; 2]; MAX_PLY + 1],
             lists: (0..=MAX_PLY).map(|_| Vec::with_capacity(128)).collect(),
             orders: (0..=MAX_PLY).map(|_| MoveOrder::default()).collect(),
+            staged: (0..=MAX_PLY).map(|_| StagedMoves::default()).collect(),
             pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
             lmr,
             eval_cache: vec![(0, 0); EVAL_CACHE_SIZE],
@@ -427,32 +429,32 @@ impl Searcher {
             }
         }
 
-        let mut moves = std::mem::take(&mut self.lists[ply]);
-        pos.legal_moves_into(&mut moves);
-        if moves.is_empty() {
-            self.lists[ply] = moves;
-            return if in_check {
-                -MATE + ply as i32
-            } else {
-                self.stalemate_score
-            };
-        }
-        let mut order = std::mem::take(&mut self.orders[ply]);
-        self.score_moves(pos, eval, &moves, &mut order, tt_move, ply);
-
+        let legality = pos.legality();
+        let mut staged = std::mem::take(&mut self.staged[ply]);
+        staged.start(tt_move, self.killers[ply]);
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
-        for i in 0..moves.len() {
-            let (mv, _) = order.next(i, &moves, pos, eval);
+        // Moves given so far: the index of the current one.
+        let mut i = 0;
+        while let Some((mv, source)) =
+            staged.next(pos, &legality, eval, |m| self.history[history_index(us.index(), m)])
+        {
+            i += 1;
+            let searched = i - 1;
             let quiet = !pos.is_capture(mv) && mv.promotion().is_none();
-            let killer = self.killers[ply].contains(&Some(mv));
+            let killer = source == Source::Killer;
             // Late quiet moves near the leaves of non-PV nodes are rarely good: after
             // enough of them, skip the rest (move-count pruning), and skip any that
             // cannot lift a hopeless static score to alpha (futility pruning).
-            let prunable =
-                pruning && !is_pv && !in_check && quiet && !killer && i > 0 && best > -MATE_BOUND;
-            if prunable && depth <= 3 && i >= 4 + 3 * (depth * depth) as usize {
+            let prunable = pruning
+                && !is_pv
+                && !in_check
+                && quiet
+                && !killer
+                && searched > 0
+                && best > -MATE_BOUND;
+            if prunable && depth <= 3 && searched >= 4 + 3 * (depth * depth) as usize {
                 continue;
             }
             pos.make_move(mv);
@@ -462,8 +464,6 @@ impl Searcher {
                 continue;
             }
             let mut s;
-            // Moves searched before this one: the index, as the loop never skips.
-            let searched = i;
             if searched == 0 {
                 s = -self.negamax(pos, eval, depth - 1, -beta, -alpha, ply + 1, true);
             } else {
@@ -488,8 +488,7 @@ impl Searcher {
             }
             pos.unmake_move();
             if self.stopped {
-                self.lists[ply] = moves;
-                self.orders[ply] = order;
+                self.staged[ply] = staged;
                 return 0;
             }
             if s > best {
@@ -510,8 +509,14 @@ impl Searcher {
                 }
             }
         }
-        self.lists[ply] = moves;
-        self.orders[ply] = order;
+        self.staged[ply] = staged;
+        if i == 0 {
+            return if in_check {
+                -MATE + ply as i32
+            } else {
+                self.stalemate_score
+            };
+        }
 
         let bound = if best >= beta {
             Bound::Lower
@@ -565,7 +570,7 @@ impl Searcher {
             pos.legal_noisy_moves_into(&mut moves);
         }
         let mut order = std::mem::take(&mut self.orders[ply]);
-        self.score_moves(pos, eval, &moves, &mut order, None, ply);
+        self.score_moves(pos, eval, &moves, &mut order, ply);
         let mut best = stand_pat;
         for i in 0..moves.len() {
             let (mv, score) = if in_check {
@@ -643,31 +648,21 @@ impl Searcher {
         false
     }
 
+    /// Orders a quiescence node's moves: captures and promotions by MVV-LVA, and when
+    /// it is in check, the quiet evasions by killers and history.
     fn score_moves(
         &self,
         pos: &Position,
         eval: &Evaluator,
         moves: &[Move],
         order: &mut MoveOrder,
-        tt_move: Option<Move>,
         ply: usize,
     ) {
         order.clear();
         let side = pos.turn().index();
         for (i, &m) in moves.iter().enumerate() {
-            let s = if Some(m) == tt_move {
-                TT_MOVE
-            } else if let Some(victim) = pos.piece_at(m.to()) {
-                let attacker = pos.piece_at(m.from()).map_or(0, |p| eval.value(p.kind));
-                let mvv_lva = eval.value(victim.kind) * 16 - attacker / 8
-                    + m.promotion().map_or(0, |k| eval.value(k));
-                // Taking a piece worth at least the capturer cannot lose material; the
-                // others are settled by exchange evaluation when they come up.
-                order::capture_score(mvv_lva, eval.value(victim.kind) < attacker)
-            } else if m.is_en_passant() {
-                order::capture_score(100 * 16 - 100 / 8, false)
-            } else if let Some(k) = m.promotion() {
-                PROMOTION + eval.value(k)
+            let s = if pos.is_capture(m) || m.promotion().is_some() {
+                order::noisy_score(pos, eval, m)
             } else if self.killers[ply][0] == Some(m) {
                 KILLERS[0]
             } else if self.killers[ply][1] == Some(m) {
