@@ -407,8 +407,11 @@ impl Rules {
                     }
                 }
                 km.plain_slides.sort_by_key(|d| !ascending[*d as usize]);
-                km.ascending_slides =
-                    km.plain_slides.iter().filter(|d| ascending[**d as usize]).count();
+                km.ascending_slides = km
+                    .plain_slides
+                    .iter()
+                    .filter(|d| ascending[**d as usize])
+                    .count();
                 let rays = &rays;
                 km.slide_rays = (0..MAX_CELLS)
                     .flat_map(|c| {

@@ -41,8 +41,8 @@ pub fn capture_score(mvv_lva: i32, unsettled: bool) -> i32 {
 pub fn noisy_score(pos: &Position, eval: &Evaluator, m: Move) -> i32 {
     if let Some(victim) = pos.piece_at(m.to()) {
         let attacker = pos.piece_at(m.from()).map_or(0, |p| eval.value(p.kind));
-        let mvv_lva =
-            eval.value(victim.kind) * 16 - attacker / 8 + m.promotion().map_or(0, |k| eval.value(k));
+        let mvv_lva = eval.value(victim.kind) * 16 - attacker / 8
+            + m.promotion().map_or(0, |k| eval.value(k));
         capture_score(mvv_lva, eval.value(victim.kind) < attacker)
     } else if m.is_en_passant() {
         capture_score(100 * 16 - 100 / 8, false)
@@ -230,7 +230,8 @@ impl StagedMoves {
                 }
                 Stage::Noisy => {
                     if self.noisy_at < self.noisy.len() {
-                        let (m, score) = self.noisy_order.next(self.noisy_at, &self.noisy, pos, eval);
+                        let (m, score) =
+                            self.noisy_order.next(self.noisy_at, &self.noisy, pos, eval);
                         if score >= 0 {
                             self.noisy_at += 1;
                             return Some((m, Source::Noisy));

@@ -9,8 +9,8 @@ use std::time::Instant;
 use rand::Rng;
 
 use super::eval::{EvalMode, Evaluator};
-use super::see::see;
 use super::order::{self, KILLERS, MoveOrder, Source, StagedMoves};
+use super::see::see;
 use super::time::{Deadlines, SearchLimits};
 use super::tt::{Bound, TranspositionTable};
 use super::{Score, SearchInfo, SearchOptions, SearchResult};
@@ -437,9 +437,9 @@ impl Searcher {
         let mut best_move = None;
         // Moves given so far: the index of the current one.
         let mut i = 0;
-        while let Some((mv, source)) =
-            staged.next(pos, &legality, eval, |m| self.history[history_index(us.index(), m)])
-        {
+        while let Some((mv, source)) = staged.next(pos, &legality, eval, |m| {
+            self.history[history_index(us.index(), m)]
+        }) {
             i += 1;
             let searched = i - 1;
             let quiet = !pos.is_capture(mv) && mv.promotion().is_none();

@@ -121,14 +121,26 @@ pub fn check_move_sets(p: &Position, foreign: &[Move]) {
     p.moves_into(&legality, MoveSet::Noisy, &mut noisy);
     p.moves_into(&legality, MoveSet::Quiet, &mut quiet);
     for m in &noisy {
-        assert!(p.is_capture(*m) || m.promotion().is_some(), "{fen}: noisy {m:?}");
+        assert!(
+            p.is_capture(*m) || m.promotion().is_some(),
+            "{fen}: noisy {m:?}"
+        );
     }
     for m in &quiet {
-        assert!(!p.is_capture(*m) && m.promotion().is_none(), "{fen}: quiet {m:?}");
+        assert!(
+            !p.is_capture(*m) && m.promotion().is_none(),
+            "{fen}: quiet {m:?}"
+        );
     }
     let mut split: Vec<Move> = noisy.iter().chain(&quiet).copied().collect();
     let mut sorted_all = all.clone();
-    let key = |m: &Move| (m.from().index(), m.to().index(), m.promotion().map(|k| k.index()));
+    let key = |m: &Move| {
+        (
+            m.from().index(),
+            m.to().index(),
+            m.promotion().map(|k| k.index()),
+        )
+    };
     split.sort_by_key(key);
     sorted_all.sort_by_key(key);
     assert_eq!(split, sorted_all, "{fen}: noisy + quiet != all");
