@@ -94,14 +94,21 @@ impl Bitboard {
 impl Iterator for Bitboard {
     type Item = Cell;
 
+    /// Works on the two 64-bit halves (the machine's words): a 128-bit bit scan and
+    /// borrow-propagating decrement cost twice as much and branch anyway.
     #[inline]
     fn next(&mut self) -> Option<Cell> {
-        if self.0 == 0 {
+        let low = self.0 as u64;
+        if low != 0 {
+            self.0 = (self.0 >> 64 << 64) | u128::from(low & (low - 1));
+            return Some(Cell::from_index(low.trailing_zeros() as u8));
+        }
+        let high = (self.0 >> 64) as u64;
+        if high == 0 {
             return None;
         }
-        let c = self.0.trailing_zeros() as u8;
-        self.0 &= self.0 - 1;
-        Some(Cell::from_index(c))
+        self.0 = u128::from(high & (high - 1)) << 64;
+        Some(Cell::from_index(64 + high.trailing_zeros() as u8))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
