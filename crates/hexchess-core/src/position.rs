@@ -319,8 +319,9 @@ impl Position {
     /// moves from outside (text, the UI) go through [`Position::parse_move`] or the
     /// legal move list first.
     pub fn make_move(&mut self, mv: Move) {
-        let rules = Arc::clone(&self.rules);
-        let z = &rules.zobrist;
+        // `self.rules` is read field by field below rather than held: holding it (or a
+        // clone of the `Arc`, an atomic count up and down per move) would conflict with
+        // the `&mut self` calls that move the pieces.
         let us = self.turn;
         let (from, to) = (mv.from(), mv.to());
         let moving = self.piece_at(from).expect("a legal move starts on a piece");
@@ -347,18 +348,19 @@ impl Position {
         if let Some(e) = self.ep.take()
             && self.ep_hashed
         {
-            self.hash ^= z.ep[e.victim.index()];
+            self.hash ^= self.rules.zobrist.ep[e.victim.index()];
         }
         self.ep_hashed = false;
 
         if let Some(i) = mv.castling() {
             // Both pieces leave before either lands: their cells may overlap.
-            let c = &rules.castling[us.index()][i];
-            let rook = self.piece_at(c.rook).expect("the castling rook");
+            let c = &self.rules.castling[us.index()][i];
+            let (rook_from, king_to, rook_to) = (c.rook, c.king_to, c.rook_to);
+            let rook = self.piece_at(rook_from).expect("the castling rook");
             self.take(moving, from);
-            self.take(rook, c.rook);
-            self.put(moving, c.king_to);
-            self.put(rook, c.rook_to);
+            self.take(rook, rook_from);
+            self.put(moving, king_to);
+            self.put(rook, rook_to);
         } else {
             if let Some(captured) = Piece::from_code(captured_code) {
                 self.take(captured, captured_cell);
@@ -370,13 +372,13 @@ impl Position {
             };
             self.put(placed, to);
         }
-        if rules.is_royal(moving.kind) {
+        if self.rules.is_royal(moving.kind) {
             self.royal[us.index()] = to;
         }
         if self.castling != 0 {
             let lost = self.castling
-                & (rules.castle_spoilers[from.index()]
-                    | rules.castle_spoilers[captured_cell.index()]);
+                & (self.rules.castle_spoilers[from.index()]
+                    | self.rules.castle_spoilers[captured_cell.index()]);
             if lost != 0 {
                 self.hash ^= self.castling_key();
                 self.castling &= !lost;
@@ -384,7 +386,7 @@ impl Position {
             }
         }
 
-        let is_pawn = rules.pawn_kind() == Some(moving.kind);
+        let is_pawn = self.rules.pawn_kind() == Some(moving.kind);
         self.halfmove = if is_pawn || captured_code != 0 {
             0
         } else {
@@ -394,9 +396,9 @@ impl Position {
             self.fullmove += 1;
         }
         self.turn = !us;
-        self.hash ^= z.black_to_move;
+        self.hash ^= self.rules.zobrist.black_to_move;
 
-        if mv.is_double_step() && rules.pawn.as_ref().is_some_and(|p| p.en_passant) {
+        if mv.is_double_step() && self.rules.pawn.as_ref().is_some_and(|p| p.en_passant) {
             let targets = self.skipped_cells(us, from, to);
             if targets.any() {
                 let e = EnPassant {
@@ -406,7 +408,7 @@ impl Position {
                 self.ep = Some(e);
                 self.ep_hashed = self.ep_capture_legal(e);
                 if self.ep_hashed {
-                    self.hash ^= z.ep[e.victim.index()];
+                    self.hash ^= self.rules.zobrist.ep[e.victim.index()];
                 }
             }
         }
@@ -439,15 +441,15 @@ impl Position {
         let us = !self.turn;
         let (from, to) = (mv.from(), mv.to());
         if let Some(i) = mv.castling() {
-            let rules = Arc::clone(&self.rules);
-            let c = &rules.castling[us.index()][i];
-            let king = self.piece_at(c.king_to).expect("the castled king");
-            let rook = self.piece_at(c.rook_to).expect("the castled rook");
-            self.take(king, c.king_to);
-            self.take(rook, c.rook_to);
-            self.put(king, c.king);
-            self.put(rook, c.rook);
-            self.royal[us.index()] = c.king;
+            let c = &self.rules.castling[us.index()][i];
+            let (king_from, rook_from, king_to, rook_to) = (c.king, c.rook, c.king_to, c.rook_to);
+            let king = self.piece_at(king_to).expect("the castled king");
+            let rook = self.piece_at(rook_to).expect("the castled rook");
+            self.take(king, king_to);
+            self.take(rook, rook_to);
+            self.put(king, king_from);
+            self.put(rook, rook_from);
+            self.royal[us.index()] = king_from;
         } else {
             let placed = self.piece_at(to).expect("the moved piece is on its target");
             let moving = match mv.promotion() {
