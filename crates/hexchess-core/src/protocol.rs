@@ -533,7 +533,7 @@ mod tests {
     fn go_depth_reports_info_and_a_legal_bestmove() {
         let mut s = Session::new();
         s.send("position startpos moves f5f6");
-        s.send("go depth 3");
+        s.engine.handle("go depth 3");
         s.engine.wait();
         let reply = s.take();
         assert!(reply.contains("info depth 3 "), "{reply}");
@@ -553,7 +553,9 @@ mod tests {
         assert_eq!(s.engine.searcher().hash_mb(), 2);
         s.send("setoption name Hash value 32");
         assert_eq!(s.engine.searcher().hash_mb(), 32);
-        s.send("go depth 2");
+        // Not `send`: a search this short may finish (and print its bestmove) before
+        // `send` would collect the output, which would then be lost to this check.
+        s.engine.handle("go depth 2");
         s.engine.stop();
         assert!(s.take().contains("bestmove"));
     }

@@ -186,6 +186,7 @@ impl Searcher {
             .unwrap_or(MAX_PLY as u32 - 1)
             .clamp(1, MAX_PLY as u32 - 1) as i32;
 
+        let root_in_check = pos.in_check();
         let mut best = root_moves[0];
         let mut best_score = -INFINITY;
         let mut best_pv = vec![best];
@@ -201,7 +202,7 @@ impl Searcher {
                 (-INFINITY, INFINITY)
             };
             loop {
-                let s = self.negamax(pos, &eval, depth, alpha, beta, 0, true);
+                let s = self.negamax(pos, &eval, depth, alpha, beta, 0, true, root_in_check);
                 if self.stopped {
                     break;
                 }
@@ -300,7 +301,8 @@ impl Searcher {
         self.node_limit = None;
         for &m in moves {
             pos.make_move(m);
-            let s = -self.negamax(pos, eval, depth - 1, -INFINITY, INFINITY, 1, true);
+            let check = pos.in_check();
+            let s = -self.negamax(pos, eval, depth - 1, -INFINITY, INFINITY, 1, true, check);
             pos.unmake_move();
             scored.push((m, s));
         }
@@ -351,14 +353,15 @@ impl Searcher {
         mut beta: i32,
         ply: usize,
         allow_null: bool,
+        in_check: bool,
     ) -> i32 {
         self.pv[ply].clear();
-        let in_check = pos.in_check();
+        debug_assert_eq!(in_check, pos.in_check());
         if in_check {
             depth += 1;
         }
         if depth <= 0 {
-            return self.quiesce(pos, eval, alpha, beta, ply);
+            return self.quiesce(pos, eval, alpha, beta, ply, Some(in_check));
         }
         self.nodes += 1;
         self.check_limits();
@@ -418,7 +421,16 @@ impl Searcher {
             if allow_null && depth >= 3 && static_eval >= beta && eval.piece_material(pos, us) > 0 {
                 let r = 3 + depth / 4;
                 pos.make_null_move();
-                let s = -self.negamax(pos, eval, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+                let s = -self.negamax(
+                    pos,
+                    eval,
+                    depth - 1 - r,
+                    -beta,
+                    -beta + 1,
+                    ply + 1,
+                    false,
+                    false,
+                );
                 pos.unmake_null_move();
                 if self.stopped {
                     return 0;
@@ -465,7 +477,16 @@ impl Searcher {
             }
             let mut s;
             if searched == 0 {
-                s = -self.negamax(pos, eval, depth - 1, -beta, -alpha, ply + 1, true);
+                s = -self.negamax(
+                    pos,
+                    eval,
+                    depth - 1,
+                    -beta,
+                    -alpha,
+                    ply + 1,
+                    true,
+                    gives_check,
+                );
             } else {
                 let mut r = 0;
                 if pruning && depth >= 3 && searched >= 3 && quiet && !in_check && !gives_check {
@@ -478,12 +499,39 @@ impl Searcher {
                     }
                     r = r.clamp(0, depth - 2);
                 }
-                s = -self.negamax(pos, eval, depth - 1 - r, -alpha - 1, -alpha, ply + 1, true);
+                s = -self.negamax(
+                    pos,
+                    eval,
+                    depth - 1 - r,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    true,
+                    gives_check,
+                );
                 if s > alpha && r > 0 {
-                    s = -self.negamax(pos, eval, depth - 1, -alpha - 1, -alpha, ply + 1, true);
+                    s = -self.negamax(
+                        pos,
+                        eval,
+                        depth - 1,
+                        -alpha - 1,
+                        -alpha,
+                        ply + 1,
+                        true,
+                        gives_check,
+                    );
                 }
                 if s > alpha && s < beta {
-                    s = -self.negamax(pos, eval, depth - 1, -beta, -alpha, ply + 1, true);
+                    s = -self.negamax(
+                        pos,
+                        eval,
+                        depth - 1,
+                        -beta,
+                        -alpha,
+                        ply + 1,
+                        true,
+                        gives_check,
+                    );
                 }
             }
             pos.unmake_move();
@@ -537,6 +585,7 @@ impl Searcher {
         mut alpha: i32,
         beta: i32,
         ply: usize,
+        known_check: Option<bool>,
     ) -> i32 {
         self.nodes += 1;
         self.check_limits();
@@ -548,7 +597,7 @@ impl Searcher {
         if ply >= MAX_PLY - 1 {
             return eval.evaluate(pos, self.mode);
         }
-        let in_check = pos.in_check();
+        let in_check = known_check.unwrap_or_else(|| pos.in_check());
         let stand_pat = if in_check {
             -INFINITY
         } else {
@@ -590,7 +639,7 @@ impl Searcher {
                 }
             }
             pos.make_move(mv);
-            let s = -self.quiesce(pos, eval, -beta, -alpha, ply + 1);
+            let s = -self.quiesce(pos, eval, -beta, -alpha, ply + 1, None);
             pos.unmake_move();
             if self.stopped {
                 break;
