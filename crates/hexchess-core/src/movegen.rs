@@ -384,6 +384,7 @@ impl Position {
         let occupied = own | enemy;
         let targets = match set {
             MoveSet::All => piece_targets(r, km, from, own, enemy, occupied),
+            MoveSet::Noisy if (km.capture_reach[from.index()] & enemy).is_empty() => return,
             MoveSet::Noisy => piece_captures(r, km, from, enemy, occupied),
             MoveSet::Quiet => piece_targets(r, km, from, own, enemy, occupied) & !enemy,
         };

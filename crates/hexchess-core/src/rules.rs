@@ -55,6 +55,9 @@ pub(crate) struct KindMoves {
     pub slide_rays: Vec<Bitboard>,
     /// How many of each cell's `slide_rays` ascend.
     pub ascending_slides: usize,
+    /// Per cell: every cell the piece could capture on were the board empty, so that a
+    /// captures-only generator passes over a piece with no enemy in reach at once.
+    pub capture_reach: Vec<Bitboard>,
     /// Whether `leap_any` has any target (pure sliders skip the lookup).
     pub has_leaps: bool,
     /// Whether `leap_move` or `leap_capture` has any target (rare: fairy pieces).
@@ -364,6 +367,7 @@ impl Rules {
                     special_slides: Vec::new(),
                     slide_rays: Vec::new(),
                     ascending_slides: 0,
+                    capture_reach: Vec::new(),
                     has_leaps: false,
                     has_moded_leaps: false,
                 };
@@ -418,6 +422,25 @@ impl Rules {
                         km.plain_slides
                             .iter()
                             .map(move |d| rays[*d as usize * MAX_CELLS + c])
+                    })
+                    .collect();
+                km.capture_reach = (0..MAX_CELLS)
+                    .map(|c| {
+                        let mut reach = Bitboard::EMPTY;
+                        if c < n {
+                            reach = km.leap_any[c] | km.leap_capture[c];
+                        }
+                        for sa in &km.slides {
+                            if sa.mode == MoveMode::MoveOnly {
+                                continue;
+                            }
+                            let ray = rays[sa.dir as usize * MAX_CELLS + c];
+                            reach |= match &sa.limit {
+                                Some(l) if c < n => ray & l[c],
+                                _ => ray,
+                            };
+                        }
+                        reach
                     })
                     .collect();
                 km.has_leaps = km.leap_any.iter().any(|b| b.any());
