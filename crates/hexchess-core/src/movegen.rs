@@ -639,7 +639,7 @@ impl PromotionChoices {
 }
 
 /// Pseudo-legal targets of a non-pawn piece.
-#[inline]
+#[inline(always)]
 pub(crate) fn piece_targets(
     r: &Rules,
     km: &KindMoves,
