@@ -34,6 +34,6 @@ pub use moves::{Move, MoveList};
 pub use notation::MoveError;
 pub use outcome::{GameOutcome, Termination};
 pub use piece::{Kind, Piece, Points, Side};
-pub use position::{EnPassant, Position};
+pub use position::{EnPassant, PieceSquareTable, Position};
 pub use rules::{KindInfo, Rules, RulesError};
 pub use variant::{Variant, VariantError, VariantSpec};

@@ -29,6 +29,53 @@ impl EnPassant {
     }
 }
 
+/// Three numbers per piece and cell (for an evaluation: middlegame and endgame placement
+/// with material, and the piece's share of the game phase). A search attaches one to its
+/// position with [`Position::attach_table`]; every move then keeps the sum over the
+/// pieces on the board up to date, so an evaluation reads it instead of adding up every
+/// piece again.
+#[derive(Debug)]
+pub struct PieceSquareTable {
+    entries: Vec<[i32; 3]>,
+}
+
+impl PieceSquareTable {
+    /// A table of zeros, to be filled with [`PieceSquareTable::set`].
+    pub fn new() -> PieceSquareTable {
+        PieceSquareTable {
+            entries: vec![[0; 3]; (2 * MAX_KINDS + 1) * MAX_CELLS],
+        }
+    }
+
+    pub fn set(&mut self, piece: Piece, cell: Cell, value: [i32; 3]) {
+        self.entries[piece.code() as usize * MAX_CELLS + cell.index()] = value;
+    }
+
+    /// The entry of `piece` on `cell`.
+    #[inline]
+    pub fn get(&self, piece: Piece, cell: Cell) -> [i32; 3] {
+        self.entry(piece.code(), cell)
+    }
+
+    #[inline]
+    fn entry(&self, code: u8, cell: Cell) -> [i32; 3] {
+        self.entries[code as usize * MAX_CELLS + cell.index()]
+    }
+}
+
+impl Default for PieceSquareTable {
+    fn default() -> Self {
+        PieceSquareTable::new()
+    }
+}
+
+/// An attached table and its sum over the pieces on the board.
+#[derive(Clone, Debug)]
+struct TableSum {
+    table: Arc<PieceSquareTable>,
+    sum: [i32; 3],
+}
+
 /// What [`Position::unmake_move`] needs to restore the position before a move.
 #[derive(Clone, Copy, Debug)]
 struct Undo {
@@ -62,6 +109,7 @@ pub struct Position {
     pub(crate) fullmove: u32,
     pub(crate) hash: u64,
     undo: Vec<Undo>,
+    table: Option<TableSum>,
 }
 
 impl Position {
@@ -98,6 +146,7 @@ impl Position {
             fullmove,
             hash: 0,
             undo: Vec::new(),
+            table: None,
         };
         for &(c, p) in pieces {
             if pos.mailbox[c.index()] != 0 {
@@ -197,6 +246,12 @@ impl Position {
         self.kind_bb[p.kind.index()].insert(c);
         self.counts[p.side.index()][p.kind.index()] += 1;
         self.hash ^= self.rules.zobrist.piece(p, c);
+        if let Some(t) = &mut self.table {
+            let e = t.table.entry(p.code(), c);
+            for (s, v) in t.sum.iter_mut().zip(e) {
+                *s += v;
+            }
+        }
     }
 
     #[inline]
@@ -206,6 +261,37 @@ impl Position {
         self.kind_bb[p.kind.index()].remove(c);
         self.counts[p.side.index()][p.kind.index()] -= 1;
         self.hash ^= self.rules.zobrist.piece(p, c);
+        if let Some(t) = &mut self.table {
+            let e = t.table.entry(p.code(), c);
+            for (s, v) in t.sum.iter_mut().zip(e) {
+                *s -= v;
+            }
+        }
+    }
+
+    /// Attaches `table`: from now on every move keeps its sum over the pieces.
+    pub fn attach_table(&mut self, table: Arc<PieceSquareTable>) {
+        let mut sum = [0; 3];
+        for c in self.occupied() {
+            for (s, v) in sum.iter_mut().zip(table.entry(self.mailbox[c.index()], c)) {
+                *s += v;
+            }
+        }
+        self.table = Some(TableSum { table, sum });
+    }
+
+    /// Stops keeping a table's sum.
+    pub fn detach_table(&mut self) {
+        self.table = None;
+    }
+
+    /// The sum of `table` over the pieces, when that very table is attached.
+    #[inline]
+    pub fn table_sum(&self, table: &Arc<PieceSquareTable>) -> Option<[i32; 3]> {
+        self.table
+            .as_ref()
+            .filter(|t| Arc::ptr_eq(&t.table, table))
+            .map(|t| t.sum)
     }
 
     pub fn rules(&self) -> &Rules {

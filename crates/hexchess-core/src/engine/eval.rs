@@ -8,11 +8,13 @@
 //! shields from the drawing's forward direction. Both sides' tables are built from their
 //! own vectors and zones, so a position and its colour-mirrored twin score the same.
 
+use std::sync::Arc;
+
 use crate::bitboard::Bitboard;
-use crate::board::{Cell, MAX_CELLS};
+use crate::board::Cell;
 use crate::movegen::piece_targets;
 use crate::piece::{Kind, MAX_KINDS, Piece, Side};
-use crate::position::Position;
+use crate::position::{PieceSquareTable, Position};
 use crate::rules::Rules;
 
 /// A middlegame and an endgame score, blended by the game phase.
@@ -40,14 +42,6 @@ impl std::ops::SubAssign for Phased {
         self.mg -= o.mg;
         self.eg -= o.eg;
     }
-}
-
-/// What one piece on one cell adds to the cheap terms.
-#[derive(Clone, Copy, Debug, Default)]
-struct Placed {
-    mg: i32,
-    eg: i32,
-    phase: i32,
 }
 
 /// A kind whose mobility and attacks on the enemy king count.
@@ -89,9 +83,10 @@ pub struct Evaluator {
     shield: [Vec<Bitboard>; 2],
     /// Non-pawn, non-royal material of both sides at the start: the opening phase.
     start_phase: i32,
-    /// `[piece code * MAX_CELLS + cell]`: material plus placement, White positive, and
-    /// the piece's share of the game phase: the cheap terms in one lookup per piece.
-    placed: Vec<Placed>,
+    /// Per piece and cell: material plus placement (middlegame, endgame), White
+    /// positive, and the piece's share of the game phase: the cheap terms, which a
+    /// search keeps summed in its position (see [`Evaluator::attach`]).
+    placed: Arc<PieceSquareTable>,
     /// The kinds scored for mobility and king attack (neither pawn nor royal).
     mobile: Vec<MobileKind>,
     pawn: Option<Kind>,
@@ -317,11 +312,10 @@ impl Evaluator {
                 start_phase += values[p.kind.index()];
             }
         }
-        let mut placed = vec![Placed::default(); (2 * MAX_KINDS + 1) * MAX_CELLS];
+        let mut placed = PieceSquareTable::new();
         for side in Side::BOTH {
             let sign = if side == Side::White { 1 } else { -1 };
             for k in rules.kinds() {
-                let code = Piece::new(side, k).code() as usize;
                 let value = values[k.index()];
                 let phase = if rules.is_royal(k) || Some(k) == pawn {
                     0
@@ -330,11 +324,11 @@ impl Evaluator {
                 };
                 for c in board.cells() {
                     let pst = pst[side.index()][k.index()][c.index()];
-                    placed[code * MAX_CELLS + c.index()] = Placed {
-                        mg: sign * (value + pst.mg),
-                        eg: sign * (value + pst.eg),
-                        phase,
-                    };
+                    placed.set(
+                        Piece::new(side, k),
+                        c,
+                        [sign * (value + pst.mg), sign * (value + pst.eg), phase],
+                    );
                 }
             }
         }
@@ -349,7 +343,7 @@ impl Evaluator {
             })
             .collect();
         Evaluator {
-            placed,
+            placed: Arc::new(placed),
             mobile,
             values,
             passed_stoppers,
@@ -362,6 +356,13 @@ impl Evaluator {
             royal_mask: rules.royal_kinds,
             kinds,
         }
+    }
+
+    /// Has `pos` keep this evaluator's material and placement summed as it moves, so that
+    /// evaluating it does not add up every piece (for a search; undo with
+    /// [`Position::detach_table`]).
+    pub fn attach(&self, pos: &mut Position) {
+        pos.attach_table(Arc::clone(&self.placed));
     }
 
     /// Material value of a kind in centipawns (0 for royal pieces).
@@ -437,14 +438,17 @@ impl Evaluator {
 
     /// White-minus-Black material, placement and passed pawns, and the game phase.
     fn static_terms(&self, pos: &Position) -> (Phased, i32) {
-        let mut score = Phased::default();
-        let mut phase = 0;
-        for c in pos.occupied() {
-            let p = self.placed[pos.mailbox[c.index()] as usize * MAX_CELLS + c.index()];
-            score.mg += p.mg;
-            score.eg += p.eg;
-            phase += p.phase;
-        }
+        let [mg, eg, phase] = pos.table_sum(&self.placed).unwrap_or_else(|| {
+            let mut sum = [0; 3];
+            for c in pos.occupied() {
+                let piece = pos.piece_at(c).expect("occupied");
+                for (s, v) in sum.iter_mut().zip(self.placed.get(piece, c)) {
+                    *s += v;
+                }
+            }
+            sum
+        });
+        let mut score = Phased::new(mg, eg);
         if let Some(pawn) = self.pawn {
             let pawns = pos.kind_bb[pawn.index()];
             let m = self.max_pawn_steps.max(1) as i32;
@@ -551,6 +555,44 @@ mod tests {
         assert!(v('R') > v('B') && v('R') > v('N'));
         assert!(v('Q') > v('R') + v('B'));
         assert!(v('V') > v('B') && v('W') > v('R'));
+    }
+
+    #[test]
+    fn the_sum_kept_by_moves_matches_adding_up_every_piece() {
+        use rand::rngs::StdRng;
+        use rand::{Rng, SeedableRng};
+        for id in ["glinski", "grand"] {
+            let mut p = Position::start(rules(id));
+            let e = Evaluator::new(p.rules());
+            e.attach(&mut p);
+            let mut rng = StdRng::seed_from_u64(3);
+            let mut played = 0;
+            for _ in 0..120 {
+                let moves = p.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                p.make_move(moves[rng.random_range(0..moves.len())]);
+                played += 1;
+                let mut plain = p.clone();
+                plain.detach_table();
+                assert!(p.table_sum(&e.placed).is_some());
+                assert!(plain.table_sum(&e.placed).is_none());
+                assert_eq!(
+                    e.evaluate(&p, EvalMode::Full),
+                    e.evaluate(&plain, EvalMode::Full),
+                    "{}",
+                    p.to_fen()
+                );
+            }
+            // Taking every move back restores the sum of the start.
+            for _ in 0..played {
+                p.unmake_move();
+            }
+            let mut fresh = Position::start(rules(id));
+            e.attach(&mut fresh);
+            assert_eq!(p.table_sum(&e.placed), fresh.table_sum(&e.placed));
+        }
     }
 
     #[test]

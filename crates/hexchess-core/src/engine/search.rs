@@ -140,6 +140,23 @@ impl Searcher {
         report: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
         let eval = self.evaluator(pos);
+        // The position keeps the evaluation's material and placement summed while the
+        // search moves through it.
+        eval.attach(pos);
+        let result = self.search_attached(pos, &eval, limits, stop, report);
+        pos.detach_table();
+        result
+    }
+
+    fn search_attached(
+        &mut self,
+        pos: &mut Position,
+        eval: &Arc<Evaluator>,
+        limits: &SearchLimits,
+        stop: &Arc<AtomicBool>,
+        report: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        let eval = Arc::clone(eval);
         self.stop = Arc::clone(stop);
         self.started = Instant::now();
         self.deadlines = limits.deadlines(pos.turn());
