@@ -34,7 +34,6 @@ impl EnPassant {
 /// position with [`Position::attach_table`]; every move then keeps the sum over the
 /// pieces on the board up to date, so an evaluation reads it instead of adding up every
 /// piece again.
-#[derive(Debug)]
 pub struct PieceSquareTable {
     entries: Vec<[i32; 3]>,
 }
@@ -60,6 +59,12 @@ impl PieceSquareTable {
     #[inline]
     fn entry(&self, code: u8, cell: Cell) -> [i32; 3] {
         self.entries[code as usize * MAX_CELLS + cell.index()]
+    }
+}
+
+impl std::fmt::Debug for PieceSquareTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "PieceSquareTable({} entries)", self.entries.len())
     }
 }
 
