@@ -309,3 +309,34 @@ fn lower_skill_levels_still_play_legal_moves_and_vary() {
         "a beginner should not always play the same move: {seen:?}"
     );
 }
+
+#[test]
+fn a_variant_reloaded_under_the_same_id_gets_its_own_evaluator() {
+    // A player edits a variant file while the game runs: the reloaded variant keeps its
+    // id but may have another board and other pieces. The game's searcher lives on.
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../variants/mini.ron");
+    let source = std::fs::read_to_string(&path).expect("mini.ron ships");
+    let renamed = source.replacen("id: \"mini\"", "id: \"glinski\"", 1);
+    assert_ne!(renamed, source);
+    let spec = hexchess_core::variant::parse_variant(&renamed, "edited.ron")
+        .expect("the edited file parses");
+    let edited = hexchess_core::catalog::compile(spec, "edited.ron").expect("compiles");
+    assert_eq!(edited.id(), "glinski");
+
+    let mut searcher = Searcher::new(SearchOptions::default());
+    let stop = Arc::new(AtomicBool::new(false));
+    for rules in [rules("glinski"), edited] {
+        let mut p = Position::start(Arc::clone(&rules));
+        let played = p.legal_moves()[0];
+        p.make_move(played);
+        let result = searcher.search(&mut p, &SearchLimits::depth(3), &stop, &mut |_| {});
+        assert!(p.is_legal(result.best.expect("a move")));
+        let fresh = Evaluator::new(&rules);
+        assert_eq!(
+            searcher.evaluator(&p).evaluate(&p, EvalMode::Full),
+            fresh.evaluate(&p, EvalMode::Full),
+            "{}",
+            rules.id()
+        );
+    }
+}

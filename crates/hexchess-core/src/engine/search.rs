@@ -18,6 +18,7 @@ use crate::board::MAX_CELLS;
 use crate::moves::{Move, MoveList};
 use crate::piece::Side;
 use crate::position::Position;
+use crate::rules::Rules;
 
 /// Deepest ply the search reaches (tables are sized by it).
 pub const MAX_PLY: usize = 128;
@@ -36,7 +37,9 @@ const CHECK_EVERY: u64 = 1024;
 /// A reusable searcher: its hash table and ordering statistics persist between moves.
 pub struct Searcher {
     tt: TranspositionTable,
-    eval: Option<(String, Arc<Evaluator>)>,
+    /// The evaluator and the rules it was built from (the same `Arc`: a variant
+    /// reloaded under the same id, with other pieces perhaps, gets a new evaluator).
+    eval: Option<(Arc<Rules>, Arc<Evaluator>)>,
     options: SearchOptions,
     history: Vec<i32>,
     killers: [[Option<Move>; 2]; MAX_PLY + 1],
@@ -118,13 +121,12 @@ impl Searcher {
 
     /// The evaluator for a position's variant, built once per variant.
     pub fn evaluator(&mut self, pos: &Position) -> Arc<Evaluator> {
-        let id = pos.rules().id();
         match &self.eval {
-            Some((cached, e)) if cached == id => Arc::clone(e),
+            Some((rules, e)) if Arc::ptr_eq(rules, pos.rules_arc()) => Arc::clone(e),
             _ => {
                 self.eval_cache.fill((0, 0));
                 let e = Arc::new(Evaluator::new(pos.rules()));
-                self.eval = Some((id.to_string(), Arc::clone(&e)));
+                self.eval = Some((Arc::clone(pos.rules_arc()), Arc::clone(&e)));
                 e
             }
         }
