@@ -62,11 +62,19 @@ pub fn unsettled(score: i32) -> bool {
 /// The moves of one node in the order to try them: each move's score and its index in
 /// the node's move list, packed into one integer so that choosing the best is a single
 /// comparison per move.
-#[derive(Default)]
 pub struct MoveOrder {
     keys: Vec<i64>,
-    /// From this index on the keys are sorted best first.
+    /// From this index on the keys are sorted best first (`usize::MAX`: not sorted).
     sorted_from: usize,
+}
+
+impl Default for MoveOrder {
+    fn default() -> Self {
+        MoveOrder {
+            keys: Vec::new(),
+            sorted_from: usize::MAX,
+        }
+    }
 }
 
 impl MoveOrder {
@@ -305,7 +313,6 @@ mod tests {
         let list = moves(10);
         let scores = [5, -3, 800_000, 12, 12, 0, TT_MOVE, -1_000_000, 7, 3];
         let mut order = MoveOrder::default();
-        order.clear();
         for (i, s) in scores.iter().enumerate() {
             order.push(i, *s);
         }
