@@ -155,12 +155,11 @@ impl Searcher {
     fn search_attached(
         &mut self,
         pos: &mut Position,
-        eval: &Arc<Evaluator>,
+        eval: &Evaluator,
         limits: &SearchLimits,
         stop: &Arc<AtomicBool>,
         report: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
-        let eval = Arc::clone(eval);
         self.stop = Arc::clone(stop);
         self.started = Instant::now();
         self.deadlines = limits.deadlines(pos.turn());
@@ -223,7 +222,7 @@ impl Searcher {
                 (-INFINITY, INFINITY)
             };
             loop {
-                let s = self.negamax(pos, &eval, depth, alpha, beta, 0, true, root_in_check);
+                let s = self.negamax(pos, eval, depth, alpha, beta, 0, true, root_in_check);
                 if self.stopped {
                     break;
                 }
@@ -277,7 +276,7 @@ impl Searcher {
         }
 
         if skill < 10 && root_moves.len() > 1 {
-            best = self.pick_by_skill(pos, &eval, &root_moves, completed.max(1), skill);
+            best = self.pick_by_skill(pos, eval, &root_moves, completed.max(1), skill);
             if best_pv.first() != Some(&best) {
                 best_pv = vec![best];
             }
@@ -496,18 +495,13 @@ impl Searcher {
                 pos.unmake_move();
                 continue;
             }
+            // The child's score, searched `depth` deep within the window `alpha..beta`.
+            let child = |this: &mut Self, pos: &mut Position, depth: i32, alpha: i32, beta: i32| {
+                -this.negamax(pos, eval, depth, -beta, -alpha, ply + 1, true, gives_check)
+            };
             let mut s;
             if searched == 0 {
-                s = -self.negamax(
-                    pos,
-                    eval,
-                    depth - 1,
-                    -beta,
-                    -alpha,
-                    ply + 1,
-                    true,
-                    gives_check,
-                );
+                s = child(self, pos, depth - 1, alpha, beta);
             } else {
                 let mut r = 0;
                 if pruning && depth >= 3 && searched >= 3 && quiet && !in_check && !gives_check {
@@ -520,39 +514,14 @@ impl Searcher {
                     }
                     r = r.clamp(0, depth - 2);
                 }
-                s = -self.negamax(
-                    pos,
-                    eval,
-                    depth - 1 - r,
-                    -alpha - 1,
-                    -alpha,
-                    ply + 1,
-                    true,
-                    gives_check,
-                );
+                // A null window first, reduced for late quiet moves; the full depth and
+                // window only when the move may beat alpha.
+                s = child(self, pos, depth - 1 - r, alpha, alpha + 1);
                 if s > alpha && r > 0 {
-                    s = -self.negamax(
-                        pos,
-                        eval,
-                        depth - 1,
-                        -alpha - 1,
-                        -alpha,
-                        ply + 1,
-                        true,
-                        gives_check,
-                    );
+                    s = child(self, pos, depth - 1, alpha, alpha + 1);
                 }
                 if s > alpha && s < beta {
-                    s = -self.negamax(
-                        pos,
-                        eval,
-                        depth - 1,
-                        -beta,
-                        -alpha,
-                        ply + 1,
-                        true,
-                        gives_check,
-                    );
+                    s = child(self, pos, depth - 1, alpha, beta);
                 }
             }
             pos.unmake_move();
