@@ -50,12 +50,6 @@ impl PieceSquareTable {
         self.entries[piece.code() as usize * MAX_CELLS + cell.index()] = value;
     }
 
-    /// The entry of `piece` on `cell`.
-    #[inline]
-    pub fn get(&self, piece: Piece, cell: Cell) -> [i32; 3] {
-        self.entry(piece.code(), cell)
-    }
-
     #[inline]
     fn entry(&self, code: u8, cell: Cell) -> [i32; 3] {
         self.entries[code as usize * MAX_CELLS + cell.index()]
@@ -276,18 +270,31 @@ impl Position {
 
     /// Attaches `table`: from now on every move keeps its sum over the pieces.
     pub fn attach_table(&mut self, table: Arc<PieceSquareTable>) {
+        let sum = self.add_up(&table);
+        self.table = Some(TableSum { table, sum });
+    }
+
+    /// The sum of `table` over the pieces on the board, added up now.
+    fn add_up(&self, table: &PieceSquareTable) -> [i32; 3] {
         let mut sum = [0; 3];
         for c in self.occupied() {
             for (s, v) in sum.iter_mut().zip(table.entry(self.mailbox[c.index()], c)) {
                 *s += v;
             }
         }
-        self.table = Some(TableSum { table, sum });
+        sum
     }
 
     /// Stops keeping a table's sum.
     pub fn detach_table(&mut self) {
         self.table = None;
+    }
+
+    /// The sum of `table` over the pieces: the kept one when that very table is
+    /// attached, else added up now.
+    #[inline]
+    pub fn table_total(&self, table: &Arc<PieceSquareTable>) -> [i32; 3] {
+        self.table_sum(table).unwrap_or_else(|| self.add_up(table))
     }
 
     /// The sum of `table` over the pieces, when that very table is attached.

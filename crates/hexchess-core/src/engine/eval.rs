@@ -438,16 +438,7 @@ impl Evaluator {
 
     /// White-minus-Black material, placement and passed pawns, and the game phase.
     fn static_terms(&self, pos: &Position) -> (Phased, i32) {
-        let [mg, eg, phase] = pos.table_sum(&self.placed).unwrap_or_else(|| {
-            let mut sum = [0; 3];
-            for c in pos.occupied() {
-                let piece = pos.piece_at(c).expect("occupied");
-                for (s, v) in sum.iter_mut().zip(self.placed.get(piece, c)) {
-                    *s += v;
-                }
-            }
-            sum
-        });
+        let [mg, eg, phase] = pos.table_total(&self.placed);
         let mut score = Phased::new(mg, eg);
         if let Some(pawn) = self.pawn {
             let pawns = pos.kind_bb[pawn.index()];
