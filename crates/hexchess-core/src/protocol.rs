@@ -9,7 +9,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use crate::catalog::Catalog;
-use crate::engine::eval::EvalMode;
+use crate::engine::Techniques;
+use crate::engine::eval::{EvalMode, EvalTerms};
 use crate::engine::{Clock, RunningSearch, SearchLimits, SearchOptions, Searcher, bench};
 use crate::position::Position;
 use crate::rules::Rules;
@@ -168,10 +169,16 @@ impl Engine {
         );
         say(o, "option name Skill type spin default 10 min 1 max 10");
         say(o, "option name Pruning type check default true");
+        for (name, _) in TECHNIQUES {
+            say(o, format!("option name {name} type check default true"));
+        }
         say(
             o,
             "option name Eval type combo default Full var Full var Material",
         );
+        for (name, _) in EvalTerms::NAMED {
+            say(o, format!("option name {name} type check default true"));
+        }
         say(o, "option name MaxDepth type spin default 0 min 0 max 127");
         say(o, "uciok");
     }
@@ -216,13 +223,12 @@ impl Engine {
                 Ok(s) if (1..=10).contains(&s) => options.skill = s,
                 _ => return error(&self.out, bad("expected 1 to 10")),
             },
-            "pruning" => match value {
-                "true" => options.pruning = true,
-                "false" => options.pruning = false,
-                _ => return error(&self.out, bad("expected true or false")),
+            "pruning" => match parse_check(value) {
+                Some(on) => options.techniques.set_pruning(on),
+                None => return error(&self.out, bad("expected true or false")),
             },
             "eval" => match value.to_ascii_lowercase().as_str() {
-                "full" => options.eval = EvalMode::Full,
+                "full" => options.eval = EvalMode::FULL,
                 "material" => options.eval = EvalMode::Material,
                 _ => return error(&self.out, bad("expected Full or Material")),
             },
@@ -231,7 +237,43 @@ impl Engine {
                 Ok(d) if d < 128 => options.max_depth = Some(d),
                 _ => return error(&self.out, bad("expected 0 (no limit) to 127")),
             },
-            _ => return error(&self.out, format!("unknown option '{name}'")),
+            other => {
+                let technique = TECHNIQUES
+                    .iter()
+                    .find(|(n, _)| n.eq_ignore_ascii_case(other));
+                let term = EvalTerms::NAMED
+                    .iter()
+                    .find(|(n, _)| n.eq_ignore_ascii_case(other));
+                let Some(on) = parse_check(value) else {
+                    return error(
+                        &self.out,
+                        if technique.is_some() || term.is_some() {
+                            bad("expected true or false")
+                        } else {
+                            format!("unknown option '{name}'")
+                        },
+                    );
+                };
+                if let Some((_, field)) = technique {
+                    *field(&mut options.techniques) = on;
+                } else if let Some(&(_, term)) = term {
+                    let EvalMode::Terms(terms) = options.eval else {
+                        return error(
+                            &self.out,
+                            format!(
+                                "{name} is a term of the full evaluation; set Eval to Full first"
+                            ),
+                        );
+                    };
+                    options.eval = EvalMode::Terms(if on {
+                        terms.with(term)
+                    } else {
+                        terms.without(term)
+                    });
+                } else {
+                    return error(&self.out, format!("unknown option '{name}'"));
+                }
+            }
         }
         self.searcher().set_options(options);
     }
@@ -432,6 +474,25 @@ pub fn run_stdio(catalog: Catalog) -> io::Result<()> {
     }
 }
 
+/// The search techniques the protocol can switch one by one, by option name.
+type TechniqueField = fn(&mut Techniques) -> &mut bool;
+const TECHNIQUES: [(&str, TechniqueField); 5] = [
+    ("NullMove", |t| &mut t.null_move),
+    ("Reductions", |t| &mut t.reductions),
+    ("Futility", |t| &mut t.futility),
+    ("CheckExtension", |t| &mut t.check_extension),
+    ("Aspiration", |t| &mut t.aspiration),
+];
+
+/// A check option's value.
+fn parse_check(value: &str) -> Option<bool> {
+    match value.to_ascii_lowercase().as_str() {
+        "true" => Some(true),
+        "false" => Some(false),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -494,6 +555,69 @@ mod tests {
             );
         }
         assert_eq!(s.send("isready"), "readyok\n");
+    }
+
+    #[test]
+    fn techniques_and_evaluation_terms_switch_one_by_one() {
+        let mut s = Session::new();
+        let uci = s.send("uci");
+        for name in [
+            "Pruning",
+            "NullMove",
+            "Reductions",
+            "Futility",
+            "CheckExtension",
+            "Aspiration",
+            "Mobility",
+            "KingAttack",
+            "PawnShield",
+            "PassedPawns",
+        ] {
+            assert!(
+                uci.contains(&format!("option name {name} type check default true")),
+                "{name}: {uci}"
+            );
+        }
+        let options = |s: &mut Session| *s.engine.searcher().options();
+        assert_eq!(s.send("setoption name NullMove value false"), "");
+        assert_eq!(s.send("setoption name aspiration value false"), "");
+        let t = options(&mut s).techniques;
+        assert!(!t.null_move && !t.aspiration);
+        assert!(t.reductions && t.futility && t.check_extension);
+        s.send("setoption name Pruning value true");
+        assert!(options(&mut s).techniques.null_move);
+        s.send("setoption name Pruning value false");
+        let t = options(&mut s).techniques;
+        assert!(!t.null_move && !t.reductions && !t.futility && t.check_extension);
+
+        assert_eq!(s.send("setoption name Mobility value false"), "");
+        s.send("setoption name PassedPawns value false");
+        let expected = EvalTerms::ALL
+            .without(EvalTerms::MOBILITY)
+            .without(EvalTerms::PASSED_PAWNS);
+        assert_eq!(options(&mut s).eval, EvalMode::Terms(expected));
+        s.send("setoption name Mobility value true");
+        assert_eq!(
+            options(&mut s).eval,
+            EvalMode::Terms(expected.with(EvalTerms::MOBILITY))
+        );
+
+        // Bad values and a term of an evaluation that has none change nothing.
+        let before = options(&mut s);
+        for bad in [
+            "setoption name NullMove value maybe",
+            "setoption name KingAttack value 1",
+        ] {
+            let reply = s.send(bad);
+            assert!(reply.starts_with("info string error: bad value"), "{reply}");
+        }
+        assert_eq!(options(&mut s), before);
+        s.send("setoption name Eval value Material");
+        let reply = s.send("setoption name PawnShield value false");
+        assert!(reply.contains("set Eval to Full first"), "{reply}");
+        assert_eq!(options(&mut s).eval, EvalMode::Material);
+        s.send("setoption name Eval value Full");
+        assert_eq!(options(&mut s).eval, EvalMode::FULL);
     }
 
     #[test]

@@ -7,8 +7,10 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use common::{fen, place, rules};
-use hexchess_core::engine::eval::{EvalMode, Evaluator};
-use hexchess_core::engine::{RunningSearch, Score, SearchLimits, SearchOptions, Searcher};
+use hexchess_core::engine::eval::{EvalMode, EvalTerms, Evaluator};
+use hexchess_core::engine::{
+    RunningSearch, Score, SearchLimits, SearchOptions, Searcher, Techniques,
+};
 use hexchess_core::{Move, Position};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -205,7 +207,12 @@ fn evaluation_is_colour_symmetric() {
                 }
                 p.make_move(moves[rng.random_range(0..moves.len())]);
                 let twin = p.colour_flipped().expect("built-in boards are symmetric");
-                for mode in [EvalMode::Full, EvalMode::Material] {
+                let one_left_out =
+                    EvalTerms::NAMED.map(|(_, t)| EvalMode::Terms(EvalTerms::ALL.without(t)));
+                for mode in [EvalMode::FULL, EvalMode::Material]
+                    .into_iter()
+                    .chain(one_left_out)
+                {
                     assert_eq!(
                         e.evaluate(&p, mode),
                         e.evaluate(&twin, mode),
@@ -218,6 +225,99 @@ fn evaluation_is_colour_symmetric() {
         }
     }
     assert!(checked > 500);
+}
+
+/// Positions a few dozen random moves into each built-in variant.
+fn random_middlegames(seed: u64, per_variant: usize) -> Vec<Position> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut out = Vec::new();
+    for id in ["glinski", "mccooey", "grand", "standard"] {
+        let mut found = 0;
+        while found < per_variant {
+            let mut p = Position::start(rules(id));
+            for _ in 0..rng.random_range(16..40) {
+                let moves = p.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                p.make_move(moves[rng.random_range(0..moves.len())]);
+            }
+            if !p.legal_moves().is_empty() {
+                out.push(p);
+                found += 1;
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn each_evaluation_term_can_be_left_out() {
+    let positions = random_middlegames(11, 10);
+    assert_eq!(positions.len(), 40);
+    for (name, term) in EvalTerms::NAMED {
+        let without = EvalMode::Terms(EvalTerms::ALL.without(term));
+        let changed = positions
+            .iter()
+            .filter(|p| {
+                let e = Evaluator::new(p.rules());
+                e.evaluate(p, without) != e.evaluate(p, EvalMode::FULL)
+            })
+            .count();
+        assert!(changed > 0, "leaving out {name} changed no evaluation");
+    }
+    // With every positional term left out, only material and placement remain: the
+    // same for both sides at the start.
+    for id in ["glinski", "mccooey", "grand", "standard"] {
+        let p = Position::start(rules(id));
+        let e = Evaluator::new(p.rules());
+        assert_eq!(e.evaluate(&p, EvalMode::Terms(EvalTerms::NONE)), 0, "{id}");
+    }
+}
+
+#[test]
+fn each_search_technique_can_be_switched_off() {
+    // A technique that is switched off must change the tree searched; the move found
+    // must stay legal.
+    type Switch = fn(&mut Techniques);
+    let switches: [(&str, Switch); 5] = [
+        ("null move", |t| t.null_move = false),
+        ("reductions", |t| t.reductions = false),
+        ("futility", |t| t.futility = false),
+        ("check extension", |t| t.check_extension = false),
+        ("aspiration", |t| t.aspiration = false),
+    ];
+    let positions = random_middlegames(3, 2);
+    let nodes = |p: &Position, techniques: Techniques| {
+        let mut s = Searcher::new(SearchOptions {
+            techniques,
+            hash_mb: 4,
+            ..SearchOptions::default()
+        });
+        let mut q = p.clone();
+        let r = s.search(
+            &mut q,
+            &SearchLimits::depth(6),
+            &Arc::new(AtomicBool::new(false)),
+            &mut |_| {},
+        );
+        assert!(p.legal_moves().contains(&r.best.expect("a move")));
+        r.nodes
+    };
+    let full: Vec<u64> = positions
+        .iter()
+        .map(|p| nodes(p, Techniques::ALL))
+        .collect();
+    for (name, switch) in switches {
+        let mut t = Techniques::ALL;
+        switch(&mut t);
+        let changed = positions
+            .iter()
+            .zip(&full)
+            .filter(|(p, n)| nodes(p, t) != **n)
+            .count();
+        assert!(changed > 0, "switching off {name} changed no search");
+    }
 }
 
 #[test]
@@ -333,8 +433,8 @@ fn a_variant_reloaded_under_the_same_id_gets_its_own_evaluator() {
         assert!(p.is_legal(result.best.expect("a move")));
         let fresh = Evaluator::new(&rules);
         assert_eq!(
-            searcher.evaluator(&p).evaluate(&p, EvalMode::Full),
-            fresh.evaluate(&p, EvalMode::Full),
+            searcher.evaluator(&p).evaluate(&p, EvalMode::FULL),
+            fresh.evaluate(&p, EvalMode::FULL),
             "{}",
             rules.id()
         );

@@ -56,13 +56,61 @@ struct MobileKind {
     heavy: i32,
 }
 
+/// The positional terms an evaluation may leave out, as a set: matches of the engine
+/// against itself without one of them show what it is worth. Material and placement
+/// are always counted (the search keeps them summed move by move).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct EvalTerms(u8);
+
+impl EvalTerms {
+    /// Reachable cells of each piece but pawns and royals.
+    pub const MOBILITY: EvalTerms = EvalTerms(1);
+    /// Pieces reaching the enemy royal piece's neighbourhood.
+    pub const KING_ATTACK: EvalTerms = EvalTerms(2);
+    /// Own pawns in front of the royal piece.
+    pub const PAWN_SHIELD: EvalTerms = EvalTerms(4);
+    /// Pawns no enemy pawn can stop, more the further they are.
+    pub const PASSED_PAWNS: EvalTerms = EvalTerms(8);
+    pub const NONE: EvalTerms = EvalTerms(0);
+    pub const ALL: EvalTerms = EvalTerms(15);
+
+    /// Each term with the name the protocol's options give it.
+    pub const NAMED: [(&'static str, EvalTerms); 4] = [
+        ("Mobility", EvalTerms::MOBILITY),
+        ("KingAttack", EvalTerms::KING_ATTACK),
+        ("PawnShield", EvalTerms::PAWN_SHIELD),
+        ("PassedPawns", EvalTerms::PASSED_PAWNS),
+    ];
+
+    pub const fn contains(self, other: EvalTerms) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    pub const fn intersects(self, other: EvalTerms) -> bool {
+        self.0 & other.0 != 0
+    }
+
+    pub const fn with(self, other: EvalTerms) -> EvalTerms {
+        EvalTerms(self.0 | other.0)
+    }
+
+    pub const fn without(self, other: EvalTerms) -> EvalTerms {
+        EvalTerms(self.0 & !other.0)
+    }
+}
+
 /// How much of the evaluation to use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EvalMode {
-    /// Every term.
-    Full,
+    /// Material and placement, and these positional terms.
+    Terms(EvalTerms),
     /// Material only (a baseline opponent for matches).
     Material,
+}
+
+impl EvalMode {
+    /// Every term: the engine's own evaluation.
+    pub const FULL: EvalMode = EvalMode::Terms(EvalTerms::ALL);
 }
 
 /// Probability of a slide step staying unblocked when deriving values from mobility.
@@ -409,19 +457,28 @@ impl Evaluator {
             Side::White => 1,
             Side::Black => -1,
         };
-        if mode == EvalMode::Material {
-            return (
-                sign * (self.material(pos, Side::White) - self.material(pos, Side::Black)),
-                true,
-            );
-        }
-        let (terms, phase) = self.static_terms(pos);
-        let cheap = sign * self.blend(terms, phase);
+        let terms = match mode {
+            EvalMode::Material => {
+                return (
+                    sign * (self.material(pos, Side::White) - self.material(pos, Side::Black)),
+                    true,
+                );
+            }
+            EvalMode::Terms(terms) => terms,
+        };
+        let (cheap_terms, phase) = self.static_terms(pos, terms);
+        let cheap = sign * self.blend(cheap_terms, phase);
         if cheap + LAZY_MARGIN <= alpha || cheap - LAZY_MARGIN >= beta {
             return (cheap, false);
         }
-        let mut all = terms;
-        all += self.dynamic_terms(pos);
+        let mut all = cheap_terms;
+        // The engine's own evaluation has every term: compiled apart so that it pays
+        // nothing for the switches.
+        all += if terms == EvalTerms::ALL {
+            self.dynamic_terms::<true>(pos, terms)
+        } else {
+            self.dynamic_terms::<false>(pos, terms)
+        };
         (sign * self.blend(all, phase), true)
     }
 
@@ -437,10 +494,12 @@ impl Evaluator {
     }
 
     /// White-minus-Black material, placement and passed pawns, and the game phase.
-    fn static_terms(&self, pos: &Position) -> (Phased, i32) {
+    fn static_terms(&self, pos: &Position, terms: EvalTerms) -> (Phased, i32) {
         let [mg, eg, phase] = pos.table_total(&self.placed);
         let mut score = Phased::new(mg, eg);
-        if let Some(pawn) = self.pawn {
+        if let Some(pawn) = self.pawn
+            && terms.contains(EvalTerms::PASSED_PAWNS)
+        {
             let pawns = pos.kind_bb[pawn.index()];
             let m = self.max_pawn_steps.max(1) as i32;
             for side in Side::BOTH {
@@ -468,7 +527,14 @@ impl Evaluator {
     }
 
     /// White-minus-Black mobility, king attack and pawn shield.
-    fn dynamic_terms(&self, pos: &Position) -> Phased {
+    /// `ALL`: every term, whatever `terms` says.
+    #[inline(always)]
+    fn dynamic_terms<const ALL: bool>(&self, pos: &Position, terms: EvalTerms) -> Phased {
+        let mobility = ALL || terms.contains(EvalTerms::MOBILITY);
+        let king_attack = ALL || terms.contains(EvalTerms::KING_ATTACK);
+        let shield = ALL || terms.contains(EvalTerms::PAWN_SHIELD);
+        let reach_counts =
+            ALL || terms.intersects(EvalTerms::MOBILITY.with(EvalTerms::KING_ATTACK));
         let rules = pos.rules();
         let occupied = pos.occupied();
         let mut score = Phased::default();
@@ -480,7 +546,7 @@ impl Evaluator {
             let mut acc = Phased::default();
             let mut attack_units = 0;
             let mut attackers = 0;
-            for m in &self.mobile {
+            for m in self.mobile.iter().filter(|_| reach_counts) {
                 let pieces = pos.kind_bb[m.kind] & own;
                 if pieces.is_empty() {
                     continue;
@@ -488,11 +554,13 @@ impl Evaluator {
                 let km = &rules.moves[s][m.kind];
                 for c in pieces {
                     let reach = piece_targets(rules, km, c, own, enemy, occupied);
-                    let mob = reach.count() as i32 - m.base;
-                    acc.mg += m.weight.mg * mob / 4;
-                    acc.eg += m.weight.eg * mob / 4;
+                    if mobility {
+                        let mob = reach.count() as i32 - m.base;
+                        acc.mg += m.weight.mg * mob / 4;
+                        acc.eg += m.weight.eg * mob / 4;
+                    }
                     let near = (reach & zone).count() as i32;
-                    if near > 0 {
+                    if king_attack && near > 0 {
                         attackers += 1;
                         attack_units += near * m.heavy;
                     }
@@ -503,7 +571,9 @@ impl Evaluator {
                 acc.mg += danger.min(500);
                 acc.eg += (danger / 4).min(120);
             }
-            if let Some(p) = self.pawn {
+            if let Some(p) = self.pawn
+                && shield
+            {
                 let royal = pos.royal[s];
                 let shield =
                     (pos.kind_bb[p.index()] & own & self.shield[s][royal.index()]).count() as i32;
@@ -570,8 +640,8 @@ mod tests {
                 assert!(p.table_sum(&e.placed).is_some());
                 assert!(plain.table_sum(&e.placed).is_none());
                 assert_eq!(
-                    e.evaluate(&p, EvalMode::Full),
-                    e.evaluate(&plain, EvalMode::Full),
+                    e.evaluate(&p, EvalMode::FULL),
+                    e.evaluate(&plain, EvalMode::FULL),
                     "{}",
                     p.to_fen()
                 );
@@ -591,7 +661,7 @@ mod tests {
         for id in ["glinski", "mccooey", "grand", "standard"] {
             let p = Position::start(rules(id));
             let e = Evaluator::new(p.rules());
-            let score = e.evaluate(&p, EvalMode::Full);
+            let score = e.evaluate(&p, EvalMode::FULL);
             assert!(score.abs() < 60, "{id}: {score}");
         }
     }

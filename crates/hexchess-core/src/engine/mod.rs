@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 
-pub use eval::{EvalMode, Evaluator};
+pub use eval::{EvalMode, EvalTerms, Evaluator};
 pub use search::{MATE, MATE_BOUND, MAX_PLY, Searcher};
 pub use time::{Clock, SearchLimits};
 
@@ -66,8 +66,7 @@ impl fmt::Display for Score {
 pub struct SearchOptions {
     /// Transposition table size in megabytes.
     pub hash_mb: usize,
-    /// Null-move pruning, reverse futility pruning and late-move reductions.
-    pub pruning: bool,
+    pub techniques: Techniques,
     pub eval: EvalMode,
     /// A depth the search never exceeds, whatever the time.
     pub max_depth: Option<u32>,
@@ -80,11 +79,50 @@ impl Default for SearchOptions {
     fn default() -> Self {
         SearchOptions {
             hash_mb: 64,
-            pruning: true,
-            eval: EvalMode::Full,
+            techniques: Techniques::ALL,
+            eval: EvalMode::FULL,
             max_depth: None,
             skill: 10,
         }
+    }
+}
+
+/// The search techniques that can be switched off one by one, so that a match of the
+/// engine against itself without one shows what that technique is worth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Techniques {
+    /// Null-move pruning.
+    pub null_move: bool,
+    /// Late-move reductions.
+    pub reductions: bool,
+    /// Reverse futility, futility and move-count pruning near the leaves.
+    pub futility: bool,
+    /// One more ply for the side in check.
+    pub check_extension: bool,
+    /// A narrow window around the previous iteration's score.
+    pub aspiration: bool,
+}
+
+impl Techniques {
+    /// Every technique: the engine at full strength.
+    pub const ALL: Techniques = Techniques {
+        null_move: true,
+        reductions: true,
+        futility: true,
+        check_extension: true,
+        aspiration: true,
+    };
+
+    /// Whether every technique that cuts the tree (null move, reductions, futility) is on.
+    pub fn pruning(&self) -> bool {
+        self.null_move && self.reductions && self.futility
+    }
+
+    /// Switches the techniques that cut the tree on or off together.
+    pub fn set_pruning(&mut self, on: bool) {
+        self.null_move = on;
+        self.reductions = on;
+        self.futility = on;
     }
 }
 

@@ -91,7 +91,7 @@ impl Searcher {
             deadlines: Deadlines::default(),
             node_limit: None,
             stalemate_score: 0,
-            mode: EvalMode::Full,
+            mode: EvalMode::FULL,
             stop: Arc::new(AtomicBool::new(false)),
         }
     }
@@ -216,7 +216,8 @@ impl Searcher {
             self.seldepth = 0;
             // Aspiration window around the last score, widened on failure.
             let mut delta = 35;
-            let (mut alpha, mut beta) = if depth >= 4 && score.abs() < MATE_BOUND {
+            let aspiration = self.options.techniques.aspiration;
+            let (mut alpha, mut beta) = if aspiration && depth >= 4 && score.abs() < MATE_BOUND {
                 (score - delta, score + delta)
             } else {
                 (-INFINITY, INFINITY)
@@ -377,7 +378,8 @@ impl Searcher {
     ) -> i32 {
         self.pv[ply].clear();
         debug_assert_eq!(in_check, pos.in_check());
-        if in_check {
+        let techniques = self.options.techniques;
+        if in_check && techniques.check_extension {
             depth += 1;
         }
         if depth <= 0 {
@@ -428,17 +430,25 @@ impl Searcher {
         } else {
             self.static_eval(pos, eval, alpha, beta)
         };
-        let pruning = self.options.pruning;
         let us = pos.turn();
 
-        if pruning && !is_pv && !in_check && ply > 0 {
+        if !is_pv && !in_check && ply > 0 {
             // Reverse futility: far above beta near the leaves, assume it holds.
-            if depth <= 3 && static_eval - 110 * depth >= beta && beta.abs() < MATE_BOUND {
+            if techniques.futility
+                && depth <= 3
+                && static_eval - 110 * depth >= beta
+                && beta.abs() < MATE_BOUND
+            {
                 return static_eval;
             }
             // Null move: if passing still fails high, a real move will too. Not when
             // only pawns are left, where passing may be the best move (zugzwang).
-            if allow_null && depth >= 3 && static_eval >= beta && eval.piece_material(pos, us) > 0 {
+            if techniques.null_move
+                && allow_null
+                && depth >= 3
+                && static_eval >= beta
+                && eval.piece_material(pos, us) > 0
+            {
                 let r = 3 + depth / 4;
                 pos.make_null_move();
                 let s = -self.negamax(
@@ -479,7 +489,7 @@ impl Searcher {
             // Late quiet moves near the leaves of non-PV nodes are rarely good: after
             // enough of them, skip the rest (move-count pruning), and skip any that
             // cannot lift a hopeless static score to alpha (futility pruning).
-            let prunable = pruning
+            let prunable = techniques.futility
                 && !is_pv
                 && !in_check
                 && quiet
@@ -504,7 +514,13 @@ impl Searcher {
                 s = child(self, pos, depth - 1, alpha, beta);
             } else {
                 let mut r = 0;
-                if pruning && depth >= 3 && searched >= 3 && quiet && !in_check && !gives_check {
+                if techniques.reductions
+                    && depth >= 3
+                    && searched >= 3
+                    && quiet
+                    && !in_check
+                    && !gives_check
+                {
                     r = self.lmr[(depth as usize).min(63)][searched.min(63)] as i32;
                     if is_pv {
                         r -= 1;
