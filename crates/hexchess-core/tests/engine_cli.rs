@@ -158,3 +158,55 @@ fn a_short_match_plays_both_colours_and_writes_records() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_game_an_engine_breaks_off_is_reported_not_dropped() {
+    // The second engine's first process quits when first asked to move; every later
+    // process is the real engine. The match goes on and names the broken game.
+    let dir = std::env::temp_dir().join(format!("hexchess-broken-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mark = dir.join("quit-once");
+    let script = dir.join("quitter.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\n\
+             if [ -e '{mark}' ]; then exec '{exe}'; fi\n\
+             while read -r line; do\n\
+               case \"$line\" in\n\
+                 uci) echo 'id name quitter'; echo uciok ;;\n\
+                 isready) echo readyok ;;\n\
+                 go*) touch '{mark}'; exit 0 ;;\n\
+               esac\n\
+             done\n",
+            mark = mark.display(),
+            exe = env!("CARGO_BIN_EXE_hexchess-engine"),
+        ),
+    )
+    .unwrap();
+    let status = Command::new("chmod")
+        .arg("+x")
+        .arg(&script)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = stdout_of(engine().args([
+        "match",
+        "--engine1",
+        env!("CARGO_BIN_EXE_hexchess-engine"),
+        "--engine2",
+        script.to_str().unwrap(),
+        "--games",
+        "2",
+        "--movetime",
+        "20",
+        "--max-plies",
+        "30",
+    ]));
+    let failed: Vec<&str> = out.lines().filter(|l| l.starts_with("failed: ")).collect();
+    assert_eq!(failed.len(), 1, "{out}");
+    assert!(failed[0].starts_with("failed: game 1: engine2: "), "{out}");
+    assert!(out.contains("Final: engine1 vs engine2: 1 games"), "{out}");
+    assert!(out.trim_end().ends_with(", 1 failed"), "{out}");
+    std::fs::remove_dir_all(&dir).ok();
+}

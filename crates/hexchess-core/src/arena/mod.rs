@@ -10,9 +10,9 @@ mod process;
 pub mod stats;
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::channel;
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use rand::rngs::StdRng;
@@ -166,16 +166,14 @@ pub fn run_match(
             .map_err(|e| format!("{}: {e}", spec.name))?;
     }
     let next = Arc::new(AtomicUsize::new(0));
-    let (tx, rx) = channel::<GameResult>();
+    let (tx, rx) = channel::<Result<GameResult, String>>();
     let config = Arc::new(config.clone());
     let workers = config.concurrency.clamp(1, 64).min(config.games.max(1));
-    let failures = Arc::new(Mutex::new(Vec::<String>::new()));
     let mut handles = Vec::new();
     for _ in 0..workers {
         let next = Arc::clone(&next);
         let tx = tx.clone();
         let config = Arc::clone(&config);
-        let failures = Arc::clone(&failures);
         handles.push(std::thread::spawn(move || {
             let mut engines: [Option<EngineProcess>; 2] = [None, None];
             loop {
@@ -183,16 +181,10 @@ pub fn run_match(
                 if index >= config.games {
                     break;
                 }
-                match play_game(&config, index, &mut engines) {
-                    Ok(result) => {
-                        if tx.send(result).is_err() {
-                            break;
-                        }
-                    }
-                    Err(e) => failures
-                        .lock()
-                        .unwrap_or_else(|p| p.into_inner())
-                        .push(format!("game {}: {e}", index + 1)),
+                let result = play_game(&config, index, &mut engines)
+                    .map_err(|e| format!("game {}: {e}", index + 1));
+                if tx.send(result).is_err() {
+                    break;
                 }
             }
         }));
@@ -203,6 +195,13 @@ pub fn run_match(
         config.engines[1].name.clone(),
     );
     for result in rx {
+        let result = match result {
+            Ok(result) => result,
+            Err(why) => {
+                summary.add_failure(why);
+                continue;
+            }
+        };
         if let Some(dir) = &config.out_dir {
             let path = dir.join(format!("game-{:04}.txt", result.index + 1));
             std::fs::write(&path, result.record.to_string())
@@ -214,9 +213,8 @@ pub fn run_match(
     for h in handles {
         let _ = h.join();
     }
-    let failures = failures.lock().unwrap_or_else(|p| p.into_inner());
-    if summary.games() == 0 && !failures.is_empty() {
-        return Err(failures.join("; "));
+    if summary.games() == 0 && !summary.failures().is_empty() {
+        return Err(summary.failures().join("; "));
     }
     Ok(summary)
 }

@@ -9,6 +9,9 @@ pub struct MatchSummary {
     pub second: String,
     /// Points of the first engine in each game (0, 1/4, 1/2, 3/4 or 1).
     points: Vec<f64>,
+    /// Games that could not be played to a result (an engine failed to start or
+    /// broke the protocol), each with why: not scored, but never silently dropped.
+    failures: Vec<String>,
 }
 
 /// Elo difference for an expected score.
@@ -23,7 +26,18 @@ impl MatchSummary {
             first,
             second,
             points: Vec::new(),
+            failures: Vec::new(),
         }
+    }
+
+    /// Records a game that ended without a result.
+    pub fn add_failure(&mut self, why: String) {
+        self.failures.push(why);
+    }
+
+    /// The games that ended without a result, and why.
+    pub fn failures(&self) -> &[String] {
+        &self.failures
     }
 
     pub fn add(&mut self, points: f64) {
@@ -86,7 +100,11 @@ impl fmt::Display for MatchSummary {
             100.0 * self.score(),
             e,
             margin
-        )
+        )?;
+        if !self.failures.is_empty() {
+            write!(f, ", {} failed", self.failures.len())?;
+        }
+        Ok(())
     }
 }
 

@@ -307,6 +307,9 @@ fn play_match(a: MatchArgs) -> Result<(), String> {
             game.outcome.termination
         );
     })?;
+    for why in summary.failures() {
+        println!("failed: {why}");
+    }
     println!("Final: {summary}");
     Ok(())
 }
