@@ -34,8 +34,10 @@ impl Plugin for UiPlugin {
             .add_systems(
                 EguiPrimaryContextPass,
                 (
-                    menu_bar,
+                    // The side panel first: the bars then take the width it leaves, so
+                    // none of their controls hides under it.
                     side_panel,
+                    menu_bar,
                     new_game_menu,
                     game_over_dialog,
                     promotion_picker,
@@ -122,14 +124,34 @@ fn remember_notices(mut notices: MessageReader<GameNotice>, mut memory: ResMut<U
     }
 }
 
+/// Room a slider with its value and label takes in the menu bar.
+const SLIDER_ROOM: f32 = 220.0;
+
+/// Starts a new row of a wrapping layout unless `width` is left on this one. A slider
+/// lays itself out in a row of its own, which a wrapping layout cannot break, so it
+/// would run past the bar's end (under the side panel) instead of wrapping.
+fn wrap_unless_room(ui: &mut egui::Ui, width: f32) {
+    // (`available_width` is the whole row's width in a wrapping layout.)
+    if ui.max_rect().max.x - ui.cursor().min.x < width {
+        ui.end_row();
+    }
+}
+
 /// A Ui covering the whole window, for the panels along its edges.
 pub fn root_ui(ctx: &egui::Context) -> egui::Ui {
+    root_ui_left_of(ctx, 0.0)
+}
+
+/// A Ui covering the window but a strip of `right` pixels along its right edge.
+fn root_ui_left_of(ctx: &egui::Context, right: f32) -> egui::Ui {
+    let mut rect = ctx.viewport_rect();
+    rect.max.x = (rect.max.x - right).max(rect.min.x);
     egui::Ui::new(
         ctx.clone(),
         "root".into(),
         egui::UiBuilder::new()
             .layer_id(egui::LayerId::background())
-            .max_rect(ctx.viewport_rect()),
+            .max_rect(rect),
     )
 }
 
@@ -158,7 +180,7 @@ fn menu_bar(
     mut insets: ResMut<UiInsets>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    let mut root = root_ui(ctx);
+    let mut root = root_ui_left_of(ctx, insets.right);
     let top = egui::Panel::top("menu").show(&mut root, |ui| {
         ui.horizontal_wrapped(|ui| {
             if ui.button("New game…").clicked() {
@@ -219,6 +241,7 @@ fn menu_bar(
                     session.step = true;
                 }
                 let mut delay = session.move_delay.as_secs_f32();
+                wrap_unless_room(ui, SLIDER_ROOM);
                 ui.add(egui::Slider::new(&mut delay, 0.1..=3.0).text("s/move"));
                 if (delay - session.move_delay.as_secs_f32()).abs() > 1e-3 {
                     session.move_delay = Duration::from_secs_f32(delay);
@@ -242,6 +265,7 @@ fn menu_bar(
             }
             ui.separator();
             let mut animate = settings.animate;
+            wrap_unless_room(ui, SLIDER_ROOM + 80.0);
             ui.checkbox(&mut animate, "Animate");
             let mut speed = settings.animation_speed;
             ui.add_enabled(
