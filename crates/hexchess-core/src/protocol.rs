@@ -240,23 +240,22 @@ impl Engine {
             other => {
                 let technique = TECHNIQUES
                     .iter()
-                    .find(|(n, _)| n.eq_ignore_ascii_case(other));
+                    .find(|(n, _)| n.eq_ignore_ascii_case(other))
+                    .map(|&(_, field)| field);
                 let term = EvalTerms::NAMED
                     .iter()
-                    .find(|(n, _)| n.eq_ignore_ascii_case(other));
+                    .find(|(n, _)| n.eq_ignore_ascii_case(other))
+                    .map(|&(_, term)| term);
+                if technique.is_none() && term.is_none() {
+                    return error(&self.out, format!("unknown option '{name}'"));
+                }
                 let Some(on) = parse_check(value) else {
-                    return error(
-                        &self.out,
-                        if technique.is_some() || term.is_some() {
-                            bad("expected true or false")
-                        } else {
-                            format!("unknown option '{name}'")
-                        },
-                    );
+                    return error(&self.out, bad("expected true or false"));
                 };
-                if let Some((_, field)) = technique {
+                if let Some(field) = technique {
                     *field(&mut options.techniques) = on;
-                } else if let Some(&(_, term)) = term {
+                }
+                if let Some(term) = term {
                     let EvalMode::Terms(terms) = options.eval else {
                         return error(
                             &self.out,
@@ -270,8 +269,6 @@ impl Engine {
                     } else {
                         terms.without(term)
                     });
-                } else {
-                    return error(&self.out, format!("unknown option '{name}'"));
                 }
             }
         }

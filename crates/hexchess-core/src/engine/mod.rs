@@ -113,11 +113,6 @@ impl Techniques {
         aspiration: true,
     };
 
-    /// Whether every technique that cuts the tree (null move, reductions, futility) is on.
-    pub fn pruning(&self) -> bool {
-        self.null_move && self.reductions && self.futility
-    }
-
     /// Switches the techniques that cut the tree on or off together.
     pub fn set_pruning(&mut self, on: bool) {
         self.null_move = on;
