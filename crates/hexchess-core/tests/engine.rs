@@ -440,3 +440,37 @@ fn a_variant_reloaded_under_the_same_id_gets_its_own_evaluator() {
         );
     }
 }
+
+#[test]
+fn a_cleared_searcher_searches_like_a_new_one() {
+    // `ucinewgame` and `bench` clear one searcher instead of building another: what the
+    // earlier searches learned (hash entries, history, killers, cached evaluations)
+    // must be gone, or the new game's search would depend on the old one.
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut used = Searcher::new(SearchOptions::default());
+    for (id, earlier, later) in [
+        ("glinski", 0, 1),
+        ("mccooey", 1, 0),
+        ("grand", 0, 2),
+        ("standard", 2, 1),
+    ] {
+        let positions = random_middlegames(17 + later as u64, 3);
+        let of_variant: Vec<&Position> =
+            positions.iter().filter(|p| p.rules().id() == id).collect();
+        let mut first = of_variant[earlier].clone();
+        used.search(&mut first, &SearchLimits::depth(5), &stop, &mut |_| {});
+        used.clear();
+        let mut again = of_variant[later].clone();
+        let reused = used.search(&mut again, &SearchLimits::depth(6), &stop, &mut |_| {});
+        let mut fresh_pos = of_variant[later].clone();
+        let fresh = Searcher::new(SearchOptions::default()).search(
+            &mut fresh_pos,
+            &SearchLimits::depth(6),
+            &stop,
+            &mut |_| {},
+        );
+        assert_eq!(reused.nodes, fresh.nodes, "{id}");
+        assert_eq!(reused.best, fresh.best, "{id}");
+        assert_eq!(reused.pv, fresh.pv, "{id}");
+    }
+}
