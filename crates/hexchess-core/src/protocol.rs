@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use crate::catalog::Catalog;
 use crate::engine::Techniques;
-use crate::engine::eval::{EvalMode, EvalTerms};
+use crate::engine::eval::{EvalMode, EvalTerms, EvalWeights};
 use crate::engine::{Clock, RunningSearch, SearchLimits, SearchOptions, Searcher, bench};
 use crate::position::Position;
 use crate::rules::Rules;
@@ -180,6 +180,13 @@ impl Engine {
             say(o, format!("option name {name} type check default true"));
         }
         say(o, "option name MaxDepth type spin default 0 min 0 max 127");
+        say(
+            o,
+            format!(
+                "option name EvalWeights type string default {}",
+                EvalWeights::default()
+            ),
+        );
         say(o, "uciok");
     }
 
@@ -231,6 +238,18 @@ impl Engine {
                 "full" => options.eval = EvalMode::FULL,
                 "material" => options.eval = EvalMode::Material,
                 _ => return error(&self.out, bad("expected Full or Material")),
+            },
+            "evalweights" => match ron::from_str::<EvalWeights>(value) {
+                Ok(w) => options.weights = w,
+                Err(e) => {
+                    return error(
+                        &self.out,
+                        bad(&format!(
+                            "{e} (expected for example {})",
+                            EvalWeights::default()
+                        )),
+                    );
+                }
             },
             "maxdepth" => match value.parse::<u32>() {
                 Ok(0) => options.max_depth = None,
@@ -615,6 +634,45 @@ mod tests {
         assert_eq!(options(&mut s).eval, EvalMode::Material);
         s.send("setoption name Eval value Full");
         assert_eq!(options(&mut s).eval, EvalMode::FULL);
+    }
+
+    #[test]
+    fn evaluation_weights_are_set_in_ron_and_bad_ones_change_nothing() {
+        let mut s = Session::new();
+        let uci = s.send("uci");
+        let defaults = EvalWeights::default();
+        assert!(uci.contains(&format!(
+            "option name EvalWeights type string default {defaults}"
+        )));
+        // Weights left out keep their defaults.
+        assert_eq!(
+            s.send("setoption name EvalWeights value (shield: 20, passed: (5, 150))"),
+            ""
+        );
+        let set = s.engine.searcher().options().weights;
+        assert_eq!(
+            set,
+            EvalWeights {
+                shield: 20,
+                passed: [5, 150],
+                ..defaults
+            }
+        );
+        for bad in [
+            "setoption name EvalWeights value (shield: many)",
+            "setoption name EvalWeights value (colour: 3)",
+            "setoption name EvalWeights value shield: 3",
+        ] {
+            let reply = s.send(bad);
+            assert!(
+                reply.starts_with("info string error: bad value"),
+                "{bad}: {reply}"
+            );
+            assert_eq!(s.engine.searcher().options().weights, set, "{bad}");
+        }
+        // The printed defaults read back as the defaults.
+        s.send(&format!("setoption name EvalWeights value {defaults}"));
+        assert_eq!(s.engine.searcher().options().weights, defaults);
     }
 
     #[test]

@@ -170,6 +170,15 @@ impl GameRecord {
     /// Replays the record: the variant from the catalog, the start (FEN tag or the
     /// variant's), every move checked for legality.
     pub fn replay(&self, catalog: &Catalog) -> Result<Position, RecordError> {
+        self.replay_with(catalog, |_| {})
+    }
+
+    /// [`GameRecord::replay`], showing `visit` the position after every move.
+    pub fn replay_with(
+        &self,
+        catalog: &Catalog,
+        mut visit: impl FnMut(&Position),
+    ) -> Result<Position, RecordError> {
         let id = self.tag("Variant").unwrap_or("glinski");
         let rules: Arc<Rules> = catalog
             .get(id)
@@ -188,6 +197,7 @@ impl GameRecord {
                 reason: e.to_string(),
             })?;
             pos.make_move(mv);
+            visit(&pos);
         }
         Ok(pos)
     }

@@ -11,8 +11,10 @@ use std::time::{Duration, Instant};
 use clap::{Parser, Subcommand, ValueEnum};
 use hexchess_core::arena::{self, EngineSpec, MatchConfig, TimeControl};
 use hexchess_core::catalog::{Catalog, compile};
-use hexchess_core::engine::bench;
+use hexchess_core::engine::tune::{self, SampleSet};
+use hexchess_core::engine::{EvalWeights, bench};
 use hexchess_core::protocol;
+use hexchess_core::record::GameRecord;
 use hexchess_core::variant::load_variant_file;
 use hexchess_core::{Position, Rules};
 
@@ -63,6 +65,28 @@ enum Command {
     Check { files: Vec<PathBuf> },
     /// List the variants that load, and the files that do not.
     Variants,
+    /// Fit the evaluation's weights to the results of recorded games (Texel's method).
+    Tune(TuneArgs),
+}
+
+#[derive(clap::Args)]
+struct TuneArgs {
+    /// Game records, or folders of them (every `.txt` and `.pgn` file inside).
+    #[arg(required = true)]
+    records: Vec<PathBuf>,
+    /// Plies at the start of each game left out (the openings' random moves).
+    #[arg(long, default_value_t = 8)]
+    skip_plies: usize,
+    /// Most sweeps over the weights.
+    #[arg(long, default_value_t = 40)]
+    sweeps: usize,
+    /// Threads computing the error.
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+    /// Weights to start from (RON, as the `EvalWeights` option takes them; omitted
+    /// weights keep their defaults).
+    #[arg(long)]
+    start: Option<String>,
 }
 
 #[derive(clap::Args)]
@@ -155,6 +179,7 @@ fn main() -> ExitCode {
         Some(Command::Match(args)) => play_match(*args),
         Some(Command::Check { files }) => check(&files),
         Some(Command::Variants) => list_variants(),
+        Some(Command::Tune(args)) => tune(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -352,6 +377,87 @@ fn list_variants() -> Result<(), String> {
     }
     for err in catalog.errors() {
         println!("{err}");
+    }
+    Ok(())
+}
+
+fn tune(args: &TuneArgs) -> Result<(), String> {
+    let catalog = Catalog::load_default();
+    let start = match &args.start {
+        Some(text) => ron::from_str::<EvalWeights>(text).map_err(|e| format!("--start: {e}"))?,
+        None => EvalWeights::default(),
+    };
+    let mut files = Vec::new();
+    for path in &args.records {
+        record_files(path, &mut files).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    files.sort();
+    let mut set = SampleSet::default();
+    let mut skipped = 0;
+    for file in &files {
+        let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+        let added = GameRecord::parse(&text)
+            .and_then(|record| set.add_game(&record, &catalog, args.skip_plies));
+        if let Err(e) = added {
+            eprintln!("{}: {e} (left out)", file.display());
+            skipped += 1;
+        }
+    }
+    println!(
+        "{} games ({skipped} unreadable), {} training positions, {} held out",
+        set.games,
+        set.training_len(),
+        set.held_out_len()
+    );
+    if set.training_len() == 0 {
+        return Err("no quiet positions with a result to tune on".into());
+    }
+    let threads = args.threads.max(1);
+    let clock = Instant::now();
+    let k = tune::fit_scale(&set.training, &start, threads);
+    let errors = |w: &EvalWeights| {
+        (
+            tune::mean_error(&set.training, w, k, threads),
+            tune::mean_error(&set.held_out, w, k, threads),
+        )
+    };
+    let (train0, held0) = errors(&start);
+    println!("scale k = {k:.3}; start: training error {train0:.6}, held-out {held0:.6}");
+    let tuned = tune::tune(&set, &start, k, args.sweeps, threads, |p| {
+        println!(
+            "sweep {:>2}: training error {:.6} ({:.0} s) {}",
+            p.sweep,
+            p.error,
+            clock.elapsed().as_secs_f64(),
+            p.weights
+        );
+    });
+    let (train1, held1) = errors(&tuned);
+    println!("tuned: training error {train1:.6}, held-out {held1:.6} (start {held0:.6})");
+    for ((name, old), new) in EvalWeights::NAMES
+        .iter()
+        .zip(start.to_vec())
+        .zip(tuned.to_vec())
+    {
+        println!("  {name:<16} {old:>5} -> {new:>5}");
+    }
+    println!("{tuned}");
+    Ok(())
+}
+
+/// `path` if it is a file, else the `.txt` and `.pgn` files under it.
+fn record_files(path: &Path, out: &mut Vec<PathBuf>) -> io::Result<()> {
+    if !path.is_dir() {
+        out.push(path.to_path_buf());
+        return Ok(());
+    }
+    for entry in std::fs::read_dir(path)? {
+        let p = entry?.path();
+        if p.is_dir() {
+            record_files(&p, out)?;
+        } else if p.extension().is_some_and(|e| e == "txt" || e == "pgn") {
+            out.push(p);
+        }
     }
     Ok(())
 }

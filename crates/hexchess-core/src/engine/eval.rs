@@ -10,6 +10,8 @@
 
 use std::sync::Arc;
 
+use serde::{Deserialize, Serialize};
+
 use crate::bitboard::Bitboard;
 use crate::board::Cell;
 use crate::movegen::piece_targets;
@@ -116,6 +118,120 @@ impl EvalMode {
 /// Probability of a slide step staying unblocked when deriving values from mobility.
 const OPEN_RAY: f64 = 0.7;
 
+/// The scales of the evaluation's positional ideas: the tables are derived from the
+/// variant's geometry and multiplied by these, so one set serves every variant.
+/// `hexchess-engine tune` fits them to game results (see [`super::tune`]).
+/// Read from RON, a weight left out keeps its default.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct EvalWeights {
+    /// Pawn placement: a pawn one step from promotion over one at home, centipawns
+    /// (middlegame, endgame).
+    pub pawn_advance: [i32; 2],
+    /// Pawn placement: a pawn on the centre cell over one on the rim (middlegame).
+    pub pawn_centre: i32,
+    /// Royal placement: the middlegame cost of standing on the far side of the board.
+    pub king_forward: i32,
+    /// Royal placement: the endgame gain of the centre cell over the rim.
+    pub king_centre: i32,
+    /// Other pieces' placement: per cell more reach from here than on an average cell,
+    /// in tenths of a centipawn (middlegame, endgame).
+    pub piece_reach: [i32; 2],
+    /// Mobility: a kind's weight per reachable cell is this over the square root of its
+    /// average reach, in quarter centipawns (middlegame, endgame).
+    pub mobility: [i32; 2],
+    /// King attack: the danger is (attack units)² × attackers × this / 64.
+    pub king_danger: i32,
+    /// Pawn shield: per own pawn in front of the royal piece (at most three count).
+    pub shield: i32,
+    /// Passed pawn: the endgame bonus of a passed pawn at home, and what it gains on its
+    /// way to promotion (growing with the square of the distance covered); the
+    /// middlegame bonus is half.
+    pub passed: [i32; 2],
+}
+
+impl Default for EvalWeights {
+    fn default() -> Self {
+        EvalWeights {
+            pawn_advance: [20, 40],
+            pawn_centre: 8,
+            king_forward: 60,
+            king_centre: 30,
+            piece_reach: [30, 20],
+            mobility: [40, 40],
+            king_danger: 8,
+            shield: 12,
+            passed: [10, 120],
+        }
+    }
+}
+
+/// The weights in RON, on one line: what the protocol's `EvalWeights` option reads.
+impl std::fmt::Display for EvalWeights {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&ron::to_string(self).map_err(|_| std::fmt::Error)?)
+    }
+}
+
+impl EvalWeights {
+    /// How many numbers the weights hold.
+    pub const LEN: usize = 13;
+
+    /// Names of the numbers of [`EvalWeights::to_vec`], for reports.
+    pub const NAMES: [&'static str; EvalWeights::LEN] = [
+        "pawn_advance.mg",
+        "pawn_advance.eg",
+        "pawn_centre",
+        "king_forward",
+        "king_centre",
+        "piece_reach.mg",
+        "piece_reach.eg",
+        "mobility.mg",
+        "mobility.eg",
+        "king_danger",
+        "shield",
+        "passed.base",
+        "passed.advance",
+    ];
+
+    /// The weights as a flat list, in declaration order (for tuning).
+    pub fn to_vec(&self) -> Vec<i32> {
+        let w = self;
+        vec![
+            w.pawn_advance[0],
+            w.pawn_advance[1],
+            w.pawn_centre,
+            w.king_forward,
+            w.king_centre,
+            w.piece_reach[0],
+            w.piece_reach[1],
+            w.mobility[0],
+            w.mobility[1],
+            w.king_danger,
+            w.shield,
+            w.passed[0],
+            w.passed[1],
+        ]
+    }
+
+    /// The inverse of [`EvalWeights::to_vec`]; `None` unless `v` has [`EvalWeights::LEN`]
+    /// numbers.
+    pub fn from_slice(v: &[i32]) -> Option<EvalWeights> {
+        let v: &[i32; EvalWeights::LEN] = v.try_into().ok()?;
+        Some(EvalWeights {
+            pawn_advance: [v[0], v[1]],
+            pawn_centre: v[2],
+            king_forward: v[3],
+            king_centre: v[4],
+            piece_reach: [v[5], v[6]],
+            mobility: [v[7], v[8]],
+            king_danger: v[9],
+            shield: v[10],
+            passed: [v[11], v[12]],
+        })
+    }
+}
+
 /// Evaluation tables for one variant.
 #[derive(Clone, Debug)]
 pub struct Evaluator {
@@ -124,7 +240,6 @@ pub struct Evaluator {
     passed_stoppers: [Vec<Bitboard>; 2],
     /// `[side][cell]`: advances a pawn still needs to reach a promotion cell.
     pawn_steps: [Vec<u8>; 2],
-    max_pawn_steps: u8,
     /// Per cell: the royal piece's neighbourhood (cells within two steps).
     king_zone: Vec<Bitboard>,
     /// `[side][cell]`: neighbours in front of a royal piece on `cell`.
@@ -140,10 +255,19 @@ pub struct Evaluator {
     pawn: Option<Kind>,
     royal_mask: u32,
     kinds: usize,
+    /// `[steps left]`: a passed pawn's bonus (middlegame, endgame).
+    passed_bonus: Vec<Phased>,
+    king_danger: i32,
+    shield_bonus: i32,
 }
 
 impl Evaluator {
     pub fn new(rules: &Rules) -> Evaluator {
+        Evaluator::with_weights(rules, &EvalWeights::default())
+    }
+
+    /// An evaluator whose positional ideas weigh `w`.
+    pub fn with_weights(rules: &Rules, w: &EvalWeights) -> Evaluator {
         let board = rules.board();
         let n = board.len();
         let kinds = rules.kinds().len();
@@ -327,18 +451,26 @@ impl Evaluator {
                         // Stay home behind the pawns while pieces are on; walk to the
                         // centre in the endgame.
                         let back = progress(side, c) as f64;
-                        Phased::new((-60.0 * back) as i32, (30.0 * central - 15.0) as i32)
+                        let centre = w.king_centre as f64;
+                        Phased::new(
+                            (-(w.king_forward as f64) * back) as i32,
+                            (centre * central - centre / 2.0) as i32,
+                        )
                     } else if Some(k) == pawn {
                         let left = pawn_steps[side.index()][i] as f64;
                         let advanced = 1.0 - left / max_pawn_steps as f64;
                         Phased::new(
-                            (20.0 * advanced + 8.0 * central) as i32,
-                            (40.0 * advanced) as i32,
+                            (w.pawn_advance[0] as f64 * advanced + w.pawn_centre as f64 * central)
+                                as i32,
+                            (w.pawn_advance[1] as f64 * advanced) as i32,
                         )
                     } else {
                         // More reach here than on average: a better cell.
                         let extra = open_mobility[k.index()][i] - avg;
-                        Phased::new((3.0 * extra) as i32, (2.0 * extra) as i32)
+                        Phased::new(
+                            (w.piece_reach[0] as f64 / 10.0 * extra) as i32,
+                            (w.piece_reach[1] as f64 / 10.0 * extra) as i32,
+                        )
                     };
                 }
                 pst[side.index()].push(table);
@@ -347,8 +479,9 @@ impl Evaluator {
                     // dominate (a queen reaches many cells; each is worth less).
                     let plain_avg =
                         plain_mobility[k.index()].iter().sum::<i32>() as f64 / n.max(1) as f64;
-                    let per = (40.0 / plain_avg.max(1.0).sqrt()).round() as i32;
-                    mobility[k.index()] = Phased::new(per, per);
+                    let per = |scale: i32| (scale as f64 / plain_avg.max(1.0).sqrt()).round();
+                    mobility[k.index()] =
+                        Phased::new(per(w.mobility[0]) as i32, per(w.mobility[1]) as i32);
                     mobility_base[k.index()] = (plain_avg / 3.0).round() as i32;
                 }
             }
@@ -390,13 +523,23 @@ impl Evaluator {
                 heavy: 1 + values[k.index()] / 300,
             })
             .collect();
+        let m = max_pawn_steps.max(1) as i32;
+        let passed_bonus = (0..=max_pawn_steps as i32)
+            .map(|left| {
+                let advanced = (m - left).max(0);
+                let bonus = w.passed[0] + w.passed[1] * advanced * advanced / (m * m);
+                Phased::new(bonus / 2, bonus)
+            })
+            .collect();
         Evaluator {
+            passed_bonus,
+            king_danger: w.king_danger,
+            shield_bonus: w.shield,
             placed: Arc::new(placed),
             mobile,
             values,
             passed_stoppers,
             pawn_steps,
-            max_pawn_steps,
             king_zone,
             shield,
             start_phase: start_phase.max(1),
@@ -501,7 +644,6 @@ impl Evaluator {
             && terms.contains(EvalTerms::PASSED_PAWNS)
         {
             let pawns = pos.kind_bb[pawn.index()];
-            let m = self.max_pawn_steps.max(1) as i32;
             for side in Side::BOTH {
                 let s = side.index();
                 let enemy_pawns = pawns & pos.side_bb[(!side).index()];
@@ -509,11 +651,7 @@ impl Evaluator {
                 for c in pawns & pos.side_bb[s] {
                     if (self.passed_stoppers[s][c.index()] & enemy_pawns).is_empty() {
                         // Passed: nothing but pieces can stop it.
-                        let left = self.pawn_steps[s][c.index()] as i32;
-                        let advanced = (m - left).max(0);
-                        let bonus = 10 + 120 * advanced * advanced / (m * m);
-                        acc.mg += bonus / 2;
-                        acc.eg += bonus;
+                        acc += self.passed_bonus[self.pawn_steps[s][c.index()] as usize];
                     }
                 }
                 if side == Side::White {
@@ -567,7 +705,7 @@ impl Evaluator {
                 }
             }
             if attackers >= 2 {
-                let danger = attack_units * attack_units * attackers / 8;
+                let danger = attack_units * attack_units * attackers * self.king_danger / 64;
                 acc.mg += danger.min(500);
                 acc.eg += (danger / 4).min(120);
             }
@@ -577,7 +715,7 @@ impl Evaluator {
                 let royal = pos.royal[s];
                 let shield =
                     (pos.kind_bb[p.index()] & own & self.shield[s][royal.index()]).count() as i32;
-                acc.mg += 12 * shield.min(3);
+                acc.mg += self.shield_bonus * shield.min(3);
             }
             if side == Side::White {
                 score += acc;

@@ -8,13 +8,14 @@ pub mod search;
 pub mod see;
 pub mod time;
 pub mod tt;
+pub mod tune;
 
 use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 
-pub use eval::{EvalMode, EvalTerms, Evaluator};
+pub use eval::{EvalMode, EvalTerms, EvalWeights, Evaluator};
 pub use search::{MATE, MATE_BOUND, MAX_PLY, Searcher};
 pub use time::{Clock, SearchLimits};
 
@@ -73,6 +74,8 @@ pub struct SearchOptions {
     /// 1 (beginner) to 10 (full strength): lower levels search shallower and choose
     /// among good moves at random, weaker moves more often at lower levels.
     pub skill: u8,
+    /// The evaluation's weights (tuned defaults; settable to try others in matches).
+    pub weights: EvalWeights,
 }
 
 impl Default for SearchOptions {
@@ -83,6 +86,7 @@ impl Default for SearchOptions {
             eval: EvalMode::FULL,
             max_depth: None,
             skill: 10,
+            weights: EvalWeights::default(),
         }
     }
 }

@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use rand::Rng;
 
-use super::eval::{EvalMode, Evaluator};
+use super::eval::{EvalMode, EvalWeights, Evaluator};
 use super::order::{self, KILLERS, MoveOrder, Source, StagedMoves};
 use super::see::see;
 use super::time::{Deadlines, SearchLimits};
@@ -39,9 +39,10 @@ const CHECK_EVERY: u64 = 1024;
 /// A reusable searcher: its hash table and ordering statistics persist between moves.
 pub struct Searcher {
     tt: TranspositionTable,
-    /// The evaluator and the rules it was built from (the same `Arc`: a variant
-    /// reloaded under the same id, with other pieces perhaps, gets a new evaluator).
-    eval: Option<(Arc<Rules>, Arc<Evaluator>)>,
+    /// The evaluator and the rules and weights it was built from (the same `Arc`: a
+    /// variant reloaded under the same id, with other pieces perhaps, gets a new
+    /// evaluator).
+    eval: Option<(Arc<Rules>, EvalWeights, Arc<Evaluator>)>,
     options: SearchOptions,
     history: Vec<i32>,
     killers: [[Option<Move>; 2]; MAX_PLY + 1],
@@ -121,14 +122,17 @@ impl Searcher {
         self.killers = [[None; 2]; MAX_PLY + 1];
     }
 
-    /// The evaluator for a position's variant, built once per variant.
+    /// The evaluator for a position's variant, built once per variant and weights.
     pub fn evaluator(&mut self, pos: &Position) -> Arc<Evaluator> {
+        let weights = self.options.weights;
         match &self.eval {
-            Some((rules, e)) if Arc::ptr_eq(rules, pos.rules_arc()) => Arc::clone(e),
+            Some((rules, w, e)) if Arc::ptr_eq(rules, pos.rules_arc()) && *w == weights => {
+                Arc::clone(e)
+            }
             _ => {
                 self.eval_cache.fill((0, 0));
-                let e = Arc::new(Evaluator::new(pos.rules()));
-                self.eval = Some((Arc::clone(pos.rules_arc()), Arc::clone(&e)));
+                let e = Arc::new(Evaluator::with_weights(pos.rules(), &weights));
+                self.eval = Some((Arc::clone(pos.rules_arc()), weights, Arc::clone(&e)));
                 e
             }
         }
