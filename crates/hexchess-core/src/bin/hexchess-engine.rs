@@ -87,6 +87,10 @@ struct TuneArgs {
     /// weights keep their defaults).
     #[arg(long)]
     start: Option<String>,
+    /// Weights to leave as they start, by the names the report prints (e.g.
+    /// `king_forward,pawn_advance.mg`).
+    #[arg(long, value_delimiter = ',')]
+    freeze: Vec<String>,
 }
 
 #[derive(clap::Args)]
@@ -387,6 +391,19 @@ fn tune(args: &TuneArgs) -> Result<(), String> {
         Some(text) => ron::from_str::<EvalWeights>(text).map_err(|e| format!("--start: {e}"))?,
         None => EvalWeights::default(),
     };
+    let mut frozen = [false; EvalWeights::LEN];
+    for name in &args.freeze {
+        let i = EvalWeights::NAMES
+            .iter()
+            .position(|n| n == name)
+            .ok_or_else(|| {
+                format!(
+                    "--freeze: no weight '{name}'; the weights are {}",
+                    EvalWeights::NAMES.join(", ")
+                )
+            })?;
+        frozen[i] = true;
+    }
     let mut files = Vec::new();
     for path in &args.records {
         record_files(path, &mut files).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -423,16 +440,20 @@ fn tune(args: &TuneArgs) -> Result<(), String> {
     };
     let (train0, held0) = errors(&start);
     println!("scale k = {k:.3}; start: training error {train0:.6}, held-out {held0:.6}");
-    let tuned = tune::tune(&set, &start, k, args.sweeps, threads, |p| {
+    let mut tuned_k = k;
+    let tuned = tune::tune(&set, &start, &frozen, k, args.sweeps, threads, |p| {
+        tuned_k = p.k;
         println!(
-            "sweep {:>2}: training error {:.6} ({:.0} s) {}",
+            "sweep {:>2}: training error {:.6}, k = {:.3} ({:.0} s) {}",
             p.sweep,
             p.error,
+            p.k,
             clock.elapsed().as_secs_f64(),
             p.weights
         );
     });
-    let (train1, held1) = errors(&tuned);
+    let train1 = tune::mean_error(&set.training, &tuned, tuned_k, threads);
+    let held1 = tune::mean_error(&set.held_out, &tuned, tuned_k, threads);
     println!("tuned: training error {train1:.6}, held-out {held1:.6} (start {held0:.6})");
     for ((name, old), new) in EvalWeights::NAMES
         .iter()

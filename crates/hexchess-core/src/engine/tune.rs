@@ -220,6 +220,8 @@ pub fn fit_scale(groups: &[VariantSamples], weights: &EvalWeights, threads: usiz
 pub struct TuneProgress {
     pub sweep: usize,
     pub error: f64,
+    /// The curve's scale refitted to the weights.
+    pub k: f64,
     pub weights: EvalWeights,
 }
 
@@ -228,24 +230,30 @@ pub struct TuneProgress {
 /// a sweep changes nothing the steps are halved, and the tuning ends when a sweep with
 /// steps of one changes nothing, or after `sweeps` sweeps. Weights stay at zero or above
 /// (each is the size of an idea whose sign the evaluation fixes).
+///
+/// After every sweep the curve's scale `k` is refitted. Material, which the weights do
+/// not touch, dominates the score: with `k` fixed, shrinking every positional weight
+/// would pass for progress merely by making the predictions less confident; with `k`
+/// free, a weight changes only when it ranks positions better.
+///
+/// `frozen[i]` keeps weight `i` (in [`EvalWeights::NAMES`] order) as it starts.
 pub fn tune(
     set: &SampleSet,
     start: &EvalWeights,
-    k: f64,
+    frozen: &[bool; EvalWeights::LEN],
+    mut k: f64,
     sweeps: usize,
     threads: usize,
     mut progress: impl FnMut(&TuneProgress),
 ) -> EvalWeights {
-    let error = |v: &[i32]| {
-        let w = EvalWeights::from_slice(v).expect("the tuner keeps every weight");
-        mean_error(&set.training, &w, k, threads)
-    };
+    let weights = |v: &[i32]| EvalWeights::from_slice(v).expect("the tuner keeps every weight");
+    let error = |v: &[i32], k: f64| mean_error(&set.training, &weights(v), k, threads);
     let mut best = start.to_vec();
-    let mut best_error = error(&best);
+    let mut best_error = error(&best, k);
     let mut steps: Vec<i32> = best.iter().map(|w| (w.abs() / 4).max(1)).collect();
     for sweep in 1..=sweeps {
         let mut changed = false;
-        for i in 0..best.len() {
+        for i in (0..best.len()).filter(|i| !frozen[*i]) {
             for direction in [1, -1] {
                 let mut moved = false;
                 for _ in 0..8 {
@@ -254,7 +262,7 @@ pub fn tune(
                     if candidate[i] < 0 {
                         break;
                     }
-                    let e = error(&candidate);
+                    let e = error(&candidate, k);
                     if e >= best_error {
                         break;
                     }
@@ -268,10 +276,17 @@ pub fn tune(
                 }
             }
         }
+        let refitted = fit_scale(&set.training, &weights(&best), threads);
+        let refitted_error = error(&best, refitted);
+        if refitted_error < best_error {
+            k = refitted;
+            best_error = refitted_error;
+        }
         progress(&TuneProgress {
             sweep,
             error: best_error,
-            weights: EvalWeights::from_slice(&best).expect("the tuner keeps every weight"),
+            k,
+            weights: weights(&best),
         });
         if !changed {
             if steps.iter().all(|s| *s == 1) {
@@ -282,7 +297,7 @@ pub fn tune(
             }
         }
     }
-    EvalWeights::from_slice(&best).expect("the tuner keeps every weight")
+    weights(&best)
 }
 
 #[cfg(test)]
@@ -428,11 +443,24 @@ mod tests {
         };
         let start = EvalWeights::default();
         let mut sweeps = 0;
-        let tuned = tune(&set, &start, k, 30, 2, |_| sweeps += 1);
+        let mut frozen = [false; EvalWeights::LEN];
+        let tuned = tune(&set, &start, &frozen, k, 30, 2, |_| sweeps += 1);
         assert!(sweeps > 0);
         let error = |w: &EvalWeights| mean_error(&set.training, w, k, 2);
         assert!(error(&tuned) < error(&start) / 4.0, "{tuned}");
         assert!((tuned.mobility[0] - 70).abs() < 15, "{tuned}");
         assert!((tuned.shield - 30).abs() < 10, "{tuned}");
+
+        // A frozen weight keeps its value.
+        frozen[EvalWeights::NAMES
+            .iter()
+            .position(|n| *n == "shield")
+            .unwrap()] = true;
+        let partly = tune(&set, &start, &frozen, k, 30, 2, |_| {});
+        assert_eq!(partly.shield, start.shield);
+        assert!(
+            (partly.mobility[0] - 70).abs() < (start.mobility[0] - 70).abs(),
+            "{partly}"
+        );
     }
 }
