@@ -518,12 +518,16 @@ impl Searcher {
                 s = child(self, pos, depth - 1, alpha, beta);
             } else {
                 let mut r = 0;
+                // Not once a mate is in hand: then the search is after a shorter one,
+                // and its first move is often a quiet one late in the order (a king
+                // step that takes squares away).
                 if techniques.reductions
                     && depth >= 3
                     && searched >= 3
                     && quiet
                     && !in_check
                     && !gives_check
+                    && alpha.abs() < MATE_BOUND
                 {
                     r = self.lmr[(depth as usize).min(63)][searched.min(63)] as i32;
                     if is_pv {
