@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use bevy::prelude::*;
 use hexchess_core::engine::{
     Clock, RunningSearch, Score, SearchInfo, SearchLimits, SearchOptions, SearchResult, Searcher,
-    pv_text,
+    pv_san,
 };
 use hexchess_core::{GameOutcome, Side, Termination};
 
@@ -27,9 +27,12 @@ pub struct EngineReport {
     /// From White's point of view.
     pub score: Score,
     pub depth: u32,
-    /// The principal variation in long algebraic.
-    pub pv: Vec<String>,
+    /// The principal variation as a player reads it: numbered SAN, like the move list.
+    pub line: String,
 }
+
+/// Moves of the principal variation the panel shows.
+const PV_MOVES: usize = 8;
 
 /// A search under way for one position.
 struct Thinking {
@@ -168,7 +171,7 @@ fn play_finished_search(
             side: t.side,
             score: info.score.for_white(t.side),
             depth: info.depth,
-            pv: pv_text(&game.position, &info.pv),
+            line: pv_san(&game.position, &info.pv, PV_MOVES),
         };
         if player.report.as_ref() != Some(&report) {
             player.report = Some(report);
@@ -191,7 +194,7 @@ fn play_finished_search(
                 side: t.side,
                 score: result.score.for_white(t.side),
                 depth: result.depth,
-                pv: pv_text(&game.position, &result.pv),
+                line: pv_san(&game.position, &result.pv, PV_MOVES),
             });
         }
         // No legal move: the rules end the game; nothing to play. A mated engine with

@@ -396,9 +396,8 @@ fn side_panel(
                             score_text(r.score),
                             r.depth
                         ));
-                        let pv: Vec<String> = r.pv.iter().take(8).cloned().collect();
                         ui.add(
-                            egui::Label::new(egui::RichText::new(pv.join(" ")).monospace().small())
+                            egui::Label::new(egui::RichText::new(&r.line).monospace().small())
                                 .wrap_mode(egui::TextWrapMode::Wrap),
                         );
                     }

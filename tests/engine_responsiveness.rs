@@ -70,5 +70,10 @@ fn the_engine_replies_while_frames_keep_running() {
         .clone()
         .expect("an evaluation");
     assert_eq!(report.side, Side::White);
-    assert!(!report.pv.is_empty());
+    // Numbered SAN, like the move list: "1. e6 ...".
+    assert!(
+        report.line.starts_with(|c: char| c.is_ascii_digit()) && report.line.contains(". "),
+        "{}",
+        report.line
+    );
 }

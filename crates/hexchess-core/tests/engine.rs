@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use common::{fen, place, rules};
 use hexchess_core::engine::eval::{EvalMode, EvalTerms, Evaluator};
 use hexchess_core::engine::{
-    RunningSearch, Score, SearchLimits, SearchOptions, Searcher, Techniques,
+    RunningSearch, Score, SearchLimits, SearchOptions, Searcher, Techniques, pv_san,
 };
 use hexchess_core::{Move, Position};
 use rand::rngs::StdRng;
@@ -473,4 +473,29 @@ fn a_cleared_searcher_searches_like_a_new_one() {
         assert_eq!(reused.best, fresh.best, "{id}");
         assert_eq!(reused.pv, fresh.pv, "{id}");
     }
+}
+
+#[test]
+fn the_principal_line_reads_as_numbered_san() {
+    let start = Position::start(rules("glinski"));
+    let moves = |pos: &Position, sans: &[&str]| -> Vec<Move> {
+        let mut p = pos.clone();
+        sans.iter()
+            .map(|s| {
+                let m = p.parse_move(s).unwrap();
+                p.make_move(m);
+                m
+            })
+            .collect()
+    };
+    let line = moves(&start, &["e6", "g5", "fxg5"]);
+    assert_eq!(pv_san(&start, &line, 8), "1. e6 g5 2. fxg5");
+    assert_eq!(pv_san(&start, &line, 2), "1. e6 g5");
+    // From Black's move the first number has an ellipsis.
+    let mut after = start.clone();
+    after.make_move(line[0]);
+    assert_eq!(pv_san(&after, &line[1..], 8), "1... g5 2. fxg5");
+    // A move that is not legal where it stands (a stale hash move) ends the line.
+    let stale = vec![line[0], line[0], line[1]];
+    assert_eq!(pv_san(&start, &stale, 8), "1. e6");
 }

@@ -20,6 +20,7 @@ pub use search::{MATE, MATE_BOUND, MAX_PLY, Searcher};
 pub use time::{Clock, SearchLimits};
 
 use crate::moves::Move;
+use crate::piece::Side;
 use crate::position::Position;
 
 /// A search score as players and protocols show it.
@@ -173,6 +174,29 @@ pub fn pv_text(pos: &Position, pv: &[Move]) -> Vec<String> {
             break;
         }
         out.push(p.move_to_lan(m));
+        p.make_move(m);
+    }
+    out
+}
+
+/// A PV as a player reads it: SAN with move numbers (`19... Nd4 20. Bxe5 Nxe5`), at most
+/// `max_moves` moves, stopping like [`pv_text`] at the first move that is not legal.
+pub fn pv_san(pos: &Position, pv: &[Move], max_moves: usize) -> String {
+    let mut p = pos.clone();
+    let mut out = String::new();
+    for (i, &m) in pv.iter().take(max_moves).enumerate() {
+        if !p.is_legal(m) {
+            break;
+        }
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        match p.turn() {
+            Side::White => out.push_str(&format!("{}. ", p.fullmove_number())),
+            Side::Black if i == 0 => out.push_str(&format!("{}... ", p.fullmove_number())),
+            Side::Black => {}
+        }
+        out.push_str(&p.move_to_san(m));
         p.make_move(m);
     }
     out
