@@ -667,8 +667,9 @@ impl Position {
     }
 
     /// Forgets the history (the undo stack), keeping the position: what a FEN would give.
+    /// The stack's memory goes too (a kept position should not carry a game's worth).
     pub fn clear_history(&mut self) {
-        self.undo.clear();
+        self.undo = Vec::new();
     }
 }
 

@@ -432,13 +432,13 @@ fn tune(args: &TuneArgs) -> Result<(), String> {
     let threads = args.threads.max(1);
     let clock = Instant::now();
     let k = tune::fit_scale(&set.training, &start, threads);
-    let errors = |w: &EvalWeights| {
+    let errors = |w: &EvalWeights, k: f64| {
         (
             tune::mean_error(&set.training, w, k, threads),
             tune::mean_error(&set.held_out, w, k, threads),
         )
     };
-    let (train0, held0) = errors(&start);
+    let (train0, held0) = errors(&start, k);
     println!("scale k = {k:.3}; start: training error {train0:.6}, held-out {held0:.6}");
     let mut tuned_k = k;
     let tuned = tune::tune(&set, &start, &frozen, k, args.sweeps, threads, |p| {
@@ -452,8 +452,7 @@ fn tune(args: &TuneArgs) -> Result<(), String> {
             p.weights
         );
     });
-    let train1 = tune::mean_error(&set.training, &tuned, tuned_k, threads);
-    let held1 = tune::mean_error(&set.held_out, &tuned, tuned_k, threads);
+    let (train1, held1) = errors(&tuned, tuned_k);
     println!("tuned: training error {train1:.6}, held-out {held1:.6} (start {held0:.6})");
     for ((name, old), new) in EvalWeights::NAMES
         .iter()

@@ -135,8 +135,9 @@ pub fn is_quiet(pos: &Position, eval: &Evaluator, scratch: &mut MoveList) -> boo
 /// The same position without the moves that led to it (a sample needs only the board;
 /// the history of every position of every game would not fit in memory).
 fn detached(pos: &Position) -> Position {
-    Position::from_fen(Arc::clone(pos.rules_arc()), &pos.to_fen())
-        .expect("a position's own FEN reads back")
+    let mut p = pos.clone();
+    p.clear_history();
+    p
 }
 
 /// The logistic curve from a White-positive score in centipawns to White's expected
