@@ -71,10 +71,25 @@ struct Cli {
     /// Log the time each render pass takes on the GPU, once a second.
     #[arg(long)]
     render_diagnostics: bool,
+    /// The window's size in logical pixels, as WIDTHxHEIGHT.
+    #[arg(long, default_value = "1280x800", value_parser = parse_window_size)]
+    window_size: (u32, u32),
     /// Redraw every frame even when nothing changes (normally the game redraws on
     /// input and while something moves, and otherwise a few times a second).
     #[arg(long)]
     continuous: bool,
+}
+
+/// Reads `--window-size`: two positive numbers joined by `x` ("1280x800").
+fn parse_window_size(s: &str) -> Result<(u32, u32), String> {
+    let bad = || format!("'{s}' is not WIDTHxHEIGHT with two positive numbers, like 1280x800");
+    let (w, h) = s.split_once(['x', 'X']).ok_or_else(bad)?;
+    let w: u32 = w.trim().parse().map_err(|_| bad())?;
+    let h: u32 = h.trim().parse().map_err(|_| bad())?;
+    if w == 0 || h == 0 || w > 16_384 || h > 16_384 {
+        return Err(bad());
+    }
+    Ok((w, h))
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -162,7 +177,7 @@ fn main() -> ExitCode {
     app.add_plugins(DefaultPlugins.set(WindowPlugin {
         primary_window: Some(Window {
             title: "hexchess".into(),
-            resolution: WindowResolution::new(1280, 800),
+            resolution: WindowResolution::new(cli.window_size.0, cli.window_size.1),
             ..default()
         }),
         ..default()
@@ -215,5 +230,28 @@ fn main() -> ExitCode {
     match app.run() {
         AppExit::Success => ExitCode::SUCCESS,
         AppExit::Error(_) => ExitCode::FAILURE,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_window_size;
+
+    #[test]
+    fn window_sizes_read_as_width_by_height() {
+        assert_eq!(parse_window_size("1280x800"), Ok((1280, 800)));
+        assert_eq!(parse_window_size("960X600"), Ok((960, 600)));
+        for bad in [
+            "1280",
+            "x800",
+            "0x800",
+            "1280x",
+            "-5x10",
+            "wide x tall",
+            "99999x10",
+        ] {
+            let e = parse_window_size(bad).unwrap_err();
+            assert!(e.contains("WIDTHxHEIGHT"), "{bad}: {e}");
+        }
     }
 }
