@@ -49,6 +49,9 @@ pub struct Searcher {
     lists: Vec<MoveList>,
     orders: Vec<MoveOrder>,
     staged: Vec<StagedMoves>,
+    /// Per ply: the quiet moves searched so far at the node, which lose history if a
+    /// later quiet move cuts off.
+    tried: Vec<Vec<Move>>,
     pv: Vec<Vec<Move>>,
     lmr: [[u8; 64]; 64],
     /// Full evaluations by position hash; cleared with the mode or variant.
@@ -82,6 +85,7 @@ impl Searcher {
             lists: (0..=MAX_PLY).map(|_| Vec::with_capacity(128)).collect(),
             orders: (0..=MAX_PLY).map(|_| MoveOrder::default()).collect(),
             staged: (0..=MAX_PLY).map(|_| StagedMoves::default()).collect(),
+            tried: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
             pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
             lmr,
             eval_cache: vec![(0, 0); EVAL_CACHE_SIZE],
@@ -429,6 +433,13 @@ impl Searcher {
             }
         }
 
+        // Internal iterative reduction: with no move remembered from an earlier search,
+        // a deep node is searched a ply shallower; the next iteration finds it again
+        // with a hash move to try first.
+        if tt_move.is_none() && depth >= 4 && self.options.techniques.reductions {
+            depth -= 1;
+        }
+
         let static_eval = if in_check {
             -INFINITY
         } else {
@@ -478,6 +489,7 @@ impl Searcher {
         let legality = pos.legality();
         let mut staged = std::mem::take(&mut self.staged[ply]);
         staged.start(tt_move, self.killers[ply]);
+        self.tried[ply].clear();
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
@@ -553,6 +565,9 @@ impl Searcher {
                 self.staged[ply] = staged;
                 return 0;
             }
+            if quiet && s < beta {
+                self.tried[ply].push(mv);
+            }
             if s > best {
                 best = s;
                 best_move = Some(mv);
@@ -564,7 +579,9 @@ impl Searcher {
                     head[ply].extend_from_slice(&tail[0]);
                     if s >= beta {
                         if quiet {
-                            self.reward_quiet(us, mv, depth, ply);
+                            let tried = std::mem::take(&mut self.tried[ply]);
+                            self.reward_quiet(us, mv, &tried, depth, ply);
+                            self.tried[ply] = tried;
                         }
                         break;
                     }
@@ -737,19 +754,29 @@ impl Searcher {
         }
     }
 
-    fn reward_quiet(&mut self, side: Side, mv: Move, depth: i32, ply: usize) {
+    /// A quiet move cut off: it becomes a killer and gains history, and the quiet
+    /// moves searched before it in vain (`tried`) lose as much.
+    fn reward_quiet(&mut self, side: Side, mv: Move, tried: &[Move], depth: i32, ply: usize) {
         if self.killers[ply][0] != Some(mv) {
             self.killers[ply][1] = self.killers[ply][0];
             self.killers[ply][0] = Some(mv);
         }
-        let h = &mut self.history[history_index(side.index(), mv)];
-        *h += depth * depth;
-        if *h > 400_000 {
-            for x in self.history.iter_mut() {
-                *x /= 2;
-            }
+        let bonus = (depth * depth * 16).min(HISTORY_MAX / 8);
+        nudge(&mut self.history[history_index(side.index(), mv)], bonus);
+        for &m in tried {
+            nudge(&mut self.history[history_index(side.index(), m)], -bonus);
         }
     }
+}
+
+/// History scores stay within `-HISTORY_MAX..=HISTORY_MAX`, below the killers' order.
+const HISTORY_MAX: i32 = 16_384;
+
+/// Moves a history score by `bonus`, less the closer it already is to the bound on that
+/// side, so that scores stay bounded and recent results outweigh old ones.
+#[inline]
+fn nudge(h: &mut i32, bonus: i32) {
+    *h += bonus - *h * bonus.abs() / HISTORY_MAX;
 }
 
 #[inline]
@@ -795,4 +822,33 @@ fn stalemate_value(pos: &Position) -> i32 {
 /// The depth a skill level searches to.
 fn skill_depth(skill: u8) -> u32 {
     [1, 1, 1, 2, 2, 3, 3, 4, 5, 6][skill.clamp(1, 9) as usize]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{HISTORY_MAX, nudge};
+
+    #[test]
+    fn history_nudges_stay_bounded_and_follow_recent_results() {
+        let bonus = HISTORY_MAX / 8;
+        let mut h = 0;
+        for _ in 0..1_000 {
+            nudge(&mut h, bonus);
+            assert!(h <= HISTORY_MAX, "{h}");
+        }
+        assert!(
+            h > HISTORY_MAX * 9 / 10,
+            "a move that keeps cutting off nears the top: {h}"
+        );
+        // A few failures bring a long-good move down fast: the closer to the bound,
+        // the larger a step against it.
+        let before = h;
+        nudge(&mut h, -bonus);
+        assert!(before - h > bonus, "{before} -> {h}");
+        for _ in 0..1_000 {
+            nudge(&mut h, -bonus);
+            assert!(h >= -HISTORY_MAX, "{h}");
+        }
+        assert!(h < -HISTORY_MAX * 9 / 10, "{h}");
+    }
 }
