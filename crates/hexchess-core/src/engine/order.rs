@@ -165,15 +165,16 @@ enum Stage {
 
 /// A node's moves produced in stages, so that a node which cuts off early never
 /// generates or scores the moves it does not reach: the hash move (tested on its own),
-/// then captures and promotions best first, then the killers (tested on their own), then
+/// then captures and promotions best first, then the refutations (the killers and the
+/// countermove, tested on their own), then
 /// the quiet moves by history, and last the captures that lose material.
 #[derive(Default)]
 pub struct StagedMoves {
     stage: Stage,
     hash_move: Option<Move>,
-    killers: [Option<Move>; 2],
-    /// Killers already played at this node, left out of the quiet moves.
-    played_killers: [Option<Move>; 2],
+    killers: [Option<Move>; REFUTATIONS],
+    /// Refutations already played at this node, left out of the quiet moves.
+    played_killers: [Option<Move>; REFUTATIONS],
     next_killer: usize,
     noisy: MoveList,
     noisy_order: MoveOrder,
@@ -183,6 +184,10 @@ pub struct StagedMoves {
     quiet_at: usize,
     scratch: MoveList,
 }
+
+/// Moves tried after the captures and before the other quiet moves: two killers and
+/// a countermove.
+pub const REFUTATIONS: usize = 3;
 
 /// Which stage a move came from, as far as the search cares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -195,12 +200,13 @@ pub enum Source {
 }
 
 impl StagedMoves {
-    /// Starts a node with its hash move and the killers of its ply.
-    pub fn start(&mut self, hash_move: Option<Move>, killers: [Option<Move>; 2]) {
+    /// Starts a node with its hash move and its refutations: the two killers of its
+    /// ply, then the countermove of the move that led to it.
+    pub fn start(&mut self, hash_move: Option<Move>, killers: [Option<Move>; REFUTATIONS]) {
         self.stage = Stage::HashMove;
         self.hash_move = hash_move;
         self.killers = killers;
-        self.played_killers = [None; 2];
+        self.played_killers = [None; REFUTATIONS];
         self.next_killer = 0;
         self.noisy_at = 0;
         self.quiet_at = 0;
@@ -248,11 +254,12 @@ impl StagedMoves {
                     self.stage = Stage::Killers;
                 }
                 Stage::Killers => {
-                    while self.next_killer < 2 {
+                    while self.next_killer < REFUTATIONS {
                         let k = self.killers[self.next_killer];
                         self.next_killer += 1;
                         if let Some(m) = k
                             && k != self.hash_move
+                            && !self.played_killers.contains(&k)
                             && !pos.is_capture(m)
                             && m.promotion().is_none()
                             && pos.is_legal_with(legality, m, &mut self.scratch)
@@ -324,6 +331,46 @@ mod tests {
         let mut seen: Vec<Move> = (0..order.len()).map(|i| order.pick(i, &list).0).collect();
         seen.sort_by_key(|m| m.from().index());
         assert_eq!(seen, list);
+    }
+
+    #[test]
+    fn refutations_come_once_after_the_hash_move_and_before_the_other_quiets() {
+        use crate::engine::eval::Evaluator;
+        use crate::position::Position;
+        use crate::rules::Rules;
+        use std::sync::Arc;
+
+        let rules =
+            Arc::new(Rules::new(&crate::variant::builtin("glinski").unwrap().unwrap()).unwrap());
+        let pos = Position::start(Arc::clone(&rules));
+        let eval = Evaluator::new(&rules);
+        let legality = pos.legality();
+        let legal = pos.legal_moves();
+        let [a, b, c, d] = [legal[0], legal[1], legal[2], legal[3]];
+        // A move from another position (not legal here) is never given.
+        let foreign = Move::new(Cell::from_index(0), Cell::from_index(1));
+        assert!(!legal.contains(&foreign));
+        for (counter, refutations) in [(b, vec![b, c]), (d, vec![b, c, d]), (foreign, vec![b, c])] {
+            let mut staged = StagedMoves::default();
+            staged.start(Some(a), [Some(b), Some(c), Some(counter)]);
+            let mut given = Vec::new();
+            while let Some((m, source)) = staged.next(&pos, &legality, &eval, |_| 0) {
+                given.push((m, source));
+            }
+            assert_eq!(given[0], (a, Source::HashMove));
+            let killers: Vec<Move> = given
+                .iter()
+                .filter(|(_, s)| *s == Source::Killer)
+                .map(|(m, _)| *m)
+                .collect();
+            assert_eq!(killers, refutations);
+            // Every legal move exactly once (the start has no captures).
+            let mut all: Vec<Move> = given.iter().map(|(m, _)| *m).collect();
+            all.sort_by_key(|m| (m.from().index(), m.to().index()));
+            let mut expected = legal.clone();
+            expected.sort_by_key(|m| (m.from().index(), m.to().index()));
+            assert_eq!(all, expected);
+        }
     }
 
     #[test]

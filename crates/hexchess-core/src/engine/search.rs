@@ -45,6 +45,8 @@ pub struct Searcher {
     eval: Option<(Arc<Rules>, EvalWeights, Arc<Evaluator>)>,
     options: SearchOptions,
     history: Vec<i32>,
+    /// `[side][from][to]` of a move: the quiet move that last refuted it.
+    counters: Vec<Option<Move>>,
     killers: [[Option<Move>; 2]; MAX_PLY + 1],
     lists: Vec<MoveList>,
     orders: Vec<MoveOrder>,
@@ -81,6 +83,7 @@ impl Searcher {
             eval: None,
             options,
             history: vec![0; 2 * MAX_CELLS * MAX_CELLS],
+            counters: vec![None; 2 * MAX_CELLS * MAX_CELLS],
             killers: [[None; 2]; MAX_PLY + 1],
             lists: (0..=MAX_PLY).map(|_| Vec::with_capacity(128)).collect(),
             orders: (0..=MAX_PLY).map(|_| MoveOrder::default()).collect(),
@@ -123,6 +126,7 @@ impl Searcher {
         self.tt.clear();
         self.eval_cache.fill((0, 0));
         self.history.fill(0);
+        self.counters.fill(None);
         self.killers = [[None; 2]; MAX_PLY + 1];
     }
 
@@ -488,7 +492,10 @@ impl Searcher {
 
         let legality = pos.legality();
         let mut staged = std::mem::take(&mut self.staged[ply]);
-        staged.start(tt_move, self.killers[ply]);
+        let previous = pos.last_move();
+        let counter = previous.and_then(|p| self.counters[history_index((!us).index(), p)]);
+        let [k0, k1] = self.killers[ply];
+        staged.start(tt_move, [k0, k1, counter]);
         self.tried[ply].clear();
         let original_alpha = alpha;
         let mut best = -INFINITY;
@@ -581,6 +588,9 @@ impl Searcher {
                         if quiet {
                             let tried = std::mem::take(&mut self.tried[ply]);
                             self.reward_quiet(us, mv, &tried, depth, ply);
+                            if let Some(p) = previous {
+                                self.counters[history_index((!us).index(), p)] = Some(mv);
+                            }
                             self.tried[ply] = tried;
                         }
                         break;
