@@ -156,7 +156,7 @@ enum Stage {
     HashMove,
     GenerateNoisy,
     Noisy,
-    Killers,
+    Refutations,
     GenerateQuiet,
     Quiet,
     LosingCaptures,
@@ -166,16 +166,16 @@ enum Stage {
 /// A node's moves produced in stages, so that a node which cuts off early never
 /// generates or scores the moves it does not reach: the hash move (tested on its own),
 /// then captures and promotions best first, then the refutations (the killers and the
-/// countermove, tested on their own), then
-/// the quiet moves by history, and last the captures that lose material.
+/// countermove, tested on their own), then the quiet moves by history, and last the
+/// captures that lose material.
 #[derive(Default)]
 pub struct StagedMoves {
     stage: Stage,
     hash_move: Option<Move>,
-    killers: [Option<Move>; REFUTATIONS],
+    refutations: [Option<Move>; REFUTATIONS],
     /// Refutations already played at this node, left out of the quiet moves.
-    played_killers: [Option<Move>; REFUTATIONS],
-    next_killer: usize,
+    played_refutations: [Option<Move>; REFUTATIONS],
+    next_refutation: usize,
     noisy: MoveList,
     noisy_order: MoveOrder,
     noisy_at: usize,
@@ -194,7 +194,8 @@ pub const REFUTATIONS: usize = 3;
 pub enum Source {
     HashMove,
     Noisy,
-    Killer,
+    /// A killer or the countermove.
+    Refutation,
     Quiet,
     LosingCapture,
 }
@@ -202,12 +203,12 @@ pub enum Source {
 impl StagedMoves {
     /// Starts a node with its hash move and its refutations: the two killers of its
     /// ply, then the countermove of the move that led to it.
-    pub fn start(&mut self, hash_move: Option<Move>, killers: [Option<Move>; REFUTATIONS]) {
+    pub fn start(&mut self, hash_move: Option<Move>, refutations: [Option<Move>; REFUTATIONS]) {
         self.stage = Stage::HashMove;
         self.hash_move = hash_move;
-        self.killers = killers;
-        self.played_killers = [None; REFUTATIONS];
-        self.next_killer = 0;
+        self.refutations = refutations;
+        self.played_refutations = [None; REFUTATIONS];
+        self.next_refutation = 0;
         self.noisy_at = 0;
         self.quiet_at = 0;
     }
@@ -251,28 +252,28 @@ impl StagedMoves {
                             return Some((m, Source::Noisy));
                         }
                     }
-                    self.stage = Stage::Killers;
+                    self.stage = Stage::Refutations;
                 }
-                Stage::Killers => {
-                    while self.next_killer < REFUTATIONS {
-                        let k = self.killers[self.next_killer];
-                        self.next_killer += 1;
+                Stage::Refutations => {
+                    while self.next_refutation < REFUTATIONS {
+                        let k = self.refutations[self.next_refutation];
+                        self.next_refutation += 1;
                         if let Some(m) = k
                             && k != self.hash_move
-                            && !self.played_killers.contains(&k)
+                            && !self.played_refutations.contains(&k)
                             && !pos.is_capture(m)
                             && m.promotion().is_none()
                             && pos.is_legal_with(legality, m, &mut self.scratch)
                         {
-                            self.played_killers[self.next_killer - 1] = k;
-                            return Some((m, Source::Killer));
+                            self.played_refutations[self.next_refutation - 1] = k;
+                            return Some((m, Source::Refutation));
                         }
                     }
                     self.stage = Stage::GenerateQuiet;
                 }
                 Stage::GenerateQuiet => {
                     pos.moves_into(legality, MoveSet::Quiet, &mut self.quiet);
-                    let (hash, played) = (self.hash_move, self.played_killers);
+                    let (hash, played) = (self.hash_move, self.played_refutations);
                     self.quiet
                         .retain(|m| Some(*m) != hash && !played.contains(&Some(*m)));
                     self.quiet_order.clear();
@@ -358,12 +359,12 @@ mod tests {
                 given.push((m, source));
             }
             assert_eq!(given[0], (a, Source::HashMove));
-            let killers: Vec<Move> = given
+            let given_refutations: Vec<Move> = given
                 .iter()
-                .filter(|(_, s)| *s == Source::Killer)
+                .filter(|(_, s)| *s == Source::Refutation)
                 .map(|(m, _)| *m)
                 .collect();
-            assert_eq!(killers, refutations);
+            assert_eq!(given_refutations, refutations);
             // Every legal move exactly once (the start has no captures).
             let mut all: Vec<Move> = given.iter().map(|(m, _)| *m).collect();
             all.sort_by_key(|m| (m.from().index(), m.to().index()));

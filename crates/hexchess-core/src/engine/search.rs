@@ -1,6 +1,7 @@
 //! Alpha-beta search: iterative deepening with aspiration windows, principal variation
 //! search, a transposition table, quiescence search, check extension, null-move pruning,
-//! late-move reductions, killer and history ordering, and draw detection in the tree.
+//! late-move reductions, killer, countermove and history ordering, and draw detection
+//! in the tree.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -508,7 +509,7 @@ impl Searcher {
             i += 1;
             let searched = i - 1;
             let quiet = !pos.is_capture(mv) && mv.promotion().is_none();
-            let killer = source == Source::Killer;
+            let refutation = source == Source::Refutation;
             // Late quiet moves near the leaves of non-PV nodes are rarely good: after
             // enough of them, skip the rest (move-count pruning), and skip any that
             // cannot lift a hopeless static score to alpha (futility pruning).
@@ -516,7 +517,7 @@ impl Searcher {
                 && !is_pv
                 && !in_check
                 && quiet
-                && !killer
+                && !refutation
                 && searched > 0
                 && best > -MATE_BOUND;
             if prunable && depth <= 3 && searched >= 4 + 3 * (depth * depth) as usize {
@@ -552,7 +553,7 @@ impl Searcher {
                     if is_pv {
                         r -= 1;
                     }
-                    if killer {
+                    if refutation {
                         r -= 1;
                     }
                     r = r.clamp(0, depth - 2);
@@ -586,12 +587,7 @@ impl Searcher {
                     head[ply].extend_from_slice(&tail[0]);
                     if s >= beta {
                         if quiet {
-                            let tried = std::mem::take(&mut self.tried[ply]);
-                            self.reward_quiet(us, mv, &tried, depth, ply);
-                            if let Some(p) = previous {
-                                self.counters[history_index((!us).index(), p)] = Some(mv);
-                            }
-                            self.tried[ply] = tried;
+                            self.reward_quiet(us, mv, previous, depth, ply);
                         }
                         break;
                     }
@@ -764,16 +760,27 @@ impl Searcher {
         }
     }
 
-    /// A quiet move cut off: it becomes a killer and gains history, and the quiet
-    /// moves searched before it in vain (`tried`) lose as much.
-    fn reward_quiet(&mut self, side: Side, mv: Move, tried: &[Move], depth: i32, ply: usize) {
+    /// A quiet move cut off: it becomes a killer, the countermove of the move before it
+    /// (`previous`) and gains history, and the quiet moves searched before it in vain at
+    /// this node lose as much.
+    fn reward_quiet(
+        &mut self,
+        side: Side,
+        mv: Move,
+        previous: Option<Move>,
+        depth: i32,
+        ply: usize,
+    ) {
         if self.killers[ply][0] != Some(mv) {
             self.killers[ply][1] = self.killers[ply][0];
             self.killers[ply][0] = Some(mv);
         }
+        if let Some(p) = previous {
+            self.counters[history_index((!side).index(), p)] = Some(mv);
+        }
         let bonus = (depth * depth * 16).min(HISTORY_MAX / 8);
         nudge(&mut self.history[history_index(side.index(), mv)], bonus);
-        for &m in tried {
+        for &m in &self.tried[ply] {
             nudge(&mut self.history[history_index(side.index(), m)], -bonus);
         }
     }
