@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use bevy::prelude::*;
 use hexchess_core::engine::{
     Clock, RunningSearch, Score, SearchInfo, SearchLimits, SearchOptions, SearchResult, Searcher,
-    pv_san,
+    Skill, pv_san,
 };
 use hexchess_core::{GameOutcome, Side, Termination};
 
@@ -113,9 +113,8 @@ pub fn limits_for(session: &Session, clocks: &Clocks) -> SearchLimits {
             ..SearchLimits::default()
         };
     }
-    let share = session.level.clamp(1, 10) as u32;
     SearchLimits {
-        movetime: Some(session.think_time * share / 10),
+        movetime: Some(think_time(session)),
         ..SearchLimits::default()
     }
 }
@@ -238,7 +237,7 @@ fn start_thinking(
         return;
     }
     let options = SearchOptions {
-        skill: session.level.clamp(1, 10),
+        skill: session.level,
         hash_mb: 32,
         ..SearchOptions::default()
     };
@@ -324,5 +323,5 @@ fn answer_draw_offers(
 
 /// How long the engine may think, for tests and the interface.
 pub fn think_time(session: &Session) -> Duration {
-    session.think_time * session.level.clamp(1, 10) as u32 / 10
+    session.think_time * u32::from(session.level.level()) / u32::from(Skill::FULL.level())
 }

@@ -12,9 +12,10 @@ use hexchess::frames::{ExitAfter, FrameReport, FrameStatsPlugin};
 use hexchess::input::Selection;
 use hexchess::redraw::Redraw;
 use hexchess::screenshot::ScreenshotPlan;
-use hexchess::session::{AppState, MAX_LEVEL, Mode, Session};
+use hexchess::session::{AppState, DEFAULT_LEVEL, Mode, Session};
 use hexchess::settings::{Settings, View};
 use hexchess::{HexchessPlugin, LaunchOptions};
+use hexchess_core::engine::Skill;
 use hexchess_core::{Catalog, Side};
 
 #[derive(Parser)]
@@ -44,9 +45,9 @@ struct Cli {
     /// Your side against the engine.
     #[arg(long, value_enum, default_value_t = SideArg::White)]
     side: SideArg,
-    /// Engine strength, 1 (beginner) to 10 (full strength).
-    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(1..=MAX_LEVEL as i64))]
-    level: u8,
+    /// Engine strength, 1 (beginner) to 20 (full strength).
+    #[arg(long, default_value_t = DEFAULT_LEVEL)]
+    level: Skill,
     /// Select the piece on this cell (shows its legal moves).
     #[arg(long)]
     select: Option<String>,

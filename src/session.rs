@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use bevy::prelude::*;
+use hexchess_core::engine::Skill;
 use hexchess_core::{GameOutcome, Side, Termination};
 
 use crate::game::{BoardChanged, EndRequest, GameSet, GameState};
@@ -67,14 +68,19 @@ pub const TIME_CONTROLS: [Option<TimeControl>; 4] = [
     }),
 ];
 
-/// The engine's strength levels: 1 (beginner) to 10 (full strength).
-pub const MAX_LEVEL: u8 = 10;
+/// The level a new player meets: it searches two plies and now and then plays a
+/// slightly weaker move (about as strong as the default of the old ten-level scale).
+pub const DEFAULT_LEVEL: Skill = match Skill::new(11) {
+    Some(s) => s,
+    None => Skill::FULL,
+};
 
 /// The current game's setup.
 #[derive(Resource, Clone, Debug)]
 pub struct Session {
     pub mode: Mode,
-    pub level: u8,
+    /// The engine's strength.
+    pub level: Skill,
     pub time_control: Option<TimeControl>,
     /// Engine vs engine: stopped between moves.
     pub paused: bool,
@@ -90,7 +96,7 @@ impl Default for Session {
     fn default() -> Self {
         Session {
             mode: Mode::HumanVsEngine { human: Side::White },
-            level: 6,
+            level: DEFAULT_LEVEL,
             time_control: None,
             paused: false,
             step: false,

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use bevy::prelude::*;
 use bevy_egui::input::EguiWantsInput;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
-use hexchess_core::engine::Score;
+use hexchess_core::engine::{Score, Skill};
 use hexchess_core::{GameOutcome, Piece, Side, Termination};
 
 use crate::ai::{DrawOffer, EnginePlayer};
@@ -20,9 +20,7 @@ use crate::game::{
     ReviewRequest, UndoRequest, Variants,
 };
 use crate::input::{PendingPromotion, PointerOverUi, PromotionChoice};
-use crate::session::{
-    AppState, Clocks, GameOverDialog, MAX_LEVEL, Mode, Session, TIME_CONTROLS, TimeControl,
-};
+use crate::session::{AppState, Clocks, GameOverDialog, Mode, Session, TIME_CONTROLS, TimeControl};
 use crate::settings::{Settings, ViewChanged};
 
 pub struct UiPlugin;
@@ -94,7 +92,7 @@ impl Default for UiMemory {
 struct Setup {
     variant: String,
     mode: Mode,
-    level: u8,
+    level: Skill,
     time_control: Option<TimeControl>,
 }
 
@@ -325,6 +323,17 @@ fn clock_text(d: Duration) -> String {
         format!("{}:{:02}", s / 60, s % 60)
     } else {
         format!("{}.{}", s, d.subsec_millis() / 100)
+    }
+}
+
+/// A word for a level's strength in the new-game menu.
+fn strength_label(level: Skill) -> &'static str {
+    match level.level() {
+        _ if level.is_full() => "full strength",
+        1..=5 => "beginner",
+        6..=10 => "casual",
+        11..=15 => "club",
+        _ => "strong",
     }
 }
 
@@ -612,13 +621,12 @@ fn new_game_menu(
                     });
                     ui.end_row();
                     ui.label("Engine level");
-                    let strength = match setup.level {
-                        1..=3 => "beginner",
-                        4..=6 => "club",
-                        7..=9 => "strong",
-                        _ => "full strength",
-                    };
-                    ui.add(egui::Slider::new(&mut setup.level, 1..=MAX_LEVEL).text(strength));
+                    let mut level = setup.level.level();
+                    ui.add(
+                        egui::Slider::new(&mut level, Skill::MIN.level()..=Skill::FULL.level())
+                            .text(strength_label(setup.level)),
+                    );
+                    setup.level = Skill::new(level).unwrap_or(setup.level);
                     ui.end_row();
                     ui.label("Clock");
                     let label =

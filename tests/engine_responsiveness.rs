@@ -11,6 +11,7 @@ use hexchess::game::GameState;
 use hexchess::session::{Mode, Session};
 use hexchess::settings::Settings;
 use hexchess_core::Side;
+use hexchess_core::engine::Skill;
 
 fn new_app(variant: &str, fen: Option<&str>, session: Session) -> App {
     let settings = Settings {
@@ -35,7 +36,7 @@ fn the_engine_replies_while_frames_keep_running() {
         None,
         Session {
             mode: Mode::HumanVsEngine { human: Side::Black },
-            level: 10,
+            level: Skill::FULL,
             think_time: Duration::from_millis(1500),
             move_delay: Duration::from_millis(100),
             ..Session::default()

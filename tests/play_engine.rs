@@ -12,6 +12,7 @@ use hexchess::ai::EnginePlayer;
 use hexchess::game::{GameState, LoadRequest, MoveRequest, UndoRequest};
 use hexchess::session::{AppState, GameOverDialog, Mode, Session};
 use hexchess::settings::Settings;
+use hexchess_core::engine::Skill;
 use hexchess_core::{Catalog, Position, Side, Termination};
 
 fn new_app(variant: &str, fen: Option<&str>, session: Session) -> App {
@@ -46,7 +47,7 @@ fn undo_while_the_engine_thinks_cancels_the_search() {
         None,
         Session {
             mode: Mode::HumanVsEngine { human: Side::White },
-            level: 10,
+            level: Skill::FULL,
             think_time: Duration::from_millis(2000),
             move_delay: Duration::ZERO,
             ..Session::default()
@@ -87,7 +88,7 @@ fn an_engine_game_at_a_low_level_ends_as_the_rules_say() {
         Some("6/7/1K6/9/10/4Q6/5R4/9/8/3r3/k5 w - 0 1"),
         Session {
             mode: Mode::EngineVsEngine,
-            level: 3,
+            level: Skill::new(3).expect("a level"),
             think_time: Duration::from_millis(40),
             move_delay: Duration::ZERO,
             ..Session::default()

@@ -11,7 +11,7 @@ use std::time::Duration;
 use crate::catalog::Catalog;
 use crate::engine::Techniques;
 use crate::engine::eval::{EvalMode, EvalTerms, EvalWeights};
-use crate::engine::{Clock, RunningSearch, SearchLimits, SearchOptions, Searcher, bench};
+use crate::engine::{Clock, RunningSearch, SearchLimits, SearchOptions, Searcher, Skill, bench};
 use crate::position::Position;
 use crate::rules::Rules;
 
@@ -167,7 +167,14 @@ impl Engine {
             o,
             format!("option name Hash type spin default 64 min 1 max {MAX_HASH_MB}"),
         );
-        say(o, "option name Skill type spin default 10 min 1 max 10");
+        say(
+            o,
+            format!(
+                "option name Skill type spin default {full} min {min} max {full}",
+                full = Skill::FULL,
+                min = Skill::MIN
+            ),
+        );
         say(o, "option name Pruning type check default true");
         for (name, _) in TECHNIQUES {
             say(o, format!("option name {name} type check default true"));
@@ -226,9 +233,9 @@ impl Engine {
                 Ok(mb) if (1..=MAX_HASH_MB).contains(&mb) => options.hash_mb = mb,
                 _ => return error(&self.out, bad(&format!("expected 1 to {MAX_HASH_MB}"))),
             },
-            "skill" => match value.parse::<u8>() {
-                Ok(s) if (1..=10).contains(&s) => options.skill = s,
-                _ => return error(&self.out, bad("expected 1 to 10")),
+            "skill" => match value.parse::<Skill>() {
+                Ok(s) => options.skill = s,
+                Err(e) => return error(&self.out, e.to_string()),
             },
             "pruning" => match parse_check(value) {
                 Some(on) => options.techniques.set_pruning(on),
@@ -558,7 +565,8 @@ mod tests {
             "go sideways 3",
             "setoption name UCI_Variant value nosuch",
             "setoption name Hash value 0",
-            "setoption name Skill value 11",
+            "setoption name Skill value 21",
+            "setoption name Skill value 0",
             "setoption name Colour value red",
             "frobnicate",
         ] {

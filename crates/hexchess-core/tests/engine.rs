@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use common::{fen, place, rules};
 use hexchess_core::engine::eval::{EvalMode, EvalTerms, Evaluator};
 use hexchess_core::engine::{
-    RunningSearch, Score, SearchLimits, SearchOptions, Searcher, Techniques, pv_san,
+    RunningSearch, Score, SearchLimits, SearchOptions, Searcher, Skill, Techniques, pv_san,
 };
 use hexchess_core::{Move, Position};
 use rand::rngs::StdRng;
@@ -389,7 +389,7 @@ fn lower_skill_levels_still_play_legal_moves_and_vary() {
     let mut seen = std::collections::HashSet::new();
     for _ in 0..12 {
         let mut s = Searcher::new(SearchOptions {
-            skill: 1,
+            skill: Skill::MIN,
             hash_mb: 1,
             ..SearchOptions::default()
         });
@@ -408,6 +408,69 @@ fn lower_skill_levels_still_play_legal_moves_and_vary() {
         seen.len() > 2,
         "a beginner should not always play the same move: {seen:?}"
     );
+}
+
+/// A middlegame from a match between two low levels (Black to move, many pieces attacking
+/// each other), where scoring every root move with an open window once took five
+/// million nodes at level 1.
+const TANGLED: &str =
+    "3N1b/P5p/B1Pp4/1R1Pnp3/Q2P1pq2k/K2N1p2b1b/BR1PP3r1/2P1p3n/4B3/P1P3p/6 b - 0 36";
+
+fn search_at(level: Skill, p: &Position) -> hexchess_core::engine::SearchResult {
+    let mut s = Searcher::new(SearchOptions {
+        skill: level,
+        hash_mb: 1,
+        ..SearchOptions::default()
+    });
+    let mut q = p.clone();
+    s.search(
+        &mut q,
+        &SearchLimits::default(),
+        &Arc::new(AtomicBool::new(false)),
+        &mut |_| {},
+    )
+}
+
+#[test]
+fn every_level_below_full_strength_picks_its_move_cheaply() {
+    let p = fen("glinski", TANGLED);
+    for level in Skill::all().filter(|s| !s.is_full()) {
+        let r = search_at(level, &p);
+        assert!(p.is_legal(r.best.unwrap()));
+        let depth = level.handicap().unwrap().depth;
+        let plain = search(&p, SearchLimits::depth(depth)).nodes;
+        // Scoring every root move costs a few times the search itself (here 2-16
+        // times: 27 k nodes at level 1, 211 k at level 18), not thousands of times.
+        assert!(
+            r.nodes < 20 * plain + 50_000,
+            "level {level} searched {} nodes to choose a move; depth {depth} alone takes {plain}",
+            r.nodes
+        );
+    }
+}
+
+#[test]
+fn a_beginner_does_not_leave_its_queen_to_a_pawn() {
+    // White's queen on e6 is attacked by the pawn on f7; 37 moves save it, 42 other
+    // moves (the rooks', the king's) leave it to be taken. Level 1 draws almost at random
+    // among the moves it may play, but a move four pawns worse than the best is not one.
+    let p = fen("glinski", "R5/7/8/9/5Q4/6p4/K8k/9/8/7/R5 w - 0 1");
+    let queen = p.parse_move("e6f7").unwrap().from();
+    let leaving = p.legal_moves().iter().filter(|m| m.from() != queen).count();
+    assert!(leaving > 30, "{leaving}");
+    let mut played = std::collections::HashSet::new();
+    for _ in 0..40 {
+        let m = search_at(Skill::MIN, &p).best.unwrap();
+        let mut q = p.clone();
+        q.make_move(m);
+        let now = if m.from() == queen { m.to() } else { queen };
+        assert!(
+            q.legal_moves().iter().all(|r| r.to() != now),
+            "level 1 played {m:?}, and Black takes the queen"
+        );
+        played.insert(m);
+    }
+    assert!(played.len() > 5, "level 1 still varies: {played:?}");
 }
 
 #[test]

@@ -6,6 +6,7 @@ pub mod eval;
 mod order;
 pub mod search;
 pub mod see;
+pub mod skill;
 pub mod time;
 pub mod tt;
 pub mod tune;
@@ -17,6 +18,7 @@ use std::thread::JoinHandle;
 
 pub use eval::{EvalMode, EvalTerms, EvalWeights, Evaluator};
 pub use search::{MATE, MATE_BOUND, MAX_PLY, Searcher};
+pub use skill::{Handicap, Skill, SkillError};
 pub use time::{Clock, SearchLimits};
 
 use crate::moves::Move;
@@ -72,9 +74,9 @@ pub struct SearchOptions {
     pub eval: EvalMode,
     /// A depth the search never exceeds, whatever the time.
     pub max_depth: Option<u32>,
-    /// 1 (beginner) to 10 (full strength): lower levels search shallower and choose
-    /// among good moves at random, weaker moves more often at lower levels.
-    pub skill: u8,
+    /// The strength level: below full strength the search is shallower and draws its
+    /// move at random, weaker moves more often at lower levels.
+    pub skill: Skill,
     /// The evaluation's weights (tuned defaults; settable to try others in matches).
     pub weights: EvalWeights,
 }
@@ -86,7 +88,7 @@ impl Default for SearchOptions {
             techniques: Techniques::ALL,
             eval: EvalMode::FULL,
             max_depth: None,
-            skill: 10,
+            skill: Skill::FULL,
             weights: EvalWeights::default(),
         }
     }

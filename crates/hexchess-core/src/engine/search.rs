@@ -12,6 +12,7 @@ use rand::Rng;
 use super::eval::{EvalMode, EvalWeights, Evaluator};
 use super::order::{self, KILLERS, MoveOrder, Source, StagedMoves};
 use super::see::see;
+use super::skill::Handicap;
 use super::time::{Deadlines, SearchLimits};
 use super::tt::{Bound, TranspositionTable};
 use super::{Score, SearchInfo, SearchOptions, SearchResult};
@@ -28,6 +29,10 @@ pub const MATE: i32 = 30_000;
 /// Scores beyond this are mates.
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 const INFINITY: i32 = MATE + 1;
+
+/// Centipawns: below full strength, the most a move may score under the best one and
+/// still be played.
+const MAX_REACH: i32 = 400;
 
 /// Entries in the evaluation cache (a power of two). Small enough to stay in the
 /// processor's second-level cache: with 65,536 entries (1 MB) most lookups missed it and
@@ -206,18 +211,17 @@ impl Searcher {
             };
         }
 
-        let skill = self.options.skill.clamp(1, 10);
-        let skill_depth = if skill < 10 {
-            Some(skill_depth(skill))
-        } else {
-            None
-        };
-        let max_depth = [limits.depth, self.options.max_depth, skill_depth]
-            .into_iter()
-            .flatten()
-            .min()
-            .unwrap_or(MAX_PLY as u32 - 1)
-            .clamp(1, MAX_PLY as u32 - 1) as i32;
+        let handicap = self.options.skill.handicap();
+        let max_depth = [
+            limits.depth,
+            self.options.max_depth,
+            handicap.map(|h| h.depth),
+        ]
+        .into_iter()
+        .flatten()
+        .min()
+        .unwrap_or(MAX_PLY as u32 - 1)
+        .clamp(1, MAX_PLY as u32 - 1) as i32;
 
         let root_in_check = pos.in_check();
         let mut best = root_moves[0];
@@ -289,8 +293,11 @@ impl Searcher {
             best_score = score;
         }
 
-        if skill < 10 && root_moves.len() > 1 {
-            best = self.pick_by_skill(pos, eval, &root_moves, completed.max(1), skill);
+        if let Some(handicap) = handicap
+            && root_moves.len() > 1
+        {
+            let depth = completed.max(1);
+            best = self.pick_by_skill(pos, eval, &root_moves, best, best_score, depth, handicap);
             if best_pv.first() != Some(&best) {
                 best_pv = vec![best];
             }
@@ -320,33 +327,51 @@ impl Searcher {
     }
 
     /// At reduced strength: scores every root move at the completed depth and draws one,
-    /// better moves more likely, with a temperature that falls as the level rises.
+    /// better moves more likely, as the level's [`Handicap`] says.
+    ///
+    /// Only moves within a reach of the best take part, a reach that grows with the
+    /// temperature (up to four pawns): a move proven worse than that is not drawn, so even
+    /// level 1 does not give its queen away for nothing, and the searches stay in a
+    /// narrow window around the best score. With an open window quiescence must resolve
+    /// every capture sequence exactly, which took seconds even at depth 1 in a tangled
+    /// middlegame. The search's deadlines still hold: when time runs out the draw is
+    /// among the moves scored so far, the best one first.
+    #[allow(clippy::too_many_arguments)]
     fn pick_by_skill(
         &mut self,
         pos: &mut Position,
         eval: &Evaluator,
         moves: &[Move],
+        best: Move,
+        best_score: i32,
         depth: i32,
-        skill: u8,
+        handicap: Handicap,
     ) -> Move {
-        let mut scored = Vec::with_capacity(moves.len());
+        let temperature = f64::from(handicap.temperature.max(1));
+        let reach = (6 * handicap.temperature as i32).clamp(100, MAX_REACH);
+        let floor = (best_score - reach).max(-INFINITY);
+        let ceiling = (best_score + reach).min(INFINITY);
         self.stopped = false;
-        self.deadlines = Deadlines::default();
         self.node_limit = None;
-        for &m in moves {
+        let mut scored = Vec::with_capacity(moves.len());
+        for m in std::iter::once(best).chain(moves.iter().copied().filter(|&m| m != best)) {
             pos.make_move(m);
             let check = pos.in_check();
-            let s = -self.negamax(pos, eval, depth - 1, -INFINITY, INFINITY, 1, true, check);
+            let s = -self.negamax(pos, eval, depth - 1, -ceiling, -floor, 1, true, check);
             pos.unmake_move();
-            scored.push((m, s));
+            if self.stopped {
+                break;
+            }
+            if s > floor || m == best {
+                scored.push((m, s.clamp(floor, ceiling)));
+            }
         }
-        let top = scored.iter().map(|x| x.1).max().unwrap_or(0);
-        // Level 1 plays almost at random among sensible moves; level 9 rarely errs.
-        let temperature =
-            [0.0, 220.0, 160.0, 120.0, 90.0, 65.0, 45.0, 30.0, 20.0, 12.0][skill as usize];
+        let Some(top) = scored.iter().map(|x| x.1).max() else {
+            return best;
+        };
         let weights: Vec<f64> = scored
             .iter()
-            .map(|(_, s)| (((*s - top) as f64).max(-3000.0) / temperature).exp())
+            .map(|(_, s)| (f64::from(*s - top) / temperature).exp())
             .collect();
         let total: f64 = weights.iter().sum();
         let mut pick = rand::rng().random_range(0.0..total);
@@ -674,6 +699,16 @@ impl Searcher {
                 if order::unsettled(score) && see(pos, eval, mv) < 0 {
                     continue;
                 }
+            } else if in_check
+                && best > -MATE_BOUND
+                && mv.promotion().is_none()
+                && !pos.is_capture(mv)
+            {
+                // Evasion pruning: once one move escapes, the other quiet evasions are
+                // not looked at. Checks met by every evasion, each opening more captures
+                // and checks, otherwise make quiescence explode with an open window
+                // (millions of nodes from one tangled middlegame position).
+                continue;
             }
             pos.make_move(mv);
             let s = -self.quiesce(pos, eval, -beta, -alpha, ply + 1, None);
@@ -834,11 +869,6 @@ fn stalemate_value(pos: &Position) -> i32 {
         return MATE_BOUND - 1;
     }
     (400.0 * (p / (1.0 - p)).log10()).round() as i32
-}
-
-/// The depth a skill level searches to.
-fn skill_depth(skill: u8) -> u32 {
-    [1, 1, 1, 2, 2, 3, 3, 4, 5, 6][skill.clamp(1, 9) as usize]
 }
 
 #[cfg(test)]

@@ -1,0 +1,175 @@
+//! Strength levels, so that a beginner can win and every player finds an opponent a
+//! little stronger than the last one.
+//!
+//! A level below full strength searches to a fixed depth and then draws its move among
+//! all root moves, better moves more likely (a softmax over their scores). Two knobs set
+//! the strength: the depth, and the temperature of the draw. Both are steep: in matches of
+//! the engine against itself, one more ply or half the temperature is worth about 400 Elo
+//! at the bottom of the range. So the levels step the temperature by about √2 at depth 1
+//! and give each deeper search two levels (a warmer and a cooler draw); the table was
+//! calibrated with matches between neighbouring levels (see the README).
+
+use std::fmt;
+use std::str::FromStr;
+
+/// A strength level, from 1 (almost random, for a first game) to [`Skill::FULL`] (the
+/// whole engine, as strong as its time allows).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Skill(u8);
+
+/// How a level below full strength plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Handicap {
+    /// The search goes no deeper than this many plies (quiescence still resolves
+    /// captures, so even level 1 sees what a capture wins).
+    pub depth: u32,
+    /// Centipawns: a move this much worse than the best is e times less likely to be
+    /// played. Never zero, so that no level repeats the same game move for move.
+    pub temperature: u32,
+}
+
+const fn h(depth: u32, temperature: u32) -> Handicap {
+    Handicap { depth, temperature }
+}
+
+/// Levels 1 to 19; level 20 has no handicap.
+const HANDICAPS: [Handicap; 19] = [
+    h(1, 300),
+    h(1, 210),
+    h(1, 150),
+    h(1, 105),
+    h(1, 75),
+    h(1, 50),
+    h(1, 35),
+    h(1, 15),
+    h(2, 40),
+    h(2, 25),
+    h(2, 12),
+    h(3, 25),
+    h(3, 12),
+    h(4, 20),
+    h(4, 10),
+    h(5, 15),
+    h(5, 8),
+    h(6, 12),
+    h(6, 6),
+];
+
+impl Skill {
+    /// The weakest level.
+    pub const MIN: Skill = Skill(1);
+    /// The whole engine.
+    pub const FULL: Skill = Skill(HANDICAPS.len() as u8 + 1);
+
+    /// The level numbered `level`, if there is one.
+    pub const fn new(level: u8) -> Option<Skill> {
+        if level >= Skill::MIN.0 && level <= Skill::FULL.0 {
+            Some(Skill(level))
+        } else {
+            None
+        }
+    }
+
+    /// The level's number, 1 to [`Skill::FULL`]'s.
+    pub const fn level(self) -> u8 {
+        self.0
+    }
+
+    pub const fn is_full(self) -> bool {
+        self.0 == Skill::FULL.0
+    }
+
+    /// How this level plays below full strength; `None` at full strength.
+    pub const fn handicap(self) -> Option<Handicap> {
+        if self.is_full() {
+            None
+        } else {
+            Some(HANDICAPS[self.0 as usize - 1])
+        }
+    }
+
+    /// Every level, weakest first.
+    pub fn all() -> impl Iterator<Item = Skill> {
+        (Skill::MIN.0..=Skill::FULL.0).map(Skill)
+    }
+}
+
+impl Default for Skill {
+    fn default() -> Self {
+        Skill::FULL
+    }
+}
+
+impl fmt::Display for Skill {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// A level that is not one: not a number, or out of range.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SkillError(String);
+
+impl fmt::Display for SkillError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "'{}' is not a level: expected {} to {}",
+            self.0,
+            Skill::MIN,
+            Skill::FULL
+        )
+    }
+}
+
+impl std::error::Error for SkillError {}
+
+impl FromStr for Skill {
+    type Err = SkillError;
+
+    fn from_str(s: &str) -> Result<Skill, SkillError> {
+        s.trim()
+            .parse::<u8>()
+            .ok()
+            .and_then(Skill::new)
+            .ok_or_else(|| SkillError(s.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_are_numbered_one_to_full_and_nothing_else() {
+        assert_eq!(Skill::new(0), None);
+        assert_eq!(Skill::new(Skill::FULL.level() + 1), None);
+        assert_eq!(Skill::all().count(), Skill::FULL.level() as usize);
+        for s in Skill::all() {
+            assert_eq!(Skill::new(s.level()), Some(s));
+            assert_eq!(s.handicap().is_none(), s.is_full());
+        }
+        assert_eq!(Skill::default(), Skill::FULL);
+        assert_eq!("7".parse::<Skill>(), Ok(Skill(7)));
+        assert_eq!(" 20 ".parse::<Skill>(), Ok(Skill::FULL));
+        for bad in ["0", "21", "-1", "", "strong", "300"] {
+            let e = bad.parse::<Skill>().unwrap_err().to_string();
+            assert!(e.contains("expected 1 to 20"), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn each_level_is_at_least_as_strong_as_the_one_below() {
+        // Stronger means deeper, or as deep with a cooler draw; and no level is greedy.
+        let handicaps: Vec<Handicap> = Skill::all().filter_map(Skill::handicap).collect();
+        for pair in handicaps.windows(2) {
+            let (lower, upper) = (pair[0], pair[1]);
+            assert!(
+                upper.depth > lower.depth
+                    || (upper.depth == lower.depth && upper.temperature < lower.temperature),
+                "{lower:?} then {upper:?}"
+            );
+        }
+        assert!(handicaps.iter().all(|h| h.temperature > 0 && h.depth >= 1));
+    }
+}
