@@ -235,7 +235,7 @@ impl Engine {
             },
             "skill" => match value.parse::<Skill>() {
                 Ok(s) => options.skill = s,
-                Err(e) => return error(&self.out, e.to_string()),
+                Err(e) => return error(&self.out, format!("{name}: {e}")),
             },
             "pruning" => match parse_check(value) {
                 Some(on) => options.techniques.set_pruning(on),
