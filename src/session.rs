@@ -70,10 +70,7 @@ pub const TIME_CONTROLS: [Option<TimeControl>; 4] = [
 
 /// The level a new player meets: it searches two plies and now and then plays a
 /// slightly weaker move (about as strong as the default of the old ten-level scale).
-pub const DEFAULT_LEVEL: Skill = match Skill::new(11) {
-    Some(s) => s,
-    None => Skill::FULL,
-};
+pub const DEFAULT_LEVEL: Skill = Skill::new(11).expect("a level of the table");
 
 /// The current game's setup.
 #[derive(Resource, Clone, Debug)]
