@@ -383,39 +383,7 @@ fn stalemate_scores_follow_the_variant() {
     ));
 }
 
-#[test]
-fn lower_skill_levels_still_play_legal_moves_and_vary() {
-    let p = Position::start(rules("glinski"));
-    let mut seen = std::collections::HashSet::new();
-    for _ in 0..12 {
-        let mut s = Searcher::new(SearchOptions {
-            skill: Skill::MIN,
-            hash_mb: 1,
-            ..SearchOptions::default()
-        });
-        let mut q = p.clone();
-        let r = s.search(
-            &mut q,
-            &SearchLimits::default(),
-            &Arc::new(AtomicBool::new(false)),
-            &mut |_| {},
-        );
-        let best = r.best.unwrap();
-        assert!(p.is_legal(best));
-        seen.insert(best);
-    }
-    assert!(
-        seen.len() > 2,
-        "a beginner should not always play the same move: {seen:?}"
-    );
-}
-
-/// A middlegame from a match between two low levels (Black to move, many pieces attacking
-/// each other), where scoring every root move with an open window once took five
-/// million nodes at level 1.
-const TANGLED: &str =
-    "3N1b/P5p/B1Pp4/1R1Pnp3/Q2P1pq2k/K2N1p2b1b/BR1PP3r1/2P1p3n/4B3/P1P3p/6 b - 0 36";
-
+/// A search by a new searcher at `level`, with no limit but the level's own.
 fn search_at(level: Skill, p: &Position) -> hexchess_core::engine::SearchResult {
     let mut s = Searcher::new(SearchOptions {
         skill: level,
@@ -430,6 +398,27 @@ fn search_at(level: Skill, p: &Position) -> hexchess_core::engine::SearchResult 
         &mut |_| {},
     )
 }
+
+#[test]
+fn lower_skill_levels_still_play_legal_moves_and_vary() {
+    let p = Position::start(rules("glinski"));
+    let mut seen = std::collections::HashSet::new();
+    for _ in 0..12 {
+        let best = search_at(Skill::MIN, &p).best.unwrap();
+        assert!(p.is_legal(best));
+        seen.insert(best);
+    }
+    assert!(
+        seen.len() > 2,
+        "a beginner should not always play the same move: {seen:?}"
+    );
+}
+
+/// A middlegame from a match between two low levels (Black to move, many pieces attacking
+/// each other), where scoring every root move with an open window once took five
+/// million nodes at level 1.
+const TANGLED: &str =
+    "3N1b/P5p/B1Pp4/1R1Pnp3/Q2P1pq2k/K2N1p2b1b/BR1PP3r1/2P1p3n/4B3/P1P3p/6 b - 0 36";
 
 #[test]
 fn every_level_below_full_strength_picks_its_move_cheaply() {

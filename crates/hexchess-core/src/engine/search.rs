@@ -30,10 +30,6 @@ pub const MATE: i32 = 30_000;
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 const INFINITY: i32 = MATE + 1;
 
-/// Centipawns: below full strength, the most a move may score under the best one and
-/// still be played.
-const MAX_REACH: i32 = 400;
-
 /// Entries in the evaluation cache (a power of two). Small enough to stay in the
 /// processor's second-level cache: with 65,536 entries (1 MB) most lookups missed it and
 /// waited on memory, and the search ran 12% slower (10 paired `bench` runs).
@@ -329,13 +325,11 @@ impl Searcher {
     /// At reduced strength: scores every root move at the completed depth and draws one,
     /// better moves more likely, as the level's [`Handicap`] says.
     ///
-    /// Only moves within a reach of the best take part, a reach that grows with the
-    /// temperature (up to four pawns): a move proven worse than that is not drawn, so even
-    /// level 1 does not give its queen away for nothing, and the searches stay in a
-    /// narrow window around the best score. With an open window quiescence must resolve
-    /// every capture sequence exactly, which took seconds even at depth 1 in a tangled
-    /// middlegame. The search's deadlines still hold: when time runs out the draw is
-    /// among the moves scored so far, the best one first.
+    /// Only moves within the handicap's [`Handicap::reach`] of the best take part, so the
+    /// searches stay in a narrow window around the best score: with an open window
+    /// quiescence must resolve every capture sequence exactly, which took seconds even at
+    /// depth 1 in a tangled middlegame. The search's deadlines still hold: when time
+    /// runs out the draw is among the moves scored so far, the best one first.
     #[allow(clippy::too_many_arguments)]
     fn pick_by_skill(
         &mut self,
@@ -348,7 +342,7 @@ impl Searcher {
         handicap: Handicap,
     ) -> Move {
         let temperature = f64::from(handicap.temperature.max(1));
-        let reach = (6 * handicap.temperature as i32).clamp(100, MAX_REACH);
+        let reach = handicap.reach();
         let floor = (best_score - reach).max(-INFINITY);
         let ceiling = (best_score + reach).min(INFINITY);
         self.stopped = false;

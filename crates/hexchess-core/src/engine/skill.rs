@@ -3,7 +3,7 @@
 //!
 //! A level below full strength searches to a fixed depth and then draws its move among
 //! the root moves that score near the best, better moves more likely (a softmax over
-//! their scores; see `Searcher::pick_by_skill` for how near). Two knobs set
+//! their scores; [`Handicap::reach`] says how near). Two knobs set
 //! the strength: the depth, and the temperature of the draw. Both are steep: in matches of
 //! the engine against itself, one more ply or half the temperature is worth about 400 Elo
 //! at the bottom of the range. So the levels step the temperature by about √2 at depth 1
@@ -28,6 +28,28 @@ pub struct Handicap {
     /// Centipawns: a move this much worse than the best is e times less likely to be
     /// played. Never zero, so that no level repeats the same game move for move.
     pub temperature: u32,
+}
+
+/// Centipawns: the most a move may score under the best one and still be played, at
+/// any level.
+const MAX_REACH: i32 = 400;
+
+impl Handicap {
+    /// Centipawns: how far under the best a move may score and still be drawn. A move
+    /// six temperatures worse would be drawn with weight e^-6 at most, so nothing is
+    /// lost by leaving it out; at most four pawns, so that even level 1 does not give its
+    /// queen away for nothing; at least one pawn. The searcher scores the root moves in
+    /// a window this wide around the best, which also keeps that scoring cheap.
+    pub const fn reach(self) -> i32 {
+        let r = 6 * self.temperature as i32;
+        if r < 100 {
+            100
+        } else if r > MAX_REACH {
+            MAX_REACH
+        } else {
+            r
+        }
+    }
 }
 
 const fn h(depth: u32, temperature: u32) -> Handicap {
@@ -173,5 +195,9 @@ mod tests {
             );
         }
         assert!(handicaps.iter().all(|h| h.temperature > 0 && h.depth >= 1));
+        // The reach: six temperatures, within one to four pawns.
+        assert_eq!(h(1, 300).reach(), 400);
+        assert_eq!(h(1, 50).reach(), 300);
+        assert_eq!(h(6, 6).reach(), 100);
     }
 }
