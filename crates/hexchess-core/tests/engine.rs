@@ -414,6 +414,26 @@ fn lower_skill_levels_still_play_legal_moves_and_vary() {
     );
 }
 
+#[test]
+fn a_level_with_a_noisy_evaluation_varies_its_play_but_keeps_its_depth() {
+    // The levels that play their search's best move get their variety from noise in the
+    // evaluation: each search sees the positions a little differently.
+    let level = Skill::all()
+        .filter(|s| s.handicap().is_some_and(|h| h.noise > 0))
+        .last()
+        .expect("a noisy level");
+    let handicap = level.handicap().unwrap();
+    let p = Position::start(rules("glinski"));
+    let mut seen = std::collections::HashSet::new();
+    for _ in 0..8 {
+        let r = search_at(level, &p);
+        assert!(p.is_legal(r.best.unwrap()));
+        assert_eq!(r.depth, handicap.depth, "level {level}");
+        seen.insert(r.best.unwrap());
+    }
+    assert!(seen.len() > 1, "level {level} always played {seen:?}");
+}
+
 /// A middlegame from a match between two low levels (Black to move, many pieces attacking
 /// each other), where scoring every root move with an open window once took five
 /// million nodes at level 1.

@@ -68,6 +68,8 @@ pub struct Searcher {
     deadlines: Deadlines,
     node_limit: Option<u64>,
     stalemate_score: i32,
+    /// At a level with a noisy evaluation: this search's seed and the noise's reach.
+    noise: Option<(u64, i32)>,
     mode: EvalMode,
     stop: Arc<AtomicBool>,
 }
@@ -101,6 +103,7 @@ impl Searcher {
             deadlines: Deadlines::default(),
             node_limit: None,
             stalemate_score: 0,
+            noise: None,
             mode: EvalMode::FULL,
             stop: Arc::new(AtomicBool::new(false)),
         }
@@ -208,6 +211,9 @@ impl Searcher {
         }
 
         let handicap = self.options.skill.handicap();
+        self.noise = handicap
+            .filter(|h| h.noise > 0)
+            .map(|h| (rand::rng().random::<u64>(), h.noise as i32));
         let max_depth = [
             limits.depth,
             self.options.max_depth,
@@ -290,6 +296,7 @@ impl Searcher {
         }
 
         if let Some(handicap) = handicap
+            && handicap.temperature > 0
             && root_moves.len() > 1
         {
             let depth = completed.max(1);
@@ -728,15 +735,18 @@ impl Searcher {
     /// The evaluation, from the cache when this position was fully evaluated before.
     fn static_eval(&mut self, pos: &Position, eval: &Evaluator, alpha: i32, beta: i32) -> i32 {
         let key = pos.hash();
+        let noise = self
+            .noise
+            .map_or(0, |(seed, reach)| noise(key ^ seed, reach));
         let slot = &mut self.eval_cache[key as usize & (EVAL_CACHE_SIZE - 1)];
         if slot.0 == key {
-            return slot.1;
+            return slot.1 + noise;
         }
         let (score, exact) = eval.evaluate_lazy(pos, self.mode, alpha, beta);
         if exact {
             *slot = (key, score);
         }
-        score
+        score + noise
     }
 
     /// Draws the search recognises: repetition (once is enough inside the tree), the
@@ -821,6 +831,14 @@ const HISTORY_MAX: i32 = 16_384;
 /// Moves a history score by `bonus`, less the closer it already is to the bound on that
 /// side, so that scores stay bounded and recent results outweigh old ones.
 #[inline]
+/// A number in `-reach..=reach` that looks random but is the same for the same `key`,
+/// so that a position keeps its noise wherever the search meets it (the hash table's
+/// scores stay consistent within a search).
+fn noise(key: u64, reach: i32) -> i32 {
+    let mixed = key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
+    (mixed % (2 * reach as u64 + 1)) as i32 - reach
+}
+
 fn nudge(h: &mut i32, bonus: i32) {
     *h += bonus - *h * bonus.abs() / HISTORY_MAX;
 }
@@ -867,7 +885,23 @@ fn stalemate_value(pos: &Position) -> i32 {
 
 #[cfg(test)]
 mod tests {
-    use super::{HISTORY_MAX, nudge};
+    use super::{HISTORY_MAX, noise, nudge};
+
+    #[test]
+    fn evaluation_noise_stays_within_its_reach_and_spreads_over_it() {
+        let reach = 25;
+        let mut seen = vec![0u32; 2 * reach as usize + 1];
+        let mut key = 0x1234_5678_9abc_def0u64;
+        for _ in 0..20_000 {
+            key = key.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            let n = noise(key, reach);
+            assert!((-reach..=reach).contains(&n), "{n}");
+            assert_eq!(noise(key, reach), n, "the same position, the same noise");
+            seen[(n + reach) as usize] += 1;
+        }
+        // 20,000 draws over 51 values: about 392 each.
+        assert!(seen.iter().all(|&c| (250..550).contains(&c)), "{seen:?}");
+    }
 
     #[test]
     fn history_nudges_stay_bounded_and_follow_recent_results() {
