@@ -732,7 +732,8 @@ impl Searcher {
         best
     }
 
-    /// The evaluation, from the cache when this position was fully evaluated before.
+    /// The evaluation, from the cache when this position was fully evaluated before,
+    /// plus the level's noise if it has one (the cache keeps the evaluation without it).
     fn static_eval(&mut self, pos: &Position, eval: &Evaluator, alpha: i32, beta: i32) -> i32 {
         let key = pos.hash();
         let noise = self
@@ -831,16 +832,16 @@ const HISTORY_MAX: i32 = 16_384;
 /// Moves a history score by `bonus`, less the closer it already is to the bound on that
 /// side, so that scores stay bounded and recent results outweigh old ones.
 #[inline]
+fn nudge(h: &mut i32, bonus: i32) {
+    *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+}
+
 /// A number in `-reach..=reach` that looks random but is the same for the same `key`,
 /// so that a position keeps its noise wherever the search meets it (the hash table's
 /// scores stay consistent within a search).
 fn noise(key: u64, reach: i32) -> i32 {
     let mixed = key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
     (mixed % (2 * reach as u64 + 1)) as i32 - reach
-}
-
-fn nudge(h: &mut i32, bonus: i32) {
-    *h += bonus - *h * bonus.abs() / HISTORY_MAX;
 }
 
 #[inline]
