@@ -74,8 +74,9 @@ pub struct SearchOptions {
     pub eval: EvalMode,
     /// A depth the search never exceeds, whatever the time.
     pub max_depth: Option<u32>,
-    /// The strength level: below full strength the search is shallower and draws its
-    /// move at random, weaker moves more often at lower levels.
+    /// The strength level: below full strength the search is shallower and its move
+    /// varies (drawn among the root moves, weaker ones more often at lower levels, or
+    /// at the top level the best move under a noisy evaluation; see [`Skill`]).
     pub skill: Skill,
     /// The evaluation's weights (tuned defaults; settable to try others in matches).
     pub weights: EvalWeights,
