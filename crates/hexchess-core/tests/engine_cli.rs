@@ -160,6 +160,75 @@ fn a_short_match_plays_both_colours_and_writes_records() {
 }
 
 #[test]
+fn an_sprt_match_stops_once_the_games_decide_it() {
+    // The full engine against a one-ply material counter: far apart, so the test
+    // settles as soon as it may (ten pairs) and the match stops well short of its 60.
+    let exe = env!("CARGO_BIN_EXE_hexchess-engine");
+    let out = stdout_of(engine().args([
+        "match",
+        "--engine1",
+        exe,
+        "--engine2",
+        exe,
+        "--name1",
+        "full",
+        "--name2",
+        "material",
+        "--option2",
+        "Eval=Material",
+        "--option2",
+        "MaxDepth=1",
+        "--variant",
+        "mccooey",
+        "--games",
+        "60",
+        "--movetime",
+        "10",
+        "--max-plies",
+        "80",
+        "--concurrency",
+        "2",
+        "--sprt",
+        "0,200",
+    ]));
+    let played = out.lines().filter(|l| l.starts_with("game")).count();
+    let verdict = out.lines().last().unwrap_or_default();
+    assert!(
+        verdict.starts_with("SPRT elo0 0 elo1 200 alpha 0.05 beta 0.05: H1 accepted (elo1) after "),
+        "{out}"
+    );
+    let at: usize = verdict
+        .rsplit(' ')
+        .nth(1)
+        .and_then(|n| n.parse().ok())
+        .expect("a game count");
+    // At least ten pairs; after the decision only the games already under way are
+    // finished: one per worker (each may have started its next before the tally saw
+    // the deciding game).
+    assert!((20..40).contains(&at), "{out}");
+    assert!(played >= at && played <= at + 2, "{out}");
+    assert!(
+        out.contains(&format!("Final: full vs material: {played} games")),
+        "{out}"
+    );
+    assert!(out.contains("LLR"), "{out}");
+}
+
+#[test]
+fn a_bad_sprt_is_refused_with_the_reason() {
+    let exe = env!("CARGO_BIN_EXE_hexchess-engine");
+    for (sprt, why) in [("10,0", "must be below"), ("0,5,0.9,0.05", "error rate")] {
+        let out = engine()
+            .args(["match", "--engine1", exe, "--engine2", exe, "--sprt", sprt])
+            .output()
+            .unwrap();
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(why), "{sprt}: {err}");
+    }
+}
+
+#[test]
 fn a_game_an_engine_breaks_off_is_reported_not_dropped() {
     // The second engine's first process quits when first asked to move; every later
     // process is the real engine. The match goes on and names the broken game.

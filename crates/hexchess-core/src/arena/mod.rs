@@ -4,7 +4,8 @@
 //! of one build, or another program). Every opening is played twice, once with each
 //! engine as White; games end by the rules, by a clock, by an illegal move, or by
 //! adjudication; each game is written as a record and the summary gives the score and
-//! the Elo difference with its 95% error margin.
+//! the Elo difference with its 95% error margin. With an SPRT the match stops as soon
+//! as the games settle it (see [`Sprt`]).
 
 mod process;
 pub mod stats;
@@ -19,7 +20,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 pub use process::{EngineError, EngineProcess};
-pub use stats::MatchSummary;
+pub use stats::{MatchSummary, Sprt, SprtError, SprtVerdict};
 
 use crate::engine::Score;
 use crate::outcome::{GameOutcome, Termination};
@@ -71,6 +72,8 @@ pub struct MatchConfig {
     pub resign_moves: usize,
     /// Where to write one record per game.
     pub out_dir: Option<PathBuf>,
+    /// Stop once this test is decided (`games` is then the most that are played).
+    pub sprt: Option<Sprt>,
 }
 
 /// One finished game.
@@ -194,6 +197,9 @@ pub fn run_match(
         config.engines[0].name.clone(),
         config.engines[1].name.clone(),
     );
+    if let Some(sprt) = config.sprt {
+        summary = summary.with_sprt(sprt);
+    }
     for result in rx {
         let result = match result {
             Ok(result) => result,
@@ -207,7 +213,11 @@ pub fn run_match(
             std::fs::write(&path, result.record.to_string())
                 .map_err(|e| format!("{}: {e}", path.display()))?;
         }
-        summary.add(result.points(0));
+        summary.add(result.index, result.points(0));
+        if summary.verdict().is_some() {
+            // Decided: no new games. Those under way still finish and are counted.
+            next.store(config.games, Ordering::Relaxed);
+        }
         progress(&result, &summary);
     }
     for h in handles {

@@ -145,6 +145,15 @@ struct MatchArgs {
     /// Folder for the game records.
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Stop as soon as a sequential probability ratio test decides between the first
+    /// engine leading by ELO0 (H0) or by ELO1 (H1); error rates 0.05 unless given.
+    /// `--games` is then the most played.
+    #[arg(
+        long,
+        value_name = "ELO0,ELO1[,ALPHA,BETA]",
+        allow_hyphen_values = true
+    )]
+    sprt: Option<arena::Sprt>,
 }
 
 fn parse_option(s: &str) -> Result<(String, String), String> {
@@ -325,6 +334,7 @@ fn play_match(a: MatchArgs) -> Result<(), String> {
         resign_score: a.resign_score,
         resign_moves: a.resign_moves,
         out_dir: a.out,
+        sprt: a.sprt,
     };
     let summary = arena::run_match(&config, |game, summary| {
         let white = &config.engines[game.white].name;
@@ -340,6 +350,12 @@ fn play_match(a: MatchArgs) -> Result<(), String> {
         println!("failed: {why}");
     }
     println!("Final: {summary}");
+    if let Some(sprt) = summary.sprt() {
+        match summary.verdict() {
+            Some((verdict, games)) => println!("{sprt}: {verdict} after {games} games"),
+            None => println!("{sprt}: no decision after {} games", summary.games()),
+        }
+    }
     Ok(())
 }
 
