@@ -26,11 +26,14 @@ struct CheckInfo {
     pin_count: usize,
 }
 
-/// Pins kept in [`CheckInfo`]; with more slide directions than this, further pinned
-/// pieces have each move tested instead (see [`Position::keeps_royal_safe`]). Unit
-/// tests keep only two, so that path is exercised by ordinary positions.
+/// Pins kept in [`CheckInfo`]; further pinned pieces have each move tested instead (see
+/// [`Position::keeps_royal_safe`]). Six covers every position of real games (a royal
+/// piece has twelve lines in hexagonal chess, but pins along more than a handful at
+/// once do not occur), and the table is built and copied at every node, so a smaller
+/// one is cheaper. Unit tests keep only two, so that path is exercised by ordinary
+/// positions.
 #[cfg(not(test))]
-const MAX_PINS: usize = 16;
+const MAX_PINS: usize = 6;
 #[cfg(test)]
 const MAX_PINS: usize = 2;
 

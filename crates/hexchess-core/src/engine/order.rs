@@ -91,8 +91,9 @@ impl MoveOrder {
         self.keys.push((i64::from(score) << 16) | index as i64);
     }
 
-    #[cfg(test)]
-    fn len(&self) -> usize {
+    /// How many moves the order holds.
+    #[inline]
+    pub(crate) fn len(&self) -> usize {
         self.keys.len()
     }
 
@@ -235,16 +236,19 @@ impl StagedMoves {
                 }
                 Stage::GenerateNoisy => {
                     pos.moves_into(legality, MoveSet::Noisy, &mut self.noisy);
+                    // The moves already given stay in the list but get no place in the
+                    // order, which is what the stages walk.
                     let hash = self.hash_move;
-                    self.noisy.retain(|m| Some(*m) != hash);
                     self.noisy_order.clear();
                     for (i, &m) in self.noisy.iter().enumerate() {
-                        self.noisy_order.push(i, noisy_score(pos, eval, m));
+                        if Some(m) != hash {
+                            self.noisy_order.push(i, noisy_score(pos, eval, m));
+                        }
                     }
                     self.stage = Stage::Noisy;
                 }
                 Stage::Noisy => {
-                    if self.noisy_at < self.noisy.len() {
+                    if self.noisy_at < self.noisy_order.len() {
                         let (m, score) =
                             self.noisy_order.next(self.noisy_at, &self.noisy, pos, eval);
                         if score >= 0 {
@@ -274,16 +278,16 @@ impl StagedMoves {
                 Stage::GenerateQuiet => {
                     pos.moves_into(legality, MoveSet::Quiet, &mut self.quiet);
                     let (hash, played) = (self.hash_move, self.played_refutations);
-                    self.quiet
-                        .retain(|m| Some(*m) != hash && !played.contains(&Some(*m)));
                     self.quiet_order.clear();
                     for (i, &m) in self.quiet.iter().enumerate() {
-                        self.quiet_order.push(i, quiet_score(m));
+                        if Some(m) != hash && !played.contains(&Some(m)) {
+                            self.quiet_order.push(i, quiet_score(m));
+                        }
                     }
                     self.stage = Stage::Quiet;
                 }
                 Stage::Quiet => {
-                    if self.quiet_at < self.quiet.len() {
+                    if self.quiet_at < self.quiet_order.len() {
                         let (m, _) = self.quiet_order.pick(self.quiet_at, &self.quiet);
                         self.quiet_at += 1;
                         return Some((m, Source::Quiet));
@@ -292,7 +296,7 @@ impl StagedMoves {
                 }
                 Stage::LosingCaptures => {
                     // Every capture left was settled as losing when the noisy stage ended.
-                    if self.noisy_at < self.noisy.len() {
+                    if self.noisy_at < self.noisy_order.len() {
                         let (m, _) = self.noisy_order.pick(self.noisy_at, &self.noisy);
                         self.noisy_at += 1;
                         return Some((m, Source::LosingCapture));
