@@ -11,7 +11,9 @@ use std::time::Duration;
 use crate::catalog::Catalog;
 use crate::engine::Techniques;
 use crate::engine::eval::{EvalMode, EvalTerms, EvalWeights};
-use crate::engine::{Clock, RunningSearch, SearchLimits, SearchOptions, Searcher, Skill, bench};
+use crate::engine::{
+    Clock, MAX_THREADS, RunningSearch, SearchLimits, SearchOptions, Searcher, Skill, bench,
+};
 use crate::position::Position;
 use crate::rules::Rules;
 
@@ -169,6 +171,10 @@ impl Engine {
         );
         say(
             o,
+            format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"),
+        );
+        say(
+            o,
             format!(
                 "option name Skill type spin default {full} min {min} max {full}",
                 full = Skill::FULL,
@@ -232,6 +238,10 @@ impl Engine {
             "hash" => match value.parse::<usize>() {
                 Ok(mb) if (1..=MAX_HASH_MB).contains(&mb) => options.hash_mb = mb,
                 _ => return error(&self.out, bad(&format!("expected 1 to {MAX_HASH_MB}"))),
+            },
+            "threads" => match value.parse::<usize>() {
+                Ok(n) if (1..=MAX_THREADS).contains(&n) => options.threads = n,
+                _ => return error(&self.out, bad(&format!("expected 1 to {MAX_THREADS}"))),
             },
             "skill" => match value.parse::<Skill>() {
                 Ok(s) => options.skill = s,
@@ -565,6 +575,9 @@ mod tests {
             "go sideways 3",
             "setoption name UCI_Variant value nosuch",
             "setoption name Hash value 0",
+            "setoption name Threads value 0",
+            "setoption name Threads value 65",
+            "setoption name Threads value two",
             "setoption name Skill value 21",
             "setoption name Skill value 0",
             "setoption name Colour value red",
@@ -712,6 +725,10 @@ mod tests {
             "{reply}"
         );
         assert!(reply.contains("option name Hash type spin"), "{reply}");
+        assert!(
+            reply.contains("option name Threads type spin default 1 min 1 max 64"),
+            "{reply}"
+        );
         assert!(reply.ends_with("uciok\n"));
         assert_eq!(s.engine.handle("quit"), Flow::Quit);
     }
@@ -745,5 +762,23 @@ mod tests {
         s.engine.handle("go depth 2");
         s.engine.stop();
         assert!(s.take().contains("bestmove"));
+    }
+
+    #[test]
+    fn threads_option_sets_the_search_threads() {
+        let mut s = Session::new();
+        assert_eq!(s.engine.searcher().options().threads, 1);
+        s.send("setoption name Threads value 2");
+        assert_eq!(s.engine.searcher().options().threads, 2);
+        s.engine.handle("go depth 6");
+        s.engine.wait();
+        let reply = s.take();
+        let best = reply
+            .lines()
+            .last()
+            .unwrap()
+            .strip_prefix("bestmove ")
+            .expect(&reply);
+        assert!(s.engine.position().parse_move(best).is_ok(), "{best}");
     }
 }

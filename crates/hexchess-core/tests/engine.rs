@@ -193,6 +193,63 @@ fn stop_ends_a_search_within_50_ms() {
 }
 
 #[test]
+fn threads_searching_together_find_the_same_mates() {
+    // One searcher with helpers for every mate, so they carry their tables from one
+    // position to the next as in a game.
+    let mut s = Searcher::new(SearchOptions {
+        threads: 3,
+        hash_mb: 8,
+        ..SearchOptions::default()
+    });
+    for &(id, n, text) in MATES {
+        let mut p = fen(id, text);
+        let mut q = p.clone();
+        let result = s.search(
+            &mut q,
+            &SearchLimits::depth(2 * n + 5),
+            &Arc::new(AtomicBool::new(false)),
+            &mut |_| {},
+        );
+        assert_eq!(q.to_fen(), p.to_fen(), "the search restores the position");
+        assert_eq!(result.score, Score::Mate(n as i32), "{id} mate in {n}");
+        let best = result.best.expect("a move");
+        assert!(mates_after(&mut p, best, n), "{id}: no mate in {n}");
+    }
+}
+
+#[test]
+fn stop_ends_a_search_of_several_threads_within_50_ms() {
+    let mut fastest = Duration::MAX;
+    for _ in 0..3 {
+        let running = RunningSearch::start(
+            || {
+                Searcher::new(SearchOptions {
+                    threads: 2,
+                    ..SearchOptions::default()
+                })
+            },
+            Position::start(rules("grand")),
+            SearchLimits {
+                infinite: true,
+                ..SearchLimits::default()
+            },
+            |_, _| {},
+            |_, _| {},
+        );
+        std::thread::sleep(Duration::from_millis(300));
+        assert!(!running.is_finished());
+        let asked = Instant::now();
+        running.stop();
+        let (_, result) = running.join();
+        let took = asked.elapsed();
+        assert!(result.best.is_some());
+        assert!(took < Duration::from_millis(500), "{took:?}");
+        fastest = fastest.min(took);
+    }
+    assert!(fastest < Duration::from_millis(50), "{fastest:?}");
+}
+
+#[test]
 fn evaluation_is_colour_symmetric() {
     let mut rng = StdRng::seed_from_u64(5);
     let mut checked = 0;

@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 
 pub use eval::{EvalMode, EvalTerms, EvalWeights, Evaluator};
-pub use search::{MATE, MATE_BOUND, MAX_PLY, Searcher};
+pub use search::{MATE, MATE_BOUND, MAX_PLY, MAX_THREADS, Searcher};
 pub use skill::{Handicap, Skill, SkillError};
 pub use time::{Clock, SearchLimits};
 
@@ -80,6 +80,9 @@ pub struct SearchOptions {
     pub skill: Skill,
     /// The evaluation's weights (tuned defaults; settable to try others in matches).
     pub weights: EvalWeights,
+    /// Threads searching each position together at full strength (helpers share the
+    /// hash table; see [`Searcher`]). Levels below full strength search alone.
+    pub threads: usize,
 }
 
 impl Default for SearchOptions {
@@ -91,6 +94,7 @@ impl Default for SearchOptions {
             max_depth: None,
             skill: Skill::FULL,
             weights: EvalWeights::default(),
+            threads: 1,
         }
     }
 }

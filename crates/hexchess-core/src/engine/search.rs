@@ -4,7 +4,7 @@
 //! in the tree.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use rand::Rng;
@@ -38,9 +38,30 @@ const EVAL_CACHE_SIZE: usize = 1 << 12;
 /// Nodes between checks of the clock and the stop flag.
 const CHECK_EVERY: u64 = 1024;
 
+/// Most threads a search uses.
+pub const MAX_THREADS: usize = 64;
+
+/// Stack of each helper thread, as for the protocol's search thread: the search recurses
+/// up to [`MAX_PLY`] deep.
+const HELPER_STACK: usize = 64 * 1024 * 1024;
+
 /// A reusable searcher: its hash table and ordering statistics persist between moves.
+///
+/// With more than one thread (`SearchOptions::threads`) it searches "lazy SMP": helper
+/// searchers, each with its own ordering statistics, run the same iterative deepening
+/// on their own threads, half of them a ply ahead, and share only the hash table. What
+/// they learn reaches the main search through the table (cutoffs, moves to try first)
+/// while the main search alone decides the move and reports; the helpers stop when it
+/// does.
 pub struct Searcher {
-    tt: TranspositionTable,
+    tt: Arc<TranspositionTable>,
+    /// Helper searchers for a multi-threaded search, kept between searches.
+    helpers: Vec<Searcher>,
+    /// Nodes the helpers of the running search have counted so far (they add to it
+    /// as they go, so the main search's reports include them).
+    helper_nodes: Arc<AtomicU64>,
+    /// For a helper: its number (1, 2, ...); 0 for the main search.
+    helper_id: usize,
     /// The evaluator and the rules and weights it was built from (the same `Arc`: a
     /// variant reloaded under the same id, with other pieces perhaps, gets a new
     /// evaluator).
@@ -76,6 +97,11 @@ pub struct Searcher {
 
 impl Searcher {
     pub fn new(options: SearchOptions) -> Searcher {
+        Searcher::with_table(options, Arc::new(TranspositionTable::new(options.hash_mb)))
+    }
+
+    /// A searcher using the hash table `tt` (shared with the searcher it helps).
+    fn with_table(options: SearchOptions, tt: Arc<TranspositionTable>) -> Searcher {
         let mut lmr = [[0u8; 64]; 64];
         for (d, row) in lmr.iter_mut().enumerate().skip(1) {
             for (m, r) in row.iter_mut().enumerate().skip(1) {
@@ -83,7 +109,10 @@ impl Searcher {
             }
         }
         Searcher {
-            tt: TranspositionTable::new(options.hash_mb),
+            tt,
+            helpers: Vec::new(),
+            helper_nodes: Arc::new(AtomicU64::new(0)),
+            helper_id: 0,
             eval: None,
             options,
             history: vec![0; 2 * MAX_CELLS * MAX_CELLS],
@@ -116,7 +145,12 @@ impl Searcher {
     /// Changes options; a new hash size reallocates the table.
     pub fn set_options(&mut self, options: SearchOptions) {
         if options.hash_mb != self.options.hash_mb {
-            self.tt = TranspositionTable::new(options.hash_mb);
+            self.tt = Arc::new(TranspositionTable::new(options.hash_mb));
+            // Helpers share the old table: they are made again when next needed.
+            self.helpers.clear();
+        }
+        for h in &mut self.helpers {
+            h.options = options;
         }
         self.options = options;
     }
@@ -128,6 +162,9 @@ impl Searcher {
 
     /// Forgets everything learned (a new game).
     pub fn clear(&mut self) {
+        for h in &mut self.helpers {
+            h.clear();
+        }
         self.tt.clear();
         self.eval_cache.fill((0, 0));
         self.history.fill(0);
@@ -164,9 +201,80 @@ impl Searcher {
         // The position keeps the evaluation's material and placement summed while the
         // search moves through it.
         eval.attach(pos);
-        let result = self.search_attached(pos, &eval, limits, stop, report);
+        self.tt.new_search();
+        self.helper_nodes.store(0, Ordering::Relaxed);
+        // A level below full strength searches alone: its handicap (and the draw
+        // among root moves) is calibrated for one thread.
+        let helpers = if self.options.skill.handicap().is_some() {
+            0
+        } else {
+            self.options.threads.clamp(1, MAX_THREADS) - 1
+        };
+        let result = if helpers == 0 {
+            self.search_attached(pos, &eval, limits, stop, report)
+        } else {
+            self.search_with_helpers(pos, &eval, limits, stop, report, helpers)
+        };
         pos.detach_table();
         result
+    }
+
+    /// The main search on this thread and `count` helpers on their own, until the main
+    /// search ends.
+    fn search_with_helpers(
+        &mut self,
+        pos: &mut Position,
+        eval: &Arc<Evaluator>,
+        limits: &SearchLimits,
+        stop: &Arc<AtomicBool>,
+        report: &mut dyn FnMut(&SearchInfo),
+        count: usize,
+    ) -> SearchResult {
+        self.helpers.truncate(count);
+        while self.helpers.len() < count {
+            let mut h = Searcher::with_table(self.options, Arc::clone(&self.tt));
+            h.helper_id = self.helpers.len() + 1;
+            h.helper_nodes = Arc::clone(&self.helper_nodes);
+            self.helpers.push(h);
+        }
+        let halt = Arc::new(AtomicBool::new(false));
+        let mut helpers = std::mem::take(&mut self.helpers);
+        let mut result = std::thread::scope(|scope| {
+            for h in helpers.iter_mut() {
+                let mut p = pos.clone();
+                let (halt, eval) = (&halt, Arc::clone(eval));
+                let spawned = std::thread::Builder::new()
+                    .name(format!("hexchess-helper-{}", h.helper_id))
+                    .stack_size(HELPER_STACK)
+                    .spawn_scoped(scope, move || {
+                        h.evaluator_from(&eval, &p);
+                        h.search_attached(&mut p, &eval, limits, halt, &mut |_| {})
+                    });
+                // Without a thread for it, a helper is simply not there.
+                if spawned.is_err() {
+                    break;
+                }
+            }
+            let result = self.search_attached(pos, eval, limits, stop, report);
+            halt.store(true, Ordering::Relaxed);
+            result
+        });
+        result.nodes += helpers.iter().map(|h| h.nodes).sum::<u64>();
+        self.helpers = helpers;
+        result
+    }
+
+    /// Takes `eval` (the main search's evaluator for `pos`'s variant) as this helper's.
+    fn evaluator_from(&mut self, eval: &Arc<Evaluator>, pos: &Position) {
+        let same = matches!(&self.eval, Some((_, _, e)) if Arc::ptr_eq(e, eval));
+        if !same {
+            self.eval_cache.fill((0, 0));
+            self.eval = Some((
+                Arc::clone(pos.rules_arc()),
+                self.options.weights,
+                Arc::clone(eval),
+            ));
+        }
     }
 
     fn search_attached(
@@ -187,7 +295,6 @@ impl Searcher {
             self.eval_cache.fill((0, 0));
         }
         self.mode = self.options.eval;
-        self.tt.new_search();
         self.killers = [[None; 2]; MAX_PLY + 1];
         for h in self.history.iter_mut() {
             *h /= 8;
@@ -231,7 +338,10 @@ impl Searcher {
         let mut best_pv = vec![best];
         let mut completed = 0;
         let mut score: i32 = 0;
-        for depth in 1..=max_depth {
+        for iteration in 1..=max_depth {
+            // Half the helpers run a ply ahead of the main search, so that the threads
+            // do not all fill in the same entries at once.
+            let depth = (iteration + (self.helper_id % 2) as i32).min(max_depth);
             self.seldepth = 0;
             // Aspiration window around the last score, widened on failure.
             let mut delta = 35;
@@ -317,12 +427,13 @@ impl Searcher {
     fn info(&self, depth: i32, score: i32, pv: &[Move]) -> SearchInfo {
         let elapsed = self.started.elapsed();
         let ms = elapsed.as_millis() as u64;
+        let nodes = self.nodes + self.helper_nodes.load(Ordering::Relaxed);
         SearchInfo {
             depth: depth as u32,
             seldepth: self.seldepth as u32,
             score: Score::from_internal(score),
-            nodes: self.nodes,
-            nps: (self.nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
+            nodes,
+            nps: (nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
             time_ms: ms,
             hashfull: self.tt.hashfull(),
             pv: pv.to_vec(),
@@ -388,6 +499,9 @@ impl Searcher {
     #[inline]
     fn check_limits(&mut self) {
         if self.nodes.is_multiple_of(CHECK_EVERY) {
+            if self.helper_id > 0 {
+                self.helper_nodes.fetch_add(CHECK_EVERY, Ordering::Relaxed);
+            }
             if self.deadlines.hard_passed(self.started) || self.stop_flag() {
                 self.stopped = true;
             }
@@ -926,5 +1040,64 @@ mod tests {
             assert!(h >= -HISTORY_MAX, "{h}");
         }
         assert!(h < -HISTORY_MAX * 9 / 10, "{h}");
+    }
+
+    #[test]
+    fn helpers_search_alongside_the_main_search_and_their_nodes_count() {
+        use super::{SearchLimits, SearchOptions, Searcher};
+        use crate::engine::Skill;
+        use crate::position::Position;
+        use crate::rules::Rules;
+        use std::sync::Arc;
+        use std::sync::atomic::AtomicBool;
+
+        let rules =
+            Arc::new(Rules::new(&crate::variant::builtin("glinski").unwrap().unwrap()).unwrap());
+        let stop = Arc::new(AtomicBool::new(false));
+        let options = SearchOptions {
+            hash_mb: 8,
+            threads: 3,
+            ..SearchOptions::default()
+        };
+        let mut s = Searcher::new(options);
+        let mut pos = Position::start(Arc::clone(&rules));
+        let r = s.search(&mut pos, &SearchLimits::depth(8), &stop, &mut |_| {});
+        assert!(pos.legal_moves().contains(&r.best.unwrap()));
+        assert_eq!(s.helpers.len(), 2);
+        assert!(
+            s.helpers.iter().all(|h| h.nodes > 0),
+            "every helper searched"
+        );
+        let helpers: u64 = s.helpers.iter().map(|h| h.nodes).sum();
+        assert_eq!(r.nodes, s.nodes + helpers, "the result counts every thread");
+        assert!(
+            s.helpers.iter().all(|h| Arc::ptr_eq(&h.tt, &s.tt)),
+            "one table"
+        );
+
+        // A level below full strength searches alone.
+        s.set_options(SearchOptions {
+            skill: Skill::new(12).unwrap(),
+            ..options
+        });
+        let before: Vec<u64> = s.helpers.iter().map(|h| h.nodes).collect();
+        let r = s.search(&mut pos, &SearchLimits::depth(8), &stop, &mut |_| {});
+        assert_eq!(r.nodes, s.nodes);
+        assert_eq!(
+            before,
+            s.helpers.iter().map(|h| h.nodes).collect::<Vec<_>>()
+        );
+
+        // A new table size gives the helpers the new table.
+        s.set_options(SearchOptions {
+            hash_mb: 4,
+            ..options
+        });
+        s.search(&mut pos, &SearchLimits::depth(6), &stop, &mut |_| {});
+        assert_eq!(s.helpers.len(), 2);
+        assert!(
+            s.helpers.iter().all(|h| Arc::ptr_eq(&h.tt, &s.tt)),
+            "one table"
+        );
     }
 }
