@@ -220,6 +220,7 @@ fn start_thinking(
     session: Res<Session>,
     clocks: Res<Clocks>,
     game: Res<GameState>,
+    rasteriser: Option<Res<crate::shading::Rasteriser>>,
     animating: Query<(), Moving>,
 ) {
     if player.thinking.is_some() || game.outcome().is_some() || !game.is_live() {
@@ -236,9 +237,12 @@ fn start_thinking(
     if !animating.is_empty() {
         return;
     }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let software = rasteriser.as_deref() == Some(&crate::shading::Rasteriser::Software);
     let options = SearchOptions {
         skill: session.level,
         hash_mb: 32,
+        threads: search_threads(cores, software),
         ..SearchOptions::default()
     };
     // Made (or re-optioned) on the search thread: a fresh hash table takes a while.
@@ -270,6 +274,18 @@ fn start_thinking(
         side,
         progress,
     });
+}
+
+/// Threads for the engine's search (they help only at full strength): the machine's
+/// cores but one, which the frames need, and at most four, where more add little. One
+/// when pixels are drawn on the CPU: the software rasteriser already keeps every core
+/// busy, and a busier machine would only make the frames longer.
+pub fn search_threads(cores: usize, software_renderer: bool) -> usize {
+    if software_renderer {
+        1
+    } else {
+        cores.saturating_sub(1).clamp(1, 4)
+    }
 }
 
 /// The engine agrees to a draw when it thinks it stands worse, or when the game has
@@ -324,4 +340,18 @@ fn answer_draw_offers(
 /// How long the engine may think, for tests and the interface.
 pub fn think_time(session: &Session) -> Duration {
     session.think_time * u32::from(session.level.level()) / u32::from(Skill::FULL.level())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::search_threads;
+
+    #[test]
+    fn the_search_leaves_a_core_for_the_frames_and_none_to_a_software_renderer() {
+        assert_eq!(search_threads(1, false), 1);
+        assert_eq!(search_threads(2, false), 1);
+        assert_eq!(search_threads(4, false), 3);
+        assert_eq!(search_threads(32, false), 4);
+        assert_eq!(search_threads(32, true), 1);
+    }
 }
