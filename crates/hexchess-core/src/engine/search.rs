@@ -239,6 +239,7 @@ impl Searcher {
         }
         let halt = Arc::new(AtomicBool::new(false));
         let mut helpers = std::mem::take(&mut self.helpers);
+        let mut running = 0;
         let mut result = std::thread::scope(|scope| {
             for h in helpers.iter_mut() {
                 let mut p = pos.clone();
@@ -254,12 +255,13 @@ impl Searcher {
                 if spawned.is_err() {
                     break;
                 }
+                running += 1;
             }
             let result = self.search_attached(pos, eval, limits, stop, report);
             halt.store(true, Ordering::Relaxed);
             result
         });
-        result.nodes += helpers.iter().map(|h| h.nodes).sum::<u64>();
+        result.nodes += helpers[..running].iter().map(|h| h.nodes).sum::<u64>();
         self.helpers = helpers;
         result
     }
