@@ -555,6 +555,21 @@ mod tests {
             let mut b = self.buffer.lock().unwrap();
             String::from_utf8(std::mem::take(&mut *b)).unwrap()
         }
+
+        /// Runs `go` to the end; returns everything it printed, after checking that
+        /// the last line names a legal move.
+        fn go_to_the_end(&mut self, go: &str) -> String {
+            self.engine.handle(go);
+            self.engine.wait();
+            let reply = self.take();
+            let best = reply
+                .lines()
+                .last()
+                .and_then(|l| l.strip_prefix("bestmove "))
+                .unwrap_or_else(|| panic!("no bestmove last: {reply}"));
+            assert!(self.engine.position().parse_move(best).is_ok(), "{best}");
+            reply
+        }
     }
 
     #[test]
@@ -737,17 +752,8 @@ mod tests {
     fn go_depth_reports_info_and_a_legal_bestmove() {
         let mut s = Session::new();
         s.send("position startpos moves f5f6");
-        s.engine.handle("go depth 3");
-        s.engine.wait();
-        let reply = s.take();
+        let reply = s.go_to_the_end("go depth 3");
         assert!(reply.contains("info depth 3 "), "{reply}");
-        let best = reply
-            .lines()
-            .last()
-            .unwrap()
-            .strip_prefix("bestmove ")
-            .expect(&reply);
-        assert!(s.engine.position().parse_move(best).is_ok(), "{best}");
     }
 
     #[test]
@@ -770,15 +776,7 @@ mod tests {
         assert_eq!(s.engine.searcher().options().threads, 1);
         s.send("setoption name Threads value 2");
         assert_eq!(s.engine.searcher().options().threads, 2);
-        s.engine.handle("go depth 6");
-        s.engine.wait();
-        let reply = s.take();
-        let best = reply
-            .lines()
-            .last()
-            .unwrap()
-            .strip_prefix("bestmove ")
-            .expect(&reply);
-        assert!(s.engine.position().parse_move(best).is_ok(), "{best}");
+        let reply = s.go_to_the_end("go depth 6");
+        assert!(reply.contains("info depth 6 "), "{reply}");
     }
 }

@@ -106,11 +106,12 @@ fn check_reports_problems_with_positions() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-#[test]
-fn a_short_match_plays_both_colours_and_writes_records() {
-    let dir = std::env::temp_dir().join(format!("hexchess-match-{}", std::process::id()));
+/// A McCooey match of the full engine ("full") against itself counting material one ply
+/// deep ("material"): the rest of the arguments to add.
+fn full_against_material() -> Command {
     let exe = env!("CARGO_BIN_EXE_hexchess-engine");
-    let out = stdout_of(engine().args([
+    let mut cmd = engine();
+    cmd.args([
         "match",
         "--engine1",
         exe,
@@ -126,6 +127,14 @@ fn a_short_match_plays_both_colours_and_writes_records() {
         "MaxDepth=1",
         "--variant",
         "mccooey",
+    ]);
+    cmd
+}
+
+#[test]
+fn a_short_match_plays_both_colours_and_writes_records() {
+    let dir = std::env::temp_dir().join(format!("hexchess-match-{}", std::process::id()));
+    let out = stdout_of(full_against_material().args([
         "--games",
         "2",
         "--movetime",
@@ -163,23 +172,7 @@ fn a_short_match_plays_both_colours_and_writes_records() {
 fn an_sprt_match_stops_once_the_games_decide_it() {
     // The full engine against a one-ply material counter: far apart, so the test
     // settles as soon as it may (ten pairs) and the match stops well short of its 60.
-    let exe = env!("CARGO_BIN_EXE_hexchess-engine");
-    let out = stdout_of(engine().args([
-        "match",
-        "--engine1",
-        exe,
-        "--engine2",
-        exe,
-        "--name1",
-        "full",
-        "--name2",
-        "material",
-        "--option2",
-        "Eval=Material",
-        "--option2",
-        "MaxDepth=1",
-        "--variant",
-        "mccooey",
+    let out = stdout_of(full_against_material().args([
         "--games",
         "60",
         "--movetime",
