@@ -12,7 +12,8 @@ use crate::catalog::Catalog;
 use crate::engine::Techniques;
 use crate::engine::eval::{EvalMode, EvalTerms, EvalWeights};
 use crate::engine::{
-    Clock, MAX_THREADS, RunningSearch, SearchLimits, SearchOptions, Searcher, Skill, bench,
+    Clock, MAX_MULTI_PV, MAX_THREADS, RunningSearch, SearchLimits, SearchOptions, Searcher, Skill,
+    bench,
 };
 use crate::position::Position;
 use crate::rules::Rules;
@@ -175,6 +176,10 @@ impl Engine {
         );
         say(
             o,
+            format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTI_PV}"),
+        );
+        say(
+            o,
             format!(
                 "option name Skill type spin default {full} min {min} max {full}",
                 full = Skill::FULL,
@@ -242,6 +247,10 @@ impl Engine {
             "threads" => match value.parse::<usize>() {
                 Ok(n) if (1..=MAX_THREADS).contains(&n) => options.threads = n,
                 _ => return error(&self.out, bad(&format!("expected 1 to {MAX_THREADS}"))),
+            },
+            "multipv" => match value.parse::<usize>() {
+                Ok(n) if (1..=MAX_MULTI_PV).contains(&n) => options.multi_pv = n,
+                _ => return error(&self.out, bad(&format!("expected 1 to {MAX_MULTI_PV}"))),
             },
             "skill" => match value.parse::<Skill>() {
                 Ok(s) => options.skill = s,
@@ -593,6 +602,8 @@ mod tests {
             "setoption name Threads value 0",
             "setoption name Threads value 65",
             "setoption name Threads value two",
+            "setoption name MultiPV value 0",
+            "setoption name MultiPV value 65",
             "setoption name Skill value 21",
             "setoption name Skill value 0",
             "setoption name Colour value red",
@@ -744,6 +755,10 @@ mod tests {
             reply.contains("option name Threads type spin default 1 min 1 max 64"),
             "{reply}"
         );
+        assert!(
+            reply.contains("option name MultiPV type spin default 1 min 1 max 64"),
+            "{reply}"
+        );
         assert!(reply.ends_with("uciok\n"));
         assert_eq!(s.engine.handle("quit"), Flow::Quit);
     }
@@ -778,5 +793,42 @@ mod tests {
         assert_eq!(s.engine.searcher().options().threads, 2);
         let reply = s.go_to_the_end("go depth 6");
         assert!(reply.contains("info depth 6 "), "{reply}");
+    }
+
+    #[test]
+    fn multipv_reports_that_many_lines_best_first() {
+        let mut s = Session::new();
+        s.send("setoption name MultiPV value 3");
+        let reply = s.go_to_the_end("go depth 5");
+        let last: Vec<&str> = reply
+            .lines()
+            .filter(|l| l.starts_with("info depth 5 "))
+            .collect();
+        assert_eq!(last.len(), 3, "{reply}");
+        let field = |line: &str, name: &str| -> String {
+            let mut words = line.split_whitespace();
+            words.find(|w| *w == name);
+            words.next().unwrap_or_default().to_string()
+        };
+        let ranks: Vec<String> = last.iter().map(|l| field(l, "multipv")).collect();
+        assert_eq!(ranks, ["1", "2", "3"], "{reply}");
+        let scores: Vec<i32> = last
+            .iter()
+            .map(|l| field(l, "cp").parse().unwrap())
+            .collect();
+        assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{reply}");
+        let firsts: Vec<String> = last.iter().map(|l| field(l, "pv")).collect();
+        assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
+        let best = reply
+            .lines()
+            .last()
+            .unwrap()
+            .strip_prefix("bestmove ")
+            .unwrap();
+        assert_eq!(best, firsts[0], "{reply}");
+        // One line again: no multipv field.
+        s.send("setoption name MultiPV value 1");
+        let reply = s.go_to_the_end("go depth 3");
+        assert!(!reply.contains("multipv"), "{reply}");
     }
 }

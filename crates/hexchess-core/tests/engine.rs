@@ -222,6 +222,51 @@ fn threads_searching_together_find_the_same_mates() {
 }
 
 #[test]
+fn several_lines_show_the_mate_first_and_other_moves_after() {
+    // Gliński's mate in one (White to move) with three lines: the mate first, then
+    // two other first moves, scored no better.
+    let p = fen("glinski", MATES[0].2);
+    let mut s = Searcher::new(SearchOptions {
+        multi_pv: 3,
+        ..SearchOptions::default()
+    });
+    let mut reports = Vec::new();
+    let result = s.search(
+        &mut p.clone(),
+        &SearchLimits::depth(4),
+        &Arc::new(AtomicBool::new(false)),
+        &mut |info| reports.push(info.clone()),
+    );
+    assert_eq!(result.score, Score::Mate(1));
+    let last: Vec<_> = reports.iter().filter(|r| r.depth == result.depth).collect();
+    assert_eq!(last.len(), 3);
+    assert_eq!(
+        last.iter().map(|r| r.multipv).collect::<Vec<_>>(),
+        [Some(1), Some(2), Some(3)]
+    );
+    assert_eq!(last[0].score, Score::Mate(1));
+    assert_eq!(last[0].pv.first(), result.best.as_ref());
+    let firsts: Vec<Move> = last.iter().map(|r| r.pv[0]).collect();
+    assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
+    let legal = p.legal_moves();
+    assert!(firsts.iter().all(|m| legal.contains(m)));
+    // A level below full strength reports one line, as ever.
+    s.set_options(SearchOptions {
+        multi_pv: 3,
+        skill: Skill::new(10).unwrap(),
+        ..SearchOptions::default()
+    });
+    let mut reports = Vec::new();
+    s.search(
+        &mut p.clone(),
+        &SearchLimits::depth(2),
+        &Arc::new(AtomicBool::new(false)),
+        &mut |info| reports.push(info.clone()),
+    );
+    assert!(reports.iter().all(|r| r.multipv.is_none()));
+}
+
+#[test]
 fn stop_ends_a_search_of_several_threads_within_50_ms() {
     stops_within_50_ms(SearchOptions {
         threads: 2,

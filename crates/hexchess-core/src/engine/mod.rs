@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 
 pub use eval::{EvalMode, EvalTerms, EvalWeights, Evaluator};
-pub use search::{MATE, MATE_BOUND, MAX_PLY, MAX_THREADS, Searcher};
+pub use search::{MATE, MATE_BOUND, MAX_MULTI_PV, MAX_PLY, MAX_THREADS, Searcher};
 pub use skill::{Handicap, Skill, SkillError};
 pub use time::{Clock, SearchLimits};
 
@@ -83,6 +83,10 @@ pub struct SearchOptions {
     /// Threads searching each position together at full strength (helpers share the
     /// hash table; see [`Searcher`]). Levels below full strength search alone.
     pub threads: usize,
+    /// Best lines searched and reported at full strength (analysis: the best move, the
+    /// best other move, ...). One for play: each further line costs about one more
+    /// search of the position.
+    pub multi_pv: usize,
 }
 
 impl Default for SearchOptions {
@@ -95,6 +99,7 @@ impl Default for SearchOptions {
             skill: Skill::FULL,
             weights: EvalWeights::default(),
             threads: 1,
+            multi_pv: 1,
         }
     }
 }
@@ -145,15 +150,20 @@ pub struct SearchInfo {
     /// Permille of the hash table in use.
     pub hashfull: u32,
     pub pv: Vec<Move>,
+    /// Which of the best lines this is (1 = the best), when the search reports several
+    /// (`SearchOptions::multi_pv`).
+    pub multipv: Option<u32>,
 }
 
 impl SearchInfo {
     /// The protocol's `info` line, with the PV in long algebraic.
     pub fn to_uci(&self, pos: &Position) -> String {
         let mut line = format!(
-            "info depth {} seldepth {} score {} nodes {} nps {} time {} hashfull {}",
+            "info depth {} seldepth {}{} score {} nodes {} nps {} time {} hashfull {}",
             self.depth,
             self.seldepth,
+            self.multipv
+                .map_or(String::new(), |k| format!(" multipv {k}")),
             self.score,
             self.nodes,
             self.nps,

@@ -41,6 +41,9 @@ const CHECK_EVERY: u64 = 1024;
 /// Most threads a search uses.
 pub const MAX_THREADS: usize = 64;
 
+/// Most lines a search reports (`SearchOptions::multi_pv`).
+pub const MAX_MULTI_PV: usize = 64;
+
 /// Stack of each helper thread, as for the protocol's search thread: the search recurses
 /// up to [`MAX_PLY`] deep.
 const HELPER_STACK: usize = 64 * 1024 * 1024;
@@ -62,6 +65,9 @@ pub struct Searcher {
     helper_nodes: Arc<AtomicU64>,
     /// For a helper: its number (1, 2, ...); 0 for the main search.
     helper_id: usize,
+    /// Root moves left out of the current search: the first moves of the better lines
+    /// already found at this depth, when several lines are searched.
+    excluded: Vec<Move>,
     /// The evaluator and the rules and weights it was built from (the same `Arc`: a
     /// variant reloaded under the same id, with other pieces perhaps, gets a new
     /// evaluator).
@@ -113,6 +119,7 @@ impl Searcher {
             helpers: Vec::new(),
             helper_nodes: Arc::new(AtomicU64::new(0)),
             helper_id: 0,
+            excluded: Vec::new(),
             eval: None,
             options,
             history: vec![0; 2 * MAX_CELLS * MAX_CELLS],
@@ -340,38 +347,25 @@ impl Searcher {
         let mut best_pv = vec![best];
         let mut completed = 0;
         let mut score: i32 = 0;
+        // Several lines only at full strength, and only the main search reports them.
+        let lines = if handicap.is_some() || self.helper_id > 0 {
+            1
+        } else {
+            self.options
+                .multi_pv
+                .clamp(1, MAX_MULTI_PV)
+                .min(root_moves.len())
+        };
+        let mut line_scores = vec![0; lines];
         for iteration in 1..=max_depth {
             // Half the helpers run a ply ahead of the main search, so that the threads
             // do not all fill in the same entries at once.
             let depth = (iteration + (self.helper_id % 2) as i32).min(max_depth);
             self.seldepth = 0;
-            // Aspiration window around the last score, widened on failure.
-            let mut delta = 35;
-            let aspiration = self.options.techniques.aspiration;
-            let (mut alpha, mut beta) = if aspiration && depth >= 4 && score.abs() < MATE_BOUND {
-                (score - delta, score + delta)
-            } else {
-                (-INFINITY, INFINITY)
-            };
-            loop {
-                let s = self.negamax(pos, eval, depth, alpha, beta, 0, true, root_in_check);
-                if self.stopped {
-                    break;
-                }
-                if s <= alpha {
-                    beta = (alpha + beta) / 2;
-                    alpha = (s - delta).max(-INFINITY);
-                } else if s >= beta {
-                    beta = (s + delta).min(INFINITY);
-                } else {
-                    score = s;
-                    break;
-                }
-                delta += delta / 2 + 10;
-                if delta > 1000 {
-                    alpha = -INFINITY;
-                    beta = INFINITY;
-                }
+            self.excluded.clear();
+            let s = self.aspiration_search(pos, eval, depth, score, root_in_check);
+            if !self.stopped {
+                score = s;
             }
             if self.stopped {
                 // A partial iteration still names a move that was searched to the end
@@ -388,7 +382,27 @@ impl Searcher {
             }
             best_score = score;
             completed = depth;
-            report(&self.info(depth, score, &best_pv));
+            if lines == 1 {
+                report(&self.info(depth, score, &best_pv));
+            } else {
+                // The other lines, then all of them best first: a line searched later
+                // (with more in the hash table) may come out better than the first.
+                let mut found = vec![(score, best_pv.clone())];
+                self.search_more_lines(pos, eval, depth, &line_scores, root_in_check, &mut found);
+                found.sort_by_key(|line| std::cmp::Reverse(line.0));
+                for (k, (s, pv)) in found.iter().enumerate() {
+                    line_scores[k] = *s;
+                    let mut info = self.info(depth, *s, pv);
+                    info.multipv = Some(k as u32 + 1);
+                    report(&info);
+                }
+                (best_score, best_pv) = found.swap_remove(0);
+                best = best_pv[0];
+                score = best_score;
+                if self.stopped {
+                    break;
+                }
+            }
             // A mate within the searched depth will not be improved by going deeper.
             let mate_found = score.abs() >= MATE_BOUND && MATE - score.abs() < depth;
             if mate_found && limits.depth.is_none() {
@@ -426,6 +440,74 @@ impl Searcher {
         }
     }
 
+    /// One search of the root at `depth`, in an aspiration window around `center` (the
+    /// last iteration's score) widened until the score falls inside. The result means
+    /// nothing if the search was stopped.
+    fn aspiration_search(
+        &mut self,
+        pos: &mut Position,
+        eval: &Evaluator,
+        depth: i32,
+        center: i32,
+        root_in_check: bool,
+    ) -> i32 {
+        let mut delta = 35;
+        let aspiration = self.options.techniques.aspiration;
+        let (mut alpha, mut beta) = if aspiration && depth >= 4 && center.abs() < MATE_BOUND {
+            (center - delta, center + delta)
+        } else {
+            (-INFINITY, INFINITY)
+        };
+        loop {
+            let s = self.negamax(pos, eval, depth, alpha, beta, 0, true, root_in_check);
+            if self.stopped {
+                return s;
+            }
+            if s <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (s - delta).max(-INFINITY);
+            } else if s >= beta {
+                beta = (s + delta).min(INFINITY);
+            } else {
+                return s;
+            }
+            delta += delta / 2 + 10;
+            if delta > 1000 {
+                alpha = -INFINITY;
+                beta = INFINITY;
+            }
+        }
+    }
+
+    /// After the best line at `depth` (the first of `found`): the next best lines, each
+    /// a search of the root without the first moves of the lines before it, around the
+    /// last iteration's score of its rank. Each completed line is added to `found`.
+    fn search_more_lines(
+        &mut self,
+        pos: &mut Position,
+        eval: &Evaluator,
+        depth: i32,
+        line_scores: &[i32],
+        root_in_check: bool,
+        found: &mut Vec<(i32, Vec<Move>)>,
+    ) {
+        self.excluded.clear();
+        self.excluded
+            .extend(found.iter().filter_map(|line| line.1.first().copied()));
+        for &center in &line_scores[1..] {
+            let s = self.aspiration_search(pos, eval, depth, center, root_in_check);
+            if self.stopped {
+                break;
+            }
+            let Some(&first) = self.pv[0].first() else {
+                break;
+            };
+            found.push((s, self.pv[0].clone()));
+            self.excluded.push(first);
+        }
+        self.excluded.clear();
+    }
+
     fn info(&self, depth: i32, score: i32, pv: &[Move]) -> SearchInfo {
         let elapsed = self.started.elapsed();
         let ms = elapsed.as_millis() as u64;
@@ -439,6 +521,7 @@ impl Searcher {
             time_ms: ms,
             hashfull: self.tt.hashfull(),
             pv: pv.to_vec(),
+            multipv: None,
         }
     }
 
@@ -648,6 +731,9 @@ impl Searcher {
         while let Some((mv, source)) = staged.next(pos, &legality, eval, |m| {
             self.history[history_index(us.index(), m)]
         }) {
+            if ply == 0 && self.excluded.contains(&mv) {
+                continue;
+            }
             i += 1;
             let searched = i - 1;
             let quiet = !pos.is_capture(mv) && mv.promotion().is_none();
@@ -752,8 +838,11 @@ impl Searcher {
         } else {
             Bound::Upper
         };
-        self.tt
-            .store(key, best_move, to_tt(best, ply), depth, bound);
+        // A root searched without some of its moves has no score of its own to keep.
+        if ply > 0 || self.excluded.is_empty() {
+            self.tt
+                .store(key, best_move, to_tt(best, ply), depth, bound);
+        }
         best
     }
 
