@@ -297,7 +297,11 @@ impl Searcher {
         self.stop = Arc::clone(stop);
         self.started = Instant::now();
         self.deadlines = limits.deadlines(pos.turn());
-        self.node_limit = limits.nodes;
+        self.node_limit = if self.helper_id > 0 {
+            None
+        } else {
+            limits.nodes
+        };
         self.nodes = 0;
         self.stopped = false;
         if self.mode != self.options.eval {
@@ -330,8 +334,15 @@ impl Searcher {
         self.noise = handicap
             .filter(|h| h.noise > 0)
             .map(|h| (rand::rng().random::<u64>(), h.noise as i32));
+        // A helper goes on past a `go depth` until the main search halts it: it only
+        // feeds the table, and idle it would leave its core unused.
+        let depth_limit = if self.helper_id > 0 {
+            None
+        } else {
+            limits.depth
+        };
         let max_depth = [
-            limits.depth,
+            depth_limit,
             self.options.max_depth,
             handicap.map(|h| h.depth),
         ]
