@@ -375,9 +375,6 @@ impl Searcher {
             self.seldepth = 0;
             self.excluded.clear();
             let s = self.aspiration_search(pos, eval, depth, score, root_in_check);
-            if !self.stopped {
-                score = s;
-            }
             if self.stopped {
                 // A partial iteration still names a move that was searched to the end
                 // and raised the root's alpha: at least as good as the last best.
@@ -387,6 +384,7 @@ impl Searcher {
                 }
                 break;
             }
+            score = s;
             if let Some(&m) = self.pv[0].first() {
                 best = m;
                 best_pv = self.pv[0].clone();
