@@ -1,5 +1,5 @@
-//! Measuring the game: the longest frame (`--report-frames`), time to the first frame,
-//! and a timed exit (`--exit-after`).
+//! Measuring the game: the longest frames and when they came (`--report-frames`), time
+//! to the first frame, and a timed exit (`--exit-after`).
 //!
 //! Frame times are the intervals between frames drawn back to back. When nothing
 //! changes the game waits between updates (see `redraw`); an interval that includes
@@ -23,7 +23,23 @@ pub struct FrameReport {
     pub after_wait: u64,
     /// Whether the previous frame asked for the next one at once.
     back_to_back: bool,
+    /// The longest frames after the warm-up, longest first, with when they came: a
+    /// frame time's tail is found by what happened at those moments.
+    pub worst: Vec<LongFrame>,
 }
+
+/// One of the longest frames: how long it took, and when in the run and in the game.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LongFrame {
+    pub millis: f32,
+    /// Seconds since the start.
+    pub at: f32,
+    /// Plies played in the game when it was drawn.
+    pub ply: usize,
+}
+
+/// How many of the longest frames the report names.
+const WORST_KEPT: usize = 5;
 
 impl FrameReport {
     /// The longest frame after the warm-up.
@@ -40,6 +56,26 @@ impl FrameReport {
         sorted.sort_by(f32::total_cmp);
         let rank = ((sorted.len() as f64 * share).ceil() as usize).clamp(1, sorted.len());
         sorted[rank - 1]
+    }
+
+    /// Counts a frame drawn back to back with the previous one.
+    pub fn record(&mut self, frame: LongFrame) {
+        self.times.push(frame.millis);
+        let rank = self.worst.partition_point(|w| w.millis >= frame.millis);
+        if rank < WORST_KEPT {
+            self.worst.insert(rank, frame);
+            self.worst.truncate(WORST_KEPT);
+        }
+    }
+
+    /// The longest frames, for the terminal: "80.4 ms at 12.3 s (ply 21), ...".
+    pub fn worst_summary(&self) -> String {
+        let frames: Vec<String> = self
+            .worst
+            .iter()
+            .map(|w| format!("{:.1} ms at {:.1} s (ply {})", w.millis, w.at, w.ply))
+            .collect();
+        format!("longest frames: {}", frames.join(", "))
     }
 
     /// One line for the terminal.
@@ -75,6 +111,7 @@ impl Default for FrameReport {
             skip: 30,
             after_wait: 0,
             back_to_back: true,
+            worst: Vec::new(),
         }
     }
 }
@@ -102,6 +139,7 @@ fn measure_frames(
     redraw: Option<Res<crate::redraw::Redraw>>,
     mut requests: MessageReader<bevy::window::RequestRedraw>,
     mut exits: MessageReader<AppExit>,
+    game: Option<Res<crate::game::GameState>>,
 ) {
     let Some(mut report) = report else { return };
     report.frames += 1;
@@ -110,7 +148,12 @@ fn measure_frames(
     }
     if report.frames > report.skip {
         if report.back_to_back {
-            report.times.push(time.delta_secs() * 1000.0);
+            let frame = LongFrame {
+                millis: time.delta_secs() * 1000.0,
+                at: report.started.elapsed().as_secs_f32(),
+                ply: game.map_or(0, |g| g.position.ply_count()),
+            };
+            report.record(frame);
         } else {
             report.after_wait += 1;
         }
@@ -119,6 +162,7 @@ fn measure_frames(
     report.back_to_back = continuous || requests.read().count() > 0;
     if exits.read().next().is_some() {
         println!("{}", report.summary());
+        println!("{}", report.worst_summary());
     }
 }
 
@@ -148,5 +192,33 @@ mod tests {
         assert_eq!(report.percentile(0.5), 50.0);
         assert_eq!(report.percentile(0.99), 99.0);
         assert_eq!(FrameReport::default().percentile(0.99), 0.0);
+    }
+
+    #[test]
+    fn the_report_names_the_longest_frames_longest_first_with_their_moment() {
+        let mut report = FrameReport::default();
+        for (i, ms) in [30.0, 80.0, 25.0, 45.0, 31.0, 62.0, 29.0, 45.0]
+            .into_iter()
+            .enumerate()
+        {
+            report.record(LongFrame {
+                millis: ms,
+                at: i as f32,
+                ply: 10 + i,
+            });
+        }
+        assert_eq!(report.times.len(), 8);
+        let kept: Vec<(f32, usize)> = report.worst.iter().map(|w| (w.millis, w.ply)).collect();
+        // Five kept; of two equal frames the earlier stays first.
+        assert_eq!(
+            kept,
+            [(80.0, 11), (62.0, 15), (45.0, 13), (45.0, 17), (31.0, 14)]
+        );
+        assert_eq!(report.longest(), 80.0);
+        assert!(
+            report.worst_summary().starts_with(
+                "longest frames: 80.0 ms at 1.0 s (ply 11), 62.0 ms at 5.0 s (ply 15)"
+            )
+        );
     }
 }
