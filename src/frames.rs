@@ -1,5 +1,6 @@
 //! Measuring the game: the longest frames and when they came (`--report-frames`), time
-//! to the first frame, and a timed exit (`--exit-after`).
+//! to the first frame, and a timed exit (`--exit-after`) or one at the end of the game
+//! (`--exit-when-over`).
 //!
 //! Frame times are the intervals between frames drawn back to back. When nothing
 //! changes the game waits between updates (see `redraw`); an interval that includes
@@ -120,13 +121,44 @@ impl Default for FrameReport {
 #[derive(Resource, Clone, Copy, Debug)]
 pub struct ExitAfter(pub Duration);
 
+/// Exit a little after the game ends (`--exit-when-over`), so that one command measures
+/// one whole game, whatever its length: its last move, the end of the animation and the
+/// result dialog are in the report, the idle screen after them is not.
+#[derive(Resource, Clone, Copy, Debug)]
+pub struct ExitWhenOver {
+    /// How long after the end.
+    pub linger: Duration,
+    /// When the end was first seen (time since start).
+    ended: Option<Duration>,
+}
+
+impl ExitWhenOver {
+    pub fn new(linger: Duration) -> ExitWhenOver {
+        ExitWhenOver {
+            linger,
+            ended: None,
+        }
+    }
+
+    /// Whether it is time to exit, given whether the game is over `now`. An ended game
+    /// taken back (undo) starts the wait afresh at its next end.
+    pub fn due(&mut self, over: bool, now: Duration) -> bool {
+        if !over {
+            self.ended = None;
+            return false;
+        }
+        let ended = *self.ended.get_or_insert(now);
+        now >= ended + self.linger
+    }
+}
+
 pub struct FrameStatsPlugin;
 
 impl Plugin for FrameStatsPlugin {
     fn build(&self, app: &mut App) {
         app.add_systems(
             Last,
-            (exit_when_due, measure_frames)
+            (exit_when_due, exit_when_over, measure_frames)
                 .chain()
                 .after(crate::redraw::RedrawSet),
         );
@@ -151,7 +183,7 @@ fn measure_frames(
             let frame = LongFrame {
                 millis: time.delta_secs() * 1000.0,
                 at: report.started.elapsed().as_secs_f32(),
-                ply: game.map_or(0, |g| g.position.ply_count()),
+                ply: game.as_ref().map_or(0, |g| g.position.ply_count()),
             };
             report.record(frame);
         } else {
@@ -163,6 +195,13 @@ fn measure_frames(
     if exits.read().next().is_some() {
         println!("{}", report.summary());
         println!("{}", report.worst_summary());
+        if let Some(game) = game {
+            let plies = game.position.ply_count();
+            match game.outcome() {
+                Some(outcome) => println!("game over after {plies} plies: {outcome}"),
+                None => println!("game still on after {plies} plies"),
+            }
+        }
     }
 }
 
@@ -178,9 +217,39 @@ fn exit_when_due(
     }
 }
 
+fn exit_when_over(
+    when: Option<ResMut<ExitWhenOver>>,
+    game: Option<Res<crate::game::GameState>>,
+    time: Res<Time<Real>>,
+    mut exit: MessageWriter<AppExit>,
+) {
+    let (Some(mut when), Some(game)) = (when, game) else {
+        return;
+    };
+    if when.due(game.outcome().is_some(), time.elapsed()) {
+        exit.write(AppExit::Success);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_exit_comes_a_linger_after_the_end_and_an_undone_end_restarts_it() {
+        let s = Duration::from_secs;
+        let mut when = ExitWhenOver::new(s(2));
+        assert!(!when.due(false, s(10)), "not while the game goes on");
+        assert!(!when.due(true, s(11)), "the end is seen");
+        assert!(!when.due(true, s(12)));
+        assert!(when.due(true, s(13)), "two seconds after the end");
+        let mut when = ExitWhenOver::new(s(2));
+        assert!(!when.due(true, s(20)));
+        assert!(!when.due(false, s(21)), "the end taken back");
+        assert!(!when.due(true, s(30)), "a new end starts a new wait");
+        assert!(!when.due(true, s(31)));
+        assert!(when.due(true, s(32)));
+    }
 
     #[test]
     fn percentiles_and_longest_come_from_the_recorded_frames() {

@@ -8,7 +8,7 @@ use bevy::prelude::*;
 use bevy::window::WindowResolution;
 use bevy_egui::{EguiGlobalSettings, EguiPlugin};
 use clap::{Parser, ValueEnum};
-use hexchess::frames::{ExitAfter, FrameReport, FrameStatsPlugin};
+use hexchess::frames::{ExitAfter, ExitWhenOver, FrameReport, FrameStatsPlugin};
 use hexchess::input::Selection;
 use hexchess::redraw::Redraw;
 use hexchess::screenshot::ScreenshotPlan;
@@ -69,6 +69,10 @@ struct Cli {
     /// Exit after this many seconds (for measurements).
     #[arg(long)]
     exit_after: Option<f32>,
+    /// Exit two seconds after the game ends (with --report-frames: one whole game
+    /// measured, however long it lasts).
+    #[arg(long)]
+    exit_when_over: bool,
     /// Log the time each render pass takes on the GPU, once a second.
     #[arg(long)]
     render_diagnostics: bool,
@@ -227,6 +231,9 @@ fn main() -> ExitCode {
     }
     if let Some(s) = cli.exit_after {
         app.insert_resource(ExitAfter(Duration::from_secs_f32(s.max(0.0))));
+    }
+    if cli.exit_when_over {
+        app.insert_resource(ExitWhenOver::new(Duration::from_secs(2)));
     }
     match app.run() {
         AppExit::Success => ExitCode::SUCCESS,
