@@ -37,6 +37,10 @@ pub struct LongFrame {
     pub at: f32,
     /// Plies played in the game when it was drawn.
     pub ply: usize,
+    /// Of `millis`, how long the game's own systems ran (the main schedules, `First` to
+    /// `Last`); the rest went to waiting for the renderer and the window. It tells a
+    /// slow system from a slow picture.
+    pub systems_millis: f32,
 }
 
 /// How many of the longest frames the report names.
@@ -69,12 +73,18 @@ impl FrameReport {
         }
     }
 
-    /// The longest frames, for the terminal: "80.4 ms at 12.3 s (ply 21), ...".
+    /// The longest frames, for the terminal:
+    /// "80.4 ms at 12.3 s (ply 21, systems 6.2 ms), ...".
     pub fn worst_summary(&self) -> String {
         let frames: Vec<String> = self
             .worst
             .iter()
-            .map(|w| format!("{:.1} ms at {:.1} s (ply {})", w.millis, w.at, w.ply))
+            .map(|w| {
+                format!(
+                    "{:.1} ms at {:.1} s (ply {}, systems {:.1} ms)",
+                    w.millis, w.at, w.ply, w.systems_millis
+                )
+            })
             .collect();
         format!("longest frames: {}", frames.join(", "))
     }
@@ -154,18 +164,34 @@ impl ExitWhenOver {
 
 pub struct FrameStatsPlugin;
 
+/// When the current frame's systems began, and how long the previous frame's ran: a
+/// frame's interval (from one frame's start to the next) holds the previous frame's
+/// systems and then the wait for the renderer.
+#[derive(Resource, Clone, Copy, Debug, Default)]
+struct SystemsTime {
+    started: Option<Instant>,
+    previous: Duration,
+}
+
 impl Plugin for FrameStatsPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(
-            Last,
-            (exit_when_due, exit_when_over, measure_frames)
-                .chain()
-                .after(crate::redraw::RedrawSet),
-        );
+        app.init_resource::<SystemsTime>()
+            .add_systems(First, start_systems_clock.before(bevy::time::TimeSystems))
+            .add_systems(
+                Last,
+                (exit_when_due, exit_when_over, measure_frames)
+                    .chain()
+                    .after(crate::redraw::RedrawSet),
+            );
     }
 }
 
+fn start_systems_clock(mut clock: ResMut<SystemsTime>) {
+    clock.started = Some(Instant::now());
+}
+
 fn measure_frames(
+    mut clock: ResMut<SystemsTime>,
     report: Option<ResMut<FrameReport>>,
     time: Res<Time<Real>>,
     redraw: Option<Res<crate::redraw::Redraw>>,
@@ -173,6 +199,8 @@ fn measure_frames(
     mut exits: MessageReader<AppExit>,
     game: Option<Res<crate::game::GameState>>,
 ) {
+    let systems = clock.started.map_or(Duration::ZERO, |t| t.elapsed());
+    let previous_systems = std::mem::replace(&mut clock.previous, systems);
     let Some(mut report) = report else { return };
     report.frames += 1;
     if report.first_frame.is_none() {
@@ -184,6 +212,7 @@ fn measure_frames(
                 millis: time.delta_secs() * 1000.0,
                 at: report.started.elapsed().as_secs_f32(),
                 ply: game.as_ref().map_or(0, |g| g.position.ply_count()),
+                systems_millis: previous_systems.as_secs_f32() * 1000.0,
             };
             report.record(frame);
         } else {
@@ -274,6 +303,7 @@ mod tests {
                 millis: ms,
                 at: i as f32,
                 ply: 10 + i,
+                systems_millis: 2.0,
             });
         }
         assert_eq!(report.times.len(), 8);
@@ -284,10 +314,8 @@ mod tests {
             [(80.0, 11), (62.0, 15), (45.0, 13), (45.0, 17), (31.0, 14)]
         );
         assert_eq!(report.longest(), 80.0);
-        assert!(
-            report.worst_summary().starts_with(
-                "longest frames: 80.0 ms at 1.0 s (ply 11), 62.0 ms at 5.0 s (ply 15)"
-            )
-        );
+        assert!(report.worst_summary().starts_with(
+            "longest frames: 80.0 ms at 1.0 s (ply 11, systems 2.0 ms), 62.0 ms at 5.0 s"
+        ));
     }
 }
