@@ -27,6 +27,11 @@ pub struct FrameReport {
     /// The longest frames after the warm-up, longest first, with when they came: a
     /// frame time's tail is found by what happened at those moments.
     pub worst: Vec<LongFrame>,
+    /// When the current frame's systems began, and how long the previous frame's ran:
+    /// a frame's interval (from one frame's start to the next) holds the previous
+    /// frame's systems and then the wait for the renderer.
+    systems_started: Option<Instant>,
+    previous_systems: Duration,
 }
 
 /// One of the longest frames: how long it took, and when in the run and in the game.
@@ -123,6 +128,8 @@ impl Default for FrameReport {
             after_wait: 0,
             back_to_back: true,
             worst: Vec::new(),
+            systems_started: None,
+            previous_systems: Duration::ZERO,
         }
     }
 }
@@ -164,19 +171,9 @@ impl ExitWhenOver {
 
 pub struct FrameStatsPlugin;
 
-/// When the current frame's systems began, and how long the previous frame's ran: a
-/// frame's interval (from one frame's start to the next) holds the previous frame's
-/// systems and then the wait for the renderer.
-#[derive(Resource, Clone, Copy, Debug, Default)]
-struct SystemsTime {
-    started: Option<Instant>,
-    previous: Duration,
-}
-
 impl Plugin for FrameStatsPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<SystemsTime>()
-            .add_systems(First, start_systems_clock.before(bevy::time::TimeSystems))
+        app.add_systems(First, start_systems_clock.before(bevy::time::TimeSystems))
             .add_systems(
                 Last,
                 (exit_when_due, exit_when_over, measure_frames)
@@ -186,12 +183,13 @@ impl Plugin for FrameStatsPlugin {
     }
 }
 
-fn start_systems_clock(mut clock: ResMut<SystemsTime>) {
-    clock.started = Some(Instant::now());
+fn start_systems_clock(report: Option<ResMut<FrameReport>>) {
+    if let Some(mut report) = report {
+        report.systems_started = Some(Instant::now());
+    }
 }
 
 fn measure_frames(
-    mut clock: ResMut<SystemsTime>,
     report: Option<ResMut<FrameReport>>,
     time: Res<Time<Real>>,
     redraw: Option<Res<crate::redraw::Redraw>>,
@@ -199,9 +197,11 @@ fn measure_frames(
     mut exits: MessageReader<AppExit>,
     game: Option<Res<crate::game::GameState>>,
 ) {
-    let systems = clock.started.map_or(Duration::ZERO, |t| t.elapsed());
-    let previous_systems = std::mem::replace(&mut clock.previous, systems);
     let Some(mut report) = report else { return };
+    let systems = report
+        .systems_started
+        .map_or(Duration::ZERO, |t| t.elapsed());
+    let previous_systems = std::mem::replace(&mut report.previous_systems, systems);
     report.frames += 1;
     if report.first_frame.is_none() {
         report.first_frame = Some(report.started.elapsed());
