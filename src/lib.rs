@@ -20,6 +20,7 @@ pub mod session;
 pub mod settings;
 pub mod shading;
 pub mod sprites;
+pub mod threads;
 pub mod ui;
 pub mod variants;
 
