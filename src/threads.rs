@@ -6,7 +6,7 @@
 //! small systems to another thread costs a wake-up per hand-over. Measured in paired
 //! engine-vs-engine games under Xvfb on two cores, running them one after another on
 //! the main thread cut the time a frame spends in systems from typically 7-10 ms to
-//! 3-5 ms.
+//! 2-5 ms.
 
 use bevy::ecs::schedule::{Schedules, SingleThreadedExecutor};
 use bevy::prelude::*;
