@@ -237,7 +237,7 @@ fn start_thinking(
     if !animating.is_empty() {
         return;
     }
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cores = crate::threads::cores();
     let software = rasteriser.as_deref() == Some(&crate::shading::Rasteriser::Software);
     let options = SearchOptions {
         skill: session.level,

@@ -235,8 +235,7 @@ fn main() -> ExitCode {
     if cli.exit_when_over {
         app.insert_resource(ExitWhenOver::new(Duration::from_secs(2)));
     }
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    if hexchess::threads::systems_on_one_thread(cores) {
+    if hexchess::threads::systems_on_one_thread(hexchess::threads::cores()) {
         hexchess::threads::run_systems_on_one_thread(&mut app);
     }
     match app.run() {

@@ -11,6 +11,11 @@
 use bevy::ecs::schedule::{Schedules, SingleThreadedExecutor};
 use bevy::prelude::*;
 
+/// The cores this process may use (one when the system cannot tell).
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 /// Whether a machine with `cores` cores should run each frame's systems on one thread.
 pub fn systems_on_one_thread(cores: usize) -> bool {
     cores <= 2
