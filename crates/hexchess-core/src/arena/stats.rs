@@ -137,6 +137,8 @@ impl fmt::Display for MatchSummary {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let (w, d, l) = self.wdl();
         let (e, margin) = self.elo();
+        // Rounded here, so that a score a hair under even prints +0 rather than -0.
+        let e = e.round() + 0.0;
         write!(
             f,
             "{} vs {}: {} games, +{w} ={d} -{l}, score {:.1}/{} ({:.1}%), Elo {:+.0} +/- {:.0}",
@@ -378,6 +380,15 @@ mod tests {
         let (e, margin) = m.elo();
         assert!(e > 100.0 && margin > 50.0, "{e} {margin}");
         assert!(m.to_string().contains("+5 =2 -1"));
+
+        // 500 wins and 501 losses: half a point short of even, about -0.3 Elo, which
+        // prints as +0.
+        let mut m = MatchSummary::new("a".into(), "b".into());
+        for i in 0..1001 {
+            m.add(i, if i < 500 { 1.0 } else { 0.0 });
+        }
+        assert!(m.elo().0 < 0.0);
+        assert!(m.to_string().contains("Elo +0 +/-"), "{m}");
     }
 
     #[test]
