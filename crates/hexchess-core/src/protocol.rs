@@ -416,7 +416,7 @@ impl Engine {
         };
         self.stop();
         let out = Arc::clone(&self.out);
-        let lines = bench::run(depth, |l| {
+        let lines = bench::run(depth, EvalMode::FULL, |l| {
             say(
                 &out,
                 format!(

@@ -272,3 +272,27 @@ fn a_game_an_engine_breaks_off_is_reported_not_dropped() {
     assert!(out.trim_end().ends_with(", 1 failed"), "{out}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn bench_with_less_evaluation_searches_its_own_tree_and_says_so() {
+    let nodes = |eval: &str| -> u64 {
+        let out = stdout_of(engine().args(["bench", "search", "--depth", "2", "--eval", eval]));
+        let line = out
+            .lines()
+            .find_map(|l| l.strip_prefix("Nodes searched: "))
+            .unwrap_or_else(|| panic!("no node count in:\n{out}"));
+        line.parse().expect("a count")
+    };
+    let full = nodes("full");
+    assert!(full > 0);
+    assert_ne!(full, nodes("material"));
+    assert_ne!(full, nodes("placement"));
+    // An evaluation it does not know is refused with the choices, not run.
+    let out = engine()
+        .args(["bench", "--eval", "mobility"])
+        .output()
+        .expect("the engine runs");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("full") && err.contains("placement"), "{err}");
+}

@@ -12,7 +12,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use hexchess_core::arena::{self, EngineSpec, MatchConfig, TimeControl};
 use hexchess_core::catalog::{Catalog, compile};
 use hexchess_core::engine::tune::{self, SampleSet};
-use hexchess_core::engine::{EvalWeights, bench};
+use hexchess_core::engine::{EvalMode, EvalTerms, EvalWeights, bench};
 use hexchess_core::protocol;
 use hexchess_core::record::GameRecord;
 use hexchess_core::variant::load_variant_file;
@@ -58,6 +58,10 @@ enum Command {
         /// Search depth (default 7) or perft depth (default 5).
         #[arg(long)]
         depth: Option<u32>,
+        /// For the search: the evaluation used. Anything but `full` searches other trees,
+        /// so its counts are not the signature; it shows what the evaluation costs.
+        #[arg(long, value_enum, default_value_t = BenchEval::Full)]
+        eval: BenchEval,
     },
     /// Play a match between two engines (commands that speak the protocol).
     Match(Box<MatchArgs>),
@@ -170,6 +174,27 @@ enum BenchKind {
     Perft,
 }
 
+/// The evaluation a search bench uses.
+#[derive(Clone, Copy, ValueEnum)]
+enum BenchEval {
+    /// The engine's own: material, placement and every positional term.
+    Full,
+    /// Material and placement only (the sums kept move by move).
+    Placement,
+    /// Material only.
+    Material,
+}
+
+impl From<BenchEval> for EvalMode {
+    fn from(e: BenchEval) -> EvalMode {
+        match e {
+            BenchEval::Full => EvalMode::FULL,
+            BenchEval::Placement => EvalMode::Terms(EvalTerms::NONE),
+            BenchEval::Material => EvalMode::Material,
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
@@ -185,8 +210,9 @@ fn main() -> ExitCode {
             kind,
             variant,
             depth,
+            eval,
         }) => match kind {
-            BenchKind::Search => bench_search(depth.unwrap_or(bench::BENCH_DEPTH)),
+            BenchKind::Search => bench_search(depth.unwrap_or(bench::BENCH_DEPTH), eval.into()),
             BenchKind::Perft => bench_perft(&variant, depth.unwrap_or(5)),
         },
         Some(Command::Match(args)) => play_match(*args),
@@ -207,8 +233,8 @@ fn protocol_loop() -> Result<(), String> {
     protocol::run_stdio(Catalog::load_default()).map_err(|e| e.to_string())
 }
 
-fn bench_search(depth: u32) -> Result<(), String> {
-    let lines = bench::run(depth, |l| {
+fn bench_search(depth: u32, eval: EvalMode) -> Result<(), String> {
+    let lines = bench::run(depth, eval, |l| {
         println!(
             "{:<9} {:>10} nodes {:>6} ms  {:<7} {}",
             l.variant, l.nodes, l.millis, l.best, l.fen

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use super::{SearchLimits, SearchOptions, Searcher};
+use super::{EvalMode, SearchLimits, SearchOptions, Searcher};
 use crate::catalog::Catalog;
 use crate::position::Position;
 
@@ -59,8 +59,10 @@ pub struct BenchLine {
     pub best: String,
 }
 
-/// Runs the benchmark; `progress` sees each position as it finishes.
-pub fn run(depth: u32, mut progress: impl FnMut(&BenchLine)) -> Vec<BenchLine> {
+/// Runs the benchmark with the engine's evaluation `eval` (the standard signature is
+/// [`EvalMode::FULL`]; a lesser one shows what the evaluation costs in speed); `progress`
+/// sees each position as it finishes.
+pub fn run(depth: u32, eval: EvalMode, mut progress: impl FnMut(&BenchLine)) -> Vec<BenchLine> {
     let catalog = Catalog::builtin();
     let mut lines = Vec::new();
     // One searcher for the whole run, cleared before each position as for a new game:
@@ -69,6 +71,7 @@ pub fn run(depth: u32, mut progress: impl FnMut(&BenchLine)) -> Vec<BenchLine> {
     // building the variant's evaluator is work a game does once, not per move.
     let mut searcher = Searcher::new(SearchOptions {
         hash_mb: 16,
+        eval,
         ..SearchOptions::default()
     });
     for &(variant, fen) in BENCH_POSITIONS {
@@ -90,4 +93,26 @@ pub fn run(depth: u32, mut progress: impl FnMut(&BenchLine)) -> Vec<BenchLine> {
         lines.push(line);
     }
     lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::EvalTerms;
+
+    #[test]
+    fn every_position_is_searched_with_the_evaluation_asked_for() {
+        let total = |eval| -> u64 {
+            let lines = run(2, eval, |_| {});
+            assert_eq!(lines.len(), BENCH_POSITIONS.len());
+            assert!(lines.iter().all(|l| l.nodes > 0 && !l.best.is_empty()));
+            lines.iter().map(|l| l.nodes).sum()
+        };
+        let full = total(EvalMode::FULL);
+        // Other evaluations search other trees: the mode reached the searcher.
+        assert_ne!(full, total(EvalMode::Material));
+        assert_ne!(full, total(EvalMode::Terms(EvalTerms::NONE)));
+        // The same settings search the same tree (the count is a signature).
+        assert_eq!(full, total(EvalMode::FULL));
+    }
 }
