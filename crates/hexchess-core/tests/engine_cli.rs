@@ -295,4 +295,12 @@ fn bench_with_less_evaluation_searches_its_own_tree_and_says_so() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("full") && err.contains("placement"), "{err}");
+    // Perft evaluates nothing: asking it for an evaluation is an error, not ignored.
+    let out = engine()
+        .args(["bench", "perft", "--depth", "1", "--eval", "material"])
+        .output()
+        .expect("the engine runs");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("perft does not evaluate"), "{err}");
 }

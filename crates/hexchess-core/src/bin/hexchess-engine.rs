@@ -175,7 +175,7 @@ enum BenchKind {
 }
 
 /// The evaluation a search bench uses.
-#[derive(Clone, Copy, ValueEnum)]
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum BenchEval {
     /// The engine's own: material, placement and every positional term.
     Full,
@@ -213,6 +213,9 @@ fn main() -> ExitCode {
             eval,
         }) => match kind {
             BenchKind::Search => bench_search(depth.unwrap_or(bench::BENCH_DEPTH), eval.into()),
+            BenchKind::Perft if eval != BenchEval::Full => {
+                Err("--eval is for the search bench; perft does not evaluate".to_string())
+            }
             BenchKind::Perft => bench_perft(&variant, depth.unwrap_or(5)),
         },
         Some(Command::Match(args)) => play_match(*args),
