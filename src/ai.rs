@@ -10,11 +10,11 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
-use hexchess_core::engine::{
+use hexchess_core::{GameOutcome, Side, Termination};
+use hexchess_engine::{
     Clock, RunningSearch, Score, SearchInfo, SearchLimits, SearchOptions, SearchResult, Searcher,
     Skill, pv_san,
 };
-use hexchess_core::{GameOutcome, Side, Termination};
 
 use crate::game::{BoardChanged, EndRequest, GameNotice, GameSet, GameState, MoveRequest};
 use crate::session::{Clocks, Session};

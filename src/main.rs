@@ -15,8 +15,8 @@ use hexchess::screenshot::ScreenshotPlan;
 use hexchess::session::{AppState, DEFAULT_LEVEL, Mode, Session};
 use hexchess::settings::{Settings, View};
 use hexchess::{HexchessPlugin, LaunchOptions};
-use hexchess_core::engine::Skill;
 use hexchess_core::{Catalog, Side};
+use hexchess_engine::Skill;
 
 #[derive(Parser)]
 #[command(

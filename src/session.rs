@@ -4,8 +4,8 @@
 use std::time::Duration;
 
 use bevy::prelude::*;
-use hexchess_core::engine::Skill;
 use hexchess_core::{GameOutcome, Side, Termination};
+use hexchess_engine::Skill;
 
 use crate::game::{BoardChanged, EndRequest, GameSet, GameState};
 use crate::input::HumanSides;

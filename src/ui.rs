@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 use bevy::prelude::*;
 use bevy_egui::input::EguiWantsInput;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
-use hexchess_core::engine::{Score, Skill};
 use hexchess_core::{GameOutcome, Piece, Side, Termination};
+use hexchess_engine::{Score, Skill};
 
 use crate::ai::{DrawOffer, EnginePlayer};
 use crate::files;

@@ -11,7 +11,7 @@ use hexchess::game::GameState;
 use hexchess::session::{Mode, Session};
 use hexchess::settings::Settings;
 use hexchess_core::Side;
-use hexchess_core::engine::Skill;
+use hexchess_engine::Skill;
 
 fn new_app(variant: &str, fen: Option<&str>, session: Session) -> App {
     let settings = Settings {

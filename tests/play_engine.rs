@@ -12,8 +12,8 @@ use hexchess::ai::EnginePlayer;
 use hexchess::game::{GameState, LoadRequest, MoveRequest, UndoRequest};
 use hexchess::session::{AppState, GameOverDialog, Mode, Session};
 use hexchess::settings::Settings;
-use hexchess_core::engine::Skill;
 use hexchess_core::{Catalog, Position, Side, Termination};
+use hexchess_engine::Skill;
 
 fn new_app(variant: &str, fen: Option<&str>, session: Session) -> App {
     let settings = Settings {

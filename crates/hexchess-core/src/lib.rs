@@ -5,12 +5,10 @@
 //! back, reads and writes hex FEN and move notation, and tells when the game is over.
 //! Nothing here depends on Bevy, so the engine and the tests build in seconds.
 
-pub mod arena;
 pub mod bitboard;
 pub mod board;
 pub mod catalog;
 mod display;
-pub mod engine;
 pub mod fen;
 pub mod hex;
 mod movegen;
@@ -19,7 +17,6 @@ pub mod notation;
 pub mod outcome;
 pub mod piece;
 pub mod position;
-pub mod protocol;
 pub mod record;
 pub mod rules;
 pub mod variant;

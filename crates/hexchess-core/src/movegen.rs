@@ -8,7 +8,7 @@
 use crate::bitboard::Bitboard;
 use crate::board::Cell;
 use crate::moves::{Move, MoveList};
-use crate::piece::{Kind, Side};
+use crate::piece::{Kind, Piece, Side};
 use crate::position::Position;
 use crate::rules::{KindMoves, Rules, first_down, first_up, slide_down, slide_up};
 use crate::variant::MoveMode;
@@ -638,6 +638,23 @@ pub(crate) struct PromotionChoices {
 impl PromotionChoices {
     pub(crate) fn kinds(&self) -> &[Kind] {
         &self.kinds[..self.len]
+    }
+}
+
+impl Rules {
+    /// The cells a non-pawn `piece` on `from` moves or captures to, pseudo-legally
+    /// (its own king may be left in check), with `own` and `enemy` the two sides'
+    /// pieces and `occupied` both: what an evaluation counts as mobility and attacks.
+    #[inline(always)]
+    pub fn reach(
+        &self,
+        piece: Piece,
+        from: Cell,
+        own: Bitboard,
+        enemy: Bitboard,
+        occupied: Bitboard,
+    ) -> Bitboard {
+        piece_targets(self, self.kind_moves(piece), from, own, enemy, occupied)
     }
 }
 

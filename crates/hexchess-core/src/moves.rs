@@ -24,8 +24,11 @@ impl Move {
     /// Castling; bits 4 to 5 hold which of the side's castlings.
     const CASTLE: u8 = 4;
 
+    /// A plain move or capture from one cell to another: no promotion, double step,
+    /// en passant or castling. Whether it is legal is for a [`Position`] to say
+    /// ([`crate::Position::legal_moves_into`]).
     #[inline]
-    pub(crate) const fn new(from: Cell, to: Cell) -> Move {
+    pub const fn new(from: Cell, to: Cell) -> Move {
         Move {
             from,
             to,

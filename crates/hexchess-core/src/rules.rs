@@ -833,6 +833,54 @@ impl Rules {
         self.pawn.as_ref().map(|p| p.kind)
     }
 
+    /// Every cell a non-pawn `piece` leaps to from `from` on an empty board, whatever
+    /// the leap's mode (move, capture or both).
+    pub fn leap_targets(&self, piece: Piece, from: Cell) -> Bitboard {
+        let km = self.kind_moves(piece);
+        let i = from.index();
+        km.leap_any[i] | km.leap_move[i] | km.leap_capture[i]
+    }
+
+    /// The lines a non-pawn `piece` slides along from `from` on an empty board, one per
+    /// slide (its range limit applied): what an evaluation weighs as open mobility.
+    pub fn slide_lines(&self, piece: Piece, from: Cell) -> impl Iterator<Item = Bitboard> + '_ {
+        self.kind_moves(piece).slides.iter().map(move |s| {
+            let ray = self.ray(s.dir, from);
+            match &s.limit {
+                Some(limit) => ray & limit[from.index()],
+                None => ray,
+            }
+        })
+    }
+
+    /// The cells one pawn advance of `side` reaches from `from` (none without pawns).
+    pub fn pawn_advances(&self, side: Side, from: Cell) -> impl Iterator<Item = Cell> + '_ {
+        self.pawn
+            .iter()
+            .flat_map(move |p| p.advance[side.index()].iter())
+            .filter_map(move |targets| targets[from.index()])
+    }
+
+    /// The cells a pawn of `side` on `from` captures on (empty without pawns).
+    pub fn pawn_captures(&self, side: Side, from: Cell) -> Bitboard {
+        self.pawn
+            .as_ref()
+            .map_or(Bitboard::EMPTY, |p| p.capture[side.index()][from.index()])
+    }
+
+    /// Every cell where a pawn of `side` may or must promote.
+    pub fn promotion_zone(&self, side: Side) -> Bitboard {
+        self.promotion.as_ref().map_or(Bitboard::EMPTY, |p| {
+            p.zone[side.index()] | p.optional_zone[side.index()]
+        })
+    }
+
+    /// The compiled moves of a piece kind for its side.
+    #[inline(always)]
+    pub(crate) fn kind_moves(&self, piece: Piece) -> &KindMoves {
+        &self.moves[piece.side.index()][piece.kind.index()]
+    }
+
     /// The starting array.
     pub fn setup(&self) -> &[(Cell, Piece)] {
         &self.setup

@@ -6,7 +6,7 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
 use super::EngineSpec;
-use crate::engine::Score;
+use hexchess_engine::Score;
 
 /// Why talking to an engine failed.
 #[derive(Debug)]

@@ -8,15 +8,15 @@ use std::io::{self, Write};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use crate::catalog::Catalog;
-use crate::engine::Techniques;
-use crate::engine::eval::{EvalMode, EvalTerms, EvalWeights};
-use crate::engine::{
+use crate::Techniques;
+use crate::eval::{EvalMode, EvalTerms, EvalWeights};
+use crate::{
     Clock, MAX_MULTI_PV, MAX_THREADS, RunningSearch, SearchLimits, SearchOptions, Searcher, Skill,
     bench,
 };
-use crate::position::Position;
-use crate::rules::Rules;
+use hexchess_core::catalog::Catalog;
+use hexchess_core::position::Position;
+use hexchess_core::rules::Rules;
 
 /// Whether the protocol loop should go on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -12,12 +12,11 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::bitboard::Bitboard;
-use crate::board::Cell;
-use crate::movegen::piece_targets;
-use crate::piece::{Kind, MAX_KINDS, Piece, Side};
-use crate::position::{PieceSquareTable, Position};
-use crate::rules::Rules;
+use hexchess_core::bitboard::Bitboard;
+use hexchess_core::board::Cell;
+use hexchess_core::piece::{Kind, MAX_KINDS, Piece, Side};
+use hexchess_core::position::{PieceSquareTable, Position};
+use hexchess_core::rules::Rules;
 
 /// A middlegame and an endgame score, blended by the game phase.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -49,7 +48,7 @@ impl std::ops::SubAssign for Phased {
 /// A kind whose mobility and attacks on the enemy king count.
 #[derive(Clone, Copy, Debug)]
 struct MobileKind {
-    kind: usize,
+    kind: Kind,
     /// Centipawns per reachable cell, times four.
     weight: Phased,
     /// Reach on an average cell of an empty board, a third of it: the zero point.
@@ -259,8 +258,9 @@ pub struct Evaluator {
     /// The kinds scored for mobility and king attack (neither pawn nor royal).
     mobile: Vec<MobileKind>,
     pawn: Option<Kind>,
-    royal_mask: u32,
-    kinds: usize,
+    /// Kinds neither royal nor pawn: the material null-move pruning looks at.
+    piece_kinds: Vec<Kind>,
+    kinds: Vec<Kind>,
     /// `[steps left]`: a passed pawn's bonus (middlegame, endgame).
     passed_bonus: Vec<Phased>,
     king_danger: i32,
@@ -285,25 +285,21 @@ impl Evaluator {
         let mut open_mobility = vec![vec![0f64; n]; kinds];
         let mut plain_mobility = vec![vec![0i32; n]; kinds];
         for k in rules.kinds() {
-            let km = &rules.moves[Side::White.index()][k.index()];
+            let piece = Piece::new(Side::White, k);
             for c in board.cells() {
                 let i = c.index();
-                let leaps = (km.leap_any[i] | km.leap_move[i] | km.leap_capture[i]).count() as f64;
+                let leaps = rules.leap_targets(piece, c).count() as f64;
                 let mut slides = 0.0;
-                for s in &km.slides {
-                    let mut reach = rules.ray(s.dir, c);
-                    if let Some(l) = &s.limit {
-                        reach &= l[i];
-                    }
+                for line in rules.slide_lines(piece, c) {
                     let mut w = 1.0;
-                    for _ in 0..reach.count() {
+                    for _ in 0..line.count() {
                         slides += w;
                         w *= OPEN_RAY;
                     }
                 }
                 open_mobility[k.index()][i] = leaps + slides;
                 plain_mobility[k.index()][i] =
-                    piece_targets(rules, km, c, empty, empty, empty).count() as i32;
+                    rules.reach(piece, c, empty, empty, empty).count() as i32;
             }
         }
         let average = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
@@ -330,14 +326,10 @@ impl Evaluator {
         let mut pawn_steps: [Vec<u8>; 2] = [vec![0; n], vec![0; n]];
         let mut passed_stoppers: [Vec<Bitboard>; 2] = [vec![empty; n], vec![empty; n]];
         let mut max_pawn_steps = 1u8;
-        if let Some(pt) = &rules.pawn {
+        if pawn.is_some() {
             for side in Side::BOTH {
                 let s = side.index();
-                let zone = rules
-                    .promotion
-                    .as_ref()
-                    .map(|p| p.zone[s] | p.optional_zone[s])
-                    .unwrap_or(empty);
+                let zone = rules.promotion_zone(side);
                 // Backwards breadth-first search from the promotion cells.
                 let mut steps = vec![u8::MAX; n];
                 let mut frontier: Vec<Cell> = zone.collect();
@@ -350,9 +342,9 @@ impl Evaluator {
                     let mut next = Vec::new();
                     for c in board.cells() {
                         if steps[c.index()] == u8::MAX
-                            && pt.advance[s]
-                                .iter()
-                                .any(|t| t[c.index()].is_some_and(|to| frontier.contains(&to)))
+                            && rules
+                                .pawn_advances(side, c)
+                                .any(|to| frontier.contains(&to))
                         {
                             steps[c.index()] = d;
                             next.push(c);
@@ -367,15 +359,12 @@ impl Evaluator {
                     pawn_steps[s][i] = *st;
                 }
                 // Forward cone: every cell reachable by advances.
-                let enemy = (!side).index();
                 for c in board.cells() {
                     let mut cone = empty;
                     let mut todo = vec![c];
                     while let Some(x) = todo.pop() {
-                        for t in &pt.advance[s] {
-                            if let Some(to) = t[x.index()]
-                                && !cone.contains(to)
-                            {
+                        for to in rules.pawn_advances(side, x) {
+                            if !cone.contains(to) {
                                 cone.insert(to);
                                 todo.push(to);
                             }
@@ -384,7 +373,7 @@ impl Evaluator {
                     // Enemy pawns on the cone, or attacking a cone cell, stop the pawn.
                     let mut stoppers = cone;
                     for from in board.cells() {
-                        if (pt.capture[enemy][from.index()] & cone).any() {
+                        if (rules.pawn_captures(!side, from) & cone).any() {
                             stoppers.insert(from);
                         }
                     }
@@ -523,7 +512,7 @@ impl Evaluator {
             .kinds()
             .filter(|k| !rules.is_royal(*k) && Some(*k) != pawn)
             .map(|k| MobileKind {
-                kind: k.index(),
+                kind: k,
                 weight: mobility[k.index()],
                 base: mobility_base[k.index()],
                 heavy: 1 + values[k.index()] / 300,
@@ -550,8 +539,11 @@ impl Evaluator {
             shield,
             start_phase: start_phase.max(1),
             pawn,
-            royal_mask: rules.royal_kinds,
-            kinds,
+            piece_kinds: rules
+                .kinds()
+                .filter(|&k| !rules.is_royal(k) && Some(k) != pawn)
+                .collect(),
+            kinds: rules.kinds().collect(),
         }
     }
 
@@ -572,11 +564,8 @@ impl Evaluator {
     /// null-move pruning is unsafe (zugzwang).
     pub fn piece_material(&self, pos: &Position, side: Side) -> i32 {
         let mut total = 0;
-        for k in 0..self.kinds {
-            if Some(Kind::new(k)) == self.pawn || self.royal_mask >> k & 1 != 0 {
-                continue;
-            }
-            total += self.values[k] * pos.counts[side.index()][k] as i32;
+        for &k in &self.piece_kinds {
+            total += self.values[k.index()] * pos.count(side, k) as i32;
         }
         total
     }
@@ -632,8 +621,9 @@ impl Evaluator {
     }
 
     fn material(&self, pos: &Position, side: Side) -> i32 {
-        (0..self.kinds)
-            .map(|k| self.values[k] * pos.counts[side.index()][k] as i32)
+        self.kinds
+            .iter()
+            .map(|&k| self.values[k.index()] * pos.count(side, k) as i32)
             .sum()
     }
 
@@ -649,12 +639,11 @@ impl Evaluator {
         if let Some(pawn) = self.pawn
             && terms.contains(EvalTerms::PASSED_PAWNS)
         {
-            let pawns = pos.kind_bb[pawn.index()];
             for side in Side::BOTH {
                 let s = side.index();
-                let enemy_pawns = pawns & pos.side_bb[(!side).index()];
+                let enemy_pawns = pos.kind_cells(!side, pawn);
                 let mut acc = Phased::default();
-                for c in pawns & pos.side_bb[s] {
+                for c in pos.kind_cells(side, pawn) {
                     if (self.passed_stoppers[s][c.index()] & enemy_pawns).is_empty() {
                         // Passed: nothing but pieces can stop it.
                         acc += self.passed_bonus[self.pawn_steps[s][c.index()] as usize];
@@ -684,20 +673,20 @@ impl Evaluator {
         let mut score = Phased::default();
         for side in Side::BOTH {
             let s = side.index();
-            let own = pos.side_bb[s];
-            let enemy = pos.side_bb[(!side).index()];
-            let zone = self.king_zone[pos.royal[(!side).index()].index()];
+            let own = pos.side_cells(side);
+            let enemy = pos.side_cells(!side);
+            let zone = self.king_zone[pos.royal_cell(!side).index()];
             let mut acc = Phased::default();
             let mut attack_units = 0;
             let mut attackers = 0;
             for m in self.mobile.iter().filter(|_| reach_counts) {
-                let pieces = pos.kind_bb[m.kind] & own;
+                let pieces = pos.kind_cells(side, m.kind);
                 if pieces.is_empty() {
                     continue;
                 }
-                let km = &rules.moves[s][m.kind];
+                let piece = Piece::new(side, m.kind);
                 for c in pieces {
-                    let reach = piece_targets(rules, km, c, own, enemy, occupied);
+                    let reach = rules.reach(piece, c, own, enemy, occupied);
                     if mobility {
                         let mob = reach.count() as i32 - m.base;
                         acc.mg += m.weight.mg * mob / 4;
@@ -718,9 +707,9 @@ impl Evaluator {
             if let Some(p) = self.pawn
                 && shield
             {
-                let royal = pos.royal[s];
+                let royal = pos.royal_cell(side);
                 let shield =
-                    (pos.kind_bb[p.index()] & own & self.shield[s][royal.index()]).count() as i32;
+                    (pos.kind_cells(side, p) & self.shield[s][royal.index()]).count() as i32;
                 acc.mg += self.shield_bonus * shield.min(3);
             }
             if side == Side::White {
@@ -741,7 +730,7 @@ const LAZY_MARGIN: i32 = 350;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variant::builtin;
+    use hexchess_core::variant::builtin;
     use std::sync::Arc;
 
     fn rules(id: &str) -> Arc<Rules> {

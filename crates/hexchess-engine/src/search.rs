@@ -16,11 +16,11 @@ use super::skill::Handicap;
 use super::time::{Deadlines, SearchLimits};
 use super::tt::{Bound, TranspositionTable};
 use super::{Score, SearchInfo, SearchOptions, SearchResult};
-use crate::board::MAX_CELLS;
-use crate::moves::{Move, MoveList};
-use crate::piece::Side;
-use crate::position::Position;
-use crate::rules::Rules;
+use hexchess_core::board::MAX_CELLS;
+use hexchess_core::moves::{Move, MoveList};
+use hexchess_core::piece::Side;
+use hexchess_core::position::Position;
+use hexchess_core::rules::Rules;
 
 /// Deepest ply the search reaches (tables are sized by it).
 pub const MAX_PLY: usize = 128;
@@ -1145,14 +1145,15 @@ mod tests {
     #[test]
     fn helpers_search_alongside_the_main_search_and_their_nodes_count() {
         use super::{SearchLimits, SearchOptions, Searcher};
-        use crate::engine::Skill;
-        use crate::position::Position;
-        use crate::rules::Rules;
+        use crate::Skill;
+        use hexchess_core::position::Position;
+        use hexchess_core::rules::Rules;
         use std::sync::Arc;
         use std::sync::atomic::AtomicBool;
 
-        let rules =
-            Arc::new(Rules::new(&crate::variant::builtin("glinski").unwrap().unwrap()).unwrap());
+        let rules = Arc::new(
+            Rules::new(&hexchess_core::variant::builtin("glinski").unwrap().unwrap()).unwrap(),
+        );
         let stop = Arc::new(AtomicBool::new(false));
         let options = SearchOptions {
             hash_mb: 8,

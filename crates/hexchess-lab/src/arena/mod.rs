@@ -22,12 +22,12 @@ use rand::{Rng, SeedableRng};
 pub use process::{EngineError, EngineProcess};
 pub use stats::{MatchSummary, Sprt, SprtError, SprtVerdict};
 
-use crate::engine::Score;
-use crate::outcome::{GameOutcome, Termination};
-use crate::piece::Side;
-use crate::position::Position;
-use crate::record::GameRecord;
-use crate::rules::Rules;
+use hexchess_core::outcome::{GameOutcome, Termination};
+use hexchess_core::piece::Side;
+use hexchess_core::position::Position;
+use hexchess_core::record::GameRecord;
+use hexchess_core::rules::Rules;
+use hexchess_engine::Score;
 
 /// An engine to play: how to start it and the options to set.
 #[derive(Clone, Debug)]

@@ -4,12 +4,12 @@
 pub mod bench;
 pub mod eval;
 mod order;
+pub mod protocol;
 pub mod search;
 pub mod see;
 pub mod skill;
 pub mod time;
 pub mod tt;
-pub mod tune;
 
 use std::fmt;
 use std::sync::Arc;
@@ -21,9 +21,9 @@ pub use search::{MATE, MATE_BOUND, MAX_MULTI_PV, MAX_PLY, MAX_THREADS, Searcher}
 pub use skill::{Handicap, Skill, SkillError};
 pub use time::{Clock, SearchLimits};
 
-use crate::moves::Move;
-use crate::piece::Side;
-use crate::position::Position;
+use hexchess_core::moves::Move;
+use hexchess_core::piece::Side;
+use hexchess_core::position::Position;
 
 /// A search score as players and protocols show it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,9 +46,9 @@ impl Score {
     }
 
     /// From White's point of view, given the side to move.
-    pub fn for_white(self, turn: crate::piece::Side) -> Score {
+    pub fn for_white(self, turn: hexchess_core::piece::Side) -> Score {
         match (turn, self) {
-            (crate::piece::Side::White, s) => s,
+            (hexchess_core::piece::Side::White, s) => s,
             (_, Score::Cp(c)) => Score::Cp(-c),
             (_, Score::Mate(m)) => Score::Mate(-m),
         }

@@ -7,8 +7,8 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use super::{EvalMode, SearchLimits, SearchOptions, Searcher};
-use crate::catalog::Catalog;
-use crate::position::Position;
+use hexchess_core::catalog::Catalog;
+use hexchess_core::position::Position;
 
 /// The positions: each built-in's start and its reference special position.
 pub const BENCH_POSITIONS: &[(&str, &str)] = &[
@@ -98,7 +98,7 @@ pub fn run(depth: u32, eval: EvalMode, mut progress: impl FnMut(&BenchLine)) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::EvalTerms;
+    use crate::EvalTerms;
 
     #[test]
     fn every_position_is_searched_with_the_evaluation_asked_for() {

@@ -8,7 +8,7 @@
 
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
-use crate::moves::Move;
+use hexchess_core::moves::Move;
 
 /// How a stored score relates to the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -155,13 +155,25 @@ impl TranspositionTable {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Cell;
+    use hexchess_core::board::Cell;
+
+    /// Cell `i` of a radius-5 hexagon (91 cells), for tests that only need distinct cells.
+    fn cell(i: u8) -> Cell {
+        use hexchess_core::{Board, Layout, Naming};
+        let board = Board::new(
+            Layout::FlatTop,
+            Naming::default_for(Layout::FlatTop),
+            &Board::hexagon_cells(5),
+        )
+        .expect("a radius-5 hexagon is a valid board");
+        board.cells().nth(i as usize).expect("cell index within 91")
+    }
 
     #[test]
     fn stores_and_finds_entries_with_negative_scores() {
         let tt = TranspositionTable::new(1);
         assert!(tt.size_mb() <= 1);
-        let mv = Move::new(Cell::from_index(3), Cell::from_index(90));
+        let mv = Move::new(cell(3), cell(90));
         tt.store(0xDEAD_BEEF_1234, Some(mv), -29_950, 7, Bound::Lower);
         let hit = tt.probe(0xDEAD_BEEF_1234).unwrap();
         assert_eq!(hit.mv, Some(mv));
@@ -182,7 +194,7 @@ mod tests {
         let slots = tt.mask as u64 + 1;
         let keys = [0x1234_5678_0000_0005u64, 0x1234_5678_0000_0005 + 7 * slots];
         assert_eq!(keys[0] as usize & tt.mask, keys[1] as usize & tt.mask);
-        let mv = |k: u64| Move::new(Cell::from_index((k >> 40) as u8 & 63), Cell::from_index(90));
+        let mv = |k: u64| Move::new(cell((k >> 40) as u8 & 63), cell(90));
         // Depths within two of each other, so that each store replaces the other's.
         let depth_of = |k: u64| 10 + (k % 3) as i32;
         let score_of = |k: u64| (k % 1009) as i32 - 500;

@@ -14,14 +14,14 @@
 
 use std::sync::Arc;
 
-use super::eval::{EvalMode, EvalWeights, Evaluator};
-use super::see::see;
-use crate::catalog::Catalog;
-use crate::moves::MoveList;
-use crate::piece::Side;
-use crate::position::Position;
-use crate::record::{GameRecord, RecordError};
-use crate::rules::Rules;
+use hexchess_core::catalog::Catalog;
+use hexchess_core::moves::MoveList;
+use hexchess_core::piece::Side;
+use hexchess_core::position::Position;
+use hexchess_core::record::{GameRecord, RecordError};
+use hexchess_core::rules::Rules;
+use hexchess_engine::eval::{EvalMode, EvalWeights, Evaluator};
+use hexchess_engine::see::see;
 
 /// One labelled position.
 #[derive(Clone)]
@@ -304,7 +304,7 @@ pub fn tune(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variant::builtin;
+    use hexchess_core::variant::builtin;
 
     #[test]
     fn results_read_as_whites_share() {

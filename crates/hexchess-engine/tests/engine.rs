@@ -1,5 +1,6 @@
 //! The searcher: mates, legality, stopping, symmetry and draws.
 
+#[path = "../../hexchess-core/tests/common/mod.rs"]
 mod common;
 
 use std::sync::Arc;
@@ -7,11 +8,11 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use common::{fen, place, rules};
-use hexchess_core::engine::eval::{EvalMode, EvalTerms, Evaluator};
-use hexchess_core::engine::{
+use hexchess_core::{Move, Position};
+use hexchess_engine::eval::{EvalMode, EvalTerms, Evaluator};
+use hexchess_engine::{
     RunningSearch, Score, SearchLimits, SearchOptions, Searcher, Skill, Techniques, pv_san,
 };
-use hexchess_core::{Move, Position};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -40,7 +41,7 @@ fn mates_after(p: &mut Position, m: Move, n: u32) -> bool {
     ok
 }
 
-fn search(p: &Position, limits: SearchLimits) -> hexchess_core::engine::SearchResult {
+fn search(p: &Position, limits: SearchLimits) -> hexchess_engine::SearchResult {
     let mut s = Searcher::new(SearchOptions::default());
     let mut q = p.clone();
     s.search(
@@ -466,7 +467,7 @@ fn stalemate_scores_follow_the_variant() {
 }
 
 /// A search by a new searcher at `level`, with no limit but the level's own.
-fn search_at(level: Skill, p: &Position) -> hexchess_core::engine::SearchResult {
+fn search_at(level: Skill, p: &Position) -> hexchess_engine::SearchResult {
     let mut s = Searcher::new(SearchOptions {
         skill: level,
         hash_mb: 1,

@@ -9,9 +9,9 @@
 
 use super::eval::Evaluator;
 use super::see::see;
-use crate::movegen::{Legality, MoveSet};
-use crate::moves::{Move, MoveList};
-use crate::position::Position;
+use hexchess_core::moves::{Move, MoveList};
+use hexchess_core::position::Position;
+use hexchess_core::{Legality, MoveSet};
 
 /// Score of the hash table's move: searched first.
 pub const TT_MOVE: i32 = 2_000_000;
@@ -312,11 +312,23 @@ impl StagedMoves {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Cell;
+    use hexchess_core::board::Cell;
+
+    /// Cell `i` of a radius-5 hexagon (91 cells), for tests that only need distinct cells.
+    fn cell(i: u8) -> Cell {
+        use hexchess_core::{Board, Layout, Naming};
+        let board = Board::new(
+            Layout::FlatTop,
+            Naming::default_for(Layout::FlatTop),
+            &Board::hexagon_cells(5),
+        )
+        .expect("a radius-5 hexagon is a valid board");
+        board.cells().nth(i as usize).expect("cell index within 91")
+    }
 
     fn moves(n: usize) -> Vec<Move> {
         (0..n)
-            .map(|i| Move::new(Cell::from_index(i as u8), Cell::from_index(i as u8 + 1)))
+            .map(|i| Move::new(cell(i as u8), cell(i as u8 + 1)))
             .collect()
     }
 
@@ -340,20 +352,21 @@ mod tests {
 
     #[test]
     fn refutations_come_once_after_the_hash_move_and_before_the_other_quiets() {
-        use crate::engine::eval::Evaluator;
-        use crate::position::Position;
-        use crate::rules::Rules;
+        use crate::eval::Evaluator;
+        use hexchess_core::position::Position;
+        use hexchess_core::rules::Rules;
         use std::sync::Arc;
 
-        let rules =
-            Arc::new(Rules::new(&crate::variant::builtin("glinski").unwrap().unwrap()).unwrap());
+        let rules = Arc::new(
+            Rules::new(&hexchess_core::variant::builtin("glinski").unwrap().unwrap()).unwrap(),
+        );
         let pos = Position::start(Arc::clone(&rules));
         let eval = Evaluator::new(&rules);
         let legality = pos.legality();
         let legal = pos.legal_moves();
         let [a, b, c, d] = [legal[0], legal[1], legal[2], legal[3]];
         // A move from another position (not legal here) is never given.
-        let foreign = Move::new(Cell::from_index(0), Cell::from_index(1));
+        let foreign = Move::new(cell(0), cell(1));
         assert!(!legal.contains(&foreign));
         for (counter, refutations) in [(b, vec![b, c]), (d, vec![b, c, d]), (foreign, vec![b, c])] {
             let mut staged = StagedMoves::default();

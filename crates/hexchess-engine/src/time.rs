@@ -2,7 +2,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::piece::Side;
+use hexchess_core::piece::Side;
 
 /// A chess clock as the protocol reports it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

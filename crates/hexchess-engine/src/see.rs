@@ -3,10 +3,10 @@
 //! losing ones in quiescence search.
 
 use super::eval::Evaluator;
-use crate::bitboard::Bitboard;
-use crate::moves::Move;
-use crate::piece::Kind;
-use crate::position::Position;
+use hexchess_core::bitboard::Bitboard;
+use hexchess_core::moves::Move;
+use hexchess_core::piece::Kind;
+use hexchess_core::position::Position;
 
 /// Value of a royal piece in exchanges: capturing onto a defended cell with it loses.
 const ROYAL: i32 = 50_000;
@@ -73,8 +73,8 @@ pub fn see(pos: &Position, eval: &Evaluator, mv: Move) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variant::builtin;
-    use crate::{Position, Rules};
+    use hexchess_core::variant::builtin;
+    use hexchess_core::{Position, Rules};
     use std::sync::Arc;
 
     fn pos(fen: &str) -> Position {

@@ -9,14 +9,14 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand, ValueEnum};
-use hexchess_core::arena::{self, EngineSpec, MatchConfig, TimeControl};
 use hexchess_core::catalog::{Catalog, compile};
-use hexchess_core::engine::tune::{self, SampleSet};
-use hexchess_core::engine::{EvalMode, EvalTerms, EvalWeights, bench};
-use hexchess_core::protocol;
 use hexchess_core::record::GameRecord;
 use hexchess_core::variant::load_variant_file;
 use hexchess_core::{Position, Rules};
+use hexchess_engine::protocol;
+use hexchess_engine::{EvalMode, EvalTerms, EvalWeights, bench};
+use hexchess_lab::arena::{self, EngineSpec, MatchConfig, TimeControl};
+use hexchess_lab::tune::{self, SampleSet};
 
 #[derive(Parser)]
 #[command(
