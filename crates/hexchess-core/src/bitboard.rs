@@ -5,7 +5,7 @@
 //! which makes every ray monotonic in index: the first blocker on a ray is the lowest or
 //! the highest set bit of `ray & occupied`, found with one bit scan.
 
-use crate::board::Cell;
+use crate::cell::Cell;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
 
 /// A set of cells of one board.

@@ -4,35 +4,11 @@ use std::collections::HashMap;
 use std::fmt;
 
 use crate::bitboard::Bitboard;
+use crate::cell::{Cell, MAX_CELLS};
 use crate::hex::{Hex, Layout};
-
-/// The most cells a board may have: cell sets are 128-bit words.
-pub const MAX_CELLS: usize = 128;
 
 /// File letters: the alphabet without `j`, as in Gliński's notation.
 pub const FILE_LETTERS: &[u8] = b"abcdefghiklmnopqrstuvwxyz";
-
-/// A cell of one board: an index into that board's cell list, in (q, r) order.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Cell(u8);
-
-impl Cell {
-    #[inline]
-    pub const fn index(self) -> usize {
-        self.0 as usize
-    }
-
-    #[inline]
-    pub(crate) const fn from_index(i: u8) -> Cell {
-        Cell(i)
-    }
-}
-
-impl fmt::Debug for Cell {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Cell({})", self.0)
-    }
-}
 
 /// How cells are named and grouped in FEN (RULES.md sections 2 and 6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -135,7 +111,7 @@ impl Board {
         let lookup: HashMap<Hex, Cell> = hexes
             .iter()
             .enumerate()
-            .map(|(i, h)| (*h, Cell(i as u8)))
+            .map(|(i, h)| (*h, Cell::from_index(i as u8)))
             .collect();
 
         // Group the cells into lines: files of constant q or ranks of constant r.
@@ -154,7 +130,7 @@ impl Board {
         let line_count = (lines[lines.len() - 1] - first_line) as usize + 1;
         let mut groups: Vec<Vec<Cell>> = vec![Vec::new(); line_count];
         for (i, h) in hexes.iter().enumerate() {
-            groups[(line_of(*h) - first_line) as usize].push(Cell(i as u8));
+            groups[(line_of(*h) - first_line) as usize].push(Cell::from_index(i as u8));
         }
         for g in &mut groups {
             g.sort_by_key(|c| along(hexes[c.index()]));
@@ -202,9 +178,11 @@ impl Board {
         let by_name = names
             .iter()
             .enumerate()
-            .map(|(i, n)| (n.clone(), Cell(i as u8)))
+            .map(|(i, n)| (n.clone(), Cell::from_index(i as u8)))
             .collect();
-        let all = (0..hexes.len()).map(|i| Cell(i as u8)).collect();
+        let all = (0..hexes.len())
+            .map(|i| Cell::from_index(i as u8))
+            .collect();
         Ok(Board {
             layout,
             naming,
@@ -237,7 +215,7 @@ impl Board {
 
     /// Every cell, in index order.
     pub fn cells(&self) -> impl ExactSizeIterator<Item = Cell> + '_ {
-        (0..self.hexes.len()).map(|i| Cell(i as u8))
+        (0..self.hexes.len()).map(|i| Cell::from_index(i as u8))
     }
 
     /// Every cell as a set.

@@ -6,7 +6,8 @@
 use std::fmt;
 use std::sync::Arc;
 
-use crate::board::{Board, Cell, Naming};
+use crate::board::{Board, Naming};
+use crate::cell::Cell;
 use crate::piece::{Piece, Side};
 use crate::position::{EnPassant, Position};
 use crate::rules::Rules;

@@ -8,6 +8,7 @@
 pub mod bitboard;
 pub mod board;
 pub mod catalog;
+pub mod cell;
 mod display;
 pub mod fen;
 pub mod hex;
@@ -22,8 +23,9 @@ pub mod rules;
 pub mod variant;
 
 pub use bitboard::Bitboard;
-pub use board::{Board, Cell, Naming};
+pub use board::{Board, Naming};
 pub use catalog::{Catalog, CatalogEntry};
+pub use cell::{Cell, MAX_CELLS};
 pub use fen::FenError;
 pub use hex::{Hex, Layout};
 pub use movegen::{Legality, MoveSet};

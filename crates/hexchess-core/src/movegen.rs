@@ -6,7 +6,7 @@
 //! testing the resulting occupancy.
 
 use crate::bitboard::Bitboard;
-use crate::board::Cell;
+use crate::cell::Cell;
 use crate::moves::{Move, MoveList};
 use crate::piece::{Kind, Piece, Side};
 use crate::position::Position;

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::board::Cell;
+use crate::cell::Cell;
 use crate::piece::Kind;
 
 /// A move: from a cell to a cell, with an optional promotion and how it is special.

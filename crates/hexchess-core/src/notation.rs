@@ -3,7 +3,8 @@
 
 use std::fmt;
 
-use crate::board::{Board, Cell};
+use crate::board::Board;
+use crate::cell::Cell;
 use crate::moves::Move;
 use crate::position::Position;
 

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use crate::bitboard::Bitboard;
-use crate::board::{Cell, MAX_CELLS};
+use crate::cell::{Cell, MAX_CELLS};
 use crate::moves::Move;
 use crate::piece::{Kind, MAX_KINDS, Piece, Side};
 use crate::rules::Rules;

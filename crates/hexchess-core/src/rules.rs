@@ -5,7 +5,8 @@
 use std::fmt;
 
 use crate::bitboard::Bitboard;
-use crate::board::{Board, BoardError, Cell, MAX_CELLS, Naming};
+use crate::board::{Board, BoardError, Naming};
+use crate::cell::{Cell, MAX_CELLS};
 use crate::hex::{Hex, Layout};
 use crate::piece::{Kind, MAX_KINDS, Piece, Points, Side};
 use crate::variant::{DrawRules, MoveMode, Reach, StalemateScore, Variant};

@@ -12,8 +12,8 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+use hexchess_core::Cell;
 use hexchess_core::bitboard::Bitboard;
-use hexchess_core::board::Cell;
 use hexchess_core::piece::{Kind, MAX_KINDS, Piece, Side};
 use hexchess_core::position::{PieceSquareTable, Position};
 use hexchess_core::rules::Rules;

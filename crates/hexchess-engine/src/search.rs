@@ -16,7 +16,7 @@ use super::skill::Handicap;
 use super::time::{Deadlines, SearchLimits};
 use super::tt::{Bound, TranspositionTable};
 use super::{Score, SearchInfo, SearchOptions, SearchResult};
-use hexchess_core::board::MAX_CELLS;
+use hexchess_core::MAX_CELLS;
 use hexchess_core::moves::{Move, MoveList};
 use hexchess_core::piece::Side;
 use hexchess_core::position::Position;

@@ -155,7 +155,7 @@ impl TranspositionTable {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hexchess_core::board::Cell;
+    use hexchess_core::Cell;
 
     /// Cell `i` of a radius-5 hexagon (91 cells), for tests that only need distinct cells.
     fn cell(i: u8) -> Cell {

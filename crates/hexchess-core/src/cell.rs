@@ -1,0 +1,34 @@
+//! A cell: one place on one board, the unit every other type counts in.
+//!
+//! Kept apart from [`crate::board`] so that cell sets ([`crate::Bitboard`]) and boards
+//! both build on it without importing each other.
+
+use std::fmt;
+
+/// The most cells a board may have: cell sets are 128-bit words.
+pub const MAX_CELLS: usize = 128;
+
+/// A cell of one board: an index into that board's cell list, in (q, r) order.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Cell(u8);
+
+impl Cell {
+    /// The cell's index on its board: 0 up to the board's length, in (q, r) order.
+    #[inline]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The cell with this index on its board. Crate-private: only a [`crate::Board`]
+    /// knows which indices exist, so outside code gets cells from a board.
+    #[inline]
+    pub(crate) const fn from_index(i: u8) -> Cell {
+        Cell(i)
+    }
+}
+
+impl fmt::Debug for Cell {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Cell({})", self.0)
+    }
+}
