@@ -1,0 +1,497 @@
+//! A variant compiled into lookup tables, so move generation never interprets the
+//! variant description: per-cell leap sets, per-direction ray masks, reverse attack
+//! tables for check tests, pawn and promotion cell sets, and Zobrist keys.
+
+use std::fmt;
+
+use crate::bitboard::Bitboard;
+use crate::board::{Board, BoardError, Naming};
+use crate::cell::{Cell, MAX_CELLS};
+use crate::hex::{Hex, Layout};
+use crate::piece::{Kind, MAX_KINDS, Piece, Points, Side};
+use crate::variant::{DrawRules, MoveMode, StalemateScore};
+
+mod compile;
+
+/// Most distinct slide directions (over both sides) a variant may use.
+pub const MAX_DIRECTIONS: usize = 64;
+
+/// What the game and the engine know about one piece type.
+#[derive(Clone, Debug)]
+pub struct KindInfo {
+    pub letter: char,
+    pub name: String,
+    pub royal: bool,
+    pub pawn: bool,
+    /// Material value in centipawns from the variant file, if it gave one.
+    pub value: Option<i32>,
+}
+
+/// A sliding atom of one piece kind for one side.
+#[derive(Clone, Debug)]
+pub(crate) struct SlideAtom {
+    pub dir: u8,
+    pub mode: MoveMode,
+    /// For limited slides, the reachable part of the ray from each cell.
+    pub limit: Option<Vec<Bitboard>>,
+}
+
+/// How one piece kind moves, for one side.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct KindMoves {
+    /// Per cell: leap targets that move or capture.
+    pub leap_any: Vec<Bitboard>,
+    /// Per cell: leap targets reached only when empty.
+    pub leap_move: Vec<Bitboard>,
+    /// Per cell: leap targets reached only by capturing.
+    pub leap_capture: Vec<Bitboard>,
+    pub slides: Vec<SlideAtom>,
+    /// Directions of the unlimited move-or-capture slides among `slides` (the common
+    /// case, generated without looking at modes or limits).
+    pub plain_slides: Vec<u8>,
+    /// The other slides: limited, move-only or capture-only.
+    pub special_slides: Vec<SlideAtom>,
+    /// The rays of the plain slides from each cell, `plain_slides.len()` per cell: first
+    /// those along which cell indices grow, then the others. Kept side by side so that
+    /// generating a slider's moves reads one short run of memory and never asks which
+    /// way a ray runs.
+    pub slide_rays: Vec<Bitboard>,
+    /// How many of each cell's `slide_rays` ascend.
+    pub ascending_slides: usize,
+    /// Per cell: every cell the piece could capture on were the board empty, so that a
+    /// captures-only generator passes over a piece with no enemy in reach at once.
+    pub capture_reach: Vec<Bitboard>,
+    /// Whether `leap_any` has any target (pure sliders skip the lookup).
+    pub has_leaps: bool,
+    /// Whether `leap_move` or `leap_capture` has any target (rare: fairy pieces).
+    pub has_moded_leaps: bool,
+}
+
+impl KindMoves {
+    /// The ascending and the descending plain-slide rays from `from`.
+    #[inline]
+    pub fn slide_rays_from(&self, from: Cell) -> (&[Bitboard], &[Bitboard]) {
+        let n = self.plain_slides.len();
+        self.slide_rays[from.index() * n..(from.index() + 1) * n].split_at(self.ascending_slides)
+    }
+}
+
+/// Slide directions that share the set of kinds sliding along them (and a range), seen
+/// from the attacked cell: used to find sliding attackers and pins.
+#[derive(Clone, Debug)]
+pub(crate) struct SlideClass {
+    /// Kinds (bit per kind index) of the attacking side that slide this way.
+    pub kinds: u32,
+    /// Directions pointing from the attacked cell toward the attacker.
+    pub dirs: Vec<u8>,
+    /// Per direction, for limited slides: the part of the ray an attacker may stand on.
+    pub limits: Vec<Option<Vec<Bitboard>>>,
+    /// Per cell: union of the class's rays (a quick "no slider on these lines" test).
+    pub lines: Vec<Bitboard>,
+}
+
+/// Pawn tables, per side.
+#[derive(Clone, Debug)]
+pub(crate) struct PawnTables {
+    pub kind: Kind,
+    /// `[side][vector][cell]`: the advance target, if on the board.
+    pub advance: [Vec<Vec<Option<Cell>>>; 2],
+    /// `[side][vector]`: the advance vectors themselves.
+    pub advance_vectors: [Vec<Hex>; 2],
+    /// `[side][cell]`: the longest first move from the cell (0 when only one step).
+    pub long_first: [Vec<u8>; 2],
+    /// `[side][cell]`: capture targets.
+    pub capture: [Vec<Bitboard>; 2],
+    pub en_passant: bool,
+    /// `[side]`: cells from which one advance reaches a promotion cell (compulsory or
+    /// optional), so a captures-only generator can pass over every other pawn's pushes.
+    pub promoting_from: [Bitboard; 2],
+}
+
+/// One castling move of one side, compiled.
+#[derive(Clone, Debug)]
+pub(crate) struct CastlingTables {
+    pub king: Cell,
+    pub rook: Cell,
+    pub king_to: Cell,
+    pub rook_to: Cell,
+    /// Cells that must be empty (the king and the rook themselves aside).
+    pub empty: Bitboard,
+    /// Cells the king stands on or crosses, which must not be attacked.
+    pub king_path: Bitboard,
+    pub notation: String,
+}
+
+/// The castling right bit of castling `i` of `side`.
+pub(crate) const fn castle_bit(side: Side, i: usize) -> u8 {
+    1 << (side as usize * 4 + i)
+}
+
+/// Promotion tables, per side.
+#[derive(Clone, Debug)]
+pub(crate) struct PromotionTables {
+    pub choices: Vec<Kind>,
+    pub zone: [Bitboard; 2],
+    pub optional_zone: [Bitboard; 2],
+    pub only_lost_pieces: bool,
+    pub must_promote_to_enter: bool,
+}
+
+/// Zobrist keys: one per (piece, cell), one for Black to move, one per en-passant cell.
+#[derive(Clone, Debug)]
+pub(crate) struct Zobrist {
+    pub piece: Vec<u64>,
+    pub black_to_move: u64,
+    pub ep: Vec<u64>,
+    /// One key per castling right bit.
+    pub castling: [u64; 8],
+}
+
+impl Zobrist {
+    pub(crate) fn new() -> Zobrist {
+        // splitmix64 with a fixed seed: the same keys on every run and machine, so hashes
+        // can be compared across processes and in tests.
+        let mut state = 0x9E37_79B9_7F4A_7C15u64 ^ 0x6865_7863_6865_7373; // "hexchess"
+        let mut next = move || {
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        };
+        let piece = (0..(2 * MAX_KINDS + 1) * MAX_CELLS)
+            .map(|_| next())
+            .collect();
+        let black_to_move = next();
+        let ep = (0..MAX_CELLS).map(|_| next()).collect();
+        let castling = std::array::from_fn(|_| next());
+        Zobrist {
+            piece,
+            black_to_move,
+            ep,
+            castling,
+        }
+    }
+
+    #[inline]
+    pub fn piece(&self, p: Piece, c: Cell) -> u64 {
+        self.piece[p.code() as usize * MAX_CELLS + c.index()]
+    }
+}
+
+/// Why a variant cannot be compiled into rules.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RulesError {
+    pub variant: String,
+    pub problems: Vec<String>,
+}
+
+impl fmt::Display for RulesError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "variant {} cannot be played:", self.variant)?;
+        for p in &self.problems {
+            write!(f, "\n  {p}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for RulesError {}
+
+impl From<(String, BoardError)> for RulesError {
+    fn from((variant, e): (String, BoardError)) -> Self {
+        RulesError {
+            variant,
+            problems: vec![e.to_string()],
+        }
+    }
+}
+
+/// A compiled variant. Positions share it through an `Arc`.
+#[derive(Clone, Debug)]
+pub struct Rules {
+    id: String,
+    name: String,
+    board: Board,
+    kinds: Vec<KindInfo>,
+    pub(crate) royal_kinds: u32,
+    pub(crate) moves: [Vec<KindMoves>; 2],
+    /// Slide direction vectors (White's and Black's together).
+    directions: Vec<Hex>,
+    /// `rays[dir * MAX_CELLS + cell]`: cells along `dir` from `cell`, to the edge.
+    rays: Vec<Bitboard>,
+    /// Whether cell indices grow along each direction.
+    ascending: [bool; MAX_DIRECTIONS],
+    /// `[side][kind]`: per cell, the cells from which that piece attacks it by a leap
+    /// (pawn captures included). Empty for kinds that never leap-capture.
+    pub(crate) leap_attackers: [Vec<Vec<Bitboard>>; 2],
+    /// `[side]`: kinds that attack by leaping, for quick iteration.
+    pub(crate) leapers: [Vec<Kind>; 2],
+    /// `[side]`: sliding attack classes of that side.
+    pub(crate) slide_classes: [Vec<SlideClass>; 2],
+    pub(crate) pawn: Option<PawnTables>,
+    pub(crate) promotion: Option<PromotionTables>,
+    pub(crate) castling: [Vec<CastlingTables>; 2],
+    /// Per cell: the castling rights lost when a piece moves from or to it.
+    pub(crate) castle_spoilers: Vec<u8>,
+    setup: Vec<(Cell, Piece)>,
+    pub(crate) start_counts: [[u8; MAX_KINDS]; 2],
+    stalemate: StalemateScore,
+    draws: DrawRules,
+    pub(crate) zobrist: Zobrist,
+}
+
+impl Rules {
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    pub fn layout(&self) -> Layout {
+        self.board.layout()
+    }
+
+    pub fn naming(&self) -> Naming {
+        self.board.naming()
+    }
+
+    /// Piece kinds, in the variant's order.
+    pub fn kinds(&self) -> impl ExactSizeIterator<Item = Kind> + '_ {
+        (0..self.kinds.len()).map(Kind::new)
+    }
+
+    pub fn kind_info(&self, k: Kind) -> &KindInfo {
+        &self.kinds[k.index()]
+    }
+
+    /// The kind written with this letter (either case).
+    pub fn kind_by_letter(&self, letter: char) -> Option<Kind> {
+        let up = letter.to_ascii_uppercase();
+        self.kinds
+            .iter()
+            .position(|k| k.letter == up)
+            .map(Kind::new)
+    }
+
+    /// The letter of a piece as FEN writes it: upper case for White.
+    pub fn piece_letter(&self, p: Piece) -> char {
+        let l = self.kinds[p.kind.index()].letter;
+        match p.side {
+            Side::White => l,
+            Side::Black => l.to_ascii_lowercase(),
+        }
+    }
+
+    /// The piece FEN writes with this letter.
+    pub fn piece_from_letter(&self, letter: char) -> Option<Piece> {
+        let side = if letter.is_ascii_uppercase() {
+            Side::White
+        } else if letter.is_ascii_lowercase() {
+            Side::Black
+        } else {
+            return None;
+        };
+        self.kind_by_letter(letter).map(|k| Piece::new(side, k))
+    }
+
+    pub fn is_royal(&self, k: Kind) -> bool {
+        self.royal_kinds >> k.index() & 1 != 0
+    }
+
+    /// The pawn kind, if the variant has pawns.
+    pub fn pawn_kind(&self) -> Option<Kind> {
+        self.pawn.as_ref().map(|p| p.kind)
+    }
+
+    /// Every cell a non-pawn `piece` leaps to from `from` on an empty board, whatever
+    /// the leap's mode (move, capture or both).
+    pub fn leap_targets(&self, piece: Piece, from: Cell) -> Bitboard {
+        let km = self.kind_moves(piece);
+        let i = from.index();
+        km.leap_any[i] | km.leap_move[i] | km.leap_capture[i]
+    }
+
+    /// The lines a non-pawn `piece` slides along from `from` on an empty board, one per
+    /// slide (its range limit applied): what an evaluation weighs as open mobility.
+    pub fn slide_lines(&self, piece: Piece, from: Cell) -> impl Iterator<Item = Bitboard> + '_ {
+        self.kind_moves(piece).slides.iter().map(move |s| {
+            let ray = self.ray(s.dir, from);
+            match &s.limit {
+                Some(limit) => ray & limit[from.index()],
+                None => ray,
+            }
+        })
+    }
+
+    /// The cells one pawn advance of `side` reaches from `from` (none without pawns).
+    pub fn pawn_advances(&self, side: Side, from: Cell) -> impl Iterator<Item = Cell> + '_ {
+        self.pawn
+            .iter()
+            .flat_map(move |p| p.advance[side.index()].iter())
+            .filter_map(move |targets| targets[from.index()])
+    }
+
+    /// The cells a pawn of `side` on `from` captures on (empty without pawns).
+    pub fn pawn_captures(&self, side: Side, from: Cell) -> Bitboard {
+        self.pawn
+            .as_ref()
+            .map_or(Bitboard::EMPTY, |p| p.capture[side.index()][from.index()])
+    }
+
+    /// Every cell where a pawn of `side` may or must promote.
+    pub fn promotion_zone(&self, side: Side) -> Bitboard {
+        self.promotion.as_ref().map_or(Bitboard::EMPTY, |p| {
+            p.zone[side.index()] | p.optional_zone[side.index()]
+        })
+    }
+
+    /// The compiled moves of a piece kind for its side.
+    #[inline(always)]
+    pub(crate) fn kind_moves(&self, piece: Piece) -> &KindMoves {
+        &self.moves[piece.side.index()][piece.kind.index()]
+    }
+
+    /// The starting array.
+    pub fn setup(&self) -> &[(Cell, Piece)] {
+        &self.setup
+    }
+
+    /// How many pieces of a kind a side has in the starting array.
+    pub fn start_count(&self, side: Side, k: Kind) -> u8 {
+        self.start_counts[side.index()][k.index()]
+    }
+
+    pub fn stalemate(&self) -> StalemateScore {
+        self.stalemate
+    }
+
+    /// Points for the side that gives stalemate.
+    pub fn stalemate_points(&self) -> Points {
+        self.stalemate.stalemating
+    }
+
+    pub fn draw_rules(&self) -> DrawRules {
+        self.draws
+    }
+
+    /// Whether a pawn of `side` must promote on `c`.
+    pub fn is_promotion_cell(&self, side: Side, c: Cell) -> bool {
+        self.promotion
+            .as_ref()
+            .is_some_and(|p| p.zone[side.index()].contains(c))
+    }
+
+    /// Whether a pawn of `side` may promote (or decline) on `c`.
+    pub fn is_optional_promotion_cell(&self, side: Side, c: Cell) -> bool {
+        self.promotion
+            .as_ref()
+            .is_some_and(|p| p.optional_zone[side.index()].contains(c))
+    }
+
+    /// The kinds a pawn may promote to, before the only-lost-pieces rule.
+    pub fn promotion_choices(&self) -> &[Kind] {
+        self.promotion
+            .as_ref()
+            .map(|p| p.choices.as_slice())
+            .unwrap_or(&[])
+    }
+
+    /// Whether promotion is only to piece types the player has lost.
+    pub fn promotes_only_to_lost_pieces(&self) -> bool {
+        self.promotion.as_ref().is_some_and(|p| p.only_lost_pieces)
+    }
+
+    /// Whether the variant has castling moves.
+    pub fn has_castling(&self) -> bool {
+        self.castling.iter().any(|c| !c.is_empty())
+    }
+
+    /// The cells of castling `i` of `side`: royal piece from and to, rook from and to.
+    pub fn castling_cells(&self, side: Side, i: usize) -> Option<(Cell, Cell, Cell, Cell)> {
+        self.castling[side.index()]
+            .get(i)
+            .map(|c| (c.king, c.king_to, c.rook, c.rook_to))
+    }
+
+    /// The notation of castling `i` of `side`.
+    pub fn castling_notation(&self, side: Side, i: usize) -> Option<&str> {
+        self.castling[side.index()]
+            .get(i)
+            .map(|c| c.notation.as_str())
+    }
+
+    /// The slide direction vectors the tables know.
+    pub fn directions(&self) -> &[Hex] {
+        &self.directions
+    }
+
+    /// Cells along direction `dir` from `c`, to the edge.
+    #[inline]
+    pub(crate) fn ray(&self, dir: u8, c: Cell) -> Bitboard {
+        self.rays[dir as usize * MAX_CELLS + c.index()]
+    }
+
+    /// The cells a slide along `dir` from `c` reaches, stopping at (and including) the
+    /// first occupied cell.
+    ///
+    /// Rays are monotonic in cell index, so the cells up to the first blocker are the
+    /// ray's bits on one side of the blocker's bit: a shifted mask, no second lookup.
+    #[inline]
+    pub(crate) fn slide(&self, dir: u8, c: Cell, occupied: Bitboard) -> Bitboard {
+        let ray = self.ray(dir, c);
+        if self.ascending[dir as usize] {
+            slide_up(ray, occupied)
+        } else {
+            slide_down(ray, occupied)
+        }
+    }
+
+    /// The cell of `set` (all on one ray along `dir`) nearest the ray's start.
+    #[inline]
+    pub(crate) fn first_on_ray(&self, dir: u8, set: Bitboard) -> Cell {
+        if self.ascending[dir as usize] {
+            set.first()
+        } else {
+            set.last()
+        }
+    }
+}
+
+/// The cells of an ascending ray up to and including its first occupied cell (the whole
+/// ray when nothing blocks it). `b ^ (b - 1)` sets every bit up to the lowest set bit of
+/// `b`, and every bit when `b` is empty: no branch, no bit scan.
+#[inline]
+pub(crate) fn slide_up(ray: Bitboard, occupied: Bitboard) -> Bitboard {
+    let b = (ray & occupied).0;
+    Bitboard(ray.0 & (b ^ b.wrapping_sub(1)))
+}
+
+/// [`slide_up`] for a ray along which cell indices fall: keeps the bits from the highest
+/// occupied one upwards.
+#[inline]
+pub(crate) fn slide_down(ray: Bitboard, occupied: Bitboard) -> Bitboard {
+    let b = (ray & occupied).0;
+    let below = u128::MAX.checked_shr(b.leading_zeros()).unwrap_or(0) >> 1;
+    Bitboard(ray.0 & !below)
+}
+
+/// The first occupied cell of an ascending ray, as a set (empty when nothing blocks it).
+#[inline]
+pub(crate) fn first_up(ray: Bitboard, occupied: Bitboard) -> Bitboard {
+    let b = (ray & occupied).0;
+    Bitboard(b & b.wrapping_neg())
+}
+
+/// [`first_up`] for a ray along which cell indices fall.
+#[inline]
+pub(crate) fn first_down(ray: Bitboard, occupied: Bitboard) -> Bitboard {
+    let b = (ray & occupied).0;
+    Bitboard((1u128 << 127).checked_shr(b.leading_zeros()).unwrap_or(0))
+}
