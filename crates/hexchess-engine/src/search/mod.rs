@@ -9,18 +9,25 @@ use std::time::Instant;
 
 use rand::Rng;
 
-use super::eval::{EvalMode, EvalWeights, Evaluator};
-use super::order::{self, KILLERS, MoveOrder, Source, StagedMoves};
-use super::see::see;
-use super::skill::Handicap;
-use super::time::{Deadlines, SearchLimits};
-use super::tt::{Bound, TranspositionTable};
-use super::{Score, SearchInfo, SearchOptions, SearchResult};
+mod node;
+pub mod params;
+
+use crate::eval::{EvalMode, EvalWeights, Evaluator};
+use crate::order::{MoveOrder, StagedMoves};
+use crate::skill::Handicap;
+use crate::time::{Deadlines, SearchLimits};
+use crate::tt::TranspositionTable;
+use crate::{Score, SearchInfo, SearchOptions, SearchResult};
 use hexchess_core::MAX_CELLS;
 use hexchess_core::moves::{Move, MoveList};
-use hexchess_core::piece::Side;
 use hexchess_core::position::Position;
 use hexchess_core::rules::Rules;
+use params::{
+    ASPIRATION_GIVE_UP, ASPIRATION_GROWTH, ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW, HISTORY_AGEING,
+    lmr_reduction,
+};
+#[cfg(test)]
+use {node::noise, node::nudge, params::HISTORY_MAX};
 
 /// Deepest ply the search reaches (tables are sized by it).
 pub const MAX_PLY: usize = 128;
@@ -111,7 +118,7 @@ impl Searcher {
         let mut lmr = [[0u8; 64]; 64];
         for (d, row) in lmr.iter_mut().enumerate().skip(1) {
             for (m, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as u8;
+                *r = lmr_reduction(d, m);
             }
         }
         Searcher {
@@ -286,6 +293,8 @@ impl Searcher {
         }
     }
 
+    /// The search on this thread: iterative deepening from depth 1 until a limit, then
+    /// at reduced strength a move drawn among the root moves.
     fn search_attached(
         &mut self,
         pos: &mut Position,
@@ -294,6 +303,44 @@ impl Searcher {
         stop: &Arc<AtomicBool>,
         report: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
+        self.begin_search(pos, limits, stop);
+        let root_moves = pos.legal_moves();
+        if root_moves.is_empty() {
+            return self.no_move_result(pos);
+        }
+        let handicap = self.options.skill.handicap();
+        self.noise = handicap
+            .filter(|h| h.noise > 0)
+            .map(|h| (rand::rng().random::<u64>(), h.noise as i32));
+        let max_depth = self.depth_limit(limits, handicap);
+        let lines = self.line_count(handicap, root_moves.len());
+        let mut root = RootBest::new(root_moves[0]);
+        self.deepen(pos, eval, limits, stop, report, max_depth, lines, &mut root);
+        if root.score == -INFINITY {
+            root.score = root.last;
+        }
+        if let Some(handicap) = handicap
+            && handicap.temperature > 0
+            && root_moves.len() > 1
+        {
+            let depth = root.completed.max(1);
+            root.mv =
+                self.pick_by_skill(pos, eval, &root_moves, root.mv, root.score, depth, handicap);
+            if root.pv.first() != Some(&root.mv) {
+                root.pv = vec![root.mv];
+            }
+        }
+        SearchResult {
+            best: Some(root.mv),
+            score: Score::from_internal(root.score),
+            depth: root.completed as u32,
+            nodes: self.nodes,
+            pv: root.pv,
+        }
+    }
+
+    /// Resets what one search counts and decides, and ages what searches learn.
+    fn begin_search(&mut self, pos: &Position, limits: &SearchLimits, stop: &Arc<AtomicBool>) {
         self.stop = Arc::clone(stop);
         self.started = Instant::now();
         self.deadlines = limits.deadlines(pos.turn());
@@ -310,38 +357,37 @@ impl Searcher {
         self.mode = self.options.eval;
         self.killers = [[None; 2]; MAX_PLY + 1];
         for h in self.history.iter_mut() {
-            *h /= 8;
+            *h /= HISTORY_AGEING;
         }
         self.stalemate_score = stalemate_value(pos);
+    }
 
-        let root_moves = pos.legal_moves();
-        if root_moves.is_empty() {
-            let score = if pos.in_check() {
-                -MATE
-            } else {
-                self.stalemate_score
-            };
-            return SearchResult {
-                best: None,
-                score: Score::from_internal(score),
-                depth: 0,
-                nodes: 0,
-                pv: Vec::new(),
-            };
+    /// The result when the side to move has no legal move: mated or stalemated.
+    fn no_move_result(&self, pos: &Position) -> SearchResult {
+        let score = if pos.in_check() {
+            -MATE
+        } else {
+            self.stalemate_score
+        };
+        SearchResult {
+            best: None,
+            score: Score::from_internal(score),
+            depth: 0,
+            nodes: 0,
+            pv: Vec::new(),
         }
+    }
 
-        let handicap = self.options.skill.handicap();
-        self.noise = handicap
-            .filter(|h| h.noise > 0)
-            .map(|h| (rand::rng().random::<u64>(), h.noise as i32));
-        // A helper goes on past a `go depth` until the main search halts it: it only
-        // feeds the table, and idle it would leave its core unused.
+    /// The deepest iteration: the least of the `go depth`, the depth option and the
+    /// level's. A helper goes on past a `go depth` until the main search halts it: it
+    /// only feeds the table, and idle it would leave its core unused.
+    fn depth_limit(&self, limits: &SearchLimits, handicap: Option<Handicap>) -> i32 {
         let depth_limit = if self.helper_id > 0 {
             None
         } else {
             limits.depth
         };
-        let max_depth = [
+        [
             depth_limit,
             self.options.max_depth,
             handicap.map(|h| h.depth),
@@ -350,23 +396,35 @@ impl Searcher {
         .flatten()
         .min()
         .unwrap_or(MAX_PLY as u32 - 1)
-        .clamp(1, MAX_PLY as u32 - 1) as i32;
+        .clamp(1, MAX_PLY as u32 - 1) as i32
+    }
 
-        let root_in_check = pos.in_check();
-        let mut best = root_moves[0];
-        let mut best_score = -INFINITY;
-        let mut best_pv = vec![best];
-        let mut completed = 0;
-        let mut score: i32 = 0;
-        // Several lines only at full strength, and only the main search reports them.
-        let lines = if handicap.is_some() || self.helper_id > 0 {
+    /// Lines to search: several only at full strength, and only the main search
+    /// reports them.
+    fn line_count(&self, handicap: Option<Handicap>, root_moves: usize) -> usize {
+        if handicap.is_some() || self.helper_id > 0 {
             1
         } else {
-            self.options
-                .multi_pv
-                .clamp(1, MAX_MULTI_PV)
-                .min(root_moves.len())
-        };
+            self.options.multi_pv.clamp(1, MAX_MULTI_PV).min(root_moves)
+        }
+    }
+
+    /// Iterative deepening: each depth in an aspiration window around the last score,
+    /// the other lines after the best, a report after each completed depth, until a
+    /// limit, a stop or a mate found within the depth.
+    #[allow(clippy::too_many_arguments)]
+    fn deepen(
+        &mut self,
+        pos: &mut Position,
+        eval: &Evaluator,
+        limits: &SearchLimits,
+        stop: &Arc<AtomicBool>,
+        report: &mut dyn FnMut(&SearchInfo),
+        max_depth: i32,
+        lines: usize,
+        root: &mut RootBest,
+    ) {
+        let root_in_check = pos.in_check();
         let mut line_scores = vec![0; lines];
         for iteration in 1..=max_depth {
             // Half the helpers run a ply ahead of the main search, so that the threads
@@ -374,79 +432,91 @@ impl Searcher {
             let depth = (iteration + (self.helper_id % 2) as i32).min(max_depth);
             self.seldepth = 0;
             self.excluded.clear();
-            let s = self.aspiration_search(pos, eval, depth, score, root_in_check);
+            let s = self.aspiration_search(pos, eval, depth, root.last, root_in_check);
             if self.stopped {
                 // A partial iteration still names a move that was searched to the end
                 // and raised the root's alpha: at least as good as the last best.
                 if let Some(&m) = self.pv[0].first() {
-                    best = m;
-                    best_pv = self.pv[0].clone();
+                    root.mv = m;
+                    root.pv = self.pv[0].clone();
                 }
                 break;
             }
-            score = s;
+            root.last = s;
             if let Some(&m) = self.pv[0].first() {
-                best = m;
-                best_pv = self.pv[0].clone();
+                root.mv = m;
+                root.pv = self.pv[0].clone();
             }
-            best_score = score;
-            completed = depth;
+            root.score = s;
+            root.completed = depth;
             if lines == 1 {
-                report(&self.info(depth, score, &best_pv));
+                report(&self.info(depth, s, &root.pv));
             } else {
-                // The other lines, then all of them best first: a line searched later
-                // (with more in the hash table) may come out better than the first.
-                let mut found = vec![(score, best_pv.clone())];
-                self.search_more_lines(pos, eval, depth, &line_scores, root_in_check, &mut found);
-                found.sort_by_key(|line| std::cmp::Reverse(line.0));
-                for (k, (s, pv)) in found.iter().enumerate() {
-                    line_scores[k] = *s;
-                    let mut info = self.info(depth, *s, pv);
-                    info.multipv = Some(k as u32 + 1);
-                    report(&info);
-                }
-                (best_score, best_pv) = found.swap_remove(0);
-                best = best_pv[0];
-                score = best_score;
+                self.report_lines(
+                    pos,
+                    eval,
+                    depth,
+                    root_in_check,
+                    &mut line_scores,
+                    root,
+                    report,
+                );
                 if self.stopped {
                     break;
                 }
             }
-            // A mate within the searched depth will not be improved by going deeper.
-            let mate_found = score.abs() >= MATE_BOUND && MATE - score.abs() < depth;
-            if mate_found && limits.depth.is_none() {
-                break;
-            }
-            if stop.load(Ordering::Relaxed) || self.deadlines.soft_passed(self.started) {
-                break;
-            }
-            if let Some(n) = self.node_limit
-                && self.nodes >= n
-            {
+            if self.deep_enough(root.last, depth, limits, stop) {
                 break;
             }
         }
-        if best_score == -INFINITY {
-            best_score = score;
-        }
+    }
 
-        if let Some(handicap) = handicap
-            && handicap.temperature > 0
-            && root_moves.len() > 1
-        {
-            let depth = completed.max(1);
-            best = self.pick_by_skill(pos, eval, &root_moves, best, best_score, depth, handicap);
-            if best_pv.first() != Some(&best) {
-                best_pv = vec![best];
-            }
+    /// With several lines: searches the others after the best and reports them all,
+    /// best first (a line searched later, with more in the hash table, may come out
+    /// better than the first); the best of them becomes the root's.
+    #[allow(clippy::too_many_arguments)]
+    fn report_lines(
+        &mut self,
+        pos: &mut Position,
+        eval: &Evaluator,
+        depth: i32,
+        root_in_check: bool,
+        line_scores: &mut [i32],
+        root: &mut RootBest,
+        report: &mut dyn FnMut(&SearchInfo),
+    ) {
+        let mut found = vec![(root.score, root.pv.clone())];
+        self.search_more_lines(pos, eval, depth, line_scores, root_in_check, &mut found);
+        found.sort_by_key(|line| std::cmp::Reverse(line.0));
+        for (k, (s, pv)) in found.iter().enumerate() {
+            line_scores[k] = *s;
+            let mut info = self.info(depth, *s, pv);
+            info.multipv = Some(k as u32 + 1);
+            report(&info);
         }
-        SearchResult {
-            best: Some(best),
-            score: Score::from_internal(best_score),
-            depth: completed as u32,
-            nodes: self.nodes,
-            pv: best_pv,
+        (root.score, root.pv) = found.swap_remove(0);
+        root.mv = root.pv[0];
+        root.last = root.score;
+    }
+
+    /// Whether to stop deepening after a completed `depth` scoring `score`: a mate
+    /// within the searched depth will not be improved by going deeper (unless a depth
+    /// was asked for), and the stop flag, the soft deadline and the node limit end it.
+    fn deep_enough(
+        &self,
+        score: i32,
+        depth: i32,
+        limits: &SearchLimits,
+        stop: &Arc<AtomicBool>,
+    ) -> bool {
+        let mate_found = score.abs() >= MATE_BOUND && MATE - score.abs() < depth;
+        if mate_found && limits.depth.is_none() {
+            return true;
         }
+        if stop.load(Ordering::Relaxed) || self.deadlines.soft_passed(self.started) {
+            return true;
+        }
+        self.node_limit.is_some_and(|n| self.nodes >= n)
     }
 
     /// One search of the root at `depth`, in an aspiration window around `center` (the
@@ -460,13 +530,14 @@ impl Searcher {
         center: i32,
         root_in_check: bool,
     ) -> i32 {
-        let mut delta = 35;
+        let mut delta = ASPIRATION_WINDOW;
         let aspiration = self.options.techniques.aspiration;
-        let (mut alpha, mut beta) = if aspiration && depth >= 4 && center.abs() < MATE_BOUND {
-            (center - delta, center + delta)
-        } else {
-            (-INFINITY, INFINITY)
-        };
+        let (mut alpha, mut beta) =
+            if aspiration && depth >= ASPIRATION_MIN_DEPTH && center.abs() < MATE_BOUND {
+                (center - delta, center + delta)
+            } else {
+                (-INFINITY, INFINITY)
+            };
         loop {
             let s = self.negamax(pos, eval, depth, alpha, beta, 0, true, root_in_check);
             if self.stopped {
@@ -480,8 +551,8 @@ impl Searcher {
             } else {
                 return s;
             }
-            delta += delta / 2 + 10;
-            if delta > 1000 {
+            delta += delta / 2 + ASPIRATION_GROWTH;
+            if delta > ASPIRATION_GIVE_UP {
                 alpha = -INFINITY;
                 beta = INFINITY;
             }
@@ -610,477 +681,29 @@ impl Searcher {
     fn stop_flag(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
     }
-
-    #[allow(clippy::too_many_arguments)]
-    fn negamax(
-        &mut self,
-        pos: &mut Position,
-        eval: &Evaluator,
-        mut depth: i32,
-        mut alpha: i32,
-        mut beta: i32,
-        ply: usize,
-        allow_null: bool,
-        in_check: bool,
-    ) -> i32 {
-        self.pv[ply].clear();
-        debug_assert_eq!(in_check, pos.in_check());
-        let techniques = self.options.techniques;
-        if in_check && techniques.check_extension {
-            depth += 1;
-        }
-        if depth <= 0 {
-            return self.quiesce(pos, eval, alpha, beta, ply, Some(in_check));
-        }
-        self.nodes += 1;
-        self.check_limits();
-        if self.stopped {
-            return 0;
-        }
-        let is_pv = beta - alpha > 1;
-        if ply > 0 {
-            if self.is_draw(pos) {
-                return 0;
-            }
-            // Mate distance pruning: no line here can beat a shorter mate found already.
-            alpha = alpha.max(-MATE + ply as i32);
-            beta = beta.min(MATE - ply as i32 - 1);
-            if alpha >= beta {
-                return alpha;
-            }
-            if ply >= MAX_PLY - 1 {
-                return eval.evaluate(pos, self.mode);
-            }
-        }
-
-        let key = pos.hash();
-        let hit = self.tt.probe(key);
-        let tt_move = hit.and_then(|h| h.mv);
-        if let Some(h) = hit
-            && !is_pv
-            && ply > 0
-            && h.depth >= depth
-        {
-            let s = from_tt(h.score, ply);
-            let usable = match h.bound {
-                Bound::Exact => true,
-                Bound::Lower => s >= beta,
-                Bound::Upper => s <= alpha,
-            };
-            if usable {
-                return s;
-            }
-        }
-
-        // Internal iterative reduction: with no move remembered from an earlier search,
-        // a deep node is searched a ply shallower; the next iteration finds it again
-        // with a hash move to try first.
-        if tt_move.is_none() && depth >= 4 && self.options.techniques.reductions {
-            depth -= 1;
-        }
-
-        let static_eval = if in_check {
-            -INFINITY
-        } else {
-            self.static_eval(pos, eval, alpha, beta)
-        };
-        let us = pos.turn();
-
-        if !is_pv && !in_check && ply > 0 {
-            // Reverse futility: far above beta near the leaves, assume it holds.
-            if techniques.futility
-                && depth <= 3
-                && static_eval - 110 * depth >= beta
-                && beta.abs() < MATE_BOUND
-            {
-                return static_eval;
-            }
-            // Null move: if passing still fails high, a real move will too. Not when
-            // only pawns are left, where passing may be the best move (zugzwang).
-            if techniques.null_move
-                && allow_null
-                && depth >= 3
-                && static_eval >= beta
-                && eval.piece_material(pos, us) > 0
-            {
-                let r = 3 + depth / 4;
-                pos.make_null_move();
-                let s = -self.negamax(
-                    pos,
-                    eval,
-                    depth - 1 - r,
-                    -beta,
-                    -beta + 1,
-                    ply + 1,
-                    false,
-                    false,
-                );
-                pos.unmake_null_move();
-                if self.stopped {
-                    return 0;
-                }
-                if s >= beta {
-                    return if s >= MATE_BOUND { beta } else { s };
-                }
-            }
-        }
-
-        let legality = pos.legality();
-        let mut staged = std::mem::take(&mut self.staged[ply]);
-        let previous = pos.last_move();
-        let counter = previous.and_then(|p| self.counters[history_index((!us).index(), p)]);
-        let [k0, k1] = self.killers[ply];
-        staged.start(tt_move, [k0, k1, counter]);
-        self.tried[ply].clear();
-        let original_alpha = alpha;
-        let mut best = -INFINITY;
-        let mut best_move = None;
-        // Moves given so far: the index of the current one.
-        let mut i = 0;
-        while let Some((mv, source)) = staged.next(pos, &legality, eval, |m| {
-            self.history[history_index(us.index(), m)]
-        }) {
-            if ply == 0 && self.excluded.contains(&mv) {
-                continue;
-            }
-            i += 1;
-            let searched = i - 1;
-            let quiet = !pos.is_capture(mv) && mv.promotion().is_none();
-            let refutation = source == Source::Refutation;
-            // Late quiet moves near the leaves of non-PV nodes are rarely good: after
-            // enough of them, skip the rest (move-count pruning), and skip any that
-            // cannot lift a hopeless static score to alpha (futility pruning).
-            let prunable = techniques.futility
-                && !is_pv
-                && !in_check
-                && quiet
-                && !refutation
-                && searched > 0
-                && best > -MATE_BOUND;
-            if prunable && depth <= 3 && searched >= 4 + 3 * (depth * depth) as usize {
-                continue;
-            }
-            pos.make_move(mv);
-            let gives_check = pos.in_check();
-            if prunable && !gives_check && depth <= 2 && static_eval + 160 * depth <= alpha {
-                pos.unmake_move();
-                continue;
-            }
-            // The child's score, searched `depth` deep within the window `alpha..beta`.
-            let child = |this: &mut Self, pos: &mut Position, depth: i32, alpha: i32, beta: i32| {
-                -this.negamax(pos, eval, depth, -beta, -alpha, ply + 1, true, gives_check)
-            };
-            let mut s;
-            if searched == 0 {
-                s = child(self, pos, depth - 1, alpha, beta);
-            } else {
-                let mut r = 0;
-                // Not once a mate is in hand: then the search is after a shorter one,
-                // and its first move is often a quiet one late in the order (a king
-                // step that takes squares away).
-                if techniques.reductions
-                    && depth >= 3
-                    && searched >= 3
-                    && quiet
-                    && !in_check
-                    && !gives_check
-                    && alpha.abs() < MATE_BOUND
-                {
-                    r = self.lmr[(depth as usize).min(63)][searched.min(63)] as i32;
-                    if is_pv {
-                        r -= 1;
-                    }
-                    if refutation {
-                        r -= 1;
-                    }
-                    r = r.clamp(0, depth - 2);
-                }
-                // A null window first, reduced for late quiet moves; the full depth and
-                // window only when the move may beat alpha.
-                s = child(self, pos, depth - 1 - r, alpha, alpha + 1);
-                if s > alpha && r > 0 {
-                    s = child(self, pos, depth - 1, alpha, alpha + 1);
-                }
-                if s > alpha && s < beta {
-                    s = child(self, pos, depth - 1, alpha, beta);
-                }
-            }
-            pos.unmake_move();
-            if self.stopped {
-                self.staged[ply] = staged;
-                return 0;
-            }
-            if quiet && s < beta {
-                self.tried[ply].push(mv);
-            }
-            if s > best {
-                best = s;
-                best_move = Some(mv);
-                if s > alpha {
-                    alpha = s;
-                    let (head, tail) = self.pv.split_at_mut(ply + 1);
-                    head[ply].clear();
-                    head[ply].push(mv);
-                    head[ply].extend_from_slice(&tail[0]);
-                    if s >= beta {
-                        if quiet {
-                            self.reward_quiet(us, mv, previous, depth, ply);
-                        }
-                        break;
-                    }
-                }
-            }
-        }
-        self.staged[ply] = staged;
-        if i == 0 {
-            return if in_check {
-                -MATE + ply as i32
-            } else {
-                self.stalemate_score
-            };
-        }
-
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        // A root searched without some of its moves has no score of its own to keep.
-        if ply > 0 || self.excluded.is_empty() {
-            self.tt
-                .store(key, best_move, to_tt(best, ply), depth, bound);
-        }
-        best
-    }
-
-    fn quiesce(
-        &mut self,
-        pos: &mut Position,
-        eval: &Evaluator,
-        mut alpha: i32,
-        beta: i32,
-        ply: usize,
-        known_check: Option<bool>,
-    ) -> i32 {
-        self.nodes += 1;
-        self.check_limits();
-        if self.stopped {
-            return 0;
-        }
-        self.pv[ply].clear();
-        self.seldepth = self.seldepth.max(ply);
-        if ply >= MAX_PLY - 1 {
-            return eval.evaluate(pos, self.mode);
-        }
-        let in_check = known_check.unwrap_or_else(|| pos.in_check());
-        let stand_pat = if in_check {
-            -INFINITY
-        } else {
-            self.static_eval(pos, eval, alpha, beta)
-        };
-        if stand_pat >= beta {
-            return stand_pat;
-        }
-        alpha = alpha.max(stand_pat);
-
-        let mut moves = std::mem::take(&mut self.lists[ply]);
-        if in_check {
-            pos.legal_moves_into(&mut moves);
-            if moves.is_empty() {
-                self.lists[ply] = moves;
-                return -MATE + ply as i32;
-            }
-        } else {
-            pos.legal_noisy_moves_into(&mut moves);
-        }
-        let mut order = std::mem::take(&mut self.orders[ply]);
-        self.score_moves(pos, eval, &moves, &mut order, ply);
-        let mut best = stand_pat;
-        for i in 0..moves.len() {
-            let (mv, score) = if in_check {
-                order.next(i, &moves, pos, eval)
-            } else {
-                order.pick(i, &moves)
-            };
-            if !in_check && mv.promotion().is_none() {
-                // Delta pruning: even winning this piece cannot lift the score to alpha.
-                let gain = pos.piece_at(mv.to()).map_or(100, |p| eval.value(p.kind));
-                if stand_pat + gain + 200 < alpha {
-                    continue;
-                }
-                // A capture that loses material in the exchange is not worth a look.
-                if order::unsettled(score) && see(pos, eval, mv) < 0 {
-                    continue;
-                }
-            } else if in_check
-                && best > -MATE_BOUND
-                && mv.promotion().is_none()
-                && !pos.is_capture(mv)
-            {
-                // Evasion pruning: once one move escapes, the other quiet evasions are
-                // not looked at. Checks met by every evasion, each opening more captures
-                // and checks, otherwise make quiescence explode with an open window
-                // (millions of nodes from one tangled middlegame position).
-                continue;
-            }
-            pos.make_move(mv);
-            let s = -self.quiesce(pos, eval, -beta, -alpha, ply + 1, None);
-            pos.unmake_move();
-            if self.stopped {
-                break;
-            }
-            if s > best {
-                best = s;
-                if s > alpha {
-                    alpha = s;
-                    if s >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        self.lists[ply] = moves;
-        self.orders[ply] = order;
-        best
-    }
-
-    /// The evaluation, from the cache when this position was fully evaluated before,
-    /// plus the level's noise if it has one (the cache keeps the evaluation without it).
-    fn static_eval(&mut self, pos: &Position, eval: &Evaluator, alpha: i32, beta: i32) -> i32 {
-        let key = pos.hash();
-        let noise = self
-            .noise
-            .map_or(0, |(seed, reach)| noise(key ^ seed, reach));
-        let slot = &mut self.eval_cache[key as usize & (EVAL_CACHE_SIZE - 1)];
-        if slot.0 == key {
-            return slot.1 + noise;
-        }
-        let (score, exact) = eval.evaluate_lazy(pos, self.mode, alpha, beta);
-        if exact {
-            *slot = (key, score);
-        }
-        score + noise
-    }
-
-    /// Draws the search recognises: repetition (once is enough inside the tree), the
-    /// move rule and bare royals.
-    fn is_draw(&self, pos: &Position) -> bool {
-        let draws = pos.rules().draw_rules();
-        if draws.move_rule_plies > 0 && pos.halfmove_clock() >= draws.move_rule_plies {
-            return true;
-        }
-        if draws.bare_royals && pos.only_royals_left() {
-            return true;
-        }
-        if draws.repetitions > 0 {
-            let h = pos.hash();
-            if pos
-                .reversible_history()
-                .skip(1)
-                .step_by(2)
-                .any(|old| old == h)
-            {
-                return true;
-            }
-        }
-        false
-    }
-
-    /// Orders a quiescence node's moves: captures and promotions by MVV-LVA, and when
-    /// it is in check, the quiet evasions by killers and history.
-    fn score_moves(
-        &self,
-        pos: &Position,
-        eval: &Evaluator,
-        moves: &[Move],
-        order: &mut MoveOrder,
-        ply: usize,
-    ) {
-        order.clear();
-        let side = pos.turn().index();
-        for (i, &m) in moves.iter().enumerate() {
-            let s = if pos.is_capture(m) || m.promotion().is_some() {
-                order::noisy_score(pos, eval, m)
-            } else if self.killers[ply][0] == Some(m) {
-                KILLERS[0]
-            } else if self.killers[ply][1] == Some(m) {
-                KILLERS[1]
-            } else {
-                self.history[history_index(side, m)]
-            };
-            order.push(i, s);
-        }
-    }
-
-    /// A quiet move cut off: it becomes a killer, the countermove of the move before it
-    /// (`previous`) and gains history, and the quiet moves searched before it in vain at
-    /// this node lose as much.
-    fn reward_quiet(
-        &mut self,
-        side: Side,
-        mv: Move,
-        previous: Option<Move>,
-        depth: i32,
-        ply: usize,
-    ) {
-        if self.killers[ply][0] != Some(mv) {
-            self.killers[ply][1] = self.killers[ply][0];
-            self.killers[ply][0] = Some(mv);
-        }
-        if let Some(p) = previous {
-            self.counters[history_index((!side).index(), p)] = Some(mv);
-        }
-        let bonus = (depth * depth * 16).min(HISTORY_MAX / 8);
-        nudge(&mut self.history[history_index(side.index(), mv)], bonus);
-        for &m in &self.tried[ply] {
-            nudge(&mut self.history[history_index(side.index(), m)], -bonus);
-        }
-    }
 }
 
-/// History scores stay within `-HISTORY_MAX..=HISTORY_MAX`, below the killers' order.
-const HISTORY_MAX: i32 = 16_384;
-
-/// Moves a history score by `bonus`, less the closer it already is to the bound on that
-/// side, so that scores stay bounded and recent results outweigh old ones.
-#[inline]
-fn nudge(h: &mut i32, bonus: i32) {
-    *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+/// The best root move found so far.
+struct RootBest {
+    mv: Move,
+    /// Its score at the last completed depth (`-INFINITY` before the first).
+    score: i32,
+    pv: Vec<Move>,
+    /// The last depth searched to the end.
+    completed: i32,
+    /// The last iteration's score: the next aspiration window's centre.
+    last: i32,
 }
 
-/// A number in `-reach..=reach` that looks random but is the same for the same `key`,
-/// so that a position keeps its noise wherever the search meets it (the hash table's
-/// scores stay consistent within a search).
-fn noise(key: u64, reach: i32) -> i32 {
-    let mixed = key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
-    (mixed % (2 * reach as u64 + 1)) as i32 - reach
-}
-
-#[inline]
-fn history_index(side: usize, m: Move) -> usize {
-    (side * MAX_CELLS + m.from().index()) * MAX_CELLS + m.to().index()
-}
-
-/// Mate scores are stored relative to the node, so they stay right at any ply.
-fn to_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
-        score + ply as i32
-    } else if score <= -MATE_BOUND {
-        score - ply as i32
-    } else {
-        score
-    }
-}
-
-fn from_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
-        score - ply as i32
-    } else if score <= -MATE_BOUND {
-        score + ply as i32
-    } else {
-        score
+impl RootBest {
+    fn new(first: Move) -> RootBest {
+        RootBest {
+            mv: first,
+            score: -INFINITY,
+            pv: vec![first],
+            completed: 0,
+            last: 0,
+        }
     }
 }
 
