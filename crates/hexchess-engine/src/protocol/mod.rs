@@ -1,22 +1,26 @@
-//! The engine's UCI-style text protocol, one command per line.
+//! The engine's UCI-style text protocol, one command per line: each line parses into a
+//! [`Command`] ([`command`]), then runs; every option is one row of the table in
+//! [`options`], which `uci` prints and `setoption` applies.
 //!
 //! Searches run on their own thread, so `stop`, `isready` and `quit` are answered at
 //! once. Bad input never changes state: a malformed FEN or an illegal move answers
 //! `info string error: ...` and the previous position stays.
 
+pub mod command;
+pub mod options;
+
 use std::io::{self, Write};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
-use crate::Techniques;
-use crate::eval::{EvalMode, EvalTerms, EvalWeights};
-use crate::{
-    Clock, MAX_MULTI_PV, MAX_THREADS, RunningSearch, SearchLimits, SearchOptions, Searcher, Skill,
-    bench,
-};
+pub use command::{Command, CommandError, MAX_BENCH_DEPTH, MAX_PERFT_DEPTH, Start};
+pub use options::{EngineOption, MAX_HASH_MB, OptionType};
+
+use crate::eval::EvalMode;
+use crate::{RunningSearch, SearchLimits, SearchOptions, Searcher, bench};
 use hexchess_core::catalog::Catalog;
 use hexchess_core::position::Position;
 use hexchess_core::rules::Rules;
+use options::Effect;
 
 /// Whether the protocol loop should go on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,11 +31,6 @@ pub enum Flow {
 
 /// Where replies go; shared with the search thread.
 pub type SharedOut = Arc<Mutex<dyn Write + Send>>;
-
-/// The deepest `go perft` accepted: deeper would run for days.
-pub const MAX_PERFT_DEPTH: u32 = 12;
-/// The largest hash table accepted, in megabytes.
-pub const MAX_HASH_MB: usize = 16 * 1024;
 
 /// Protocol state: the variants, the current variant and position, the searcher.
 pub struct Engine {
@@ -117,33 +116,47 @@ impl Engine {
             .get_or_insert_with(|| Searcher::new(SearchOptions::default()))
     }
 
-    /// Handles one line of input.
+    /// Handles one line of input: parses it, then runs it. A line that does not parse
+    /// is answered with `info string error: ...` and changes nothing.
     pub fn handle(&mut self, line: &str) -> Flow {
-        let words: Vec<&str> = line.split_whitespace().collect();
-        let Some((&command, args)) = words.split_first() else {
-            return Flow::Continue;
-        };
+        match Command::parse(line) {
+            Ok(Some(command)) => self.run(command),
+            Ok(None) => Flow::Continue,
+            Err(e) => {
+                error(&self.out, e.to_string());
+                Flow::Continue
+            }
+        }
+    }
+
+    /// Runs one command.
+    pub fn run(&mut self, command: Command) -> Flow {
         match command {
-            "uci" => self.uci(),
-            "isready" => say(&self.out, "readyok"),
-            "ucinewgame" => {
+            Command::Uci => self.uci(),
+            Command::IsReady => say(&self.out, "readyok"),
+            Command::NewGame => {
                 self.stop();
                 self.searcher().clear();
                 self.position = Position::start(Arc::clone(&self.rules));
             }
-            "setoption" => self.setoption(args),
-            "position" => self.set_position(args),
-            "go" => self.go(args),
-            "stop" => self.stop(),
-            "bench" => self.bench(args),
-            "d" => self.display(),
-            "quit" => {
+            Command::SetOption { name, value } => self.setoption(&name, &value),
+            Command::Position { start, moves } => self.set_position(&start, &moves),
+            Command::Go(limits) => self.go(limits),
+            Command::Perft(depth) => self.perft(depth),
+            Command::Stop => self.stop(),
+            Command::Bench(depth) => self.bench(depth),
+            Command::Display => self.display(),
+            Command::Quit => {
                 self.stop();
                 return Flow::Quit;
             }
-            _ => error(&self.out, format!("unknown command '{command}'")),
         }
         Flow::Continue
+    }
+
+    /// The option table for the current variant.
+    fn options(&self) -> Vec<EngineOption> {
+        options::table(self.rules.id(), &self.catalog.ids())
     }
 
     fn uci(&self) {
@@ -153,193 +166,52 @@ impl Engine {
             format!("id name hexchess-engine {}", env!("CARGO_PKG_VERSION")),
         );
         say(o, "id author the hexchess developers");
-        let vars: String = self
-            .catalog
-            .ids()
-            .iter()
-            .map(|id| format!(" var {id}"))
-            .collect();
-        say(
-            o,
-            format!(
-                "option name UCI_Variant type combo default {}{vars}",
-                self.rules.id()
-            ),
-        );
-        say(
-            o,
-            format!("option name Hash type spin default 64 min 1 max {MAX_HASH_MB}"),
-        );
-        say(
-            o,
-            format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"),
-        );
-        say(
-            o,
-            format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTI_PV}"),
-        );
-        say(
-            o,
-            format!(
-                "option name Skill type spin default {full} min {min} max {full}",
-                full = Skill::FULL,
-                min = Skill::MIN
-            ),
-        );
-        say(o, "option name Pruning type check default true");
-        for (name, _) in TECHNIQUES {
-            say(o, format!("option name {name} type check default true"));
+        for option in self.options() {
+            say(o, option.uci_line());
         }
-        say(
-            o,
-            "option name Eval type combo default Full var Full var Material",
-        );
-        for (name, _) in EvalTerms::NAMED {
-            say(o, format!("option name {name} type check default true"));
-        }
-        say(o, "option name MaxDepth type spin default 0 min 0 max 127");
-        say(
-            o,
-            format!(
-                "option name EvalWeights type string default {}",
-                EvalWeights::default()
-            ),
-        );
         say(o, "uciok");
     }
 
-    fn setoption(&mut self, args: &[&str]) {
-        // setoption name <name...> [value <value...>]
-        let joined = args.join(" ");
-        let Some(rest) = joined.strip_prefix("name ") else {
-            return error(
-                &self.out,
-                "expected 'setoption name <option> value <value>'",
-            );
-        };
-        let (name, value) = match rest.split_once(" value ") {
-            Some((n, v)) => (n.trim(), v.trim()),
-            None => (rest.trim(), ""),
-        };
+    fn setoption(&mut self, name: &str, value: &str) {
         self.stop();
-        let mut options = *self.searcher().options();
-        let bad = |what: &str| format!("bad value '{value}' for {name}: {what}");
-        match name.to_ascii_lowercase().as_str() {
-            "uci_variant" => {
-                return match self.catalog.get(value) {
-                    Some(entry) => {
-                        self.rules = Arc::clone(&entry.rules);
-                        self.position = Position::start(Arc::clone(&self.rules));
-                    }
-                    None => error(
-                        &self.out,
-                        format!(
-                            "unknown variant '{value}'; known: {}",
-                            self.catalog.ids().join(", ")
-                        ),
-                    ),
-                };
-            }
-            "hash" => match value.parse::<usize>() {
-                Ok(mb) if (1..=MAX_HASH_MB).contains(&mb) => options.hash_mb = mb,
-                _ => return error(&self.out, bad(&format!("expected 1 to {MAX_HASH_MB}"))),
-            },
-            "threads" => match value.parse::<usize>() {
-                Ok(n) if (1..=MAX_THREADS).contains(&n) => options.threads = n,
-                _ => return error(&self.out, bad(&format!("expected 1 to {MAX_THREADS}"))),
-            },
-            "multipv" => match value.parse::<usize>() {
-                Ok(n) if (1..=MAX_MULTI_PV).contains(&n) => options.multi_pv = n,
-                _ => return error(&self.out, bad(&format!("expected 1 to {MAX_MULTI_PV}"))),
-            },
-            "skill" => match value.parse::<Skill>() {
-                Ok(s) => options.skill = s,
-                Err(e) => return error(&self.out, format!("{name}: {e}")),
-            },
-            "pruning" => match parse_check(value) {
-                Some(on) => options.techniques.set_pruning(on),
-                None => return error(&self.out, bad("expected true or false")),
-            },
-            "eval" => match value.to_ascii_lowercase().as_str() {
-                "full" => options.eval = EvalMode::FULL,
-                "material" => options.eval = EvalMode::Material,
-                _ => return error(&self.out, bad("expected Full or Material")),
-            },
-            "evalweights" => match ron::from_str::<EvalWeights>(value) {
-                Ok(w) => options.weights = w,
-                Err(e) => {
-                    return error(
-                        &self.out,
-                        bad(&format!(
-                            "{e} (expected for example {})",
-                            EvalWeights::default()
-                        )),
-                    );
-                }
-            },
-            "maxdepth" => match value.parse::<u32>() {
-                Ok(0) => options.max_depth = None,
-                Ok(d) if d < 128 => options.max_depth = Some(d),
-                _ => return error(&self.out, bad("expected 0 (no limit) to 127")),
-            },
-            other => {
-                let technique = TECHNIQUES
-                    .iter()
-                    .find(|(n, _)| n.eq_ignore_ascii_case(other))
-                    .map(|&(_, field)| field);
-                let term = EvalTerms::NAMED
-                    .iter()
-                    .find(|(n, _)| n.eq_ignore_ascii_case(other))
-                    .map(|&(_, term)| term);
-                if technique.is_none() && term.is_none() {
-                    return error(&self.out, format!("unknown option '{name}'"));
-                }
-                let Some(on) = parse_check(value) else {
-                    return error(&self.out, bad("expected true or false"));
-                };
-                if let Some(field) = technique {
-                    *field(&mut options.techniques) = on;
-                }
-                if let Some(term) = term {
-                    let EvalMode::Terms(terms) = options.eval else {
-                        return error(
-                            &self.out,
-                            format!(
-                                "{name} is a term of the full evaluation; set Eval to Full first"
-                            ),
-                        );
-                    };
-                    options.eval = EvalMode::Terms(if on {
-                        terms.with(term)
-                    } else {
-                        terms.without(term)
-                    });
-                }
-            }
+        let table = self.options();
+        let Some(option) = options::find(&table, name) else {
+            return error(&self.out, format!("unknown option '{name}'"));
+        };
+        if let Effect::Variant = option.effect {
+            return self.set_variant(value);
         }
-        self.searcher().set_options(options);
+        let mut search_options = *self.searcher().options();
+        match options::apply(option.effect, value, &mut search_options) {
+            Ok(()) => self.searcher().set_options(search_options),
+            Err(e) => error(&self.out, e.message(name, value)),
+        }
     }
 
-    fn set_position(&mut self, args: &[&str]) {
-        let moves_at = args.iter().position(|a| *a == "moves");
-        let (setup, moves) = match moves_at {
-            Some(i) => (&args[..i], &args[i + 1..]),
-            None => (args, &[][..]),
-        };
-        let mut pos = match setup.split_first() {
-            Some((&"startpos", [])) => Position::start(Arc::clone(&self.rules)),
-            Some((&"fen", fen)) if !fen.is_empty() => {
-                match Position::from_fen(Arc::clone(&self.rules), &fen.join(" ")) {
-                    Ok(p) => p,
-                    Err(e) => return error(&self.out, format!("bad FEN: {e}")),
-                }
+    /// Plays another variant, from its start.
+    fn set_variant(&mut self, id: &str) {
+        match self.catalog.get(id) {
+            Some(entry) => {
+                self.rules = Arc::clone(&entry.rules);
+                self.position = Position::start(Arc::clone(&self.rules));
             }
-            _ => {
-                return error(
-                    &self.out,
-                    "expected 'position startpos|fen <hexfen> [moves ...]'",
-                );
-            }
+            None => error(
+                &self.out,
+                format!(
+                    "unknown variant '{id}'; known: {}",
+                    self.catalog.ids().join(", ")
+                ),
+            ),
+        }
+    }
+
+    fn set_position(&mut self, start: &Start, moves: &[String]) {
+        let mut pos = match start {
+            Start::StartPos => Position::start(Arc::clone(&self.rules)),
+            Start::Fen(fen) => match Position::from_fen(Arc::clone(&self.rules), fen) {
+                Ok(p) => p,
+                Err(e) => return error(&self.out, format!("bad FEN: {e}")),
+            },
         };
         for text in moves {
             match pos.parse_move(text) {
@@ -356,14 +228,7 @@ impl Engine {
         self.position = pos;
     }
 
-    fn go(&mut self, args: &[&str]) {
-        if let ["perft", n] = args {
-            return self.perft(n);
-        }
-        let limits = match parse_limits(args) {
-            Ok(l) => l,
-            Err(e) => return error(&self.out, e),
-        };
+    fn go(&mut self, limits: SearchLimits) {
         self.stop();
         let searcher = self
             .searcher
@@ -383,37 +248,24 @@ impl Engine {
         ));
     }
 
-    fn perft(&mut self, n: &str) {
-        match n.parse::<u32>() {
-            Ok(depth) if (1..=MAX_PERFT_DEPTH).contains(&depth) => {
-                let mut pos = self.position.clone();
-                let mut lines: Vec<(String, u64)> = pos
-                    .perft_divide(depth)
-                    .into_iter()
-                    .map(|(mv, n)| (pos.move_to_lan(mv), n))
-                    .collect();
-                lines.sort();
-                let total: u64 = lines.iter().map(|l| l.1).sum();
-                let mut text = String::new();
-                for (mv, n) in lines {
-                    text.push_str(&format!("{mv}: {n}\n"));
-                }
-                text.push_str(&format!("\nNodes searched: {total}"));
-                say(&self.out, text);
-            }
-            _ => error(
-                &self.out,
-                format!("perft depth must be 1 to {MAX_PERFT_DEPTH}, not '{n}'"),
-            ),
+    fn perft(&mut self, depth: u32) {
+        let mut pos = self.position.clone();
+        let mut lines: Vec<(String, u64)> = pos
+            .perft_divide(depth)
+            .into_iter()
+            .map(|(mv, n)| (pos.move_to_lan(mv), n))
+            .collect();
+        lines.sort();
+        let total: u64 = lines.iter().map(|l| l.1).sum();
+        let mut text = String::new();
+        for (mv, n) in lines {
+            text.push_str(&format!("{mv}: {n}\n"));
         }
+        text.push_str(&format!("\nNodes searched: {total}"));
+        say(&self.out, text);
     }
 
-    fn bench(&mut self, args: &[&str]) {
-        let depth = match args.first().map(|d| d.parse::<u32>()) {
-            None => bench::BENCH_DEPTH,
-            Some(Ok(d)) if (1..=30).contains(&d) => d,
-            Some(_) => return error(&self.out, "usage: bench [depth 1..30]"),
-        };
+    fn bench(&mut self, depth: u32) {
         self.stop();
         let out = Arc::clone(&self.out);
         let lines = bench::run(depth, EvalMode::FULL, |l| {
@@ -449,55 +301,6 @@ impl Engine {
     }
 }
 
-/// Reads `go` arguments: `depth N`, `nodes N`, `movetime MS`, `wtime MS btime MS winc MS
-/// binc MS movestogo N`, `infinite`.
-fn parse_limits(args: &[&str]) -> Result<SearchLimits, String> {
-    let mut limits = SearchLimits::default();
-    let mut clock = Clock::default();
-    let mut has_clock = false;
-    let mut i = 0;
-    while i < args.len() {
-        let key = args[i];
-        if key == "infinite" {
-            limits.infinite = true;
-            i += 1;
-            continue;
-        }
-        let Some(value) = args.get(i + 1) else {
-            return Err(format!("'go {key}' needs a value"));
-        };
-        let number = |what: &str| -> Result<u64, String> {
-            value
-                .parse::<i64>()
-                .map(|v| v.max(0) as u64)
-                .map_err(|_| format!("bad {what} '{value}'"))
-        };
-        let ms = |what: &str| number(what).map(Duration::from_millis);
-        match key {
-            "depth" => limits.depth = Some(number("depth")?.clamp(1, 127) as u32),
-            "nodes" => limits.nodes = Some(number("nodes")?.max(1)),
-            "movetime" => limits.movetime = Some(ms("movetime")?),
-            "wtime" => {
-                clock.white = ms("wtime")?;
-                has_clock = true;
-            }
-            "btime" => {
-                clock.black = ms("btime")?;
-                has_clock = true;
-            }
-            "winc" => clock.white_increment = ms("winc")?,
-            "binc" => clock.black_increment = ms("binc")?,
-            "movestogo" => clock.moves_to_go = Some(number("movestogo")?.clamp(1, 1000) as u32),
-            _ => return Err(format!("unknown 'go' argument '{key}'")),
-        }
-        i += 2;
-    }
-    if has_clock {
-        limits.clock = Some(clock);
-    }
-    Ok(limits)
-}
-
 /// Reads stdin line by line until `quit` or end of input, writing to stdout.
 pub fn run_stdio(catalog: Catalog) -> io::Result<()> {
     let out: SharedOut = Arc::new(Mutex::new(io::stdout()));
@@ -516,28 +319,10 @@ pub fn run_stdio(catalog: Catalog) -> io::Result<()> {
     }
 }
 
-/// The search techniques the protocol can switch one by one, by option name.
-type TechniqueField = fn(&mut Techniques) -> &mut bool;
-const TECHNIQUES: [(&str, TechniqueField); 5] = [
-    ("NullMove", |t| &mut t.null_move),
-    ("Reductions", |t| &mut t.reductions),
-    ("Futility", |t| &mut t.futility),
-    ("CheckExtension", |t| &mut t.check_extension),
-    ("Aspiration", |t| &mut t.aspiration),
-];
-
-/// A check option's value.
-fn parse_check(value: &str) -> Option<bool> {
-    match value.to_ascii_lowercase().as_str() {
-        "true" => Some(true),
-        "false" => Some(false),
-        _ => None,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::{EvalTerms, EvalWeights};
 
     struct Session {
         engine: Engine,
@@ -761,6 +546,41 @@ mod tests {
         );
         assert!(reply.ends_with("uciok\n"));
         assert_eq!(s.engine.handle("quit"), Flow::Quit);
+    }
+
+    #[test]
+    fn uci_prints_the_option_table_and_setoption_knows_every_row() {
+        let mut s = Session::new();
+        let reply = s.send("uci");
+        let table = s.engine.options();
+        let printed: Vec<&str> = reply
+            .lines()
+            .filter(|l| l.starts_with("option name "))
+            .collect();
+        assert_eq!(printed.len(), table.len());
+        for (line, option) in printed.iter().zip(&table) {
+            assert_eq!(*line, option.uci_line());
+            assert!(
+                !option.doc.is_empty(),
+                "{} says what it changes",
+                option.name
+            );
+        }
+        // Every row but the variant takes its own default back without complaint.
+        for option in &table {
+            let default = match &option.kind {
+                OptionType::Spin { default, .. } => default.to_string(),
+                OptionType::Check { default } => default.to_string(),
+                OptionType::Combo { default, .. } => default.clone(),
+                OptionType::String { default } => default.clone(),
+            };
+            let reply = s.send(&format!(
+                "setoption name {} value {default}",
+                option.name.to_ascii_uppercase()
+            ));
+            assert_eq!(reply, "", "{}: {reply}", option.name);
+        }
+        assert_eq!(*s.engine.searcher().options(), SearchOptions::default());
     }
 
     #[test]

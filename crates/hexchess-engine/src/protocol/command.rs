@@ -1,0 +1,276 @@
+//! The protocol's commands as data: each input line parses into a [`Command`] (or an
+//! error naming what is wrong) before anything runs, so a bad line never touches the
+//! engine's state.
+
+use std::fmt;
+use std::time::Duration;
+
+use crate::{Clock, SearchLimits, bench};
+
+/// The deepest `go perft` accepted: deeper would run for days.
+pub const MAX_PERFT_DEPTH: u32 = 12;
+
+/// The deepest `bench` accepted.
+pub const MAX_BENCH_DEPTH: u32 = 30;
+
+/// One line of input, understood.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    /// `uci`: name the engine and list its options.
+    Uci,
+    /// `isready`: answer `readyok`.
+    IsReady,
+    /// `ucinewgame`: forget what earlier games taught; back to the start.
+    NewGame,
+    /// `setoption name <name> [value <value>]`.
+    SetOption { name: String, value: String },
+    /// `position startpos|fen <hexfen> [moves ...]`.
+    Position { start: Start, moves: Vec<String> },
+    /// `go ...`: search within these limits.
+    Go(SearchLimits),
+    /// `go perft <depth>`: count the moves from each root move.
+    Perft(u32),
+    /// `stop`: end the search now.
+    Stop,
+    /// `bench [depth]`: search the fixed bench positions.
+    Bench(u32),
+    /// `d`: show the position.
+    Display,
+    /// `quit`.
+    Quit,
+}
+
+/// Where a `position` command starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Start {
+    /// The variant's starting array.
+    StartPos,
+    /// A hex FEN (checked against the rules when the command runs).
+    Fen(String),
+}
+
+/// Why a line is not a command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CommandError {
+    Unknown(String),
+    SetOptionSyntax,
+    PositionSyntax,
+    PerftDepth(String),
+    GoValueMissing(String),
+    GoBadNumber { what: &'static str, value: String },
+    GoUnknown(String),
+    BenchDepth,
+}
+
+impl fmt::Display for CommandError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CommandError::Unknown(c) => write!(f, "unknown command '{c}'"),
+            CommandError::SetOptionSyntax => {
+                write!(f, "expected 'setoption name <option> value <value>'")
+            }
+            CommandError::PositionSyntax => {
+                write!(f, "expected 'position startpos|fen <hexfen> [moves ...]'")
+            }
+            CommandError::PerftDepth(n) => {
+                write!(f, "perft depth must be 1 to {MAX_PERFT_DEPTH}, not '{n}'")
+            }
+            CommandError::GoValueMissing(key) => write!(f, "'go {key}' needs a value"),
+            CommandError::GoBadNumber { what, value } => write!(f, "bad {what} '{value}'"),
+            CommandError::GoUnknown(key) => write!(f, "unknown 'go' argument '{key}'"),
+            CommandError::BenchDepth => write!(f, "usage: bench [depth 1..{MAX_BENCH_DEPTH}]"),
+        }
+    }
+}
+
+impl std::error::Error for CommandError {}
+
+impl Command {
+    /// Reads one line: `Ok(None)` for a blank one.
+    pub fn parse(line: &str) -> Result<Option<Command>, CommandError> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let Some((&command, args)) = words.split_first() else {
+            return Ok(None);
+        };
+        let command = match command {
+            "uci" => Command::Uci,
+            "isready" => Command::IsReady,
+            "ucinewgame" => Command::NewGame,
+            "setoption" => parse_setoption(args)?,
+            "position" => parse_position(args)?,
+            "go" => parse_go(args)?,
+            "stop" => Command::Stop,
+            "bench" => parse_bench(args)?,
+            "d" => Command::Display,
+            "quit" => Command::Quit,
+            _ => return Err(CommandError::Unknown(command.to_string())),
+        };
+        Ok(Some(command))
+    }
+}
+
+/// `setoption name <name...> [value <value...>]`: names and values may have spaces.
+fn parse_setoption(args: &[&str]) -> Result<Command, CommandError> {
+    let joined = args.join(" ");
+    let rest = joined
+        .strip_prefix("name ")
+        .ok_or(CommandError::SetOptionSyntax)?;
+    let (name, value) = match rest.split_once(" value ") {
+        Some((n, v)) => (n.trim(), v.trim()),
+        None => (rest.trim(), ""),
+    };
+    Ok(Command::SetOption {
+        name: name.to_string(),
+        value: value.to_string(),
+    })
+}
+
+fn parse_position(args: &[&str]) -> Result<Command, CommandError> {
+    let (setup, moves) = match args.iter().position(|a| *a == "moves") {
+        Some(i) => (&args[..i], &args[i + 1..]),
+        None => (args, &[][..]),
+    };
+    let start = match setup.split_first() {
+        Some((&"startpos", [])) => Start::StartPos,
+        Some((&"fen", fen)) if !fen.is_empty() => Start::Fen(fen.join(" ")),
+        _ => return Err(CommandError::PositionSyntax),
+    };
+    Ok(Command::Position {
+        start,
+        moves: moves.iter().map(|m| m.to_string()).collect(),
+    })
+}
+
+fn parse_go(args: &[&str]) -> Result<Command, CommandError> {
+    if let ["perft", n] = args {
+        return match n.parse::<u32>() {
+            Ok(depth) if (1..=MAX_PERFT_DEPTH).contains(&depth) => Ok(Command::Perft(depth)),
+            _ => Err(CommandError::PerftDepth(n.to_string())),
+        };
+    }
+    parse_limits(args).map(Command::Go)
+}
+
+/// Reads `go` arguments: `depth N`, `nodes N`, `movetime MS`, `wtime MS btime MS winc MS
+/// binc MS movestogo N`, `infinite`.
+fn parse_limits(args: &[&str]) -> Result<SearchLimits, CommandError> {
+    let mut limits = SearchLimits::default();
+    let mut clock = Clock::default();
+    let mut has_clock = false;
+    let mut i = 0;
+    while i < args.len() {
+        let key = args[i];
+        if key == "infinite" {
+            limits.infinite = true;
+            i += 1;
+            continue;
+        }
+        let Some(value) = args.get(i + 1) else {
+            return Err(CommandError::GoValueMissing(key.to_string()));
+        };
+        let number = |what: &'static str| -> Result<u64, CommandError> {
+            value
+                .parse::<i64>()
+                .map(|v| v.max(0) as u64)
+                .map_err(|_| CommandError::GoBadNumber {
+                    what,
+                    value: value.to_string(),
+                })
+        };
+        let ms = |what: &'static str| number(what).map(Duration::from_millis);
+        match key {
+            "depth" => limits.depth = Some(number("depth")?.clamp(1, 127) as u32),
+            "nodes" => limits.nodes = Some(number("nodes")?.max(1)),
+            "movetime" => limits.movetime = Some(ms("movetime")?),
+            "wtime" => {
+                clock.white = ms("wtime")?;
+                has_clock = true;
+            }
+            "btime" => {
+                clock.black = ms("btime")?;
+                has_clock = true;
+            }
+            "winc" => clock.white_increment = ms("winc")?,
+            "binc" => clock.black_increment = ms("binc")?,
+            "movestogo" => clock.moves_to_go = Some(number("movestogo")?.clamp(1, 1000) as u32),
+            _ => return Err(CommandError::GoUnknown(key.to_string())),
+        }
+        i += 2;
+    }
+    if has_clock {
+        limits.clock = Some(clock);
+    }
+    Ok(limits)
+}
+
+fn parse_bench(args: &[&str]) -> Result<Command, CommandError> {
+    match args.first().map(|d| d.parse::<u32>()) {
+        None => Ok(Command::Bench(bench::BENCH_DEPTH)),
+        Some(Ok(d)) if (1..=MAX_BENCH_DEPTH).contains(&d) => Ok(Command::Bench(d)),
+        Some(_) => Err(CommandError::BenchDepth),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_parse_into_commands() {
+        assert_eq!(Command::parse("   \n"), Ok(None));
+        assert_eq!(Command::parse("uci"), Ok(Some(Command::Uci)));
+        assert_eq!(
+            Command::parse("setoption name Skill Level value 1 2"),
+            Ok(Some(Command::SetOption {
+                name: "Skill Level".into(),
+                value: "1 2".into()
+            }))
+        );
+        assert_eq!(
+            Command::parse("position fen K/P/8 w - 0 1 moves a1a2 b3b4"),
+            Ok(Some(Command::Position {
+                start: Start::Fen("K/P/8 w - 0 1".into()),
+                moves: vec!["a1a2".into(), "b3b4".into()],
+            }))
+        );
+        assert_eq!(Command::parse("go perft 3"), Ok(Some(Command::Perft(3))));
+        let Ok(Some(Command::Go(limits))) = Command::parse("go wtime 1000 btime 2000 depth 4")
+        else {
+            panic!("a go command")
+        };
+        assert_eq!(limits.depth, Some(4));
+        let clock = limits.clock.expect("a clock");
+        assert_eq!(clock.white, Duration::from_millis(1000));
+        assert_eq!(clock.black, Duration::from_millis(2000));
+        assert_eq!(
+            Command::parse("bench"),
+            Ok(Some(Command::Bench(bench::BENCH_DEPTH)))
+        );
+    }
+
+    #[test]
+    fn bad_lines_say_what_is_wrong() {
+        for (line, message) in [
+            ("frobnicate", "unknown command 'frobnicate'"),
+            (
+                "setoption Hash 3",
+                "expected 'setoption name <option> value <value>'",
+            ),
+            (
+                "position",
+                "expected 'position startpos|fen <hexfen> [moves ...]'",
+            ),
+            ("go perft 13", "perft depth must be 1 to 12, not '13'"),
+            ("go depth", "'go depth' needs a value"),
+            ("go nodes many", "bad nodes 'many'"),
+            ("go sideways 3", "unknown 'go' argument 'sideways'"),
+            ("bench 31", "usage: bench [depth 1..30]"),
+        ] {
+            assert_eq!(
+                Command::parse(line).map_err(|e| e.to_string()),
+                Err(message.to_string()),
+                "{line}"
+            );
+        }
+    }
+}

@@ -1,0 +1,291 @@
+//! Every engine option in one table: its name, its type with default and bounds, and
+//! what it changes. `uci` prints the table; `setoption` looks names up in it and
+//! applies the value through the option's [`Effect`].
+
+use std::fmt;
+
+use crate::eval::{EvalMode, EvalTerms, EvalWeights};
+use crate::{MAX_MULTI_PV, MAX_THREADS, SearchOptions, Skill, Techniques};
+
+/// The largest hash table accepted, in megabytes.
+pub const MAX_HASH_MB: usize = 16 * 1024;
+
+/// An option's type, default and bounds, as `uci` announces them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionType {
+    Spin {
+        default: i64,
+        min: i64,
+        max: i64,
+    },
+    Check {
+        default: bool,
+    },
+    /// One of several words; `vars` empty means the engine fills them in (the variants).
+    Combo {
+        default: String,
+        vars: Vec<String>,
+    },
+    String {
+        default: String,
+    },
+}
+
+/// What setting an option changes.
+#[derive(Clone, Copy, Debug)]
+pub enum Effect {
+    /// The variant played (engine state, not a search option).
+    Variant,
+    Hash,
+    Threads,
+    MultiPv,
+    Skill,
+    /// Null move, reductions and futility together.
+    Pruning,
+    /// One search technique.
+    Technique(fn(&mut Techniques) -> &mut bool),
+    /// Full or material-only evaluation.
+    Eval,
+    /// One term of the full evaluation.
+    Term(EvalTerms),
+    MaxDepth,
+    Weights,
+}
+
+/// One engine option.
+#[derive(Clone, Debug)]
+pub struct EngineOption {
+    pub name: &'static str,
+    pub kind: OptionType,
+    /// What it changes, in a few words (for docs and `--help`).
+    pub doc: &'static str,
+    pub effect: Effect,
+}
+
+impl EngineOption {
+    /// The `option name ...` line `uci` prints for it.
+    pub fn uci_line(&self) -> String {
+        let name = self.name;
+        match &self.kind {
+            OptionType::Spin { default, min, max } => {
+                format!("option name {name} type spin default {default} min {min} max {max}")
+            }
+            OptionType::Check { default } => {
+                format!("option name {name} type check default {default}")
+            }
+            OptionType::Combo { default, vars } => {
+                let vars: String = vars.iter().map(|v| format!(" var {v}")).collect();
+                format!("option name {name} type combo default {default}{vars}")
+            }
+            OptionType::String { default } => {
+                format!("option name {name} type string default {default}")
+            }
+        }
+    }
+}
+
+/// The search techniques that can be switched one by one, by option name.
+const TECHNIQUES: [(&str, fn(&mut Techniques) -> &mut bool); 5] = [
+    ("NullMove", |t| &mut t.null_move),
+    ("Reductions", |t| &mut t.reductions),
+    ("Futility", |t| &mut t.futility),
+    ("CheckExtension", |t| &mut t.check_extension),
+    ("Aspiration", |t| &mut t.aspiration),
+];
+
+/// Every option, in the order `uci` lists them. `variant` is the variant played and
+/// `variants` every one the engine knows.
+pub fn table(variant: &str, variants: &[&str]) -> Vec<EngineOption> {
+    let defaults = SearchOptions::default();
+    let spin = |default: usize, min: usize, max: usize| OptionType::Spin {
+        default: default as i64,
+        min: min as i64,
+        max: max as i64,
+    };
+    let check = OptionType::Check { default: true };
+    let mut options = vec![
+        EngineOption {
+            name: "UCI_Variant",
+            kind: OptionType::Combo {
+                default: variant.to_string(),
+                vars: variants.iter().map(|v| v.to_string()).collect(),
+            },
+            doc: "the variant played; the position goes back to its start",
+            effect: Effect::Variant,
+        },
+        EngineOption {
+            name: "Hash",
+            kind: spin(defaults.hash_mb, 1, MAX_HASH_MB),
+            doc: "transposition table size in megabytes",
+            effect: Effect::Hash,
+        },
+        EngineOption {
+            name: "Threads",
+            kind: spin(defaults.threads, 1, MAX_THREADS),
+            doc: "threads searching together (full strength only)",
+            effect: Effect::Threads,
+        },
+        EngineOption {
+            name: "MultiPV",
+            kind: spin(defaults.multi_pv, 1, MAX_MULTI_PV),
+            doc: "best lines searched and reported (full strength only)",
+            effect: Effect::MultiPv,
+        },
+        EngineOption {
+            name: "Skill",
+            kind: OptionType::Spin {
+                default: i64::from(defaults.skill.level()),
+                min: i64::from(Skill::MIN.level()),
+                max: i64::from(Skill::FULL.level()),
+            },
+            doc: "strength level, 1 (beginner) to 20 (full strength)",
+            effect: Effect::Skill,
+        },
+        EngineOption {
+            name: "Pruning",
+            kind: check.clone(),
+            doc: "null move, reductions and futility pruning together",
+            effect: Effect::Pruning,
+        },
+    ];
+    options.extend(TECHNIQUES.iter().map(|&(name, field)| EngineOption {
+        name,
+        kind: check.clone(),
+        doc: "one search technique, for matches without it",
+        effect: Effect::Technique(field),
+    }));
+    options.push(EngineOption {
+        name: "Eval",
+        kind: OptionType::Combo {
+            default: "Full".into(),
+            vars: vec!["Full".into(), "Material".into()],
+        },
+        doc: "the full evaluation or material only",
+        effect: Effect::Eval,
+    });
+    options.extend(EvalTerms::NAMED.iter().map(|&(name, term)| EngineOption {
+        name,
+        kind: check.clone(),
+        doc: "one term of the full evaluation, for matches without it",
+        effect: Effect::Term(term),
+    }));
+    options.push(EngineOption {
+        name: "MaxDepth",
+        kind: spin(0, 0, 127),
+        doc: "a depth the search never exceeds (0: no limit)",
+        effect: Effect::MaxDepth,
+    });
+    options.push(EngineOption {
+        name: "EvalWeights",
+        kind: OptionType::String {
+            default: EvalWeights::default().to_string(),
+        },
+        doc: "the evaluation's weights in RON; those left out keep their defaults",
+        effect: Effect::Weights,
+    });
+    options
+}
+
+/// The option called `name` (in any case).
+pub fn find<'a>(table: &'a [EngineOption], name: &str) -> Option<&'a EngineOption> {
+    table.iter().find(|o| o.name.eq_ignore_ascii_case(name))
+}
+
+/// Why a value was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionError {
+    /// The value does not fit the option: what was expected.
+    BadValue(String),
+    /// The value was read but refused, for this reason.
+    Refused(String),
+    /// An evaluation term while the evaluation is material only.
+    NeedsFullEval,
+}
+
+impl OptionError {
+    /// The message for a value given to the option called `name` (as typed).
+    pub fn message(&self, name: &str, value: &str) -> String {
+        match self {
+            OptionError::BadValue(what) => format!("bad value '{value}' for {name}: {what}"),
+            OptionError::Refused(why) => format!("{name}: {why}"),
+            OptionError::NeedsFullEval => {
+                format!("{name} is a term of the full evaluation; set Eval to Full first")
+            }
+        }
+    }
+}
+
+impl fmt::Display for OptionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message("option", "?"))
+    }
+}
+
+/// A check option's value.
+fn parse_check(value: &str) -> Result<bool, OptionError> {
+    match value.to_ascii_lowercase().as_str() {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(OptionError::BadValue("expected true or false".into())),
+    }
+}
+
+/// A whole number within `min..=max`.
+fn parse_within(value: &str, min: usize, max: usize) -> Result<usize, OptionError> {
+    match value.parse::<usize>() {
+        Ok(n) if (min..=max).contains(&n) => Ok(n),
+        _ => Err(OptionError::BadValue(format!("expected {min} to {max}"))),
+    }
+}
+
+/// Applies `value` to `options` as `effect` says ([`Effect::Variant`] is the engine's
+/// to apply). On error `options` is unchanged.
+pub fn apply(effect: Effect, value: &str, options: &mut SearchOptions) -> Result<(), OptionError> {
+    match effect {
+        Effect::Variant => {}
+        Effect::Hash => options.hash_mb = parse_within(value, 1, MAX_HASH_MB)?,
+        Effect::Threads => options.threads = parse_within(value, 1, MAX_THREADS)?,
+        Effect::MultiPv => options.multi_pv = parse_within(value, 1, MAX_MULTI_PV)?,
+        Effect::Skill => {
+            options.skill = value
+                .parse::<Skill>()
+                .map_err(|e| OptionError::Refused(e.to_string()))?
+        }
+        Effect::Pruning => options.techniques.set_pruning(parse_check(value)?),
+        Effect::Technique(field) => *field(&mut options.techniques) = parse_check(value)?,
+        Effect::Eval => {
+            options.eval = match value.to_ascii_lowercase().as_str() {
+                "full" => EvalMode::FULL,
+                "material" => EvalMode::Material,
+                _ => return Err(OptionError::BadValue("expected Full or Material".into())),
+            }
+        }
+        Effect::Term(term) => {
+            let on = parse_check(value)?;
+            let EvalMode::Terms(terms) = options.eval else {
+                return Err(OptionError::NeedsFullEval);
+            };
+            options.eval = EvalMode::Terms(if on {
+                terms.with(term)
+            } else {
+                terms.without(term)
+            });
+        }
+        Effect::MaxDepth => {
+            options.max_depth = match value.parse::<u32>() {
+                Ok(0) => None,
+                Ok(d) if d < 128 => Some(d),
+                _ => return Err(OptionError::BadValue("expected 0 (no limit) to 127".into())),
+            }
+        }
+        Effect::Weights => {
+            options.weights = ron::from_str::<EvalWeights>(value).map_err(|e| {
+                OptionError::BadValue(format!(
+                    "{e} (expected for example {})",
+                    EvalWeights::default()
+                ))
+            })?
+        }
+    }
+    Ok(())
+}
