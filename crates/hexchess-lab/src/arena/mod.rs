@@ -238,30 +238,9 @@ fn play_game(
     let opening = &config.openings[(index / 2) % config.openings.len()];
     let white = index % 2;
     let names = [&config.engines[0].name, &config.engines[1].name];
-    for (e, slot) in engines.iter_mut().enumerate() {
-        // (Re)start an engine that is missing or no longer answers.
-        let alive = match slot {
-            Some(p) => p.send("ucinewgame").is_ok() && p.ready(Duration::from_secs(10)).is_ok(),
-            None => false,
-        };
-        if !alive {
-            *slot = Some(
-                EngineProcess::start(&config.engines[e], config.variant.id())
-                    .map_err(|err| format!("{}: {err}", names[e]))?,
-            );
-        }
-    }
-
-    let mut pos = match &opening.fen {
-        Some(f) => Position::from_fen(Arc::clone(&config.variant), f)
-            .map_err(|e| format!("opening FEN: {e}"))?,
-        None => Position::start(Arc::clone(&config.variant)),
-    };
+    ready_engines(config, engines)?;
+    let mut pos = opening_position(config, opening)?;
     let start_fen = opening.fen.clone();
-    for m in &opening.moves {
-        let mv = pos.parse_move(m).map_err(|e| format!("opening: {e}"))?;
-        pos.make_move(mv);
-    }
     let engine_of = |side: Side| {
         if side == Side::White {
             white
@@ -269,14 +248,11 @@ fn play_game(
             1 - white
         }
     };
-
     let mut clocks = match config.time {
         TimeControl::Clock { base, .. } => [base, base],
         TimeControl::MoveTime(_) => [Duration::ZERO; 2],
     };
-    // Per engine: the winner it claims (+1 White, -1 Black, 0 none) and for how many
-    // of its moves in a row.
-    let mut claims = [(0i32, 0usize); 2];
+    let mut claims = [ResignClaim::default(); 2];
     let mut lan: Vec<String> = opening.moves.clone();
     let outcome = loop {
         if let Some(o) = pos.outcome() {
@@ -288,33 +264,9 @@ fn play_game(
         let side = pos.turn();
         let e = engine_of(side);
         let engine = engines[e].as_mut().expect("started above");
-        let setup = match &start_fen {
-            Some(f) => format!("position fen {f}"),
-            None => "position startpos".to_string(),
-        };
-        let position = if lan.is_empty() {
-            setup
-        } else {
-            format!("{setup} moves {}", lan.join(" "))
-        };
-        let (go, allowed) = match config.time {
-            TimeControl::MoveTime(t) => (
-                format!("go movetime {}", t.as_millis()),
-                t * 3 + Duration::from_secs(2),
-            ),
-            TimeControl::Clock { increment, .. } => (
-                format!(
-                    "go wtime {} btime {} winc {} binc {}",
-                    clocks[0].as_millis(),
-                    clocks[1].as_millis(),
-                    increment.as_millis(),
-                    increment.as_millis()
-                ),
-                clocks[side.index()] + Duration::from_secs(1),
-            ),
-        };
+        let (go, allowed) = go_command(config.time, &clocks, side);
         engine
-            .send(&position)
+            .send(&position_command(start_fen.as_deref(), &lan))
             .map_err(|err| format!("{}: {err}", names[e]))?;
         let asked = Instant::now();
         let answer = match engine.go(&go, allowed) {
@@ -329,63 +281,240 @@ fn play_game(
                 return Err(format!("{}: {err}", names[e]));
             }
         };
-        let spent = asked.elapsed();
-        if let TimeControl::Clock { increment, .. } = config.time {
-            let left = &mut clocks[side.index()];
-            if spent > *left {
-                break GameOutcome::win(!side, Termination::Time);
-            }
-            *left = *left - spent + increment;
+        if !charge_clock(config.time, &mut clocks[side.index()], asked.elapsed()) {
+            break GameOutcome::win(!side, Termination::Time);
         }
-        let mv = match pos.parse_move(&answer.bestmove) {
-            Ok(m) => m,
-            Err(_) => break GameOutcome::win(!side, Termination::IllegalMove),
+        let Ok(mv) = pos.parse_move(&answer.bestmove) else {
+            break GameOutcome::win(!side, Termination::IllegalMove);
         };
-        // Resign adjudication: both engines claim the same winner, several moves running.
-        let decisive = match answer.score {
-            Some(Score::Mate(m)) => Some(m.signum()),
-            Some(Score::Cp(c)) if c.abs() >= config.resign_score => Some(c.signum()),
-            _ => None,
-        };
-        match decisive.map(|s| if side == Side::White { s } else { -s }) {
-            Some(v) if claims[e].0 == v => claims[e].1 += 1,
-            Some(v) => claims[e] = (v, 1),
-            None => claims[e] = (0, 0),
-        }
+        claims[e].update(answer.score, side, config.resign_score);
         lan.push(pos.move_to_lan(mv));
         pos.make_move(mv);
-        let agreed = claims[0].0 != 0 && claims[0].0 == claims[1].0;
-        if config.resign_moves > 0 && agreed && claims.iter().all(|c| c.1 >= config.resign_moves) {
-            let winner = if claims[0].0 > 0 {
-                Side::White
-            } else {
-                Side::Black
-            };
+        if let Some(winner) = agreed_winner(&claims, config.resign_moves) {
             break GameOutcome::win(winner, Termination::Adjudication);
         }
     };
-
-    let record = {
-        let white_name = names[white].clone();
-        let black_name = names[1 - white].clone();
-        let mut r = GameRecord::from_position(
-            &pos,
-            start_fen.as_deref(),
-            &[
-                ("Event", "hexchess-engine match".to_string()),
-                ("Round", (index + 1).to_string()),
-                ("White", white_name),
-                ("Black", black_name),
-            ],
-        );
-        r.set_tag("Result", outcome.result_text());
-        r.set_tag("Termination", outcome.termination.to_string());
-        r
-    };
+    let record = match_record(
+        &pos,
+        start_fen.as_deref(),
+        index,
+        [names[white], names[1 - white]],
+        outcome,
+    );
     Ok(GameResult {
         index,
         white,
         outcome,
         record,
     })
+}
+
+/// Tells both engines a new game starts, (re)starting any that is missing or no
+/// longer answers.
+fn ready_engines(
+    config: &MatchConfig,
+    engines: &mut [Option<EngineProcess>; 2],
+) -> Result<(), String> {
+    for (e, slot) in engines.iter_mut().enumerate() {
+        let alive = match slot {
+            Some(p) => p.send("ucinewgame").is_ok() && p.ready(Duration::from_secs(10)).is_ok(),
+            None => false,
+        };
+        if !alive {
+            *slot = Some(
+                EngineProcess::start(&config.engines[e], config.variant.id())
+                    .map_err(|err| format!("{}: {err}", config.engines[e].name))?,
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The position after the opening's moves.
+fn opening_position(config: &MatchConfig, opening: &Opening) -> Result<Position, String> {
+    let mut pos = match &opening.fen {
+        Some(f) => Position::from_fen(Arc::clone(&config.variant), f)
+            .map_err(|e| format!("opening FEN: {e}"))?,
+        None => Position::start(Arc::clone(&config.variant)),
+    };
+    for m in &opening.moves {
+        let mv = pos.parse_move(m).map_err(|e| format!("opening: {e}"))?;
+        pos.make_move(mv);
+    }
+    Ok(pos)
+}
+
+/// `position startpos|fen ... [moves ...]` for the game so far.
+fn position_command(start_fen: Option<&str>, lan: &[String]) -> String {
+    let setup = match start_fen {
+        Some(f) => format!("position fen {f}"),
+        None => "position startpos".to_string(),
+    };
+    if lan.is_empty() {
+        setup
+    } else {
+        format!("{setup} moves {}", lan.join(" "))
+    }
+}
+
+/// The `go` line for the side to move, and how long to wait for its answer before it
+/// loses on time.
+fn go_command(time: TimeControl, clocks: &[Duration; 2], side: Side) -> (String, Duration) {
+    match time {
+        TimeControl::MoveTime(t) => (
+            format!("go movetime {}", t.as_millis()),
+            t * 3 + Duration::from_secs(2),
+        ),
+        TimeControl::Clock { increment, .. } => (
+            format!(
+                "go wtime {} btime {} winc {} binc {}",
+                clocks[0].as_millis(),
+                clocks[1].as_millis(),
+                increment.as_millis(),
+                increment.as_millis()
+            ),
+            clocks[side.index()] + Duration::from_secs(1),
+        ),
+    }
+}
+
+/// Takes the time a move took off its side's clock and adds the increment; false
+/// when the clock ran out (under a fixed time per move, never).
+fn charge_clock(time: TimeControl, left: &mut Duration, spent: Duration) -> bool {
+    if let TimeControl::Clock { increment, .. } = time {
+        if spent > *left {
+            return false;
+        }
+        *left = *left - spent + increment;
+    }
+    true
+}
+
+/// The winner an engine's scores claim, and for how many of its moves in a row.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct ResignClaim {
+    /// +1 White, -1 Black, 0 none.
+    winner: i32,
+    moves: usize,
+}
+
+impl ResignClaim {
+    /// Counts one more move's score (from the mover's view, the mover being `side`).
+    fn update(&mut self, score: Option<Score>, side: Side, resign_score: i32) {
+        let decisive = match score {
+            Some(Score::Mate(m)) => Some(m.signum()),
+            Some(Score::Cp(c)) if c.abs() >= resign_score => Some(c.signum()),
+            _ => None,
+        };
+        *self = match decisive.map(|s| if side == Side::White { s } else { -s }) {
+            Some(v) if self.winner == v => ResignClaim {
+                winner: v,
+                moves: self.moves + 1,
+            },
+            Some(v) => ResignClaim {
+                winner: v,
+                moves: 1,
+            },
+            None => ResignClaim::default(),
+        };
+    }
+}
+
+/// Resign adjudication: both engines claim the same winner, each for `resign_moves`
+/// moves running (never when `resign_moves` is 0).
+fn agreed_winner(claims: &[ResignClaim; 2], resign_moves: usize) -> Option<Side> {
+    let agreed = claims[0].winner != 0 && claims[0].winner == claims[1].winner;
+    if resign_moves > 0 && agreed && claims.iter().all(|c| c.moves >= resign_moves) {
+        Some(if claims[0].winner > 0 {
+            Side::White
+        } else {
+            Side::Black
+        })
+    } else {
+        None
+    }
+}
+
+/// The game's record with the match's tags: White's and Black's names in `names`.
+fn match_record(
+    pos: &Position,
+    start_fen: Option<&str>,
+    index: usize,
+    names: [&String; 2],
+    outcome: GameOutcome,
+) -> GameRecord {
+    let mut r = GameRecord::from_position(
+        pos,
+        start_fen,
+        &[
+            ("Event", "hexchess-engine match".to_string()),
+            ("Round", (index + 1).to_string()),
+            ("White", names[0].clone()),
+            ("Black", names[1].clone()),
+        ],
+    );
+    r.set_tag("Result", outcome.result_text());
+    r.set_tag("Termination", outcome.termination.to_string());
+    r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_engines_must_claim_the_same_winner_long_enough_to_adjudicate() {
+        let mut claims = [ResignClaim::default(); 2];
+        // White's engine (index 0) sees White winning by 900; Black's engine, to move
+        // as Black, sees itself losing by 900: both claim White.
+        for _ in 0..2 {
+            claims[0].update(Some(Score::Cp(900)), Side::White, 600);
+            claims[1].update(Some(Score::Cp(-900)), Side::Black, 600);
+        }
+        assert_eq!(agreed_winner(&claims, 3), None, "two moves are not three");
+        assert_eq!(agreed_winner(&claims, 2), Some(Side::White));
+        assert_eq!(agreed_winner(&claims, 0), None, "0 switches it off");
+        // A quiet score breaks the run.
+        claims[1].update(Some(Score::Cp(-100)), Side::Black, 600);
+        assert_eq!(claims[1], ResignClaim::default());
+        assert_eq!(agreed_winner(&claims, 1), None);
+        // A mate claims at once, for the side it favours.
+        claims[0].update(Some(Score::Mate(-3)), Side::White, 600);
+        claims[1].update(Some(Score::Mate(2)), Side::Black, 600);
+        assert_eq!(agreed_winner(&claims, 1), Some(Side::Black));
+    }
+
+    #[test]
+    fn clocks_lose_the_time_spent_and_gain_the_increment() {
+        let clock = TimeControl::Clock {
+            base: Duration::from_secs(60),
+            increment: Duration::from_secs(1),
+        };
+        let mut left = Duration::from_secs(10);
+        assert!(charge_clock(clock, &mut left, Duration::from_secs(4)));
+        assert_eq!(left, Duration::from_secs(7));
+        assert!(!charge_clock(clock, &mut left, Duration::from_secs(8)));
+        let per_move = TimeControl::MoveTime(Duration::from_millis(100));
+        assert!(charge_clock(per_move, &mut left, Duration::from_secs(99)));
+    }
+
+    #[test]
+    fn the_engines_are_told_the_whole_game() {
+        assert_eq!(position_command(None, &[]), "position startpos");
+        let moves = vec!["f5f6".to_string(), "c7c5".to_string()];
+        assert_eq!(
+            position_command(Some("K/8 w - 0 1"), &moves),
+            "position fen K/8 w - 0 1 moves f5f6 c7c5"
+        );
+        let (go, allowed) = go_command(
+            TimeControl::Clock {
+                base: Duration::from_secs(60),
+                increment: Duration::from_millis(500),
+            },
+            &[Duration::from_secs(30), Duration::from_secs(20)],
+            Side::Black,
+        );
+        assert_eq!(go, "go wtime 30000 btime 20000 winc 500 binc 500");
+        assert_eq!(allowed, Duration::from_secs(21));
+    }
 }
