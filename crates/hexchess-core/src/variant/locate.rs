@@ -26,133 +26,177 @@ struct Lexed {
 }
 
 fn lex(src: &str) -> Vec<Lexed> {
-    let chars: Vec<char> = src.chars().collect();
-    let mut out = Vec::new();
-    let (mut i, mut line, mut column) = (0, 1, 1);
-    // Advances over one char, keeping line and column right.
-    let bump = |i: &mut usize, line: &mut usize, column: &mut usize| {
-        if chars[*i] == '\n' {
-            *line += 1;
-            *column = 1;
-        } else {
-            *column += 1;
-        }
-        *i += 1;
+    let mut lexer = Lexer {
+        chars: src.chars().collect(),
+        i: 0,
+        line: 1,
+        column: 1,
     };
-    while i < chars.len() {
-        let c = chars[i];
-        let (l0, c0) = (line, column);
+    let mut out = Vec::new();
+    while let Some(&c) = lexer.chars.get(lexer.i) {
+        let (line, column) = (lexer.line, lexer.column);
         if c.is_whitespace() {
-            bump(&mut i, &mut line, &mut column);
-            continue;
+            lexer.bump();
+        } else if c == '/' && lexer.peek(1) == Some('/') {
+            lexer.skip_line_comment();
+        } else if c == '/' && lexer.peek(1) == Some('*') {
+            lexer.skip_block_comment();
+        } else {
+            let token = lexer.token(c);
+            out.push(Lexed {
+                token,
+                line,
+                column,
+            });
         }
-        if c == '/' && chars.get(i + 1) == Some(&'/') {
-            while i < chars.len() && chars[i] != '\n' {
-                bump(&mut i, &mut line, &mut column);
-            }
-            continue;
+    }
+    out
+}
+
+/// A position in the text being lexed, with its line and column kept right.
+struct Lexer {
+    chars: Vec<char>,
+    i: usize,
+    line: usize,
+    column: usize,
+}
+
+impl Lexer {
+    /// The char `k` places ahead.
+    fn peek(&self, k: usize) -> Option<char> {
+        self.chars.get(self.i + k).copied()
+    }
+
+    fn at_end(&self) -> bool {
+        self.i >= self.chars.len()
+    }
+
+    /// Advances over one char.
+    fn bump(&mut self) {
+        if self.chars[self.i] == '\n' {
+            self.line += 1;
+            self.column = 1;
+        } else {
+            self.column += 1;
         }
-        if c == '/' && chars.get(i + 1) == Some(&'*') {
-            let mut depth = 0;
-            while i < chars.len() {
-                if chars[i] == '/' && chars.get(i + 1) == Some(&'*') {
-                    depth += 1;
-                    bump(&mut i, &mut line, &mut column);
-                } else if chars[i] == '*' && chars.get(i + 1) == Some(&'/') {
-                    depth -= 1;
-                    bump(&mut i, &mut line, &mut column);
-                    if depth == 0 {
-                        bump(&mut i, &mut line, &mut column);
-                        break;
-                    }
+        self.i += 1;
+    }
+
+    /// `// ...` up to the end of the line.
+    fn skip_line_comment(&mut self) {
+        while !self.at_end() && self.chars[self.i] != '\n' {
+            self.bump();
+        }
+    }
+
+    /// `/* ... */`, nested as Rust nests them.
+    fn skip_block_comment(&mut self) {
+        let mut depth = 0;
+        while !self.at_end() {
+            if self.chars[self.i] == '/' && self.peek(1) == Some('*') {
+                depth += 1;
+                self.bump();
+            } else if self.chars[self.i] == '*' && self.peek(1) == Some('/') {
+                depth -= 1;
+                self.bump();
+                if depth == 0 {
+                    self.bump();
+                    break;
                 }
-                bump(&mut i, &mut line, &mut column);
             }
-            continue;
+            self.bump();
         }
-        let token = match c {
+    }
+
+    /// The token starting with `c`, consumed.
+    fn token(&mut self, c: char) -> Token {
+        match c {
             '(' | '[' | '{' => {
-                bump(&mut i, &mut line, &mut column);
+                self.bump();
                 Token::Open(c)
             }
             ')' | ']' | '}' => {
-                bump(&mut i, &mut line, &mut column);
+                self.bump();
                 Token::Close(c)
             }
             ',' => {
-                bump(&mut i, &mut line, &mut column);
+                self.bump();
                 Token::Comma
             }
             ':' => {
-                bump(&mut i, &mut line, &mut column);
+                self.bump();
                 Token::Colon
             }
-            '"' | '\'' => {
-                let quote = c;
-                let mut text = String::new();
-                bump(&mut i, &mut line, &mut column);
-                while i < chars.len() && chars[i] != quote {
-                    if chars[i] == '\\' {
-                        bump(&mut i, &mut line, &mut column);
-                    }
-                    if i < chars.len() {
-                        text.push(chars[i]);
-                        bump(&mut i, &mut line, &mut column);
-                    }
-                }
-                if i < chars.len() {
-                    bump(&mut i, &mut line, &mut column);
-                }
-                Token::Text(text)
-            }
-            'r' if matches!(chars.get(i + 1), Some('"') | Some('#')) => {
-                // Raw string: r"..." or r#"..."#.
-                bump(&mut i, &mut line, &mut column);
-                let mut hashes = 0;
-                while i < chars.len() && chars[i] == '#' {
-                    hashes += 1;
-                    bump(&mut i, &mut line, &mut column);
-                }
-                if i < chars.len() {
-                    bump(&mut i, &mut line, &mut column);
-                }
-                let mut text = String::new();
-                while i < chars.len() {
-                    if chars[i] == '"' && (1..=hashes).all(|k| chars.get(i + k) == Some(&'#')) {
-                        for _ in 0..=hashes {
-                            bump(&mut i, &mut line, &mut column);
-                        }
-                        break;
-                    }
-                    text.push(chars[i]);
-                    bump(&mut i, &mut line, &mut column);
-                }
-                Token::Text(text)
-            }
-            c if c.is_alphabetic() || c == '_' => {
-                let mut s = String::new();
-                while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_') {
-                    s.push(chars[i]);
-                    bump(&mut i, &mut line, &mut column);
-                }
-                Token::Ident(s)
-            }
+            '"' | '\'' => Token::Text(self.quoted(c)),
+            'r' if matches!(self.peek(1), Some('"') | Some('#')) => Token::Text(self.raw_string()),
+            c if c.is_alphabetic() || c == '_' => Token::Ident(self.ident()),
             _ => {
                 // Numbers, signs and anything else: one token up to a delimiter.
-                while i < chars.len() && !chars[i].is_whitespace() && !"()[]{},:".contains(chars[i])
+                while !self.at_end()
+                    && !self.chars[self.i].is_whitespace()
+                    && !"()[]{},:".contains(self.chars[self.i])
                 {
-                    bump(&mut i, &mut line, &mut column);
+                    self.bump();
                 }
                 Token::Other
             }
-        };
-        out.push(Lexed {
-            token,
-            line: l0,
-            column: c0,
-        });
+        }
     }
-    out
+
+    /// A string or char between `quote`s, with backslash escapes kept as the escaped
+    /// char.
+    fn quoted(&mut self, quote: char) -> String {
+        let mut text = String::new();
+        self.bump();
+        while !self.at_end() && self.chars[self.i] != quote {
+            if self.chars[self.i] == '\\' {
+                self.bump();
+            }
+            if !self.at_end() {
+                text.push(self.chars[self.i]);
+                self.bump();
+            }
+        }
+        if !self.at_end() {
+            self.bump();
+        }
+        text
+    }
+
+    /// A raw string: `r"..."` or `r#"..."#`.
+    fn raw_string(&mut self) -> String {
+        self.bump();
+        let mut hashes = 0;
+        while !self.at_end() && self.chars[self.i] == '#' {
+            hashes += 1;
+            self.bump();
+        }
+        if !self.at_end() {
+            self.bump();
+        }
+        let mut text = String::new();
+        while !self.at_end() {
+            if self.chars[self.i] == '"' && (1..=hashes).all(|k| self.peek(k) == Some('#')) {
+                for _ in 0..=hashes {
+                    self.bump();
+                }
+                break;
+            }
+            text.push(self.chars[self.i]);
+            self.bump();
+        }
+        text
+    }
+
+    fn ident(&mut self) -> String {
+        let mut s = String::new();
+        while !self.at_end() && (self.chars[self.i].is_alphanumeric() || self.chars[self.i] == '_')
+        {
+            s.push(self.chars[self.i]);
+            self.bump();
+        }
+        s
+    }
 }
 
 /// Start positions of every value in a RON document, by path.
