@@ -1,28 +1,32 @@
-//! hexchess, the game: one Bevy plugin per concern.
+//! hexchess, the game: one Bevy plugin per folder, imports flowing one way.
 //!
 //! [`GameState`](game::GameState) holds the position and history and is the only
 //! source of truth; the board, pieces, highlights and labels are views synced from it
 //! after every change, never the other way round.
+//!
+//! The folders, each depending only on those above it:
+//!
+//! - [`machine`]: cores, GPU or CPU rasteriser, how systems share the cores.
+//! - [`game`]: the game state, the requests that change it, variants, saved games.
+//! - [`look`]: view settings, the material and shader, geometry, pinned text.
+//! - [`board`]: cells in the world, tiles, coordinate labels, highlights.
+//! - [`pieces`]: piece models and images, their entities, animations.
+//! - [`play`]: who plays, the engine's level, clocks, app states, the engine opponent.
+//! - [`input`]: mouse and keyboard: selecting, dragging, promotion choice, shortcuts.
+//! - [`ui`]: the egui menus, panels and dialogs.
+//! - [`screen`]: the camera and lights, the pointer's cell, pinned text, redrawing.
+//! - [`dev`]: screenshots and frame statistics.
 
-pub mod ai;
-pub mod animation;
 pub mod board;
-pub mod camera;
-pub mod files;
-pub mod frames;
+pub mod dev;
 pub mod game;
 pub mod input;
-pub mod models;
+pub mod look;
+pub mod machine;
 pub mod pieces;
-pub mod redraw;
-pub mod screenshot;
-pub mod session;
-pub mod settings;
-pub mod shading;
-pub mod sprites;
-pub mod threads;
+pub mod play;
+pub mod screen;
 pub mod ui;
-pub mod variants;
 
 use std::sync::Arc;
 
@@ -30,7 +34,8 @@ use bevy::prelude::*;
 use hexchess_core::{Catalog, Position};
 
 use crate::game::{GameState, Variants};
-use crate::settings::Settings;
+use crate::look::Settings;
+use crate::play::Session;
 
 /// How the game starts (from the command line).
 #[derive(Clone, Debug, Default)]
@@ -42,7 +47,7 @@ pub struct LaunchOptions {
     /// A saved game to continue (a record file's text).
     pub record: Option<hexchess_core::record::GameRecord>,
     pub settings: Settings,
-    pub session: session::Session,
+    pub session: Session,
 }
 
 /// Why the launch options cannot start a game.
@@ -101,13 +106,13 @@ impl LaunchOptions {
 }
 
 /// The game's logic and views without a window, camera or egui: what headless tests
-/// run. Needs `AssetPlugin` and the `Mesh`, [`shading::Surface`] and `Image` assets.
+/// run. Needs `AssetPlugin` and the `Mesh`, [`look::Surface`] and `Image` assets.
 pub fn add_game_plugins(
     app: &mut App,
     catalog: Catalog,
     state: GameState,
     settings: Settings,
-    session: session::Session,
+    session: Session,
 ) {
     app.insert_resource(Variants(catalog))
         .insert_resource(state)
@@ -115,13 +120,11 @@ pub fn add_game_plugins(
         .insert_resource(session)
         .add_plugins((
             game::GamePlugin,
-            session::SessionPlugin,
-            input::InputPlugin,
+            look::LookPlugin,
             board::BoardPlugin,
             pieces::PiecesPlugin,
-            animation::AnimationPlugin,
-            ai::AiPlugin,
-            variants::VariantsPlugin,
+            play::PlayPlugin,
+            input::InputPlugin,
         ));
 }
 
@@ -130,7 +133,7 @@ pub struct HexchessPlugin {
     pub catalog: Catalog,
     pub state: GameState,
     pub settings: Settings,
-    pub session: session::Session,
+    pub session: Session,
 }
 
 impl Plugin for HexchessPlugin {
@@ -143,11 +146,10 @@ impl Plugin for HexchessPlugin {
             self.session.clone(),
         );
         app.add_plugins((
-            camera::CameraPlugin,
-            shading::ShadingPlugin,
+            look::ShadingPlugin,
             ui::UiPlugin,
-            screenshot::ScreenshotPlugin,
-            redraw::RedrawPlugin,
+            screen::ScreenPlugin,
+            dev::DevPlugin,
         ));
     }
 }

@@ -1,4 +1,6 @@
-//! How the game's own systems share the machine's cores.
+//! What the game learns about the machine it runs on, and how it adapts: how many cores
+//! it may use, whether pixels are shaded by a GPU or on the CPU, and how the frame's
+//! systems share the cores.
 //!
 //! Bevy hands a frame's systems to a pool of threads. On a machine with two cores that
 //! buys nothing: the render thread, the software rasteriser (where there is no GPU)
@@ -10,6 +12,22 @@
 
 use bevy::ecs::schedule::{Schedules, SingleThreadedExecutor};
 use bevy::prelude::*;
+use bevy::render::renderer::RenderAdapterInfo;
+
+/// Where pixels are shaded, known once the renderer has started: the scene is built
+/// lighter (coarser models, no shadows or multisampling) when it is the CPU.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Rasteriser {
+    #[default]
+    Gpu,
+    Software,
+}
+
+/// Whether pixels are shaded on the CPU (Mesa's llvmpipe, WARP, SwiftShader).
+pub fn is_software_renderer(info: &RenderAdapterInfo) -> bool {
+    // wgpu's `DeviceType` is not re-exported by Bevy; its Debug name is stable.
+    format!("{:?}", info.device_type) == "Cpu"
+}
 
 /// The cores this process may use (one when the system cannot tell).
 pub fn cores() -> usize {

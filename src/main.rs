@@ -8,12 +8,13 @@ use bevy::prelude::*;
 use bevy::window::WindowResolution;
 use bevy_egui::{EguiGlobalSettings, EguiPlugin};
 use clap::{Parser, ValueEnum};
-use hexchess::frames::{ExitAfter, ExitWhenOver, FrameReport, FrameStatsPlugin};
-use hexchess::input::Selection;
-use hexchess::redraw::Redraw;
-use hexchess::screenshot::ScreenshotPlan;
-use hexchess::session::{AppState, DEFAULT_LEVEL, Mode, Session};
-use hexchess::settings::{Settings, View};
+use hexchess::board::Selection;
+use hexchess::dev::frames::{ExitAfter, ExitWhenOver, FrameReport};
+use hexchess::dev::screenshot::ScreenshotPlan;
+use hexchess::look::{Settings, View};
+use hexchess::machine::{cores, run_systems_on_one_thread, systems_on_one_thread};
+use hexchess::play::{AppState, DEFAULT_LEVEL, Mode, Session};
+use hexchess::screen::redraw::Redraw;
 use hexchess::{HexchessPlugin, LaunchOptions};
 use hexchess_core::{Catalog, Side};
 use hexchess_engine::Skill;
@@ -125,7 +126,7 @@ fn main() -> ExitCode {
         eprintln!("warning: {e}");
     }
     let record = match &cli.load {
-        Some(path) => match hexchess::files::load(path) {
+        Some(path) => match hexchess::game::records::load(path) {
             Ok(r) => Some(r),
             Err(e) => {
                 eprintln!("error: {e}");
@@ -198,8 +199,7 @@ fn main() -> ExitCode {
         state,
         settings: options.settings,
         session: options.session,
-    })
-    .add_plugins(FrameStatsPlugin);
+    });
     app.insert_resource(Selection { from: selection });
     // Screenshots count frames: they are drawn back to back.
     let redraw = if cli.continuous || cli.screenshot.is_some() {
@@ -235,8 +235,8 @@ fn main() -> ExitCode {
     if cli.exit_when_over {
         app.insert_resource(ExitWhenOver::new(Duration::from_secs(2)));
     }
-    if hexchess::threads::systems_on_one_thread(hexchess::threads::cores()) {
-        hexchess::threads::run_systems_on_one_thread(&mut app);
+    if systems_on_one_thread(cores()) {
+        run_systems_on_one_thread(&mut app);
     }
     match app.run() {
         AppExit::Success => ExitCode::SUCCESS,

@@ -6,12 +6,13 @@ mod common;
 use std::time::Duration;
 
 use bevy::prelude::*;
+use hexchess::board::Selection;
 use hexchess::board::{BoardLabel, CellTile, cell_world};
 use hexchess::game::{GameState, NewGameRequest};
-use hexchess::input::{PendingPromotion, PointerCell, PromotionChoice, Selection};
+use hexchess::input::{PendingPromotion, PointerCell, PromotionChoice};
+use hexchess::look::{Settings, ViewChanged};
 use hexchess::pieces::PieceView;
-use hexchess::session::{Mode, Session};
-use hexchess::settings::{Settings, ViewChanged};
+use hexchess::play::{Mode, Session};
 use hexchess_core::Cell;
 
 fn app(variant: &str, fen: Option<&str>) -> App {
@@ -69,7 +70,7 @@ fn click(app: &mut App, name: &str) {
 fn settle(app: &mut App) {
     for _ in 0..250 {
         app.update();
-        if !hexchess::animation::animating(app.world_mut()) {
+        if !hexchess::pieces::animation::animating(app.world_mut()) {
             app.update();
             return;
         }

@@ -6,10 +6,10 @@ mod common;
 use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
-use hexchess::ai::EnginePlayer;
 use hexchess::game::GameState;
-use hexchess::session::{Mode, Session};
-use hexchess::settings::Settings;
+use hexchess::look::Settings;
+use hexchess::play::EnginePlayer;
+use hexchess::play::{Mode, Session};
 use hexchess_core::Side;
 use hexchess_engine::Skill;
 

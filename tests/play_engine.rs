@@ -8,10 +8,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
-use hexchess::ai::EnginePlayer;
 use hexchess::game::{GameState, LoadRequest, MoveRequest, UndoRequest};
-use hexchess::session::{AppState, GameOverDialog, Mode, Session};
-use hexchess::settings::Settings;
+use hexchess::look::Settings;
+use hexchess::play::EnginePlayer;
+use hexchess::play::{AppState, GameOverDialog, Mode, Session};
 use hexchess_core::{Catalog, Position, Side, Termination};
 use hexchess_engine::Skill;
 
@@ -134,12 +134,16 @@ fn save_then_load_restores_position_and_moves() {
     assert_eq!(before.position.ply_count(), 4);
     let session = app.world().resource::<Session>().clone();
     let path = std::env::temp_dir().join(format!("hexchess-save-{}.txt", std::process::id()));
-    hexchess::files::save(&path, &hexchess::files::game_record(&before, &session)).unwrap();
+    hexchess::game::records::save(
+        &path,
+        &hexchess::game::records::game_record(&before, &session.players()),
+    )
+    .unwrap();
     // A different game in between, then load.
     app.world_mut().write_message(UndoRequest(4));
     app.update();
     assert_eq!(game(&app).position.ply_count(), 0);
-    let record = hexchess::files::load(&path).unwrap();
+    let record = hexchess::game::records::load(&path).unwrap();
     app.world_mut().write_message(LoadRequest(record));
     app.update();
     let after = game(&app);

@@ -8,11 +8,11 @@ use std::time::Duration;
 use bevy::prelude::*;
 use bevy::winit::{UpdateMode, WinitSettings};
 use bevy_egui::{EguiInput, egui};
-use hexchess::camera::Orbit;
 use hexchess::game::{GameState, MoveRequest};
-use hexchess::redraw::{IDLE_WAIT, Redraw, RedrawPlugin};
-use hexchess::session::{Mode, Session};
-use hexchess::settings::Settings;
+use hexchess::look::Settings;
+use hexchess::play::{Mode, Session};
+use hexchess::screen::camera::Orbit;
+use hexchess::screen::redraw::{IDLE_WAIT, Redraw, RedrawPlugin};
 
 fn app() -> App {
     let session = Session {
@@ -62,17 +62,17 @@ fn the_loop_rests_when_idle_and_runs_while_a_move_animates() {
     app.world_mut().write_message(MoveRequest(mv));
     app.update();
     app.update();
-    assert!(hexchess::animation::animating(app.world_mut()));
+    assert!(hexchess::pieces::animation::animating(app.world_mut()));
     assert_eq!(loop_mode(&app), UpdateMode::Continuous);
 
     // When the animation has ended the loop rests again.
     for _ in 0..200 {
         app.update();
-        if !hexchess::animation::animating(app.world_mut()) {
+        if !hexchess::pieces::animation::animating(app.world_mut()) {
             break;
         }
     }
-    assert!(!hexchess::animation::animating(app.world_mut()));
+    assert!(!hexchess::pieces::animation::animating(app.world_mut()));
     app.update();
     app.update();
     assert_eq!(loop_mode(&app), resting());

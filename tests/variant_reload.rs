@@ -7,10 +7,10 @@ use std::path::Path;
 use std::time::Duration;
 
 use bevy::prelude::*;
+use hexchess::game::variants::{RestartOffer, VariantFolders};
 use hexchess::game::{GameState, NewGameRequest, Variants};
-use hexchess::session::{Mode, Session};
-use hexchess::settings::Settings;
-use hexchess::variants::{RestartOffer, VariantFolders};
+use hexchess::look::Settings;
+use hexchess::play::{Mode, Session};
 
 const GLINSKI: &str = include_str!("../variants/glinski.ron");
 

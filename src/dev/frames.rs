@@ -178,7 +178,7 @@ impl Plugin for FrameStatsPlugin {
                 Last,
                 (exit_when_due, exit_when_over, measure_frames)
                     .chain()
-                    .after(crate::redraw::RedrawSet),
+                    .after(crate::screen::redraw::RedrawSet),
             );
     }
 }
@@ -192,7 +192,7 @@ fn start_systems_clock(report: Option<ResMut<FrameReport>>) {
 fn measure_frames(
     report: Option<ResMut<FrameReport>>,
     time: Res<Time<Real>>,
-    redraw: Option<Res<crate::redraw::Redraw>>,
+    redraw: Option<Res<crate::screen::redraw::Redraw>>,
     mut requests: MessageReader<bevy::window::RequestRedraw>,
     mut exits: MessageReader<AppExit>,
     game: Option<Res<crate::game::GameState>>,
@@ -219,7 +219,7 @@ fn measure_frames(
             report.after_wait += 1;
         }
     }
-    let continuous = redraw.is_none_or(|r| *r == crate::redraw::Redraw::Continuous);
+    let continuous = redraw.is_none_or(|r| *r == crate::screen::redraw::Redraw::Continuous);
     report.back_to_back = continuous || requests.read().count() > 0;
     if exits.read().next().is_some() {
         println!("{}", report.summary());

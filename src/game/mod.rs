@@ -1,9 +1,14 @@
-//! The game state: the single source of truth every view is synced from.
+//! The game: the single source of truth every view is synced from, the variants it
+//! can be played in (reloaded as their files change, [`variants`]), and games saved
+//! and loaded as text records ([`records`]).
 //!
 //! Other plugins never change the game directly. They send requests ([`MoveRequest`],
 //! [`NewGameRequest`], [`UndoRequest`], [`RedoRequest`], [`EndRequest`],
 //! [`ReviewRequest`], [`LoadRequest`]); this plugin checks each against the rules,
 //! applies it, and announces the result with a [`BoardChanged`] message.
+
+pub mod records;
+pub mod variants;
 
 use std::sync::Arc;
 
@@ -136,7 +141,7 @@ pub enum BoardChanged {
         /// The piece that moved, as it was before moving.
         piece: Piece,
         /// A captured piece and where it stood (not the target cell for en passant).
-        captured: Option<(Cell, Piece)>,
+        captured: Option<Captured>,
         /// Whether the move gives check.
         check: bool,
     },
@@ -145,6 +150,13 @@ pub enum BoardChanged {
         /// The variant changed too, so the board itself must be rebuilt.
         variant_changed: bool,
     },
+}
+
+/// A piece taken by a move, and the cell it stood on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Captured {
+    pub cell: Cell,
+    pub piece: Piece,
 }
 
 /// Why a request was refused, for the interface to show.
@@ -164,6 +176,11 @@ impl Plugin for GamePlugin {
             .add_message::<LoadRequest>()
             .add_message::<BoardChanged>()
             .add_message::<GameNotice>()
+            .add_plugins(variants::VariantsPlugin)
+            .configure_sets(
+                Update,
+                (GameSet::Input, GameSet::Apply, GameSet::View).chain(),
+            )
             .add_systems(
                 Update,
                 (
@@ -217,14 +234,15 @@ pub fn apply_move_requests(
         let captured = if mv.castling().is_some() {
             None
         } else if mv.is_en_passant() {
-            pos.en_passant().map(|e| {
-                (
-                    e.victim,
-                    pos.piece_at(e.victim).expect("the en-passant victim"),
-                )
+            pos.en_passant().map(|e| Captured {
+                cell: e.victim,
+                piece: pos.piece_at(e.victim).expect("the en-passant victim"),
             })
         } else {
-            pos.piece_at(mv.to()).map(|p| (mv.to(), p))
+            pos.piece_at(mv.to()).map(|piece| Captured {
+                cell: mv.to(),
+                piece,
+            })
         };
         game.position.make_move(*mv);
         game.redo.clear();

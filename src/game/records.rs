@@ -1,4 +1,4 @@
-//! Saving and loading games as text records (see `hexchess_core::record`).
+//! Saving and loading games as text records (see [`hexchess_core::record`]).
 
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -6,7 +6,13 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use hexchess_core::record::GameRecord;
 
 use crate::game::GameState;
-use crate::session::{Mode, Session};
+
+/// Who played, as the record names them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Players {
+    pub white: String,
+    pub black: String,
+}
 
 /// Today's date as a record writes it: `2026.11.22`.
 pub fn record_date(now: SystemTime) -> String {
@@ -27,29 +33,15 @@ pub fn record_date(now: SystemTime) -> String {
     format!("{y:04}.{m:02}.{d:02}")
 }
 
-/// The record of the game so far, with the players' names from the session.
-pub fn game_record(game: &GameState, session: &Session) -> GameRecord {
-    let (white, black) = match session.mode {
-        Mode::HumanVsEngine { human } => {
-            let engine = format!("hexchess-engine (level {})", session.level);
-            match human {
-                hexchess_core::Side::White => ("Player".to_string(), engine),
-                hexchess_core::Side::Black => (engine, "Player".to_string()),
-            }
-        }
-        Mode::EngineVsEngine => {
-            let e = format!("hexchess-engine (level {})", session.level);
-            (e.clone(), e)
-        }
-        Mode::HumanVsHuman => ("White".to_string(), "Black".to_string()),
-    };
+/// The record of the game so far, with the players' names.
+pub fn game_record(game: &GameState, players: &Players) -> GameRecord {
     let mut r = GameRecord::from_position(
         &game.position,
         game.start_fen.as_deref(),
         &[
             ("Date", record_date(SystemTime::now())),
-            ("White", white),
-            ("Black", black),
+            ("White", players.white.clone()),
+            ("Black", players.black.clone()),
         ],
     );
     match game.outcome() {

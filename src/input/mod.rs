@@ -2,32 +2,27 @@
 //! illegal drop snaps back; several moves between the same cells open the promotion
 //! picker. Keyboard shortcuts for the view live here too.
 //!
-//! The mouse is read through [`PointerCell`], the cell under the cursor, which the real
-//! app computes from the camera and tests set directly.
+//! The mouse is read through [`PointerCell`], the cell under the cursor, which the
+//! screen computes from the camera (`crate::screen::camera`) and tests set directly.
 
 use bevy::input::mouse::MouseButton;
 use bevy::prelude::*;
-use hexchess_core::{Cell, Move, Side};
+use hexchess_core::{Cell, Move};
 
-use crate::animation::Slide;
-use crate::board::{cell_world, world_cell};
+use crate::board::{Selection, cell_world};
 use crate::game::{
     BoardChanged, GameSet, GameState, MoveRequest, RedoRequest, ReviewRequest, UndoRequest,
 };
-use crate::pieces::{PieceView, rest_height};
-use crate::settings::{Settings, View, ViewChanged};
+use crate::look::{Settings, View, ViewChanged};
+use crate::pieces::animation::Slide;
+use crate::pieces::{Dragging, PieceView, rest_height};
+use crate::play::{EnginePlayer, HumanSides, Session, undo_plies};
 
 /// The cell under the pointer and the pointer's point on the board plane.
 #[derive(Resource, Default, Clone, Copy, Debug)]
 pub struct PointerCell {
     pub cell: Option<Cell>,
     pub world: Option<Vec3>,
-}
-
-/// The selected piece's cell.
-#[derive(Resource, Default, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Selection {
-    pub from: Option<Cell>,
 }
 
 /// The moves between one pair of cells when there are several (promotion choices,
@@ -42,56 +37,26 @@ pub struct PendingPromotion {
 #[derive(Message, Clone, Copy, Debug)]
 pub struct PromotionChoice(pub Option<usize>);
 
-/// Who moves which side from this screen.
-#[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct HumanSides {
-    pub white: bool,
-    pub black: bool,
-}
-
-impl Default for HumanSides {
-    fn default() -> Self {
-        HumanSides {
-            white: true,
-            black: true,
-        }
-    }
-}
-
-impl HumanSides {
-    pub fn moves(&self, side: Side) -> bool {
-        match side {
-            Side::White => self.white,
-            Side::Black => self.black,
-        }
-    }
-}
-
-/// A piece being dragged by the pointer.
-#[derive(Component, Clone, Copy, Debug)]
-pub struct Dragging {
-    /// Whether the pointer has left the start cell (a drag, not a click).
-    pub moved: bool,
-}
-
 /// The pointer is over the user interface: the board must not react.
 #[derive(Resource, Default, Clone, Copy, Debug)]
 pub struct PointerOverUi(pub bool);
+
+/// Where the pointer's cell is found (by the screen, from the camera): before any
+/// input system reads it.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PointerTracking;
 
 pub struct InputPlugin;
 
 impl Plugin for InputPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<PointerCell>()
-            .init_resource::<Selection>()
             .init_resource::<PendingPromotion>()
-            .init_resource::<HumanSides>()
             .init_resource::<PointerOverUi>()
             .add_message::<PromotionChoice>()
             .add_systems(
                 Update,
                 (
-                    track_pointer,
                     handle_mouse,
                     drag_piece,
                     handle_keys,
@@ -99,41 +64,10 @@ impl Plugin for InputPlugin {
                     clear_stale_selection,
                 )
                     .chain()
-                    .in_set(GameSet::Input),
+                    .in_set(GameSet::Input)
+                    .after(PointerTracking),
             )
-            .configure_sets(
-                Update,
-                (GameSet::Input, GameSet::Apply, GameSet::View).chain(),
-            );
-    }
-}
-
-/// Finds the cell under the cursor from the board camera. Without a window or camera
-/// (headless tests) it leaves [`PointerCell`] alone.
-fn track_pointer(
-    windows: Query<&Window>,
-    camera: Query<(&Camera, &GlobalTransform), With<crate::camera::BoardCamera>>,
-    game: Res<GameState>,
-    over_ui: Res<PointerOverUi>,
-    mut pointer: ResMut<PointerCell>,
-) {
-    let (Ok(window), Ok((camera, transform))) = (windows.single(), camera.single()) else {
-        return;
-    };
-    let hit = window
-        .cursor_position()
-        .filter(|_| !over_ui.0)
-        .and_then(|c| camera.viewport_to_world(transform, c).ok())
-        .and_then(|ray| {
-            let d = ray.intersect_plane(Vec3::ZERO, InfinitePlane3d::new(Vec3::Y))?;
-            Some(ray.get_point(d))
-        });
-    let next = PointerCell {
-        cell: hit.and_then(|p| world_cell(game.rules(), p)),
-        world: hit,
-    };
-    if pointer.cell != next.cell || pointer.world != next.world {
-        *pointer = next;
+            .configure_sets(Update, PointerTracking.in_set(GameSet::Input));
     }
 }
 
@@ -291,8 +225,8 @@ fn handle_keys(
     mut redo: MessageWriter<RedoRequest>,
     mut review: MessageWriter<ReviewRequest>,
     game: Res<GameState>,
-    session: Res<crate::session::Session>,
-    player: Res<crate::ai::EnginePlayer>,
+    session: Res<Session>,
+    player: Res<EnginePlayer>,
     dragged: Query<(Entity, &PieceView, &Transform), With<Dragging>>,
 ) {
     // Typing in a text field is not a shortcut.
@@ -321,7 +255,7 @@ fn handle_keys(
         views.write(ViewChanged);
     }
     let ctrl = keys.pressed(KeyCode::ControlLeft) || keys.pressed(KeyCode::ControlRight);
-    let plies = crate::ui::undo_plies(&game, &session, player.is_thinking());
+    let plies = undo_plies(&game, &session, player.is_thinking());
     if ctrl && keys.just_pressed(KeyCode::KeyZ) {
         undo.write(UndoRequest(plies));
     }

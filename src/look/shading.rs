@@ -15,6 +15,9 @@ use bevy::render::render_resource::{
     AsBindGroup, RenderPipelineDescriptor, ShaderType, SpecializedMeshPipelineError,
 };
 use bevy::render::renderer::RenderAdapterInfo;
+
+use crate::look::mesh;
+use crate::machine::{Rasteriser, is_software_renderer};
 use bevy::shader::{ShaderDefVal, ShaderRef};
 
 /// Registers [`Surface`] with the renderer.
@@ -57,31 +60,6 @@ impl Plugin for ShadingPlugin {
     }
 }
 
-/// Where pixels are shaded, known once the renderer has started: the scene is built
-/// lighter (coarser models, no shadows or multisampling) when it is the CPU.
-#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Rasteriser {
-    #[default]
-    Gpu,
-    Software,
-}
-
-impl Rasteriser {
-    /// How finely piece models are cut for this rasteriser.
-    pub fn detail(self) -> crate::models::Detail {
-        match self {
-            Rasteriser::Gpu => crate::models::Detail::Fine,
-            Rasteriser::Software => crate::models::Detail::Coarse,
-        }
-    }
-}
-
-/// Whether pixels are shaded on the CPU (Mesa's llvmpipe, WARP, SwiftShader).
-pub fn is_software_renderer(info: &RenderAdapterInfo) -> bool {
-    // wgpu's `DeviceType` is not re-exported by Bevy; its Debug name is stable.
-    format!("{:?}", info.device_type) == "Cpu"
-}
-
 /// Marks the hidden meshes that make the renderer build every kind of surface pipeline
 /// at startup.
 #[derive(Component)]
@@ -98,7 +76,7 @@ fn warm_up_pipelines(
     mut materials: ResMut<Assets<Surface>>,
     mut images: ResMut<Assets<Image>>,
 ) {
-    let plain = meshes.add(crate::models::hex_ring(0.01, 0.0, true).into_mesh());
+    let plain = meshes.add(mesh::hex_ring(0.01, 0.0, true).into_mesh());
     let textured = meshes.add(Rectangle::new(0.01, 0.01));
     let image = images.add(Image::default());
     let kinds = [

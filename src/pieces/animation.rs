@@ -7,11 +7,10 @@
 
 use bevy::prelude::*;
 
+use super::{PieceAssets, PieceView, piece_look};
 use crate::game::{GameSet, GameState};
-use crate::models;
-use crate::pieces::{PieceAssets, PieceView, piece_look};
-use crate::settings::Settings;
-use crate::shading::Surface;
+use crate::look::mesh;
+use crate::look::{Settings, Surface};
 
 /// Smooth start and stop.
 fn ease(t: f32) -> f32 {
@@ -96,6 +95,11 @@ impl CheckFlash {
     }
 }
 
+/// The systems that advance animations (after the pieces follow the game, so a move's
+/// animation starts the frame it is played).
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Animate;
+
 pub struct AnimationPlugin;
 
 impl Plugin for AnimationPlugin {
@@ -104,7 +108,7 @@ impl Plugin for AnimationPlugin {
             Update,
             (slide_pieces, vanish_captured, pop_promoted, flash_checks)
                 .in_set(GameSet::View)
-                .after(crate::pieces::follow_game),
+                .in_set(Animate),
         );
     }
 }
@@ -227,7 +231,7 @@ fn flash_checks(
     for (e, mut flash, mut t, material) in &mut flashes {
         let Some(material) = material else {
             // First frame: give the flash its ring.
-            let ring = meshes.add(models::hex_ring(1.15, 0.9, flat_top).into_mesh());
+            let ring = meshes.add(mesh::hex_ring(1.15, 0.9, flat_top).into_mesh());
             let m = materials.add(Surface::flat(Color::srgba(1.0, 0.15, 0.1, 0.9)));
             commands.entity(e).insert((Mesh3d(ring), MeshMaterial3d(m)));
             continue;

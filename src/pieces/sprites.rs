@@ -6,7 +6,7 @@ use bevy::image::Image;
 use bevy::math::Vec2;
 use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 
-use crate::models::PieceShape;
+use super::models::PieceShape;
 
 /// Image size in pixels (square).
 pub const SPRITE_SIZE: usize = 96;
@@ -15,7 +15,7 @@ const SUBROWS: usize = 4;
 
 /// A shape to fill, in piece units: x across (centre 0), y up from the base.
 fn silhouette(shape: PieceShape) -> Vec<Vec<Vec2>> {
-    let profile = shape.profile(crate::models::Detail::Fine);
+    let profile = shape.profile(crate::look::mesh::Detail::Fine);
     let mut body: Vec<Vec2> = profile.iter().map(|p| Vec2::new(p.x, p.y)).collect();
     body.extend(profile.iter().rev().map(|p| Vec2::new(-p.x, p.y)));
     let mut parts = vec![body];

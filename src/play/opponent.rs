@@ -1,4 +1,4 @@
-//! The engine as a player: it thinks on its own thread, so frames never wait for it.
+//! The engine as an opponent: it thinks on its own thread, so frames never wait for it.
 //!
 //! When it is an engine's turn a search starts on a copy of the position. Each frame
 //! checks (without blocking) whether it has finished; its move is played once it has
@@ -16,8 +16,10 @@ use hexchess_engine::{
     Skill, pv_san,
 };
 
+use super::session::{Clocks, Mode, Session};
 use crate::game::{BoardChanged, EndRequest, GameNotice, GameSet, GameState, MoveRequest};
-use crate::session::{Clocks, Session};
+use crate::machine::{Rasteriser, cores};
+use crate::pieces::animation::{Slide, Vanish};
 
 /// The engine's latest word on the position, for the evaluation panel.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -37,8 +39,8 @@ const PV_MOVES: usize = 8;
 /// A search under way for one position.
 struct Thinking {
     search: RunningSearch,
-    /// Which position it is for: hash and ply count.
-    key: (u64, usize),
+    /// Which position it is for.
+    key: PositionKey,
     started: Instant,
     side: Side,
     progress: Arc<Mutex<Option<SearchInfo>>>,
@@ -70,9 +72,9 @@ impl EnginePlayer {
 #[derive(Message, Clone, Copy, Debug, Default)]
 pub struct DrawOffer;
 
-pub struct AiPlugin;
+pub struct OpponentPlugin;
 
-impl Plugin for AiPlugin {
+impl Plugin for OpponentPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<EnginePlayer>()
             .add_message::<DrawOffer>()
@@ -94,8 +96,19 @@ impl Plugin for AiPlugin {
     }
 }
 
-fn position_key(game: &GameState) -> (u64, usize) {
-    (game.position.hash(), game.position.ply_count())
+/// A position told apart from the game's others: its hash and how many plies led to it
+/// (the same position reached again later is a different moment of the game).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct PositionKey {
+    hash: u64,
+    ply: usize,
+}
+
+fn position_key(game: &GameState) -> PositionKey {
+    PositionKey {
+        hash: game.position.hash(),
+        ply: game.position.ply_count(),
+    }
 }
 
 /// Search limits for a level: lower levels think less (and the searcher also limits
@@ -210,17 +223,14 @@ fn play_finished_search(
 }
 
 /// Pieces still moving on the board.
-type Moving = Or<(
-    With<crate::animation::Slide>,
-    With<crate::animation::Vanish>,
-)>;
+type Moving = Or<(With<Slide>, With<Vanish>)>;
 
 fn start_thinking(
     mut player: ResMut<EnginePlayer>,
     session: Res<Session>,
     clocks: Res<Clocks>,
     game: Res<GameState>,
-    rasteriser: Option<Res<crate::shading::Rasteriser>>,
+    rasteriser: Option<Res<Rasteriser>>,
     animating: Query<(), Moving>,
 ) {
     if player.thinking.is_some() || game.outcome().is_some() || !game.is_live() {
@@ -230,15 +240,15 @@ fn start_thinking(
     if !session.mode.engine_plays(side) {
         return;
     }
-    if session.mode == crate::session::Mode::EngineVsEngine && session.paused && !session.step {
+    if session.mode == Mode::EngineVsEngine && session.paused && !session.step {
         return;
     }
     // Let the last move finish its animation first, so it is seen.
     if !animating.is_empty() {
         return;
     }
-    let cores = crate::threads::cores();
-    let software = rasteriser.as_deref() == Some(&crate::shading::Rasteriser::Software);
+    let cores = cores();
+    let software = rasteriser.as_deref() == Some(&Rasteriser::Software);
     let options = SearchOptions {
         skill: session.level,
         hash_mb: 32,
@@ -300,7 +310,7 @@ fn answer_draw_offers(
 ) {
     for _ in offers.read() {
         let engine_side = match session.mode {
-            crate::session::Mode::HumanVsEngine { human } => !human,
+            Mode::HumanVsEngine { human } => !human,
             _ => {
                 notices.write(GameNotice(
                     "only an engine opponent can accept a draw".into(),

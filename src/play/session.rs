@@ -1,5 +1,6 @@
 //! How the game is being played: who controls each side, the engine's strength, the
-//! clocks, and the app's states (playing, setting up a new game, game over).
+//! clocks, the app's states (playing, setting up a new game, game over), and starting
+//! a game with a new setup.
 
 use std::time::Duration;
 
@@ -7,8 +8,8 @@ use bevy::prelude::*;
 use hexchess_core::{GameOutcome, Side, Termination};
 use hexchess_engine::Skill;
 
-use crate::game::{BoardChanged, EndRequest, GameSet, GameState};
-use crate::input::HumanSides;
+use crate::game::records::Players;
+use crate::game::{BoardChanged, EndRequest, GameSet, GameState, NewGameRequest};
 
 /// Who plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -34,6 +35,31 @@ impl Mode {
             Mode::HumanVsEngine { human } => human != side,
             Mode::EngineVsEngine => true,
             Mode::HumanVsHuman => false,
+        }
+    }
+}
+
+/// Who moves which side from this screen: the input accepts moves only for these.
+#[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HumanSides {
+    pub white: bool,
+    pub black: bool,
+}
+
+impl Default for HumanSides {
+    fn default() -> Self {
+        HumanSides {
+            white: true,
+            black: true,
+        }
+    }
+}
+
+impl HumanSides {
+    pub fn moves(&self, side: Side) -> bool {
+        match side {
+            Side::White => self.white,
+            Side::Black => self.black,
         }
     }
 }
@@ -103,6 +129,37 @@ impl Default for Session {
     }
 }
 
+impl Session {
+    /// The players' names as a game record gives them.
+    pub fn players(&self) -> Players {
+        let engine = || format!("hexchess-engine (level {})", self.level);
+        let (white, black) = match self.mode {
+            Mode::HumanVsEngine { human: Side::White } => ("Player".to_string(), engine()),
+            Mode::HumanVsEngine { human: Side::Black } => (engine(), "Player".to_string()),
+            Mode::EngineVsEngine => (engine(), engine()),
+            Mode::HumanVsHuman => ("White".to_string(), "Black".to_string()),
+        };
+        Players { white, black }
+    }
+}
+
+/// How many plies "undo" takes back: against the engine, back to the player's turn.
+pub fn undo_plies(game: &GameState, session: &Session, engine_thinking: bool) -> usize {
+    match session.mode {
+        Mode::HumanVsEngine { human } if !engine_thinking && game.position.turn() == human => 2,
+        _ => 1,
+    }
+}
+
+/// Start a game of `variant` with a new setup: who plays, the engine's level, the clock.
+#[derive(Message, Clone, Debug)]
+pub struct StartGame {
+    pub variant: String,
+    pub mode: Mode,
+    pub level: Skill,
+    pub time_control: Option<TimeControl>,
+}
+
 /// Time left for each side, when a clock is set.
 #[derive(Resource, Clone, Debug, Default)]
 pub struct Clocks {
@@ -144,8 +201,11 @@ impl Plugin for SessionPlugin {
         app.init_resource::<Session>()
             .init_resource::<Clocks>()
             .init_resource::<GameOverDialog>()
+            .init_resource::<HumanSides>()
             .init_state::<AppState>()
+            .add_message::<StartGame>()
             .add_systems(Startup, start_clocks)
+            .add_systems(Update, start_games.in_set(GameSet::Input))
             .add_systems(
                 Update,
                 (seat_players, run_clocks, watch_for_game_over)
@@ -153,6 +213,26 @@ impl Plugin for SessionPlugin {
                     .after(GameSet::Apply)
                     .before(GameSet::View),
             );
+    }
+}
+
+/// A new setup: the session and clocks take it, and the game starts the variant.
+fn start_games(
+    mut starts: MessageReader<StartGame>,
+    mut session: ResMut<Session>,
+    mut clocks: ResMut<Clocks>,
+    mut new_game: MessageWriter<NewGameRequest>,
+) {
+    for start in starts.read() {
+        session.mode = start.mode;
+        session.level = start.level;
+        session.time_control = start.time_control;
+        session.paused = false;
+        clocks.reset(start.time_control);
+        new_game.write(NewGameRequest {
+            variant: Some(start.variant.clone()),
+            fen: None,
+        });
     }
 }
 

@@ -11,12 +11,12 @@ use bevy::render::render_resource::BlendState;
 use bevy::render::renderer::RenderAdapterInfo;
 use bevy::render::view::NoIndirectDrawing;
 
-use crate::shading::Rasteriser;
-
 use crate::board::{SceneRebuilt, board_centre, board_radius};
 use crate::game::{GameSet, GameState};
 use crate::input::PointerOverUi;
-use crate::settings::{Settings, View, ViewChanged};
+use crate::look::{Settings, View, ViewChanged};
+use crate::machine::Rasteriser;
+use crate::ui::UiInsets;
 
 #[derive(Component)]
 pub struct BoardCamera;
@@ -128,7 +128,7 @@ fn spawn_camera_and_lights(mut commands: Commands) {
 
 /// Software rasterisers (Mesa's llvmpipe under Xvfb, machines without a GPU) pay for
 /// every sample and every compute dispatch on the CPU; there the board is drawn without
-/// multisampling and shadows (`shading` also drops them from the shader), and meshes are
+/// multisampling and shadows (`look::shading` also drops them from the shader), and meshes are
 /// culled and batched on the CPU rather than by GPU compute passes.
 ///
 /// Without multisampling both cameras share one main texture (Bevy shares it between
@@ -240,7 +240,7 @@ fn orbit_controls(
 
 /// The camera draws only where no panel covers the window.
 fn fit_viewport(
-    insets: Option<Res<crate::ui::UiInsets>>,
+    insets: Option<Res<UiInsets>>,
     windows: Query<&Window>,
     mut camera: Query<&mut Camera, With<BoardCamera>>,
 ) {

@@ -20,13 +20,12 @@ use bevy::window::RequestRedraw;
 use bevy::winit::{UpdateMode, WinitSettings};
 use bevy_egui::{EguiInput, EguiInputSet, egui};
 
-use crate::ai::EnginePlayer;
-use crate::animation::Animated;
-use crate::camera::Orbit;
+use super::camera::Orbit;
+use crate::board::Selection;
 use crate::game::{GameState, MoveRequest};
-use crate::input::Selection;
-use crate::session::{AppState, Clocks, Mode, Session};
-use crate::settings::Settings;
+use crate::look::Settings;
+use crate::pieces::animation::Animated;
+use crate::play::{AppState, Clocks, EnginePlayer, Mode, Session};
 
 /// The longest the game waits between updates when nothing happens.
 pub const IDLE_WAIT: Duration = Duration::from_millis(250);

@@ -7,8 +7,8 @@ use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use bevy::time::TimeUpdateStrategy;
 use hexchess::LaunchOptions;
-use hexchess::session::Session;
-use hexchess::settings::Settings;
+use hexchess::look::Settings;
+use hexchess::play::Session;
 use hexchess_core::Catalog;
 
 /// The game on `variant` (from `fen` when given), not yet updated, so that a test can
@@ -37,7 +37,7 @@ pub fn headless_app(
         .insert_resource(ButtonInput::<MouseButton>::default())
         .insert_resource(ButtonInput::<KeyCode>::default())
         .init_asset::<Mesh>()
-        .init_asset::<hexchess::shading::Surface>()
+        .init_asset::<hexchess::look::Surface>()
         .init_asset::<Image>();
     if let Some(frame) = frame {
         app.insert_resource(TimeUpdateStrategy::ManualDuration(frame));

@@ -1,0 +1,120 @@
+//! Highlights on cells: the last move, a king in check, the selected piece and where it
+//! may go (dots on empty cells, rings on captures).
+
+use bevy::prelude::*;
+use hexchess_core::{Cell, Layout};
+
+use super::SceneRebuilt;
+use super::space::{CELL_SIZE, cell_world};
+use crate::game::GameState;
+use crate::look::mesh;
+use crate::look::{Settings, Surface};
+
+/// The selected piece's cell: the input sets it, the highlights show its moves.
+#[derive(Resource, Default, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Selection {
+    pub from: Option<Cell>,
+}
+
+/// An overlay marking a cell.
+#[derive(Component)]
+pub struct Highlight;
+
+#[allow(clippy::too_many_arguments)]
+pub(super) fn update_highlights(
+    mut commands: Commands,
+    game: Res<GameState>,
+    selection: Res<Selection>,
+    settings: Res<Settings>,
+    mut rebuilt: MessageReader<SceneRebuilt>,
+    existing: Query<Entity, With<Highlight>>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<Surface>>,
+    mut cache: Local<Option<HighlightAssets>>,
+) {
+    let scene = rebuilt.read().count() > 0;
+    if !scene && !game.is_changed() && !selection.is_changed() && !settings.is_changed() {
+        return;
+    }
+    for e in &existing {
+        commands.entity(e).despawn();
+    }
+    let rules = game.rules();
+    let flat_top = rules.layout() == Layout::FlatTop;
+    let assets = match cache.as_ref() {
+        Some(a) if a.flat_top == flat_top => a.clone(),
+        _ => {
+            let a = HighlightAssets::new(flat_top, &mut meshes, &mut materials);
+            *cache = Some(a.clone());
+            a
+        }
+    };
+    let shown = game.displayed();
+    let pos = &shown;
+    let mut mark = |cell: Cell, mesh: &Handle<Mesh>, material: &Handle<Surface>, lift: f32| {
+        commands.spawn((
+            Highlight,
+            Mesh3d(mesh.clone()),
+            MeshMaterial3d(material.clone()),
+            Transform::from_translation(cell_world(rules, cell) + Vec3::Y * lift),
+        ));
+    };
+    if let Some(last) = pos.last_move() {
+        mark(last.from(), &assets.hex, &assets.last_move, 0.004);
+        mark(last.to(), &assets.hex, &assets.last_move, 0.004);
+    }
+    if pos.in_check() {
+        mark(
+            pos.royal_cell(pos.turn()),
+            &assets.hex,
+            &assets.check,
+            0.006,
+        );
+    }
+    if let Some(from) = selection.from {
+        mark(from, &assets.hex, &assets.selected, 0.008);
+        for mv in pos.legal_moves().into_iter().filter(|m| m.from() == from) {
+            if pos.is_capture(mv) {
+                mark(mv.to(), &assets.ring, &assets.capture, 0.01);
+            } else {
+                mark(mv.to(), &assets.dot, &assets.target, 0.01);
+            }
+        }
+    }
+}
+
+/// Meshes and materials of the highlights, made once per board orientation.
+#[derive(Clone)]
+pub(super) struct HighlightAssets {
+    flat_top: bool,
+    hex: Handle<Mesh>,
+    ring: Handle<Mesh>,
+    dot: Handle<Mesh>,
+    last_move: Handle<Surface>,
+    selected: Handle<Surface>,
+    check: Handle<Surface>,
+    target: Handle<Surface>,
+    capture: Handle<Surface>,
+}
+
+impl HighlightAssets {
+    fn new(
+        flat_top: bool,
+        meshes: &mut Assets<Mesh>,
+        materials: &mut Assets<Surface>,
+    ) -> HighlightAssets {
+        let mut overlay = |c: Color| materials.add(Surface::flat(c));
+        HighlightAssets {
+            flat_top,
+            hex: meshes.add(mesh::hex_ring(CELL_SIZE * 0.965, 0.0, flat_top).into_mesh()),
+            ring: meshes
+                .add(mesh::hex_ring(CELL_SIZE * 0.93, CELL_SIZE * 0.74, flat_top).into_mesh()),
+            dot: meshes.add(mesh::disc(CELL_SIZE * 0.2, 24).into_mesh()),
+            last_move: overlay(Color::srgba(0.95, 0.85, 0.2, 0.45)),
+            selected: overlay(Color::srgba(0.3, 0.85, 0.35, 0.55)),
+            check: overlay(Color::srgba(0.95, 0.1, 0.05, 0.65)),
+            target: overlay(Color::srgba(0.1, 0.25, 0.12, 0.55)),
+            capture: overlay(Color::srgba(0.75, 0.12, 0.08, 0.7)),
+        }
+    }
+}

@@ -1,0 +1,175 @@
+//! Keeping piece entities in step with the game: animate a single move, rebuild after
+//! anything else, and check once all is still that nothing drifted.
+
+use bevy::prelude::*;
+use hexchess_core::{Cell, Piece};
+
+use super::animation::{CheckFlash, Promote, Slide, Vanish};
+use super::models::PieceShape;
+use super::{Dragging, PieceAssets, PieceView, piece_look, rest_height, shape_of, spawn_piece};
+use crate::board::{SceneRebuilt, cell_world};
+use crate::game::{BoardChanged, GameState};
+use crate::look::{Settings, View};
+
+/// Rebuilds every piece entity from the position, despawning `old` ones.
+fn rebuild(
+    commands: &mut Commands,
+    assets: &PieceAssets,
+    game: &GameState,
+    settings: &Settings,
+    old: impl IntoIterator<Item = Entity>,
+) {
+    for e in old {
+        commands.entity(e).despawn();
+    }
+    let rules = game.rules();
+    for (cell, piece) in game.displayed().pieces() {
+        spawn_piece(commands, assets, rules, cell, piece, settings);
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn follow_game(
+    mut commands: Commands,
+    mut changes: MessageReader<BoardChanged>,
+    mut scenes: MessageReader<SceneRebuilt>,
+    game: Res<GameState>,
+    settings: Res<Settings>,
+    assets: Res<PieceAssets>,
+    mut pieces: Query<(Entity, &mut PieceView, &Transform), Without<Vanish>>,
+    vanishing: Query<Entity, With<Vanish>>,
+) {
+    let changes: Vec<BoardChanged> = changes.read().cloned().collect();
+    let scene = scenes.read().count() > 0;
+    let reset = scene
+        || changes
+            .iter()
+            .any(|c| matches!(c, BoardChanged::Reset { .. }));
+    if reset {
+        let old: Vec<Entity> = pieces
+            .iter()
+            .map(|(e, _, _)| e)
+            .chain(vanishing.iter())
+            .collect();
+        rebuild(&mut commands, &assets, &game, &settings, old);
+        return;
+    }
+    let rules = game.rules();
+    for change in changes {
+        let BoardChanged::Moved {
+            mv,
+            piece,
+            captured,
+            check,
+        } = change
+        else {
+            continue;
+        };
+        let speed = if settings.animate {
+            settings.animation_speed.max(0.05)
+        } else {
+            0.0
+        };
+        if let Some(taken) = captured
+            && let Some((e, _, t)) = pieces.iter().find(|(_, v, _)| v.cell == taken.cell)
+        {
+            if speed > 0.0 {
+                commands
+                    .entity(e)
+                    .remove::<PieceView>()
+                    .insert(Vanish::new(t.scale, 0.35 / speed));
+            } else {
+                commands.entity(e).despawn();
+            }
+        }
+        // Castling moves the rook too.
+        if let Some(i) = mv.castling()
+            && let Some((_, _, rook, rook_to)) = rules.castling_cells(piece.side, i)
+            && let Some((re, mut rview, rt)) = pieces.iter_mut().find(|(_, v, _)| v.cell == rook)
+        {
+            rview.cell = rook_to;
+            let to = cell_world(rules, rook_to) + Vec3::Y * rest_height(settings.view);
+            if speed > 0.0 {
+                let duration = (0.22 + 0.045 * rt.translation.distance(to)) / speed;
+                commands
+                    .entity(re)
+                    .insert(Slide::new(rt.translation, to, duration, false));
+            } else {
+                let mut moved = *rt;
+                moved.translation = to;
+                commands.entity(re).insert(moved);
+            }
+        }
+        let Some((e, mut view, t)) = pieces
+            .iter_mut()
+            .find(|(_, v, _)| v.cell == mv.from() && v.piece == piece)
+        else {
+            continue;
+        };
+        view.cell = mv.to();
+        let to = cell_world(rules, mv.to()) + Vec3::Y * rest_height(settings.view);
+        let promoted = mv.promotion().map(|k| Piece::new(piece.side, k));
+        if speed > 0.0 {
+            let distance = t.translation.distance(to);
+            let hop = settings.view == View::ThreeD && shape_of(rules, piece) == PieceShape::Knight;
+            let duration = (0.22 + 0.045 * distance) / speed;
+            commands
+                .entity(e)
+                .insert(Slide::new(t.translation, to, duration, hop));
+            if let Some(p) = promoted {
+                commands.entity(e).insert(Promote(p));
+            }
+        } else {
+            let mut transform = *t;
+            transform.translation = to;
+            commands.entity(e).insert(transform);
+            if let Some(p) = promoted {
+                view.piece = p;
+                let (mesh, material, rotation) = piece_look(&assets, rules, p, &settings);
+                commands.entity(e).insert((
+                    Mesh3d(mesh),
+                    MeshMaterial3d(material),
+                    transform.with_rotation(rotation),
+                ));
+            }
+        }
+        if check && speed > 0.0 {
+            let king = game.position.royal_cell(game.position.turn());
+            commands.spawn((
+                CheckFlash::new(0.9 / speed),
+                Transform::from_translation(cell_world(rules, king)),
+                Visibility::default(),
+            ));
+        }
+    }
+}
+
+/// When nothing moves, every piece entity must match the position; if not (a missed
+/// message, an interrupted animation), rebuild.
+#[allow(clippy::type_complexity)]
+pub fn verify_pieces(
+    mut commands: Commands,
+    game: Res<GameState>,
+    settings: Res<Settings>,
+    assets: Res<PieceAssets>,
+    moving: Query<(), Or<(With<Slide>, With<Vanish>, With<Promote>, With<Dragging>)>>,
+    pieces: Query<(Entity, &PieceView), Without<Vanish>>,
+    vanishing: Query<Entity, With<Vanish>>,
+) {
+    if !moving.is_empty() {
+        return;
+    }
+    let shown = game.displayed();
+    let mut expected: Vec<(Cell, Piece)> = shown.pieces().collect();
+    let mut shown: Vec<(Cell, Piece)> = pieces.iter().map(|(_, v)| (v.cell, v.piece)).collect();
+    expected.sort_by_key(|(c, _)| *c);
+    shown.sort_by_key(|(c, _)| *c);
+    if expected != shown {
+        let old: Vec<Entity> = pieces
+            .iter()
+            .map(|(e, _)| e)
+            .chain(vanishing.iter())
+            .collect();
+        rebuild(&mut commands, &assets, &game, &settings, old);
+    }
+}

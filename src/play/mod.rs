@@ -1,0 +1,23 @@
+//! Playing a game: who plays each side, the engine's level, the clocks, the app's
+//! states (playing, new-game menu, game over) in [`session`], and the engine as an
+//! opponent thinking on its own thread in [`opponent`].
+
+pub mod opponent;
+pub mod session;
+
+use bevy::prelude::*;
+
+pub use opponent::{DrawOffer, EnginePlayer};
+pub use session::{
+    AppState, Clocks, DEFAULT_LEVEL, GameOverDialog, HumanSides, Mode, Session, StartGame,
+    TIME_CONTROLS, TimeControl, undo_plies,
+};
+
+/// The session and the engine opponent.
+pub struct PlayPlugin;
+
+impl Plugin for PlayPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_plugins((session::SessionPlugin, opponent::OpponentPlugin));
+    }
+}

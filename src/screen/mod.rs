@@ -1,0 +1,26 @@
+//! What reaches the window: the board camera and lights fitted into the part of the
+//! window the panels leave ([`camera`]), the cell under the mouse ([`pointer`]), text
+//! pinned to the board ([`pins`]), and when the window is redrawn ([`redraw`]).
+
+pub mod camera;
+pub mod pins;
+pub mod pointer;
+pub mod redraw;
+
+use bevy::prelude::*;
+
+use crate::input::PointerTracking;
+
+/// The camera, the pointer, the pins and the redraw policy.
+pub struct ScreenPlugin;
+
+impl Plugin for ScreenPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_plugins((camera::CameraPlugin, redraw::RedrawPlugin))
+            .add_systems(Update, pointer::track_pointer.in_set(PointerTracking))
+            .add_systems(
+                PostUpdate,
+                pins::place_pins.after(TransformSystems::Propagate),
+            );
+    }
+}

@@ -1,0 +1,178 @@
+//! The menu bar along the top (new game, undo and redo, resign, draw, engine-game
+//! controls, view and animation) and the status line along the bottom.
+
+use std::time::Duration;
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, egui};
+use hexchess_core::{GameOutcome, Termination};
+
+use super::new_game::Setup;
+use super::{UiInsets, UiMemory, root_ui_left_of};
+use crate::game::{EndRequest, GameState, RedoRequest, UndoRequest};
+use crate::look::{Settings, ViewChanged};
+use crate::play::{AppState, DrawOffer, EnginePlayer, Mode, Session, undo_plies};
+
+/// Room a slider with its value and label takes in the menu bar.
+const SLIDER_ROOM: f32 = 220.0;
+
+/// Starts a new row of a wrapping layout unless `width` is left on this one. A slider
+/// lays itself out in a row of its own, which a wrapping layout cannot break, so it
+/// would run past the bar's end (under the side panel) instead of wrapping.
+fn wrap_unless_room(ui: &mut egui::Ui, width: f32) {
+    // (`available_width` is the whole row's width in a wrapping layout.)
+    if ui.max_rect().max.x - ui.cursor().min.x < width {
+        ui.end_row();
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+pub(super) fn menu_bar(
+    mut contexts: EguiContexts,
+    game: Res<GameState>,
+    player: Res<EnginePlayer>,
+    mut session: ResMut<Session>,
+    mut settings: ResMut<Settings>,
+    mut memory: ResMut<UiMemory>,
+    mut next_state: ResMut<NextState<AppState>>,
+    mut undo: MessageWriter<UndoRequest>,
+    mut redo: MessageWriter<RedoRequest>,
+    mut end: MessageWriter<EndRequest>,
+    mut draw: MessageWriter<DrawOffer>,
+    mut views: MessageWriter<ViewChanged>,
+    mut insets: ResMut<UiInsets>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let mut root = root_ui_left_of(ctx, insets.right);
+    let top = egui::Panel::top("menu").show(&mut root, |ui| {
+        ui.horizontal_wrapped(|ui| {
+            if ui.button("New game…").clicked() {
+                memory.setup = Setup::from_session(&game, &session);
+                next_state.set(AppState::NewGameMenu);
+            }
+            let plies = undo_plies(&game, &session, player.is_thinking());
+            if ui
+                .add_enabled(game.position.ply_count() > 0, egui::Button::new("Undo"))
+                .on_hover_text("Ctrl+Z")
+                .clicked()
+            {
+                undo.write(UndoRequest(plies));
+            }
+            if ui
+                .add_enabled(!game.redo.is_empty(), egui::Button::new("Redo"))
+                .on_hover_text("Ctrl+Y")
+                .clicked()
+            {
+                redo.write(RedoRequest(plies.min(game.redo.len())));
+            }
+            let playing = game.outcome().is_none();
+            if ui
+                .add_enabled(playing, egui::Button::new("Resign"))
+                .clicked()
+            {
+                let loser = match session.mode {
+                    Mode::HumanVsEngine { human } => human,
+                    _ => game.position.turn(),
+                };
+                end.write(EndRequest(GameOutcome::win(
+                    !loser,
+                    Termination::Resignation,
+                )));
+            }
+            let vs_engine = matches!(session.mode, Mode::HumanVsEngine { .. });
+            if ui
+                .add_enabled(playing && vs_engine, egui::Button::new("Offer draw"))
+                .clicked()
+            {
+                draw.write(DrawOffer);
+            }
+            if session.mode == Mode::EngineVsEngine {
+                ui.separator();
+                let label = if session.paused { "Resume" } else { "Pause" };
+                if ui.button(label).clicked() {
+                    session.paused = !session.paused;
+                }
+                if ui
+                    .add_enabled(session.paused, egui::Button::new("Step"))
+                    .clicked()
+                {
+                    session.step = true;
+                }
+                let mut delay = session.move_delay.as_secs_f32();
+                wrap_unless_room(ui, SLIDER_ROOM);
+                ui.add(egui::Slider::new(&mut delay, 0.1..=3.0).text("s/move"));
+                if (delay - session.move_delay.as_secs_f32()).abs() > 1e-3 {
+                    session.move_delay = Duration::from_secs_f32(delay);
+                }
+            }
+            ui.separator();
+            let mut view = settings.view;
+            if ui
+                .button(format!("View: {}", view.label()))
+                .on_hover_text("V")
+                .clicked()
+            {
+                view = view.toggled();
+            }
+            let mut flipped = settings.flipped;
+            ui.checkbox(&mut flipped, "Flip").on_hover_text("F");
+            if view != settings.view || flipped != settings.flipped {
+                settings.view = view;
+                settings.flipped = flipped;
+                views.write(ViewChanged);
+            }
+            ui.separator();
+            let mut animate = settings.animate;
+            wrap_unless_room(ui, SLIDER_ROOM + 80.0);
+            ui.checkbox(&mut animate, "Animate");
+            let mut speed = settings.animation_speed;
+            ui.add_enabled(
+                animate,
+                egui::Slider::new(&mut speed, 0.25..=4.0)
+                    .text("speed")
+                    .logarithmic(true),
+            );
+            if animate != settings.animate || speed != settings.animation_speed {
+                settings.animate = animate;
+                settings.animation_speed = speed;
+            }
+        });
+    });
+    let bottom = egui::Panel::bottom("status").show(&mut root, |ui| {
+        ui.horizontal(|ui| {
+            ui.label(status_line(&game));
+            if let Some(notice) = &memory.notice
+                && notice.at.elapsed() < Duration::from_secs(6)
+            {
+                ui.separator();
+                ui.colored_label(egui::Color32::from_rgb(230, 170, 90), &notice.text);
+            }
+        });
+    });
+    insets.top = top.response.rect.height();
+    insets.bottom = bottom.response.rect.height();
+    Ok(())
+}
+
+/// "White to move", "Black to move, in check", or the result.
+pub fn status_line(game: &GameState) -> String {
+    let pos = &game.position;
+    let mut s = match game.outcome() {
+        Some(o) => o.description(),
+        None => {
+            let check = if pos.in_check() { ", in check" } else { "" };
+            format!(
+                "{} to move{check} (move {})",
+                pos.turn(),
+                pos.fullmove_number()
+            )
+        }
+    };
+    if let Some(ply) = game.viewing {
+        s.push_str(&format!(
+            " | reviewing after {ply} of {} plies",
+            pos.ply_count()
+        ));
+    }
+    s
+}

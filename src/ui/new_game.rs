@@ -1,0 +1,189 @@
+//! The new-game menu (variant, players, engine level, clock) and the game-over dialog
+//! that leads back to it.
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, egui};
+use hexchess_core::Side;
+use hexchess_engine::Skill;
+
+use super::UiMemory;
+use crate::game::{GameState, Variants};
+use crate::play::{AppState, GameOverDialog, Mode, Session, StartGame, TIME_CONTROLS, TimeControl};
+
+/// The choices in the new-game menu.
+#[derive(Clone, Debug)]
+pub(super) struct Setup {
+    variant: String,
+    mode: Mode,
+    level: Skill,
+    time_control: Option<TimeControl>,
+}
+
+impl Default for Setup {
+    fn default() -> Self {
+        let s = Session::default();
+        Setup {
+            variant: "glinski".into(),
+            mode: s.mode,
+            level: s.level,
+            time_control: s.time_control,
+        }
+    }
+}
+
+impl Setup {
+    /// The setup of the game on the board, to start the menu from.
+    pub(super) fn from_session(game: &GameState, session: &Session) -> Setup {
+        Setup {
+            variant: game.rules().id().to_string(),
+            mode: session.mode,
+            level: session.level,
+            time_control: session.time_control,
+        }
+    }
+}
+
+/// A word for a level's strength in the new-game menu.
+fn strength_label(level: Skill) -> &'static str {
+    match level.level() {
+        _ if level.is_full() => "full strength",
+        1..=5 => "beginner",
+        6..=10 => "casual",
+        11..=15 => "club",
+        _ => "strong",
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+pub(super) fn new_game_menu(
+    mut contexts: EguiContexts,
+    state: Res<State<AppState>>,
+    variants: Res<Variants>,
+    mut memory: ResMut<UiMemory>,
+    mut next_state: ResMut<NextState<AppState>>,
+    mut start_game: MessageWriter<StartGame>,
+) -> Result {
+    if *state.get() != AppState::NewGameMenu {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    let mut start = false;
+    let mut cancel = false;
+    egui::Window::new("New game")
+        .collapsible(false)
+        .resizable(false)
+        .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
+        .show(ctx, |ui| {
+            let setup = &mut memory.setup;
+            egui::Grid::new("setup")
+                .num_columns(2)
+                .spacing([16.0, 8.0])
+                .show(ui, |ui| {
+                    ui.label("Variant");
+                    let name = variants
+                        .0
+                        .get(&setup.variant)
+                        .map_or(setup.variant.clone(), |e| e.name().to_string());
+                    egui::ComboBox::from_id_salt("variant")
+                        .selected_text(name)
+                        .show_ui(ui, |ui| {
+                            for e in variants.0.entries() {
+                                ui.selectable_value(
+                                    &mut setup.variant,
+                                    e.id().to_string(),
+                                    e.name(),
+                                );
+                            }
+                        });
+                    ui.end_row();
+                    ui.label("Players");
+                    ui.vertical(|ui| {
+                        for mode in [
+                            Mode::HumanVsEngine { human: Side::White },
+                            Mode::HumanVsEngine { human: Side::Black },
+                            Mode::EngineVsEngine,
+                            Mode::HumanVsHuman,
+                        ] {
+                            ui.radio_value(&mut setup.mode, mode, mode.label());
+                        }
+                    });
+                    ui.end_row();
+                    ui.label("Engine level");
+                    let mut level = setup.level.level();
+                    ui.add(
+                        egui::Slider::new(&mut level, Skill::MIN.level()..=Skill::FULL.level())
+                            .text(strength_label(setup.level)),
+                    );
+                    setup.level = Skill::new(level).unwrap_or(setup.level);
+                    ui.end_row();
+                    ui.label("Clock");
+                    let label =
+                        |tc: Option<TimeControl>| tc.map_or("none".to_string(), |t| t.label());
+                    egui::ComboBox::from_id_salt("clock")
+                        .selected_text(label(setup.time_control))
+                        .show_ui(ui, |ui| {
+                            for tc in TIME_CONTROLS {
+                                ui.selectable_value(&mut setup.time_control, tc, label(tc));
+                            }
+                        });
+                    ui.end_row();
+                });
+            ui.horizontal(|ui| {
+                start = ui.button("Start").clicked();
+                cancel = ui.button("Cancel").clicked();
+            });
+        });
+    if start {
+        let s = memory.setup.clone();
+        start_game.write(StartGame {
+            variant: s.variant,
+            mode: s.mode,
+            level: s.level,
+            time_control: s.time_control,
+        });
+        next_state.set(AppState::Playing);
+    } else if cancel {
+        next_state.set(AppState::Playing);
+    }
+    Ok(())
+}
+
+pub(super) fn game_over_dialog(
+    mut contexts: EguiContexts,
+    state: Res<State<AppState>>,
+    mut dialog: ResMut<GameOverDialog>,
+    mut next_state: ResMut<NextState<AppState>>,
+    mut memory: ResMut<UiMemory>,
+    game: Res<GameState>,
+    session: Res<Session>,
+) -> Result {
+    if *state.get() != AppState::GameOver || dialog.dismissed {
+        return Ok(());
+    }
+    let Some(outcome) = dialog.outcome else {
+        return Ok(());
+    };
+    let ctx = contexts.ctx_mut()?;
+    let mut again = false;
+    let mut review = false;
+    egui::Window::new("Game over")
+        .collapsible(false)
+        .resizable(false)
+        .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
+        .show(ctx, |ui| {
+            ui.heading(outcome.result_text());
+            ui.label(outcome.description());
+            ui.horizontal(|ui| {
+                again = ui.button("New game").clicked();
+                review = ui.button("Review").clicked();
+            });
+        });
+    if again {
+        memory.setup = Setup::from_session(&game, &session);
+        dialog.dismissed = true;
+        next_state.set(AppState::NewGameMenu);
+    } else if review {
+        dialog.dismissed = true;
+    }
+    Ok(())
+}
