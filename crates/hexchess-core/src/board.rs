@@ -10,7 +10,7 @@ use crate::hex::{Hex, Layout};
 /// File letters: the alphabet without `j`, as in Gliński's notation.
 pub const FILE_LETTERS: &[u8] = b"abcdefghiklmnopqrstuvwxyz";
 
-/// How cells are named and grouped in FEN (RULES.md sections 2 and 6).
+/// How cells are named and grouped in FEN (docs/rules.md §1.6 and §8).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Naming {
     /// Lettered files of constant `q`, numbered upward from each file's lowest cell

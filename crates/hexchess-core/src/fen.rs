@@ -1,4 +1,4 @@
-//! Hex FEN (RULES.md section 6): `<groups> <side> <ep-cell|-> <halfmove> <fullmove>`.
+//! Hex FEN (docs/rules.md §8): `<groups> <side> <ep-cell|-> <halfmove> <fullmove>`.
 //!
 //! Groups are files (`a`, `b`, ...) each from rank 1 upward, or ranks (1, 2, ...) each
 //! from letter `a` rightward, following the board's naming.

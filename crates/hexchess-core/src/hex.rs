@@ -1,7 +1,7 @@
 //! Cube coordinates, the direction sets every variant shares, and board drawing layouts.
 //!
 //! A hexagonal cell is addressed by cube coordinates `(q, r, s)` with `q + r + s = 0`
-//! (RULES.md section 1). Only `q` and `r` are stored; `s` is derived, so a [`Hex`] can
+//! (docs/rules.md §1). Only `q` and `r` are stored; `s` is derived, so a [`Hex`] can
 //! never break the invariant. The same type serves as a position and as a vector between
 //! positions, the way `glam` uses one type for points and offsets.
 
@@ -59,7 +59,7 @@ impl Hex {
         (self - other).length()
     }
 
-    /// Cell colour as RULES.md defines it: `(q - r) mod 3`, so the centre has colour 0
+    /// Cell colour as docs/rules.md §1.4 defines it: `(q - r) mod 3`, so the centre has colour 0
     /// and a diagonal never leaves its colour.
     pub fn colour(self) -> u8 {
         (self.q as i32 - self.r as i32).rem_euclid(3) as u8

@@ -1,4 +1,4 @@
-//! How games end (RULES.md section 5).
+//! How games end (docs/rules.md §5 and §6).
 
 use std::fmt;
 

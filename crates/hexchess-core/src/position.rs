@@ -219,7 +219,7 @@ impl Position {
     }
 
     /// Whether the side to move has a legal en-passant capture: only then does the right
-    /// count for repetition (RULES.md section 5), so only then is it in the hash.
+    /// count for repetition (docs/rules.md §6.1), so only then is it in the hash.
     fn ep_capture_legal(&self, e: EnPassant) -> bool {
         let Some(pawn) = &self.rules.pawn else {
             return false;

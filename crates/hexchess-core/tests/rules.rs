@@ -1,4 +1,4 @@
-//! Each rule of RULES.md on positions built for it.
+//! Each rule of docs/rules.md on positions built for it.
 
 mod common;
 

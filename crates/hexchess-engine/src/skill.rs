@@ -18,7 +18,7 @@
 //! at the bottom of the range. So the levels step the temperature by about √2 at depth 1
 //! and give each deeper search two or three levels (warmer and cooler draws); the table
 //! was calibrated with 100-game matches between neighbouring levels, each of which now
-//! scores 58-82% against the level below (the table with every score is in the README).
+//! scores 58-82% against the level below (the table with every score is in docs/strength.md).
 
 use std::fmt;
 use std::str::FromStr;
