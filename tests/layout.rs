@@ -1,0 +1,93 @@
+//! The game's folders import one way: each uses only the folders listed before it in
+//! `docs/layout.md` (machine, game, look, board, pieces, play, input, ui, screen, dev),
+//! so there is no import cycle and every folder can be read without those after it.
+//!
+//! Read from the source: every `crate::<folder>` path outside comments counts.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+/// The folders, lowest first.
+const LAYERS: [&str; 10] = [
+    "machine", "game", "look", "board", "pieces", "play", "input", "ui", "screen", "dev",
+];
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("src is readable").flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|x| x == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The top-level module a file of `src/` belongs to (`lib` and `main` for the roots).
+fn folder_of(src: &Path, file: &Path) -> String {
+    let rel = file.strip_prefix(src).expect("under src");
+    let first = rel.components().next().expect("a path");
+    first
+        .as_os_str()
+        .to_string_lossy()
+        .trim_end_matches(".rs")
+        .to_string()
+}
+
+/// The folders a file names as `crate::<folder>`, comments left out.
+fn imports(text: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for line in text.lines() {
+        let code = line.split("//").next().unwrap_or("");
+        let mut rest = code;
+        while let Some(at) = rest.find("crate::") {
+            rest = &rest[at + "crate::".len()..];
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            out.insert(name);
+        }
+    }
+    out
+}
+
+#[test]
+fn every_folder_imports_only_folders_below_it() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut seen = BTreeSet::new();
+    let mut upward = Vec::new();
+    for file in &files {
+        let folder = folder_of(&src, file);
+        if folder == "lib" || folder == "main" {
+            continue;
+        }
+        let rank = LAYERS
+            .iter()
+            .position(|l| *l == folder)
+            .unwrap_or_else(|| panic!("{folder} is not in the layer list"));
+        seen.insert(folder.clone());
+        let text = std::fs::read_to_string(file).expect("readable");
+        for target in imports(&text) {
+            let Some(target_rank) = LAYERS.iter().position(|l| *l == target) else {
+                continue;
+            };
+            if target_rank > rank {
+                upward.push(format!("{} uses crate::{target}", file.display()));
+            }
+        }
+    }
+    assert!(upward.is_empty(), "imports against the layering:\n{upward:#?}");
+    let all: BTreeSet<String> = LAYERS.iter().map(|s| s.to_string()).collect();
+    assert_eq!(seen, all, "every layer exists and nothing else");
+}
+
+#[test]
+fn imports_are_read_from_code_not_comments() {
+    let text = "use crate::board::Selection; // not crate::ui\n/// see crate::dev\nfn f() { crate::look::x(); }";
+    let got: Vec<String> = imports(text).into_iter().collect();
+    // Doc comments start with `//` too, so they are skipped like plain comments.
+    assert_eq!(got, ["board", "look"]);
+}
