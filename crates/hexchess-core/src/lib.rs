@@ -4,6 +4,31 @@
 //! [`Rules`]; a [`Position`] of those rules generates legal moves, plays and takes them
 //! back, reads and writes hex FEN and move notation, and tells when the game is over.
 //! Nothing here depends on Bevy, so the engine and the tests build in seconds.
+//!
+//! Load a variant, play moves in either notation, and read the position back:
+//!
+//! ```
+//! use std::sync::Arc;
+//! use hexchess_core::{Catalog, Position};
+//!
+//! let catalog = Catalog::builtin();
+//! let rules = Arc::clone(&catalog.get("glinski").expect("a built-in").rules);
+//! let mut pos = Position::start(rules);
+//! for text in ["f5f6", "c7c5", "Bxc5"] {
+//!     let mv = pos.parse_move(text)?;
+//!     pos.make_move(mv);
+//! }
+//! println!("{}", pos.to_fen());
+//! assert_eq!(
+//!     pos.to_fen(),
+//!     "6/P5p/RP2B2r/N1P3p1n/Q2P2p2q/B1B2Pp1bbb/K2P2p2k/N1P3p1n/RP4pr/P5p/6 b - 0 2"
+//! );
+//! assert!(pos.legal_moves().len() > 20);
+//! # Ok::<(), hexchess_core::MoveError>(())
+//! ```
+//!
+//! The rules of every built-in variant, hex FEN and the notation are written down in
+//! the project's `docs/rules.md`.
 
 pub mod bitboard;
 pub mod board;

@@ -25,7 +25,7 @@ impl Move {
     const CASTLE: u8 = 4;
 
     /// A plain move or capture from one cell to another: no promotion, double step,
-    /// en passant or castling. Whether it is legal is for a [`Position`] to say
+    /// en passant or castling. Whether it is legal is for a [`Position`](crate::Position) to say
     /// ([`crate::Position::legal_moves_into`]).
     #[inline]
     pub const fn new(from: Cell, to: Cell) -> Move {

@@ -1,5 +1,28 @@
-//! The engine: evaluation, search, time management, and a search thread that the
-//! protocol and the game both drive.
+//! The engine: evaluation, search, time management, strength levels, the UCI-style
+//! protocol, and a search thread that the protocol and the game both drive.
+//!
+//! Search a position of any variant:
+//!
+//! ```
+//! use std::sync::Arc;
+//! use std::sync::atomic::AtomicBool;
+//! use hexchess_core::{Catalog, Position};
+//! use hexchess_engine::{SearchLimits, SearchOptions, Searcher};
+//!
+//! let catalog = Catalog::builtin();
+//! let mut pos = Position::start(Arc::clone(&catalog.get("mccooey").unwrap().rules));
+//! let mut searcher = Searcher::new(SearchOptions { hash_mb: 4, ..SearchOptions::default() });
+//! let stop = Arc::new(AtomicBool::new(false));
+//! let result = searcher.search(&mut pos, &SearchLimits::depth(4), &stop, &mut |info| {
+//!     println!("depth {} score {}", info.depth, info.score);
+//! });
+//! let best = result.best.expect("the start has legal moves");
+//! assert!(pos.legal_moves().contains(&best));
+//! println!("bestmove {} {}", pos.move_to_lan(best), pos.to_fen());
+//! ```
+//!
+//! The protocol, its options and the strength levels are described in the project's
+//! `docs/engine.md` and `docs/strength.md`.
 
 pub mod bench;
 pub mod eval;

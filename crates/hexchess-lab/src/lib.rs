@@ -5,6 +5,21 @@
 //! [`tune`] fits the evaluation's weights to game results. Both are driven from the
 //! `hexchess-engine match` and `hexchess-engine tune` commands; nothing here is needed
 //! to play a game.
+//!
+//! A match's score as Elo, and the sequential test that stops a match once the result
+//! is clear:
+//!
+//! ```
+//! use hexchess_lab::arena::stats::elo;
+//! use hexchess_lab::arena::{Sprt, SprtVerdict};
+//!
+//! assert!((elo(0.64) - 100.0).abs() < 1.0); // 64% is about +100 Elo
+//! let sprt: Sprt = "0,10".parse()?; // H0: +0 Elo, H1: +10 Elo
+//! // Game pairs (each 0, 0.5, 1, 1.5 or 2 points) all won: the test accepts H1.
+//! let pairs = vec![2.0; 400];
+//! assert_eq!(sprt.decide(&pairs), Some(SprtVerdict::H1));
+//! # Ok::<(), hexchess_lab::arena::SprtError>(())
+//! ```
 
 pub mod arena;
 pub mod tune;

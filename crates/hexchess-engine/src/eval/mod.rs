@@ -120,7 +120,7 @@ const OPEN_RAY: f64 = 0.7;
 
 /// The scales of the evaluation's positional ideas: the tables are derived from the
 /// variant's geometry and multiplied by these, so one set serves every variant.
-/// `hexchess-engine tune` fits them to game results (see [`super::tune`]).
+/// `hexchess-engine tune` fits them to game results (see `hexchess_lab::tune`).
 /// Read from RON, a weight left out keeps its default.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]

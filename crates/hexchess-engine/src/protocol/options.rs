@@ -43,7 +43,7 @@ pub enum Effect {
     /// Null move, reductions and futility together.
     Pruning,
     /// One search technique.
-    Technique(fn(&mut Techniques) -> &mut bool),
+    Technique(TechniqueField),
     /// Full or material-only evaluation.
     Eval,
     /// One term of the full evaluation.
@@ -84,8 +84,11 @@ impl EngineOption {
     }
 }
 
+/// Where a technique's switch is in [`Techniques`].
+pub type TechniqueField = fn(&mut Techniques) -> &mut bool;
+
 /// The search techniques that can be switched one by one, by option name.
-const TECHNIQUES: [(&str, fn(&mut Techniques) -> &mut bool); 5] = [
+const TECHNIQUES: [(&str, TechniqueField); 5] = [
     ("NullMove", |t| &mut t.null_move),
     ("Reductions", |t| &mut t.reductions),
     ("Futility", |t| &mut t.futility),
