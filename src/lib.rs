@@ -134,10 +134,12 @@ pub struct HexchessPlugin {
     pub state: GameState,
     pub settings: Settings,
     pub session: Session,
+    pub theme: look::Theme,
 }
 
 impl Plugin for HexchessPlugin {
     fn build(&self, app: &mut App) {
+        app.insert_resource(self.theme.clone());
         add_game_plugins(
             app,
             self.catalog.clone(),

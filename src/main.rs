@@ -11,7 +11,7 @@ use clap::{Parser, ValueEnum};
 use hexchess::board::Selection;
 use hexchess::dev::frames::{ExitAfter, ExitWhenOver, FrameReport};
 use hexchess::dev::screenshot::ScreenshotPlan;
-use hexchess::look::{Settings, View};
+use hexchess::look::{Settings, Theme, View};
 use hexchess::machine::{cores, run_systems_on_one_thread, systems_on_one_thread};
 use hexchess::play::{AppState, DEFAULT_LEVEL, Mode, Session};
 use hexchess::screen::redraw::Redraw;
@@ -55,6 +55,10 @@ struct Cli {
     /// Black at the bottom.
     #[arg(long)]
     flip: bool,
+    /// Colours and sizes: a shipped theme (classic, slate) or a theme file (RON; see
+    /// assets/themes/classic.ron).
+    #[arg(long, default_value = "classic")]
+    theme: String,
     /// Open the new-game menu at start.
     #[arg(long)]
     menu: bool,
@@ -179,6 +183,10 @@ fn main() -> ExitCode {
         },
         None => None,
     };
+    let theme = Theme::find(&cli.theme).unwrap_or_else(|e| {
+        eprintln!("warning: {e}; using the classic theme");
+        Theme::default()
+    });
     let mut app = App::new();
     app.add_plugins(DefaultPlugins.set(WindowPlugin {
         primary_window: Some(Window {
@@ -199,6 +207,7 @@ fn main() -> ExitCode {
         state,
         settings: options.settings,
         session: options.session,
+        theme,
     });
     app.insert_resource(Selection { from: selection });
     // Screenshots count frames: they are drawn back to back.

@@ -8,7 +8,7 @@ use super::SceneRebuilt;
 use super::space::{CELL_SIZE, cell_world};
 use crate::game::GameState;
 use crate::look::mesh;
-use crate::look::{Settings, Surface};
+use crate::look::{Settings, Surface, Theme};
 
 /// The selected piece's cell: the input sets it, the highlights show its moves.
 #[derive(Resource, Default, Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,6 +26,7 @@ pub(super) fn update_highlights(
     game: Res<GameState>,
     selection: Res<Selection>,
     settings: Res<Settings>,
+    theme: Res<Theme>,
     mut rebuilt: MessageReader<SceneRebuilt>,
     existing: Query<Entity, With<Highlight>>,
     mut meshes: ResMut<Assets<Mesh>>,
@@ -44,7 +45,7 @@ pub(super) fn update_highlights(
     let assets = match cache.as_ref() {
         Some(a) if a.flat_top == flat_top => a.clone(),
         _ => {
-            let a = HighlightAssets::new(flat_top, &mut meshes, &mut materials);
+            let a = HighlightAssets::new(flat_top, &theme, &mut meshes, &mut materials);
             *cache = Some(a.clone());
             a
         }
@@ -100,21 +101,23 @@ pub(super) struct HighlightAssets {
 impl HighlightAssets {
     fn new(
         flat_top: bool,
+        theme: &Theme,
         meshes: &mut Assets<Mesh>,
         materials: &mut Assets<Surface>,
     ) -> HighlightAssets {
-        let mut overlay = |c: Color| materials.add(Surface::flat(c));
+        let mut overlay = |c: crate::look::theme::Rgba| materials.add(Surface::flat(c.into()));
+        let h = &theme.highlights;
         HighlightAssets {
             flat_top,
             hex: meshes.add(mesh::hex_ring(CELL_SIZE * 0.965, 0.0, flat_top).into_mesh()),
             ring: meshes
                 .add(mesh::hex_ring(CELL_SIZE * 0.93, CELL_SIZE * 0.74, flat_top).into_mesh()),
             dot: meshes.add(mesh::disc(CELL_SIZE * 0.2, 24).into_mesh()),
-            last_move: overlay(Color::srgba(0.95, 0.85, 0.2, 0.45)),
-            selected: overlay(Color::srgba(0.3, 0.85, 0.35, 0.55)),
-            check: overlay(Color::srgba(0.95, 0.1, 0.05, 0.65)),
-            target: overlay(Color::srgba(0.1, 0.25, 0.12, 0.55)),
-            capture: overlay(Color::srgba(0.75, 0.12, 0.08, 0.7)),
+            last_move: overlay(h.last_move),
+            selected: overlay(h.selected),
+            check: overlay(h.check),
+            target: overlay(h.target),
+            capture: overlay(h.capture),
         }
     }
 }

@@ -5,6 +5,7 @@ use bevy::prelude::*;
 use hexchess_core::{Cell, Hex, Naming, Rules};
 
 use super::space::CELL_SIZE;
+use crate::look::Theme;
 use crate::look::pin::{ScreenPin, pinned_text};
 
 /// A coordinate label (its text node is a [`ScreenPin`]).
@@ -80,15 +81,15 @@ pub fn label_positions(rules: &Rules) -> Vec<(String, Vec3)> {
 }
 
 /// Spawns the labels of `rules`' board, pinned to their world points.
-pub fn spawn_labels(commands: &mut Commands, rules: &Rules) {
+pub fn spawn_labels(commands: &mut Commands, rules: &Rules, theme: &Theme) {
     for (text, world) in label_positions(rules) {
         commands.spawn((
             BoardLabel { world },
             pinned_text(
                 ScreenPin::Point(world),
                 text,
-                15.0,
-                Color::srgb(0.93, 0.88, 0.78),
+                theme.board.label_size,
+                theme.board.labels.into(),
             ),
         ));
     }

@@ -16,7 +16,7 @@ pub use space::{CELL_SIZE, board_centre, board_radius, cell_world, hex_world, wo
 
 use crate::game::{BoardChanged, GameSet, GameState};
 use crate::look::mesh;
-use crate::look::{Settings, Surface, View, ViewChanged};
+use crate::look::{Settings, Surface, Theme, View, ViewChanged};
 
 /// Height of the raised 3D cells.
 const CELL_HEIGHT: f32 = 0.22;
@@ -44,13 +44,6 @@ impl Plugin for BoardPlugin {
     }
 }
 
-/// The three cell colours: centre colour, then the other two.
-const PALETTE: [Color; 3] = [
-    Color::srgb(0.80, 0.63, 0.44),
-    Color::srgb(0.95, 0.87, 0.71),
-    Color::srgb(0.56, 0.38, 0.24),
-];
-
 /// Entities that belong to the board itself (rebuilt with it).
 type BoardPart = Or<(With<CellTile>, With<BoardLabel>)>;
 
@@ -63,6 +56,7 @@ pub fn rebuild_board(
     mut rebuilt: MessageWriter<SceneRebuilt>,
     game: Res<GameState>,
     settings: Res<Settings>,
+    theme: Res<Theme>,
     tiles: Query<Entity, BoardPart>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<Surface>>,
@@ -91,13 +85,16 @@ pub fn rebuild_board(
     } else {
         meshes.add(mesh::hex_ring(CELL_SIZE * 0.985, 0.0, flat_top).into_mesh())
     };
-    let colours: Vec<Handle<Surface>> = PALETTE
+    let finish = theme.board.cell_finish;
+    let colours: Vec<Handle<Surface>> = theme
+        .board
+        .cells
         .iter()
         .map(|c| {
             materials.add(if is_3d {
-                Surface::lit(*c, 0.12, 24.0)
+                Surface::lit((*c).into(), finish.specular, finish.shininess)
             } else {
-                Surface::flat(*c)
+                Surface::flat((*c).into())
             })
         })
         .collect();
@@ -113,7 +110,11 @@ pub fn rebuild_board(
                 )
                 .into_mesh(),
             ),
-            materials.add(Surface::lit(Color::srgb(0.17, 0.11, 0.07), 0.2, 32.0)),
+            materials.add(Surface::lit(
+                theme.board.frame.into(),
+                theme.board.frame_finish.specular,
+                theme.board.frame_finish.shininess,
+            )),
         )
     });
     let b = rules.board();
@@ -136,7 +137,7 @@ pub fn rebuild_board(
         }
     }
     if settings.show_coordinates {
-        labels::spawn_labels(&mut commands, rules);
+        labels::spawn_labels(&mut commands, rules, &theme);
     }
     rebuilt.write(SceneRebuilt);
 }

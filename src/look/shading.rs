@@ -49,7 +49,7 @@ impl Plugin for ShadingPlugin {
             vec!["RECEIVE_SHADOWS".into()]
         };
         let shader = Shader::from_wgsl_with_defs(
-            include_str!("shaders/surface.wgsl"),
+            include_str!("../../assets/shaders/surface.wgsl"),
             "hexchess/shaders/surface.wgsl",
             defs,
         );

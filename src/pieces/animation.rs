@@ -10,7 +10,7 @@ use bevy::prelude::*;
 use super::{PieceAssets, PieceView, piece_look};
 use crate::game::{GameSet, GameState};
 use crate::look::mesh;
-use crate::look::{Settings, Surface};
+use crate::look::{Settings, Surface, Theme};
 
 /// Smooth start and stop.
 fn ease(t: f32) -> f32 {
@@ -224,15 +224,17 @@ fn flash_checks(
         &mut Transform,
         Option<&MeshMaterial3d<Surface>>,
     )>,
+    theme: Res<Theme>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<Surface>>,
 ) {
     let flat_top = game.rules().layout() == hexchess_core::Layout::FlatTop;
+    let flash_colour = theme.highlights.check_flash;
     for (e, mut flash, mut t, material) in &mut flashes {
         let Some(material) = material else {
             // First frame: give the flash its ring.
             let ring = meshes.add(mesh::hex_ring(1.15, 0.9, flat_top).into_mesh());
-            let m = materials.add(Surface::flat(Color::srgba(1.0, 0.15, 0.1, 0.9)));
+            let m = materials.add(Surface::flat(flash_colour.into()));
             commands.entity(e).insert((Mesh3d(ring), MeshMaterial3d(m)));
             continue;
         };
@@ -242,7 +244,8 @@ fn flash_checks(
         t.scale = Vec3::splat(1.0 + 0.35 * k);
         if let Some(mut m) = materials.get_mut(&material.0) {
             let pulse = (k * std::f32::consts::PI * 3.0).sin().abs();
-            m.colour = Color::srgba(1.0, 0.15, 0.1, (1.0 - k) * (0.4 + 0.6 * pulse));
+            let c = flash_colour;
+            m.colour = Color::srgba(c.0, c.1, c.2, (1.0 - k) * (0.4 + 0.6 * pulse));
         }
         if flash.elapsed >= flash.duration {
             commands.entity(e).despawn();

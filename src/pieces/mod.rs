@@ -23,12 +23,9 @@ use crate::board::{CELL_SIZE, cell_world};
 use crate::game::GameSet;
 use crate::look::mesh::Detail;
 use crate::look::pin::{ScreenPin, pinned_text};
-use crate::look::{Settings, Surface, View};
+use crate::look::{Settings, Surface, Theme, View};
 use crate::machine::Rasteriser;
 use models::PieceShape;
-
-/// Models are designed a little small for a unit cell; this sizes them on the board.
-const PIECE_SCALE: f32 = 1.15;
 
 /// A piece on the board: where it stands in the game and what it is.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,6 +42,9 @@ pub struct PieceAssets {
     white: Handle<Surface>,
     black: Handle<Surface>,
     quad: Handle<Mesh>,
+    /// The letter on a piece without a model: ink for White's and Black's, and size.
+    letter_ink: [Color; 2],
+    letter_size: f32,
 }
 
 /// A piece being dragged by the pointer (the input moves it; syncing waits for it).
@@ -78,10 +78,22 @@ fn make_piece_assets(
     mut materials: ResMut<Assets<Surface>>,
     mut images: ResMut<Assets<Image>>,
     rasteriser: Option<Res<Rasteriser>>,
+    theme: Res<Theme>,
 ) {
     let detail = rasteriser.map_or_else(Detail::default, |r| Detail::for_rasteriser(*r));
-    assets.white = materials.add(Surface::lit(Color::srgb(0.93, 0.88, 0.78), 0.35, 40.0));
-    assets.black = materials.add(Surface::lit(Color::srgb(0.13, 0.11, 0.10), 0.5, 48.0));
+    let t = &theme.pieces;
+    assets.white = materials.add(Surface::lit(
+        t.white.into(),
+        t.white_finish.specular,
+        t.white_finish.shininess,
+    ));
+    assets.black = materials.add(Surface::lit(
+        t.black.into(),
+        t.black_finish.specular,
+        t.black_finish.shininess,
+    ));
+    assets.letter_ink = [t.white_letter.into(), t.black_letter.into()];
+    assets.letter_size = t.letter_size;
     assets.quad = meshes.add(quad(CELL_SIZE * 1.6));
     for shape in [
         PieceShape::King,
@@ -100,12 +112,16 @@ fn make_piece_assets(
             meshes.add(
                 shape
                     .model(detail)
-                    .transformed(Vec3::ZERO, Quat::IDENTITY, PIECE_SCALE)
+                    .transformed(Vec3::ZERO, Quat::IDENTITY, t.scale)
                     .into_mesh(),
             ),
         );
         for side in Side::BOTH {
-            let image = images.add(sprites::piece_image(shape, side == Side::White));
+            let colours = match side {
+                Side::White => t.white_image,
+                Side::Black => t.black_image,
+            };
+            let image = images.add(sprites::piece_image(shape, colours));
             let material = materials.add(Surface::image(image));
             assets.images.insert((shape, side), material);
         }
@@ -207,11 +223,8 @@ pub(crate) fn spawn_piece(
         .id();
     // Pieces without a model of their own (a variant's fairy pieces) show their letter.
     if shape_of(rules, piece) == PieceShape::Token {
-        // Dark ink on White's light pieces, light ink on Black's.
-        let text = match piece.side {
-            Side::White => Color::srgb(0.1, 0.08, 0.06),
-            Side::Black => Color::srgb(0.95, 0.92, 0.85),
-        };
+        // Dark ink on White's light pieces, light ink on Black's (in the classic theme).
+        let text = assets.letter_ink[piece.side.index()];
         let lift = match settings.view {
             View::ThreeD => 0.45,
             View::TwoD => 0.1,
@@ -221,7 +234,7 @@ pub(crate) fn spawn_piece(
             pinned_text(
                 ScreenPin::Above { entity: id, lift },
                 rules.kind_info(piece.kind).letter.to_string(),
-                20.0,
+                assets.letter_size,
                 text,
             ),
         ));

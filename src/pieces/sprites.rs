@@ -7,6 +7,7 @@ use bevy::math::Vec2;
 use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 
 use super::models::PieceShape;
+use crate::look::theme::ImageColours;
 
 /// Image size in pixels (square).
 pub const SPRITE_SIZE: usize = 96;
@@ -161,13 +162,9 @@ pub fn piece_pixels(shape: PieceShape, fill_rgb: [u8; 3], outline_rgb: [u8; 3]) 
     out
 }
 
-/// A piece image as a texture.
-pub fn piece_image(shape: PieceShape, white: bool) -> Image {
-    let (fill, outline) = if white {
-        ([244, 236, 218], [38, 32, 28])
-    } else {
-        ([46, 40, 38], [232, 224, 206])
-    };
+/// A piece image as a texture, in a theme's colours.
+pub fn piece_image(shape: PieceShape, colours: ImageColours) -> Image {
+    let (fill, outline) = (colours.fill.into(), colours.outline.into());
     Image::new(
         Extent3d {
             width: SPRITE_SIZE as u32,

@@ -14,7 +14,7 @@ use bevy::render::view::NoIndirectDrawing;
 use crate::board::{SceneRebuilt, board_centre, board_radius};
 use crate::game::{GameSet, GameState};
 use crate::input::PointerOverUi;
-use crate::look::{Settings, View, ViewChanged};
+use crate::look::{Settings, Theme, View, ViewChanged};
 use crate::machine::Rasteriser;
 use crate::ui::UiInsets;
 
@@ -67,7 +67,8 @@ impl Plugin for CameraPlugin {
     }
 }
 
-fn spawn_camera_and_lights(mut commands: Commands) {
+fn spawn_camera_and_lights(mut commands: Commands, theme: Res<Theme>) {
+    let scene = &theme.scene;
     commands.spawn((
         BoardCamera,
         Camera3d::default(),
@@ -104,7 +105,7 @@ fn spawn_camera_and_lights(mut commands: Commands) {
     // exposure maps about 1000 lux to full brightness).
     commands.spawn((
         DirectionalLight {
-            illuminance: 780.0,
+            illuminance: scene.key_light,
             shadow_maps_enabled: true,
             ..default()
         },
@@ -112,18 +113,18 @@ fn spawn_camera_and_lights(mut commands: Commands) {
     ));
     commands.spawn((
         DirectionalLight {
-            illuminance: 260.0,
+            illuminance: scene.fill_light,
             shadow_maps_enabled: false,
             ..default()
         },
         Transform::from_xyz(8.0, 10.0, -6.0).looking_at(Vec3::ZERO, Vec3::Y),
     ));
     commands.insert_resource(GlobalAmbientLight {
-        color: Color::srgb(1.0, 0.96, 0.9),
-        brightness: 280.0,
+        color: scene.ambient.into(),
+        brightness: scene.ambient_brightness,
         affects_lightmapped_meshes: true,
     });
-    commands.insert_resource(ClearColor(Color::srgb(0.11, 0.12, 0.14)));
+    commands.insert_resource(ClearColor(scene.background.into()));
 }
 
 /// Software rasterisers (Mesa's llvmpipe under Xvfb, machines without a GPU) pay for

@@ -1,8 +1,10 @@
 //! What reaches the window: the board camera and lights fitted into the part of the
 //! window the panels leave ([`camera`]), the cell under the mouse ([`pointer`]), text
-//! pinned to the board ([`pins`]), and when the window is redrawn ([`redraw`]).
+//! pinned to the board ([`pins`]), when the window is redrawn ([`redraw`]) and its
+//! icon ([`icon`]).
 
 pub mod camera;
+pub mod icon;
 pub mod pins;
 pub mod pointer;
 pub mod redraw;
@@ -18,6 +20,7 @@ impl Plugin for ScreenPlugin {
     fn build(&self, app: &mut App) {
         app.add_plugins((camera::CameraPlugin, redraw::RedrawPlugin))
             .add_systems(Update, pointer::track_pointer.in_set(PointerTracking))
+            .add_systems(Last, icon::set_window_icon)
             .add_systems(
                 PostUpdate,
                 pins::place_pins.after(TransformSystems::Propagate),
