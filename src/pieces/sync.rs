@@ -2,7 +2,7 @@
 //! anything else, and check once all is still that nothing drifted.
 
 use bevy::prelude::*;
-use hexchess_core::{Cell, Piece};
+use hexchess_core::{Cell, Move, Piece};
 
 use super::animation::{CheckFlash, Promote, Slide, Vanish};
 use super::models::PieceShape;
@@ -28,6 +28,12 @@ fn rebuild(
     }
 }
 
+/// The pieces' entities of the board, with where they stand.
+type PieceEntities<'w, 's> =
+    Query<'w, 's, (Entity, &'static mut PieceView, &'static Transform), Without<Vanish>>;
+
+/// After one move, animates the pieces it moves (or moves them at once with animation
+/// off); after anything else, rebuilds them from the position.
 #[allow(clippy::too_many_arguments)]
 pub fn follow_game(
     mut commands: Commands,
@@ -36,7 +42,7 @@ pub fn follow_game(
     game: Res<GameState>,
     settings: Res<Settings>,
     assets: Res<PieceAssets>,
-    mut pieces: Query<(Entity, &mut PieceView, &Transform), Without<Vanish>>,
+    mut pieces: PieceEntities,
     vanishing: Query<Entity, With<Vanish>>,
 ) {
     let changes: Vec<BoardChanged> = changes.read().cloned().collect();
@@ -54,7 +60,11 @@ pub fn follow_game(
         rebuild(&mut commands, &assets, &game, &settings, old);
         return;
     }
-    let rules = game.rules();
+    let speed = if settings.animate {
+        settings.animation_speed.max(0.05)
+    } else {
+        0.0
+    };
     for change in changes {
         let BoardChanged::Moved {
             mv,
@@ -65,80 +75,127 @@ pub fn follow_game(
         else {
             continue;
         };
-        let speed = if settings.animate {
-            settings.animation_speed.max(0.05)
-        } else {
-            0.0
-        };
-        if let Some(taken) = captured
-            && let Some((e, _, t)) = pieces.iter().find(|(_, v, _)| v.cell == taken.cell)
-        {
-            if speed > 0.0 {
-                commands
-                    .entity(e)
-                    .remove::<PieceView>()
-                    .insert(Vanish::new(t.scale, 0.35 / speed));
-            } else {
-                commands.entity(e).despawn();
-            }
+        if let Some(taken) = captured {
+            remove_captured(&mut commands, &pieces, taken.cell, speed);
         }
-        // Castling moves the rook too.
-        if let Some(i) = mv.castling()
-            && let Some((_, _, rook, rook_to)) = rules.castling_cells(piece.side, i)
-            && let Some((re, mut rview, rt)) = pieces.iter_mut().find(|(_, v, _)| v.cell == rook)
-        {
-            rview.cell = rook_to;
-            let to = cell_world(rules, rook_to) + Vec3::Y * rest_height(settings.view);
-            if speed > 0.0 {
-                let duration = (0.22 + 0.045 * rt.translation.distance(to)) / speed;
-                commands
-                    .entity(re)
-                    .insert(Slide::new(rt.translation, to, duration, false));
-            } else {
-                let mut moved = *rt;
-                moved.translation = to;
-                commands.entity(re).insert(moved);
-            }
+        if let Some(i) = mv.castling() {
+            move_castling_rook(
+                &mut commands,
+                &mut pieces,
+                &game,
+                &settings,
+                piece,
+                i,
+                speed,
+            );
         }
-        let Some((e, mut view, t)) = pieces
-            .iter_mut()
-            .find(|(_, v, _)| v.cell == mv.from() && v.piece == piece)
-        else {
-            continue;
-        };
-        view.cell = mv.to();
-        let to = cell_world(rules, mv.to()) + Vec3::Y * rest_height(settings.view);
-        let promoted = mv.promotion().map(|k| Piece::new(piece.side, k));
-        if speed > 0.0 {
-            let distance = t.translation.distance(to);
-            let hop = settings.view == View::ThreeD && shape_of(rules, piece) == PieceShape::Knight;
-            let duration = (0.22 + 0.045 * distance) / speed;
-            commands
-                .entity(e)
-                .insert(Slide::new(t.translation, to, duration, hop));
-            if let Some(p) = promoted {
-                commands.entity(e).insert(Promote(p));
-            }
-        } else {
-            let mut transform = *t;
-            transform.translation = to;
-            commands.entity(e).insert(transform);
-            if let Some(p) = promoted {
-                view.piece = p;
-                let (mesh, material, rotation) = piece_look(&assets, rules, p, &settings);
-                commands.entity(e).insert((
-                    Mesh3d(mesh),
-                    MeshMaterial3d(material),
-                    transform.with_rotation(rotation),
-                ));
-            }
-        }
+        move_piece(
+            &mut commands,
+            &mut pieces,
+            (&game, &settings, &assets),
+            mv,
+            piece,
+            speed,
+        );
         if check && speed > 0.0 {
+            let rules = game.rules();
             let king = game.position.royal_cell(game.position.turn());
             commands.spawn((
                 CheckFlash::new(0.9 / speed),
                 Transform::from_translation(cell_world(rules, king)),
                 Visibility::default(),
+            ));
+        }
+    }
+}
+
+/// A captured piece sinks away (or goes at once).
+fn remove_captured(commands: &mut Commands, pieces: &PieceEntities, cell: Cell, speed: f32) {
+    let Some((e, _, t)) = pieces.iter().find(|(_, v, _)| v.cell == cell) else {
+        return;
+    };
+    if speed > 0.0 {
+        commands
+            .entity(e)
+            .remove::<PieceView>()
+            .insert(Vanish::new(t.scale, 0.35 / speed));
+    } else {
+        commands.entity(e).despawn();
+    }
+}
+
+/// Castling moves the rook too.
+fn move_castling_rook(
+    commands: &mut Commands,
+    pieces: &mut PieceEntities,
+    game: &GameState,
+    settings: &Settings,
+    king: Piece,
+    castling: usize,
+    speed: f32,
+) {
+    let rules = game.rules();
+    let Some((_, _, rook, rook_to)) = rules.castling_cells(king.side, castling) else {
+        return;
+    };
+    let Some((re, mut rview, rt)) = pieces.iter_mut().find(|(_, v, _)| v.cell == rook) else {
+        return;
+    };
+    rview.cell = rook_to;
+    let to = cell_world(rules, rook_to) + Vec3::Y * rest_height(settings.view);
+    if speed > 0.0 {
+        let duration = (0.22 + 0.045 * rt.translation.distance(to)) / speed;
+        commands
+            .entity(re)
+            .insert(Slide::new(rt.translation, to, duration, false));
+    } else {
+        let mut moved = *rt;
+        moved.translation = to;
+        commands.entity(re).insert(moved);
+    }
+}
+
+/// The moving piece slides (a knight hops in 3D) and, promoting, becomes its new
+/// piece at the end; with animation off it is put there at once.
+fn move_piece(
+    commands: &mut Commands,
+    pieces: &mut PieceEntities,
+    (game, settings, assets): (&GameState, &Settings, &PieceAssets),
+    mv: Move,
+    piece: Piece,
+    speed: f32,
+) {
+    let rules = game.rules();
+    let Some((e, mut view, t)) = pieces
+        .iter_mut()
+        .find(|(_, v, _)| v.cell == mv.from() && v.piece == piece)
+    else {
+        return;
+    };
+    view.cell = mv.to();
+    let to = cell_world(rules, mv.to()) + Vec3::Y * rest_height(settings.view);
+    let promoted = mv.promotion().map(|k| Piece::new(piece.side, k));
+    if speed > 0.0 {
+        let distance = t.translation.distance(to);
+        let hop = settings.view == View::ThreeD && shape_of(rules, piece) == PieceShape::Knight;
+        let duration = (0.22 + 0.045 * distance) / speed;
+        commands
+            .entity(e)
+            .insert(Slide::new(t.translation, to, duration, hop));
+        if let Some(p) = promoted {
+            commands.entity(e).insert(Promote(p));
+        }
+    } else {
+        let mut transform = *t;
+        transform.translation = to;
+        commands.entity(e).insert(transform);
+        if let Some(p) = promoted {
+            view.piece = p;
+            let (mesh, material, rotation) = piece_look(assets, rules, p, settings);
+            commands.entity(e).insert((
+                Mesh3d(mesh),
+                MeshMaterial3d(material),
+                transform.with_rotation(rotation),
             ));
         }
     }

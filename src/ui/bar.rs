@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 use hexchess_core::{GameOutcome, Termination};
@@ -26,6 +27,16 @@ fn wrap_unless_room(ui: &mut egui::Ui, width: f32) {
     }
 }
 
+/// The requests the menu bar sends.
+#[derive(SystemParam)]
+pub(super) struct BarRequests<'w> {
+    undo: MessageWriter<'w, UndoRequest>,
+    redo: MessageWriter<'w, RedoRequest>,
+    end: MessageWriter<'w, EndRequest>,
+    draw: MessageWriter<'w, DrawOffer>,
+    views: MessageWriter<'w, ViewChanged>,
+}
+
 #[allow(clippy::too_many_arguments)]
 pub(super) fn menu_bar(
     mut contexts: EguiContexts,
@@ -35,11 +46,7 @@ pub(super) fn menu_bar(
     mut settings: ResMut<Settings>,
     mut memory: ResMut<UiMemory>,
     mut next_state: ResMut<NextState<AppState>>,
-    mut undo: MessageWriter<UndoRequest>,
-    mut redo: MessageWriter<RedoRequest>,
-    mut end: MessageWriter<EndRequest>,
-    mut draw: MessageWriter<DrawOffer>,
-    mut views: MessageWriter<ViewChanged>,
+    mut out: BarRequests,
     mut insets: ResMut<UiInsets>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
@@ -50,92 +57,15 @@ pub(super) fn menu_bar(
                 memory.setup = Setup::from_session(&game, &session);
                 next_state.set(AppState::NewGameMenu);
             }
-            let plies = undo_plies(&game, &session, player.is_thinking());
-            if ui
-                .add_enabled(game.position.ply_count() > 0, egui::Button::new("Undo"))
-                .on_hover_text("Ctrl+Z")
-                .clicked()
-            {
-                undo.write(UndoRequest(plies));
-            }
-            if ui
-                .add_enabled(!game.redo.is_empty(), egui::Button::new("Redo"))
-                .on_hover_text("Ctrl+Y")
-                .clicked()
-            {
-                redo.write(RedoRequest(plies.min(game.redo.len())));
-            }
-            let playing = game.outcome().is_none();
-            if ui
-                .add_enabled(playing, egui::Button::new("Resign"))
-                .clicked()
-            {
-                let loser = match session.mode {
-                    Mode::HumanVsEngine { human } => human,
-                    _ => game.position.turn(),
-                };
-                end.write(EndRequest(GameOutcome::win(
-                    !loser,
-                    Termination::Resignation,
-                )));
-            }
-            let vs_engine = matches!(session.mode, Mode::HumanVsEngine { .. });
-            if ui
-                .add_enabled(playing && vs_engine, egui::Button::new("Offer draw"))
-                .clicked()
-            {
-                draw.write(DrawOffer);
-            }
+            game_buttons(ui, &game, &session, &player, &mut out);
             if session.mode == Mode::EngineVsEngine {
                 ui.separator();
-                let label = if session.paused { "Resume" } else { "Pause" };
-                if ui.button(label).clicked() {
-                    session.paused = !session.paused;
-                }
-                if ui
-                    .add_enabled(session.paused, egui::Button::new("Step"))
-                    .clicked()
-                {
-                    session.step = true;
-                }
-                let mut delay = session.move_delay.as_secs_f32();
-                wrap_unless_room(ui, SLIDER_ROOM);
-                ui.add(egui::Slider::new(&mut delay, 0.1..=3.0).text("s/move"));
-                if (delay - session.move_delay.as_secs_f32()).abs() > 1e-3 {
-                    session.move_delay = Duration::from_secs_f32(delay);
-                }
+                engine_game_controls(ui, &mut session);
             }
             ui.separator();
-            let mut view = settings.view;
-            if ui
-                .button(format!("View: {}", view.label()))
-                .on_hover_text("V")
-                .clicked()
-            {
-                view = view.toggled();
-            }
-            let mut flipped = settings.flipped;
-            ui.checkbox(&mut flipped, "Flip").on_hover_text("F");
-            if view != settings.view || flipped != settings.flipped {
-                settings.view = view;
-                settings.flipped = flipped;
-                views.write(ViewChanged);
-            }
+            view_controls(ui, &mut settings, &mut out.views);
             ui.separator();
-            let mut animate = settings.animate;
-            wrap_unless_room(ui, SLIDER_ROOM + 80.0);
-            ui.checkbox(&mut animate, "Animate");
-            let mut speed = settings.animation_speed;
-            ui.add_enabled(
-                animate,
-                egui::Slider::new(&mut speed, 0.25..=4.0)
-                    .text("speed")
-                    .logarithmic(true),
-            );
-            if animate != settings.animate || speed != settings.animation_speed {
-                settings.animate = animate;
-                settings.animation_speed = speed;
-            }
+            animation_controls(ui, &mut settings);
         });
     });
     let bottom = egui::Panel::bottom("status").show(&mut root, |ui| {
@@ -152,6 +82,116 @@ pub(super) fn menu_bar(
     insets.top = top.response.rect.height();
     insets.bottom = bottom.response.rect.height();
     Ok(())
+}
+
+/// Undo, redo, resign and offer a draw.
+fn game_buttons(
+    ui: &mut egui::Ui,
+    game: &GameState,
+    session: &Session,
+    player: &EnginePlayer,
+    out: &mut BarRequests,
+) {
+    let plies = undo_plies(game, session, player.is_thinking());
+    if ui
+        .add_enabled(game.position.ply_count() > 0, egui::Button::new("Undo"))
+        .on_hover_text("Ctrl+Z")
+        .clicked()
+    {
+        out.undo.write(UndoRequest(plies));
+    }
+    if ui
+        .add_enabled(!game.redo.is_empty(), egui::Button::new("Redo"))
+        .on_hover_text("Ctrl+Y")
+        .clicked()
+    {
+        out.redo.write(RedoRequest(plies.min(game.redo.len())));
+    }
+    let playing = game.outcome().is_none();
+    if ui
+        .add_enabled(playing, egui::Button::new("Resign"))
+        .clicked()
+    {
+        let loser = match session.mode {
+            Mode::HumanVsEngine { human } => human,
+            _ => game.position.turn(),
+        };
+        out.end.write(EndRequest(GameOutcome::win(
+            !loser,
+            Termination::Resignation,
+        )));
+    }
+    let vs_engine = matches!(session.mode, Mode::HumanVsEngine { .. });
+    if ui
+        .add_enabled(playing && vs_engine, egui::Button::new("Offer draw"))
+        .clicked()
+    {
+        out.draw.write(DrawOffer);
+    }
+}
+
+/// Engine against engine: pause, step and the time each move stays in view.
+/// (Takes the resource itself, not `&mut Session`, so that only a real change marks it
+/// changed: the redraw policy and the seating watch for changes.)
+fn engine_game_controls(ui: &mut egui::Ui, session: &mut ResMut<Session>) {
+    let label = if session.paused { "Resume" } else { "Pause" };
+    if ui.button(label).clicked() {
+        session.paused = !session.paused;
+    }
+    if ui
+        .add_enabled(session.paused, egui::Button::new("Step"))
+        .clicked()
+    {
+        session.step = true;
+    }
+    let mut delay = session.move_delay.as_secs_f32();
+    wrap_unless_room(ui, SLIDER_ROOM);
+    ui.add(egui::Slider::new(&mut delay, 0.1..=3.0).text("s/move"));
+    if (delay - session.move_delay.as_secs_f32()).abs() > 1e-3 {
+        session.move_delay = Duration::from_secs_f32(delay);
+    }
+}
+
+/// 2D or 3D, and which side is at the bottom. (The resource itself: see
+/// [`engine_game_controls`].)
+fn view_controls(
+    ui: &mut egui::Ui,
+    settings: &mut ResMut<Settings>,
+    views: &mut MessageWriter<ViewChanged>,
+) {
+    let mut view = settings.view;
+    if ui
+        .button(format!("View: {}", view.label()))
+        .on_hover_text("V")
+        .clicked()
+    {
+        view = view.toggled();
+    }
+    let mut flipped = settings.flipped;
+    ui.checkbox(&mut flipped, "Flip").on_hover_text("F");
+    if view != settings.view || flipped != settings.flipped {
+        settings.view = view;
+        settings.flipped = flipped;
+        views.write(ViewChanged);
+    }
+}
+
+/// Animation on or off, and its speed.
+fn animation_controls(ui: &mut egui::Ui, settings: &mut ResMut<Settings>) {
+    let mut animate = settings.animate;
+    wrap_unless_room(ui, SLIDER_ROOM + 80.0);
+    ui.checkbox(&mut animate, "Animate");
+    let mut speed = settings.animation_speed;
+    ui.add_enabled(
+        animate,
+        egui::Slider::new(&mut speed, 0.25..=4.0)
+            .text("speed")
+            .logarithmic(true),
+    );
+    if animate != settings.animate || speed != settings.animation_speed {
+        settings.animate = animate;
+        settings.animation_speed = speed;
+    }
 }
 
 /// "White to move", "Black to move, in check", or the result.
