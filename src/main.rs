@@ -11,12 +11,13 @@ use clap::{Parser, ValueEnum};
 use hexchess::board::Selection;
 use hexchess::dev::frames::{ExitAfter, ExitWhenOver, FrameReport};
 use hexchess::dev::screenshot::ScreenshotPlan;
+use hexchess::game::GameState;
 use hexchess::look::{Settings, Theme, View};
 use hexchess::machine::{cores, run_systems_on_one_thread, systems_on_one_thread};
 use hexchess::play::{AppState, DEFAULT_LEVEL, Mode, Session};
 use hexchess::screen::redraw::Redraw;
 use hexchess::{HexchessPlugin, LaunchOptions};
-use hexchess_core::{Catalog, Side};
+use hexchess_core::{Catalog, Cell, Side};
 use hexchess_engine::Skill;
 
 #[derive(Parser)]
@@ -129,14 +130,55 @@ fn main() -> ExitCode {
     for e in catalog.errors() {
         eprintln!("warning: {e}");
     }
+    let (options, selection) = match launch_options(&cli) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let state = match options.game_state(&catalog) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let selection = match selection.map(|name| parse_cell(&state, &name)).transpose() {
+        Ok(cell) => cell,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let theme = Theme::find(&cli.theme).unwrap_or_else(|e| {
+        eprintln!("warning: {e}; using the classic theme");
+        Theme::default()
+    });
+    let mut app = App::new();
+    add_window_and_game(&mut app, &cli, catalog, state, options, theme);
+    app.insert_resource(Selection { from: selection });
+    add_redraw_policy(&mut app, &cli);
+    if cli.menu {
+        app.world_mut()
+            .resource_mut::<NextState<AppState>>()
+            .set(AppState::NewGameMenu);
+    }
+    add_measuring_tools(&mut app, &cli);
+    if systems_on_one_thread(cores()) {
+        run_systems_on_one_thread(&mut app);
+    }
+    match app.run() {
+        AppExit::Success => ExitCode::SUCCESS,
+        AppExit::Error(_) => ExitCode::FAILURE,
+    }
+}
+
+/// The game the command line asks for, and the cell to select (`--select`), or why
+/// it cannot start.
+fn launch_options(cli: &Cli) -> Result<(LaunchOptions, Option<String>), String> {
     let record = match &cli.load {
-        Some(path) => match hexchess::game::records::load(path) {
-            Ok(r) => Some(r),
-            Err(e) => {
-                eprintln!("error: {e}");
-                return ExitCode::from(2);
-            }
-        },
+        Some(path) => Some(hexchess::game::records::load(path)?),
         None => None,
     };
     let human = match cli.side {
@@ -166,28 +208,27 @@ fn main() -> ExitCode {
             ..Session::default()
         },
     };
-    let state = match options.game_state(&catalog) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    let selection = match &cli.select {
-        Some(name) => match state.rules().board().parse_cell(name) {
-            Some(c) => Some(c),
-            None => {
-                eprintln!("error: --select: no cell '{name}' on this board");
-                return ExitCode::from(2);
-            }
-        },
-        None => None,
-    };
-    let theme = Theme::find(&cli.theme).unwrap_or_else(|e| {
-        eprintln!("warning: {e}; using the classic theme");
-        Theme::default()
-    });
-    let mut app = App::new();
+    Ok((options, cli.select.clone()))
+}
+
+/// `--select`'s cell on the game's board.
+fn parse_cell(state: &GameState, name: &str) -> Result<Cell, String> {
+    state
+        .rules()
+        .board()
+        .parse_cell(name)
+        .ok_or_else(|| format!("--select: no cell '{name}' on this board"))
+}
+
+/// The window, egui, and the game with its camera and interface.
+fn add_window_and_game(
+    app: &mut App,
+    cli: &Cli,
+    catalog: Catalog,
+    state: GameState,
+    options: LaunchOptions,
+    theme: Theme,
+) {
     app.add_plugins(DefaultPlugins.set(WindowPlugin {
         primary_window: Some(Window {
             title: "hexchess".into(),
@@ -209,8 +250,11 @@ fn main() -> ExitCode {
         session: options.session,
         theme,
     });
-    app.insert_resource(Selection { from: selection });
-    // Screenshots count frames: they are drawn back to back.
+}
+
+/// Redraw on change, or every frame for screenshots (they count frames) and
+/// `--continuous`.
+fn add_redraw_policy(app: &mut App, cli: &Cli) {
     let redraw = if cli.continuous || cli.screenshot.is_some() {
         Redraw::Continuous
     } else {
@@ -218,14 +262,14 @@ fn main() -> ExitCode {
     };
     app.insert_resource(redraw)
         .insert_resource(redraw.winit_settings());
-    if cli.menu {
-        app.world_mut()
-            .resource_mut::<NextState<AppState>>()
-            .set(AppState::NewGameMenu);
-    }
-    if let Some(path) = cli.screenshot {
+}
+
+/// `--screenshot`, `--report-frames`, `--render-diagnostics`, `--exit-after` and
+/// `--exit-when-over`.
+fn add_measuring_tools(app: &mut App, cli: &Cli) {
+    if let Some(path) = &cli.screenshot {
         app.insert_resource(ScreenshotPlan {
-            path,
+            path: path.clone(),
             frames: cli.frames,
         });
     }
@@ -243,13 +287,6 @@ fn main() -> ExitCode {
     }
     if cli.exit_when_over {
         app.insert_resource(ExitWhenOver::new(Duration::from_secs(2)));
-    }
-    if systems_on_one_thread(cores()) {
-        run_systems_on_one_thread(&mut app);
-    }
-    match app.run() {
-        AppExit::Success => ExitCode::SUCCESS,
-        AppExit::Error(_) => ExitCode::FAILURE,
     }
 }
 

@@ -9,6 +9,7 @@ use super::{UiInsets, UiMemory};
 use crate::game::variants::RestartOffer;
 use crate::game::{GameState, NewGameRequest, Variants};
 use crate::input::{PendingPromotion, PromotionChoice};
+use hexchess_core::VariantError;
 
 pub(super) fn promotion_picker(
     mut contexts: EguiContexts,
@@ -82,78 +83,100 @@ pub(super) fn variant_errors(
     }
     memory.errors_seen = errors.len();
     if !errors.is_empty() {
-        let right = ctx.viewport_rect().right() - insets.right - 8.0;
-        egui::Area::new("variant-error-badge".into())
-            .fixed_pos(egui::pos2(right - 230.0, insets.top + 8.0))
-            .show(ctx, |ui| {
-                let n = errors.len();
-                let label = format!(
-                    "⚠ {n} variant file{} with problems",
-                    if n == 1 { "" } else { "s" }
-                );
-                if ui
-                    .button(egui::RichText::new(label).color(egui::Color32::from_rgb(240, 170, 80)))
-                    .clicked()
-                {
-                    memory.show_errors = !memory.show_errors;
-                }
-            });
-        let mut open = memory.show_errors;
-        egui::Window::new("Variant files with problems")
-            .open(&mut open)
-            .default_width(560.0)
-            .show(ctx, |ui| {
-                ui.label("These files were not loaded; the other variants stay playable. Fix a file and save it: it loads again by itself.");
-                egui::ScrollArea::vertical().max_height(420.0).show(ui, |ui| {
-                    for e in errors {
-                        ui.separator();
-                        ui.strong(e.file());
-                        for p in e.problems() {
-                            let at = match (p.line, p.column) {
-                                (Some(l), Some(c)) => format!("line {l}, column {c}"),
-                                _ => "whole file".to_string(),
-                            };
-                            let place = if p.path.is_empty() { at } else { format!("{at} ({})", p.path) };
-                            ui.horizontal_wrapped(|ui| {
-                                ui.label(egui::RichText::new(place).monospace().small());
-                                ui.label(&p.message);
-                            });
-                            if let Some(h) = &p.hint {
-                                ui.label(egui::RichText::new(format!("hint: {h}")).italics().color(egui::Color32::from_rgb(150, 200, 255)));
-                            }
-                        }
-                    }
-                });
-            });
-        memory.show_errors = open;
+        problem_files(ctx, errors, &insets, &mut memory);
     }
     if let Some(id) = offer.0.clone() {
-        let name = variants
-            .0
-            .get(&id)
-            .map_or(id.clone(), |e| e.name().to_string());
-        let mut restart = false;
-        let mut dismiss = false;
-        egui::Window::new("Rules changed")
-            .collapsible(false)
-            .resizable(false)
-            .anchor(egui::Align2::CENTER_TOP, egui::vec2(-150.0, 60.0))
-            .show(ctx, |ui| {
-                ui.label(format!("The file for {name} changed on disk."));
-                ui.horizontal(|ui| {
-                    restart = ui.button("Restart with the new rules").clicked();
-                    dismiss = ui.button("Keep playing").clicked();
-                });
-            });
-        if restart {
-            new_game.write(NewGameRequest {
-                variant: Some(id),
-                fen: None,
-            });
-        }
-        if restart || dismiss {
-            offer.0 = None;
-        }
+        restart_offer(ctx, &variants, id, &mut offer, &mut new_game);
     }
     Ok(())
+}
+
+/// A badge naming how many files have problems, and the window listing each problem
+/// with its line and column.
+fn problem_files(
+    ctx: &egui::Context,
+    errors: &[VariantError],
+    insets: &UiInsets,
+    memory: &mut UiMemory,
+) {
+    let right = ctx.viewport_rect().right() - insets.right - 8.0;
+    egui::Area::new("variant-error-badge".into())
+        .fixed_pos(egui::pos2(right - 230.0, insets.top + 8.0))
+        .show(ctx, |ui| {
+            let n = errors.len();
+            let label = format!(
+                "⚠ {n} variant file{} with problems",
+                if n == 1 { "" } else { "s" }
+            );
+            if ui
+                .button(egui::RichText::new(label).color(egui::Color32::from_rgb(240, 170, 80)))
+                .clicked()
+            {
+                memory.show_errors = !memory.show_errors;
+            }
+        });
+    let mut open = memory.show_errors;
+    egui::Window::new("Variant files with problems")
+        .open(&mut open)
+        .default_width(560.0)
+        .show(ctx, |ui| {
+            ui.label("These files were not loaded; the other variants stay playable. Fix a file and save it: it loads again by itself.");
+            egui::ScrollArea::vertical().max_height(420.0).show(ui, |ui| {
+                for e in errors {
+                    ui.separator();
+                    ui.strong(e.file());
+                    for p in e.problems() {
+                        let at = match (p.line, p.column) {
+                            (Some(l), Some(c)) => format!("line {l}, column {c}"),
+                            _ => "whole file".to_string(),
+                        };
+                        let place = if p.path.is_empty() { at } else { format!("{at} ({})", p.path) };
+                        ui.horizontal_wrapped(|ui| {
+                            ui.label(egui::RichText::new(place).monospace().small());
+                            ui.label(&p.message);
+                        });
+                        if let Some(h) = &p.hint {
+                            ui.label(egui::RichText::new(format!("hint: {h}")).italics().color(egui::Color32::from_rgb(150, 200, 255)));
+                        }
+                    }
+                }
+            });
+        });
+    memory.show_errors = open;
+}
+
+/// "The file for this variant changed": restart with the new rules, or keep playing.
+fn restart_offer(
+    ctx: &egui::Context,
+    variants: &Variants,
+    id: String,
+    offer: &mut RestartOffer,
+    new_game: &mut MessageWriter<NewGameRequest>,
+) {
+    let name = variants
+        .0
+        .get(&id)
+        .map_or(id.clone(), |e| e.name().to_string());
+    let mut restart = false;
+    let mut dismiss = false;
+    egui::Window::new("Rules changed")
+        .collapsible(false)
+        .resizable(false)
+        .anchor(egui::Align2::CENTER_TOP, egui::vec2(-150.0, 60.0))
+        .show(ctx, |ui| {
+            ui.label(format!("The file for {name} changed on disk."));
+            ui.horizontal(|ui| {
+                restart = ui.button("Restart with the new rules").clicked();
+                dismiss = ui.button("Keep playing").clicked();
+            });
+        });
+    if restart {
+        new_game.write(NewGameRequest {
+            variant: Some(id),
+            fen: None,
+        });
+    }
+    if restart || dismiss {
+        offer.0 = None;
+    }
 }

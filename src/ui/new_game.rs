@@ -74,60 +74,7 @@ pub(super) fn new_game_menu(
         .resizable(false)
         .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
         .show(ctx, |ui| {
-            let setup = &mut memory.setup;
-            egui::Grid::new("setup")
-                .num_columns(2)
-                .spacing([16.0, 8.0])
-                .show(ui, |ui| {
-                    ui.label("Variant");
-                    let name = variants
-                        .0
-                        .get(&setup.variant)
-                        .map_or(setup.variant.clone(), |e| e.name().to_string());
-                    egui::ComboBox::from_id_salt("variant")
-                        .selected_text(name)
-                        .show_ui(ui, |ui| {
-                            for e in variants.0.entries() {
-                                ui.selectable_value(
-                                    &mut setup.variant,
-                                    e.id().to_string(),
-                                    e.name(),
-                                );
-                            }
-                        });
-                    ui.end_row();
-                    ui.label("Players");
-                    ui.vertical(|ui| {
-                        for mode in [
-                            Mode::HumanVsEngine { human: Side::White },
-                            Mode::HumanVsEngine { human: Side::Black },
-                            Mode::EngineVsEngine,
-                            Mode::HumanVsHuman,
-                        ] {
-                            ui.radio_value(&mut setup.mode, mode, mode.label());
-                        }
-                    });
-                    ui.end_row();
-                    ui.label("Engine level");
-                    let mut level = setup.level.level();
-                    ui.add(
-                        egui::Slider::new(&mut level, Skill::MIN.level()..=Skill::FULL.level())
-                            .text(strength_label(setup.level)),
-                    );
-                    setup.level = Skill::new(level).unwrap_or(setup.level);
-                    ui.end_row();
-                    ui.label("Clock");
-                    let label =
-                        |tc: Option<TimeControl>| tc.map_or("none".to_string(), |t| t.label());
-                    egui::ComboBox::from_id_salt("clock")
-                        .selected_text(label(setup.time_control))
-                        .show_ui(ui, |ui| {
-                            for tc in TIME_CONTROLS {
-                                ui.selectable_value(&mut setup.time_control, tc, label(tc));
-                            }
-                        });
-                    ui.end_row();
-                });
+            setup_grid(ui, &variants, &mut memory.setup);
             ui.horizontal(|ui| {
                 start = ui.button("Start").clicked();
                 cancel = ui.button("Cancel").clicked();
@@ -186,4 +133,56 @@ pub(super) fn game_over_dialog(
         dialog.dismissed = true;
     }
     Ok(())
+}
+
+/// The choices: variant, players, engine level and clock.
+fn setup_grid(ui: &mut egui::Ui, variants: &Variants, setup: &mut Setup) {
+    egui::Grid::new("setup")
+        .num_columns(2)
+        .spacing([16.0, 8.0])
+        .show(ui, |ui| {
+            ui.label("Variant");
+            let name = variants
+                .0
+                .get(&setup.variant)
+                .map_or(setup.variant.clone(), |e| e.name().to_string());
+            egui::ComboBox::from_id_salt("variant")
+                .selected_text(name)
+                .show_ui(ui, |ui| {
+                    for e in variants.0.entries() {
+                        ui.selectable_value(&mut setup.variant, e.id().to_string(), e.name());
+                    }
+                });
+            ui.end_row();
+            ui.label("Players");
+            ui.vertical(|ui| {
+                for mode in [
+                    Mode::HumanVsEngine { human: Side::White },
+                    Mode::HumanVsEngine { human: Side::Black },
+                    Mode::EngineVsEngine,
+                    Mode::HumanVsHuman,
+                ] {
+                    ui.radio_value(&mut setup.mode, mode, mode.label());
+                }
+            });
+            ui.end_row();
+            ui.label("Engine level");
+            let mut level = setup.level.level();
+            ui.add(
+                egui::Slider::new(&mut level, Skill::MIN.level()..=Skill::FULL.level())
+                    .text(strength_label(setup.level)),
+            );
+            setup.level = Skill::new(level).unwrap_or(setup.level);
+            ui.end_row();
+            ui.label("Clock");
+            let label = |tc: Option<TimeControl>| tc.map_or("none".to_string(), |t| t.label());
+            egui::ComboBox::from_id_salt("clock")
+                .selected_text(label(setup.time_control))
+                .show_ui(ui, |ui| {
+                    for tc in TIME_CONTROLS {
+                        ui.selectable_value(&mut setup.time_control, tc, label(tc));
+                    }
+                });
+            ui.end_row();
+        });
 }
