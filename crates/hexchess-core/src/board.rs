@@ -97,84 +97,17 @@ impl Board {
     }
 
     pub fn new(layout: Layout, naming: Naming, cells: &[Hex]) -> Result<Board, BoardError> {
-        if cells.is_empty() {
-            return Err(BoardError::NoCells);
-        }
-        if cells.len() > MAX_CELLS {
-            return Err(BoardError::TooManyCells(cells.len()));
-        }
-        let mut hexes = cells.to_vec();
-        hexes.sort();
-        if let Some(w) = hexes.windows(2).find(|w| w[0] == w[1]) {
-            return Err(BoardError::DuplicateCell(w[0]));
-        }
+        let hexes = sorted_cells(cells)?;
         let lookup: HashMap<Hex, Cell> = hexes
             .iter()
             .enumerate()
             .map(|(i, h)| (*h, Cell::from_index(i as u8)))
             .collect();
-
-        // Group the cells into lines: files of constant q or ranks of constant r.
-        let line_of = |h: Hex| match naming {
-            Naming::Files | Naming::SlantedRanks => h.q(),
-            Naming::Ranks => h.r(),
+        let lines = Lines::new(&hexes, naming);
+        let (names, ranks) = match naming {
+            Naming::Files | Naming::SlantedRanks => name_by_files(&hexes, &lines, naming)?,
+            Naming::Ranks => name_by_ranks(&hexes, &lines)?,
         };
-        let along = |h: Hex| match naming {
-            Naming::Files | Naming::SlantedRanks => h.r(),
-            Naming::Ranks => h.q(),
-        };
-        let mut lines: Vec<i8> = hexes.iter().map(|h| line_of(*h)).collect();
-        lines.sort();
-        lines.dedup();
-        let first_line = lines[0];
-        let line_count = (lines[lines.len() - 1] - first_line) as usize + 1;
-        let mut groups: Vec<Vec<Cell>> = vec![Vec::new(); line_count];
-        for (i, h) in hexes.iter().enumerate() {
-            groups[(line_of(*h) - first_line) as usize].push(Cell::from_index(i as u8));
-        }
-        for g in &mut groups {
-            g.sort_by_key(|c| along(hexes[c.index()]));
-        }
-        groups.retain(|g| !g.is_empty());
-
-        let mut names = vec![String::new(); hexes.len()];
-        let mut ranks = vec![0; hexes.len()];
-        let s_max = hexes.iter().map(|h| h.s()).max().unwrap_or(0);
-        match naming {
-            Naming::Files | Naming::SlantedRanks => {
-                if line_count > FILE_LETTERS.len() {
-                    return Err(BoardError::TooManyLines(line_count));
-                }
-                for g in &groups {
-                    let q = hexes[g[0].index()].q();
-                    let letter = FILE_LETTERS[(q - first_line) as usize] as char;
-                    let r_min = hexes[g[0].index()].r();
-                    for c in g {
-                        let rank = match naming {
-                            Naming::SlantedRanks => (s_max - hexes[c.index()].s()) as u32 + 1,
-                            _ => (hexes[c.index()].r() - r_min) as u32 + 1,
-                        };
-                        names[c.index()] = format!("{letter}{rank}");
-                        ranks[c.index()] = rank;
-                    }
-                }
-            }
-            Naming::Ranks => {
-                for g in &groups {
-                    let h0 = hexes[g[0].index()];
-                    let rank = (h0.r() - first_line) as u32 + 1;
-                    let span = (hexes[g[g.len() - 1].index()].q() - h0.q()) as usize + 1;
-                    if span > FILE_LETTERS.len() {
-                        return Err(BoardError::TooManyLines(span));
-                    }
-                    for c in g {
-                        let letter = FILE_LETTERS[(hexes[c.index()].q() - h0.q()) as usize] as char;
-                        names[c.index()] = format!("{letter}{rank}");
-                        ranks[c.index()] = rank;
-                    }
-                }
-            }
-        }
         let by_name = names
             .iter()
             .enumerate()
@@ -190,7 +123,7 @@ impl Board {
             lookup,
             names,
             by_name,
-            groups,
+            groups: lines.groups,
             ranks,
             all,
         })
@@ -272,6 +205,115 @@ impl Board {
     pub fn mirror(&self, c: Cell) -> Option<Cell> {
         self.cell(self.layout.mirror(self.hex(c)))
     }
+}
+
+/// The cells in (q, r) order, the order their indices follow; none twice, at least
+/// one and at most [`MAX_CELLS`].
+fn sorted_cells(cells: &[Hex]) -> Result<Vec<Hex>, BoardError> {
+    if cells.is_empty() {
+        return Err(BoardError::NoCells);
+    }
+    if cells.len() > MAX_CELLS {
+        return Err(BoardError::TooManyCells(cells.len()));
+    }
+    let mut hexes = cells.to_vec();
+    hexes.sort();
+    if let Some(w) = hexes.windows(2).find(|w| w[0] == w[1]) {
+        return Err(BoardError::DuplicateCell(w[0]));
+    }
+    Ok(hexes)
+}
+
+/// The cells grouped into lines: files of constant q, or ranks of constant r for
+/// [`Naming::Ranks`], each in order along the line.
+struct Lines {
+    groups: Vec<Vec<Cell>>,
+    /// The coordinate of the first line.
+    first: i8,
+    /// From the first line to the last, empty ones included.
+    count: usize,
+}
+
+impl Lines {
+    fn new(hexes: &[Hex], naming: Naming) -> Lines {
+        let line_of = |h: Hex| match naming {
+            Naming::Files | Naming::SlantedRanks => h.q(),
+            Naming::Ranks => h.r(),
+        };
+        let along = |h: Hex| match naming {
+            Naming::Files | Naming::SlantedRanks => h.r(),
+            Naming::Ranks => h.q(),
+        };
+        let mut lines: Vec<i8> = hexes.iter().map(|h| line_of(*h)).collect();
+        lines.sort();
+        lines.dedup();
+        let first = lines[0];
+        let count = (lines[lines.len() - 1] - first) as usize + 1;
+        let mut groups: Vec<Vec<Cell>> = vec![Vec::new(); count];
+        for (i, h) in hexes.iter().enumerate() {
+            groups[(line_of(*h) - first) as usize].push(Cell::from_index(i as u8));
+        }
+        for g in &mut groups {
+            g.sort_by_key(|c| along(hexes[c.index()]));
+        }
+        groups.retain(|g| !g.is_empty());
+        Lines {
+            groups,
+            first,
+            count,
+        }
+    }
+}
+
+/// Names by lettered files: numbered up each file from its lowest cell, or for
+/// [`Naming::SlantedRanks`] along lines of constant s across the board. Each cell's
+/// name and rank number.
+fn name_by_files(
+    hexes: &[Hex],
+    lines: &Lines,
+    naming: Naming,
+) -> Result<(Vec<String>, Vec<u32>), BoardError> {
+    if lines.count > FILE_LETTERS.len() {
+        return Err(BoardError::TooManyLines(lines.count));
+    }
+    let mut names = vec![String::new(); hexes.len()];
+    let mut ranks = vec![0; hexes.len()];
+    let s_max = hexes.iter().map(|h| h.s()).max().unwrap_or(0);
+    for g in &lines.groups {
+        let q = hexes[g[0].index()].q();
+        let letter = FILE_LETTERS[(q - lines.first) as usize] as char;
+        let r_min = hexes[g[0].index()].r();
+        for c in g {
+            let rank = match naming {
+                Naming::SlantedRanks => (s_max - hexes[c.index()].s()) as u32 + 1,
+                _ => (hexes[c.index()].r() - r_min) as u32 + 1,
+            };
+            names[c.index()] = format!("{letter}{rank}");
+            ranks[c.index()] = rank;
+        }
+    }
+    Ok((names, ranks))
+}
+
+/// Names by numbered ranks, lettered left to right within each rank. Each cell's
+/// name and rank number.
+fn name_by_ranks(hexes: &[Hex], lines: &Lines) -> Result<(Vec<String>, Vec<u32>), BoardError> {
+    let mut names = vec![String::new(); hexes.len()];
+    let mut ranks = vec![0; hexes.len()];
+    for g in &lines.groups {
+        let h0 = hexes[g[0].index()];
+        let rank = (h0.r() - lines.first) as u32 + 1;
+        let span = (hexes[g[g.len() - 1].index()].q() - h0.q()) as usize + 1;
+        if span > FILE_LETTERS.len() {
+            return Err(BoardError::TooManyLines(span));
+        }
+        for c in g {
+            let letter = FILE_LETTERS[(hexes[c.index()].q() - h0.q()) as usize] as char;
+            names[c.index()] = format!("{letter}{rank}");
+            ranks[c.index()] = rank;
+        }
+    }
+    Ok((names, ranks))
 }
 
 #[cfg(test)]

@@ -477,83 +477,74 @@ impl Checker {
         letters: &[char],
         pieces: &[PieceType],
     ) -> Vec<Placement> {
-        let mut setup = Vec::new();
-        match def {
-            SetupDef::Pieces { white, black } => {
-                let mut occupied: HashMap<Hex, String> = HashMap::new();
-                let mut place =
-                    |this: &mut Checker, side: Side, letter: char, h: Hex, path: String| {
-                        if let Some(first) = occupied.get(&h) {
-                            let name = board.name(board.cell(h).expect("on the board"));
-                            let other = match this.locations.find(first) {
-                                Some((l, c)) => format!("line {l}, column {c}"),
-                                None => first.clone(),
-                            };
-                            this.report(
-                                path,
-                                format!("two pieces on {name} (the other is placed at {other})"),
-                            );
-                        } else {
-                            occupied.insert(h, path);
-                            setup.push(Placement {
-                                side,
-                                piece: letter,
-                                cell: h,
-                            });
-                        }
-                    };
-                let whites = self.placements("setup.white", white, board, letters);
+        let setup = match def {
+            SetupDef::Pieces { white, black } => self.setup_pieces(white, black, board, letters),
+            SetupDef::Fen(text) => self.setup_fen(text, board, letters),
+        };
+        self.check_royals(&setup, pieces);
+        setup
+    }
+
+    /// A setup listed piece by piece: White's, then Black's (listed too, or White's
+    /// mirrored).
+    fn setup_pieces(
+        &mut self,
+        white: &[(char, Vec<String>)],
+        black: &BlackSetupDef,
+        board: &Board,
+        letters: &[char],
+    ) -> Vec<Placement> {
+        let mut placer = Placer::default();
+        let whites = self.placements("setup.white", white, board, letters);
+        for (letter, h, path) in &whites {
+            placer.place(self, board, Side::White, *letter, *h, path.clone());
+        }
+        match black {
+            BlackSetupDef::Mirror => {
                 for (letter, h, path) in &whites {
-                    place(self, Side::White, *letter, *h, path.clone());
-                }
-                match black {
-                    BlackSetupDef::Mirror => {
-                        for (letter, h, path) in &whites {
-                            let m = board.layout().mirror(*h);
-                            if board.cell(m).is_none() {
-                                let name = board.name(board.cell(*h).expect("on the board"));
-                                self.report(
-                                    path.clone(),
-                                    format!(
-                                        "the mirror image of {name} for Black is not on the board"
-                                    ),
-                                );
-                            } else {
-                                place(
-                                    self,
-                                    Side::Black,
-                                    *letter,
-                                    m,
-                                    format!("{path} (mirrored for Black)"),
-                                );
-                            }
-                        }
-                    }
-                    BlackSetupDef::Pieces(list) => {
-                        for (letter, h, path) in
-                            self.placements("setup.black[0]", list, board, letters)
-                        {
-                            place(self, Side::Black, letter, h, path);
-                        }
+                    let m = board.layout().mirror(*h);
+                    if board.cell(m).is_none() {
+                        let name = board.name(board.cell(*h).expect("on the board"));
+                        self.report(
+                            path.clone(),
+                            format!("the mirror image of {name} for Black is not on the board"),
+                        );
+                    } else {
+                        let path = format!("{path} (mirrored for Black)");
+                        placer.place(self, board, Side::Black, *letter, m, path);
                     }
                 }
             }
-            SetupDef::Fen(text) => {
-                let groups = text.split_whitespace().next().unwrap_or("");
-                match fen::parse_placement(board, letters, groups) {
-                    Ok(list) => {
-                        for (cell, side, kind) in list {
-                            setup.push(Placement {
-                                side,
-                                piece: letters[kind],
-                                cell: board.hex(cell),
-                            });
-                        }
-                    }
-                    Err(e) => self.report("setup[0]", format!("bad FEN: {e}")),
+            BlackSetupDef::Pieces(list) => {
+                for (letter, h, path) in self.placements("setup.black[0]", list, board, letters) {
+                    placer.place(self, board, Side::Black, letter, h, path);
                 }
             }
         }
+        placer.setup
+    }
+
+    /// A setup given as the placement field of a hex FEN.
+    fn setup_fen(&mut self, text: &str, board: &Board, letters: &[char]) -> Vec<Placement> {
+        let groups = text.split_whitespace().next().unwrap_or("");
+        match fen::parse_placement(board, letters, groups) {
+            Ok(list) => list
+                .into_iter()
+                .map(|(cell, side, kind)| Placement {
+                    side,
+                    piece: letters[kind],
+                    cell: board.hex(cell),
+                })
+                .collect(),
+            Err(e) => {
+                self.report("setup[0]", format!("bad FEN: {e}"));
+                Vec::new()
+            }
+        }
+    }
+
+    /// Each side must start with exactly one royal piece.
+    fn check_royals(&mut self, setup: &[Placement], pieces: &[PieceType]) {
         for side in Side::BOTH {
             let royals = setup
                 .iter()
@@ -571,7 +562,6 @@ impl Checker {
                 );
             }
         }
-        setup
     }
 
     fn pawn(&mut self, def: &PawnDef, board: &Board, setup: &[Placement]) -> PawnRules {
@@ -840,4 +830,42 @@ fn letter_list(letters: &[char]) -> String {
         .map(|c| c.to_string())
         .collect::<Vec<_>>()
         .join(", ")
+}
+/// Pieces placed so far, and where each came from in the file (to name the other
+/// piece when two share a cell).
+#[derive(Default)]
+struct Placer {
+    occupied: HashMap<Hex, String>,
+    setup: Vec<Placement>,
+}
+
+impl Placer {
+    fn place(
+        &mut self,
+        checker: &mut Checker,
+        board: &Board,
+        side: Side,
+        letter: char,
+        h: Hex,
+        path: String,
+    ) {
+        if let Some(first) = self.occupied.get(&h) {
+            let name = board.name(board.cell(h).expect("on the board"));
+            let other = match checker.locations.find(first) {
+                Some((l, c)) => format!("line {l}, column {c}"),
+                None => first.clone(),
+            };
+            checker.report(
+                path,
+                format!("two pieces on {name} (the other is placed at {other})"),
+            );
+        } else {
+            self.occupied.insert(h, path);
+            self.setup.push(Placement {
+                side,
+                piece: letter,
+                cell: h,
+            });
+        }
+    }
 }
