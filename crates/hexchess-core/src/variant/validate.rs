@@ -101,7 +101,8 @@ impl Checker {
         }
     }
 
-    fn check(&mut self, def: &VariantDef) -> Option<VariantSpec> {
+    /// The format version, the id and the name.
+    fn check_header(&mut self, def: &VariantDef) {
         if def.format_version != FORMAT_VERSION {
             self.report(
                 "format_version",
@@ -128,32 +129,39 @@ impl Checker {
         if def.name.trim().is_empty() {
             self.report("name", "the name is empty");
         }
+    }
+
+    /// The pawn section's piece `l` must be declared, not royal, and move by the pawn
+    /// section only.
+    fn check_pawn_piece(&mut self, l: char, pieces: &[PieceType]) {
+        match pieces.iter().find(|p| p.letter == l) {
+            None => self.report(
+                "pawn.piece",
+                format!("pawn piece '{l}' is not declared in pieces"),
+            ),
+            Some(p) if p.royal => {
+                self.report("pawn.piece", format!("pawn piece '{l}' may not be royal"))
+            }
+            Some(p) if !p.atoms.is_empty() => {
+                let i = pieces.iter().position(|q| q.letter == l).expect("found");
+                self.report(
+                    format!("pieces[{i}].moves"),
+                    format!("pawn piece '{l}' moves by the pawn section; leave its `moves` out"),
+                )
+            }
+            Some(_) => {}
+        }
+    }
+
+    fn check(&mut self, def: &VariantDef) -> Option<VariantSpec> {
+        self.check_header(def);
 
         let board = self.board(&def.board);
         let pieces = self.pieces(&def.pieces);
         let letters: Vec<char> = pieces.iter().map(|p| p.letter).collect();
 
-        let pawn_letter = def.pawn.as_ref().map(|p| p.piece);
-        if let Some(l) = pawn_letter {
-            match pieces.iter().find(|p| p.letter == l) {
-                None => self.report(
-                    "pawn.piece",
-                    format!("pawn piece '{l}' is not declared in pieces"),
-                ),
-                Some(p) if p.royal => {
-                    self.report("pawn.piece", format!("pawn piece '{l}' may not be royal"))
-                }
-                Some(p) if !p.atoms.is_empty() => {
-                    let i = pieces.iter().position(|q| q.letter == l).expect("found");
-                    self.report(
-                        format!("pieces[{i}].moves"),
-                        format!(
-                            "pawn piece '{l}' moves by the pawn section; leave its `moves` out"
-                        ),
-                    )
-                }
-                Some(_) => {}
-            }
+        if let Some(pawn) = &def.pawn {
+            self.check_pawn_piece(pawn.piece, &pieces);
         }
 
         let board = board?;
