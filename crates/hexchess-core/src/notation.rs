@@ -6,7 +6,9 @@ use std::fmt;
 use crate::board::Board;
 use crate::cell::Cell;
 use crate::moves::Move;
+use crate::piece::Kind;
 use crate::position::Position;
+use crate::rules::Rules;
 
 /// Why a move text was not accepted.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -201,10 +203,7 @@ impl Position {
     }
 
     fn parse_san(&self, text: &str, legal: &[Move]) -> Result<Move, MoveError> {
-        let rules = &*self.rules;
-        let b = rules.board();
-        let malformed = || MoveError::Malformed(text.to_string());
-        let mut s = text.trim_end_matches(['+', '#', '!', '?']);
+        let s = text.trim_end_matches(['+', '#', '!', '?']);
         // Castling by its name (zeros accepted for the letter O).
         let named = s.replace('0', "O");
         if named.starts_with("O-O") {
@@ -213,18 +212,71 @@ impl Position {
                 .copied()
                 .find(|m| {
                     m.castling()
-                        .and_then(|i| rules.castling_notation(self.turn(), i))
+                        .and_then(|i| self.rules.castling_notation(self.turn(), i))
                         .is_some_and(|n| n == named)
                 })
                 .ok_or_else(|| MoveError::Illegal(text.to_string()));
         }
+        let san = SanParts::read(self.rules(), s)
+            .ok_or_else(|| MoveError::Malformed(text.to_string()))?;
+        let candidates: Vec<Move> = legal
+            .iter()
+            .copied()
+            .filter(|m| self.san_matches(&san, *m))
+            .collect();
+        match candidates.as_slice() {
+            [m] => Ok(*m),
+            [] => Err(MoveError::Illegal(text.to_string())),
+            many => Err(MoveError::Ambiguous(
+                text.to_string(),
+                many.iter().map(|m| self.san_body(*m, legal)).collect(),
+            )),
+        }
+    }
 
+    /// Whether the legal move `m` is the one `san` describes.
+    fn san_matches(&self, san: &SanParts, m: Move) -> bool {
+        let Some(p) = self.piece_at(m.from()) else {
+            return false;
+        };
+        let kind_ok = match san.kind {
+            Some(k) => p.kind == k,
+            None => Some(p.kind) == self.rules.pawn_kind(),
+        };
+        let name = self.rules.board().name(m.from());
+        let (fl, fn_) = split_name(name);
+        let hint = san.hint.as_str();
+        let hint_ok = hint.is_empty() || hint == name || hint == fl || hint == fn_;
+        kind_ok
+            && hint_ok
+            && m.to() == san.to
+            && m.promotion() == san.promotion
+            && (!san.capture || self.is_capture(m))
+    }
+}
+
+/// A SAN move other than castling, read into its parts: `Nbxc3=Q` is a knight (`N`)
+/// from the `b` file (`hint`), capturing (`x`), to c3, promoting to a queen.
+struct SanParts {
+    /// The moving piece's kind; none for a pawn.
+    kind: Option<Kind>,
+    /// A disambiguation: a file letter, a rank number or a whole cell name.
+    hint: String,
+    capture: bool,
+    to: Cell,
+    promotion: Option<Kind>,
+}
+
+impl SanParts {
+    /// Reads `s` (check and annotation marks already off); `None` when it is not SAN.
+    fn read(rules: &Rules, mut s: &str) -> Option<SanParts> {
+        let b = rules.board();
         // Promotion suffix: "=Q" or a trailing upper-case letter.
         let mut promotion = None;
         if let Some(last) = s.chars().last()
             && last.is_ascii_uppercase()
         {
-            promotion = Some(rules.kind_by_letter(last).ok_or_else(malformed)?);
+            promotion = Some(rules.kind_by_letter(last)?);
             s = &s[..s.len() - 1];
             s = s.strip_suffix('=').unwrap_or(s);
         }
@@ -233,7 +285,7 @@ impl Position {
         if let Some(first) = s.chars().next()
             && first.is_ascii_uppercase()
         {
-            kind = Some(rules.kind_by_letter(first).ok_or_else(malformed)?);
+            kind = Some(rules.kind_by_letter(first)?);
             s = &s[1..];
         }
         // Target: the cell name at the end.
@@ -244,7 +296,7 @@ impl Position {
                 .trim_end_matches(|c: char| c.is_ascii_lowercase())
                 .len();
         if digits == 0 || letters == 0 {
-            return Err(malformed());
+            return None;
         }
         let target_start = s.len() - digits - letters;
         // A disambiguation such as "f" before "f11" would make "ff11"; cell letters are a
@@ -256,45 +308,21 @@ impl Position {
             target = b.parse_cell(&s[split..]);
             hint = &s[..split];
         }
-        let to = target.ok_or_else(malformed)?;
+        let to = target?;
         let capture = hint.ends_with('x');
         hint = hint.strip_suffix('x').unwrap_or(hint);
         if !hint
             .chars()
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
         {
-            return Err(malformed());
+            return None;
         }
-
-        let pawn = rules.pawn_kind();
-        let candidates: Vec<Move> = legal
-            .iter()
-            .copied()
-            .filter(|m| {
-                let Some(p) = self.piece_at(m.from()) else {
-                    return false;
-                };
-                let kind_ok = match kind {
-                    Some(k) => p.kind == k,
-                    None => Some(p.kind) == pawn,
-                };
-                let name = b.name(m.from());
-                let (fl, fn_) = split_name(name);
-                let hint_ok = hint.is_empty() || hint == name || hint == fl || hint == fn_;
-                kind_ok
-                    && hint_ok
-                    && m.to() == to
-                    && m.promotion() == promotion
-                    && (!capture || self.is_capture(*m))
-            })
-            .collect();
-        match candidates.as_slice() {
-            [m] => Ok(*m),
-            [] => Err(MoveError::Illegal(text.to_string())),
-            many => Err(MoveError::Ambiguous(
-                text.to_string(),
-                many.iter().map(|m| self.san_body(*m, legal)).collect(),
-            )),
-        }
+        Some(SanParts {
+            kind,
+            hint: hint.to_string(),
+            capture,
+            to,
+            promotion,
+        })
     }
 }
