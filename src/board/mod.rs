@@ -8,7 +8,7 @@ pub mod labels;
 pub mod space;
 
 use bevy::prelude::*;
-use hexchess_core::{Cell, Layout};
+use hexchess_core::{Cell, Layout, Rules};
 
 pub use highlights::{Highlight, Selection};
 pub use labels::BoardLabel;
@@ -78,56 +78,90 @@ pub fn rebuild_board(
         commands.entity(e).despawn();
     }
     let rules = game.rules();
-    let flat_top = rules.layout() == Layout::FlatTop;
-    let is_3d = settings.view == View::ThreeD;
-    let tile = if is_3d {
-        meshes.add(mesh::hex_prism(CELL_SIZE * 0.965, CELL_HEIGHT, flat_top).into_mesh())
-    } else {
-        meshes.add(mesh::hex_ring(CELL_SIZE * 0.985, 0.0, flat_top).into_mesh())
-    };
-    let finish = theme.board.cell_finish;
-    let colours: Vec<Handle<Surface>> = theme
-        .board
-        .cells
-        .iter()
-        .map(|c| {
-            materials.add(if is_3d {
-                Surface::lit((*c).into(), finish.specular, finish.shininess)
-            } else {
-                Surface::flat((*c).into())
+    let look = TileLook::new(rules, settings.view, &theme, &mut meshes, &mut materials);
+    spawn_tiles(&mut commands, rules, &look);
+    if settings.show_coordinates {
+        labels::spawn_labels(&mut commands, rules, &theme);
+    }
+    rebuilt.write(SceneRebuilt);
+}
+
+/// The meshes and materials of one board's cells.
+struct TileLook {
+    tile: Handle<Mesh>,
+    /// By cell colour: the centre's, then the other two.
+    colours: Vec<Handle<Surface>>,
+    /// In 3D, a dark frame under the cells: one slightly larger, lower prism per cell.
+    frame: Option<(Handle<Mesh>, Handle<Surface>)>,
+}
+
+impl TileLook {
+    fn new(
+        rules: &Rules,
+        view: View,
+        theme: &Theme,
+        meshes: &mut Assets<Mesh>,
+        materials: &mut Assets<Surface>,
+    ) -> TileLook {
+        let flat_top = rules.layout() == Layout::FlatTop;
+        let is_3d = view == View::ThreeD;
+        let tile = if is_3d {
+            meshes.add(mesh::hex_prism(CELL_SIZE * 0.965, CELL_HEIGHT, flat_top).into_mesh())
+        } else {
+            meshes.add(mesh::hex_ring(CELL_SIZE * 0.985, 0.0, flat_top).into_mesh())
+        };
+        let finish = theme.board.cell_finish;
+        let colours = theme
+            .board
+            .cells
+            .iter()
+            .map(|c| {
+                materials.add(if is_3d {
+                    Surface::lit((*c).into(), finish.specular, finish.shininess)
+                } else {
+                    Surface::flat((*c).into())
+                })
             })
-        })
-        .collect();
-    // A dark frame under the cells: one slightly larger, lower prism per cell.
-    let frame = is_3d.then(|| {
-        (
-            meshes.add(
-                mesh::hex_frame(
-                    CELL_SIZE * 1.07,
-                    CELL_SIZE * 0.9,
-                    CELL_HEIGHT * 1.6,
-                    flat_top,
-                )
-                .into_mesh(),
-            ),
-            materials.add(Surface::lit(
-                theme.board.frame.into(),
-                theme.board.frame_finish.specular,
-                theme.board.frame_finish.shininess,
-            )),
-        )
-    });
+            .collect();
+        let frame = is_3d.then(|| {
+            (
+                meshes.add(
+                    mesh::hex_frame(
+                        CELL_SIZE * 1.07,
+                        CELL_SIZE * 0.9,
+                        CELL_HEIGHT * 1.6,
+                        flat_top,
+                    )
+                    .into_mesh(),
+                ),
+                materials.add(Surface::lit(
+                    theme.board.frame.into(),
+                    theme.board.frame_finish.specular,
+                    theme.board.frame_finish.shininess,
+                )),
+            )
+        });
+        TileLook {
+            tile,
+            colours,
+            frame,
+        }
+    }
+}
+
+/// A tile (and in 3D its frame) on every cell, in the cell's colour.
+fn spawn_tiles(commands: &mut Commands, rules: &Rules, look: &TileLook) {
     let b = rules.board();
     for cell in b.cells() {
         let pos = cell_world(rules, cell);
         let colour = b.hex(cell).colour() as usize;
         commands.spawn((
             CellTile(cell),
-            Mesh3d(tile.clone()),
-            MeshMaterial3d(colours[colour].clone()),
+            Mesh3d(look.tile.clone()),
+            MeshMaterial3d(look.colours[colour].clone()),
             Transform::from_translation(pos),
         ));
-        if let Some((mesh, material)) = &frame {
+        if let Some((mesh, material)) = &look.frame {
             commands.spawn((
                 CellTile(cell),
                 Mesh3d(mesh.clone()),
@@ -136,8 +170,4 @@ pub fn rebuild_board(
             ));
         }
     }
-    if settings.show_coordinates {
-        labels::spawn_labels(&mut commands, rules, &theme);
-    }
-    rebuilt.write(SceneRebuilt);
 }
