@@ -49,12 +49,14 @@ impl Hex {
     }
 
     /// Distance from the origin in cell steps (the hexagonal "radius" of this cell).
+    #[inline]
     pub fn length(self) -> i32 {
         let (q, r, s) = (self.q as i32, self.r as i32, self.s() as i32);
         (q.abs() + r.abs() + s.abs()) / 2
     }
 
     /// Steps between two cells, counting orthogonal steps only.
+    #[inline]
     pub fn distance(self, other: Hex) -> i32 {
         (self - other).length()
     }

@@ -178,6 +178,7 @@ impl Position {
     }
 
     /// Whether the side to move's royal piece is attacked.
+    #[inline]
     pub fn in_check(&self) -> bool {
         let us = self.turn;
         self.is_attacked(self.royal[us.index()], !us)
@@ -260,11 +261,13 @@ impl Position {
     }
 
     /// Fills `out` with every legal move of the side to move.
+    #[inline]
     pub fn legal_moves_into(&self, out: &mut MoveList) {
         self.moves_into(&self.legality(), MoveSet::All, out);
     }
 
     /// Fills `out` with the legal captures and promotions (for quiescence search).
+    #[inline]
     pub fn legal_noisy_moves_into(&self, out: &mut MoveList) {
         self.moves_into(&self.legality(), MoveSet::Noisy, out);
     }

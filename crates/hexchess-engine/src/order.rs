@@ -216,6 +216,11 @@ impl StagedMoves {
 
     /// The next move to search, or `None` when every legal move has been given.
     /// `quiet_score` orders the quiet moves (history).
+    ///
+    /// Always inlined into the search's move loop, its one caller: called there
+    /// out of line it cost 1.3% more instructions per node (callgrind, `bench search
+    /// --depth 6`).
+    #[inline(always)]
     pub fn next(
         &mut self,
         pos: &Position,

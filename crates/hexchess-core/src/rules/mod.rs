@@ -339,6 +339,7 @@ impl Rules {
     }
 
     /// The cells a pawn of `side` on `from` captures on (empty without pawns).
+    #[inline]
     pub fn pawn_captures(&self, side: Side, from: Cell) -> Bitboard {
         self.pawn
             .as_ref()
