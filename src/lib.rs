@@ -1,6 +1,6 @@
 //! hexchess, the game: one Bevy plugin per folder, imports flowing one way.
 //!
-//! [`GameState`](game::GameState) holds the position and history and is the only
+//! [`game::GameState`] holds the position and history and is the only
 //! source of truth; the board, pieces, highlights and labels are views synced from it
 //! after every change, never the other way round.
 //!

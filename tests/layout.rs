@@ -79,7 +79,10 @@ fn every_folder_imports_only_folders_below_it() {
             }
         }
     }
-    assert!(upward.is_empty(), "imports against the layering:\n{upward:#?}");
+    assert!(
+        upward.is_empty(),
+        "imports against the layering:\n{upward:#?}"
+    );
     let all: BTreeSet<String> = LAYERS.iter().map(|s| s.to_string()).collect();
     assert_eq!(seen, all, "every layer exists and nothing else");
 }

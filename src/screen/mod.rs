@@ -1,5 +1,5 @@
 //! What reaches the window: the board camera and lights fitted into the part of the
-//! window the panels leave ([`camera`]), the cell under the mouse ([`pointer`]), text
+//! window the panels leave ([`camera`]), the cell under the mouse ([`pointer`](mod@pointer)), text
 //! pinned to the board ([`pins`]), when the window is redrawn ([`redraw`]) and its
 //! icon ([`icon`]).
 

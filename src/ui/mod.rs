@@ -1,7 +1,7 @@
-//! The user interface (egui): the menu bar and status line ([`bar`]), the side panel
+//! The user interface (egui): the menu bar and status line (`bar`), the side panel
 //! with clocks, evaluation, move list, captured pieces, position and game files and
-//! move entry ([`panel`]), the new-game menu and game-over dialog ([`new_game`]), and
-//! the promotion picker and variant-file errors ([`dialogs`]).
+//! move entry (`panel`), the new-game menu and game-over dialog (`new_game`), and
+//! the promotion picker and variant-file errors (`dialogs`).
 //!
 //! The interface only reads state and sends requests; the game and play plugins apply
 //! them. It tells the screen how much of the window its panels take ([`UiInsets`]).

@@ -284,11 +284,11 @@ fn game_file(
     ui.horizontal(|ui| {
         if ui.button("Save").clicked() {
             let path = if file_text.trim().is_empty() {
-                records::default_save_path(std::path::Path::new("."), &game)
+                records::default_save_path(std::path::Path::new("."), game)
             } else {
                 PathBuf::from(file_text.trim())
             };
-            let record = records::game_record(&game, &session.players());
+            let record = records::game_record(game, &session.players());
             match records::save(&path, &record) {
                 Ok(()) => {
                     *file_text = path.display().to_string();
