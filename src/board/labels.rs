@@ -14,9 +14,16 @@ pub struct BoardLabel {
     pub world: Vec3,
 }
 
+/// A coordinate label's text and the board point it stands on.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LabelPlace {
+    pub text: String,
+    pub world: Vec3,
+}
+
 /// Where each coordinate label goes: file letters and rank numbers at the board's edge,
 /// each next to the first cell it names.
-pub fn label_positions(rules: &Rules) -> Vec<(String, Vec3)> {
+pub fn label_positions(rules: &Rules) -> Vec<LabelPlace> {
     let b = rules.board();
     let layout = rules.layout();
     let split = |c: Cell| {
@@ -45,14 +52,17 @@ pub fn label_positions(rules: &Rules) -> Vec<(String, Vec3)> {
         let (x, y) = layout.to_pixel(fixed_dir);
         Vec2::new(x, y).normalize()
     };
-    let mut out: Vec<(String, Vec3)> = Vec::new();
+    let mut out: Vec<LabelPlace> = Vec::new();
     let mut add = |text: String, c: Cell, dir: Vec2| {
-        if out.iter().any(|(t, _)| *t == text) {
+        if out.iter().any(|l| l.text == text) {
             return;
         }
         let (x, y) = px(c);
         let p = Vec2::new(x, y) + dir * 1.45 * CELL_SIZE;
-        out.push((text, Vec3::new(p.x, 0.0, -p.y)));
+        out.push(LabelPlace {
+            text,
+            world: Vec3::new(p.x, 0.0, -p.y),
+        });
     };
     // Letters: the lowest cell with each letter; numbers: the leftmost with each.
     let mut by_letter: Vec<Cell> = b.cells().collect();
@@ -82,7 +92,7 @@ pub fn label_positions(rules: &Rules) -> Vec<(String, Vec3)> {
 
 /// Spawns the labels of `rules`' board, pinned to their world points.
 pub fn spawn_labels(commands: &mut Commands, rules: &Rules, theme: &Theme) {
-    for (text, world) in label_positions(rules) {
+    for LabelPlace { text, world } in label_positions(rules) {
         commands.spawn((
             BoardLabel { world },
             pinned_text(
@@ -108,7 +118,7 @@ mod tests {
             let rules = &catalog.get(id).unwrap().rules;
             let labels = label_positions(rules);
             assert_eq!(labels.len(), count, "{id}: {labels:?}");
-            for (text, p) in &labels {
+            for LabelPlace { text, world: p } in &labels {
                 // Outside every cell, but near one.
                 let nearest = rules
                     .board()

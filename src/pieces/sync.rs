@@ -135,9 +135,10 @@ fn move_castling_rook(
     speed: f32,
 ) {
     let rules = game.rules();
-    let Some((_, _, rook, rook_to)) = rules.castling_cells(king.side, castling) else {
+    let Some(cells) = rules.castling_cells(king.side, castling) else {
         return;
     };
+    let (rook, rook_to) = (cells.rook, cells.rook_to);
     let Some((re, mut rview, rt)) = pieces.iter_mut().find(|(_, v, _)| v.cell == rook) else {
         return;
     };

@@ -59,5 +59,5 @@ pub use notation::MoveError;
 pub use outcome::{GameOutcome, Termination};
 pub use piece::{Kind, Piece, Points, Side};
 pub use position::{EnPassant, PieceSquareTable, Position};
-pub use rules::{KindInfo, Rules, RulesError};
+pub use rules::{CastlingCells, KindInfo, Rules, RulesError};
 pub use variant::{Variant, VariantError, VariantSpec};

@@ -66,9 +66,9 @@ impl Position {
         // Castling is written as the royal piece taking its own rook, so it can never be
         // mistaken for an ordinary move between the same cells.
         if let Some(i) = mv.castling()
-            && let Some((_, _, rook, _)) = rules.castling_cells(self.turn(), i)
+            && let Some(cells) = rules.castling_cells(self.turn(), i)
         {
-            return format!("{}{}", b.name(mv.from()), b.name(rook));
+            return format!("{}{}", b.name(mv.from()), b.name(cells.rook));
         }
         let mut s = format!("{}{}", b.name(mv.from()), b.name(mv.to()));
         if let Some(k) = mv.promotion() {
@@ -187,7 +187,7 @@ impl Position {
         let castling_rook = |m: &Move| {
             m.castling()
                 .and_then(|i| rules.castling_cells(self.turn(), i))
-                .map(|(_, _, rook, _)| rook)
+                .map(|cells| cells.rook)
         };
         let found = legal.iter().find(|m| {
             if m.castling().is_some() {

@@ -108,6 +108,17 @@ pub(crate) struct PawnTables {
     pub promoting_from: [Bitboard; 2],
 }
 
+/// Where a castling move takes its two pieces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CastlingCells {
+    /// The royal piece's cell, and where it goes.
+    pub king: Cell,
+    pub king_to: Cell,
+    /// The rook's cell (the long algebraic target of the castling), and where it goes.
+    pub rook: Cell,
+    pub rook_to: Cell,
+}
+
 /// One castling move of one side, compiled.
 #[derive(Clone, Debug)]
 pub(crate) struct CastlingTables {
@@ -414,11 +425,14 @@ impl Rules {
         self.castling.iter().any(|c| !c.is_empty())
     }
 
-    /// The cells of castling `i` of `side`: royal piece from and to, rook from and to.
-    pub fn castling_cells(&self, side: Side, i: usize) -> Option<(Cell, Cell, Cell, Cell)> {
-        self.castling[side.index()]
-            .get(i)
-            .map(|c| (c.king, c.king_to, c.rook, c.rook_to))
+    /// The cells of castling `i` of `side`.
+    pub fn castling_cells(&self, side: Side, i: usize) -> Option<CastlingCells> {
+        self.castling[side.index()].get(i).map(|c| CastlingCells {
+            king: c.king,
+            king_to: c.king_to,
+            rook: c.rook,
+            rook_to: c.rook_to,
+        })
     }
 
     /// The notation of castling `i` of `side`.
