@@ -228,28 +228,7 @@ impl Position {
     pub fn to_fen(&self) -> String {
         let rules = &*self.rules;
         let board = rules.board();
-        let mut out = String::new();
-        for (gi, group) in board.groups().iter().enumerate() {
-            if gi > 0 {
-                out.push('/');
-            }
-            let mut empty = 0;
-            for c in group {
-                match self.piece_at(*c) {
-                    Some(p) => {
-                        if empty > 0 {
-                            out.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        out.push(rules.piece_letter(p));
-                    }
-                    None => empty += 1,
-                }
-            }
-            if empty > 0 {
-                out.push_str(&empty.to_string());
-            }
-        }
+        let mut out = placement_field(board, |c| self.piece_at(c).map(|p| rules.piece_letter(p)));
         out.push(' ');
         out.push(self.turn.letter());
         if rules.has_castling() {
@@ -271,6 +250,36 @@ impl Position {
         out.push_str(&format!(" {} {}", self.halfmove, self.fullmove));
         out
     }
+}
+
+/// The placement field of a hex FEN: the board's groups in order, each cell's piece
+/// letter (from `letter_at`) or a count of empty cells: what a tool writes to build a
+/// position cell by cell (a reflected board, an editor) and read it with
+/// [`Position::from_fen`].
+pub fn placement_field(board: &Board, letter_at: impl Fn(Cell) -> Option<char>) -> String {
+    let mut out = String::new();
+    for (gi, group) in board.groups().iter().enumerate() {
+        if gi > 0 {
+            out.push('/');
+        }
+        let mut empty = 0;
+        for c in group {
+            match letter_at(*c) {
+                Some(letter) => {
+                    if empty > 0 {
+                        out.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    out.push(letter);
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            out.push_str(&empty.to_string());
+        }
+    }
+    out
 }
 
 /// The castling field: `A` to `D` for White's castlings 1 to 4, `a` to `d` for Black's.

@@ -7,7 +7,7 @@ use crate::bitboard::Bitboard;
 use crate::cell::{Cell, MAX_CELLS};
 use crate::moves::Move;
 use crate::piece::{Kind, MAX_KINDS, Piece, Side};
-use crate::rules::Rules;
+use crate::rules::{CastlingCells, Rules, castle_bit};
 
 /// The en-passant right left by a long first move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -632,8 +632,12 @@ impl Position {
 
     /// The colour-mirrored twin: every piece changes colour and is reflected top to
     /// bottom, and the other side moves. Evaluation and search must treat both alike.
-    /// `None` when the board is not symmetric under the reflection.
+    /// `None` when the variant is not symmetric under the reflection (its board, or
+    /// Black's rules: see [`Rules::is_colour_symmetric`]).
     pub fn colour_flipped(&self) -> Option<Position> {
+        if !self.rules.is_colour_symmetric() {
+            return None;
+        }
         let b = self.rules.board();
         let mut pieces = Vec::new();
         for (c, p) in self.pieces() {
@@ -652,8 +656,7 @@ impl Position {
             }
             None => None,
         };
-        // Castling rights swap sides: White's castling i becomes Black's.
-        let castling = self.castling.rotate_left(4);
+        let castling = self.flipped_castling_rights()?;
         Position::from_parts(
             Arc::clone(&self.rules),
             &pieces,
@@ -664,6 +667,33 @@ impl Position {
             self.fullmove,
         )
         .ok()
+    }
+
+    /// The castling rights of the colour-flipped position: each right becomes the other
+    /// side's castling whose cells are its mirror image. A variant may list Black's
+    /// castlings in another order than White's (Shafran does), so the index alone does
+    /// not say which; `None` when some castling has no mirror image.
+    fn flipped_castling_rights(&self) -> Option<u8> {
+        let rules = &*self.rules;
+        let b = rules.board();
+        let mut rights = 0;
+        for side in Side::BOTH {
+            for i in 0..4 {
+                if self.castling & castle_bit(side, i) == 0 {
+                    continue;
+                }
+                let cells = rules.castling_cells(side, i)?;
+                let mirrored = CastlingCells {
+                    king: b.mirror(cells.king)?,
+                    king_to: b.mirror(cells.king_to)?,
+                    rook: b.mirror(cells.rook)?,
+                    rook_to: b.mirror(cells.rook_to)?,
+                };
+                let j = (0..4).find(|&j| rules.castling_cells(!side, j) == Some(mirrored))?;
+                rights |= castle_bit(!side, j);
+            }
+        }
+        Some(rights)
     }
 
     /// Forgets the history (the undo stack), keeping the position: what a FEN would give.

@@ -76,6 +76,13 @@ impl Rules {
             rays,
             ascending,
         } = geometry;
+        let colour_symmetric = is_colour_symmetric(
+            &board,
+            &moves,
+            pawn.as_ref(),
+            promotion.as_ref(),
+            &start_counts,
+        );
         Ok(Rules {
             id,
             name: v.name().to_string(),
@@ -98,6 +105,7 @@ impl Rules {
             stalemate: v.stalemate(),
             draws: v.draw_rules(),
             zobrist: Zobrist::new(),
+            colour_symmetric,
         })
     }
 }
@@ -726,4 +734,51 @@ fn check_one_royal_each(
             ));
         }
     }
+}
+
+/// Whether Black's rules are White's seen in the board's mirror: every cell has a
+/// mirror image, each kind reaches from a cell's image the images of what White's
+/// reaches, pawns advance, capture and promote so, and both sides start with as many of
+/// each kind. Then swapping colours and mirroring a position keeps its moves
+/// ([`crate::Position::colour_flipped`]); Shafran's Black, for one, is White turned round
+/// instead.
+fn is_colour_symmetric(
+    board: &Board,
+    moves: &[Vec<KindMoves>; 2],
+    pawn: Option<&PawnTables>,
+    promotion: Option<&PromotionTables>,
+    start_counts: &[[u8; MAX_KINDS]; 2],
+) -> bool {
+    let Some(mirror) = board
+        .cells()
+        .map(|c| board.mirror(c))
+        .collect::<Option<Vec<Cell>>>()
+    else {
+        return false;
+    };
+    let image = |set: Bitboard| -> Bitboard { set.map(|c| mirror[c.index()]).collect() };
+    let leaps_match = moves[0].iter().zip(&moves[1]).all(|(w, b)| {
+        board.cells().all(|c| {
+            let (i, m) = (c.index(), mirror[c.index()].index());
+            image(w.leap_any[i]) == b.leap_any[m]
+                && image(w.leap_move[i]) == b.leap_move[m]
+                && image(w.leap_capture[i]) == b.leap_capture[m]
+                && image(w.capture_reach[i]) == b.capture_reach[m]
+        })
+    });
+    let pawns_match = pawn.is_none_or(|p| {
+        board.cells().all(|c| {
+            let (i, m) = (c.index(), mirror[c.index()].index());
+            let advances = |side: usize, at: usize| -> Bitboard {
+                p.advance[side].iter().filter_map(|t| t[at]).collect()
+            };
+            image(p.capture[0][i]) == p.capture[1][m]
+                && image(advances(0, i)) == advances(1, m)
+                && p.long_first[0][i] == p.long_first[1][m]
+        })
+    });
+    let promotion_match = promotion.is_none_or(|pr| {
+        image(pr.zone[0]) == pr.zone[1] && image(pr.optional_zone[0]) == pr.optional_zone[1]
+    });
+    leaps_match && pawns_match && promotion_match && start_counts[0] == start_counts[1]
 }

@@ -250,6 +250,8 @@ pub struct Rules {
     stalemate: StalemateScore,
     draws: DrawRules,
     pub(crate) zobrist: Zobrist,
+    /// Whether Black's rules mirror White's (see `compile::is_colour_symmetric`).
+    colour_symmetric: bool,
 }
 
 impl Rules {
@@ -418,6 +420,12 @@ impl Rules {
     /// Whether promotion is only to piece types the player has lost.
     pub fn promotes_only_to_lost_pieces(&self) -> bool {
         self.promotion.as_ref().is_some_and(|p| p.only_lost_pieces)
+    }
+
+    /// Whether Black's rules are White's seen in the board's mirror, so that swapping
+    /// the colours of a position and mirroring it keeps its moves.
+    pub fn is_colour_symmetric(&self) -> bool {
+        self.colour_symmetric
     }
 
     /// Whether the variant has castling moves.
