@@ -327,7 +327,13 @@ fn find_en_passant(
         .split(',')
         .map(|n| board.parse_cell(n.trim()).ok_or_else(bad))
         .collect::<Result<_, _>>()?;
-    let pawn = rules.pawn.as_ref().ok_or_else(bad)?;
+    // Only variants with en passant have the right (Grand Hexachess has none, however
+    // the FEN reads).
+    let pawn = rules
+        .pawn
+        .as_ref()
+        .filter(|p| p.en_passant)
+        .ok_or_else(bad)?;
     let mover = !turn;
     let at = |c: Cell| pieces.iter().find(|(pc, _)| *pc == c).map(|(_, p)| *p);
     if targets.iter().any(|t| at(*t).is_some()) {

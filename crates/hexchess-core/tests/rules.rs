@@ -385,3 +385,16 @@ fn fen_after_moves_tracks_side_en_passant_and_clocks() {
     let f: Vec<&str> = fen_text.split(' ').collect();
     assert_eq!(&f[1..], ["b", "-", "1", "2"]);
 }
+
+/// Found while writing the rules reference: a FEN with an en-passant field made en
+/// passant legal in Grand Hexachess, which has none (docs/rules.md §3.4). Refused now.
+#[test]
+fn a_fen_cannot_give_en_passant_to_a_variant_without_it() {
+    let rules = common::rules("grand");
+    let fen = "K6/8/9/10/11/12/4P1p6/12/11/10/9/8/3k3 w f8 0 1";
+    let e = hexchess_core::Position::from_fen(std::sync::Arc::clone(&rules), fen).unwrap_err();
+    assert!(e.to_string().contains("f8"), "{e}");
+    let without = "K6/8/9/10/11/12/4P1p6/12/11/10/9/8/3k3 w - 0 1";
+    let pos = hexchess_core::Position::from_fen(rules, without).unwrap();
+    assert!(pos.parse_move("e7f8").is_err(), "no en passant");
+}

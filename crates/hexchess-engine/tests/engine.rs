@@ -654,3 +654,21 @@ fn the_principal_line_reads_as_numbered_san() {
     let stale = vec![line[0], line[0], line[1]];
     assert_eq!(pv_san(&start, &stale, 8), "1. e6");
 }
+
+/// Found while writing the rules reference: a mate given on the 100th quiet ply was
+/// scored a draw by the search (the move rule was tested before the node saw it had no
+/// moves). The rules (docs/rules.md §5.4) score the mate; so must the search.
+#[test]
+fn a_mate_on_the_hundredth_quiet_ply_is_still_a_mate() {
+    for &(id, n, text) in MATES.iter().filter(|m| m.1 == 1) {
+        // The same mates in one, with the halfmove clock one ply short of 100.
+        let with_clock = text.replace(" 0 1", " 99 80");
+        let p = fen(id, &with_clock);
+        let result = search(&p, SearchLimits::depth(3));
+        assert_eq!(
+            result.score,
+            Score::Mate(n as i32),
+            "{id}: {with_clock}"
+        );
+    }
+}

@@ -527,27 +527,21 @@ impl Searcher {
     }
 
     /// Draws the search recognises: repetition (once is enough inside the tree), the
-    /// move rule and bare royals.
+    /// move rule and bare royals. Not when the side to move has no move: a mate or
+    /// stalemate counts as such even on the 100th quiet ply or on a repetition
+    /// (docs/rules.md §5.4), and the node's move loop scores it.
     fn is_draw(&self, pos: &Position) -> bool {
         let draws = pos.rules().draw_rules();
-        if draws.move_rule_plies > 0 && pos.halfmove_clock() >= draws.move_rule_plies {
-            return true;
-        }
-        if draws.bare_royals && pos.only_royals_left() {
-            return true;
-        }
-        if draws.repetitions > 0 {
-            let h = pos.hash();
-            if pos
-                .reversible_history()
-                .skip(1)
-                .step_by(2)
-                .any(|old| old == h)
-            {
-                return true;
-            }
-        }
-        false
+        let by_rule = (draws.move_rule_plies > 0 && pos.halfmove_clock() >= draws.move_rule_plies)
+            || (draws.bare_royals && pos.only_royals_left())
+            || (draws.repetitions > 0 && {
+                let h = pos.hash();
+                pos.reversible_history()
+                    .skip(1)
+                    .step_by(2)
+                    .any(|old| old == h)
+            });
+        by_rule && !pos.legal_moves().is_empty()
     }
 
     /// Orders a quiescence node's moves: captures and promotions by MVV-LVA, and when
