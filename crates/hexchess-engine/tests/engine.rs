@@ -665,10 +665,6 @@ fn a_mate_on_the_hundredth_quiet_ply_is_still_a_mate() {
         let with_clock = text.replace(" 0 1", " 99 80");
         let p = fen(id, &with_clock);
         let result = search(&p, SearchLimits::depth(3));
-        assert_eq!(
-            result.score,
-            Score::Mate(n as i32),
-            "{id}: {with_clock}"
-        );
+        assert_eq!(result.score, Score::Mate(n as i32), "{id}: {with_clock}");
     }
 }
