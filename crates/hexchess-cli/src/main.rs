@@ -16,6 +16,7 @@ use hexchess_core::{Position, Rules};
 use hexchess_engine::protocol;
 use hexchess_engine::{EvalMode, EvalTerms, EvalWeights, bench};
 use hexchess_lab::arena::{self, EngineSpec, MatchConfig, TimeControl};
+use hexchess_lab::soak::{self, SoakConfig};
 use hexchess_lab::tune::{self, SampleSet};
 
 #[derive(Parser)]
@@ -71,6 +72,27 @@ enum Command {
     Variants,
     /// Fit the evaluation's weights to the results of recorded games (Texel's method).
     Tune(TuneArgs),
+    /// Play fast engine games in every variant, checking each move and how each game
+    /// ends, then run searches stopped at random moments, watching memory.
+    Soak {
+        /// A variant id (repeat for several); every loaded variant when left out.
+        #[arg(long)]
+        variant: Vec<String>,
+        /// Games per variant.
+        #[arg(long, default_value_t = 10)]
+        games: usize,
+        /// Nodes the engine searches per move.
+        #[arg(long, default_value_t = 2_000)]
+        nodes: u64,
+        /// Searches to run after the games, each stopped at a random moment.
+        #[arg(long, default_value_t = 0)]
+        searches: usize,
+        /// Threads per search.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
 }
 
 #[derive(clap::Args)]
@@ -222,6 +244,22 @@ fn main() -> ExitCode {
         Some(Command::Check { files }) => check(&files),
         Some(Command::Variants) => list_variants(),
         Some(Command::Tune(args)) => tune(&args),
+        Some(Command::Soak {
+            variant,
+            games,
+            nodes,
+            searches,
+            threads,
+            seed,
+        }) => soak(SoakConfig {
+            variants: variant,
+            games,
+            nodes: nodes.max(1),
+            searches,
+            threads: threads.clamp(1, hexchess_engine::MAX_THREADS),
+            seed,
+            ..SoakConfig::default()
+        }),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -412,6 +450,23 @@ fn check(files: &[PathBuf]) -> Result<(), String> {
         Err(format!("{failed} of {} files have problems", files.len()))
     } else {
         Ok(())
+    }
+}
+
+fn soak(config: SoakConfig) -> Result<(), String> {
+    let catalog = Catalog::load_default();
+    if let Some(unknown) = config.variants.iter().find(|v| catalog.get(v).is_none()) {
+        return Err(format!(
+            "unknown variant '{unknown}'; known: {}",
+            catalog.ids().join(", ")
+        ));
+    }
+    let report = soak::run(&catalog, &config, |line| println!("{line}"));
+    println!("{report}");
+    if report.passed() {
+        Ok(())
+    } else {
+        Err(format!("{} failures", report.failures.len()))
     }
 }
 

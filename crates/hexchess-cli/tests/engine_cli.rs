@@ -304,3 +304,51 @@ fn bench_with_less_evaluation_searches_its_own_tree_and_says_so() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("perft does not evaluate"), "{err}");
 }
+
+/// The short soak CI runs: two fast games in every shipped variant (mods included, run
+/// from the project root), then searches stopped at random moments with two threads.
+#[test]
+fn a_short_soak_passes_in_every_variant() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let out = Command::new(env!("CARGO_BIN_EXE_hexchess-engine"))
+        .current_dir(&root)
+        .args([
+            "soak",
+            "--games",
+            "2",
+            "--nodes",
+            "300",
+            "--searches",
+            "6",
+            "--threads",
+            "2",
+        ])
+        .output()
+        .expect("the engine runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("no failures"), "{text}");
+    for id in [
+        "glinski", "mccooey", "grand", "standard", "fairy", "mini", "shafran",
+    ] {
+        assert!(
+            text.contains(&format!("{id} game 2: ")),
+            "{id} missing:\n{text}"
+        );
+    }
+    assert!(text.contains("6 searches stopped"), "{text}");
+}
+
+#[test]
+fn soak_refuses_an_unknown_variant() {
+    let out = Command::new(env!("CARGO_BIN_EXE_hexchess-engine"))
+        .args(["soak", "--variant", "nosuch", "--games", "1"])
+        .output()
+        .expect("the engine runs");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown variant 'nosuch'"));
+}

@@ -2,9 +2,10 @@
 //!
 //! [`arena`] plays engine-vs-engine matches (in process or against any program that
 //! speaks the protocol) and stops them early by a sequential probability ratio test;
-//! [`tune`] fits the evaluation's weights to game results. Both are driven from the
-//! `hexchess-engine match` and `hexchess-engine tune` commands; nothing here is needed
-//! to play a game.
+//! [`tune`] fits the evaluation's weights to game results; [`soak`] plays many fast
+//! games in every variant and runs long series of searches, checking every move and
+//! watching memory. They are driven from the `hexchess-engine match`, `tune` and `soak`
+//! commands; nothing here is needed to play a game.
 //!
 //! A match's score as Elo, and the sequential test that stops a match once the result
 //! is clear:
@@ -22,4 +23,5 @@
 //! ```
 
 pub mod arena;
+pub mod soak;
 pub mod tune;
