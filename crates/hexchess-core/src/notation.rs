@@ -64,11 +64,11 @@ impl Position {
         let rules = &*self.rules;
         let b = rules.board();
         // Castling is written as the royal piece taking its own rook, so it can never be
-        // mistaken for an ordinary move between the same cells.
+        // mistaken for an ordinary move between the same cells (see `castling_target`).
         if let Some(i) = mv.castling()
-            && let Some(cells) = rules.castling_cells(self.turn(), i)
+            && let Some(target) = self.castling_target(i)
         {
-            return format!("{}{}", b.name(mv.from()), b.name(cells.rook));
+            return format!("{}{}", b.name(mv.from()), b.name(target));
         }
         let mut s = format!("{}{}", b.name(mv.from()), b.name(mv.to()));
         if let Some(k) = mv.promotion() {
@@ -184,14 +184,9 @@ impl Position {
             }
             _ => return None,
         };
-        let castling_rook = |m: &Move| {
-            m.castling()
-                .and_then(|i| rules.castling_cells(self.turn(), i))
-                .map(|cells| cells.rook)
-        };
         let found = legal.iter().find(|m| {
-            if m.castling().is_some() {
-                m.from() == from && castling_rook(m) == Some(to) && promotion.is_none()
+            if let Some(i) = m.castling() {
+                m.from() == from && self.castling_target(i) == Some(to) && promotion.is_none()
             } else {
                 m.from() == from && m.to() == to && m.promotion() == promotion
             }
@@ -200,6 +195,21 @@ impl Position {
             Some(m) => Ok(*m),
             None => Err(MoveError::Illegal(t.to_string())),
         })
+    }
+
+    /// The target cell long algebraic gives castling `i` of the side to move: its rook,
+    /// as the royal piece taking its own rook; but where two castlings share that rook
+    /// (Shafran's short and long castling on one flank), the royal piece's own
+    /// destination, so that each castling has a text of its own.
+    fn castling_target(&self, i: usize) -> Option<Cell> {
+        let rules = &*self.rules;
+        let side = self.turn();
+        let cells = rules.castling_cells(side, i)?;
+        let shared = (0..4)
+            .filter(|&j| j != i)
+            .filter_map(|j| rules.castling_cells(side, j))
+            .any(|other| other.rook == cells.rook);
+        Some(if shared { cells.king_to } else { cells.rook })
     }
 
     fn parse_san(&self, text: &str, legal: &[Move]) -> Result<Move, MoveError> {

@@ -255,7 +255,12 @@ fn reference_moves(pos: &Position, spec: &VariantSpec) -> BTreeSet<String> {
             (c.rook_to, Some(rook)),
         ];
         if board.legal_after(&edits) {
-            out.insert(format!("{}{}", name(c.king), name(c.rook)));
+            // The king takes its own rook, unless another castling takes the same rook:
+            // then the king's destination names it (docs/rules.md §9.1).
+            let castlings = spec.castling()[us.index()];
+            let shared = castlings.iter().filter(|o| o.rook == c.rook).count() > 1;
+            let target = if shared { c.king_to } else { c.rook };
+            out.insert(format!("{}{}", name(c.king), name(target)));
         }
     }
     out
