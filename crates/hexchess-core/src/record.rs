@@ -64,8 +64,20 @@ impl fmt::Display for RecordError {
 
 impl std::error::Error for RecordError {}
 
-/// Result tokens that end the move text.
-const RESULTS: [&str; 6] = ["1-0", "0-1", "1/2-1/2", "*", "3/4-1/4", "1/4-3/4"];
+/// Whether a token is a result, which ends the move text: `*`, or the two sides' points
+/// joined by `-` as [`crate::GameOutcome::result_text`] writes them (`1-0`, `1/2-1/2`,
+/// `3/4-1/4`, or decimals such as `0.6-0.4` for a variant's own stalemate score).
+fn is_result(tok: &str) -> bool {
+    let points = |s: &str| {
+        s.starts_with(|c: char| c.is_ascii_digit())
+            && s.chars()
+                .all(|c| c.is_ascii_digit() || c == '/' || c == '.')
+    };
+    tok == "*"
+        || tok
+            .split_once('-')
+            .is_some_and(|(w, b)| points(w) && points(b))
+}
 
 impl GameRecord {
     /// A record of the moves played in `pos` (from its start), with the given tags;
@@ -154,7 +166,7 @@ impl GameRecord {
         }
         let mut moves = Vec::new();
         for tok in clean.split_whitespace() {
-            if RESULTS.contains(&tok) {
+            if is_result(tok) {
                 break;
             }
             // "12." or "12..." or "12.Nf3"
@@ -278,5 +290,28 @@ mod tests {
         let err = bad.replay(&catalog).unwrap_err();
         assert!(err.to_string().starts_with("move 1 'f5f9'"), "{err}");
         assert!(GameRecord::parse("[Variant glinski]").is_err());
+    }
+
+    /// Found while writing the rules reference: a variant scoring stalemate 0.6/0.4
+    /// writes the result `0.6-0.4`, which the reader took for a move.
+    #[test]
+    fn every_result_a_variant_can_score_ends_the_moves() {
+        for result in [
+            "1-0",
+            "0-1",
+            "1/2-1/2",
+            "*",
+            "3/4-1/4",
+            "1/4-3/4",
+            "0.6-0.4",
+            "0.35-0.65",
+        ] {
+            let text = format!("[Variant \"glinski\"]\n\n1. f6 c5 {result}\n");
+            let rec = GameRecord::parse(&text).unwrap();
+            assert_eq!(rec.moves, ["f6", "c5"], "{result}");
+        }
+        for not_result in ["O-O", "O-O-O-Q", "e1-e2", "-1", "1-", "x-1"] {
+            assert!(!is_result(not_result), "{not_result}");
+        }
     }
 }
