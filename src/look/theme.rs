@@ -380,4 +380,53 @@ mod tests {
         assert_eq!(theme.name, "Mine");
         std::fs::remove_dir_all(&dir).unwrap();
     }
+
+    /// Garbage in, clear error out: mutations of the classic theme (a character deleted,
+    /// doubled or replaced) are refused with a place or a field name, or read as a theme
+    /// whose values pass the checks. Seeded, so every run tries the same files.
+    #[test]
+    fn mutated_themes_are_refused_with_a_place_or_read_whole() {
+        let classic = SHIPPED[0].1;
+        let chars: Vec<char> = classic.chars().collect();
+        let alphabet: Vec<char> = "(),:[]0123456789.-_ \nabcxyz\"/".chars().collect();
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        let (mut refused, mut read) = (0, 0);
+        for _ in 0..600 {
+            let mut text = chars.clone();
+            for _ in 0..1 + next(3) {
+                let i = next(text.len());
+                match next(3) {
+                    0 => {
+                        text.remove(i);
+                    }
+                    1 => text.insert(i, text[i]),
+                    _ => text[i] = alphabet[next(alphabet.len())],
+                }
+            }
+            let text: String = text.into_iter().collect();
+            match Theme::parse(&text, Path::new("mutant.ron")) {
+                Ok(theme) => {
+                    read += 1;
+                    assert!(theme.check().is_ok());
+                }
+                Err(e @ ThemeError::Syntax { line, column, .. }) => {
+                    refused += 1;
+                    assert!(line >= 1 && column >= 1, "{e}");
+                    assert!(e.to_string().starts_with("mutant.ron:"), "{e}");
+                }
+                Err(e @ ThemeError::Value { .. }) => {
+                    refused += 1;
+                    assert!(e.to_string().contains('.'), "names the field: {e}");
+                }
+                Err(e) => panic!("unexpected: {e}"),
+            }
+        }
+        assert!(refused > 100 && read > 10, "{refused} refused, {read} read");
+    }
 }
