@@ -103,9 +103,50 @@ fn try_move(
     }
 }
 
+/// The piece entities, for the mouse handlers.
+type PieceEntities<'w, 's> = Query<
+    'w,
+    's,
+    (
+        Entity,
+        &'static PieceView,
+        &'static Transform,
+        Option<&'static Dragging>,
+    ),
+>;
+
+/// What the mouse handlers read and change.
+struct Mouse<'a, 'w, 's> {
+    commands: Commands<'w, 's>,
+    game: &'a GameState,
+    settings: &'a Settings,
+    pieces: &'a PieceEntities<'w, 's>,
+    /// Whether a person may move now: their turn, the game live and on, no picker open.
+    playable: bool,
+}
+
+impl Mouse<'_, '_, '_> {
+    fn entity_at(&self, cell: Cell) -> Option<(Entity, &Transform)> {
+        self.pieces
+            .iter()
+            .find(|(_, v, _, _)| v.cell == cell)
+            .map(|(e, _, t, _)| (e, t))
+    }
+
+    /// The piece on `cell` slides back home and is no longer dragged.
+    fn snap_back(&mut self, cell: Cell) {
+        if let Some((e, t)) = self.entity_at(cell) {
+            let home =
+                cell_world(self.game.rules(), cell) + Vec3::Y * rest_height(self.settings.view);
+            let slide = Slide::new(t.translation, home, 0.15, false);
+            self.commands.entity(e).remove::<Dragging>().insert(slide);
+        }
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 fn handle_mouse(
-    mut commands: Commands,
+    commands: Commands,
     buttons: Res<ButtonInput<MouseButton>>,
     pointer: Res<PointerCell>,
     game: Res<GameState>,
@@ -114,79 +155,109 @@ fn handle_mouse(
     mut selection: ResMut<Selection>,
     mut pending: ResMut<PendingPromotion>,
     mut requests: MessageWriter<MoveRequest>,
-    pieces: Query<(Entity, &PieceView, &Transform, Option<&Dragging>)>,
+    pieces: PieceEntities,
 ) {
     let pos = &game.position;
     let playable = humans.moves(pos.turn())
         && game.outcome().is_none()
         && game.is_live()
         && pending.moves.is_empty();
-    let piece_at = |cell: Cell| pieces.iter().find(|(_, v, _, _)| v.cell == cell);
-    let snap_back = |commands: &mut Commands, cell: Cell| {
-        if let Some((e, _, t, _)) = piece_at(cell) {
-            let home = cell_world(game.rules(), cell) + Vec3::Y * rest_height(settings.view);
-            commands.entity(e).remove::<Dragging>().insert(Slide::new(
-                t.translation,
-                home,
-                0.15,
-                false,
-            ));
-        }
+    let mut mouse = Mouse {
+        commands,
+        game: &game,
+        settings: &settings,
+        pieces: &pieces,
+        playable,
     };
-
     if buttons.just_pressed(MouseButton::Left) {
-        let Some(cell) = pointer.cell else {
-            selection.from = None;
-            return;
-        };
-        if !playable {
-            return;
-        }
-        let own = pos.piece_at(cell).is_some_and(|p| p.side == pos.turn());
-        if let Some(from) = selection.from
-            && from != cell
-            && !own
-        {
-            // Click-click: the second click names the target.
-            try_move(&game, from, cell, &mut requests, &mut pending);
-            selection.from = None;
-            return;
-        }
-        if own {
-            selection.from = Some(cell);
-            if let Some((e, _, _, _)) = piece_at(cell) {
-                commands.entity(e).insert(Dragging { moved: false });
-            }
-        } else {
-            selection.from = None;
-        }
+        press(
+            &mut mouse,
+            pointer.cell,
+            &mut selection,
+            &mut pending,
+            &mut requests,
+        );
     }
-
     if buttons.just_released(MouseButton::Left)
         && let Some((_, view, _, Some(drag))) = pieces.iter().find(|(_, _, _, d)| d.is_some())
     {
-        let from = view.cell;
-        let target = pointer.cell;
-        match target {
-            Some(to) if to != from && drag.moved => {
-                if playable && try_move(&game, from, to, &mut requests, &mut pending) {
-                    // The move's animation takes the piece from where it was dropped.
-                    if let Some((e, _, _, _)) = piece_at(from) {
-                        commands.entity(e).remove::<Dragging>();
-                    }
-                    if pending.moves.is_empty() {
-                        selection.from = None;
-                    } else {
-                        snap_back(&mut commands, from);
-                    }
-                } else {
-                    // An illegal drop: back home, selection cleared.
-                    snap_back(&mut commands, from);
-                    selection.from = None;
-                }
-            }
-            _ => snap_back(&mut commands, from),
+        let moved_to = pointer.cell.filter(|to| *to != view.cell && drag.moved);
+        release(
+            &mut mouse,
+            view.cell,
+            moved_to,
+            &mut selection,
+            &mut pending,
+            &mut requests,
+        );
+    }
+}
+
+/// A press selects one's own piece (and starts dragging it), or, with a piece
+/// selected, names the target of a click-click move.
+fn press(
+    mouse: &mut Mouse,
+    cell: Option<Cell>,
+    selection: &mut Selection,
+    pending: &mut PendingPromotion,
+    requests: &mut MessageWriter<MoveRequest>,
+) {
+    let Some(cell) = cell else {
+        selection.from = None;
+        return;
+    };
+    if !mouse.playable {
+        return;
+    }
+    let pos = &mouse.game.position;
+    let own = pos.piece_at(cell).is_some_and(|p| p.side == pos.turn());
+    if let Some(from) = selection.from
+        && from != cell
+        && !own
+    {
+        // Click-click: the second click names the target.
+        try_move(mouse.game, from, cell, requests, pending);
+        selection.from = None;
+        return;
+    }
+    if own {
+        selection.from = Some(cell);
+        if let Some((e, _)) = mouse.entity_at(cell) {
+            mouse.commands.entity(e).insert(Dragging { moved: false });
         }
+    } else {
+        selection.from = None;
+    }
+}
+
+/// A release ends a drag: a drop on another cell (`moved_to`) plays the move there if
+/// it is legal; anything else sends the piece home.
+fn release(
+    mouse: &mut Mouse,
+    from: Cell,
+    moved_to: Option<Cell>,
+    selection: &mut Selection,
+    pending: &mut PendingPromotion,
+    requests: &mut MessageWriter<MoveRequest>,
+) {
+    let Some(to) = moved_to else {
+        mouse.snap_back(from);
+        return;
+    };
+    if mouse.playable && try_move(mouse.game, from, to, requests, pending) {
+        // The move's animation takes the piece from where it was dropped.
+        if let Some((e, _)) = mouse.entity_at(from) {
+            mouse.commands.entity(e).remove::<Dragging>();
+        }
+        if pending.moves.is_empty() {
+            selection.from = None;
+        } else {
+            mouse.snap_back(from);
+        }
+    } else {
+        // An illegal drop: back home, selection cleared.
+        mouse.snap_back(from);
+        selection.from = None;
     }
 }
 
