@@ -217,7 +217,6 @@ impl Checker {
         pieces: &[PieceType],
     ) -> [Vec<CastlingRule>; 2] {
         let mut out: [Vec<CastlingRule>; 2] = [Vec::new(), Vec::new()];
-        let royal = |letter: char| pieces.iter().any(|p| p.letter == letter && p.royal);
         let mut lists: Vec<(Side, &str, &[CastlingDef])> = vec![(Side::White, "castling", defs)];
         if let Some(b) = black_defs {
             lists.push((Side::Black, "castling_black", b));
@@ -235,68 +234,76 @@ impl Checker {
             }
             for (i, d) in list.iter().enumerate() {
                 let path = format!("{field}[{i}]");
-                let king = self.cell(board, format!("{path}.king"), &d.king);
-                let rook = self.cell(board, format!("{path}.rook"), &d.rook);
-                let king_to = self.cell(board, format!("{path}.king_to"), &d.king_to);
-                let rook_to = self.cell(board, format!("{path}.rook_to"), &d.rook_to);
-                let (Some(king), Some(rook), Some(king_to), Some(rook_to)) =
-                    (king, rook, king_to, rook_to)
-                else {
+                let Some(rule) = self.castling_rule(side, &path, i, d, board, setup, pieces) else {
                     continue;
                 };
-                let at = |h: Hex| setup.iter().find(|p| p.side == side && p.cell == h);
-                if !at(king).is_some_and(|p| royal(p.piece)) {
-                    self.report(
-                        format!("{path}.king"),
-                        format!("no royal piece of {side} starts on {}", d.king),
-                    );
-                }
-                if at(rook).is_none_or(|p| royal(p.piece)) {
-                    self.report(
-                        format!("{path}.rook"),
-                        format!("no non-royal piece of {side} starts on {}", d.rook),
-                    );
-                }
-                for (a, b, what) in [
-                    (king, king_to, "king_to"),
-                    (rook, rook_to, "rook_to"),
-                    (king, rook, "rook"),
-                ] {
-                    if a.step_toward(b).is_none() {
-                        self.report(
-                            format!("{path}.{what}"),
-                            "the cells are not on one orthogonal or diagonal line".to_string(),
-                        );
-                    }
-                }
-                let notation = d
-                    .notation
-                    .clone()
-                    .unwrap_or_else(|| default_castling_notation(i));
-                let rule = CastlingRule {
-                    king,
-                    rook,
-                    king_to,
-                    rook_to,
-                    notation,
-                };
                 if side == Side::White && black_defs.is_none() {
-                    let m = |h: Hex| board.cell(board.layout().mirror(h)).map(|c| board.hex(c));
-                    match (m(king), m(rook), m(king_to), m(rook_to)) {
-                        (Some(king), Some(rook), Some(king_to), Some(rook_to)) => out[1].push(CastlingRule {
-                            king,
-                            rook,
-                            king_to,
-                            rook_to,
-                            notation: rule.notation.clone(),
-                        }),
-                        _ => self.report(path, "the mirror image of this castling for Black leaves the board; give castling_black"),
+                    match mirrored_castling(board, &rule) {
+                        Some(black) => out[1].push(black),
+                        None => self.report(path, "the mirror image of this castling for Black leaves the board; give castling_black"),
                     }
                 }
                 out[side.index()].push(rule);
             }
         }
         out
+    }
+
+    /// One castling of `side`: its cells on the board, a royal piece and a non-royal one
+    /// starting on them, and straight lines to move along.
+    #[allow(clippy::too_many_arguments)]
+    fn castling_rule(
+        &mut self,
+        side: Side,
+        path: &str,
+        i: usize,
+        d: &CastlingDef,
+        board: &Board,
+        setup: &[Placement],
+        pieces: &[PieceType],
+    ) -> Option<CastlingRule> {
+        let royal = |letter: char| pieces.iter().any(|p| p.letter == letter && p.royal);
+        let king = self.cell(board, format!("{path}.king"), &d.king);
+        let rook = self.cell(board, format!("{path}.rook"), &d.rook);
+        let king_to = self.cell(board, format!("{path}.king_to"), &d.king_to);
+        let rook_to = self.cell(board, format!("{path}.rook_to"), &d.rook_to);
+        let (king, rook, king_to, rook_to) = (king?, rook?, king_to?, rook_to?);
+        let at = |h: Hex| setup.iter().find(|p| p.side == side && p.cell == h);
+        if !at(king).is_some_and(|p| royal(p.piece)) {
+            self.report(
+                format!("{path}.king"),
+                format!("no royal piece of {side} starts on {}", d.king),
+            );
+        }
+        if at(rook).is_none_or(|p| royal(p.piece)) {
+            self.report(
+                format!("{path}.rook"),
+                format!("no non-royal piece of {side} starts on {}", d.rook),
+            );
+        }
+        for (a, b, what) in [
+            (king, king_to, "king_to"),
+            (rook, rook_to, "rook_to"),
+            (king, rook, "rook"),
+        ] {
+            if a.step_toward(b).is_none() {
+                self.report(
+                    format!("{path}.{what}"),
+                    "the cells are not on one orthogonal or diagonal line".to_string(),
+                );
+            }
+        }
+        let notation = d
+            .notation
+            .clone()
+            .unwrap_or_else(|| default_castling_notation(i));
+        Some(CastlingRule {
+            king,
+            rook,
+            king_to,
+            rook_to,
+            notation,
+        })
     }
 
     fn board(&mut self, def: &BoardDef) -> Option<Board> {
@@ -839,6 +846,19 @@ fn letter_list(letters: &[char]) -> String {
         .collect::<Vec<_>>()
         .join(", ")
 }
+/// White's castling seen in the board's mirror, for Black; `None` when a cell of it has
+/// no mirror image on the board.
+fn mirrored_castling(board: &Board, rule: &CastlingRule) -> Option<CastlingRule> {
+    let m = |h: Hex| board.cell(board.layout().mirror(h)).map(|c| board.hex(c));
+    Some(CastlingRule {
+        king: m(rule.king)?,
+        rook: m(rule.rook)?,
+        king_to: m(rule.king_to)?,
+        rook_to: m(rule.rook_to)?,
+        notation: rule.notation.clone(),
+    })
+}
+
 /// Pieces placed so far, and where each came from in the file (to name the other
 /// piece when two share a cell).
 #[derive(Default)]
