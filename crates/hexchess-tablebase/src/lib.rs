@@ -1,0 +1,34 @@
+//! Endgame tablebases for hexagonal chess: every position of a small pawnless ending
+//! solved by retrograde analysis, for any variant and its own pieces.
+//!
+//! This first part builds tables in memory and reads distance to mate from them
+//! ([`Table::generate`], [`Table::probe`]); symmetry reduction, the stalemate classes,
+//! the perpetual-check split, files and the engine's use follow (docs/tablebases.md).
+//!
+//! ```
+//! use std::sync::Arc;
+//! use hexchess_core::Catalog;
+//! use hexchess_tablebase::{Material, Table, Value};
+//!
+//! let catalog = Catalog::builtin();
+//! let rules = Arc::clone(&catalog.get("glinski").unwrap().rules);
+//! let material = Material::parse("KQvK", &rules)?;
+//! let table = Table::generate(&rules, &material)?;
+//! // A position the table calls mate in one: some move mates.
+//! let (i, _) = table.values().find(|(_, v)| *v == Value::Win(1)).expect("a mate in one");
+//! let pos = table.position(i);
+//! assert_eq!(table.probe(&pos), Some(Value::Win(1)));
+//! let mates = pos.legal_moves().iter().any(|m| {
+//!     let mut after = pos.clone();
+//!     after.make_move(*m);
+//!     after.in_check() && after.legal_moves().is_empty()
+//! });
+//! assert!(mates, "{}", pos.to_fen());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+pub mod material;
+pub mod table;
+
+pub use material::{MAX_MEN, Material, MaterialError};
+pub use table::{Counts, Table, TableError, Value};

@@ -1,0 +1,118 @@
+//! The men of an ending, as written: `KQvKR` is White's king and queen against Black's
+//! king and rook.
+
+use std::fmt;
+
+use hexchess_core::{Kind, Rules};
+
+/// The most men a table may hold.
+pub const MAX_MEN: usize = 4;
+
+/// The men of one ending, each side's royal piece first.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Material {
+    /// `[White's, Black's]`.
+    pub sides: [Vec<Kind>; 2],
+}
+
+/// Why a material cannot make a table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MaterialError {
+    /// Not `<letters>v<letters>`.
+    Syntax(String),
+    /// A letter that is no piece of the variant.
+    UnknownPiece(char),
+    /// Each side needs exactly one royal piece.
+    Royals {
+        side: &'static str,
+        count: usize,
+    },
+    /// Tables hold no pawns (yet).
+    Pawn(char),
+    TooManyMen(usize),
+}
+
+impl fmt::Display for MaterialError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MaterialError::Syntax(s) => {
+                write!(
+                    f,
+                    "'{s}' is not a material like KQvKR (White's men, 'v', Black's)"
+                )
+            }
+            MaterialError::UnknownPiece(c) => write!(f, "'{c}' is no piece of this variant"),
+            MaterialError::Royals { side, count } => {
+                write!(
+                    f,
+                    "{side} has {count} royal pieces; a table needs exactly one each"
+                )
+            }
+            MaterialError::Pawn(c) => write!(f, "'{c}' is a pawn; tables hold no pawns yet"),
+            MaterialError::TooManyMen(n) => {
+                write!(f, "{n} men; tables hold at most {MAX_MEN}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for MaterialError {}
+
+impl Material {
+    /// Reads `KQvKR` for the variant `rules` (letters in either case).
+    pub fn parse(text: &str, rules: &Rules) -> Result<Material, MaterialError> {
+        let (white, black) = text
+            .split_once(['v', 'V'])
+            .filter(|(w, b)| !w.is_empty() && !b.is_empty())
+            .ok_or_else(|| MaterialError::Syntax(text.to_string()))?;
+        let side = |letters: &str, name: &'static str| -> Result<Vec<Kind>, MaterialError> {
+            let mut kinds = Vec::new();
+            for c in letters.chars() {
+                let k = rules
+                    .kind_by_letter(c.to_ascii_uppercase())
+                    .ok_or(MaterialError::UnknownPiece(c))?;
+                if rules.pawn_kind() == Some(k) {
+                    return Err(MaterialError::Pawn(c));
+                }
+                kinds.push(k);
+            }
+            let royals = kinds.iter().filter(|k| rules.is_royal(**k)).count();
+            if royals != 1 {
+                return Err(MaterialError::Royals {
+                    side: name,
+                    count: royals,
+                });
+            }
+            // The royal piece first, then the others in the order written.
+            kinds.sort_by_key(|k| !rules.is_royal(*k));
+            Ok(kinds)
+        };
+        let material = Material {
+            sides: [side(white, "White")?, side(black, "Black")?],
+        };
+        if material.men() > MAX_MEN {
+            return Err(MaterialError::TooManyMen(material.men()));
+        }
+        Ok(material)
+    }
+
+    /// Men on the board, kings included.
+    pub fn men(&self) -> usize {
+        self.sides[0].len() + self.sides[1].len()
+    }
+
+    /// The material after a man of `side` (its `i`-th) is captured.
+    pub fn without(&self, side: usize, i: usize) -> Material {
+        let mut m = self.clone();
+        m.sides[side].remove(i);
+        m
+    }
+
+    /// As written: `KQvKR`.
+    pub fn name(&self, rules: &Rules) -> String {
+        let letters = |kinds: &[Kind]| -> String {
+            kinds.iter().map(|k| rules.kind_info(*k).letter).collect()
+        };
+        format!("{}v{}", letters(&self.sides[0]), letters(&self.sides[1]))
+    }
+}

@@ -1,0 +1,560 @@
+//! Building a table by retrograde analysis, and reading values from it.
+//!
+//! Every arrangement of the men on the board, with either side to move, gets an index
+//! (no symmetry reduction yet: see docs/tablebases.md). Three passes:
+//!
+//! 1. **Legality**: an arrangement is legal when no two men share a cell and the side
+//!    not to move is not in check.
+//! 2. **Forward, once**: for each legal position, its quiet legal moves are counted,
+//!    and its captures are read from the smaller tables (built first): a capture that
+//!    mates, or escapes mate, is noted. No move at all is mate or stalemate.
+//! 3. **Backward, by levels** of plies to mate: from each position lost in `d` plies,
+//!    every position that can move to it (a quiet move played backwards) wins in `d + 1`;
+//!    from each position won in `d`, every position that can move to it loses one way
+//!    out, and when none is left it is lost in `d + 1` (or later, if a capture loses
+//!    more slowly).
+//!
+//! Values are distances to mate in plies, from the side to move's view: even is a loss
+//! (0: mated now), odd a win (1: mate in one). What is left is no forced mate either way
+//! (a draw, or a stalemate forced; the stalemate classes come next).
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::Arc;
+
+use hexchess_core::{Bitboard, Cell, Piece, Position, Rules, Side};
+
+use crate::material::Material;
+
+/// What a position is worth to the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Value {
+    /// Mates in this many plies (odd: 1 is mate in one).
+    Win(u16),
+    /// Is mated in this many plies (even: 0 is mated now).
+    Loss(u16),
+    /// Neither side can force mate.
+    NoForcedMate,
+}
+
+const ILLEGAL: u16 = u16::MAX;
+const UNKNOWN: u16 = u16::MAX - 1;
+/// Capture results: no capture wins (for `best_capture_win`), none loses slowest.
+const NONE: u16 = u16::MAX;
+
+/// Why a table cannot be built.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TableError {
+    /// A piece whose quiet moves cannot be played backwards (a move from `a` to `b`
+    /// without one from `b` to `a`), which retrograde analysis needs.
+    Irreversible { piece: String },
+    /// The board has too many cells for this many men in one table.
+    TooLarge { positions: u64 },
+}
+
+impl fmt::Display for TableError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TableError::Irreversible { piece } => write!(
+                f,
+                "the {piece}'s moves cannot be played backwards, which a table needs"
+            ),
+            TableError::TooLarge { positions } => {
+                write!(f, "{positions} positions are too many for one table")
+            }
+        }
+    }
+}
+
+impl std::error::Error for TableError {}
+
+/// One ending's values, and the smaller tables its captures lead to.
+pub struct Table {
+    rules: Arc<Rules>,
+    material: Material,
+    /// The men in index order: White's, then Black's.
+    men: Vec<Piece>,
+    /// Board cells by index.
+    cells: Vec<Cell>,
+    /// Per index: distance to mate in plies, [`UNKNOWN`] for no forced mate, or
+    /// [`ILLEGAL`].
+    dtm: Vec<u16>,
+}
+
+impl Table {
+    /// Builds the table of `material` in `rules`' variant, and every smaller table its
+    /// captures reach.
+    pub fn generate(rules: &Arc<Rules>, material: &Material) -> Result<Table, TableError> {
+        let mut built = HashMap::new();
+        build(rules, material, &mut built)?;
+        Ok(built.remove(material).expect("just built"))
+    }
+
+    pub fn material(&self) -> &Material {
+        &self.material
+    }
+
+    /// Positions indexed (legal or not), with either side to move.
+    pub fn len(&self) -> usize {
+        self.dtm.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.dtm.is_empty()
+    }
+
+    /// The value of `pos`, or `None` when its men are not this table's material.
+    pub fn probe(&self, pos: &Position) -> Option<Value> {
+        let i = self.index_of(pos)?;
+        Some(decode(self.dtm[i]))
+    }
+
+    /// Every legal position's index with its value (for statistics and tests).
+    pub fn values(&self) -> impl Iterator<Item = (usize, Value)> + '_ {
+        self.dtm
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| **v != ILLEGAL)
+            .map(|(i, v)| (i, decode(*v)))
+    }
+
+    /// The position at a legal index.
+    pub fn position(&self, index: usize) -> Position {
+        let (stm, cells) = self.decode_index(index);
+        let board = self.rules.board();
+        let at = |c: Cell| {
+            (0..self.men.len())
+                .find(|&j| self.cells[cells[j]] == c)
+                .map(|j| self.rules.piece_letter(self.men[j]))
+        };
+        let fen = format!(
+            "{} {} - 0 1",
+            hexchess_core::fen::placement_field(board, at),
+            if stm == 0 { 'w' } else { 'b' }
+        );
+        Position::from_fen(Arc::clone(&self.rules), &fen).expect("a legal index reads")
+    }
+
+    fn index_of(&self, pos: &Position) -> Option<usize> {
+        if !Arc::ptr_eq(pos.rules_arc(), &self.rules) && pos.rules().id() != self.rules.id() {
+            return None;
+        }
+        let mut cells = [0usize; 4];
+        let mut used = Bitboard::EMPTY;
+        for (j, man) in self.men.iter().enumerate() {
+            // The first cell holding such a man not taken by an earlier one.
+            let c = pos
+                .kind_cells(man.side, man.kind)
+                .find(|c| !used.contains(*c))?;
+            used.insert(c);
+            cells[j] = c.index();
+        }
+        if used.count() as usize != pos.occupied().count() as usize {
+            return None;
+        }
+        Some(index(
+            pos.turn().index(),
+            &cells[..self.men.len()],
+            self.cells.len(),
+        ))
+    }
+
+    fn decode_index(&self, i: usize) -> (usize, [usize; 4]) {
+        decode_index(i, self.men.len(), self.cells.len())
+    }
+}
+
+fn decode(v: u16) -> Value {
+    match v {
+        UNKNOWN | ILLEGAL => Value::NoForcedMate,
+        d if d % 2 == 1 => Value::Win(d),
+        d => Value::Loss(d),
+    }
+}
+
+fn index(stm: usize, cells: &[usize], n: usize) -> usize {
+    cells.iter().fold(stm, |acc, c| acc * n + c)
+}
+
+fn decode_index(mut i: usize, k: usize, n: usize) -> (usize, [usize; 4]) {
+    let mut cells = [0usize; 4];
+    for j in (0..k).rev() {
+        cells[j] = i % n;
+        i /= n;
+    }
+    (i, cells)
+}
+
+/// Builds `material`'s table into `built`, after the smaller ones its captures reach.
+fn build(
+    rules: &Arc<Rules>,
+    material: &Material,
+    built: &mut HashMap<Material, Table>,
+) -> Result<(), TableError> {
+    if built.contains_key(material) {
+        return Ok(());
+    }
+    for side in 0..2 {
+        // Every man but the royal one (first) can be captured.
+        for i in 1..material.sides[side].len() {
+            build(rules, &material.without(side, i), built)?;
+        }
+    }
+    let table = Builder::new(rules, material)?.run(built);
+    built.insert(material.clone(), table);
+    Ok(())
+}
+
+/// The arrangement of the men at one index.
+struct Arrangement {
+    stm: usize,
+    /// Each man's cell index.
+    cells: [usize; 4],
+    /// `[side]`: the cells of that side's men.
+    sides: [Bitboard; 2],
+}
+
+struct Builder<'a> {
+    rules: &'a Arc<Rules>,
+    material: Material,
+    men: Vec<Piece>,
+    cells: Vec<Cell>,
+    n: usize,
+}
+
+impl<'a> Builder<'a> {
+    fn new(rules: &'a Arc<Rules>, material: &Material) -> Result<Builder<'a>, TableError> {
+        let men: Vec<Piece> = Side::BOTH
+            .iter()
+            .flat_map(|s| material.sides[s.index()].iter().map(|k| Piece::new(*s, *k)))
+            .collect();
+        let cells: Vec<Cell> = rules.board().cells().collect();
+        let n = cells.len();
+        let positions = 2 * (n as u64).pow(men.len() as u32);
+        if positions > u32::MAX as u64 {
+            return Err(TableError::TooLarge { positions });
+        }
+        let builder = Builder {
+            rules,
+            material: material.clone(),
+            men,
+            cells,
+            n,
+        };
+        builder.check_reversible()?;
+        Ok(builder)
+    }
+
+    /// Every man's quiet moves on an empty board can be played backwards.
+    fn check_reversible(&self) -> Result<(), TableError> {
+        for man in &self.men {
+            for &c in &self.cells {
+                for t in self.quiet(*man, c, Bitboard::EMPTY, Bitboard::EMPTY) {
+                    if !self
+                        .quiet(*man, t, Bitboard::EMPTY, Bitboard::EMPTY)
+                        .contains(c)
+                    {
+                        return Err(TableError::Irreversible {
+                            piece: self.rules.kind_info(man.kind).name.clone(),
+                        });
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Quiet targets of `man` on `from`, with `own` and `enemy` the men of its side and
+    /// the other (itself excluded).
+    fn quiet(&self, man: Piece, from: Cell, own: Bitboard, enemy: Bitboard) -> Bitboard {
+        let occupied = own | enemy;
+        self.rules.reach(man, from, own, enemy, occupied) & !occupied
+    }
+
+    fn arrangement(&self, i: usize) -> Option<Arrangement> {
+        let (stm, cells) = decode_index(i, self.men.len(), self.n);
+        let mut sides = [Bitboard::EMPTY; 2];
+        for (j, man) in self.men.iter().enumerate() {
+            let c = self.cells[cells[j]];
+            if (sides[0] | sides[1]).contains(c) {
+                return None;
+            }
+            sides[man.side.index()].insert(c);
+        }
+        Some(Arrangement { stm, cells, sides })
+    }
+
+    /// Whether `side`'s royal man is attacked in `a`.
+    fn in_check(&self, a: &Arrangement, side: usize) -> bool {
+        let royal = self
+            .men
+            .iter()
+            .position(|m| m.side.index() == side)
+            .expect("each side has its royal man first");
+        let target = self.cells[a.cells[royal]];
+        let occupied = a.sides[0] | a.sides[1];
+        self.men.iter().enumerate().any(|(j, m)| {
+            m.side.index() != side
+                && self
+                    .rules
+                    .reach(
+                        *m,
+                        self.cells[a.cells[j]],
+                        a.sides[1 - side],
+                        a.sides[side],
+                        occupied,
+                    )
+                    .contains(target)
+        })
+    }
+
+    fn run(self, built: &HashMap<Material, Table>) -> Table {
+        let total = 2 * self.n.pow(self.men.len() as u32);
+        let legal: Vec<bool> = (0..total)
+            .map(|i| {
+                self.arrangement(i)
+                    .is_some_and(|a| !self.in_check(&a, 1 - a.stm))
+            })
+            .collect();
+        let mut dtm = vec![UNKNOWN; total];
+        let mut degree = vec![0u16; total];
+        let mut slowest_capture_loss = vec![0u16; total];
+        // Positions to settle at each level: capture wins, and losses whose last way
+        // out closed before their slowest capture loses.
+        let mut candidates: Vec<Vec<u32>> = Vec::new();
+        let mut frontier: Vec<Vec<u32>> = vec![Vec::new()];
+        let at_level = |lists: &mut Vec<Vec<u32>>, level: u16, i: usize| {
+            if lists.len() <= level as usize {
+                lists.resize(level as usize + 1, Vec::new());
+            }
+            lists[level as usize].push(i as u32);
+        };
+        for i in 0..total {
+            if !legal[i] {
+                dtm[i] = ILLEGAL;
+                continue;
+            }
+            let a = self.arrangement(i).expect("legal");
+            let moves = self.forward(&a, &legal, built);
+            degree[i] = moves.quiet.min(u16::MAX as usize - 1) as u16;
+            if moves.quiet == 0 && moves.captures == 0 {
+                if self.in_check(&a, a.stm) {
+                    dtm[i] = 0;
+                    frontier[0].push(i as u32);
+                }
+                // Stalemate: no forced mate (UNKNOWN stays).
+                continue;
+            }
+            if moves.best_win != NONE {
+                at_level(&mut candidates, moves.best_win, i);
+            }
+            if moves.escape || moves.best_win != NONE {
+                // Never a loss: one more way out than the quiet moves can close.
+                degree[i] = degree[i].saturating_add(1);
+            }
+            slowest_capture_loss[i] = moves.slowest_loss;
+            if degree[i] == 0 {
+                at_level(&mut candidates, moves.slowest_loss, i);
+            }
+        }
+        let mut level: u16 = 0;
+        while (level as usize) < frontier.len() || (level as usize) < candidates.len() {
+            if frontier.len() <= level as usize {
+                frontier.resize(level as usize + 1, Vec::new());
+            }
+            if let Some(list) = candidates.get(level as usize) {
+                for &i in list {
+                    if dtm[i as usize] == UNKNOWN {
+                        dtm[i as usize] = level;
+                        frontier[level as usize].push(i);
+                    }
+                }
+            }
+            let current = std::mem::take(&mut frontier[level as usize]);
+            for &i in &current {
+                let a = self.arrangement(i as usize).expect("legal");
+                for pred in self.predecessors(&a, &legal) {
+                    if dtm[pred] != UNKNOWN {
+                        continue;
+                    }
+                    if level.is_multiple_of(2) {
+                        dtm[pred] = level + 1;
+                        at_level(&mut frontier, level + 1, pred);
+                    } else {
+                        degree[pred] -= 1;
+                        if degree[pred] == 0 {
+                            let loss = (level + 1).max(slowest_capture_loss[pred]);
+                            if loss == level + 1 {
+                                dtm[pred] = loss;
+                                at_level(&mut frontier, loss, pred);
+                            } else {
+                                at_level(&mut candidates, loss, pred);
+                            }
+                        }
+                    }
+                }
+            }
+            frontier[level as usize] = current;
+            level += 1;
+        }
+        Table {
+            rules: Arc::clone(self.rules),
+            material: self.material,
+            men: self.men,
+            cells: self.cells,
+            dtm,
+        }
+    }
+
+    /// The legal moves of the side to move in `a`: quiet ones counted, captures read.
+    fn forward(
+        &self,
+        a: &Arrangement,
+        legal: &[bool],
+        built: &HashMap<Material, Table>,
+    ) -> Forward {
+        let mut f = Forward {
+            quiet: 0,
+            captures: 0,
+            best_win: NONE,
+            slowest_loss: 0,
+            escape: false,
+        };
+        let stm = a.stm;
+        let occupied = a.sides[0] | a.sides[1];
+        for (j, man) in self.men.iter().enumerate() {
+            if man.side.index() != stm {
+                continue;
+            }
+            let from = self.cells[a.cells[j]];
+            let reach = self
+                .rules
+                .reach(*man, from, a.sides[stm], a.sides[1 - stm], occupied);
+            for t in reach {
+                let mut cells = a.cells;
+                cells[j] = t.index();
+                if !a.sides[1 - stm].contains(t) {
+                    let child = index(1 - stm, &cells[..self.men.len()], self.n);
+                    if legal[child] {
+                        f.quiet += 1;
+                    }
+                    continue;
+                }
+                // A capture: the child is in the table without the captured man.
+                let victim = (0..self.men.len())
+                    .find(|&q| self.men[q].side.index() != stm && cells[q] == t.index() && q != j)
+                    .expect("an enemy man on the target");
+                let side_of = self.men[victim].side.index();
+                let within = victim
+                    - self
+                        .men
+                        .iter()
+                        .position(|m| m.side.index() == side_of)
+                        .expect("side");
+                let smaller = self.material.without(side_of, within);
+                let table = &built[&smaller];
+                let mut rest: Vec<usize> = cells[..self.men.len()].to_vec();
+                rest.remove(victim);
+                let child = index(1 - stm, &rest, self.n);
+                match table.dtm[child] {
+                    ILLEGAL => continue,
+                    UNKNOWN => f.escape = true,
+                    d if d % 2 == 0 => f.best_win = f.best_win.min(d + 1),
+                    d => f.slowest_loss = f.slowest_loss.max(d + 1),
+                }
+                f.captures += 1;
+            }
+        }
+        f
+    }
+
+    /// The legal positions from which a quiet move leads to `a`: a man of the side that
+    /// just moved, played back along its own moves.
+    fn predecessors(&self, a: &Arrangement, legal: &[bool]) -> Vec<usize> {
+        let mover = 1 - a.stm;
+        let mut out = Vec::new();
+        for (j, man) in self.men.iter().enumerate() {
+            if man.side.index() != mover {
+                continue;
+            }
+            let at = self.cells[a.cells[j]];
+            let mut own = a.sides[mover];
+            own.remove(at);
+            for from in self.quiet(*man, at, own, a.sides[a.stm]) {
+                let mut cells = a.cells;
+                cells[j] = from.index();
+                let pred = index(mover, &cells[..self.men.len()], self.n);
+                if legal[pred] {
+                    out.push(pred);
+                }
+            }
+        }
+        out
+    }
+}
+
+/// A position's legal moves, as the forward pass sees them.
+struct Forward {
+    /// Quiet moves (into this table).
+    quiet: usize,
+    /// Captures (into smaller tables).
+    captures: usize,
+    /// The fastest mate a capture gives, in plies; [`NONE`] if none does.
+    best_win: u16,
+    /// The slowest a losing capture is mated in (0 if none loses).
+    slowest_loss: u16,
+    /// A capture reaches a position with no forced mate.
+    escape: bool,
+}
+
+impl fmt::Debug for Table {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "Table({}, {} positions)",
+            self.material.name(&self.rules),
+            self.dtm.len()
+        )
+    }
+}
+
+/// How many legal positions of each side to move have each kind of value.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// `[side to move]`: wins, losses, neither.
+    pub wins: [u64; 2],
+    pub losses: [u64; 2],
+    pub neither: [u64; 2],
+    /// The longest mate, in plies, and where.
+    pub longest: u16,
+    pub longest_at: Option<usize>,
+}
+
+impl Table {
+    /// The counts of values by side to move.
+    pub fn counts(&self) -> Counts {
+        let mut c = Counts::default();
+        let per_side = self.dtm.len() / 2;
+        for (i, v) in self.values() {
+            let side = i / per_side;
+            match v {
+                Value::Win(d) => {
+                    c.wins[side] += 1;
+                    if d > c.longest {
+                        c.longest = d;
+                        c.longest_at = Some(i);
+                    }
+                }
+                Value::Loss(d) => {
+                    c.losses[side] += 1;
+                    if d > c.longest {
+                        c.longest = d;
+                        c.longest_at = Some(i);
+                    }
+                }
+                Value::NoForcedMate => c.neither[side] += 1,
+            }
+        }
+        c
+    }
+}
