@@ -12,12 +12,13 @@ use clap::{Parser, Subcommand, ValueEnum};
 use hexchess_core::catalog::{Catalog, compile};
 use hexchess_core::record::GameRecord;
 use hexchess_core::variant::load_variant_file;
-use hexchess_core::{Position, Rules};
+use hexchess_core::{Position, Rules, Side};
 use hexchess_engine::protocol;
 use hexchess_engine::{EvalMode, EvalTerms, EvalWeights, bench};
 use hexchess_lab::arena::{self, EngineSpec, MatchConfig, TimeControl};
 use hexchess_lab::soak::{self, SoakConfig};
 use hexchess_lab::tune::{self, SampleSet};
+use hexchess_tablebase::{Material, Table, Value};
 
 #[derive(Parser)]
 #[command(
@@ -72,6 +73,9 @@ enum Command {
     Variants,
     /// Fit the evaluation's weights to the results of recorded games (Texel's method).
     Tune(TuneArgs),
+    /// Endgame tablebases: build one in memory and show what it says.
+    #[command(subcommand)]
+    Tb(TbCommand),
     /// Play fast engine games in every variant, checking each move and how each game
     /// ends, then run searches stopped at random moments, watching memory.
     Soak {
@@ -92,6 +96,26 @@ enum Command {
         threads: usize,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+    },
+}
+
+#[derive(Subcommand)]
+enum TbCommand {
+    /// Build a table and count its positions by value, with the longest mate.
+    Stats {
+        /// Variant id, or a path to a variant file.
+        #[arg(long, default_value = "glinski")]
+        variant: String,
+        /// The men, White's first: KRvK, KQvKR.
+        material: String,
+    },
+    /// Build the table of a position's men and give the position's value and each
+    /// move's.
+    Probe {
+        #[arg(long, default_value = "glinski")]
+        variant: String,
+        /// The position, as hex FEN.
+        fen: String,
     },
 }
 
@@ -244,6 +268,8 @@ fn main() -> ExitCode {
         Some(Command::Check { files }) => check(&files),
         Some(Command::Variants) => list_variants(),
         Some(Command::Tune(args)) => tune(&args),
+        Some(Command::Tb(TbCommand::Stats { variant, material })) => tb_stats(&variant, &material),
+        Some(Command::Tb(TbCommand::Probe { variant, fen })) => tb_probe(&variant, &fen),
         Some(Command::Soak {
             variant,
             games,
@@ -450,6 +476,108 @@ fn check(files: &[PathBuf]) -> Result<(), String> {
         Err(format!("{failed} of {} files have problems", files.len()))
     } else {
         Ok(())
+    }
+}
+
+fn tb_stats(variant: &str, material: &str) -> Result<(), String> {
+    let rules = rules_for(variant)?;
+    let material = Material::parse(material, &rules).map_err(|e| e.to_string())?;
+    let started = Instant::now();
+    let table = Table::generate(&rules, &material).map_err(|e| e.to_string())?;
+    let c = table.counts();
+    println!(
+        "{} in {}: {} positions indexed, built in {:.1} s",
+        material.name(&rules),
+        rules.name(),
+        table.len(),
+        started.elapsed().as_secs_f64()
+    );
+    for (side, name) in [(0, "White"), (1, "Black")] {
+        let legal = (c.wins[side] + c.losses[side] + c.neither[side]).max(1) as f64;
+        let pct = |n: u64| 100.0 * n as f64 / legal;
+        println!(
+            "{name} to move: {} legal; mates {:.4}%, is mated {:.4}%, no forced mate {:.4}%",
+            legal as u64,
+            pct(c.wins[side]),
+            pct(c.losses[side]),
+            pct(c.neither[side])
+        );
+    }
+    if let Some(i) = c.longest_at {
+        println!(
+            "longest mate: {} plies, {}",
+            c.longest,
+            table.position(i).to_fen()
+        );
+    }
+    Ok(())
+}
+
+fn tb_probe(variant: &str, fen: &str) -> Result<(), String> {
+    let rules = rules_for(variant)?;
+    let pos = Position::from_fen(Arc::clone(&rules), fen).map_err(|e| format!("bad FEN: {e}"))?;
+    let letters = material_letters(&rules, &pos);
+    let material = Material::parse(&letters, &rules).map_err(|e| e.to_string())?;
+    let table = Table::generate(&rules, &material).map_err(|e| e.to_string())?;
+    let value = table
+        .probe(&pos)
+        .ok_or("the position is not in its own table")?;
+    println!("{}: {}", material.name(&rules), describe(value));
+    let mut smaller: std::collections::HashMap<String, Table> = Default::default();
+    for mv in pos.legal_moves() {
+        let mut child = pos.clone();
+        child.make_move(mv);
+        let child_value = match table.probe(&child) {
+            Some(v) => Some(v),
+            None if child.occupied().count() == 2 => Some(Value::NoForcedMate),
+            None => {
+                let letters = material_letters(&rules, &child);
+                if !smaller.contains_key(&letters) {
+                    let m = Material::parse(&letters, &rules).map_err(|e| e.to_string())?;
+                    let t = Table::generate(&rules, &m).map_err(|e| e.to_string())?;
+                    smaller.insert(letters.clone(), t);
+                }
+                smaller[&letters].probe(&child)
+            }
+        };
+        let text = child_value.map_or("?".to_string(), |v| describe(mover_view(v)));
+        println!("  {:<8} {text}", pos.move_to_san(mv));
+    }
+    Ok(())
+}
+
+/// The men of a position as a material name: each side's royal piece first.
+fn material_letters(rules: &Rules, pos: &Position) -> String {
+    Side::BOTH
+        .iter()
+        .map(|side| {
+            let mut men: Vec<(bool, char)> = pos
+                .pieces()
+                .filter(|(_, p)| p.side == *side)
+                .map(|(_, p)| (!rules.is_royal(p.kind), rules.kind_info(p.kind).letter))
+                .collect();
+            men.sort();
+            men.into_iter().map(|(_, l)| l).collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("v")
+}
+
+/// A child's value seen by the side that moved into it.
+fn mover_view(v: Value) -> Value {
+    match v {
+        Value::Win(d) => Value::Loss(d + 1),
+        Value::Loss(d) => Value::Win(d + 1),
+        Value::NoForcedMate => Value::NoForcedMate,
+    }
+}
+
+fn describe(v: Value) -> String {
+    match v {
+        Value::Win(d) => format!("mates in {d} plies"),
+        Value::Loss(0) => "is checkmated".to_string(),
+        Value::Loss(d) => format!("is mated in {d} plies"),
+        Value::NoForcedMate => "no forced mate".to_string(),
     }
 }
 

@@ -352,3 +352,53 @@ fn soak_refuses_an_unknown_variant() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown variant 'nosuch'"));
 }
+
+fn run_engine(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_hexchess-engine"))
+        .args(args)
+        .output()
+        .expect("the engine runs");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn tb_stats_and_probe_agree_on_the_longest_rook_mate() {
+    let (ok, text, err) = run_engine(&["tb", "stats", "KRvK"]);
+    assert!(ok, "{err}");
+    assert!(
+        text.contains("White to move: 488220 legal; mates 100.0000%"),
+        "{text}"
+    );
+    let longest = text
+        .lines()
+        .find_map(|l| l.strip_prefix("longest mate: "))
+        .expect("a longest mate");
+    let (plies, fen) = longest.split_once(" plies, ").expect("plies and a FEN");
+    let (ok, probe, err) = run_engine(&["tb", "probe", fen]);
+    assert!(ok, "{err}");
+    let first = probe.lines().next().unwrap();
+    assert_eq!(first, format!("KRvK: is mated in {plies} plies"), "{probe}");
+    // Every move loses, none more slowly than the position says.
+    for line in probe.lines().skip(1) {
+        let d: u32 = line
+            .split_whitespace()
+            .nth(4)
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{line}"));
+        assert!(d <= plies.parse().unwrap(), "{line}");
+    }
+}
+
+#[test]
+fn tb_refuses_pawns_unknown_variants_and_bad_fens_clearly() {
+    let (ok, _, err) = run_engine(&["tb", "stats", "KPvK"]);
+    assert!(!ok && err.contains("'P' is a pawn"), "{err}");
+    let (ok, _, err) = run_engine(&["tb", "stats", "--variant", "nosuch", "KRvK"]);
+    assert!(!ok && err.contains("unknown variant 'nosuch'"), "{err}");
+    let (ok, _, err) = run_engine(&["tb", "probe", "K5/7 w - 0 1"]);
+    assert!(!ok && err.contains("bad FEN"), "{err}");
+}
