@@ -493,14 +493,16 @@ fn tb_stats(variant: &str, material: &str) -> Result<(), String> {
         started.elapsed().as_secs_f64()
     );
     for (side, name) in [(0, "White"), (1, "Black")] {
-        let legal = (c.wins[side] + c.losses[side] + c.neither[side]).max(1) as f64;
+        let legal = c.legal(side).max(1) as f64;
         let pct = |n: u64| 100.0 * n as f64 / legal;
         println!(
-            "{name} to move: {} legal; mates {:.4}%, is mated {:.4}%, no forced mate {:.4}%",
-            legal as u64,
+            "{name} to move: {} legal; mates {:.4}%, stalemates {:.4}%, draw {:.4}%, is stalemated {:.4}%, is mated {:.4}%",
+            c.legal(side),
             pct(c.wins[side]),
-            pct(c.losses[side]),
-            pct(c.neither[side])
+            pct(c.stalemate_wins[side]),
+            pct(c.draws[side]),
+            pct(c.stalemate_losses[side]),
+            pct(c.losses[side])
         );
     }
     if let Some(i) = c.longest_at {
@@ -529,7 +531,6 @@ fn tb_probe(variant: &str, fen: &str) -> Result<(), String> {
         child.make_move(mv);
         let child_value = match table.probe(&child) {
             Some(v) => Some(v),
-            None if child.occupied().count() == 2 => Some(Value::NoForcedMate),
             None => {
                 let letters = material_letters(&rules, &child);
                 if !smaller.contains_key(&letters) {
@@ -568,7 +569,9 @@ fn mover_view(v: Value) -> Value {
     match v {
         Value::Win(d) => Value::Loss(d + 1),
         Value::Loss(d) => Value::Win(d + 1),
-        Value::NoForcedMate => Value::NoForcedMate,
+        Value::StalemateWin(d) => Value::StalemateLoss(d + 1),
+        Value::StalemateLoss(d) => Value::StalemateWin(d + 1),
+        Value::Draw => Value::Draw,
     }
 }
 
@@ -577,7 +580,10 @@ fn describe(v: Value) -> String {
         Value::Win(d) => format!("mates in {d} plies"),
         Value::Loss(0) => "is checkmated".to_string(),
         Value::Loss(d) => format!("is mated in {d} plies"),
-        Value::NoForcedMate => "no forced mate".to_string(),
+        Value::StalemateWin(d) => format!("stalemates in {d} plies"),
+        Value::StalemateLoss(0) => "is stalemated".to_string(),
+        Value::StalemateLoss(d) => format!("is stalemated in {d} plies"),
+        Value::Draw => "draw".to_string(),
     }
 }
 

@@ -15,8 +15,10 @@
 //!    more slowly).
 //!
 //! Values are distances to mate in plies, from the side to move's view: even is a loss
-//! (0: mated now), odd a win (1: mate in one). What is left is no forced mate either way
-//! (a draw, or a stalemate forced; the stalemate classes come next).
+//! (0: mated now), odd a win (1: mate in one). Where the variant scores being stalemated
+//! below a draw (Gliński: 1/4), a second pass does the same over what is left with
+//! stalemates as the ends, so a side that cannot mate but can force stalemate is told
+//! apart from a draw. What is left then is a draw.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -33,12 +35,20 @@ pub enum Value {
     Win(u16),
     /// Is mated in this many plies (even: 0 is mated now).
     Loss(u16),
-    /// Neither side can force mate.
-    NoForcedMate,
+    /// Cannot be mated, but stalemates the opponent in this many plies (odd), where
+    /// the variant scores stalemate above a draw for the side that gives it (Gliński).
+    StalemateWin(u16),
+    /// Cannot mate and is stalemated in this many plies (even: 0 is stalemated now).
+    StalemateLoss(u16),
+    /// Neither side can force mate or (where it counts) stalemate.
+    Draw,
 }
 
 const ILLEGAL: u16 = u16::MAX;
+/// Neither side forces mate or stalemate: a draw.
 const UNKNOWN: u16 = u16::MAX - 1;
+/// Stalemate distances are stored from here (mates below).
+const STALEMATE: u16 = 0x4000;
 /// Capture results: no capture wins (for `best_capture_win`), none loses slowest.
 const NONE: u16 = u16::MAX;
 
@@ -166,7 +176,9 @@ impl Table {
 
 fn decode(v: u16) -> Value {
     match v {
-        UNKNOWN | ILLEGAL => Value::NoForcedMate,
+        UNKNOWN | ILLEGAL => Value::Draw,
+        d if d >= STALEMATE && (d - STALEMATE) % 2 == 1 => Value::StalemateWin(d - STALEMATE),
+        d if d >= STALEMATE => Value::StalemateLoss(d - STALEMATE),
         d if d % 2 == 1 => Value::Win(d),
         d => Value::Loss(d),
     }
@@ -317,85 +329,63 @@ impl<'a> Builder<'a> {
             })
             .collect();
         let mut dtm = vec![UNKNOWN; total];
+        let mut stalemates = Vec::new();
         let mut degree = vec![0u16; total];
-        let mut slowest_capture_loss = vec![0u16; total];
-        // Positions to settle at each level: capture wins, and losses whose last way
-        // out closed before their slowest capture loses.
+        let mut slowest = vec![0u16; total];
         let mut candidates: Vec<Vec<u32>> = Vec::new();
         let mut frontier: Vec<Vec<u32>> = vec![Vec::new()];
-        let at_level = |lists: &mut Vec<Vec<u32>>, level: u16, i: usize| {
-            if lists.len() <= level as usize {
-                lists.resize(level as usize + 1, Vec::new());
-            }
-            lists[level as usize].push(i as u32);
-        };
+        // The mate pass: mates are the ends, stalemates ways out.
         for i in 0..total {
             if !legal[i] {
                 dtm[i] = ILLEGAL;
                 continue;
             }
             let a = self.arrangement(i).expect("legal");
-            let moves = self.forward(&a, &legal, built);
-            degree[i] = moves.quiet.min(u16::MAX as usize - 1) as u16;
+            let moves = self.forward(&a, &legal, built, &dtm, Pass::Mate);
             if moves.quiet == 0 && moves.captures == 0 {
                 if self.in_check(&a, a.stm) {
                     dtm[i] = 0;
                     frontier[0].push(i as u32);
+                } else {
+                    stalemates.push(i as u32);
                 }
-                // Stalemate: no forced mate (UNKNOWN stays).
                 continue;
             }
-            if moves.best_win != NONE {
-                at_level(&mut candidates, moves.best_win, i);
-            }
-            if moves.escape || moves.best_win != NONE {
-                // Never a loss: one more way out than the quiet moves can close.
-                degree[i] = degree[i].saturating_add(1);
-            }
-            slowest_capture_loss[i] = moves.slowest_loss;
-            if degree[i] == 0 {
-                at_level(&mut candidates, moves.slowest_loss, i);
-            }
+            self.start(i, &moves, &mut degree, &mut slowest, &mut candidates);
         }
-        let mut level: u16 = 0;
-        while (level as usize) < frontier.len() || (level as usize) < candidates.len() {
-            if frontier.len() <= level as usize {
-                frontier.resize(level as usize + 1, Vec::new());
-            }
-            if let Some(list) = candidates.get(level as usize) {
-                for &i in list {
-                    if dtm[i as usize] == UNKNOWN {
-                        dtm[i as usize] = level;
-                        frontier[level as usize].push(i);
-                    }
+        self.settle(
+            0,
+            &mut dtm,
+            &legal,
+            &mut degree,
+            &slowest,
+            candidates,
+            frontier,
+        );
+        // The stalemate pass, where being stalemated is worse than a draw: over what the
+        // mate pass left, stalemates are the ends; a move into a mate lost is no way out.
+        if self.rules.stalemate().stalemated.millis() < 500 {
+            let mut candidates: Vec<Vec<u32>> = Vec::new();
+            degree.fill(0);
+            slowest.fill(0);
+            for i in 0..total {
+                if dtm[i] != UNKNOWN || stalemates.binary_search(&(i as u32)).is_ok() {
+                    continue;
                 }
+                let a = self.arrangement(i).expect("legal");
+                let moves = self.forward(&a, &legal, built, &dtm, Pass::Stalemate);
+                self.start(i, &moves, &mut degree, &mut slowest, &mut candidates);
             }
-            let current = std::mem::take(&mut frontier[level as usize]);
-            for &i in &current {
-                let a = self.arrangement(i as usize).expect("legal");
-                for pred in self.predecessors(&a, &legal) {
-                    if dtm[pred] != UNKNOWN {
-                        continue;
-                    }
-                    if level.is_multiple_of(2) {
-                        dtm[pred] = level + 1;
-                        at_level(&mut frontier, level + 1, pred);
-                    } else {
-                        degree[pred] -= 1;
-                        if degree[pred] == 0 {
-                            let loss = (level + 1).max(slowest_capture_loss[pred]);
-                            if loss == level + 1 {
-                                dtm[pred] = loss;
-                                at_level(&mut frontier, loss, pred);
-                            } else {
-                                at_level(&mut candidates, loss, pred);
-                            }
-                        }
-                    }
-                }
-            }
-            frontier[level as usize] = current;
-            level += 1;
+            let frontier = vec![stalemates];
+            self.settle(
+                STALEMATE,
+                &mut dtm,
+                &legal,
+                &mut degree,
+                &slowest,
+                candidates,
+                frontier,
+            );
         }
         Table {
             rules: Arc::clone(self.rules),
@@ -406,12 +396,98 @@ impl<'a> Builder<'a> {
         }
     }
 
-    /// The legal moves of the side to move in `a`: quiet ones counted, captures read.
+    /// Sets a position up for the backward pass from its moves: how many ways out it has
+    /// (one more if a capture wins or escapes: then it is never lost), when a capture
+    /// wins, and when, if every move loses, it is lost.
+    fn start(
+        &self,
+        i: usize,
+        moves: &Forward,
+        degree: &mut [u16],
+        slowest: &mut [u16],
+        candidates: &mut Vec<Vec<u32>>,
+    ) {
+        degree[i] = moves.quiet.min(u16::MAX as usize - 1) as u16;
+        if moves.best_win != NONE {
+            at_level(candidates, moves.best_win, i);
+        }
+        if moves.escape || moves.best_win != NONE {
+            degree[i] = degree[i].saturating_add(1);
+        }
+        slowest[i] = moves.slowest_loss;
+        if degree[i] == 0 && moves.slowest_loss > 0 {
+            at_level(candidates, moves.slowest_loss, i);
+        }
+    }
+
+    /// The backward pass by levels: values `base + level`, even lost, odd won.
+    #[allow(clippy::too_many_arguments)]
+    fn settle(
+        &self,
+        base: u16,
+        dtm: &mut [u16],
+        legal: &[bool],
+        degree: &mut [u16],
+        slowest: &[u16],
+        mut candidates: Vec<Vec<u32>>,
+        mut frontier: Vec<Vec<u32>>,
+    ) {
+        let mut level: u16 = 0;
+        while (level as usize) < frontier.len() || (level as usize) < candidates.len() {
+            if frontier.len() <= level as usize {
+                frontier.resize(level as usize + 1, Vec::new());
+            }
+            if level == 0 {
+                for &i in &frontier[0] {
+                    dtm[i as usize] = base;
+                }
+            }
+            if let Some(list) = candidates.get(level as usize) {
+                for &i in list {
+                    if dtm[i as usize] == UNKNOWN {
+                        dtm[i as usize] = base + level;
+                        frontier[level as usize].push(i);
+                    }
+                }
+            }
+            let current = std::mem::take(&mut frontier[level as usize]);
+            for &i in &current {
+                let a = self.arrangement(i as usize).expect("legal");
+                for pred in self.predecessors(&a, legal) {
+                    if dtm[pred] != UNKNOWN {
+                        continue;
+                    }
+                    if level.is_multiple_of(2) {
+                        dtm[pred] = base + level + 1;
+                        at_level(&mut frontier, level + 1, pred);
+                    } else {
+                        degree[pred] -= 1;
+                        if degree[pred] == 0 {
+                            let loss = (level + 1).max(slowest[pred]);
+                            if loss == level + 1 {
+                                dtm[pred] = base + loss;
+                                at_level(&mut frontier, loss, pred);
+                            } else {
+                                at_level(&mut candidates, loss, pred);
+                            }
+                        }
+                    }
+                }
+            }
+            level += 1;
+        }
+    }
+
+    /// The legal moves of the side to move in `a`, as `pass` sees them: quiet ones into
+    /// this table counted (in the stalemate pass only those not yet settled), captures
+    /// read from the smaller tables.
     fn forward(
         &self,
         a: &Arrangement,
         legal: &[bool],
         built: &HashMap<Material, Table>,
+        dtm: &[u16],
+        pass: Pass,
     ) -> Forward {
         let mut f = Forward {
             quiet: 0,
@@ -435,37 +511,71 @@ impl<'a> Builder<'a> {
                 cells[j] = t.index();
                 if !a.sides[1 - stm].contains(t) {
                     let child = index(1 - stm, &cells[..self.men.len()], self.n);
-                    if legal[child] {
+                    let counts = match pass {
+                        Pass::Mate => legal[child],
+                        // Settled children are mates the opponent gives: no way out.
+                        Pass::Stalemate => legal[child] && dtm[child] == UNKNOWN,
+                    };
+                    if counts {
                         f.quiet += 1;
                     }
                     continue;
                 }
-                // A capture: the child is in the table without the captured man.
-                let victim = (0..self.men.len())
-                    .find(|&q| self.men[q].side.index() != stm && cells[q] == t.index() && q != j)
-                    .expect("an enemy man on the target");
-                let side_of = self.men[victim].side.index();
-                let within = victim
-                    - self
-                        .men
-                        .iter()
-                        .position(|m| m.side.index() == side_of)
-                        .expect("side");
-                let smaller = self.material.without(side_of, within);
-                let table = &built[&smaller];
-                let mut rest: Vec<usize> = cells[..self.men.len()].to_vec();
-                rest.remove(victim);
-                let child = index(1 - stm, &rest, self.n);
-                match table.dtm[child] {
-                    ILLEGAL => continue,
-                    UNKNOWN => f.escape = true,
-                    d if d % 2 == 0 => f.best_win = f.best_win.min(d + 1),
-                    d => f.slowest_loss = f.slowest_loss.max(d + 1),
-                }
+                let Some(code) = self.capture_value(&cells, j, t, stm, built) else {
+                    continue;
+                };
                 f.captures += 1;
+                match (pass, code) {
+                    (Pass::Mate, d) if d < STALEMATE => {
+                        if d.is_multiple_of(2) {
+                            f.best_win = f.best_win.min(d + 1);
+                        } else {
+                            f.slowest_loss = f.slowest_loss.max(d + 1);
+                        }
+                    }
+                    (Pass::Mate, _) => f.escape = true,
+                    // A capture into a mate: the opponent's (won by the mate pass
+                    // already) is no way out here.
+                    (Pass::Stalemate, d) if d < STALEMATE => {}
+                    (Pass::Stalemate, UNKNOWN) => f.escape = true,
+                    (Pass::Stalemate, d) => {
+                        let d = d - STALEMATE;
+                        if d.is_multiple_of(2) {
+                            f.best_win = f.best_win.min(d + 1);
+                        } else {
+                            f.slowest_loss = f.slowest_loss.max(d + 1);
+                        }
+                    }
+                }
             }
         }
         f
+    }
+
+    /// The value code of the position a capture by man `j` on `t` leads to, in the
+    /// smaller table; `None` when that position is illegal (the mover left in check).
+    fn capture_value(
+        &self,
+        cells: &[usize; 4],
+        j: usize,
+        t: Cell,
+        stm: usize,
+        built: &HashMap<Material, Table>,
+    ) -> Option<u16> {
+        let victim = (0..self.men.len())
+            .find(|&q| self.men[q].side.index() != stm && cells[q] == t.index() && q != j)
+            .expect("an enemy man on the target");
+        let side_of = self.men[victim].side.index();
+        let first = self
+            .men
+            .iter()
+            .position(|m| m.side.index() == side_of)
+            .expect("each side has men");
+        let table = &built[&self.material.without(side_of, victim - first)];
+        let mut rest: Vec<usize> = cells[..self.men.len()].to_vec();
+        rest.remove(victim);
+        let code = table.dtm[index(1 - stm, &rest, self.n)];
+        (code != ILLEGAL).then_some(code)
     }
 
     /// The legal positions from which a quiet move leads to `a`: a man of the side that
@@ -491,6 +601,23 @@ impl<'a> Builder<'a> {
         }
         out
     }
+}
+
+/// Which backward pass a forward look serves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Pass {
+    /// Mates are the ends.
+    Mate,
+    /// Stalemates are the ends, among positions the mate pass left.
+    Stalemate,
+}
+
+/// Adds position `i` to the list for `level`.
+fn at_level(lists: &mut Vec<Vec<u32>>, level: u16, i: usize) {
+    if lists.len() <= level as usize {
+        lists.resize(level as usize + 1, Vec::new());
+    }
+    lists[level as usize].push(i as u32);
 }
 
 /// A position's legal moves, as the forward pass sees them.
@@ -521,13 +648,26 @@ impl fmt::Debug for Table {
 /// How many legal positions of each side to move have each kind of value.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Counts {
-    /// `[side to move]`: wins, losses, neither.
+    /// `[side to move]` for each class, from the side to move's view.
     pub wins: [u64; 2],
+    pub stalemate_wins: [u64; 2],
+    pub draws: [u64; 2],
+    pub stalemate_losses: [u64; 2],
     pub losses: [u64; 2],
-    pub neither: [u64; 2],
     /// The longest mate, in plies, and where.
     pub longest: u16,
     pub longest_at: Option<usize>,
+}
+
+impl Counts {
+    /// Legal positions with `side` to move.
+    pub fn legal(&self, side: usize) -> u64 {
+        self.wins[side]
+            + self.stalemate_wins[side]
+            + self.draws[side]
+            + self.stalemate_losses[side]
+            + self.losses[side]
+    }
 }
 
 impl Table {
@@ -538,21 +678,20 @@ impl Table {
         for (i, v) in self.values() {
             let side = i / per_side;
             match v {
-                Value::Win(d) => {
-                    c.wins[side] += 1;
+                Value::Win(d) | Value::Loss(d) => {
+                    if matches!(v, Value::Win(_)) {
+                        c.wins[side] += 1;
+                    } else {
+                        c.losses[side] += 1;
+                    }
                     if d > c.longest {
                         c.longest = d;
                         c.longest_at = Some(i);
                     }
                 }
-                Value::Loss(d) => {
-                    c.losses[side] += 1;
-                    if d > c.longest {
-                        c.longest = d;
-                        c.longest_at = Some(i);
-                    }
-                }
-                Value::NoForcedMate => c.neither[side] += 1,
+                Value::StalemateWin(_) => c.stalemate_wins[side] += 1,
+                Value::StalemateLoss(_) => c.stalemate_losses[side] += 1,
+                Value::Draw => c.draws[side] += 1,
             }
         }
         c
