@@ -108,6 +108,9 @@ enum TbCommand {
         variant: String,
         /// The men, White's first: KRvK, KQvKR.
         material: String,
+        /// One JSON object instead of text.
+        #[arg(long)]
+        json: bool,
     },
     /// Build the table of a position's men and give the position's value and each
     /// move's.
@@ -116,6 +119,9 @@ enum TbCommand {
         variant: String,
         /// The position, as hex FEN.
         fen: String,
+        /// One JSON object instead of text.
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -268,8 +274,14 @@ fn main() -> ExitCode {
         Some(Command::Check { files }) => check(&files),
         Some(Command::Variants) => list_variants(),
         Some(Command::Tune(args)) => tune(&args),
-        Some(Command::Tb(TbCommand::Stats { variant, material })) => tb_stats(&variant, &material),
-        Some(Command::Tb(TbCommand::Probe { variant, fen })) => tb_probe(&variant, &fen),
+        Some(Command::Tb(TbCommand::Stats {
+            variant,
+            material,
+            json,
+        })) => tb_stats(&variant, &material, json),
+        Some(Command::Tb(TbCommand::Probe { variant, fen, json })) => {
+            tb_probe(&variant, &fen, json)
+        }
         Some(Command::Soak {
             variant,
             games,
@@ -479,12 +491,38 @@ fn check(files: &[PathBuf]) -> Result<(), String> {
     }
 }
 
-fn tb_stats(variant: &str, material: &str) -> Result<(), String> {
+fn tb_stats(variant: &str, material: &str, json: bool) -> Result<(), String> {
     let rules = rules_for(variant)?;
     let material = Material::parse(material, &rules).map_err(|e| e.to_string())?;
     let started = Instant::now();
     let table = Table::generate(&rules, &material).map_err(|e| e.to_string())?;
     let c = table.counts();
+    let fen = c.longest_at.map(|i| table.position(i).to_fen());
+    if json {
+        let side = |s: usize| {
+            let legal = c.legal(s).max(1) as f64;
+            let f = |n: u64| n as f64 / legal;
+            format!(
+                "{{\"win\": {}, \"stalemate_win\": {}, \"draw_perpetual\": {}, \"draw_fortress\": {}, \"stalemate_loss\": {}, \"loss\": {}}}",
+                f(c.wins[s]),
+                f(c.stalemate_wins[s]),
+                f(c.draws_perpetual[s]),
+                f(c.draws[s]),
+                f(c.stalemate_losses[s]),
+                f(c.losses[s])
+            )
+        };
+        println!(
+            "{{\"material\": \"{}\", \"variant\": \"{}\", \"white\": {}, \"black\": {}, \"longest_mate_plies\": {}, \"longest_mate_fen\": {}}}",
+            material.name(&rules),
+            rules.id(),
+            side(0),
+            side(1),
+            c.longest,
+            fen.map_or("null".to_string(), |f| format!("\"{f}\""))
+        );
+        return Ok(());
+    }
     println!(
         "{} in {}: {} positions indexed, built in {:.1} s",
         material.name(&rules),
@@ -496,55 +534,91 @@ fn tb_stats(variant: &str, material: &str) -> Result<(), String> {
         let legal = c.legal(side).max(1) as f64;
         let pct = |n: u64| 100.0 * n as f64 / legal;
         println!(
-            "{name} to move: {} legal; mates {:.4}%, stalemates {:.4}%, draw {:.4}%, is stalemated {:.4}%, is mated {:.4}%",
+            "{name} to move: {} legal; mates {:.4}%, stalemates {:.4}%, perpetual-check draw {:.4}%, fortress draw {:.4}%, is stalemated {:.4}%, is mated {:.4}%",
             c.legal(side),
             pct(c.wins[side]),
             pct(c.stalemate_wins[side]),
+            pct(c.draws_perpetual[side]),
             pct(c.draws[side]),
             pct(c.stalemate_losses[side]),
             pct(c.losses[side])
         );
     }
-    if let Some(i) = c.longest_at {
-        println!(
-            "longest mate: {} plies, {}",
-            c.longest,
-            table.position(i).to_fen()
-        );
+    if let Some(fen) = fen {
+        println!("longest mate: {} plies, {fen}", c.longest);
     }
     Ok(())
 }
 
-fn tb_probe(variant: &str, fen: &str) -> Result<(), String> {
+fn tb_probe(variant: &str, fen: &str, json: bool) -> Result<(), String> {
     let rules = rules_for(variant)?;
     let pos = Position::from_fen(Arc::clone(&rules), fen).map_err(|e| format!("bad FEN: {e}"))?;
-    let letters = material_letters(&rules, &pos);
-    let material = Material::parse(&letters, &rules).map_err(|e| e.to_string())?;
-    let table = Table::generate(&rules, &material).map_err(|e| e.to_string())?;
-    let value = table
-        .probe(&pos)
-        .ok_or("the position is not in its own table")?;
-    println!("{}: {}", material.name(&rules), describe(value));
-    let mut smaller: std::collections::HashMap<String, Table> = Default::default();
+    let mut tables: std::collections::HashMap<String, Table> = Default::default();
+    let mut value_of = |p: &Position| -> Result<Value, String> {
+        let letters = material_letters(&rules, p);
+        if !tables.contains_key(&letters) {
+            let m = Material::parse(&letters, &rules).map_err(|e| e.to_string())?;
+            let t = Table::generate(&rules, &m).map_err(|e| e.to_string())?;
+            tables.insert(letters.clone(), t);
+        }
+        tables[&letters]
+            .probe(p)
+            .ok_or_else(|| "the position is not in its own table".to_string())
+    };
+    let value = value_of(&pos)?;
+    let mut moves = Vec::new();
     for mv in pos.legal_moves() {
         let mut child = pos.clone();
         child.make_move(mv);
-        let child_value = match table.probe(&child) {
-            Some(v) => Some(v),
-            None => {
-                let letters = material_letters(&rules, &child);
-                if !smaller.contains_key(&letters) {
-                    let m = Material::parse(&letters, &rules).map_err(|e| e.to_string())?;
-                    let t = Table::generate(&rules, &m).map_err(|e| e.to_string())?;
-                    smaller.insert(letters.clone(), t);
-                }
-                smaller[&letters].probe(&child)
-            }
-        };
-        let text = child_value.map_or("?".to_string(), |v| describe(mover_view(v)));
-        println!("  {:<8} {text}", pos.move_to_san(mv));
+        moves.push((mv, mover_view(value_of(&child)?)));
+    }
+    if json {
+        let entries: Vec<String> = moves
+            .iter()
+            .map(|(mv, v)| {
+                format!(
+                    "{{\"move\": \"{}\", \"value\": \"{}\", \"dtm_plies\": {}}}",
+                    pos.move_to_lan(*mv),
+                    class(*v),
+                    plies(*v)
+                )
+            })
+            .collect();
+        println!(
+            "{{\"value\": \"{}\", \"dtm_plies\": {}, \"moves\": [{}]}}",
+            class(value),
+            plies(value),
+            entries.join(", ")
+        );
+        return Ok(());
+    }
+    println!("{}: {}", material_letters(&rules, &pos), describe(value));
+    for (mv, v) in moves {
+        println!("  {:<8} {}", pos.move_to_san(mv), describe(v));
     }
     Ok(())
+}
+
+/// A value's class as the JSON output names it.
+fn class(v: Value) -> &'static str {
+    match v {
+        Value::Win(_) => "win",
+        Value::StalemateWin(_) => "stalemate_win",
+        Value::DrawPerpetual => "draw_perpetual",
+        Value::Draw => "draw_fortress",
+        Value::StalemateLoss(_) => "stalemate_loss",
+        Value::Loss(_) => "loss",
+    }
+}
+
+/// Plies to the mate (or to the stalemate, for the stalemate classes); `null` for draws.
+fn plies(v: Value) -> String {
+    match v {
+        Value::Win(d) | Value::Loss(d) | Value::StalemateWin(d) | Value::StalemateLoss(d) => {
+            d.to_string()
+        }
+        Value::Draw | Value::DrawPerpetual => "null".to_string(),
+    }
 }
 
 /// The men of a position as a material name: each side's royal piece first.
@@ -572,6 +646,7 @@ fn mover_view(v: Value) -> Value {
         Value::StalemateWin(d) => Value::StalemateLoss(d + 1),
         Value::StalemateLoss(d) => Value::StalemateWin(d + 1),
         Value::Draw => Value::Draw,
+        Value::DrawPerpetual => Value::DrawPerpetual,
     }
 }
 
@@ -583,7 +658,8 @@ fn describe(v: Value) -> String {
         Value::StalemateWin(d) => format!("stalemates in {d} plies"),
         Value::StalemateLoss(0) => "is stalemated".to_string(),
         Value::StalemateLoss(d) => format!("is stalemated in {d} plies"),
-        Value::Draw => "draw".to_string(),
+        Value::Draw => "draw (a fortress)".to_string(),
+        Value::DrawPerpetual => "draw (by perpetual check)".to_string(),
     }
 }
 

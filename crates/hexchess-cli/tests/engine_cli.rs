@@ -402,3 +402,38 @@ fn tb_refuses_pawns_unknown_variants_and_bad_fens_clearly() {
     let (ok, _, err) = run_engine(&["tb", "probe", "K5/7 w - 0 1"]);
     assert!(!ok && err.contains("bad FEN"), "{err}");
 }
+
+#[test]
+fn tb_json_gives_every_class_and_each_moves_value() {
+    let (ok, text, err) = run_engine(&["tb", "stats", "KRvK", "--json"]);
+    assert!(ok, "{err}");
+    for key in [
+        "\"white\": {\"win\": 1, \"stalemate_win\": 0, \"draw_perpetual\": 0",
+        "\"draw_fortress\":",
+        "\"stalemate_loss\":",
+        "\"longest_mate_plies\": 40",
+        "\"longest_mate_fen\": \"",
+    ] {
+        assert!(text.contains(key), "{key} in {text}");
+    }
+    // Black's fractions sum to one.
+    let black = text
+        .split("\"black\": {")
+        .nth(1)
+        .unwrap()
+        .split('}')
+        .next()
+        .unwrap();
+    let sum: f64 = black
+        .split(',')
+        .map(|kv| kv.split(':').nth(1).unwrap().trim().parse::<f64>().unwrap())
+        .sum();
+    assert!((sum - 1.0).abs() < 1e-9, "{black}");
+    let fen = "K1k1R1/7/8/9/10/11/10/9/8/7/6 b - 0 1";
+    let (ok, probe, err) = run_engine(&["tb", "probe", fen, "--json"]);
+    assert!(ok, "{err}");
+    assert!(
+        probe.starts_with("{\"value\": \"loss\", \"dtm_plies\": 40, \"moves\": [{\"move\": \""),
+        "{probe}"
+    );
+}

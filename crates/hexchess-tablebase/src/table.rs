@@ -40,8 +40,12 @@ pub enum Value {
     StalemateWin(u16),
     /// Cannot mate and is stalemated in this many plies (even: 0 is stalemated now).
     StalemateLoss(u16),
-    /// Neither side can force mate or (where it counts) stalemate.
+    /// Neither side can force mate or (where it counts) stalemate, and the defence
+    /// needs no checks: a fortress.
     Draw,
+    /// A draw only because the defender may give check: forbid its checks and the other
+    /// side mates (McCooey's perpetual-check draw).
+    DrawPerpetual,
 }
 
 const ILLEGAL: u16 = u16::MAX;
@@ -49,6 +53,8 @@ const ILLEGAL: u16 = u16::MAX;
 const UNKNOWN: u16 = u16::MAX - 1;
 /// Stalemate distances are stored from here (mates below).
 const STALEMATE: u16 = 0x4000;
+/// A draw only thanks to checks.
+const PERPETUAL: u16 = u16::MAX - 2;
 /// Capture results: no capture wins (for `best_capture_win`), none loses slowest.
 const NONE: u16 = u16::MAX;
 
@@ -96,8 +102,44 @@ impl Table {
     /// captures reach.
     pub fn generate(rules: &Arc<Rules>, material: &Material) -> Result<Table, TableError> {
         let mut built = HashMap::new();
-        build(rules, material, &mut built)?;
-        Ok(built.remove(material).expect("just built"))
+        build(rules, material, None, &mut built)?;
+        let mut table = built.remove(&(material.clone(), None)).expect("just built");
+        // The draws split: a draw is a perpetual-check draw when the other side would
+        // mate were the side that holds it not allowed to give check.
+        for defender in 0..2 {
+            build(rules, material, Some(defender), &mut built)?;
+            let no_checks = &built[&(material.clone(), Some(defender))];
+            let per_side = table.dtm.len() / 2;
+            for i in 0..table.dtm.len() {
+                if table.dtm[i] != UNKNOWN {
+                    continue;
+                }
+                let stm = i / per_side;
+                let attacker_mates = match no_checks.dtm[i] {
+                    d if d >= STALEMATE => false,
+                    d if d % 2 == 1 => stm != defender,
+                    _ => stm == defender,
+                };
+                if attacker_mates {
+                    table.dtm[i] = PERPETUAL;
+                }
+            }
+        }
+        Ok(table)
+    }
+
+    /// The table of `material` as it would be were `defender` not allowed to give check
+    /// (a position where its only moves give check is lost for it): what tells
+    /// perpetual-check draws from fortresses. Its draws are not split.
+    pub fn generate_without_checks(
+        rules: &Arc<Rules>,
+        material: &Material,
+        defender: Side,
+    ) -> Result<Table, TableError> {
+        let mut built = HashMap::new();
+        let key = (material.clone(), Some(defender.index()));
+        build(rules, material, key.1, &mut built)?;
+        Ok(built.remove(&key).expect("just built"))
     }
 
     pub fn material(&self) -> &Material {
@@ -177,8 +219,11 @@ impl Table {
 fn decode(v: u16) -> Value {
     match v {
         UNKNOWN | ILLEGAL => Value::Draw,
-        d if d >= STALEMATE && (d - STALEMATE) % 2 == 1 => Value::StalemateWin(d - STALEMATE),
-        d if d >= STALEMATE => Value::StalemateLoss(d - STALEMATE),
+        PERPETUAL => Value::DrawPerpetual,
+        d if (STALEMATE..PERPETUAL).contains(&d) && (d - STALEMATE) % 2 == 1 => {
+            Value::StalemateWin(d - STALEMATE)
+        }
+        d if (STALEMATE..PERPETUAL).contains(&d) => Value::StalemateLoss(d - STALEMATE),
         d if d % 2 == 1 => Value::Win(d),
         d => Value::Loss(d),
     }
@@ -198,22 +243,27 @@ fn decode_index(mut i: usize, k: usize, n: usize) -> (usize, [usize; 4]) {
 }
 
 /// Builds `material`'s table into `built`, after the smaller ones its captures reach.
+/// Tables built so far, by material and the side forbidden to give check (if any).
+type Built = HashMap<(Material, Option<usize>), Table>;
+
 fn build(
     rules: &Arc<Rules>,
     material: &Material,
-    built: &mut HashMap<Material, Table>,
+    no_checks: Option<usize>,
+    built: &mut Built,
 ) -> Result<(), TableError> {
-    if built.contains_key(material) {
+    let key = (material.clone(), no_checks);
+    if built.contains_key(&key) {
         return Ok(());
     }
     for side in 0..2 {
         // Every man but the royal one (first) can be captured.
         for i in 1..material.sides[side].len() {
-            build(rules, &material.without(side, i), built)?;
+            build(rules, &material.without(side, i), no_checks, built)?;
         }
     }
-    let table = Builder::new(rules, material)?.run(built);
-    built.insert(material.clone(), table);
+    let table = Builder::new(rules, material, no_checks)?.run(built);
+    built.insert(key, table);
     Ok(())
 }
 
@@ -229,13 +279,19 @@ struct Arrangement {
 struct Builder<'a> {
     rules: &'a Arc<Rules>,
     material: Material,
+    /// The side whose checking moves are left out (for the perpetual-check split).
+    no_checks: Option<usize>,
     men: Vec<Piece>,
     cells: Vec<Cell>,
     n: usize,
 }
 
 impl<'a> Builder<'a> {
-    fn new(rules: &'a Arc<Rules>, material: &Material) -> Result<Builder<'a>, TableError> {
+    fn new(
+        rules: &'a Arc<Rules>,
+        material: &Material,
+        no_checks: Option<usize>,
+    ) -> Result<Builder<'a>, TableError> {
         let men: Vec<Piece> = Side::BOTH
             .iter()
             .flat_map(|s| material.sides[s.index()].iter().map(|k| Piece::new(*s, *k)))
@@ -249,6 +305,7 @@ impl<'a> Builder<'a> {
         let builder = Builder {
             rules,
             material: material.clone(),
+            no_checks,
             men,
             cells,
             n,
@@ -320,7 +377,7 @@ impl<'a> Builder<'a> {
         })
     }
 
-    fn run(self, built: &HashMap<Material, Table>) -> Table {
+    fn run(self, built: &Built) -> Table {
         let total = 2 * self.n.pow(self.men.len() as u32);
         let legal: Vec<bool> = (0..total)
             .map(|i| {
@@ -343,7 +400,8 @@ impl<'a> Builder<'a> {
             let a = self.arrangement(i).expect("legal");
             let moves = self.forward(&a, &legal, built, &dtm, Pass::Mate);
             if moves.quiet == 0 && moves.captures == 0 {
-                if self.in_check(&a, a.stm) {
+                // Checkmated, or (perpetual-check split) left only checks: lost.
+                if self.in_check(&a, a.stm) || moves.checks_left_out > 0 {
                     dtm[i] = 0;
                     frontier[0].push(i as u32);
                 } else {
@@ -485,13 +543,14 @@ impl<'a> Builder<'a> {
         &self,
         a: &Arrangement,
         legal: &[bool],
-        built: &HashMap<Material, Table>,
+        built: &Built,
         dtm: &[u16],
         pass: Pass,
     ) -> Forward {
         let mut f = Forward {
             quiet: 0,
             captures: 0,
+            checks_left_out: 0,
             best_win: NONE,
             slowest_loss: 0,
             escape: false,
@@ -509,8 +568,14 @@ impl<'a> Builder<'a> {
             for t in reach {
                 let mut cells = a.cells;
                 cells[j] = t.index();
+                // (Perpetual-check split: a legal checking move is left out, counted.)
+                let check_left_out = self.no_checks == Some(stm) && self.gives_check(a, j, t);
                 if !a.sides[1 - stm].contains(t) {
                     let child = index(1 - stm, &cells[..self.men.len()], self.n);
+                    if check_left_out {
+                        f.checks_left_out += usize::from(legal[child]);
+                        continue;
+                    }
                     let counts = match pass {
                         Pass::Mate => legal[child],
                         // Settled children are mates the opponent gives: no way out.
@@ -524,6 +589,10 @@ impl<'a> Builder<'a> {
                 let Some(code) = self.capture_value(&cells, j, t, stm, built) else {
                     continue;
                 };
+                if check_left_out {
+                    f.checks_left_out += 1;
+                    continue;
+                }
                 f.captures += 1;
                 match (pass, code) {
                     (Pass::Mate, d) if d < STALEMATE => {
@@ -560,7 +629,7 @@ impl<'a> Builder<'a> {
         j: usize,
         t: Cell,
         stm: usize,
-        built: &HashMap<Material, Table>,
+        built: &Built,
     ) -> Option<u16> {
         let victim = (0..self.men.len())
             .find(|&q| self.men[q].side.index() != stm && cells[q] == t.index() && q != j)
@@ -571,11 +640,31 @@ impl<'a> Builder<'a> {
             .iter()
             .position(|m| m.side.index() == side_of)
             .expect("each side has men");
-        let table = &built[&self.material.without(side_of, victim - first)];
+        let table = &built[&(
+            self.material.without(side_of, victim - first),
+            self.no_checks,
+        )];
         let mut rest: Vec<usize> = cells[..self.men.len()].to_vec();
         rest.remove(victim);
         let code = table.dtm[index(1 - stm, &rest, self.n)];
         (code != ILLEGAL).then_some(code)
+    }
+
+    /// Whether man `j` moving to `t` in `a` gives check.
+    fn gives_check(&self, a: &Arrangement, j: usize, t: Cell) -> bool {
+        let stm = a.stm;
+        let mut after = Arrangement {
+            stm: 1 - stm,
+            cells: a.cells,
+            sides: a.sides,
+        };
+        after.sides[stm].remove(self.cells[a.cells[j]]);
+        after.sides[stm].insert(t);
+        after.sides[1 - stm].remove(t);
+        after.cells[j] = t.index();
+        // A captured man keeps its cell index, but its side's set no longer holds it,
+        // and it attacks nothing: only the mover's side attacks the king checked.
+        self.in_check(&after, 1 - stm)
     }
 
     /// The legal positions from which a quiet move leads to `a`: a man of the side that
@@ -583,6 +672,10 @@ impl<'a> Builder<'a> {
     fn predecessors(&self, a: &Arrangement, legal: &[bool]) -> Vec<usize> {
         let mover = 1 - a.stm;
         let mut out = Vec::new();
+        // Every move into a check is a checking move: none for a side left without them.
+        if self.no_checks == Some(mover) && self.in_check(a, a.stm) {
+            return out;
+        }
         for (j, man) in self.men.iter().enumerate() {
             if man.side.index() != mover {
                 continue;
@@ -626,6 +719,8 @@ struct Forward {
     quiet: usize,
     /// Captures (into smaller tables).
     captures: usize,
+    /// Legal-looking moves left out because they give check (perpetual-check split).
+    checks_left_out: usize,
     /// The fastest mate a capture gives, in plies; [`NONE`] if none does.
     best_win: u16,
     /// The slowest a losing capture is mated in (0 if none loses).
@@ -652,6 +747,7 @@ pub struct Counts {
     pub wins: [u64; 2],
     pub stalemate_wins: [u64; 2],
     pub draws: [u64; 2],
+    pub draws_perpetual: [u64; 2],
     pub stalemate_losses: [u64; 2],
     pub losses: [u64; 2],
     /// The longest mate, in plies, and where.
@@ -665,6 +761,7 @@ impl Counts {
         self.wins[side]
             + self.stalemate_wins[side]
             + self.draws[side]
+            + self.draws_perpetual[side]
             + self.stalemate_losses[side]
             + self.losses[side]
     }
@@ -692,6 +789,7 @@ impl Table {
                 Value::StalemateWin(_) => c.stalemate_wins[side] += 1,
                 Value::StalemateLoss(_) => c.stalemate_losses[side] += 1,
                 Value::Draw => c.draws[side] += 1,
+                Value::DrawPerpetual => c.draws_perpetual[side] += 1,
             }
         }
         c

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use hexchess_core::catalog::compile;
 use hexchess_core::variant::parse_variant;
-use hexchess_core::{Catalog, Position, Rules};
+use hexchess_core::{Catalog, Position, Rules, Side};
 use hexchess_tablebase::{Material, MaterialError, Table, Value};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -49,7 +49,7 @@ fn rank(v: Value) -> (i32, i32) {
     match v {
         Value::Win(d) => (4, -i32::from(d)),
         Value::StalemateWin(d) => (3, -i32::from(d)),
-        Value::Draw => (2, 0),
+        Value::Draw | Value::DrawPerpetual => (2, 0),
         Value::StalemateLoss(d) => (1, i32::from(d)),
         Value::Loss(d) => (0, i32::from(d)),
     }
@@ -62,15 +62,36 @@ fn flip(v: Value) -> Value {
         Value::Loss(d) => Value::Win(d + 1),
         Value::StalemateWin(d) => Value::StalemateLoss(d + 1),
         Value::StalemateLoss(d) => Value::StalemateWin(d + 1),
-        Value::Draw => Value::Draw,
+        Value::Draw | Value::DrawPerpetual => Value::Draw,
     }
 }
 
 /// What minimax says a position is worth, from its children's values: the best of
 /// them for the side to move, mate over stalemate over draw, sooner over later when
 /// winning and later over sooner when losing.
-fn from_children(tables: &HashMap<String, Table>, rules: &Rules, pos: &Position) -> Value {
-    let moves = pos.legal_moves();
+///
+/// With `no_checks`, that side's checking moves are left out, and a position where it
+/// has only checks is lost for it.
+fn from_children(
+    tables: &HashMap<String, Table>,
+    rules: &Rules,
+    pos: &Position,
+    no_checks: Option<Side>,
+) -> Value {
+    let all = pos.legal_moves();
+    let gives_check = |m: &hexchess_core::Move| {
+        let mut child = pos.clone();
+        child.make_move(*m);
+        child.in_check()
+    };
+    let moves: Vec<_> = if no_checks == Some(pos.turn()) {
+        all.iter().copied().filter(|m| !gives_check(m)).collect()
+    } else {
+        all.to_vec()
+    };
+    if moves.is_empty() && !all.is_empty() {
+        return Value::Loss(0);
+    }
     if moves.is_empty() {
         return if pos.in_check() {
             Value::Loss(0)
@@ -129,8 +150,14 @@ fn check_against_minimax(
             Some(v),
             "{name}: index and position agree"
         );
+        // Minimax cannot tell a perpetual-check draw from a fortress: both are draws.
+        let v = if v == Value::DrawPerpetual {
+            Value::Draw
+        } else {
+            v
+        };
         assert_eq!(
-            from_children(tables, rules, &pos),
+            from_children(tables, rules, &pos, None),
             v,
             "{name}: {}",
             pos.to_fen()
@@ -253,4 +280,61 @@ fn materials_are_read_with_clear_errors() {
         assert_eq!(Material::parse(text, &rules), Err(error.clone()), "{text}");
         assert!(!error.to_string().is_empty());
     }
+}
+
+#[test]
+fn tables_without_the_defenders_checks_follow_from_the_moves_and_split_the_draws() {
+    let rules = tiny();
+    let names = ["KRvKN", "KRvK", "KvKN", "KvK"];
+    let no_checks: HashMap<String, Table> = names
+        .iter()
+        .map(|n| {
+            let m = Material::parse(n, &rules).unwrap();
+            let t = Table::generate_without_checks(&rules, &m, Side::Black).unwrap();
+            (n.to_string(), t)
+        })
+        .collect();
+    let table = &no_checks["KRvKN"];
+    let legal: Vec<(usize, Value)> = table.values().collect();
+    let mut rng = StdRng::seed_from_u64(28);
+    for _ in 0..300 {
+        let (i, v) = legal[rng.random_range(0..legal.len())];
+        let pos = table.position(i);
+        let expected = from_children(&no_checks, &rules, &pos, Some(Side::Black));
+        assert_eq!(expected, v, "without Black's checks: {}", pos.to_fen());
+    }
+    // The full table's draws: perpetual where one side mates once the other may not
+    // give check.
+    let material = Material::parse("KRvKN", &rules).unwrap();
+    let full = Table::generate(&rules, &material).unwrap();
+    let without_white = Table::generate_without_checks(&rules, &material, Side::White).unwrap();
+    let (mut perpetual, mut fortress) = (0, 0);
+    let draws = full
+        .values()
+        .filter(|(_, v)| matches!(v, Value::Draw | Value::DrawPerpetual));
+    for (i, v) in draws {
+        let pos = full.position(i);
+        let mates = |t: &Table, side: Side| match t.probe(&pos).unwrap() {
+            Value::Win(_) => pos.turn() == side,
+            Value::Loss(_) => pos.turn() != side,
+            _ => false,
+        };
+        let by_checks_only =
+            mates(&no_checks["KRvKN"], Side::White) || mates(&without_white, Side::Black);
+        match v {
+            Value::DrawPerpetual => {
+                perpetual += 1;
+                assert!(by_checks_only, "{}", pos.to_fen());
+            }
+            Value::Draw => {
+                fortress += 1;
+                assert!(!by_checks_only, "{}", pos.to_fen());
+            }
+            _ => {}
+        }
+    }
+    assert!(
+        perpetual > 0 && fortress > 0,
+        "{perpetual} perpetual, {fortress} fortress"
+    );
 }
