@@ -101,6 +101,16 @@ enum Command {
 
 #[derive(Subcommand)]
 enum TbCommand {
+    /// Build a table and write it to a file (by default in the per-user data folder).
+    Generate {
+        #[arg(long, default_value = "glinski")]
+        variant: String,
+        /// The men, White's first: KRvK, KQvKR.
+        material: String,
+        /// Where to write it; by default `<data>/hexchess/tables/<variant>/<material>.htb`.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// Build a table and count its positions by value, with the longest mate.
     Stats {
         /// Variant id, or a path to a variant file.
@@ -274,6 +284,11 @@ fn main() -> ExitCode {
         Some(Command::Check { files }) => check(&files),
         Some(Command::Variants) => list_variants(),
         Some(Command::Tune(args)) => tune(&args),
+        Some(Command::Tb(TbCommand::Generate {
+            variant,
+            material,
+            out,
+        })) => tb_generate(&variant, &material, out),
         Some(Command::Tb(TbCommand::Stats {
             variant,
             material,
@@ -489,6 +504,42 @@ fn check(files: &[PathBuf]) -> Result<(), String> {
     } else {
         Ok(())
     }
+}
+
+fn tb_generate(variant: &str, material: &str, out: Option<PathBuf>) -> Result<(), String> {
+    let rules = rules_for(variant)?;
+    let material = Material::parse(material, &rules).map_err(|e| e.to_string())?;
+    let name = material.name(&rules);
+    let path = match out {
+        Some(p) => p,
+        None => tables_dir()
+            .ok_or("no per-user data folder here (HOME is not set); give --out")?
+            .join(rules.id())
+            .join(format!("{name}.htb")),
+    };
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    let started = Instant::now();
+    eprintln!("building {name} for {} ...", rules.name());
+    let table = Table::generate(&rules, &material).map_err(|e| e.to_string())?;
+    table.write(&path).map_err(|e| e.to_string())?;
+    println!(
+        "{name}: {} positions in {:.1} s, written to {}",
+        table.len(),
+        started.elapsed().as_secs_f64(),
+        path.display()
+    );
+    Ok(())
+}
+
+/// `<data>/hexchess/tables`: `$XDG_DATA_HOME`, else `~/.local/share`, else `%APPDATA%`.
+fn tables_dir() -> Option<PathBuf> {
+    let base = std::env::var_os("XDG_DATA_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")))
+        .or_else(|| std::env::var_os("APPDATA").map(PathBuf::from))?;
+    Some(base.join("hexchess").join("tables"))
 }
 
 fn tb_stats(variant: &str, material: &str, json: bool) -> Result<(), String> {

@@ -437,3 +437,23 @@ fn tb_json_gives_every_class_and_each_moves_value() {
         "{probe}"
     );
 }
+
+#[test]
+fn tb_generate_writes_a_table_file_where_asked() {
+    let dir = std::env::temp_dir().join(format!("hexchess-cli-tb-{}", std::process::id()));
+    let out = dir.join("tables").join("KQvK.htb");
+    let (ok, text, err) = run_engine(&["tb", "generate", "KQvK", "--out", out.to_str().unwrap()]);
+    assert!(ok, "{err}");
+    assert!(text.contains("written to"), "{text}");
+    let bytes = std::fs::read(&out).expect("the file is there");
+    assert_eq!(&bytes[..8], b"HEXCHTB1");
+    // Without --out: the per-user data folder.
+    let out = Command::new(env!("CARGO_BIN_EXE_hexchess-engine"))
+        .args(["tb", "generate", "KvK"])
+        .env("XDG_DATA_HOME", &dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(dir.join("hexchess/tables/glinski/KvK.htb").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

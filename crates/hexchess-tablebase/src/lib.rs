@@ -1,9 +1,10 @@
 //! Endgame tablebases for hexagonal chess: every position of a small pawnless ending
 //! solved by retrograde analysis, for any variant and its own pieces.
 //!
-//! This first part builds tables in memory and reads distance to mate from them
-//! ([`Table::generate`], [`Table::probe`]); symmetry reduction, the stalemate classes,
-//! the perpetual-check split, files and the engine's use follow (docs/tablebases.md).
+//! Tables are built in memory ([`Table::generate`]), give each position's value with its
+//! distance ([`Table::probe`]), and are written to and read from files that refuse to
+//! serve other rules ([`Table::write`], [`Table::read`]). The symmetry reduction and the
+//! engine's use follow (docs/tablebases.md).
 //!
 //! ```
 //! use std::sync::Arc;
@@ -27,8 +28,10 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod file;
 pub mod material;
 pub mod table;
 
+pub use file::{FORMAT_VERSION, TableFileError, rules_fingerprint};
 pub use material::{MAX_MEN, Material, MaterialError};
 pub use table::{Counts, Table, TableError, Value};

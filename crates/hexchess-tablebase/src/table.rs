@@ -146,6 +146,37 @@ impl Table {
         &self.material
     }
 
+    pub fn rules(&self) -> &Arc<Rules> {
+        &self.rules
+    }
+
+    /// The stored value codes, one per index (for files).
+    pub(crate) fn codes(&self) -> &[u16] {
+        &self.dtm
+    }
+
+    /// A table from stored codes; `None` when there are not as many as the material
+    /// has positions on this board.
+    pub(crate) fn from_codes(
+        rules: &Arc<Rules>,
+        material: &Material,
+        codes: Vec<u16>,
+    ) -> Option<Table> {
+        let men: Vec<Piece> = Side::BOTH
+            .iter()
+            .flat_map(|s| material.sides[s.index()].iter().map(|k| Piece::new(*s, *k)))
+            .collect();
+        let cells: Vec<Cell> = rules.board().cells().collect();
+        let expected = 2usize.checked_mul(cells.len().checked_pow(men.len() as u32)?)?;
+        (codes.len() == expected).then(|| Table {
+            rules: Arc::clone(rules),
+            material: material.clone(),
+            men,
+            cells,
+            dtm: codes,
+        })
+    }
+
     /// Positions indexed (legal or not), with either side to move.
     pub fn len(&self) -> usize {
         self.dtm.len()

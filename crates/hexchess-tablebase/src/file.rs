@@ -1,0 +1,321 @@
+//! Tables on disk: a header that says which variant, which men and which rules the
+//! table was built for, the values, and a checksum. A table built from other rules (a
+//! variant file changed since) or a damaged file is refused with the reason, never
+//! read wrong and never a panic.
+//!
+//! Layout, little-endian: the magic `HEXCHTB1`; the format version (u32); the rules'
+//! fingerprint (u64, [`rules_fingerprint`]); the variant id and the material name, each a
+//! u16 length and UTF-8 bytes; the number of positions (u64); one u16 per position; a
+//! CRC-32 of everything before it.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use hexchess_core::{Bitboard, Piece, Rules, Side};
+
+use crate::material::Material;
+use crate::table::Table;
+
+const MAGIC: &[u8; 8] = b"HEXCHTB1";
+/// The format this code writes and reads.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// Why a table file cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TableFileError {
+    Io {
+        path: PathBuf,
+        message: String,
+    },
+    /// Not a table file at all.
+    NotATable {
+        path: PathBuf,
+    },
+    Version {
+        path: PathBuf,
+        found: u32,
+    },
+    /// Built for another variant.
+    OtherVariant {
+        path: PathBuf,
+        found: String,
+    },
+    /// Built from other rules than the variant's now (its file changed since).
+    OtherRules {
+        path: PathBuf,
+    },
+    BadMaterial {
+        path: PathBuf,
+        message: String,
+    },
+    /// Shorter or longer than its header says.
+    Length {
+        path: PathBuf,
+        expected: u64,
+        found: u64,
+    },
+    /// The checksum does not match: the file is damaged.
+    Corrupt {
+        path: PathBuf,
+    },
+}
+
+impl fmt::Display for TableFileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TableFileError::Io { path, message } => write!(f, "{}: {message}", path.display()),
+            TableFileError::NotATable { path } => {
+                write!(f, "{}: not a hexchess table file", path.display())
+            }
+            TableFileError::Version { path, found } => write!(
+                f,
+                "{}: table format {found}; this version reads {FORMAT_VERSION}",
+                path.display()
+            ),
+            TableFileError::OtherVariant { path, found } => {
+                write!(f, "{}: a table of variant '{found}'", path.display())
+            }
+            TableFileError::OtherRules { path } => write!(
+                f,
+                "{}: built from other rules than the variant's now (its file changed?); build it again",
+                path.display()
+            ),
+            TableFileError::BadMaterial { path, message } => {
+                write!(f, "{}: {message}", path.display())
+            }
+            TableFileError::Length {
+                path,
+                expected,
+                found,
+            } => write!(
+                f,
+                "{}: {found} bytes where the header promises {expected}: truncated or damaged",
+                path.display()
+            ),
+            TableFileError::Corrupt { path } => {
+                write!(
+                    f,
+                    "{}: the checksum does not match: the file is damaged",
+                    path.display()
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for TableFileError {}
+
+/// A fingerprint of everything a table's values depend on: the board's cells, each
+/// kind's letter, whether it is royal, where each piece reaches from each cell on an
+/// empty board (moves, leaps, slide lines), and the stalemate score. A variant file
+/// changed in any of these gives another fingerprint.
+pub fn rules_fingerprint(rules: &Rules) -> u64 {
+    let mut h = Fnv::new();
+    let board = rules.board();
+    for c in board.cells() {
+        let x = board.hex(c);
+        h.bytes(&[x.q() as u8, x.r() as u8]);
+    }
+    for k in rules.kinds() {
+        let info = rules.kind_info(k);
+        h.bytes(info.letter.to_string().as_bytes());
+        h.bytes(&[u8::from(info.royal), u8::from(info.pawn)]);
+        for side in Side::BOTH {
+            let piece = Piece::new(side, k);
+            for c in board.cells() {
+                let e = Bitboard::EMPTY;
+                h.bits(rules.reach(piece, c, e, e, e));
+                h.bits(rules.leap_targets(piece, c));
+                for line in rules.slide_lines(piece, c) {
+                    h.bits(line);
+                }
+            }
+        }
+    }
+    let s = rules.stalemate();
+    h.bytes(&s.stalemated.millis().to_le_bytes());
+    h.bytes(&s.stalemating.millis().to_le_bytes());
+    h.finish()
+}
+
+/// FNV-1a, 64 bits: a fingerprint, not a defence against tampering.
+struct Fnv(u64);
+
+impl Fnv {
+    fn new() -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+
+    fn bytes(&mut self, data: &[u8]) {
+        for b in data {
+            self.0 ^= u64::from(*b);
+            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+
+    fn bits(&mut self, set: Bitboard) {
+        for c in set {
+            self.bytes(&(c.index() as u16).to_le_bytes());
+        }
+        self.bytes(&[0xff]);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// CRC-32 (IEEE), bit by bit: tables are written and read rarely.
+fn crc32(data: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &b in data {
+        crc ^= u32::from(b);
+        for _ in 0..8 {
+            crc = if crc & 1 != 0 {
+                (crc >> 1) ^ 0xEDB8_8320
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
+}
+
+impl Table {
+    /// The file's bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let rules = self.rules();
+        let mut out = Vec::with_capacity(64 + self.codes().len() * 2);
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        out.extend_from_slice(&rules_fingerprint(rules).to_le_bytes());
+        for text in [rules.id().to_string(), self.material().name(rules)] {
+            out.extend_from_slice(&(text.len() as u16).to_le_bytes());
+            out.extend_from_slice(text.as_bytes());
+        }
+        out.extend_from_slice(&(self.codes().len() as u64).to_le_bytes());
+        for v in self.codes() {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        let crc = crc32(&out);
+        out.extend_from_slice(&crc.to_le_bytes());
+        out
+    }
+
+    /// Writes the table to `path`.
+    pub fn write(&self, path: &Path) -> Result<(), TableFileError> {
+        std::fs::write(path, self.to_bytes()).map_err(|e| TableFileError::Io {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        })
+    }
+
+    /// Reads a table of `rules`' variant from `path`, refusing one built from other
+    /// rules or damaged.
+    pub fn read(path: &Path, rules: &Arc<Rules>) -> Result<Table, TableFileError> {
+        let bytes = std::fs::read(path).map_err(|e| TableFileError::Io {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        })?;
+        Table::from_bytes(&bytes, path, rules)
+    }
+
+    /// Reads a table from a file's bytes; `path` names it in errors.
+    pub fn from_bytes(
+        bytes: &[u8],
+        path: &Path,
+        rules: &Arc<Rules>,
+    ) -> Result<Table, TableFileError> {
+        let path_buf = || path.to_path_buf();
+        let mut r = Reader { bytes, at: 0 };
+        if r.take(8) != Some(MAGIC.as_slice()) {
+            return Err(TableFileError::NotATable { path: path_buf() });
+        }
+        let not_a_table = || TableFileError::NotATable { path: path_buf() };
+        let version = r.u32().ok_or_else(not_a_table)?;
+        if version != FORMAT_VERSION {
+            return Err(TableFileError::Version {
+                path: path_buf(),
+                found: version,
+            });
+        }
+        let fingerprint = r.u64().ok_or_else(not_a_table)?;
+        let id = r.text().ok_or_else(not_a_table)?;
+        let material = r.text().ok_or_else(not_a_table)?;
+        let positions = r.u64().ok_or_else(not_a_table)?;
+        let expected = (r.at as u64).saturating_add(positions.saturating_mul(2)) + 4;
+        if bytes.len() as u64 != expected {
+            return Err(TableFileError::Length {
+                path: path_buf(),
+                expected,
+                found: bytes.len() as u64,
+            });
+        }
+        let body = bytes.len() - 4;
+        let stored = u32::from_le_bytes(bytes[body..].try_into().expect("four bytes"));
+        if crc32(&bytes[..body]) != stored {
+            return Err(TableFileError::Corrupt { path: path_buf() });
+        }
+        if id != rules.id() {
+            return Err(TableFileError::OtherVariant {
+                path: path_buf(),
+                found: id,
+            });
+        }
+        if fingerprint != rules_fingerprint(rules) {
+            return Err(TableFileError::OtherRules { path: path_buf() });
+        }
+        let material =
+            Material::parse(&material, rules).map_err(|e| TableFileError::BadMaterial {
+                path: path_buf(),
+                message: e.to_string(),
+            })?;
+        let codes: Vec<u16> = bytes[r.at..body]
+            .chunks_exact(2)
+            .map(|c| u16::from_le_bytes([c[0], c[1]]))
+            .collect();
+        Table::from_codes(rules, &material, codes).ok_or(TableFileError::Length {
+            path: path_buf(),
+            expected: 0,
+            found: positions,
+        })
+    }
+}
+
+/// Reads the header's fields in turn; `None` past the end.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
+        let slice = self.bytes.get(self.at..self.at.checked_add(n)?)?;
+        self.at += n;
+        Some(slice)
+    }
+
+    fn u32(&mut self) -> Option<u32> {
+        Some(u32::from_le_bytes(self.take(4)?.try_into().ok()?))
+    }
+
+    fn u64(&mut self) -> Option<u64> {
+        Some(u64::from_le_bytes(self.take(8)?.try_into().ok()?))
+    }
+
+    fn text(&mut self) -> Option<String> {
+        let len = u16::from_le_bytes(self.take(2)?.try_into().ok()?) as usize;
+        String::from_utf8(self.take(len)?.to_vec()).ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::crc32;
+
+    #[test]
+    fn crc32_of_the_standard_check_string() {
+        assert_eq!(crc32(b"123456789"), 0xCBF4_3926);
+    }
+}

@@ -1,0 +1,143 @@
+//! Table files: what is written reads back the same, and a file from other rules, of
+//! another variant, cut short, damaged or not a table at all is refused with the
+//! reason, never read wrong and never a panic.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use hexchess_core::catalog::compile;
+use hexchess_core::variant::parse_variant;
+use hexchess_core::{Catalog, Rules};
+use hexchess_tablebase::{Material, Table, TableFileError, rules_fingerprint};
+
+fn rules(id: &str) -> Arc<Rules> {
+    Arc::clone(&Catalog::builtin().get(id).unwrap().rules)
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("hexchess-tb-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+fn krk(rules: &Arc<Rules>) -> Table {
+    Table::generate(rules, &Material::parse("KRvK", rules).unwrap()).unwrap()
+}
+
+#[test]
+fn a_written_table_reads_back_with_every_value() {
+    let rules = rules("glinski");
+    let table = krk(&rules);
+    let path = temp("krk.htb");
+    table.write(&path).unwrap();
+    let read = Table::read(&path, &rules).unwrap();
+    assert_eq!(read.material(), table.material());
+    assert!(read.values().eq(table.values()));
+    assert_eq!(read.counts(), table.counts());
+}
+
+#[test]
+fn tables_of_other_rules_or_variants_are_refused() {
+    let glinski = rules("glinski");
+    let bytes = krk(&glinski).to_bytes();
+    let path = Path::new("krk.htb");
+    // Another variant with the same board and pieces but other pawns and setup.
+    let e = Table::from_bytes(&bytes, path, &rules("mccooey")).unwrap_err();
+    assert!(matches!(e, TableFileError::OtherVariant { .. }), "{e}");
+    // The same id, but the rook now moves only three cells: other rules.
+    let text = r#"(
+        format_version: 1, id: "glinski", name: "Gliński, short rooks",
+        board: (shape: Hexagon(5), layout: FlatTop),
+        pieces: [
+            (letter: 'K', name: "King", royal: true, moves: [Step(Orthogonal), Step(Diagonal)]),
+            (letter: 'R', name: "Rook", moves: [SlideUpTo(Orthogonal, 3)]),
+        ],
+        setup: Pieces(white: [('K', ["g1"]), ('R', ["c1"])]),
+    )"#;
+    let changed = parse_variant(text, "glinski.ron")
+        .map(|spec| compile(spec, "glinski.ron").unwrap())
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_ne!(rules_fingerprint(&changed), rules_fingerprint(&glinski));
+    let e = Table::from_bytes(&bytes, path, &changed).unwrap_err();
+    assert!(matches!(e, TableFileError::OtherRules { .. }), "{e}");
+    assert!(e.to_string().contains("build it again"), "{e}");
+}
+
+#[test]
+fn damaged_files_are_refused_with_the_reason() {
+    let rules = rules("glinski");
+    let bytes = krk(&rules).to_bytes();
+    let path = Path::new("krk.htb");
+    // Cut anywhere: the header or the values.
+    for cut in [0, 5, 12, 30, bytes.len() / 2, bytes.len() - 1] {
+        let e = Table::from_bytes(&bytes[..cut], path, &rules).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                TableFileError::NotATable { .. } | TableFileError::Length { .. }
+            ),
+            "cut at {cut}: {e}"
+        );
+    }
+    // One bit flipped in the values, or in the checksum.
+    for at in [bytes.len() / 2, bytes.len() - 2] {
+        let mut flipped = bytes.clone();
+        flipped[at] ^= 0x10;
+        let e = Table::from_bytes(&flipped, path, &rules).unwrap_err();
+        assert!(matches!(e, TableFileError::Corrupt { .. }), "at {at}: {e}");
+    }
+    // Not a table; another format version.
+    let e = Table::from_bytes(b"[Variant \"glinski\"]", path, &rules).unwrap_err();
+    assert!(matches!(e, TableFileError::NotATable { .. }), "{e}");
+    let mut newer = bytes.clone();
+    newer[8] = 9;
+    let e = Table::from_bytes(&newer, path, &rules).unwrap_err();
+    assert!(e.to_string().contains("table format 9"), "{e}");
+    // A missing file.
+    let e = Table::read(Path::new("/no/such/dir/krk.htb"), &rules).unwrap_err();
+    assert!(matches!(e, TableFileError::Io { .. }), "{e}");
+}
+
+/// Garbage in, clear error out (docs/hardening.md): random damage to a small table's
+/// file is refused with a reason, or (where it hit nothing checked) reads as a table.
+#[test]
+fn randomly_damaged_files_never_panic() {
+    let rules = rules("glinski");
+    let table = Table::generate(&rules, &Material::parse("KvK", &rules).unwrap()).unwrap();
+    let bytes = table.to_bytes();
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    let mut refused = 0;
+    for _ in 0..300 {
+        let mut damaged = bytes.clone();
+        for _ in 0..1 + next(3) {
+            match next(3) {
+                0 => {
+                    let at = next(damaged.len());
+                    damaged[at] ^= 1 << next(8);
+                }
+                1 => damaged.truncate(next(damaged.len() + 1)),
+                _ => {
+                    let at = next(damaged.len() + 1);
+                    damaged.insert(at, next(256) as u8);
+                }
+            }
+            if damaged.is_empty() {
+                break;
+            }
+        }
+        match Table::from_bytes(&damaged, Path::new("kk.htb"), &rules) {
+            Ok(t) => assert_eq!(t.len(), table.len()),
+            Err(e) => {
+                refused += 1;
+                assert!(e.to_string().starts_with("kk.htb: "), "{e}");
+            }
+        }
+    }
+    assert!(refused > 250, "{refused}");
+}
