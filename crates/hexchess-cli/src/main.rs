@@ -521,8 +521,10 @@ fn tb_generate(variant: &str, material: &str, out: Option<PathBuf>) -> Result<()
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
     let started = Instant::now();
-    eprintln!("building {name} for {} ...", rules.name());
-    let table = Table::generate(&rules, &material).map_err(|e| e.to_string())?;
+    eprintln!("{name} for {}:", rules.name());
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let table = Table::generate_with(&rules, &material, &mut |l| eprintln!("{l}"), &stop)
+        .map_err(|e| e.to_string())?;
     table.write(&path).map_err(|e| e.to_string())?;
     println!(
         "{name}: {} positions in {:.1} s, written to {}",

@@ -23,6 +23,7 @@
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use hexchess_core::{Bitboard, Cell, Piece, Position, Rules, Side};
 
@@ -66,6 +67,8 @@ pub enum TableError {
     Irreversible { piece: String },
     /// The board has too many cells for this many men in one table.
     TooLarge { positions: u64 },
+    /// Stopped before it was done (the stop flag was raised).
+    Stopped,
 }
 
 impl fmt::Display for TableError {
@@ -75,6 +78,7 @@ impl fmt::Display for TableError {
                 f,
                 "the {piece}'s moves cannot be played backwards, which a table needs"
             ),
+            TableError::Stopped => write!(f, "stopped before the table was done"),
             TableError::TooLarge { positions } => {
                 write!(f, "{positions} positions are too many for one table")
             }
@@ -101,13 +105,26 @@ impl Table {
     /// Builds the table of `material` in `rules`' variant, and every smaller table its
     /// captures reach.
     pub fn generate(rules: &Arc<Rules>, material: &Material) -> Result<Table, TableError> {
+        Table::generate_with(rules, material, &mut |_| {}, &AtomicBool::new(false))
+    }
+
+    /// Like [`Table::generate`], telling `progress` what it is doing (a line per table
+    /// and pass), and giving up with [`TableError::Stopped`] soon after `stop` is
+    /// raised (from another thread: a game's menu, Ctrl-C).
+    pub fn generate_with(
+        rules: &Arc<Rules>,
+        material: &Material,
+        progress: &mut dyn FnMut(&str),
+        stop: &AtomicBool,
+    ) -> Result<Table, TableError> {
+        let mut ctl = Control { progress, stop };
         let mut built = HashMap::new();
-        build(rules, material, None, &mut built)?;
+        build(rules, material, None, &mut built, &mut ctl)?;
         let mut table = built.remove(&(material.clone(), None)).expect("just built");
         // The draws split: a draw is a perpetual-check draw when the other side would
         // mate were the side that holds it not allowed to give check.
         for defender in 0..2 {
-            build(rules, material, Some(defender), &mut built)?;
+            build(rules, material, Some(defender), &mut built, &mut ctl)?;
             let no_checks = &built[&(material.clone(), Some(defender))];
             let per_side = table.dtm.len() / 2;
             for i in 0..table.dtm.len() {
@@ -138,7 +155,12 @@ impl Table {
     ) -> Result<Table, TableError> {
         let mut built = HashMap::new();
         let key = (material.clone(), Some(defender.index()));
-        build(rules, material, key.1, &mut built)?;
+        let stop = AtomicBool::new(false);
+        let mut ctl = Control {
+            progress: &mut |_| {},
+            stop: &stop,
+        };
+        build(rules, material, key.1, &mut built, &mut ctl)?;
         Ok(built.remove(&key).expect("just built"))
     }
 
@@ -277,11 +299,28 @@ fn decode_index(mut i: usize, k: usize, n: usize) -> (usize, [usize; 4]) {
 /// Tables built so far, by material and the side forbidden to give check (if any).
 type Built = HashMap<(Material, Option<usize>), Table>;
 
+/// Where a build reports its progress and looks for a stop.
+struct Control<'a> {
+    progress: &'a mut dyn FnMut(&str),
+    stop: &'a AtomicBool,
+}
+
+impl Control<'_> {
+    fn check(&self) -> Result<(), TableError> {
+        if self.stop.load(Ordering::Relaxed) {
+            Err(TableError::Stopped)
+        } else {
+            Ok(())
+        }
+    }
+}
+
 fn build(
     rules: &Arc<Rules>,
     material: &Material,
     no_checks: Option<usize>,
     built: &mut Built,
+    ctl: &mut Control,
 ) -> Result<(), TableError> {
     let key = (material.clone(), no_checks);
     if built.contains_key(&key) {
@@ -290,10 +329,16 @@ fn build(
     for side in 0..2 {
         // Every man but the royal one (first) can be captured.
         for i in 1..material.sides[side].len() {
-            build(rules, &material.without(side, i), no_checks, built)?;
+            build(rules, &material.without(side, i), no_checks, built, ctl)?;
         }
     }
-    let table = Builder::new(rules, material, no_checks)?.run(built);
+    let what = match no_checks {
+        None => String::new(),
+        Some(0) => " without White's checks".to_string(),
+        Some(_) => " without Black's checks".to_string(),
+    };
+    (ctl.progress)(&format!("building {}{what}", material.name(rules)));
+    let table = Builder::new(rules, material, no_checks)?.run(built, ctl)?;
     built.insert(key, table);
     Ok(())
 }
@@ -408,7 +453,7 @@ impl<'a> Builder<'a> {
         })
     }
 
-    fn run(self, built: &Built) -> Table {
+    fn run(self, built: &Built, ctl: &mut Control) -> Result<Table, TableError> {
         let total = 2 * self.n.pow(self.men.len() as u32);
         let legal: Vec<bool> = (0..total)
             .map(|i| {
@@ -424,6 +469,9 @@ impl<'a> Builder<'a> {
         let mut frontier: Vec<Vec<u32>> = vec![Vec::new()];
         // The mate pass: mates are the ends, stalemates ways out.
         for i in 0..total {
+            if i % (1 << 20) == 0 {
+                ctl.check()?;
+            }
             if !legal[i] {
                 dtm[i] = ILLEGAL;
                 continue;
@@ -442,6 +490,7 @@ impl<'a> Builder<'a> {
             }
             self.start(i, &moves, &mut degree, &mut slowest, &mut candidates);
         }
+        (ctl.progress)("  mates");
         self.settle(
             0,
             &mut dtm,
@@ -450,7 +499,8 @@ impl<'a> Builder<'a> {
             &slowest,
             candidates,
             frontier,
-        );
+            ctl,
+        )?;
         // The stalemate pass, where being stalemated is worse than a draw: over what the
         // mate pass left, stalemates are the ends; a move into a mate lost is no way out.
         if self.rules.stalemate().stalemated.millis() < 500 {
@@ -458,6 +508,9 @@ impl<'a> Builder<'a> {
             degree.fill(0);
             slowest.fill(0);
             for i in 0..total {
+                if i % (1 << 20) == 0 {
+                    ctl.check()?;
+                }
                 if dtm[i] != UNKNOWN || stalemates.binary_search(&(i as u32)).is_ok() {
                     continue;
                 }
@@ -466,6 +519,7 @@ impl<'a> Builder<'a> {
                 self.start(i, &moves, &mut degree, &mut slowest, &mut candidates);
             }
             let frontier = vec![stalemates];
+            (ctl.progress)("  stalemates");
             self.settle(
                 STALEMATE,
                 &mut dtm,
@@ -474,15 +528,16 @@ impl<'a> Builder<'a> {
                 &slowest,
                 candidates,
                 frontier,
-            );
+                ctl,
+            )?;
         }
-        Table {
+        Ok(Table {
             rules: Arc::clone(self.rules),
             material: self.material,
             men: self.men,
             cells: self.cells,
             dtm,
-        }
+        })
     }
 
     /// Sets a position up for the backward pass from its moves: how many ways out it has
@@ -520,9 +575,11 @@ impl<'a> Builder<'a> {
         slowest: &[u16],
         mut candidates: Vec<Vec<u32>>,
         mut frontier: Vec<Vec<u32>>,
-    ) {
+        ctl: &mut Control,
+    ) -> Result<(), TableError> {
         let mut level: u16 = 0;
         while (level as usize) < frontier.len() || (level as usize) < candidates.len() {
+            ctl.check()?;
             if frontier.len() <= level as usize {
                 frontier.resize(level as usize + 1, Vec::new());
             }
@@ -565,6 +622,7 @@ impl<'a> Builder<'a> {
             }
             level += 1;
         }
+        Ok(())
     }
 
     /// The legal moves of the side to move in `a`, as `pass` sees them: quiet ones into

@@ -338,3 +338,25 @@ fn tables_without_the_defenders_checks_follow_from_the_moves_and_split_the_draws
         "{perpetual} perpetual, {fortress} fortress"
     );
 }
+
+#[test]
+fn generation_tells_its_progress_and_stops_when_asked() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let rules = glinski();
+    let material = Material::parse("KRvK", &rules).unwrap();
+    let mut lines = Vec::new();
+    let stop = AtomicBool::new(false);
+    let table =
+        Table::generate_with(&rules, &material, &mut |l| lines.push(l.to_string()), &stop).unwrap();
+    assert!(table.counts().wins[0] > 0);
+    for expected in ["building KvK", "building KRvK", "  mates", "  stalemates"] {
+        assert!(lines.iter().any(|l| l == expected), "{expected}: {lines:?}");
+    }
+    assert!(
+        lines.iter().any(|l| l.contains("without Black's checks")),
+        "{lines:?}"
+    );
+    stop.store(true, Ordering::Relaxed);
+    let stopped = Table::generate_with(&rules, &material, &mut |_| {}, &stop);
+    assert_eq!(stopped.err(), Some(hexchess_tablebase::TableError::Stopped));
+}
