@@ -512,8 +512,9 @@ fn tb_generate(variant: &str, material: &str, out: Option<PathBuf>) -> Result<()
     let name = material.name(&rules);
     let path = match out {
         Some(p) => p,
-        None => tables_dir()
+        None => hexchess_core::catalog::user_data_dir()
             .ok_or("no per-user data folder here (HOME is not set); give --out")?
+            .join("tables")
             .join(rules.id())
             .join(format!("{name}.htb")),
     };
@@ -533,15 +534,6 @@ fn tb_generate(variant: &str, material: &str, out: Option<PathBuf>) -> Result<()
         path.display()
     );
     Ok(())
-}
-
-/// `<data>/hexchess/tables`: `$XDG_DATA_HOME`, else `~/.local/share`, else `%APPDATA%`.
-fn tables_dir() -> Option<PathBuf> {
-    let base = std::env::var_os("XDG_DATA_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")))
-        .or_else(|| std::env::var_os("APPDATA").map(PathBuf::from))?;
-    Some(base.join("hexchess").join("tables"))
 }
 
 fn tb_stats(variant: &str, material: &str, json: bool) -> Result<(), String> {

@@ -59,6 +59,17 @@ pub fn compile(spec: VariantSpec, file: &str) -> Result<Arc<Rules>, VariantError
         })
 }
 
+/// The per-user data folder of hexchess: `$XDG_DATA_HOME/hexchess`, else
+/// `~/.local/share/hexchess`, else `%APPDATA%/hexchess`; `None` where none is set.
+/// Variant files and tablebases live under it.
+pub fn user_data_dir() -> Option<PathBuf> {
+    let base = std::env::var_os("XDG_DATA_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")))
+        .or_else(|| std::env::var_os("APPDATA").map(PathBuf::from))?;
+    Some(base.join("hexchess"))
+}
+
 impl Catalog {
     /// The built-in variants only.
     pub fn builtin() -> Catalog {
@@ -99,12 +110,8 @@ impl Catalog {
         {
             dirs.push(parent.join("variants"));
         }
-        if let Some(d) = std::env::var_os("XDG_DATA_HOME") {
-            dirs.push(PathBuf::from(d).join("hexchess/variants"));
-        } else if let Some(h) = std::env::var_os("HOME") {
-            dirs.push(PathBuf::from(h).join(".local/share/hexchess/variants"));
-        } else if let Some(a) = std::env::var_os("APPDATA") {
-            dirs.push(PathBuf::from(a).join("hexchess").join("variants"));
+        if let Some(data) = user_data_dir() {
+            dirs.push(data.join("variants"));
         }
         // The same folder reached twice (running from the project root) loads once.
         let mut seen = Vec::new();
