@@ -12,7 +12,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use hexchess_core::catalog::{Catalog, compile};
 use hexchess_core::record::GameRecord;
 use hexchess_core::variant::load_variant_file;
-use hexchess_core::{Position, Rules, Side};
+use hexchess_core::{Position, Rules};
 use hexchess_engine::protocol;
 use hexchess_engine::{EvalMode, EvalTerms, EvalWeights, bench};
 use hexchess_lab::arena::{self, EngineSpec, MatchConfig, TimeControl};
@@ -600,13 +600,13 @@ fn tb_probe(variant: &str, fen: &str, json: bool) -> Result<(), String> {
     let pos = Position::from_fen(Arc::clone(&rules), fen).map_err(|e| format!("bad FEN: {e}"))?;
     let mut tables: std::collections::HashMap<String, Table> = Default::default();
     let mut value_of = |p: &Position| -> Result<Value, String> {
-        let letters = material_letters(&rules, p);
-        if !tables.contains_key(&letters) {
-            let m = Material::parse(&letters, &rules).map_err(|e| e.to_string())?;
+        let m = Material::of(p).map_err(|e| e.to_string())?;
+        let name = m.name(&rules);
+        if !tables.contains_key(&name) {
             let t = Table::generate(&rules, &m).map_err(|e| e.to_string())?;
-            tables.insert(letters.clone(), t);
+            tables.insert(name.clone(), t);
         }
-        tables[&letters]
+        tables[&name]
             .probe(p)
             .ok_or_else(|| "the position is not in its own table".to_string())
     };
@@ -615,7 +615,7 @@ fn tb_probe(variant: &str, fen: &str, json: bool) -> Result<(), String> {
     for mv in pos.legal_moves() {
         let mut child = pos.clone();
         child.make_move(mv);
-        moves.push((mv, mover_view(value_of(&child)?)));
+        moves.push((mv, value_of(&child)?.for_mover()));
     }
     if json {
         let entries: Vec<String> = moves
@@ -637,7 +637,8 @@ fn tb_probe(variant: &str, fen: &str, json: bool) -> Result<(), String> {
         );
         return Ok(());
     }
-    println!("{}: {}", material_letters(&rules, &pos), describe(value));
+    let name = Material::of(&pos).map_err(|e| e.to_string())?.name(&rules);
+    println!("{name}: {}", describe(value));
     for (mv, v) in moves {
         println!("  {:<8} {}", pos.move_to_san(mv), describe(v));
     }
@@ -663,35 +664,6 @@ fn plies(v: Value) -> String {
             d.to_string()
         }
         Value::Draw | Value::DrawPerpetual => "null".to_string(),
-    }
-}
-
-/// The men of a position as a material name: each side's royal piece first.
-fn material_letters(rules: &Rules, pos: &Position) -> String {
-    Side::BOTH
-        .iter()
-        .map(|side| {
-            let mut men: Vec<(bool, char)> = pos
-                .pieces()
-                .filter(|(_, p)| p.side == *side)
-                .map(|(_, p)| (!rules.is_royal(p.kind), rules.kind_info(p.kind).letter))
-                .collect();
-            men.sort();
-            men.into_iter().map(|(_, l)| l).collect::<String>()
-        })
-        .collect::<Vec<_>>()
-        .join("v")
-}
-
-/// A child's value seen by the side that moved into it.
-fn mover_view(v: Value) -> Value {
-    match v {
-        Value::Win(d) => Value::Loss(d + 1),
-        Value::Loss(d) => Value::Win(d + 1),
-        Value::StalemateWin(d) => Value::StalemateLoss(d + 1),
-        Value::StalemateLoss(d) => Value::StalemateWin(d + 1),
-        Value::Draw => Value::Draw,
-        Value::DrawPerpetual => Value::DrawPerpetual,
     }
 }
 

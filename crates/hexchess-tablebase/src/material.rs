@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use hexchess_core::{Kind, Rules};
+use hexchess_core::{Kind, Position, Rules, Side};
 
 /// The most men a table may hold.
 pub const MAX_MEN: usize = 4;
@@ -94,6 +94,24 @@ impl Material {
             return Err(MaterialError::TooManyMen(material.men()));
         }
         Ok(material)
+    }
+
+    /// The men of a position (checked as [`Material::parse`] checks a name).
+    pub fn of(pos: &Position) -> Result<Material, MaterialError> {
+        let rules = pos.rules();
+        let letters = |side: Side| -> String {
+            let mut men: Vec<(bool, char)> = pos
+                .pieces()
+                .filter(|(_, p)| p.side == side)
+                .map(|(_, p)| (!rules.is_royal(p.kind), rules.kind_info(p.kind).letter))
+                .collect();
+            men.sort();
+            men.into_iter().map(|(_, l)| l).collect()
+        };
+        Material::parse(
+            &format!("{}v{}", letters(Side::White), letters(Side::Black)),
+            rules,
+        )
     }
 
     /// Men on the board, kings included.

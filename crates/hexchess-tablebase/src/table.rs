@@ -49,6 +49,21 @@ pub enum Value {
     DrawPerpetual,
 }
 
+impl Value {
+    /// This value of a position seen by the side that moved into it: one ply further,
+    /// and the other way round.
+    pub fn for_mover(self) -> Value {
+        match self {
+            Value::Win(d) => Value::Loss(d + 1),
+            Value::Loss(d) => Value::Win(d + 1),
+            Value::StalemateWin(d) => Value::StalemateLoss(d + 1),
+            Value::StalemateLoss(d) => Value::StalemateWin(d + 1),
+            Value::Draw => Value::Draw,
+            Value::DrawPerpetual => Value::DrawPerpetual,
+        }
+    }
+}
+
 const ILLEGAL: u16 = u16::MAX;
 /// Neither side forces mate or stalemate: a draw.
 const UNKNOWN: u16 = u16::MAX - 1;

@@ -261,6 +261,13 @@ fn four_man_tables_read_their_captures_from_smaller_tables() {
 #[test]
 fn materials_are_read_with_clear_errors() {
     let rules = glinski();
+    let pos =
+        Position::from_fen(Arc::clone(&rules), "K1k1R1/7/8/9/10/11/10/9/8/7/6 b - 0 1").unwrap();
+    assert_eq!(Material::of(&pos).unwrap().name(&rules), "KRvK");
+    assert_eq!(
+        Material::of(&Position::start(Arc::clone(&rules))),
+        Err(MaterialError::Pawn('P'))
+    );
     let m = Material::parse("kqvkr", &rules).unwrap();
     assert_eq!(m.name(&rules), "KQvKR");
     assert_eq!(m.men(), 4);
