@@ -95,18 +95,7 @@ fn make_piece_assets(
     assets.letter_ink = [t.white_letter.into(), t.black_letter.into()];
     assets.letter_size = t.letter_size;
     assets.quad = meshes.add(quad(CELL_SIZE * 1.6));
-    for shape in [
-        PieceShape::King,
-        PieceShape::Queen,
-        PieceShape::Rook,
-        PieceShape::Bishop,
-        PieceShape::Knight,
-        PieceShape::Pawn,
-        PieceShape::Vizir,
-        PieceShape::WarMachine,
-        PieceShape::Duke,
-        PieceShape::Token,
-    ] {
+    for shape in PieceShape::ALL {
         assets.models.insert(
             shape,
             meshes.add(

@@ -22,6 +22,20 @@ pub enum PieceShape {
 }
 
 impl PieceShape {
+    /// Every shape, in the order of the enum.
+    pub const ALL: [PieceShape; 10] = [
+        PieceShape::King,
+        PieceShape::Queen,
+        PieceShape::Rook,
+        PieceShape::Bishop,
+        PieceShape::Knight,
+        PieceShape::Pawn,
+        PieceShape::Vizir,
+        PieceShape::WarMachine,
+        PieceShape::Duke,
+        PieceShape::Token,
+    ];
+
     /// Whether the model carries a knight's head (turned a little toward the viewer so
     /// it reads as a horse from the usual camera angle).
     pub fn has_head(self) -> bool {
@@ -269,18 +283,7 @@ mod tests {
 
     #[test]
     fn every_piece_model_is_well_formed_and_distinct() {
-        let shapes = [
-            PieceShape::King,
-            PieceShape::Queen,
-            PieceShape::Rook,
-            PieceShape::Bishop,
-            PieceShape::Knight,
-            PieceShape::Pawn,
-            PieceShape::Vizir,
-            PieceShape::WarMachine,
-            PieceShape::Duke,
-            PieceShape::Token,
-        ];
+        let shapes = PieceShape::ALL;
         for detail in [Detail::Fine, Detail::Coarse] {
             let mut signatures = Vec::new();
             for s in shapes {

@@ -321,3 +321,17 @@ impl Drop for RunningSearch {
         }
     }
 }
+
+/// Cell `i` of a radius-5 hexagon (91 cells), for unit tests that only need distinct
+/// cells (a board is the only way to get cells outside the core).
+#[cfg(test)]
+pub(crate) fn test_cell(i: u8) -> hexchess_core::Cell {
+    use hexchess_core::{Board, Layout, Naming};
+    let board = Board::new(
+        Layout::FlatTop,
+        Naming::default_for(Layout::FlatTop),
+        &Board::hexagon_cells(5),
+    )
+    .expect("a radius-5 hexagon is a valid board");
+    board.cells().nth(i as usize).expect("cell index within 91")
+}

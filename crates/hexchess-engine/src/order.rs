@@ -317,19 +317,7 @@ impl StagedMoves {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hexchess_core::Cell;
-
-    /// Cell `i` of a radius-5 hexagon (91 cells), for tests that only need distinct cells.
-    fn cell(i: u8) -> Cell {
-        use hexchess_core::{Board, Layout, Naming};
-        let board = Board::new(
-            Layout::FlatTop,
-            Naming::default_for(Layout::FlatTop),
-            &Board::hexagon_cells(5),
-        )
-        .expect("a radius-5 hexagon is a valid board");
-        board.cells().nth(i as usize).expect("cell index within 91")
-    }
+    use crate::test_cell as cell;
 
     fn moves(n: usize) -> Vec<Move> {
         (0..n)
