@@ -5,8 +5,9 @@
 //!
 //! Layout, little-endian: the magic `HEXCHTB1`; the format version (u32); the rules'
 //! fingerprint (u64, [`rules_fingerprint`]); the variant id and the material name, each a
-//! u16 length and UTF-8 bytes; the number of positions (u64); one u16 per position; a
-//! CRC-32 of everything before it.
+//! u16 length and UTF-8 bytes; the number of slots (u64); the first stalemate code
+//! (u8); one byte per slot (the codes of [`crate::table`]); a CRC-32 of everything
+//! before it.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -19,7 +20,7 @@ use crate::table::Table;
 
 const MAGIC: &[u8; 8] = b"HEXCHTB1";
 /// The format this code writes and reads.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
 /// Why a table file cannot be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -186,7 +187,7 @@ impl Table {
     /// The file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
         let rules = self.rules();
-        let mut out = Vec::with_capacity(64 + self.codes().len() * 2);
+        let mut out = Vec::with_capacity(64 + self.codes().len());
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
         out.extend_from_slice(&rules_fingerprint(rules).to_le_bytes());
@@ -195,9 +196,8 @@ impl Table {
             out.extend_from_slice(text.as_bytes());
         }
         out.extend_from_slice(&(self.codes().len() as u64).to_le_bytes());
-        for v in self.codes() {
-            out.extend_from_slice(&v.to_le_bytes());
-        }
+        out.push(self.stalemate_base());
+        out.extend_from_slice(self.codes());
         let crc = crc32(&out);
         out.extend_from_slice(&crc.to_le_bytes());
         out
@@ -244,7 +244,8 @@ impl Table {
         let id = r.text().ok_or_else(not_a_table)?;
         let material = r.text().ok_or_else(not_a_table)?;
         let positions = r.u64().ok_or_else(not_a_table)?;
-        let expected = (r.at as u64).saturating_add(positions.saturating_mul(2)) + 4;
+        let stalemate_base = r.take(1).ok_or_else(not_a_table)?[0];
+        let expected = (r.at as u64).saturating_add(positions).saturating_add(4);
         if bytes.len() as u64 != expected {
             return Err(TableFileError::Length {
                 path: path_buf(),
@@ -271,11 +272,8 @@ impl Table {
                 path: path_buf(),
                 message: e.to_string(),
             })?;
-        let codes: Vec<u16> = bytes[r.at..body]
-            .chunks_exact(2)
-            .map(|c| u16::from_le_bytes([c[0], c[1]]))
-            .collect();
-        Table::from_codes(rules, &material, codes).ok_or(TableFileError::Length {
+        let codes = bytes[r.at..body].to_vec();
+        Table::from_codes(rules, &material, codes, stalemate_base).ok_or(TableFileError::Length {
             path: path_buf(),
             expected: 0,
             found: positions,

@@ -3,8 +3,8 @@
 //!
 //! Tables are built in memory ([`Table::generate`]), give each position's value with its
 //! distance ([`Table::probe`]), and are written to and read from files that refuse to
-//! serve other rules ([`Table::write`], [`Table::read`]). The symmetry reduction and the
-//! engine's use follow (docs/tablebases.md).
+//! serve other rules ([`Table::write`], [`Table::read`]). Each position is stored once
+//! under the board's symmetries, in one byte (docs/tablebases.md).
 //!
 //! ```
 //! use std::sync::Arc;
@@ -28,7 +28,9 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod build;
 pub mod file;
+mod index;
 pub mod material;
 pub mod table;
 

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use hexchess_core::{Kind, Position, Rules, Side};
+use hexchess_core::{Kind, Piece, Position, Rules, Side};
 
 /// The most men a table may hold.
 pub const MAX_MEN: usize = 4;
@@ -112,6 +112,15 @@ impl Material {
             &format!("{}v{}", letters(Side::White), letters(Side::Black)),
             rules,
         )
+    }
+
+    /// The men in a table's slot order: White's, then Black's, each side's royal man
+    /// first.
+    pub fn men_in_order(&self) -> Vec<Piece> {
+        Side::BOTH
+            .iter()
+            .flat_map(|s| self.sides[s.index()].iter().map(|k| Piece::new(*s, *k)))
+            .collect()
     }
 
     /// Men on the board, kings included.

@@ -1,0 +1,603 @@
+//! Building a table by retrograde analysis, in one byte per stored position.
+//!
+//! 1. **Legality**: a slot is legal when it is where its position is stored (see
+//!    [`crate::index`]), no two men share a cell and the side not to move is not in
+//!    check.
+//! 2. **Start**: each legal position's captures are read from the smaller tables, built
+//!    first. A capture that mates sooner or later gives a first (tentative) win; one
+//!    into a draw means the position is never lost; with no move at all it is mate or
+//!    stalemate.
+//! 3. **Levels**: level `d` goes through the positions valued `d` plies. From a loss,
+//!    every position that can move into it (a quiet move played backwards) wins in
+//!    `d + 1`, or sooner if it already had a slower win. From a win, every position that
+//!    can move into it is checked forward: when every move it has loses, it is lost, in
+//!    one ply more than the slowest of them.
+//!
+//! No counters and no lists: only the byte per position, scanned once per level. A
+//! position's value is final once its level is reached, which is what the forward
+//! check relies on (a child's win above the level being scanned may still shrink).
+//!
+//! Values are distances in plies from the side to move's view: even is a loss (0:
+//! mated now), odd a win. Where the variant scores being stalemated below a draw
+//! (Gliński: 1/4), a second pass does the same over what the mate pass left, with
+//! stalemates as the ends, its distances stored from the first code above the longest
+//! mate.
+
+use std::collections::HashMap;
+use std::ops::ControlFlow;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use hexchess_core::{Bitboard, Cell, Piece, Rules, Side};
+
+use crate::index::Indexer;
+use crate::material::{MAX_MEN, Material};
+use crate::table::{Table, TableError};
+
+/// Codes above the distances. Values a finished table holds: [`DRAW`], [`PERPETUAL`],
+/// [`ILLEGAL`].
+pub(crate) const DRAW: u8 = 250;
+pub(crate) const PERPETUAL: u8 = 251;
+/// No move and not in check (during the mate pass).
+const STALEMATED: u8 = 252;
+/// Not decided, and a capture keeps it from being lost.
+const SAFE: u8 = 253;
+/// Not decided.
+const UNKNOWN: u8 = 254;
+/// An illegal arrangement, or a slot whose position is stored elsewhere.
+pub(crate) const ILLEGAL: u8 = 255;
+
+/// Tables built so far, by material.
+pub(crate) type Built = HashMap<Material, Table>;
+
+/// Where a build reports its progress and looks for a stop.
+pub(crate) struct Control<'a> {
+    pub(crate) progress: &'a mut dyn FnMut(&str),
+    pub(crate) stop: &'a AtomicBool,
+}
+
+impl Control<'_> {
+    fn check(&self) -> Result<(), TableError> {
+        if self.stop.load(Ordering::Relaxed) {
+            Err(TableError::Stopped)
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// Builds `material`'s table into `built`, after the smaller ones its captures reach.
+/// With `no_checks`, that side may give no check, in this table and every smaller one.
+pub(crate) fn build(
+    rules: &Arc<Rules>,
+    material: &Material,
+    no_checks: Option<usize>,
+    built: &mut Built,
+    ctl: &mut Control,
+) -> Result<(), TableError> {
+    if built.contains_key(material) {
+        return Ok(());
+    }
+    for side in 0..2 {
+        // Every man but the royal one (first) can be captured.
+        for i in 1..material.sides[side].len() {
+            build(rules, &material.without(side, i), no_checks, built, ctl)?;
+        }
+    }
+    let what = match no_checks {
+        None => String::new(),
+        Some(0) => " without White's checks".to_string(),
+        Some(_) => " without Black's checks".to_string(),
+    };
+    (ctl.progress)(&format!("building {}{what}", material.name(rules)));
+    let table = Builder::new(rules, material, no_checks, built)?.run(ctl)?;
+    built.insert(material.clone(), table);
+    Ok(())
+}
+
+/// The men of one slot.
+#[derive(Clone, Copy)]
+struct Arrangement {
+    stm: usize,
+    /// Each man's cell index.
+    cells: [u8; MAX_MEN],
+    /// `[side]`: the cells of that side's men.
+    sides: [Bitboard; 2],
+}
+
+/// One move of the side to move, as the passes see it.
+enum Step {
+    /// A move to an empty cell: the slot it leads to in this table.
+    Quiet(usize),
+    /// A capture: the value code it leads to in a smaller table, and that table's
+    /// first stalemate code.
+    Capture { code: u8, base: u8 },
+    /// A legal move left out because it gives check (tables without one side's
+    /// checks).
+    LeftOut,
+}
+
+/// A value code as one pass reads it, from the side to move there.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Seen {
+    /// Lost in this many plies (of this pass's kind).
+    Lost(u8),
+    Won(u8),
+    /// Not decided, or a draw: a way out.
+    Open,
+    /// Decided by an earlier pass (the opponent mates): no way out in this one.
+    Out,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Pass {
+    Mate,
+    Stalemate,
+}
+
+fn seen(code: u8, base: u8, pass: Pass) -> Seen {
+    let distance = |d: u8| {
+        if d.is_multiple_of(2) {
+            Seen::Lost(d)
+        } else {
+            Seen::Won(d)
+        }
+    };
+    match pass {
+        Pass::Mate if code < base => distance(code),
+        Pass::Mate => Seen::Open,
+        Pass::Stalemate if code < base => Seen::Out,
+        Pass::Stalemate if code < DRAW => distance(code - base),
+        Pass::Stalemate => Seen::Open,
+    }
+}
+
+struct Builder<'a> {
+    rules: &'a Arc<Rules>,
+    material: Material,
+    /// The side whose checking moves are left out (for the perpetual-check split).
+    no_checks: Option<usize>,
+    men: Vec<Piece>,
+    /// `[side]`: that side's men's slots.
+    slots: [Vec<usize>; 2],
+    cells: Vec<Cell>,
+    indexer: Indexer,
+    /// `[slot]`: the table a capture of that man leads to (none for the royal men).
+    captures: Vec<Option<&'a Table>>,
+    codes: Vec<u8>,
+    /// The first stalemate code: [`DRAW`] during the mate pass.
+    base: u8,
+}
+
+impl<'a> Builder<'a> {
+    fn new(
+        rules: &'a Arc<Rules>,
+        material: &Material,
+        no_checks: Option<usize>,
+        built: &'a Built,
+    ) -> Result<Builder<'a>, TableError> {
+        let men = material.men_in_order();
+        let cells: Vec<Cell> = rules.board().cells().collect();
+        let indexer = Indexer::new(rules, &men);
+        let positions = indexer.len() as u64;
+        if positions > u32::MAX as u64 * 4 {
+            return Err(TableError::TooLarge { positions });
+        }
+        let mut slots = [Vec::new(), Vec::new()];
+        for (j, m) in men.iter().enumerate() {
+            slots[m.side.index()].push(j);
+        }
+        let captures = (0..men.len())
+            .map(|j| {
+                let side = men[j].side.index();
+                let first = slots[side][0];
+                (j != first).then(|| &built[&material.without(side, j - first)])
+            })
+            .collect();
+        let builder = Builder {
+            rules,
+            material: material.clone(),
+            no_checks,
+            men,
+            slots,
+            cells,
+            codes: Vec::new(),
+            indexer,
+            captures,
+            base: DRAW,
+        };
+        builder.check_reversible()?;
+        Ok(builder)
+    }
+
+    /// Every man's quiet moves on an empty board can be played backwards.
+    fn check_reversible(&self) -> Result<(), TableError> {
+        let e = Bitboard::EMPTY;
+        for man in &self.men {
+            for &c in &self.cells {
+                for t in self.rules.reach(*man, c, e, e, e) {
+                    if !self.rules.reach(*man, t, e, e, e).contains(c) {
+                        return Err(TableError::Irreversible {
+                            piece: self.rules.kind_info(man.kind).name.clone(),
+                        });
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn run(mut self, ctl: &mut Control) -> Result<Table, TableError> {
+        self.mark_legal(ctl)?;
+        self.start(Pass::Mate, ctl)?;
+        (ctl.progress)("  mates");
+        self.levels(Pass::Mate, ctl)?;
+        let longest = self.codes.iter().filter(|&&c| c < DRAW).max().copied();
+        if self.rules.stalemate().stalemated.millis() < 500 {
+            self.base = match longest {
+                None => 0,
+                Some(d) if d + 2 < DRAW => d + 1,
+                Some(_) => {
+                    return Err(TableError::TooDeep {
+                        material: self.material.name(self.rules),
+                    });
+                }
+            };
+            for c in &mut self.codes {
+                match *c {
+                    STALEMATED => *c = self.base,
+                    SAFE => *c = UNKNOWN,
+                    _ => {}
+                }
+            }
+            self.start(Pass::Stalemate, ctl)?;
+            (ctl.progress)("  stalemates");
+            self.levels(Pass::Stalemate, ctl)?;
+        }
+        for c in &mut self.codes {
+            if matches!(*c, STALEMATED | SAFE | UNKNOWN) {
+                *c = DRAW;
+            }
+        }
+        Ok(Table::from_parts(
+            self.rules,
+            self.material,
+            self.indexer,
+            self.codes,
+            self.base,
+        ))
+    }
+
+    fn arrangement(&self, i: usize) -> Arrangement {
+        let (stm, cells) = self.indexer.cells_at(i);
+        let mut sides = [Bitboard::EMPTY; 2];
+        for (j, man) in self.men.iter().enumerate() {
+            sides[man.side.index()].insert(self.cells[cells[j] as usize]);
+        }
+        Arrangement { stm, cells, sides }
+    }
+
+    /// Pass 1: [`ILLEGAL`] or [`UNKNOWN`] for every slot.
+    fn mark_legal(&mut self, ctl: &Control) -> Result<(), TableError> {
+        let k = self.men.len();
+        let mut codes = vec![ILLEGAL; self.indexer.len()];
+        for (i, code) in codes.iter_mut().enumerate() {
+            if i % (1 << 20) == 0 {
+                ctl.check()?;
+            }
+            if !self.indexer.is_canonical(i, k) {
+                continue;
+            }
+            let a = self.arrangement(i);
+            let distinct = (a.sides[0] | a.sides[1]).count() as usize == k;
+            if distinct && !self.in_check(&a, 1 - a.stm) {
+                *code = UNKNOWN;
+            }
+        }
+        self.codes = codes;
+        Ok(())
+    }
+
+    /// Pass 2, for the mate or the stalemate pass: what the captures give, and the
+    /// positions without a move.
+    fn start(&mut self, pass: Pass, ctl: &Control) -> Result<(), TableError> {
+        for i in 0..self.codes.len() {
+            if i % (1 << 20) == 0 {
+                ctl.check()?;
+            }
+            if self.codes[i] != UNKNOWN {
+                continue;
+            }
+            let a = self.arrangement(i);
+            let mut best_win: Option<u8> = None;
+            let mut slowest_loss: Option<u8> = None;
+            let (mut escape, mut left_out) = (false, false);
+            let _ = self.moves(&a, false, &mut |step| {
+                match step {
+                    Step::Capture { code, base } => match seen(code, base, pass) {
+                        Seen::Lost(d) => best_win = Some(best_win.map_or(d + 1, |b| b.min(d + 1))),
+                        Seen::Won(d) => slowest_loss = Some(slowest_loss.unwrap_or(0).max(d + 1)),
+                        Seen::Open => escape = true,
+                        Seen::Out => {}
+                    },
+                    Step::LeftOut => left_out = true,
+                    Step::Quiet(_) => {}
+                }
+                ControlFlow::Continue(())
+            });
+            let code = if let Some(d) = best_win {
+                Some(self.code(d)?)
+            } else if escape {
+                Some(SAFE)
+            } else if self.has_way_out(&a, pass) {
+                None
+            } else if let Some(d) = slowest_loss {
+                Some(self.code(d)?)
+            } else if pass == Pass::Mate {
+                // No legal move (or only checks, where they are left out).
+                let mated = left_out || self.in_check(&a, a.stm) || self.only_checks(&a);
+                Some(if mated { 0 } else { STALEMATED })
+            } else {
+                None
+            };
+            if let Some(code) = code {
+                self.codes[i] = code;
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether some quiet move counts in `pass` (leads to a position it may still
+    /// decide, or to a stalemate).
+    fn has_way_out(&self, a: &Arrangement, pass: Pass) -> bool {
+        self.moves(a, true, &mut |step| match step {
+            Step::Quiet(child) if seen(self.codes[child], self.base, pass) != Seen::Out => {
+                ControlFlow::Break(())
+            }
+            _ => ControlFlow::Continue(()),
+        })
+        .is_break()
+    }
+
+    /// Whether some legal quiet move is left out for giving check.
+    fn only_checks(&self, a: &Arrangement) -> bool {
+        self.moves(a, true, &mut |step| match step {
+            Step::LeftOut => ControlFlow::Break(()),
+            _ => ControlFlow::Continue(()),
+        })
+        .is_break()
+    }
+
+    /// The code of distance `d` in the current pass.
+    fn code(&self, d: u8) -> Result<u8, TableError> {
+        let base = if self.base == DRAW { 0 } else { self.base };
+        match base.checked_add(d) {
+            Some(c) if c < DRAW => Ok(c),
+            _ => Err(TableError::TooDeep {
+                material: self.material.name(self.rules),
+            }),
+        }
+    }
+
+    /// Pass 3: level by level, until no position is left valued at or above the level.
+    fn levels(&mut self, pass: Pass, ctl: &mut Control) -> Result<(), TableError> {
+        let base = if pass == Pass::Mate { 0 } else { self.base };
+        let mut level: u8 = 0;
+        let mut parents = Vec::new();
+        loop {
+            ctl.check()?;
+            let Some(code) = base.checked_add(level).filter(|c| *c < DRAW) else {
+                break;
+            };
+            if !self.codes.iter().any(|&c| c >= code && c < DRAW) {
+                break;
+            }
+            let mut i = 0;
+            while let Some(found) = self.codes[i..].iter().position(|&c| c == code) {
+                i += found;
+                let a = self.arrangement(i);
+                parents.clear();
+                self.unmoves(&a, &mut parents);
+                for &p in &parents {
+                    if level.is_multiple_of(2) {
+                        self.mark_won(p, level, pass)?;
+                    } else if self.codes[p] == UNKNOWN
+                        && let Some(d) = self.lost_in(p, level, pass)
+                    {
+                        self.codes[p] = self.code(d)?;
+                    }
+                }
+                i += 1;
+            }
+            level += 1;
+        }
+        Ok(())
+    }
+
+    /// Position `p` moves into a loss of `level` plies: it wins in one more, unless it
+    /// already wins sooner.
+    fn mark_won(&mut self, p: usize, level: u8, pass: Pass) -> Result<(), TableError> {
+        let win = self.code(level + 1)?;
+        let c = self.codes[p];
+        let later_win = matches!(seen(c, self.base, pass), Seen::Won(_)) && c > win;
+        if c == UNKNOWN || c == SAFE || later_win {
+            self.codes[p] = win;
+        }
+        Ok(())
+    }
+
+    /// Whether every move of position `p` loses, with wins for the opponent at most
+    /// `level` plies away in this table: then in how many plies it is lost.
+    fn lost_in(&self, p: usize, level: u8, pass: Pass) -> Option<u8> {
+        let a = self.arrangement(p);
+        let mut slowest: Option<u8> = None;
+        let flow = self.moves(&a, true, &mut |step| {
+            let view = match step {
+                Step::Quiet(child) => match seen(self.codes[child], self.base, pass) {
+                    Seen::Won(d) if d <= level => Seen::Won(d),
+                    Seen::Won(_) => Seen::Open,
+                    other => other,
+                },
+                Step::Capture { code, base } => seen(code, base, pass),
+                Step::LeftOut => Seen::Out,
+            };
+            match view {
+                Seen::Won(d) => {
+                    slowest = Some(slowest.unwrap_or(0).max(d));
+                    ControlFlow::Continue(())
+                }
+                Seen::Out => ControlFlow::Continue(()),
+                Seen::Lost(_) | Seen::Open => ControlFlow::Break(()),
+            }
+        });
+        if flow.is_break() {
+            return None;
+        }
+        slowest.map(|d| d + 1)
+    }
+
+    /// Calls `f` for each legal move of the side to move (quiet ones only when `quiet`),
+    /// until it breaks.
+    fn moves(
+        &self,
+        a: &Arrangement,
+        quiet: bool,
+        f: &mut dyn FnMut(Step) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let stm = a.stm;
+        let k = self.men.len();
+        let occupied = a.sides[0] | a.sides[1];
+        let leaves_checks = self.no_checks == Some(stm);
+        for &j in &self.slots[stm] {
+            let from = self.cells[a.cells[j] as usize];
+            let reach =
+                self.rules
+                    .reach(self.men[j], from, a.sides[stm], a.sides[1 - stm], occupied);
+            let targets = if quiet {
+                reach
+            } else {
+                reach & a.sides[1 - stm]
+            };
+            for t in targets {
+                let mut cells = a.cells;
+                cells[j] = t.index() as u8;
+                let step = if a.sides[1 - stm].contains(t) {
+                    let Some((code, base)) = self.capture(&cells, t, stm) else {
+                        continue;
+                    };
+                    Step::Capture { code, base }
+                } else {
+                    let child = self.indexer.index(1 - stm, &cells[..k]).expect("distinct");
+                    if self.codes[child] == ILLEGAL {
+                        continue;
+                    }
+                    Step::Quiet(child)
+                };
+                let step = if leaves_checks && self.gives_check(a, j, t) {
+                    Step::LeftOut
+                } else {
+                    step
+                };
+                f(step)?;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// The code, and the table's first stalemate code, of the position a capture on
+    /// `t` leads to (`cells` already has the capturing man there); `None` when it is
+    /// illegal (the mover left in check).
+    fn capture(&self, cells: &[u8; MAX_MEN], t: Cell, stm: usize) -> Option<(u8, u8)> {
+        let victim = *self.slots[1 - stm]
+            .iter()
+            .find(|&&q| cells[q] == t.index() as u8)
+            .expect("an enemy man on the target");
+        let table = self.captures[victim].expect("royal men are never captured");
+        let mut rest = [0u8; MAX_MEN];
+        let mut n = 0;
+        for (q, &c) in cells[..self.men.len()].iter().enumerate() {
+            if q != victim {
+                rest[n] = c;
+                n += 1;
+            }
+        }
+        let code = table.code_at(1 - stm, &rest[..n])?;
+        (code != ILLEGAL).then_some((code, table.stalemate_base()))
+    }
+
+    /// Whether `side`'s royal man is attacked in `a`.
+    fn in_check(&self, a: &Arrangement, side: usize) -> bool {
+        let target = self.cells[a.cells[self.slots[side][0]] as usize];
+        let occupied = a.sides[0] | a.sides[1];
+        self.slots[1 - side].iter().any(|&j| {
+            let from = self.cells[a.cells[j] as usize];
+            a.sides[1 - side].contains(from)
+                && self
+                    .rules
+                    .reach(
+                        self.men[j],
+                        from,
+                        a.sides[1 - side],
+                        a.sides[side],
+                        occupied,
+                    )
+                    .contains(target)
+        })
+    }
+
+    /// Whether man `j` moving to `t` in `a` gives check.
+    fn gives_check(&self, a: &Arrangement, j: usize, t: Cell) -> bool {
+        let stm = a.stm;
+        let mut after = *a;
+        after.stm = 1 - stm;
+        after.sides[stm].remove(self.cells[a.cells[j] as usize]);
+        after.sides[stm].insert(t);
+        after.sides[1 - stm].remove(t);
+        after.cells[j] = t.index() as u8;
+        // A captured man keeps its cell index but leaves its side's set: only the
+        // mover's men attack the king checked.
+        self.in_check(&after, 1 - stm)
+    }
+
+    /// The legal positions from which a quiet move leads to `a`: a man of the side that
+    /// just moved, played back along its own moves.
+    fn unmoves(&self, a: &Arrangement, out: &mut Vec<usize>) {
+        let mover = 1 - a.stm;
+        // Every move into a check is a checking move: none for a side left without them.
+        if self.no_checks == Some(mover) && self.in_check(a, a.stm) {
+            return;
+        }
+        let k = self.men.len();
+        for &j in &self.slots[mover] {
+            let at = self.cells[a.cells[j] as usize];
+            let mut own = a.sides[mover];
+            own.remove(at);
+            let occupied = own | a.sides[a.stm];
+            let back = self
+                .rules
+                .reach(self.men[j], at, own, a.sides[a.stm], occupied)
+                & !occupied;
+            for from in back {
+                let mut cells = a.cells;
+                cells[j] = from.index() as u8;
+                let pred = self.indexer.index(mover, &cells[..k]).expect("distinct");
+                if self.codes[pred] != ILLEGAL {
+                    out.push(pred);
+                }
+            }
+        }
+    }
+}
+
+/// Builds the table of `material` and every smaller one, all with `defender` not
+/// allowed to give check, and returns the big one.
+pub(crate) fn without_checks(
+    rules: &Arc<Rules>,
+    material: &Material,
+    defender: Side,
+    ctl: &mut Control,
+) -> Result<Table, TableError> {
+    let mut built = Built::new();
+    build(rules, material, Some(defender.index()), &mut built, ctl)?;
+    Ok(built.remove(material).expect("just built"))
+}
