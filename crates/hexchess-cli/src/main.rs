@@ -111,7 +111,19 @@ enum TbCommand {
         #[arg(long)]
         out: Option<PathBuf>,
     },
-    /// Build a table and count its positions by value, with the longest mate.
+    /// Time probes of a table in memory: the table alone, and the engine's way (finding
+    /// the table among those loaded first).
+    Bench {
+        #[arg(long, default_value = "glinski")]
+        variant: String,
+        /// The men, White's first: KRvK, KQvKR.
+        material: String,
+        /// How many probes of random legal positions.
+        #[arg(long, default_value_t = 1_000_000)]
+        probes: usize,
+    },
+    /// Count a table's positions by value, with the longest mate (the table is read
+    /// from the per-user data folder when there, else built).
     Stats {
         /// Variant id, or a path to a variant file.
         #[arg(long, default_value = "glinski")]
@@ -122,8 +134,8 @@ enum TbCommand {
         #[arg(long)]
         json: bool,
     },
-    /// Build the table of a position's men and give the position's value and each
-    /// move's.
+    /// Give a position's value and each move's, from the tables of its men (read from
+    /// the per-user data folder when there, else built).
     Probe {
         #[arg(long, default_value = "glinski")]
         variant: String,
@@ -294,6 +306,11 @@ fn main() -> ExitCode {
             material,
             json,
         })) => tb_stats(&variant, &material, json),
+        Some(Command::Tb(TbCommand::Bench {
+            variant,
+            material,
+            probes,
+        })) => tb_bench(&variant, &material, probes),
         Some(Command::Tb(TbCommand::Probe { variant, fen, json })) => {
             tb_probe(&variant, &fen, json)
         }
@@ -512,11 +529,12 @@ fn tb_generate(variant: &str, material: &str, out: Option<PathBuf>) -> Result<()
     let name = material.name(&rules);
     let path = match out {
         Some(p) => p,
-        None => hexchess_core::catalog::user_data_dir()
-            .ok_or("no per-user data folder here (HOME is not set); give --out")?
-            .join("tables")
-            .join(rules.id())
-            .join(format!("{name}.htb")),
+        None => hexchess_tablebase::table_path(
+            &hexchess_tablebase::default_dir()
+                .ok_or("no per-user data folder here (HOME is not set); give --out")?,
+            &rules,
+            &material,
+        ),
     };
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -536,11 +554,61 @@ fn tb_generate(variant: &str, material: &str, out: Option<PathBuf>) -> Result<()
     Ok(())
 }
 
+/// The table of `material`: read from the per-user data folder when a good file is
+/// there (a bad one is reported on stderr), else built.
+fn load_or_build(rules: &Arc<Rules>, material: &Material) -> Result<Table, String> {
+    if let Some(dir) = hexchess_tablebase::default_dir() {
+        let path = hexchess_tablebase::table_path(&dir, rules, material);
+        if path.exists() {
+            match Table::read(&path, rules) {
+                Ok(t) if t.material() == material => return Ok(t),
+                Ok(_) => eprintln!("{}: another material; building", path.display()),
+                Err(e) => eprintln!("{e}; building the table instead"),
+            }
+        }
+    }
+    Table::generate(rules, material).map_err(|e| e.to_string())
+}
+
+fn tb_bench(variant: &str, material: &str, probes: usize) -> Result<(), String> {
+    use rand::{Rng, SeedableRng};
+    let rules = rules_for(variant)?;
+    let material = Material::parse(material, &rules).map_err(|e| e.to_string())?;
+    let table = Arc::new(load_or_build(&rules, &material)?);
+    let legal: Vec<usize> = table.values().map(|(i, _)| i).collect();
+    let mut rng = rand::rngs::StdRng::seed_from_u64(1);
+    let positions: Vec<Position> = (0..4096)
+        .map(|_| table.position(legal[rng.random_range(0..legal.len())]))
+        .collect();
+    let engine_view = hexchess_engine::Tablebases::new(vec![Arc::clone(&table)]);
+    let time = |probe: &dyn Fn(&Position) -> bool| {
+        let started = Instant::now();
+        let mut found = 0usize;
+        for k in 0..probes {
+            found += usize::from(probe(&positions[k % positions.len()]));
+        }
+        (
+            started.elapsed().as_nanos() as f64 / probes.max(1) as f64,
+            found,
+        )
+    };
+    let (alone, a) = time(&|p| table.probe(p).is_some());
+    let (engine, b) = time(&|p| engine_view.probe(p).is_some());
+    if a != probes || b != probes {
+        return Err("a probe missed a position of its own table".into());
+    }
+    println!(
+        "{}: {probes} probes of random legal positions; table alone {alone:.0} ns per probe, the engine's way {engine:.0} ns",
+        material.name(&rules)
+    );
+    Ok(())
+}
+
 fn tb_stats(variant: &str, material: &str, json: bool) -> Result<(), String> {
     let rules = rules_for(variant)?;
     let material = Material::parse(material, &rules).map_err(|e| e.to_string())?;
     let started = Instant::now();
-    let table = Table::generate(&rules, &material).map_err(|e| e.to_string())?;
+    let table = load_or_build(&rules, &material)?;
     let c = table.counts();
     let fen = c.longest_at.map(|i| table.position(i).to_fen());
     if json {
@@ -603,7 +671,7 @@ fn tb_probe(variant: &str, fen: &str, json: bool) -> Result<(), String> {
         let m = Material::of(p).map_err(|e| e.to_string())?;
         let name = m.name(&rules);
         if !tables.contains_key(&name) {
-            let t = Table::generate(&rules, &m).map_err(|e| e.to_string())?;
+            let t = load_or_build(&rules, &m)?;
             tables.insert(name.clone(), t);
         }
         tables[&name]

@@ -25,6 +25,7 @@
 //! `docs/engine.md` and `docs/strength.md`.
 
 pub mod bench;
+pub mod endgame;
 pub mod eval;
 mod order;
 pub mod protocol;
@@ -39,6 +40,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 
+pub use endgame::{TableShelf, Tablebases};
 pub use eval::{EvalMode, EvalTerms, EvalWeights, Evaluator};
 pub use search::{MATE, MATE_BOUND, MAX_MULTI_PV, MAX_PLY, MAX_THREADS, Searcher};
 pub use skill::{Handicap, Skill, SkillError};

@@ -67,11 +67,12 @@ impl Control<'_> {
 }
 
 /// Builds `material`'s table into `built`, after the smaller ones its captures reach.
-/// With `no_checks`, that side may give no check, in this table and every smaller one.
+/// With a `restriction`, one side's moves are limited, in this table and every smaller
+/// one.
 pub(crate) fn build(
     rules: &Arc<Rules>,
     material: &Material,
-    no_checks: Option<usize>,
+    restriction: Option<Restriction>,
     built: &mut Built,
     ctl: &mut Control,
 ) -> Result<(), TableError> {
@@ -81,16 +82,12 @@ pub(crate) fn build(
     for side in 0..2 {
         // Every man but the royal one (first) can be captured.
         for i in 1..material.sides[side].len() {
-            build(rules, &material.without(side, i), no_checks, built, ctl)?;
+            build(rules, &material.without(side, i), restriction, built, ctl)?;
         }
     }
-    let what = match no_checks {
-        None => String::new(),
-        Some(0) => " without White's checks".to_string(),
-        Some(_) => " without Black's checks".to_string(),
-    };
+    let what = restriction.map_or(String::new(), |r| format!(" ({r})"));
     (ctl.progress)(&format!("building {}{what}", material.name(rules)));
-    let table = Builder::new(rules, material, no_checks, built)?.run(ctl)?;
+    let table = Builder::new(rules, material, restriction, built)?.run(ctl)?;
     built.insert(material.clone(), table);
     Ok(())
 }
@@ -155,8 +152,8 @@ fn seen(code: u8, base: u8, pass: Pass) -> Seen {
 struct Builder<'a> {
     rules: &'a Arc<Rules>,
     material: Material,
-    /// The side whose checking moves are left out (for the perpetual-check split).
-    no_checks: Option<usize>,
+    /// Moves of one side left out (for the draws' split).
+    restriction: Option<Restriction>,
     men: Vec<Piece>,
     /// `[side]`: that side's men's slots.
     slots: [Vec<usize>; 2],
@@ -173,7 +170,7 @@ impl<'a> Builder<'a> {
     fn new(
         rules: &'a Arc<Rules>,
         material: &Material,
-        no_checks: Option<usize>,
+        restriction: Option<Restriction>,
         built: &'a Built,
     ) -> Result<Builder<'a>, TableError> {
         let men = material.men_in_order();
@@ -197,7 +194,7 @@ impl<'a> Builder<'a> {
         let builder = Builder {
             rules,
             material: material.clone(),
-            no_checks,
+            restriction,
             men,
             slots,
             cells,
@@ -467,7 +464,7 @@ impl<'a> Builder<'a> {
         let stm = a.stm;
         let k = self.men.len();
         let occupied = a.sides[0] | a.sides[1];
-        let leaves_checks = self.no_checks == Some(stm);
+        let limit = self.restriction.filter(|r| r.side().index() == stm);
         for &j in &self.slots[stm] {
             let from = self.cells[a.cells[j] as usize];
             let reach =
@@ -493,11 +490,13 @@ impl<'a> Builder<'a> {
                     }
                     Step::Quiet(child)
                 };
-                let step = if leaves_checks && self.gives_check(a, j, t) {
-                    Step::LeftOut
-                } else {
-                    step
+                let left_out = match limit {
+                    None => false,
+                    Some(Restriction::NoChecks(_)) => self.gives_check(a, j, t),
+                    Some(Restriction::ChecksOnly(_)) => !self.gives_check(a, j, t),
+                    Some(Restriction::NoCaptures(_)) => matches!(step, Step::Capture { .. }),
                 };
+                let step = if left_out { Step::LeftOut } else { step };
                 f(step)?;
             }
         }
@@ -563,9 +562,15 @@ impl<'a> Builder<'a> {
     /// just moved, played back along its own moves.
     fn unmoves(&self, a: &Arrangement, out: &mut Vec<usize>) {
         let mover = 1 - a.stm;
-        // Every move into a check is a checking move: none for a side left without them.
-        if self.no_checks == Some(mover) && self.in_check(a, a.stm) {
-            return;
+        // Every move into a check is a checking move, every other one is not.
+        match self.restriction {
+            Some(Restriction::NoChecks(s)) if s.index() == mover && self.in_check(a, a.stm) => {
+                return;
+            }
+            Some(Restriction::ChecksOnly(s)) if s.index() == mover && !self.in_check(a, a.stm) => {
+                return;
+            }
+            _ => {}
         }
         let k = self.men.len();
         for &j in &self.slots[mover] {
@@ -589,15 +594,51 @@ impl<'a> Builder<'a> {
     }
 }
 
-/// Builds the table of `material` and every smaller one, all with `defender` not
-/// allowed to give check, and returns the big one.
-pub(crate) fn without_checks(
+/// A limit on one side's moves, for telling kinds of draws apart: a draw that the
+/// limited side no longer holds needed the moves left out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Restriction {
+    /// The side may not give check (a position where its only moves check is lost).
+    NoChecks(Side),
+    /// The side must give check with every move (or it loses): what it holds so is
+    /// held by checking forever.
+    ChecksOnly(Side),
+    /// The side may not capture.
+    NoCaptures(Side),
+}
+
+impl Restriction {
+    pub fn side(self) -> Side {
+        match self {
+            Restriction::NoChecks(s) | Restriction::ChecksOnly(s) | Restriction::NoCaptures(s) => s,
+        }
+    }
+}
+
+impl std::fmt::Display for Restriction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let side = if self.side() == Side::White {
+            "White"
+        } else {
+            "Black"
+        };
+        match self {
+            Restriction::NoChecks(_) => write!(f, "{side} gives no check"),
+            Restriction::ChecksOnly(_) => write!(f, "{side} gives check with every move"),
+            Restriction::NoCaptures(_) => write!(f, "{side} captures nothing"),
+        }
+    }
+}
+
+/// Builds the table of `material` and every smaller one, all under `restriction`, and
+/// returns the big one.
+pub(crate) fn restricted(
     rules: &Arc<Rules>,
     material: &Material,
-    defender: Side,
+    restriction: Restriction,
     ctl: &mut Control,
 ) -> Result<Table, TableError> {
     let mut built = Built::new();
-    build(rules, material, Some(defender.index()), &mut built, ctl)?;
+    build(rules, material, Some(restriction), &mut built, ctl)?;
     Ok(built.remove(material).expect("just built"))
 }

@@ -22,6 +22,18 @@ const MAGIC: &[u8; 8] = b"HEXCHTB1";
 /// The format this code writes and reads.
 pub const FORMAT_VERSION: u32 = 2;
 
+/// The per-user folder tables live in (`<data>/hexchess/tables`), when there is one.
+pub fn default_dir() -> Option<PathBuf> {
+    hexchess_core::catalog::user_data_dir().map(|d| d.join("tables"))
+}
+
+/// Where the table of `material` in `rules`' variant lives under `dir`:
+/// `<dir>/<variant>/<material>.htb`.
+pub fn table_path(dir: &Path, rules: &Rules, material: &Material) -> PathBuf {
+    dir.join(rules.id())
+        .join(format!("{}.htb", material.name(rules)))
+}
+
 /// Why a table file cannot be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TableFileError {

@@ -34,6 +34,7 @@ mod index;
 pub mod material;
 pub mod table;
 
-pub use file::{FORMAT_VERSION, TableFileError, rules_fingerprint};
+pub use build::Restriction;
+pub use file::{FORMAT_VERSION, TableFileError, default_dir, rules_fingerprint, table_path};
 pub use material::{MAX_MEN, Material, MaterialError};
 pub use table::{Counts, Table, TableError, Value};

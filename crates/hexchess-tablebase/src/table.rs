@@ -13,7 +13,7 @@ use std::sync::atomic::AtomicBool;
 
 use hexchess_core::{Bitboard, Cell, Piece, Position, Rules, Side};
 
-use crate::build::{self, Built, Control, DRAW, ILLEGAL, PERPETUAL};
+use crate::build::{self, Built, Control, DRAW, ILLEGAL, PERPETUAL, Restriction};
 use crate::index::Indexer;
 use crate::material::{MAX_MEN, Material};
 
@@ -123,7 +123,7 @@ impl Table {
         let mut ctl = Control { progress, stop };
         let mut perpetual: Vec<u64> = Vec::new();
         for defender in Side::BOTH {
-            let t = build::without_checks(rules, material, defender, &mut ctl)?;
+            let t = build::restricted(rules, material, Restriction::NoChecks(defender), &mut ctl)?;
             perpetual.resize(t.codes.len().div_ceil(64), 0);
             for (i, &code) in t.codes.iter().enumerate() {
                 if let Some(winner) = t.mate_winner(i, code)
@@ -152,12 +152,22 @@ impl Table {
         material: &Material,
         defender: Side,
     ) -> Result<Table, TableError> {
+        Table::generate_restricted(rules, material, Restriction::NoChecks(defender))
+    }
+
+    /// The table of `material` with one side's moves limited, in it and every smaller
+    /// table (for studying kinds of draws). Its draws are not split.
+    pub fn generate_restricted(
+        rules: &Arc<Rules>,
+        material: &Material,
+        restriction: Restriction,
+    ) -> Result<Table, TableError> {
         let stop = AtomicBool::new(false);
         let mut ctl = Control {
             progress: &mut |_| {},
             stop: &stop,
         };
-        build::without_checks(rules, material, defender, &mut ctl)
+        build::restricted(rules, material, restriction, &mut ctl)
     }
 
     /// A finished build.
@@ -297,6 +307,11 @@ impl Table {
         }
         self.indexer
             .index(pos.turn().index(), &cells[..self.men.len()])
+    }
+
+    /// The side that mates at slot `i`, if one does.
+    pub fn mate_winner_at(&self, i: usize) -> Option<Side> {
+        self.mate_winner(i, self.codes[i]).map(|s| Side::BOTH[s])
     }
 
     /// The side that mates at slot `i` (holding `code`), if one does.

@@ -10,13 +10,14 @@ pub mod command;
 pub mod options;
 
 use std::io::{self, Write};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 pub use command::{Command, CommandError, MAX_BENCH_DEPTH, MAX_PERFT_DEPTH, Start};
 pub use options::{EngineOption, MAX_HASH_MB, OptionType};
 
 use crate::eval::EvalMode;
-use crate::{RunningSearch, SearchLimits, SearchOptions, Searcher, bench};
+use crate::{RunningSearch, SearchLimits, SearchOptions, Searcher, TableShelf, Tablebases, bench};
 use hexchess_core::catalog::Catalog;
 use hexchess_core::position::Position;
 use hexchess_core::rules::Rules;
@@ -40,6 +41,11 @@ pub struct Engine {
     out: SharedOut,
     searcher: Option<Searcher>,
     running: Option<RunningSearch>,
+    /// Endgame tables: whether to read them, from where (`None`: the per-user data
+    /// folder), and those read so far.
+    use_tables: bool,
+    table_dir: Option<PathBuf>,
+    shelf: TableShelf,
 }
 
 /// Writes one line to the shared output, ignoring a closed pipe (nothing to tell).
@@ -71,6 +77,9 @@ impl Engine {
             out,
             searcher: Some(Searcher::new(SearchOptions::default())),
             running: None,
+            use_tables: true,
+            table_dir: None,
+            shelf: TableShelf::new(),
         }
     }
 
@@ -178,8 +187,22 @@ impl Engine {
         let Some(option) = options::find(&table, name) else {
             return error(&self.out, format!("unknown option '{name}'"));
         };
-        if let Effect::Variant = option.effect {
-            return self.set_variant(value);
+        match option.effect {
+            Effect::Variant => return self.set_variant(value),
+            Effect::UseTablebases => {
+                return match value.to_ascii_lowercase().as_str() {
+                    "true" => self.use_tables = true,
+                    "false" => self.use_tables = false,
+                    _ => error(&self.out, format!("{name}: expected true or false")),
+                };
+            }
+            Effect::TablebasePath => {
+                self.table_dir = Some(value.trim())
+                    .filter(|v| !v.is_empty() && *v != "<empty>")
+                    .map(PathBuf::from);
+                return;
+            }
+            _ => {}
         }
         let mut search_options = *self.searcher().options();
         match options::apply(option.effect, value, &mut search_options) {
@@ -230,10 +253,12 @@ impl Engine {
 
     fn go(&mut self, limits: SearchLimits) {
         self.stop();
-        let searcher = self
+        let tables = self.tables_for_position();
+        let mut searcher = self
             .searcher
             .take()
             .unwrap_or_else(|| Searcher::new(SearchOptions::default()));
+        searcher.set_tablebases(tables);
         let info_out = Arc::clone(&self.out);
         let done_out = Arc::clone(&self.out);
         self.running = Some(RunningSearch::start(
@@ -246,6 +271,26 @@ impl Engine {
                 None => say(&done_out, "bestmove (none)"),
             },
         ));
+    }
+
+    /// The endgame tables the position can reach, read from the table folder (each
+    /// file once); files that cannot be used are reported and left out.
+    fn tables_for_position(&mut self) -> Arc<Tablebases> {
+        if !self.use_tables {
+            return Arc::new(Tablebases::none());
+        }
+        let Some(dir) = self
+            .table_dir
+            .clone()
+            .or_else(hexchess_tablebase::default_dir)
+        else {
+            return Arc::new(Tablebases::none());
+        };
+        let (tables, errors) = self.shelf.for_position(&dir, &self.position);
+        for e in errors {
+            error(&self.out, format!("endgame table left out: {e}"));
+        }
+        Arc::new(tables)
     }
 
     fn perft(&mut self, depth: u32) {

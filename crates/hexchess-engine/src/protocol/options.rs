@@ -36,6 +36,10 @@ pub enum OptionType {
 pub enum Effect {
     /// The variant played (engine state, not a search option).
     Variant,
+    /// The folder endgame tables are read from (engine state).
+    TablebasePath,
+    /// Whether the search reads endgame tables (engine state).
+    UseTablebases,
     Hash,
     Threads,
     MultiPv,
@@ -173,6 +177,20 @@ pub fn table(variant: &str, variants: &[&str]) -> Vec<EngineOption> {
         effect: Effect::Term(term),
     }));
     options.push(EngineOption {
+        name: "Tablebases",
+        kind: check.clone(),
+        doc: "read endgame tables (tb generate) in endings they hold",
+        effect: Effect::UseTablebases,
+    });
+    options.push(EngineOption {
+        name: "TablebasePath",
+        kind: OptionType::String {
+            default: String::new(),
+        },
+        doc: "the folder of endgame tables (empty: the per-user data folder's tables)",
+        effect: Effect::TablebasePath,
+    });
+    options.push(EngineOption {
         name: "MaxDepth",
         kind: spin(0, 0, 127),
         doc: "a depth the search never exceeds (0: no limit)",
@@ -245,7 +263,7 @@ fn parse_within(value: &str, min: usize, max: usize) -> Result<usize, OptionErro
 /// to apply). On error `options` is unchanged.
 pub fn apply(effect: Effect, value: &str, options: &mut SearchOptions) -> Result<(), OptionError> {
     match effect {
-        Effect::Variant => {}
+        Effect::Variant | Effect::TablebasePath | Effect::UseTablebases => {}
         Effect::Hash => options.hash_mb = parse_within(value, 1, MAX_HASH_MB)?,
         Effect::Threads => options.threads = parse_within(value, 1, MAX_THREADS)?,
         Effect::MultiPv => options.multi_pv = parse_within(value, 1, MAX_MULTI_PV)?,

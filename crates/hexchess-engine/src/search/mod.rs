@@ -12,6 +12,7 @@ use rand::Rng;
 mod node;
 pub mod params;
 
+use crate::endgame::{self, Tablebases};
 use crate::eval::{EvalMode, EvalWeights, Evaluator};
 use crate::order::{MoveOrder, StagedMoves};
 use crate::skill::Handicap;
@@ -102,6 +103,8 @@ pub struct Searcher {
     deadlines: Deadlines,
     node_limit: Option<u64>,
     stalemate_score: i32,
+    /// Endgame tables the search reads (none by default).
+    tablebases: Arc<Tablebases>,
     /// At a level with a noisy evaluation: this search's seed and the noise's reach.
     noise: Option<(u64, i32)>,
     mode: EvalMode,
@@ -146,6 +149,7 @@ impl Searcher {
             deadlines: Deadlines::default(),
             node_limit: None,
             stalemate_score: 0,
+            tablebases: Arc::new(Tablebases::none()),
             noise: None,
             mode: EvalMode::FULL,
             stop: Arc::new(AtomicBool::new(false)),
@@ -167,6 +171,14 @@ impl Searcher {
             h.options = options;
         }
         self.options = options;
+    }
+
+    /// The endgame tables the next searches read.
+    pub fn set_tablebases(&mut self, tables: Arc<Tablebases>) {
+        for h in &mut self.helpers {
+            h.tablebases = Arc::clone(&tables);
+        }
+        self.tablebases = tables;
     }
 
     /// Size of the hash table in megabytes.
@@ -249,6 +261,7 @@ impl Searcher {
             let mut h = Searcher::with_table(self.options, Arc::clone(&self.tt));
             h.helper_id = self.helpers.len() + 1;
             h.helper_nodes = Arc::clone(&self.helper_nodes);
+            h.tablebases = Arc::clone(&self.tablebases);
             self.helpers.push(h);
         }
         let halt = Arc::new(AtomicBool::new(false));
@@ -309,6 +322,11 @@ impl Searcher {
             return self.no_move_result(pos);
         }
         let handicap = self.options.skill.handicap();
+        if handicap.is_none()
+            && let Some(result) = self.play_from_table(pos, report)
+        {
+            return result;
+        }
         self.noise = handicap
             .filter(|h| h.noise > 0)
             .map(|h| (rand::rng().random::<u64>(), h.noise as i32));
@@ -360,6 +378,34 @@ impl Searcher {
             *h /= HISTORY_AGEING;
         }
         self.stalemate_score = stalemate_value(pos);
+    }
+
+    /// At full strength, in a position a table holds with every move's outcome: the
+    /// table's best move (the soonest mate, or the longest defence), reported with its
+    /// score and the line both sides would play, without a search.
+    fn play_from_table(
+        &mut self,
+        pos: &Position,
+        report: &mut dyn FnMut(&SearchInfo),
+    ) -> Option<SearchResult> {
+        let ranked = self.tablebases.rank_moves(pos)?;
+        let &(best, value) = ranked.first()?;
+        let score = endgame::score(value, 0, self.stalemate_score);
+        let mut after = pos.clone();
+        after.make_move(best);
+        let mut pv = vec![best];
+        pv.extend(self.tablebases.line(&after, 40));
+        let info = self.info(1, score, &pv);
+        if self.helper_id == 0 {
+            report(&info);
+        }
+        Some(SearchResult {
+            best: Some(best),
+            score: Score::from_internal(score),
+            depth: 1,
+            nodes: self.nodes,
+            pv,
+        })
     }
 
     /// The result when the side to move has no legal move: mated or stalemated.

@@ -13,6 +13,7 @@ use super::params::{
     REVERSE_FUTILITY_MARGIN, history_bonus, move_count_limit, null_move_reduction,
 };
 use super::{EVAL_CACHE_SIZE, INFINITY, MATE, MATE_BOUND, MAX_PLY, Searcher};
+use crate::endgame;
 use crate::eval::Evaluator;
 use crate::order::{self, KILLERS, MoveOrder, Source};
 use crate::see::see;
@@ -73,6 +74,10 @@ impl Searcher {
         if ply > 0 {
             if self.is_draw(pos) {
                 return 0;
+            }
+            // An ending a table holds: its exact value ends the branch.
+            if let Some(v) = self.tablebases.probe(pos) {
+                return endgame::score(v, ply, self.stalemate_score);
             }
             // Mate distance pruning: no line here can beat a shorter mate found already.
             alpha = alpha.max(-MATE + ply as i32);
@@ -435,6 +440,11 @@ impl Searcher {
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY - 1 {
             return eval.evaluate(pos, self.mode);
+        }
+        if ply > 0
+            && let Some(v) = self.tablebases.probe(pos)
+        {
+            return endgame::score(v, ply, self.stalemate_score);
         }
         let in_check = known_check.unwrap_or_else(|| pos.in_check());
         let stand_pat = if in_check {

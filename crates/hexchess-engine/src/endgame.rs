@@ -1,0 +1,226 @@
+//! Endgame tables in play: the tables a search may read, loaded from their folder for
+//! the endings a position can reach, and what a table's value is worth to the search.
+//!
+//! With a table the search knows a small ending exactly: at the root it plays the move
+//! that mates soonest (or, lost, is mated latest) without searching; inside the search
+//! a position in a table ends its branch with the exact score, mate in N included.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use hexchess_core::moves::Move;
+use hexchess_core::position::Position;
+use hexchess_core::{Kind, Rules, Side};
+use hexchess_tablebase::{MAX_MEN, Material, Table, Value, table_path};
+
+use crate::search::MATE;
+
+/// The tables one search may probe, all of one variant.
+#[derive(Default)]
+pub struct Tablebases {
+    tables: Vec<Arc<Table>>,
+    /// The most men in any of them: positions with more are not looked up.
+    max_men: u32,
+}
+
+impl Tablebases {
+    /// No tables.
+    pub fn none() -> Tablebases {
+        Tablebases::default()
+    }
+
+    /// The tables given.
+    pub fn new(tables: Vec<Arc<Table>>) -> Tablebases {
+        let max_men = tables
+            .iter()
+            .map(|t| t.material().men() as u32)
+            .max()
+            .unwrap_or(0);
+        Tablebases { tables, max_men }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.tables.is_empty()
+    }
+
+    pub fn len(&self) -> usize {
+        self.tables.len()
+    }
+
+    /// The value of `pos` for its side to move, when a table holds it.
+    #[inline]
+    pub fn probe(&self, pos: &Position) -> Option<Value> {
+        if pos.occupied().count() > self.max_men {
+            return None;
+        }
+        self.tables.iter().find_map(|t| t.probe(pos))
+    }
+
+    /// Every legal move of `pos` with its value for the side to move, best first (mate
+    /// soonest, then stalemate soonest, then a draw, then stalemated or mated latest);
+    /// `None` unless a table holds every position the moves lead to.
+    pub fn rank_moves(&self, pos: &Position) -> Option<Vec<(Move, Value)>> {
+        let mut ranked = Vec::new();
+        for mv in pos.legal_moves() {
+            let mut child = pos.clone();
+            child.make_move(mv);
+            ranked.push((mv, self.probe(&child)?.for_mover()));
+        }
+        ranked.sort_by_key(|(_, v)| std::cmp::Reverse(rank(*v)));
+        Some(ranked)
+    }
+
+    /// The line both sides play by the tables from `pos`, at most `plies` long.
+    pub fn line(&self, pos: &Position, plies: usize) -> Vec<Move> {
+        let mut pos = pos.clone();
+        let mut line = Vec::new();
+        while line.len() < plies {
+            let Some(&(mv, _)) = self.rank_moves(&pos).as_ref().and_then(|r| r.first()) else {
+                break;
+            };
+            pos.make_move(mv);
+            line.push(mv);
+        }
+        line
+    }
+}
+
+/// How good a value is for the side to move: higher is better.
+pub fn rank(v: Value) -> (i32, i32) {
+    match v {
+        Value::Win(d) => (4, -i32::from(d)),
+        Value::StalemateWin(d) => (3, -i32::from(d)),
+        Value::Draw | Value::DrawPerpetual => (2, 0),
+        Value::StalemateLoss(d) => (1, i32::from(d)),
+        Value::Loss(d) => (0, i32::from(d)),
+    }
+}
+
+/// The search score of a table's value `ply` plies from the root, given the score of
+/// being stalemated: mates as the search scores them (so `score mate N` shows), a
+/// stalemate one way or the other a little nearer the sooner it comes.
+pub fn score(v: Value, ply: usize, stalemated: i32) -> i32 {
+    let ply = ply as i32;
+    match v {
+        Value::Win(d) => MATE - ply - i32::from(d),
+        Value::Loss(d) => -MATE + ply + i32::from(d),
+        Value::StalemateWin(d) => -stalemated - i32::from(d).min(50),
+        Value::StalemateLoss(d) => stalemated + i32::from(d).min(50),
+        Value::Draw | Value::DrawPerpetual => 0,
+    }
+}
+
+/// Tables read from a folder, kept between searches: each ending's file is read once
+/// (or again when it changes), and a file that cannot be read is reported once.
+#[derive(Default)]
+pub struct TableShelf {
+    /// By file: the table read and the file's modification time, or why it failed.
+    read: HashMap<PathBuf, (Option<std::time::SystemTime>, Option<Arc<Table>>)>,
+}
+
+impl TableShelf {
+    pub fn new() -> TableShelf {
+        TableShelf::default()
+    }
+
+    /// The tables under `dir` for every pawnless ending `pos` can reach by captures,
+    /// with a message for each file that exists but cannot be used.
+    pub fn for_position(&mut self, dir: &Path, pos: &Position) -> (Tablebases, Vec<String>) {
+        let rules = pos.rules_arc();
+        let mut tables = Vec::new();
+        let mut errors = Vec::new();
+        for material in reachable_endings(pos) {
+            let path = table_path(dir, rules, &material);
+            let Ok(meta) = std::fs::metadata(&path) else {
+                continue;
+            };
+            let modified = meta.modified().ok();
+            let fresh = matches!(self.read.get(&path), Some((m, _)) if *m == modified);
+            if !fresh {
+                let table = match Table::read(&path, rules) {
+                    Ok(t) if t.material() == &material => Some(Arc::new(t)),
+                    Ok(t) => {
+                        errors.push(format!(
+                            "{}: holds {}, not {}",
+                            path.display(),
+                            t.material().name(rules),
+                            material.name(rules)
+                        ));
+                        None
+                    }
+                    Err(e) => {
+                        errors.push(e.to_string());
+                        None
+                    }
+                };
+                self.read.insert(path.clone(), (modified, table));
+            }
+            if let Some((_, Some(t))) = self.read.get(&path)
+                && Arc::ptr_eq(t.rules(), rules)
+            {
+                tables.push(Arc::clone(t));
+            } else if let Some((_, Some(_))) = self.read.get(&path) {
+                // Read for an earlier copy of the variant's rules: read it again.
+                self.read.remove(&path);
+                return self.for_position(dir, pos);
+            }
+        }
+        (Tablebases::new(tables), errors)
+    }
+}
+
+/// The pawnless endings of at most [`MAX_MEN`] men that `pos` is in or can reach by
+/// captures (promotions aside).
+fn reachable_endings(pos: &Position) -> Vec<Material> {
+    let rules = pos.rules();
+    let men = |side: Side| -> Vec<Kind> {
+        let mut kinds: Vec<Kind> = pos
+            .pieces()
+            .filter(|(_, p)| p.side == side && Some(p.kind) != rules.pawn_kind())
+            .map(|(_, p)| p.kind)
+            .collect();
+        kinds.sort_by_key(|k| (!rules.is_royal(*k), rules.kind_info(*k).letter));
+        kinds
+    };
+    let (white, black) = (men(Side::White), men(Side::Black));
+    let mut out = Vec::new();
+    for w in subsets_keeping_royal(&white, rules) {
+        for b in subsets_keeping_royal(&black, rules) {
+            if w.len() + b.len() > MAX_MEN {
+                continue;
+            }
+            let m = Material {
+                sides: [w.clone(), b.clone()],
+            };
+            let name = m.name(rules);
+            if let Ok(m) = Material::parse(&name, rules)
+                && !out.contains(&m)
+            {
+                out.push(m);
+            }
+        }
+    }
+    out
+}
+
+/// Every subset of `kinds` that keeps the royal man (first) and at most two others
+/// (a table has at most four men), without repeats.
+fn subsets_keeping_royal(kinds: &[Kind], rules: &Rules) -> Vec<Vec<Kind>> {
+    let Some((&royal, rest)) = kinds.split_first() else {
+        return Vec::new();
+    };
+    if !rules.is_royal(royal) {
+        return Vec::new();
+    }
+    let mut out: Vec<Vec<Kind>> = vec![vec![royal]];
+    for i in 0..rest.len() {
+        out.push(vec![royal, rest[i]]);
+        for j in i + 1..rest.len() {
+            out.push(vec![royal, rest[i], rest[j]]);
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}

@@ -1,0 +1,201 @@
+//! The engine with endgame tables: the table's best move at the root with its mate
+//! score, exact scores for positions inside the search, and table files read from a
+//! folder, a damaged one reported and left out.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
+
+use hexchess_core::{Catalog, Position, Rules};
+use hexchess_engine::endgame::rank;
+use hexchess_engine::protocol::{Engine, SharedOut};
+use hexchess_engine::{Score, SearchLimits, SearchOptions, SearchResult, Searcher, Tablebases};
+use hexchess_tablebase::{Material, Table, Value};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+fn glinski() -> Arc<Rules> {
+    Arc::clone(&Catalog::builtin().get("glinski").unwrap().rules)
+}
+
+fn table(rules: &Arc<Rules>, name: &str) -> Arc<Table> {
+    Arc::new(Table::generate(rules, &Material::parse(name, rules).unwrap()).unwrap())
+}
+
+fn search(tables: &Arc<Tablebases>, pos: &Position, depth: u32) -> SearchResult {
+    let mut s = Searcher::new(SearchOptions::default());
+    s.set_tablebases(Arc::clone(tables));
+    s.search(
+        &mut pos.clone(),
+        &SearchLimits::depth(depth),
+        &Arc::new(AtomicBool::new(false)),
+        &mut |_| {},
+    )
+}
+
+/// The protocol's mate score for a table value.
+fn mate_score(v: Value) -> Option<Score> {
+    match v {
+        Value::Win(d) => Some(Score::Mate((i32::from(d) + 1) / 2)),
+        Value::Loss(d) => Some(Score::Mate(-i32::from(d) / 2)),
+        _ => None,
+    }
+}
+
+#[test]
+fn with_a_table_the_engine_mates_soonest_and_defends_longest() {
+    let rules = glinski();
+    let krk = table(&rules, "KRvK");
+    let tables = Arc::new(Tablebases::new(vec![
+        Arc::clone(&krk),
+        table(&rules, "KvK"),
+    ]));
+    let decided: Vec<(usize, Value)> = krk
+        .values()
+        .filter(|(_, v)| matches!(v, Value::Win(_)) || matches!(v, Value::Loss(d) if *d > 0))
+        .collect();
+    let mut rng = StdRng::seed_from_u64(7);
+    for _ in 0..40 {
+        let (i, v) = decided[rng.random_range(0..decided.len())];
+        let pos = krk.position(i);
+        let result = search(&tables, &pos, 3);
+        let mv = result.best.expect("a move");
+        let mut after = pos.clone();
+        after.make_move(mv);
+        let got = tables.probe(&after).expect("in the table").for_mover();
+        assert_eq!(rank(got), rank(v), "{}: played {mv:?}", pos.to_fen());
+        assert_eq!(Some(result.score), mate_score(v), "{}", pos.to_fen());
+    }
+}
+
+#[test]
+fn inside_the_search_a_capture_into_a_table_scores_its_mate() {
+    // K+R v K+N with the knight en prise: no table for the position itself, but the
+    // capture leads into K+R v K, whose table gives a mate a depth-2 search could never
+    // see by itself.
+    let rules = glinski();
+    let krk = table(&rules, "KRvK");
+    let tables = Arc::new(Tablebases::new(vec![
+        Arc::clone(&krk),
+        table(&rules, "KvK"),
+    ]));
+    let board = rules.board();
+    let cells: Vec<_> = board.cells().collect();
+    let mut rng = StdRng::seed_from_u64(11);
+    let mut checked = 0;
+    while checked < 10 {
+        // White king, rook, black king, knight on random cells, White to move.
+        let men: Vec<_> = (0..4)
+            .map(|_| cells[rng.random_range(0..cells.len())])
+            .collect();
+        let placement = hexchess_core::fen::placement_field(board, |c| {
+            men.iter()
+                .position(|m| *m == c)
+                .map(|j| ['K', 'R', 'k', 'n'][j])
+        });
+        let Ok(pos) = Position::from_fen(Arc::clone(&rules), &format!("{placement} w - 0 1"))
+        else {
+            continue;
+        };
+        if pos.occupied().count() != 4 || pos.in_check() {
+            continue;
+        }
+        // The best mate a capture of the knight gives, by the table.
+        let best_capture = pos
+            .legal_moves()
+            .into_iter()
+            .filter(|m| pos.is_capture(*m))
+            .filter_map(|m| {
+                let mut after = pos.clone();
+                after.make_move(m);
+                tables.probe(&after).map(|v| v.for_mover())
+            })
+            .max_by_key(|v| rank(*v));
+        let Some(Value::Win(d)) = best_capture else {
+            continue;
+        };
+        if d < 9 {
+            continue; // a mate a plain depth-2 search might see by itself
+        }
+        assert!(tables.probe(&pos).is_none());
+        let result = search(&tables, &pos, 2);
+        let Score::Mate(n) = result.score else {
+            panic!("{}: no mate seen ({:?})", pos.to_fen(), result.score);
+        };
+        assert!(
+            n > 0 && n <= (i32::from(d) + 1) / 2,
+            "{}: mate in {n}, table {d} plies",
+            pos.to_fen()
+        );
+        checked += 1;
+    }
+}
+
+struct Session {
+    engine: Engine,
+    buffer: Arc<Mutex<Vec<u8>>>,
+}
+
+impl Session {
+    fn new() -> Session {
+        let buffer = Arc::new(Mutex::new(Vec::new()));
+        let out: SharedOut = buffer.clone();
+        Session {
+            engine: Engine::new(Catalog::builtin(), out),
+            buffer,
+        }
+    }
+
+    fn run(&mut self, lines: &[&str]) -> String {
+        for l in lines {
+            self.engine.handle(l);
+        }
+        self.engine.wait();
+        let mut b = self.buffer.lock().unwrap();
+        String::from_utf8_lossy(&std::mem::take(&mut *b)).into_owned()
+    }
+}
+
+#[test]
+fn the_protocol_reads_tables_from_its_folder_and_reports_a_damaged_one() {
+    let rules = glinski();
+    let dir = std::env::temp_dir().join(format!("hexchess-engine-tb-{}", std::process::id()));
+    let folder = dir.join("glinski");
+    std::fs::create_dir_all(&folder).unwrap();
+    let krk = table(&rules, "KRvK");
+    krk.write(&folder.join("KRvK.htb")).unwrap();
+    table(&rules, "KvK").write(&folder.join("KvK.htb")).unwrap();
+    let (i, v) = krk
+        .values()
+        .find(|(i, v)| {
+            matches!(v, Value::Win(d) if *d > 15) && krk.position(*i).turn().index() == 0
+        })
+        .unwrap();
+    let fen = krk.position(i).to_fen();
+    let Some(Score::Mate(n)) = mate_score(v) else {
+        unreachable!()
+    };
+    let mut s = Session::new();
+    let out = s.run(&[
+        &format!("setoption name TablebasePath value {}", dir.display()),
+        &format!("position fen {fen}"),
+        "go depth 2",
+    ]);
+    assert!(out.contains(&format!("score mate {n} ")), "{out}");
+    assert!(!out.contains("error"), "{out}");
+    // A damaged file: reported, left out, and the search goes on without it.
+    let mut bytes = std::fs::read(folder.join("KRvK.htb")).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0x55;
+    std::fs::write(folder.join("KRvK.htb"), bytes).unwrap();
+    let out = s.run(&[&format!("position fen {fen}"), "go depth 2"]);
+    assert!(
+        out.contains("info string error: endgame table left out"),
+        "{out}"
+    );
+    assert!(out.contains("bestmove"), "{out}");
+    assert!(!out.contains(&format!("score mate {n} ")), "{out}");
+    // Switched off, no table is read.
+    let out = s.run(&["setoption name Tablebases value false", "go depth 1"]);
+    assert!(!out.contains("endgame table"), "{out}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
