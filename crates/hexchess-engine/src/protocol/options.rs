@@ -185,9 +185,9 @@ pub fn table(variant: &str, variants: &[&str]) -> Vec<EngineOption> {
     options.push(EngineOption {
         name: "TablebasePath",
         kind: OptionType::String {
-            default: String::new(),
+            default: "<empty>".into(),
         },
-        doc: "the folder of endgame tables (empty: the per-user data folder's tables)",
+        doc: "the folder of endgame tables (<empty>: the per-user data folder's tables)",
         effect: Effect::TablebasePath,
     });
     options.push(EngineOption {
