@@ -164,6 +164,8 @@ struct Builder<'a> {
     codes: Vec<u8>,
     /// The first stalemate code: [`DRAW`] during the mate pass.
     base: u8,
+    /// The highest distance code given so far: where the levels end.
+    top: u8,
 }
 
 impl<'a> Builder<'a> {
@@ -202,6 +204,7 @@ impl<'a> Builder<'a> {
             indexer,
             captures,
             base: DRAW,
+            top: 0,
         };
         builder.check_reversible()?;
         Ok(builder)
@@ -246,6 +249,9 @@ impl<'a> Builder<'a> {
                     SAFE => *c = UNKNOWN,
                     _ => {}
                 }
+            }
+            if self.codes.contains(&self.base) {
+                self.top = self.top.max(self.base);
             }
             self.start(Pass::Stalemate, ctl)?;
             (ctl.progress)("  stalemates");
@@ -338,7 +344,7 @@ impl<'a> Builder<'a> {
                 None
             };
             if let Some(code) = code {
-                self.codes[i] = code;
+                self.set(i, code);
             }
         }
         Ok(())
@@ -365,6 +371,15 @@ impl<'a> Builder<'a> {
         .is_break()
     }
 
+    /// Gives slot `i` its code, keeping the highest distance given.
+    #[inline]
+    fn set(&mut self, i: usize, code: u8) {
+        self.codes[i] = code;
+        if code < DRAW {
+            self.top = self.top.max(code);
+        }
+    }
+
     /// The code of distance `d` in the current pass.
     fn code(&self, d: u8) -> Result<u8, TableError> {
         let base = if self.base == DRAW { 0 } else { self.base };
@@ -386,22 +401,24 @@ impl<'a> Builder<'a> {
             let Some(code) = base.checked_add(level).filter(|c| *c < DRAW) else {
                 break;
             };
-            if !self.codes.iter().any(|&c| c >= code && c < DRAW) {
+            if code > self.top {
                 break;
             }
             let mut i = 0;
-            while let Some(found) = self.codes[i..].iter().position(|&c| c == code) {
+            while let Some(found) = find_byte(&self.codes[i..], code) {
                 i += found;
                 let a = self.arrangement(i);
                 parents.clear();
                 self.unmoves(&a, &mut parents);
-                for &p in &parents {
+                for (p, parent) in &parents {
+                    let p = *p;
                     if level.is_multiple_of(2) {
                         self.mark_won(p, level, pass)?;
                     } else if self.codes[p] == UNKNOWN
-                        && let Some(d) = self.lost_in(p, level, pass)
+                        && let Some(d) = self.lost_in(parent, level, pass)
                     {
-                        self.codes[p] = self.code(d)?;
+                        let code = self.code(d)?;
+                        self.set(p, code);
                     }
                 }
                 i += 1;
@@ -418,17 +435,16 @@ impl<'a> Builder<'a> {
         let c = self.codes[p];
         let later_win = matches!(seen(c, self.base, pass), Seen::Won(_)) && c > win;
         if c == UNKNOWN || c == SAFE || later_win {
-            self.codes[p] = win;
+            self.set(p, win);
         }
         Ok(())
     }
 
     /// Whether every move of position `p` loses, with wins for the opponent at most
     /// `level` plies away in this table: then in how many plies it is lost.
-    fn lost_in(&self, p: usize, level: u8, pass: Pass) -> Option<u8> {
-        let a = self.arrangement(p);
+    fn lost_in(&self, a: &Arrangement, level: u8, pass: Pass) -> Option<u8> {
         let mut slowest: Option<u8> = None;
-        let flow = self.moves(&a, true, &mut |step| {
+        let flow = self.moves(a, true, &mut |step| {
             let view = match step {
                 Step::Quiet(child) => match seen(self.codes[child], self.base, pass) {
                     Seen::Won(d) if d <= level => Seen::Won(d),
@@ -560,7 +576,11 @@ impl<'a> Builder<'a> {
 
     /// The legal positions from which a quiet move leads to `a`: a man of the side that
     /// just moved, played back along its own moves.
-    fn unmoves(&self, a: &Arrangement, out: &mut Vec<usize>) {
+    ///
+    /// Each comes with its arrangement as reached (perhaps an image of the one stored
+    /// under the symmetries, which has the same moves up to the same image): what the
+    /// forward check of a parent needs, without decoding its slot again.
+    fn unmoves(&self, a: &Arrangement, out: &mut Vec<(usize, Arrangement)>) {
         let mover = 1 - a.stm;
         // Every move into a check is a checking move, every other one is not.
         match self.restriction {
@@ -587,11 +607,38 @@ impl<'a> Builder<'a> {
                 cells[j] = from.index() as u8;
                 let pred = self.indexer.index(mover, &cells[..k]).expect("distinct");
                 if self.codes[pred] != ILLEGAL {
-                    out.push(pred);
+                    let mut sides = a.sides;
+                    sides[mover].remove(at);
+                    sides[mover].insert(from);
+                    let stm = mover;
+                    out.push((pred, Arrangement { stm, cells, sides }));
                 }
             }
         }
     }
+}
+
+/// The first place `needle` is in `haystack`, eight bytes at a time: the levels scan
+/// the whole table once each, and most of it holds other codes.
+fn find_byte(haystack: &[u8], needle: u8) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let pattern = ONES * u64::from(needle);
+    let mut chunks = haystack.chunks_exact(8);
+    let mut at = 0;
+    for chunk in chunks.by_ref() {
+        let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes")) ^ pattern;
+        // A zero byte in `word` is a match (the classic "has zero byte" test).
+        if word.wrapping_sub(ONES) & !word & HIGHS != 0 {
+            return chunk.iter().position(|&b| b == needle).map(|p| at + p);
+        }
+        at += 8;
+    }
+    chunks
+        .remainder()
+        .iter()
+        .position(|&b| b == needle)
+        .map(|p| at + p)
 }
 
 /// A limit on one side's moves, for telling kinds of draws apart: a draw that the
@@ -641,4 +688,25 @@ pub(crate) fn restricted(
     let mut built = Built::new();
     build(rules, material, Some(restriction), &mut built, ctl)?;
     Ok(built.remove(material).expect("just built"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::find_byte;
+
+    #[test]
+    fn find_byte_finds_the_first_match_anywhere_or_none() {
+        let mut hay = vec![7u8; 37];
+        assert_eq!(find_byte(&hay, 3), None);
+        for at in [0, 5, 7, 8, 31, 32, 36] {
+            hay[at] = 3;
+            assert_eq!(find_byte(&hay, 3), Some(at));
+            hay[at] = 7;
+        }
+        // A byte one above the needle next to a match: no false position.
+        hay[9] = 4;
+        hay[10] = 3;
+        assert_eq!(find_byte(&hay, 3), Some(10));
+        assert_eq!(find_byte(&[], 3), None);
+    }
 }

@@ -172,6 +172,11 @@ impl Indexer {
     /// is the one [`Indexer::index`] gives them (see [`Indexer::is_canonical`]).
     #[inline]
     pub(crate) fn cells_at(&self, i: usize) -> (usize, [u8; MAX_MEN]) {
+        // 32-bit division is several times faster than 64-bit, and every table of up to
+        // four men on up to 128 cells fits.
+        if let Ok(i) = u32::try_from(i) {
+            return self.cells_at_narrow(i);
+        }
         let mut cells = [0u8; MAX_MEN];
         let mut rest = i % self.rest;
         let upper = i / self.rest;
@@ -179,22 +184,45 @@ impl Indexer {
         cells[self.kings[0]] = w;
         cells[self.kings[1]] = b;
         for (group, size) in self.groups.iter().zip(&self.group_sizes).rev() {
-            let mut rank = rest % size;
+            self.unrank(group, rest % size, &mut cells);
             rest /= size;
-            for j in (1..=group.len()).rev() {
-                let c = if j == 1 {
-                    rank
-                } else {
-                    (j - 1..self.n)
-                        .rev()
-                        .find(|&c| self.binomial[c][j] <= rank)
-                        .expect("a rank below C(n, j)")
-                };
-                rank -= self.binomial[c][j];
-                cells[group[j - 1]] = c as u8;
-            }
         }
         (upper / self.pairs.len(), cells)
+    }
+
+    #[inline]
+    fn cells_at_narrow(&self, i: u32) -> (usize, [u8; MAX_MEN]) {
+        let mut cells = [0u8; MAX_MEN];
+        let rest_size = self.rest as u32;
+        let mut rest = i % rest_size;
+        let upper = i / rest_size;
+        let pairs = self.pairs.len() as u32;
+        let [w, b] = self.pairs[(upper % pairs) as usize];
+        cells[self.kings[0]] = w;
+        cells[self.kings[1]] = b;
+        for (group, &size) in self.groups.iter().zip(&self.group_sizes).rev() {
+            let size = size as u32;
+            self.unrank(group, (rest % size) as usize, &mut cells);
+            rest /= size;
+        }
+        ((upper / pairs) as usize, cells)
+    }
+
+    /// Writes the cells of the set of rank `rank` to the slots of `group`.
+    #[inline]
+    fn unrank(&self, group: &[usize], mut rank: usize, cells: &mut [u8; MAX_MEN]) {
+        for j in (1..=group.len()).rev() {
+            let c = if j == 1 {
+                rank
+            } else {
+                (j - 1..self.n)
+                    .rev()
+                    .find(|&c| self.binomial[c][j] <= rank)
+                    .expect("a rank below C(n, j)")
+            };
+            rank -= self.binomial[c][j];
+            cells[group[j - 1]] = c as u8;
+        }
     }
 
     /// Whether slot `i` is where its own position is stored (not an unused copy).

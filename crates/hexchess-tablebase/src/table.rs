@@ -111,7 +111,8 @@ impl Table {
     /// raised (from another thread: a game's menu, Ctrl-C).
     ///
     /// The draws are split: a draw is a perpetual-check draw when the other side would
-    /// mate were the side that holds it not allowed to give check. The two tables
+    /// mate were the side that holds it not allowed to give check (a side facing a lone
+    /// royal man is never the one holding the draw). The two tables
     /// without checks are built first and kept as one bit per position, so memory stays
     /// near a byte per position.
     pub fn generate_with(
@@ -123,6 +124,11 @@ impl Table {
         let mut ctl = Control { progress, stop };
         let mut perpetual: Vec<u64> = Vec::new();
         for defender in Side::BOTH {
+            // A lone royal man is never the stronger side: the side facing it is never
+            // the defender.
+            if material.sides[1 - defender.index()].len() == 1 {
+                continue;
+            }
             let t = build::restricted(rules, material, Restriction::NoChecks(defender), &mut ctl)?;
             perpetual.resize(t.codes.len().div_ceil(64), 0);
             for (i, &code) in t.codes.iter().enumerate() {
@@ -137,7 +143,11 @@ impl Table {
         build::build(rules, material, None, &mut built, &mut ctl)?;
         let mut table = built.remove(material).expect("just built");
         for (i, code) in table.codes.iter_mut().enumerate() {
-            if *code == DRAW && perpetual[i / 64] & (1 << (i % 64)) != 0 {
+            if *code == DRAW
+                && perpetual
+                    .get(i / 64)
+                    .is_some_and(|w| w & (1 << (i % 64)) != 0)
+            {
                 *code = PERPETUAL;
             }
         }
