@@ -166,6 +166,10 @@ struct Builder<'a> {
     base: u8,
     /// The highest distance code given so far: where the levels end.
     top: u8,
+    /// `[slot * cells + cell]`: every cell that man could ever reach from that cell
+    /// (its leaps and whole slide lines), so that most attack tests end without
+    /// generating moves.
+    hull: Vec<Bitboard>,
 }
 
 impl<'a> Builder<'a> {
@@ -205,7 +209,21 @@ impl<'a> Builder<'a> {
             captures,
             base: DRAW,
             top: 0,
+            hull: Vec::new(),
         };
+        let mut builder = builder;
+        builder.hull = builder
+            .men
+            .iter()
+            .flat_map(|m| {
+                builder.cells.iter().map(|&c| {
+                    builder
+                        .rules
+                        .slide_lines(*m, c)
+                        .fold(builder.rules.leap_targets(*m, c), |acc, line| acc | line)
+                })
+            })
+            .collect();
         builder.check_reversible()?;
         Ok(builder)
     }
@@ -544,9 +562,11 @@ impl<'a> Builder<'a> {
     fn in_check(&self, a: &Arrangement, side: usize) -> bool {
         let target = self.cells[a.cells[self.slots[side][0]] as usize];
         let occupied = a.sides[0] | a.sides[1];
+        let n = self.cells.len();
         self.slots[1 - side].iter().any(|&j| {
             let from = self.cells[a.cells[j] as usize];
-            a.sides[1 - side].contains(from)
+            self.hull[j * n + from.index()].contains(target)
+                && a.sides[1 - side].contains(from)
                 && self
                     .rules
                     .reach(
