@@ -63,6 +63,15 @@ struct Cli {
     /// Open the new-game menu at start.
     #[arg(long)]
     menu: bool,
+    /// Open the endgame trainer's window at start.
+    #[arg(long)]
+    endgames: bool,
+    /// Start an endgame drill at once: the ending (KRvKN), from a random won position.
+    #[arg(long)]
+    drill: Option<String>,
+    /// With --drill: a position where White mates in about this many moves.
+    #[arg(long)]
+    drill_mate_in: Option<u16>,
     /// Render, save the window to this PNG file, and exit.
     #[arg(long)]
     screenshot: Option<PathBuf>,
@@ -163,6 +172,19 @@ fn main() -> ExitCode {
         app.world_mut()
             .resource_mut::<NextState<AppState>>()
             .set(AppState::NewGameMenu);
+    }
+    if cli.endgames {
+        app.world_mut().write_message(hexchess::ui::OpenTrainer);
+    }
+    if let Some(ending) = &cli.drill {
+        app.world_mut().write_message(hexchess::play::StartDrill {
+            variant: cli.variant.clone().unwrap_or_else(|| "glinski".into()),
+            ending: ending.clone(),
+            target: cli.drill_mate_in.map_or(
+                hexchess::play::Target::Random,
+                hexchess::play::Target::MateIn,
+            ),
+        });
     }
     add_measuring_tools(&mut app, &cli);
     if systems_on_one_thread(cores()) {

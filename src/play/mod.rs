@@ -1,9 +1,11 @@
 //! Playing a game: who plays each side, the engine's level, the clocks, the app's
 //! states (playing, new-game menu, game over) in [`session`], and the engine as an
-//! opponent thinking on its own thread in [`opponent`].
+//! opponent thinking on its own thread in [`opponent`], and the endgame trainer in
+//! [`trainer`].
 
 pub mod opponent;
 pub mod session;
+pub mod trainer;
 
 use bevy::prelude::*;
 
@@ -12,12 +14,17 @@ pub use session::{
     AppState, Clocks, DEFAULT_LEVEL, GameOverDialog, HumanSides, Mode, Session, StartGame,
     TIME_CONTROLS, TimeControl, undo_plies,
 };
+pub use trainer::{ENDINGS, StartDrill, Target, Trainer};
 
 /// The session and the engine opponent.
 pub struct PlayPlugin;
 
 impl Plugin for PlayPlugin {
     fn build(&self, app: &mut App) {
-        app.add_plugins((session::SessionPlugin, opponent::OpponentPlugin));
+        app.add_plugins((
+            session::SessionPlugin,
+            opponent::OpponentPlugin,
+            trainer::TrainerPlugin,
+        ));
     }
 }

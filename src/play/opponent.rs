@@ -17,6 +17,7 @@ use hexchess_engine::{
 };
 
 use super::session::{Clocks, Mode, Session};
+use super::trainer::Trainer;
 use crate::game::{BoardChanged, EndRequest, GameNotice, GameSet, GameState, MoveRequest};
 use crate::machine::{Rasteriser, cores};
 use crate::pieces::animation::{Slide, Vanish};
@@ -89,8 +90,10 @@ impl Plugin for OpponentPlugin {
                 )
                     .chain()
                     // After the game applies this frame's requests, so a take-back stops
-                    // the search at once; its own move is applied next frame.
+                    // the search at once; its own move is applied next frame. After the
+                    // position's endgame tables are looked up, so a search gets them.
                     .after(GameSet::Apply)
+                    .after(super::trainer::look_up_tables)
                     .before(GameSet::View),
             );
     }
@@ -232,6 +235,7 @@ fn start_thinking(
     game: Res<GameState>,
     rasteriser: Option<Res<Rasteriser>>,
     animating: Query<(), Moving>,
+    trainer: Res<Trainer>,
 ) {
     if player.thinking.is_some() || game.outcome().is_some() || !game.is_live() {
         return;
@@ -257,11 +261,14 @@ fn start_thinking(
     };
     // Made (or re-optioned) on the search thread: a fresh hash table takes a while.
     let kept = player.searcher.take();
+    // The endgame tables of the position, when there are: perfect play in them.
+    let tables = Arc::clone(&trainer.tables);
     let make = move || {
         let mut searcher = kept.unwrap_or_else(|| Searcher::new(options));
         if *searcher.options() != options {
             searcher.set_options(options);
         }
+        searcher.set_tablebases(tables);
         searcher
     };
     let progress: Arc<Mutex<Option<SearchInfo>>> = Arc::default();

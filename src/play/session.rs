@@ -158,6 +158,8 @@ pub struct StartGame {
     pub mode: Mode,
     pub level: Skill,
     pub time_control: Option<TimeControl>,
+    /// A position to start from instead of the variant's start (hex FEN).
+    pub fen: Option<String>,
 }
 
 /// Time left for each side, when a clock is set.
@@ -231,7 +233,7 @@ fn start_games(
         clocks.reset(start.time_control);
         new_game.write(NewGameRequest {
             variant: Some(start.variant.clone()),
-            fen: None,
+            fen: start.fen.clone(),
         });
     }
 }

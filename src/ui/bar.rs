@@ -57,6 +57,9 @@ pub(super) fn menu_bar(
                 memory.setup = Setup::from_session(&game, &session);
                 next_state.set(AppState::NewGameMenu);
             }
+            if ui.button("Endgames…").clicked() {
+                memory.drill.open = true;
+            }
             game_buttons(ui, &game, &session, &player, &mut out);
             if session.mode == Mode::EngineVsEngine {
                 ui.separator();

@@ -1,7 +1,8 @@
 //! The user interface (egui): the menu bar and status line (`bar`), the side panel
 //! with clocks, evaluation, move list, captured pieces, position and game files and
-//! move entry (`panel`), the new-game menu and game-over dialog (`new_game`), and
-//! the promotion picker and variant-file errors (`dialogs`).
+//! move entry (`panel`), the new-game menu and game-over dialog (`new_game`), the
+//! endgame trainer's window and verdicts (`trainer`), and the promotion picker and
+//! variant-file errors (`dialogs`).
 //!
 //! The interface only reads state and sends requests; the game and play plugins apply
 //! them. It tells the screen how much of the window its panels take ([`UiInsets`]).
@@ -10,6 +11,7 @@ mod bar;
 mod dialogs;
 mod new_game;
 mod panel;
+mod trainer;
 
 use std::time::Instant;
 
@@ -19,6 +21,7 @@ use bevy_egui::{EguiPrimaryContextPass, egui};
 use hexchess_core::Piece;
 
 pub use bar::status_line;
+pub use trainer::OpenTrainer;
 
 use crate::game::GameNotice;
 use crate::input::PointerOverUi;
@@ -39,13 +42,15 @@ impl Plugin for UiPlugin {
                     bar::menu_bar,
                     new_game::new_game_menu,
                     new_game::game_over_dialog,
+                    trainer::trainer_window,
                     dialogs::promotion_picker,
                     dialogs::variant_errors,
                 )
                     .chain(),
             )
             .add_systems(PreUpdate, note_pointer_over_ui)
-            .add_systems(Update, remember_notices);
+            .add_message::<OpenTrainer>()
+            .add_systems(Update, (remember_notices, trainer::open_trainer));
     }
 }
 
@@ -67,6 +72,7 @@ pub struct UiMemory {
     file_text: String,
     notice: Option<Notice>,
     setup: Setup,
+    drill: trainer::DrillSetup,
     show_errors: bool,
     errors_seen: usize,
     moves: MoveListCache,
@@ -95,6 +101,7 @@ impl Default for UiMemory {
             file_text: String::new(),
             notice: None,
             setup: Setup::default(),
+            drill: trainer::DrillSetup::default(),
             show_errors: false,
             errors_seen: 0,
             moves: MoveListCache {

@@ -87,6 +87,7 @@ pub(super) fn new_game_menu(
             mode: s.mode,
             level: s.level,
             time_control: s.time_control,
+            fen: None,
         });
         next_state.set(AppState::Playing);
     } else if cancel {

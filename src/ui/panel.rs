@@ -1,6 +1,6 @@
 //! The side panel: the variant and players, clocks, the engine's evaluation and line,
-//! the move list (click to review), captured pieces, move entry, the position as FEN,
-//! and saving and loading the game.
+//! the endgame table's verdict, the move list (click to review), captured pieces, move
+//! entry, the position as FEN, and saving and loading the game.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -14,7 +14,7 @@ use hexchess_engine::Score;
 use super::{UiInsets, UiMemory, root_ui};
 use crate::game::records;
 use crate::game::{GameNotice, GameState, LoadRequest, MoveRequest, NewGameRequest, ReviewRequest};
-use crate::play::{Clocks, EnginePlayer, Mode, Session};
+use crate::play::{Clocks, EnginePlayer, Mode, Session, Trainer};
 
 fn clock_text(d: Duration) -> String {
     let s = d.as_secs();
@@ -50,6 +50,7 @@ pub(super) fn side_panel(
     session: Res<Session>,
     clocks: Res<Clocks>,
     player: Res<EnginePlayer>,
+    trainer: Res<Trainer>,
     mut memory: ResMut<UiMemory>,
     mut out: PanelRequests,
     mut insets: ResMut<UiInsets>,
@@ -73,6 +74,10 @@ pub(super) fn side_panel(
                 if session.mode != Mode::HumanVsHuman {
                     ui.separator();
                     engine_report(ui, &player);
+                }
+                if trainer.drill.is_some() || trainer.tables.probe(&game.displayed()).is_some() {
+                    ui.separator();
+                    super::trainer::table_report(ui, &game, &trainer);
                 }
                 ui.separator();
                 move_list(ui, &game, &memory.moves.san, &mut out.review);

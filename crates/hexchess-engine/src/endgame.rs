@@ -44,6 +44,14 @@ impl Tablebases {
         self.tables.is_empty()
     }
 
+    /// The table of exactly `material`, when loaded.
+    pub fn table_of(&self, material: &Material) -> Option<Arc<Table>> {
+        self.tables
+            .iter()
+            .find(|t| t.material() == material)
+            .cloned()
+    }
+
     pub fn len(&self) -> usize {
         self.tables.len()
     }
@@ -127,19 +135,52 @@ impl TableShelf {
     /// The tables under `dir` for every pawnless ending `pos` can reach by captures,
     /// with a message for each file that exists but cannot be used.
     pub fn for_position(&mut self, dir: &Path, pos: &Position) -> (Tablebases, Vec<String>) {
-        let rules = pos.rules_arc();
+        // Past six men, reaching a four-man ending takes too many captures to matter
+        // for this search, and the endings to look for grow fast.
+        if pos.occupied().count() > 6 {
+            return (Tablebases::none(), Vec::new());
+        }
+        self.load(dir, pos.rules_arc(), &reachable_endings(pos))
+    }
+
+    /// The tables under `dir` of `material` and every ending its captures reach.
+    pub fn for_material(
+        &mut self,
+        dir: &Path,
+        rules: &Arc<Rules>,
+        material: &Material,
+    ) -> (Tablebases, Vec<String>) {
+        self.load(dir, rules, &material.with_captures())
+    }
+
+    /// Whether every table `material` needs (its own and its captures') is in `dir`.
+    pub fn has_all(dir: &Path, rules: &Rules, material: &Material) -> bool {
+        material
+            .with_captures()
+            .iter()
+            .all(|m| table_path(dir, rules, m).exists())
+    }
+
+    fn load(
+        &mut self,
+        dir: &Path,
+        rules: &Arc<Rules>,
+        materials: &[Material],
+    ) -> (Tablebases, Vec<String>) {
         let mut tables = Vec::new();
         let mut errors = Vec::new();
-        for material in reachable_endings(pos) {
-            let path = table_path(dir, rules, &material);
+        for material in materials {
+            let path = table_path(dir, rules, material);
             let Ok(meta) = std::fs::metadata(&path) else {
                 continue;
             };
             let modified = meta.modified().ok();
-            let fresh = matches!(self.read.get(&path), Some((m, _)) if *m == modified);
-            if !fresh {
+            let fresh = matches!(self.read.get(&path), Some((m, Some(t)))
+                if *m == modified && Arc::ptr_eq(t.rules(), rules));
+            let failed_before = matches!(self.read.get(&path), Some((m, None)) if *m == modified);
+            if !fresh && !failed_before {
                 let table = match Table::read(&path, rules) {
-                    Ok(t) if t.material() == &material => Some(Arc::new(t)),
+                    Ok(t) if t.material() == material => Some(Arc::new(t)),
                     Ok(t) => {
                         errors.push(format!(
                             "{}: holds {}, not {}",
@@ -156,14 +197,8 @@ impl TableShelf {
                 };
                 self.read.insert(path.clone(), (modified, table));
             }
-            if let Some((_, Some(t))) = self.read.get(&path)
-                && Arc::ptr_eq(t.rules(), rules)
-            {
+            if let Some((_, Some(t))) = self.read.get(&path) {
                 tables.push(Arc::clone(t));
-            } else if let Some((_, Some(_))) = self.read.get(&path) {
-                // Read for an earlier copy of the variant's rules: read it again.
-                self.read.remove(&path);
-                return self.for_position(dir, pos);
             }
         }
         (Tablebases::new(tables), errors)

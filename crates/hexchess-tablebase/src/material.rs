@@ -135,6 +135,26 @@ impl Material {
         m
     }
 
+    /// This material and every one its captures lead to (each once): the tables a
+    /// game of this ending can need.
+    pub fn with_captures(&self) -> Vec<Material> {
+        let mut out = vec![self.clone()];
+        let mut i = 0;
+        while i < out.len() {
+            let m = out[i].clone();
+            for side in 0..2 {
+                for j in 1..m.sides[side].len() {
+                    let smaller = m.without(side, j);
+                    if !out.contains(&smaller) {
+                        out.push(smaller);
+                    }
+                }
+            }
+            i += 1;
+        }
+        out
+    }
+
     /// As written: `KQvKR`.
     pub fn name(&self, rules: &Rules) -> String {
         let letters = |kinds: &[Kind]| -> String {

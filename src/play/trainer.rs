@@ -1,0 +1,531 @@
+//! The endgame trainer: a won position of a small ending, played against perfect
+//! defence from the endgame tables, with the distance to mate after every move and the
+//! move where a win slipped.
+//!
+//! The tables come from the per-user data folder (`hexchess-engine tb generate` writes
+//! them there); a missing one is built on a thread the first time (K+Q v K+R takes
+//! about half a minute) and saved for next time. The engine opponent reads the same
+//! folder in every game, so it defends perfectly here.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+
+use bevy::prelude::*;
+use hexchess_core::{Position, Rules, Side};
+use hexchess_engine::endgame::rank;
+use hexchess_engine::{Skill, TableShelf, Tablebases};
+use hexchess_tablebase::{Material, Table, Value, default_dir, table_path};
+use rand::Rng;
+
+use super::session::{Mode, StartGame};
+use crate::game::{BoardChanged, GameNotice, GameSet, GameState, Variants};
+
+/// The endings offered, White's men first: each is a win for White in most positions.
+pub const ENDINGS: [&str; 8] = [
+    "KQvK", "KRvK", "KNNvK", "KBNvK", "KRvKN", "KRvKB", "KQvKR", "KQvKB",
+];
+
+/// Which won position to start from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// Any position White wins.
+    Random,
+    /// A position where White mates in this many moves (the nearest there is).
+    MateIn(u16),
+}
+
+/// Start a drill: `ending` of `variant` from a won position.
+#[derive(Message, Clone, Debug)]
+pub struct StartDrill {
+    pub variant: String,
+    pub ending: String,
+    pub target: Target,
+}
+
+/// What the table says about one move of the drill.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    /// The move in SAN, with its move number.
+    pub san: String,
+    /// The position after it, for its side to move.
+    pub after: Value,
+    /// The mover had a win and this move let it go (to a draw or worse).
+    pub slipped: bool,
+    /// The mover still wins, but more slowly than the best move would.
+    pub slower: bool,
+    /// The table's best move here, in SAN, when this one was not as good.
+    pub best: Option<String>,
+}
+
+/// A drill under way.
+#[derive(Clone, Debug)]
+pub struct Drill {
+    pub ending: String,
+    /// The side the player has (the stronger one).
+    pub player: Side,
+    /// The position's value for its side to move now.
+    pub now: Option<Value>,
+    /// Each move since the start, judged.
+    pub verdicts: Vec<Verdict>,
+    /// The start position: a game from it is this drill's.
+    start_fen: String,
+    /// The position's ply count at the start, once the game has begun.
+    start_ply: Option<usize>,
+}
+
+impl Drill {
+    /// The first move that let a win go, if any.
+    pub fn slip(&self) -> Option<&Verdict> {
+        self.verdicts.iter().find(|v| v.slipped)
+    }
+}
+
+/// A table being built on its own thread.
+pub struct Building {
+    pub ending: String,
+    /// What it is doing (the build's progress lines).
+    pub progress: Arc<Mutex<String>>,
+    stop: Arc<AtomicBool>,
+    job: Option<JoinHandle<Result<(), String>>>,
+    request: StartDrill,
+}
+
+impl Building {
+    /// Asks the build to stop; the drill is not started.
+    pub fn cancel(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
+
+/// The trainer's state.
+#[derive(Resource, Default)]
+pub struct Trainer {
+    pub drill: Option<Drill>,
+    pub building: Option<Building>,
+    /// The tables of the position on the board, when there are (any game).
+    pub tables: Arc<Tablebases>,
+    shelf: TableShelf,
+    /// The position `tables` were looked up for.
+    looked_up: Option<(u64, usize)>,
+}
+
+pub struct TrainerPlugin;
+
+impl Plugin for TrainerPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<Trainer>()
+            .add_message::<StartDrill>()
+            .add_systems(
+                Update,
+                (start_drills, finish_builds).chain().in_set(GameSet::Input),
+            )
+            .add_systems(
+                Update,
+                (look_up_tables, judge_moves)
+                    .chain()
+                    .after(GameSet::Apply)
+                    .before(GameSet::View),
+            );
+    }
+}
+
+/// The folder tables are kept in.
+fn table_dir() -> Option<PathBuf> {
+    default_dir()
+}
+
+/// A drill asked for: started at once when its tables are on disk, else they are built
+/// first on a thread.
+fn start_drills(
+    mut requests: MessageReader<StartDrill>,
+    variants: Res<Variants>,
+    mut trainer: ResMut<Trainer>,
+    mut notices: MessageWriter<GameNotice>,
+    mut start_game: MessageWriter<StartGame>,
+) {
+    for request in requests.read() {
+        let Some(entry) = variants.0.get(&request.variant) else {
+            notices.write(GameNotice(format!("unknown variant '{}'", request.variant)));
+            continue;
+        };
+        let rules = Arc::clone(&entry.rules);
+        let material = match Material::parse(&request.ending, &rules) {
+            Ok(m) => m,
+            Err(e) => {
+                notices.write(GameNotice(format!("{}: {e}", request.ending)));
+                continue;
+            }
+        };
+        let Some(dir) = table_dir() else {
+            notices.write(GameNotice(
+                "no per-user data folder for endgame tables here".into(),
+            ));
+            continue;
+        };
+        if TableShelf::has_all(&dir, &rules, &material) {
+            begin(
+                &mut trainer,
+                &dir,
+                &rules,
+                &material,
+                request,
+                &mut notices,
+                &mut start_game,
+            );
+        } else {
+            trainer.building = Some(build_on_thread(dir, rules, material, request.clone()));
+        }
+    }
+}
+
+/// Builds every table `material` needs that is not on disk yet, and saves each.
+fn build_on_thread(
+    dir: PathBuf,
+    rules: Arc<Rules>,
+    material: Material,
+    request: StartDrill,
+) -> Building {
+    let progress = Arc::new(Mutex::new(String::from("starting")));
+    let stop = Arc::new(AtomicBool::new(false));
+    let (sink, halt) = (Arc::clone(&progress), Arc::clone(&stop));
+    let job = std::thread::spawn(move || -> Result<(), String> {
+        // Smallest first: every one is then quick to build from what is on disk... and
+        // each is written as soon as it is done, so a stop keeps what was finished.
+        let mut needed = material.with_captures();
+        needed.reverse();
+        for m in needed {
+            let path = table_path(&dir, &rules, &m);
+            if path.exists() {
+                continue;
+            }
+            let mut tell = |line: &str| {
+                if let Ok(mut p) = sink.lock() {
+                    *p = format!("{}: {}", m.name(&rules), line.trim());
+                }
+            };
+            let table =
+                Table::generate_with(&rules, &m, &mut tell, &halt).map_err(|e| e.to_string())?;
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent)
+                    .map_err(|e| format!("{}: {e}", parent.display()))?;
+            }
+            table.write(&path).map_err(|e| e.to_string())?;
+        }
+        Ok(())
+    });
+    Building {
+        ending: request.ending.clone(),
+        progress,
+        stop,
+        job: Some(job),
+        request,
+    }
+}
+
+/// A finished build starts its drill (or says why it could not).
+fn finish_builds(
+    mut trainer: ResMut<Trainer>,
+    variants: Res<Variants>,
+    mut notices: MessageWriter<GameNotice>,
+    mut start_game: MessageWriter<StartGame>,
+) {
+    let done = trainer
+        .building
+        .as_ref()
+        .and_then(|b| b.job.as_ref())
+        .is_some_and(|j| j.is_finished());
+    if !done {
+        return;
+    }
+    let mut building = trainer.building.take().expect("checked");
+    let outcome = building
+        .job
+        .take()
+        .expect("checked")
+        .join()
+        .unwrap_or_else(|_| Err("the table build failed".into()));
+    let request = building.request;
+    match outcome {
+        Err(e) => {
+            notices.write(GameNotice(format!("{}: {e}", request.ending)));
+        }
+        Ok(()) => {
+            let Some(entry) = variants.0.get(&request.variant) else {
+                return;
+            };
+            let rules = Arc::clone(&entry.rules);
+            let (Some(dir), Ok(material)) = (table_dir(), Material::parse(&request.ending, &rules))
+            else {
+                return;
+            };
+            begin(
+                &mut trainer,
+                &dir,
+                &rules,
+                &material,
+                &request,
+                &mut notices,
+                &mut start_game,
+            );
+        }
+    }
+}
+
+/// Loads the tables, picks the start, and starts the game: the player has White's men
+/// against the engine at full strength (which defends by the tables).
+#[allow(clippy::too_many_arguments)]
+fn begin(
+    trainer: &mut Trainer,
+    dir: &std::path::Path,
+    rules: &Arc<Rules>,
+    material: &Material,
+    request: &StartDrill,
+    notices: &mut MessageWriter<GameNotice>,
+    start_game: &mut MessageWriter<StartGame>,
+) {
+    let (tables, errors) = trainer.shelf.for_material(dir, rules, material);
+    for e in errors {
+        notices.write(GameNotice(e));
+    }
+    let Some(own) = tables.table_of(material) else {
+        notices.write(GameNotice(format!("no table for {}", request.ending)));
+        return;
+    };
+    let Some(start) = pick_start(&own, request.target) else {
+        notices.write(GameNotice(format!(
+            "{}: no won position for White in this variant",
+            request.ending
+        )));
+        return;
+    };
+    trainer.drill = Some(Drill {
+        ending: request.ending.clone(),
+        player: Side::White,
+        now: own.probe(&start),
+        verdicts: Vec::new(),
+        start_fen: start.to_fen(),
+        start_ply: None,
+    });
+    trainer.tables = Arc::new(tables);
+    trainer.looked_up = None;
+    start_game.write(StartGame {
+        variant: request.variant.clone(),
+        mode: Mode::HumanVsEngine { human: Side::White },
+        level: Skill::FULL,
+        time_control: None,
+        fen: Some(start.to_fen()),
+    });
+}
+
+/// A position White to move wins: any, or the one nearest mate in `n` moves.
+pub fn pick_start(table: &Table, target: Target) -> Option<Position> {
+    let white_wins =
+        |i: usize, v: Value| matches!(v, Value::Win(_)) && table.position(i).turn() == Side::White;
+    let wins: Vec<(usize, u16)> = table
+        .values()
+        .filter_map(|(i, v)| match v {
+            Value::Win(d) if d > 1 => Some((i, d)),
+            _ => None,
+        })
+        .collect();
+    let mut rng = rand::rng();
+    let candidates: Vec<(usize, u16)> = match target {
+        Target::Random => wins,
+        Target::MateIn(n) => {
+            let plies = 2 * n - 1;
+            let nearest = wins.iter().map(|(_, d)| d.abs_diff(plies)).min()?;
+            wins.into_iter()
+                .filter(|(_, d)| d.abs_diff(plies) == nearest)
+                .collect()
+        }
+    };
+    // A few tries: the table stores either side to move; White's turn is wanted.
+    for _ in 0..64 {
+        let (i, d) = *candidates.get(rng.random_range(0..candidates.len().max(1)))?;
+        if white_wins(i, Value::Win(d)) {
+            // One of the position's images under the board's symmetries, at random,
+            // so the same family does not always look the same.
+            let g = rng.random_range(0..table.symmetries());
+            return Some(table.position_under(i, g));
+        }
+    }
+    candidates
+        .iter()
+        .find(|(i, d)| white_wins(*i, Value::Win(*d)))
+        .map(|(i, _)| table.position(*i))
+}
+
+/// The tables for the position on the board, looked up when it changes: the drill's
+/// own, or any on disk for a small ending in another game.
+pub(super) fn look_up_tables(game: Res<GameState>, mut trainer: ResMut<Trainer>) {
+    let key = (game.position.hash(), game.position.ply_count());
+    if trainer.looked_up == Some(key) {
+        return;
+    }
+    trainer.looked_up = Some(key);
+    if trainer.drill.is_some() && trainer.tables.probe(&game.position).is_some() {
+        return;
+    }
+    let Some(dir) = table_dir() else {
+        return;
+    };
+    let trainer = &mut *trainer;
+    let (tables, _) = trainer.shelf.for_position(&dir, &game.position);
+    trainer.tables = Arc::new(tables);
+}
+
+/// After each move of a drill: the table's verdict on it, and the value now. A take-back
+/// forgets the verdicts past the position now; a game from another start ends the drill.
+fn judge_moves(
+    mut changes: MessageReader<BoardChanged>,
+    game: Res<GameState>,
+    mut trainer: ResMut<Trainer>,
+) {
+    let trainer = &mut *trainer;
+    for change in changes.read() {
+        let Some(drill) = trainer.drill.as_mut() else {
+            continue;
+        };
+        match change {
+            BoardChanged::Reset { .. } => {
+                if game.start_fen.as_deref() != Some(drill.start_fen.as_str()) {
+                    trainer.drill = None;
+                    continue;
+                }
+                let start = *drill
+                    .start_ply
+                    .get_or_insert_with(|| game.position.ply_count());
+                let made = game.position.ply_count().saturating_sub(start);
+                drill.verdicts.truncate(made);
+                drill.now = trainer.tables.probe(&game.position);
+            }
+            BoardChanged::Moved { .. } => judge_last_move(drill, &trainer.tables, &game),
+        }
+    }
+}
+
+/// Judges the game's last move with the tables.
+fn judge_last_move(drill: &mut Drill, tables: &Tablebases, game: &GameState) {
+    let start = drill.start_ply.unwrap_or(0);
+    let made = game.position.ply_count().saturating_sub(start);
+    // A move after a take-back: forget the verdicts past the position it was made from.
+    drill.verdicts.truncate(made.saturating_sub(1));
+    let Some(last) = game.position.last_move() else {
+        return;
+    };
+    let mut before = game.position.clone();
+    before.unmake_move();
+    let after = tables.probe(&game.position);
+    drill.now = after;
+    let (Some(after), Some(ranked)) = (after, tables.rank_moves(&before)) else {
+        return;
+    };
+    let Some(&(best_move, best)) = ranked.first() else {
+        return;
+    };
+    let got = after.for_mover();
+    let slipped = matches!(best, Value::Win(_)) && !matches!(got, Value::Win(_));
+    let slower = !slipped && rank(got) < rank(best);
+    let san = game
+        .san_moves()
+        .last()
+        .cloned()
+        .unwrap_or_else(|| before.move_to_san(last));
+    drill.verdicts.push(Verdict {
+        san,
+        after,
+        slipped,
+        slower,
+        best: (slipped || slower).then(|| before.move_to_san(best_move)),
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use hexchess_core::{Catalog, Side};
+    use hexchess_engine::Tablebases;
+    use hexchess_tablebase::{Material, Table, Value};
+
+    use super::{Drill, Target, judge_last_move, pick_start};
+    use crate::game::GameState;
+
+    fn krk() -> (Arc<Table>, Arc<Tablebases>) {
+        let rules = Arc::clone(&Catalog::builtin().get("glinski").unwrap().rules);
+        let krk =
+            Arc::new(Table::generate(&rules, &Material::parse("KRvK", &rules).unwrap()).unwrap());
+        let kk =
+            Arc::new(Table::generate(&rules, &Material::parse("KvK", &rules).unwrap()).unwrap());
+        (Arc::clone(&krk), Arc::new(Tablebases::new(vec![krk, kk])))
+    }
+
+    #[test]
+    fn a_drill_starts_from_a_win_for_white_near_the_distance_asked() {
+        let (table, _) = krk();
+        for n in [3u16, 10, 20] {
+            let pos = pick_start(&table, Target::MateIn(n)).unwrap();
+            assert_eq!(pos.turn(), Side::White);
+            let Some(Value::Win(d)) = table.probe(&pos) else {
+                panic!("{} is no win", pos.to_fen());
+            };
+            // K+R v K's longest mate is 40 plies: every distance up to it is there.
+            assert_eq!(d, 2 * n - 1, "{}", pos.to_fen());
+        }
+        let pos = pick_start(&table, Target::Random).unwrap();
+        assert!(matches!(table.probe(&pos), Some(Value::Win(_))));
+    }
+
+    #[test]
+    fn each_move_is_judged_and_a_slipped_win_is_named_with_the_move_that_kept_it() {
+        let (table, tables) = krk();
+        let start = pick_start(&table, Target::MateIn(8)).unwrap();
+        let mut game = GameState::new(Arc::clone(start.rules_arc()));
+        game.position = start.clone();
+        let mut drill = Drill {
+            ending: "KRvK".into(),
+            player: Side::White,
+            now: table.probe(&start),
+            verdicts: Vec::new(),
+            start_fen: start.to_fen(),
+            start_ply: Some(start.ply_count()),
+        };
+        // The table's best move: judged good.
+        let best = tables.rank_moves(&start).unwrap()[0].0;
+        game.position.make_move(best);
+        judge_last_move(&mut drill, &tables, &game);
+        assert_eq!(drill.verdicts.len(), 1);
+        assert!(!drill.verdicts[0].slipped && !drill.verdicts[0].slower);
+        assert_eq!(drill.now, table.probe(&game.position));
+        // Black's best reply, then a White move that hangs the rook, if there is one:
+        // the win slips, and the verdict names a move that kept it.
+        let reply = tables.rank_moves(&game.position).unwrap()[0].0;
+        game.position.make_move(reply);
+        judge_last_move(&mut drill, &tables, &game);
+        let ranked = tables.rank_moves(&game.position).unwrap();
+        if let Some(&(blunder, _)) = ranked.iter().find(|(_, v)| !matches!(v, Value::Win(_))) {
+            game.position.make_move(blunder);
+            judge_last_move(&mut drill, &tables, &game);
+            let v = drill.verdicts.last().unwrap();
+            assert!(v.slipped, "{v:?}");
+            assert_eq!(drill.slip(), Some(v));
+            assert!(v.best.is_some());
+        }
+        // A slower win: marked slower, not slipped.
+        let mut game2 = GameState::new(Arc::clone(start.rules_arc()));
+        game2.position = start.clone();
+        let mut drill2 = drill.clone();
+        drill2.verdicts.clear();
+        let ranked = tables.rank_moves(&start).unwrap();
+        let best_rank = hexchess_engine::endgame::rank(ranked[0].1);
+        if let Some(&(slow, _)) = ranked.iter().find(|(_, v)| {
+            matches!(v, Value::Win(_)) && hexchess_engine::endgame::rank(*v) < best_rank
+        }) {
+            game2.position.make_move(slow);
+            judge_last_move(&mut drill2, &tables, &game2);
+            assert!(drill2.verdicts[0].slower && !drill2.verdicts[0].slipped);
+        }
+    }
+}
