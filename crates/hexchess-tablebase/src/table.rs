@@ -2,10 +2,10 @@
 //!
 //! Codes below the table's first stalemate code are distances to mate in plies from
 //! the side to move's view (even: lost, 0 mated now; odd: won, 1 mate in one); from
-//! there up to [`DRAW`] distances to stalemate (where the variant scores it apart from
-//! a draw); then the draw codes and [`ILLEGAL`] for slots holding no position of
-//! their own. How they are built: [`crate::build`]; where each position is stored:
-//! [`crate::index`].
+//! there up to `DRAW` (250) distances to stalemate (where the variant scores it apart
+//! from a draw); then the draw codes and `ILLEGAL` (255) for slots holding no position
+//! of their own. How they are built and where each position is stored: the crate's
+//! `build` and `index` modules (docs/tablebases.md).
 
 use std::fmt;
 use std::sync::Arc;
