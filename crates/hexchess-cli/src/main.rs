@@ -637,7 +637,7 @@ fn tb_stats(variant: &str, material: &str, json: bool) -> Result<(), String> {
         return Ok(());
     }
     println!(
-        "{} in {}: {} positions indexed, built in {:.1} s",
+        "{} in {}: {} slots, ready (read or built) in {:.1} s",
         material.name(&rules),
         rules.name(),
         table.len(),

@@ -59,10 +59,14 @@ impl fmt::Display for MaterialError {
 impl std::error::Error for MaterialError {}
 
 impl Material {
-    /// Reads `KQvKR` for the variant `rules` (letters in either case).
+    /// Reads `KQvKR` for the variant `rules` (piece letters in either case; the
+    /// separator a lower-case `v`, or an upper-case one when there is no other).
     pub fn parse(text: &str, rules: &Rules) -> Result<Material, MaterialError> {
+        // The separator is a lower-case `v` (an upper-case `V` only when there is none:
+        // `V` is also a piece letter, Grand's Vizir, as in `KVvK`).
         let (white, black) = text
-            .split_once(['v', 'V'])
+            .split_once('v')
+            .or_else(|| text.split_once('V'))
             .filter(|(w, b)| !w.is_empty() && !b.is_empty())
             .ok_or_else(|| MaterialError::Syntax(text.to_string()))?;
         let side = |letters: &str, name: &'static str| -> Result<Vec<Kind>, MaterialError> {

@@ -271,6 +271,18 @@ fn materials_are_read_with_clear_errors() {
     let m = Material::parse("kqvkr", &rules).unwrap();
     assert_eq!(m.name(&rules), "KQvKR");
     assert_eq!(m.men(), 4);
+    // Grand's Vizir is `V`, like the separator: a lower-case `v` separates.
+    let grand = Arc::clone(&Catalog::builtin().get("grand").unwrap().rules);
+    let vizir = grand.kind_by_letter('V').unwrap();
+    let m = Material::parse("KVvK", &grand).unwrap();
+    assert_eq!((m.sides[0].len(), m.sides[1].len()), (2, 1));
+    assert_eq!(m.sides[0][1], vizir);
+    assert_eq!(m.name(&grand), "KVvK");
+    assert_eq!(Material::parse("KvKV", &grand).unwrap().sides[1][1], vizir);
+    assert_eq!(
+        Material::parse("KQVKR", &rules).unwrap().name(&rules),
+        "KQvKR"
+    );
     for (text, error) in [
         ("KQ", MaterialError::Syntax("KQ".into())),
         ("KZvK", MaterialError::UnknownPiece('Z')),
