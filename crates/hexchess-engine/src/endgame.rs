@@ -239,8 +239,8 @@ fn reachable_endings(pos: &Position) -> Vec<Material> {
     out
 }
 
-/// Every subset of `kinds` that keeps the royal man (first) and at most two others
-/// (a table has at most four men), without repeats.
+/// Every subset of `kinds` that keeps the royal man (first) and leaves room for the
+/// other side's king (at most [`MAX_MEN`] - 2 others), without repeats.
 fn subsets_keeping_royal(kinds: &[Kind], rules: &Rules) -> Vec<Vec<Kind>> {
     let Some((&royal, rest)) = kinds.split_first() else {
         return Vec::new();
@@ -248,14 +248,23 @@ fn subsets_keeping_royal(kinds: &[Kind], rules: &Rules) -> Vec<Vec<Kind>> {
     if !rules.is_royal(royal) {
         return Vec::new();
     }
-    let mut out: Vec<Vec<Kind>> = vec![vec![royal]];
-    for i in 0..rest.len() {
-        out.push(vec![royal, rest[i]]);
-        for j in i + 1..rest.len() {
-            out.push(vec![royal, rest[i], rest[j]]);
+    let limit = (MAX_MEN - 2).min(rest.len());
+    let mut out: Vec<Vec<Kind>> = Vec::new();
+    // (next man of `rest` that may be added, the set so far)
+    let mut stack: Vec<(usize, Vec<Kind>)> = vec![(0, vec![royal])];
+    while let Some((from, set)) = stack.pop() {
+        let mut sorted = set.clone();
+        sorted[1..].sort();
+        if !out.contains(&sorted) {
+            out.push(sorted);
+        }
+        if set.len() - 1 < limit {
+            for (j, &k) in rest.iter().enumerate().skip(from) {
+                let mut next = set.clone();
+                next.push(k);
+                stack.push((j + 1, next));
+            }
         }
     }
-    out.sort();
-    out.dedup();
     out
 }

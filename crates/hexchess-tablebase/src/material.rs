@@ -5,8 +5,9 @@ use std::fmt;
 
 use hexchess_core::{Kind, Piece, Position, Rules, Side};
 
-/// The most men a table may hold.
-pub const MAX_MEN: usize = 4;
+/// The most men a table may hold. Five-man tables take a byte per slot like the others,
+/// `2 * king pairs * cells^3` slots: about 1.1 GB on 91 cells (docs/tablebases.md).
+pub const MAX_MEN: usize = 5;
 
 /// The men of one ending, each side's royal piece first.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

@@ -259,6 +259,15 @@ fn four_man_tables_read_their_captures_from_smaller_tables() {
 }
 
 #[test]
+fn five_man_tables_follow_from_their_moves_too() {
+    // K+R+N v K+R on the 37-cell board: every capture leads into a four-man table.
+    let rules = tiny();
+    // The table and those its captures lead to (what minimax over the moves reads).
+    let tables = tables(&rules, &["KRNvKR", "KRNvK", "KRvKR", "KNvKR"]);
+    check_against_minimax(&tables, &rules, "KRNvKR", 300);
+}
+
+#[test]
 fn materials_are_read_with_clear_errors() {
     let rules = glinski();
     let pos =
@@ -294,7 +303,7 @@ fn materials_are_read_with_clear_errors() {
             },
         ),
         ("KPvK", MaterialError::Pawn('P')),
-        ("KQRvKR", MaterialError::TooManyMen(5)),
+        ("KQRBvKR", MaterialError::TooManyMen(6)),
     ] {
         assert_eq!(Material::parse(text, &rules), Err(error.clone()), "{text}");
         assert!(!error.to_string().is_empty());
