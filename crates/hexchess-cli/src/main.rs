@@ -20,6 +20,21 @@ use hexchess_lab::soak::{self, SoakConfig};
 use hexchess_lab::tune::{self, SampleSet};
 use hexchess_tablebase::{Material, Table, Value};
 
+/// Prints a line to stdout like `println!`, but a closed pipe (`... | head`) ends the
+/// program quietly instead of panicking.
+macro_rules! out {
+    () => {
+        out!("")
+    };
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let mut stdout = std::io::stdout().lock();
+        if writeln!(stdout, $($arg)*).is_err() {
+            std::process::exit(0);
+        }
+    }};
+}
+
 #[derive(Parser)]
 #[command(
     name = "hexchess-engine",
@@ -346,16 +361,20 @@ fn protocol_loop() -> Result<(), String> {
 
 fn bench_search(depth: u32, eval: EvalMode) -> Result<(), String> {
     let lines = bench::run(depth, eval, |l| {
-        println!(
+        out!(
             "{:<9} {:>10} nodes {:>6} ms  {:<7} {}",
-            l.variant, l.nodes, l.millis, l.best, l.fen
+            l.variant,
+            l.nodes,
+            l.millis,
+            l.best,
+            l.fen
         );
     });
     let nodes: u64 = lines.iter().map(|l| l.nodes).sum();
     let millis: u128 = lines.iter().map(|l| l.millis).sum::<u128>().max(1);
-    println!("Total time (ms): {millis}");
-    println!("Nodes searched: {nodes}");
-    println!("Nodes/second: {}", nodes as u128 * 1000 / millis);
+    out!("Total time (ms): {millis}");
+    out!("Nodes searched: {nodes}");
+    out!("Nodes/second: {}", nodes as u128 * 1000 / millis);
     Ok(())
 }
 
@@ -418,8 +437,8 @@ fn bench_perft(variant: &str, depth: u32) -> Result<(), String> {
     let start = Instant::now();
     let nodes = pos.perft(depth);
     let seconds = start.elapsed().as_secs_f64();
-    println!("variant {variant} depth {depth}: {nodes} leaves in {seconds:.3} s");
-    println!("Nodes per second: {:.0}", nodes as f64 / seconds);
+    out!("variant {variant} depth {depth}: {nodes} leaves in {seconds:.3} s");
+    out!("Nodes per second: {:.0}", nodes as f64 / seconds);
     Ok(())
 }
 
@@ -476,7 +495,7 @@ fn play_match(a: MatchArgs) -> Result<(), String> {
     let summary = arena::run_match(&config, |game, summary| {
         let white = &config.engines[game.white].name;
         let black = &config.engines[1 - game.white].name;
-        println!(
+        out!(
             "game {:>4}: {white} - {black} {} ({}) | {summary}",
             game.index + 1,
             game.outcome.result_text(),
@@ -484,13 +503,13 @@ fn play_match(a: MatchArgs) -> Result<(), String> {
         );
     })?;
     for why in summary.failures() {
-        println!("failed: {why}");
+        out!("failed: {why}");
     }
-    println!("Final: {summary}");
+    out!("Final: {summary}");
     if let Some(sprt) = summary.sprt() {
         match summary.verdict() {
-            Some((verdict, games)) => println!("{sprt}: {verdict} after {games} games"),
-            None => println!("{sprt}: no decision after {} games", summary.games()),
+            Some((verdict, games)) => out!("{sprt}: {verdict} after {games} games"),
+            None => out!("{sprt}: no decision after {} games", summary.games()),
         }
     }
     Ok(())
@@ -504,7 +523,7 @@ fn check(files: &[PathBuf]) -> Result<(), String> {
     for f in files {
         let name = f.display().to_string();
         match load_variant_file(f).and_then(|spec| compile(spec.clone(), &name).map(|_| spec)) {
-            Ok(spec) => println!(
+            Ok(spec) => out!(
                 "{name}: ok ({} \"{}\", {} cells)",
                 spec.id,
                 spec.name,
@@ -512,7 +531,7 @@ fn check(files: &[PathBuf]) -> Result<(), String> {
             ),
             Err(e) => {
                 failed += 1;
-                println!("{e}");
+                out!("{e}");
             }
         }
     }
@@ -545,7 +564,7 @@ fn tb_generate(variant: &str, material: &str, out: Option<PathBuf>) -> Result<()
     let table = Table::generate_with(&rules, &material, &mut |l| eprintln!("{l}"), &stop)
         .map_err(|e| e.to_string())?;
     table.write(&path).map_err(|e| e.to_string())?;
-    println!(
+    out!(
         "{name}: {} positions in {:.1} s, written to {}",
         table.len(),
         started.elapsed().as_secs_f64(),
@@ -597,7 +616,7 @@ fn tb_bench(variant: &str, material: &str, probes: usize) -> Result<(), String> 
     if a != probes || b != probes {
         return Err("a probe missed a position of its own table".into());
     }
-    println!(
+    out!(
         "{}: {probes} probes of random legal positions; table alone {alone:.0} ns per probe, the engine's way {engine:.0} ns",
         material.name(&rules)
     );
@@ -625,7 +644,7 @@ fn tb_stats(variant: &str, material: &str, json: bool) -> Result<(), String> {
                 f(c.losses[s])
             )
         };
-        println!(
+        out!(
             "{{\"material\": \"{}\", \"variant\": \"{}\", \"white\": {}, \"black\": {}, \"longest_mate_plies\": {}, \"longest_mate_fen\": {}}}",
             material.name(&rules),
             rules.id(),
@@ -636,7 +655,7 @@ fn tb_stats(variant: &str, material: &str, json: bool) -> Result<(), String> {
         );
         return Ok(());
     }
-    println!(
+    out!(
         "{} in {}: {} slots, ready (read or built) in {:.1} s",
         material.name(&rules),
         rules.name(),
@@ -646,7 +665,7 @@ fn tb_stats(variant: &str, material: &str, json: bool) -> Result<(), String> {
     for (side, name) in [(0, "White"), (1, "Black")] {
         let legal = c.legal(side).max(1) as f64;
         let pct = |n: u64| 100.0 * n as f64 / legal;
-        println!(
+        out!(
             "{name} to move: {} legal; mates {:.4}%, stalemates {:.4}%, perpetual-check draw {:.4}%, fortress draw {:.4}%, is stalemated {:.4}%, is mated {:.4}%",
             c.legal(side),
             pct(c.wins[side]),
@@ -658,7 +677,7 @@ fn tb_stats(variant: &str, material: &str, json: bool) -> Result<(), String> {
         );
     }
     if let Some(fen) = fen {
-        println!("longest mate: {} plies, {fen}", c.longest);
+        out!("longest mate: {} plies, {fen}", c.longest);
     }
     Ok(())
 }
@@ -697,7 +716,7 @@ fn tb_probe(variant: &str, fen: &str, json: bool) -> Result<(), String> {
                 )
             })
             .collect();
-        println!(
+        out!(
             "{{\"value\": \"{}\", \"dtm_plies\": {}, \"moves\": [{}]}}",
             class(value),
             plies(value),
@@ -706,9 +725,9 @@ fn tb_probe(variant: &str, fen: &str, json: bool) -> Result<(), String> {
         return Ok(());
     }
     let name = Material::of(&pos).map_err(|e| e.to_string())?.name(&rules);
-    println!("{name}: {}", describe(value));
+    out!("{name}: {}", describe(value));
     for (mv, v) in moves {
-        println!("  {:<8} {}", pos.move_to_san(mv), describe(v));
+        out!("  {:<8} {}", pos.move_to_san(mv), describe(v));
     }
     Ok(())
 }
@@ -756,8 +775,8 @@ fn soak(config: SoakConfig) -> Result<(), String> {
             catalog.ids().join(", ")
         ));
     }
-    let report = soak::run(&catalog, &config, |line| println!("{line}"));
-    println!("{report}");
+    let report = soak::run(&catalog, &config, |line| out!("{line}"));
+    out!("{report}");
     if report.passed() {
         Ok(())
     } else {
@@ -772,10 +791,10 @@ fn list_variants() -> Result<(), String> {
             hexchess_core::catalog::VariantSource::Builtin => "built-in".to_string(),
             hexchess_core::catalog::VariantSource::File(p) => p.display().to_string(),
         };
-        println!("{:<12} {:<24} {from}", e.id(), e.name());
+        out!("{:<12} {:<24} {from}", e.id(), e.name());
     }
     for err in catalog.errors() {
-        println!("{err}");
+        out!("{err}");
     }
     Ok(())
 }
@@ -815,7 +834,7 @@ fn tune(args: &TuneArgs) -> Result<(), String> {
             skipped += 1;
         }
     }
-    println!(
+    out!(
         "{} games ({skipped} unreadable), {} training positions, {} held out",
         set.games,
         set.training_len(),
@@ -834,11 +853,11 @@ fn tune(args: &TuneArgs) -> Result<(), String> {
         )
     };
     let (train0, held0) = errors(&start, k);
-    println!("scale k = {k:.3}; start: training error {train0:.6}, held-out {held0:.6}");
+    out!("scale k = {k:.3}; start: training error {train0:.6}, held-out {held0:.6}");
     let mut tuned_k = k;
     let tuned = tune::tune(&set, &start, &frozen, k, args.sweeps, threads, |p| {
         tuned_k = p.k;
-        println!(
+        out!(
             "sweep {:>2}: training error {:.6}, k = {:.3} ({:.0} s) {}",
             p.sweep,
             p.error,
@@ -848,15 +867,15 @@ fn tune(args: &TuneArgs) -> Result<(), String> {
         );
     });
     let (train1, held1) = errors(&tuned, tuned_k);
-    println!("tuned: training error {train1:.6}, held-out {held1:.6} (start {held0:.6})");
+    out!("tuned: training error {train1:.6}, held-out {held1:.6} (start {held0:.6})");
     for ((name, old), new) in EvalWeights::NAMES
         .iter()
         .zip(start.to_vec())
         .zip(tuned.to_vec())
     {
-        println!("  {name:<16} {old:>5} -> {new:>5}");
+        out!("  {name:<16} {old:>5} -> {new:>5}");
     }
-    println!("{tuned}");
+    out!("{tuned}");
     Ok(())
 }
 
