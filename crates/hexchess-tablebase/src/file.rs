@@ -10,6 +10,7 @@
 //! before it.
 
 use std::fmt;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -181,7 +182,11 @@ impl Fnv {
 
 /// CRC-32 (IEEE), bit by bit: tables are written and read rarely.
 fn crc32(data: &[u8]) -> u32 {
-    let mut crc = !0u32;
+    !crc32_update(!0, data)
+}
+
+/// The CRC-32 register after `data`, from `crc` (start with `!0`, finish with `!`).
+fn crc32_update(mut crc: u32, data: &[u8]) -> u32 {
     for &b in data {
         crc ^= u32::from(b);
         for _ in 0..8 {
@@ -192,14 +197,14 @@ fn crc32(data: &[u8]) -> u32 {
             };
         }
     }
-    !crc
+    crc
 }
 
 impl Table {
-    /// The file's bytes.
-    pub fn to_bytes(&self) -> Vec<u8> {
+    /// Everything before the codes: magic, version, fingerprint, names, counts.
+    fn header(&self) -> Vec<u8> {
         let rules = self.rules();
-        let mut out = Vec::with_capacity(64 + self.codes().len());
+        let mut out = Vec::with_capacity(64);
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
         out.extend_from_slice(&rules_fingerprint(rules).to_le_bytes());
@@ -209,18 +214,35 @@ impl Table {
         }
         out.extend_from_slice(&(self.codes().len() as u64).to_le_bytes());
         out.push(self.stalemate_base());
+        out
+    }
+
+    /// The file's bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = self.header();
         out.extend_from_slice(self.codes());
         let crc = crc32(&out);
         out.extend_from_slice(&crc.to_le_bytes());
         out
     }
 
-    /// Writes the table to `path`.
+    /// Writes the table to `path`, streaming it (no second copy of the codes in
+    /// memory).
     pub fn write(&self, path: &Path) -> Result<(), TableFileError> {
-        std::fs::write(path, self.to_bytes()).map_err(|e| TableFileError::Io {
+        let io = |e: std::io::Error| TableFileError::Io {
             path: path.to_path_buf(),
             message: e.to_string(),
-        })
+        };
+        let mut w = std::io::BufWriter::new(std::fs::File::create(path).map_err(io)?);
+        let header = self.header();
+        let mut crc = crc32_update(!0, &header);
+        w.write_all(&header).map_err(io)?;
+        for chunk in self.codes().chunks(1 << 20) {
+            crc = crc32_update(crc, chunk);
+            w.write_all(chunk).map_err(io)?;
+        }
+        w.write_all(&(!crc).to_le_bytes()).map_err(io)?;
+        w.flush().map_err(io)
     }
 
     /// Reads a table of `rules`' variant from `path`, refusing one built from other
@@ -230,7 +252,7 @@ impl Table {
             path: path.to_path_buf(),
             message: e.to_string(),
         })?;
-        Table::from_bytes(&bytes, path, rules)
+        Table::from_owned_bytes(bytes, path, rules)
     }
 
     /// Reads a table from a file's bytes; `path` names it in errors.
@@ -239,6 +261,17 @@ impl Table {
         path: &Path,
         rules: &Arc<Rules>,
     ) -> Result<Table, TableFileError> {
+        Table::from_owned_bytes(bytes.to_vec(), path, rules)
+    }
+
+    /// Reads a table from a file's bytes, keeping their buffer for the codes (a table
+    /// read takes its size in memory once, not twice).
+    fn from_owned_bytes(
+        mut owned: Vec<u8>,
+        path: &Path,
+        rules: &Arc<Rules>,
+    ) -> Result<Table, TableFileError> {
+        let bytes = owned.as_slice();
         let path_buf = || path.to_path_buf();
         let mut r = Reader { bytes, at: 0 };
         if r.take(8) != Some(MAGIC.as_slice()) {
@@ -284,8 +317,10 @@ impl Table {
                 path: path_buf(),
                 message: e.to_string(),
             })?;
-        let codes = bytes[r.at..body].to_vec();
-        Table::from_codes(rules, &material, codes, stalemate_base).ok_or(TableFileError::Length {
+        let start = r.at;
+        owned.truncate(body);
+        owned.drain(..start);
+        Table::from_codes(rules, &material, owned, stalemate_base).ok_or(TableFileError::Length {
             path: path_buf(),
             expected: 0,
             found: positions,
@@ -322,10 +357,15 @@ impl<'a> Reader<'a> {
 
 #[cfg(test)]
 mod tests {
-    use super::crc32;
+    use super::{crc32, crc32_update};
 
     #[test]
     fn crc32_of_the_standard_check_string() {
         assert_eq!(crc32(b"123456789"), 0xCBF4_3926);
+        // In pieces, as files are written.
+        assert_eq!(
+            !crc32_update(crc32_update(!0, b"1234"), b"56789"),
+            0xCBF4_3926
+        );
     }
 }
