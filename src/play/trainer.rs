@@ -191,8 +191,8 @@ fn build_on_thread(
     let stop = Arc::new(AtomicBool::new(false));
     let (sink, halt) = (Arc::clone(&progress), Arc::clone(&stop));
     let job = std::thread::spawn(move || -> Result<(), String> {
-        // Smallest first: every one is then quick to build from what is on disk... and
-        // each is written as soon as it is done, so a stop keeps what was finished.
+        // Smallest first, each written as soon as it is done, so a stop keeps what was
+        // finished (each build makes its smaller tables again in memory: they are small).
         let mut needed = material.with_captures();
         needed.reverse();
         for m in needed {
@@ -319,42 +319,43 @@ fn begin(
     });
 }
 
-/// A position White to move wins: any, or the one nearest mate in `n` moves.
+/// A position White to move wins: any, or one nearest mate in `n` moves. One pass over
+/// the table, drawing among the equally good by reservoir sampling (no list of millions
+/// of candidates), then one of the position's images under the board's symmetries, so
+/// the same family does not always look the same.
 pub fn pick_start(table: &Table, target: Target) -> Option<Position> {
-    let white_wins =
-        |i: usize, v: Value| matches!(v, Value::Win(_)) && table.position(i).turn() == Side::White;
-    let wins: Vec<(usize, u16)> = table
-        .values()
-        .filter_map(|(i, v)| match v {
-            Value::Win(d) if d > 1 => Some((i, d)),
-            _ => None,
-        })
-        .collect();
     let mut rng = rand::rng();
-    let candidates: Vec<(usize, u16)> = match target {
-        Target::Random => wins,
-        Target::MateIn(n) => {
-            let plies = 2 * n - 1;
-            let nearest = wins.iter().map(|(_, d)| d.abs_diff(plies)).min()?;
-            wins.into_iter()
-                .filter(|(_, d)| d.abs_diff(plies) == nearest)
-                .collect()
-        }
+    let wanted = match target {
+        Target::Random => None,
+        Target::MateIn(n) => Some(2 * n.max(1) - 1),
     };
-    // A few tries: the table stores either side to move; White's turn is wanted.
-    for _ in 0..64 {
-        let (i, d) = *candidates.get(rng.random_range(0..candidates.len().max(1)))?;
-        if white_wins(i, Value::Win(d)) {
-            // One of the position's images under the board's symmetries, at random,
-            // so the same family does not always look the same.
-            let g = rng.random_range(0..table.symmetries());
-            return Some(table.position_under(i, g));
+    // (distance from the wanted length, slot, how many seen at that distance)
+    let mut pick: Option<(u16, usize, u64)> = None;
+    for (i, v) in table.values() {
+        let Value::Win(d) = v else {
+            continue;
+        };
+        if d < 2 || table.side_to_move(i) != Side::White {
+            continue;
         }
+        let gap = wanted.map_or(0, |w| d.abs_diff(w));
+        pick = match pick {
+            Some((best, _, _)) if gap > best => pick,
+            Some((best, chosen, seen)) if gap == best => {
+                let seen = seen + 1;
+                let chosen = if rng.random_range(0..seen) == 0 {
+                    i
+                } else {
+                    chosen
+                };
+                Some((best, chosen, seen))
+            }
+            _ => Some((gap, i, 1)),
+        };
     }
-    candidates
-        .iter()
-        .find(|(i, d)| white_wins(*i, Value::Win(*d)))
-        .map(|(i, _)| table.position(*i))
+    let (_, i, _) = pick?;
+    let g = rng.random_range(0..table.symmetries());
+    Some(table.position_under(i, g))
 }
 
 /// The tables for the position on the board, looked up when it changes: the drill's

@@ -269,6 +269,11 @@ impl Table {
             .map(|(i, v)| (i, self.decode(*v)))
     }
 
+    /// The side to move at slot `i`.
+    pub fn side_to_move(&self, i: usize) -> Side {
+        Side::BOTH[self.indexer.side_to_move(i)]
+    }
+
     /// How many positions the one stored at slot `i` stands for (its distinct images
     /// under the board's symmetries).
     pub fn family(&self, i: usize) -> usize {
