@@ -77,7 +77,7 @@ pub(super) fn side_panel(
                 }
                 if trainer.drill.is_some() || trainer.tables.probe(&game.displayed()).is_some() {
                     ui.separator();
-                    super::trainer::table_report(ui, &game, &trainer);
+                    super::trainer::table_report(ui, &game, &trainer, &mut out.review);
                 }
                 ui.separator();
                 move_list(ui, &game, &memory.moves.san, &mut out.review);

@@ -7,7 +7,7 @@ use hexchess_core::Side;
 use hexchess_tablebase::{Material, Value};
 
 use super::UiMemory;
-use crate::game::{GameState, Variants};
+use crate::game::{GameState, ReviewRequest, Variants};
 use crate::play::{ENDINGS, StartDrill, Target, Trainer};
 
 /// The trainer window's choices.
@@ -168,27 +168,44 @@ pub(super) fn trainer_window(
     Ok(())
 }
 
-/// The table's word on the position (when a table holds it), and a drill's progress.
-pub(super) fn table_report(ui: &mut egui::Ui, game: &GameState, trainer: &Trainer) {
+/// The table's word on the position (when a table holds it), and a drill's progress;
+/// the move where a win slipped can be looked at (the review shows the position before
+/// it).
+pub(super) fn table_report(
+    ui: &mut egui::Ui,
+    game: &GameState,
+    trainer: &Trainer,
+    review: &mut MessageWriter<ReviewRequest>,
+) {
     if let Some(drill) = &trainer.drill {
         ui.label(egui::RichText::new(format!("Drill: {}", ending_label(&drill.ending))).strong());
-        match drill.slip() {
-            Some(v) => ui.colored_label(
-                egui::Color32::from_rgb(220, 90, 70),
-                format!(
-                    "The win slipped with {}{}",
-                    v.san,
-                    v.best
-                        .as_ref()
-                        .map_or(String::new(), |b| format!(" ({b} kept it)"))
-                ),
-            ),
-            None if drill.verdicts.is_empty() => ui.label(format!(
-                "You have {}: win it against perfect defence.",
-                drill.player
-            )),
-            None => ui.label("Still winning."),
-        };
+        let slip = drill.verdicts.iter().position(|v| v.slipped);
+        match slip.map(|j| (j, &drill.verdicts[j])) {
+            Some((j, v)) => {
+                ui.colored_label(
+                    egui::Color32::from_rgb(220, 90, 70),
+                    format!(
+                        "The win slipped with {}{}",
+                        v.san,
+                        v.best
+                            .as_ref()
+                            .map_or(String::new(), |b| format!(" ({b} kept it)"))
+                    ),
+                );
+                if ui.small_button("Show the position before it").clicked() {
+                    review.write(ReviewRequest(Some(j)));
+                }
+            }
+            None if drill.verdicts.is_empty() => {
+                ui.label(format!(
+                    "You have {}: win it against perfect defence.",
+                    drill.player
+                ));
+            }
+            None => {
+                ui.label("Still winning.");
+            }
+        }
         for v in drill.verdicts.iter().rev().take(6) {
             let mark = if v.slipped {
                 "??"
