@@ -23,8 +23,8 @@ use super::session::{Mode, StartGame};
 use crate::game::{BoardChanged, GameNotice, GameSet, GameState, Variants};
 
 /// The endings offered, White's men first: each is a win for White in most positions.
-pub const ENDINGS: [&str; 8] = [
-    "KQvK", "KRvK", "KNNvK", "KBNvK", "KRvKN", "KRvKB", "KQvKR", "KQvKB",
+pub const ENDINGS: [&str; 9] = [
+    "KQvK", "KRvK", "KPvK", "KNNvK", "KBNvK", "KRvKN", "KRvKB", "KQvKR", "KQvKB",
 ];
 
 /// Which won position to start from.
@@ -164,18 +164,19 @@ fn start_drills(
             ));
             continue;
         };
-        if TableShelf::has_all(&dir, &rules, &material) {
-            begin(
+        match load_all(&mut trainer, &dir, &rules, &material) {
+            Ok(tables) => begin(
                 &mut trainer,
-                &dir,
-                &rules,
+                tables,
                 &material,
                 request,
                 &mut notices,
                 &mut start_game,
-            );
-        } else {
-            trainer.building = Some(build_on_thread(dir, rules, material, request.clone()));
+            ),
+            // Missing, or from other rules or damaged: (re)built on a thread first.
+            Err(_) => {
+                trainer.building = Some(build_on_thread(dir, rules, material, request.clone()));
+            }
         }
     }
 }
@@ -193,11 +194,11 @@ fn build_on_thread(
     let job = std::thread::spawn(move || -> Result<(), String> {
         // Smallest first, each written as soon as it is done, so a stop keeps what was
         // finished (each build makes its smaller tables again in memory: they are small).
-        let mut needed = material.with_captures();
+        let mut needed = material.endings_reached(&rules);
         needed.reverse();
         for m in needed {
             let path = table_path(&dir, &rules, &m);
-            if path.exists() {
+            if Table::read(&path, &rules).is_ok_and(|t| t.material() == &m) {
                 continue;
             }
             let mut tell = |line: &str| {
@@ -260,35 +261,59 @@ fn finish_builds(
             else {
                 return;
             };
-            begin(
-                &mut trainer,
-                &dir,
-                &rules,
-                &material,
-                &request,
-                &mut notices,
-                &mut start_game,
-            );
+            match load_all(&mut trainer, &dir, &rules, &material) {
+                Ok(tables) => begin(
+                    &mut trainer,
+                    tables,
+                    &material,
+                    &request,
+                    &mut notices,
+                    &mut start_game,
+                ),
+                Err(errors) => {
+                    for e in errors {
+                        notices.write(GameNotice(e));
+                    }
+                }
+            }
         }
     }
 }
 
-/// Loads the tables, picks the start, and starts the game: the player has White's men
-/// against the engine at full strength (which defends by the tables).
-#[allow(clippy::too_many_arguments)]
-fn begin(
+/// Every table a drill of `material` needs, read from `dir`; why not, when one is
+/// missing or cannot be used.
+fn load_all(
     trainer: &mut Trainer,
     dir: &std::path::Path,
     rules: &Arc<Rules>,
+    material: &Material,
+) -> Result<Tablebases, Vec<String>> {
+    let needed = material.endings_reached(rules);
+    let (tables, mut errors) = trainer.shelf.for_material(dir, rules, material);
+    if tables.len() < needed.len() && errors.is_empty() {
+        errors.push(format!(
+            "{} of {} tables missing",
+            needed.len() - tables.len(),
+            needed.len()
+        ));
+    }
+    if errors.is_empty() {
+        Ok(tables)
+    } else {
+        Err(errors)
+    }
+}
+
+/// Picks the start and starts the game: the player has White's men against the engine
+/// at full strength (which defends by the tables).
+fn begin(
+    trainer: &mut Trainer,
+    tables: Tablebases,
     material: &Material,
     request: &StartDrill,
     notices: &mut MessageWriter<GameNotice>,
     start_game: &mut MessageWriter<StartGame>,
 ) {
-    let (tables, errors) = trainer.shelf.for_material(dir, rules, material);
-    for e in errors {
-        notices.write(GameNotice(e));
-    }
     let Some(own) = tables.table_of(material) else {
         notices.write(GameNotice(format!("no table for {}", request.ending)));
         return;

@@ -132,7 +132,7 @@ impl TableShelf {
         TableShelf::default()
     }
 
-    /// The tables under `dir` for every pawnless ending `pos` can reach by captures,
+    /// The tables under `dir` for every ending `pos` can reach by captures,
     /// with a message for each file that exists but cannot be used.
     pub fn for_position(&mut self, dir: &Path, pos: &Position) -> (Tablebases, Vec<String>) {
         // Past six men, reaching a four-man ending takes too many captures to matter
@@ -150,13 +150,13 @@ impl TableShelf {
         rules: &Arc<Rules>,
         material: &Material,
     ) -> (Tablebases, Vec<String>) {
-        self.load(dir, rules, &material.with_captures())
+        self.load(dir, rules, &material.endings_reached(rules))
     }
 
     /// Whether every table `material` needs (its own and its captures') is in `dir`.
     pub fn has_all(dir: &Path, rules: &Rules, material: &Material) -> bool {
         material
-            .with_captures()
+            .endings_reached(rules)
             .iter()
             .all(|m| table_path(dir, rules, m).exists())
     }
@@ -205,14 +205,14 @@ impl TableShelf {
     }
 }
 
-/// The pawnless endings of at most [`MAX_MEN`] men that `pos` is in or can reach by
-/// captures (promotions aside).
+/// The endings of at most [`MAX_MEN`] men (pawns on one side at most) that `pos` is in
+/// or can reach by captures (promotions aside).
 fn reachable_endings(pos: &Position) -> Vec<Material> {
     let rules = pos.rules();
     let men = |side: Side| -> Vec<Kind> {
         let mut kinds: Vec<Kind> = pos
             .pieces()
-            .filter(|(_, p)| p.side == side && Some(p.kind) != rules.pawn_kind())
+            .filter(|(_, p)| p.side == side)
             .map(|(_, p)| p.kind)
             .collect();
         kinds.sort_by_key(|k| (!rules.is_royal(*k), rules.kind_info(*k).letter));

@@ -28,7 +28,7 @@ use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use hexchess_core::{Bitboard, Cell, Piece, Rules, Side};
+use hexchess_core::{Bitboard, Cell, Kind, Piece, Rules, Side};
 
 use crate::index::Indexer;
 use crate::material::{MAX_MEN, Material};
@@ -46,6 +46,10 @@ const SAFE: u8 = 253;
 const UNKNOWN: u8 = 254;
 /// An illegal arrangement, or a slot whose position is stored elsewhere.
 pub(crate) const ILLEGAL: u8 = 255;
+
+/// By pawn slot and captured slot (if any): each kind the pawn may promote to, with the
+/// table that promotion leads to.
+type Promotions<'a> = HashMap<(usize, Option<usize>), Vec<(Kind, &'a Table)>>;
 
 /// Tables built so far, by material.
 pub(crate) type Built = HashMap<Material, Table>;
@@ -80,9 +84,25 @@ pub(crate) fn build(
         return Ok(());
     }
     for side in 0..2 {
-        // Every man but the royal one (first) can be captured.
+        // Every man but the royal one (first) can be captured, and a pawn promoted.
         for i in 1..material.sides[side].len() {
             build(rules, &material.without(side, i), restriction, built, ctl)?;
+            if rules.pawn_kind() == Some(material.sides[side][i]) {
+                for &k in rules.promotion_choices() {
+                    let promoted = material.promoted(side, i, k);
+                    build(rules, &promoted, restriction, built, ctl)?;
+                    // A capture that promotes.
+                    for v in 1..material.sides[1 - side].len() {
+                        build(
+                            rules,
+                            &promoted.without(1 - side, v),
+                            restriction,
+                            built,
+                            ctl,
+                        )?;
+                    }
+                }
+            }
         }
     }
     let what = restriction.map_or(String::new(), |r| format!(" ({r})"));
@@ -106,9 +126,9 @@ struct Arrangement {
 enum Step {
     /// A move to an empty cell: the slot it leads to in this table.
     Quiet(usize),
-    /// A capture: the value code it leads to in a smaller table, and that table's
-    /// first stalemate code.
-    Capture { code: u8, base: u8 },
+    /// A move out of this table (a capture, a promotion): the value code it leads to in
+    /// that table, and the table's first stalemate code.
+    Leave { code: u8, base: u8 },
     /// A legal move left out because it gives check (tables without one side's
     /// checks).
     LeftOut,
@@ -161,6 +181,16 @@ struct Builder<'a> {
     indexer: Indexer,
     /// `[slot]`: the table a capture of that man leads to (none for the royal men).
     captures: Vec<Option<&'a Table>>,
+    /// Pawn slots: the promotions open to that pawn, each with the table it leads to,
+    /// without a capture (`None`) or capturing the man in the given slot.
+    promotions: Promotions<'a>,
+    /// `[slot]`: whether that man is a pawn.
+    pawn: Vec<bool>,
+    /// Pawn slots' advances: `[side][cell]`, one line of cells per advance vector.
+    pawn_lines: [Vec<Vec<Vec<Cell>>>; 2],
+    /// `[side][cell]`: the cells a pawn of that side reaches that cell from by an
+    /// advance, each with the cells it passes over (which must be empty).
+    pawn_from: [Vec<Vec<(Cell, Bitboard)>>; 2],
     codes: Vec<u8>,
     /// The first stalemate code: [`DRAW`] during the mate pass.
     base: u8,
@@ -197,6 +227,12 @@ impl<'a> Builder<'a> {
                 (j != first).then(|| &built[&material.without(side, j - first)])
             })
             .collect();
+        let pawn: Vec<bool> = men
+            .iter()
+            .map(|m| rules.pawn_kind() == Some(m.kind))
+            .collect();
+        let promotions = promotion_tables(rules, material, &men, &slots, &pawn, built);
+        let (pawn_lines, pawn_from) = pawn_paths(rules, &cells);
         let builder = Builder {
             rules,
             material: material.clone(),
@@ -207,6 +243,10 @@ impl<'a> Builder<'a> {
             codes: Vec::new(),
             indexer,
             captures,
+            promotions,
+            pawn,
+            pawn_lines,
+            pawn_from,
             base: DRAW,
             top: 0,
             hull: Vec::new(),
@@ -215,8 +255,12 @@ impl<'a> Builder<'a> {
         builder.hull = builder
             .men
             .iter()
-            .flat_map(|m| {
-                builder.cells.iter().map(|&c| {
+            .zip(&builder.pawn)
+            .flat_map(|(m, &pawn)| {
+                builder.cells.iter().map(move |&c| {
+                    if pawn {
+                        return builder.rules.pawn_captures(m.side, c);
+                    }
                     builder
                         .rules
                         .slide_lines(*m, c)
@@ -228,10 +272,11 @@ impl<'a> Builder<'a> {
         Ok(builder)
     }
 
-    /// Every man's quiet moves on an empty board can be played backwards.
+    /// Every man's quiet moves on an empty board can be played backwards (pawns aside:
+    /// their moves are played back from the advance tables).
     fn check_reversible(&self) -> Result<(), TableError> {
         let e = Bitboard::EMPTY;
-        for man in &self.men {
+        for (man, _) in self.men.iter().zip(&self.pawn).filter(|(_, p)| !**p) {
             for &c in &self.cells {
                 for t in self.rules.reach(*man, c, e, e, e) {
                     if !self.rules.reach(*man, t, e, e, e).contains(c) {
@@ -311,7 +356,14 @@ impl<'a> Builder<'a> {
             }
             let a = self.arrangement(i);
             let distinct = (a.sides[0] | a.sides[1]).count() as usize == k;
-            if distinct && !self.in_check(&a, 1 - a.stm) {
+            // A pawn never stands where it must promote.
+            let pawn_placed = (0..k).all(|j| {
+                !self.pawn[j]
+                    || !self
+                        .rules
+                        .is_promotion_cell(self.men[j].side, self.cells[a.cells[j] as usize])
+            });
+            if distinct && pawn_placed && !self.in_check(&a, 1 - a.stm) {
                 *code = UNKNOWN;
             }
         }
@@ -335,7 +387,7 @@ impl<'a> Builder<'a> {
             let (mut escape, mut left_out) = (false, false);
             let _ = self.moves(&a, false, &mut |step| {
                 match step {
-                    Step::Capture { code, base } => match seen(code, base, pass) {
+                    Step::Leave { code, base } => match seen(code, base, pass) {
                         Seen::Lost(d) => best_win = Some(best_win.map_or(d + 1, |b| b.min(d + 1))),
                         Seen::Won(d) => slowest_loss = Some(slowest_loss.unwrap_or(0).max(d + 1)),
                         Seen::Open => escape = true,
@@ -469,7 +521,7 @@ impl<'a> Builder<'a> {
                     Seen::Won(_) => Seen::Open,
                     other => other,
                 },
-                Step::Capture { code, base } => seen(code, base, pass),
+                Step::Leave { code, base } => seen(code, base, pass),
                 Step::LeftOut => Seen::Out,
             };
             match view {
@@ -498,8 +550,11 @@ impl<'a> Builder<'a> {
         let stm = a.stm;
         let k = self.men.len();
         let occupied = a.sides[0] | a.sides[1];
-        let limit = self.restriction.filter(|r| r.side().index() == stm);
         for &j in &self.slots[stm] {
+            if self.pawn[j] {
+                self.pawn_moves(a, j, quiet, f)?;
+                continue;
+            }
             let from = self.cells[a.cells[j] as usize];
             let reach =
                 self.rules
@@ -512,11 +567,12 @@ impl<'a> Builder<'a> {
             for t in targets {
                 let mut cells = a.cells;
                 cells[j] = t.index() as u8;
-                let step = if a.sides[1 - stm].contains(t) {
+                let capture = a.sides[1 - stm].contains(t);
+                let step = if capture {
                     let Some((code, base)) = self.capture(&cells, t, stm) else {
                         continue;
                     };
-                    Step::Capture { code, base }
+                    Step::Leave { code, base }
                 } else {
                     let child = self.indexer.index(1 - stm, &cells[..k]).expect("distinct");
                     if self.codes[child] == ILLEGAL {
@@ -524,15 +580,124 @@ impl<'a> Builder<'a> {
                     }
                     Step::Quiet(child)
                 };
-                let left_out = match limit {
-                    None => false,
-                    Some(Restriction::NoChecks(_)) => self.gives_check(a, j, t),
-                    Some(Restriction::ChecksOnly(_)) => !self.gives_check(a, j, t),
-                    Some(Restriction::NoCaptures(_)) => matches!(step, Step::Capture { .. }),
-                };
-                let step = if left_out { Step::LeftOut } else { step };
-                f(step)?;
+                self.emit(a, j, t, capture, None, step, f)?;
             }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Passes `step` (man `j` to `t`, a capture or not, promoting to `promoted` or not)
+    /// to `f`, or [`Step::LeftOut`] when the restriction forbids it.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn emit(
+        &self,
+        a: &Arrangement,
+        j: usize,
+        t: Cell,
+        capture: bool,
+        promoted: Option<Kind>,
+        step: Step,
+        f: &mut dyn FnMut(Step) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let left_out = match self.restriction.filter(|r| r.side().index() == a.stm) {
+            None => false,
+            Some(Restriction::NoChecks(_)) => self.gives_check(a, j, t, promoted),
+            Some(Restriction::ChecksOnly(_)) => !self.gives_check(a, j, t, promoted),
+            Some(Restriction::NoCaptures(_)) => capture,
+        };
+        f(if left_out { Step::LeftOut } else { step })
+    }
+
+    /// The moves of the pawn in slot `j`: advances (a long first move only over empty
+    /// cells), captures, and promotions, which leave the table for the promoted one's.
+    fn pawn_moves(
+        &self,
+        a: &Arrangement,
+        j: usize,
+        quiet: bool,
+        f: &mut dyn FnMut(Step) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let stm = a.stm;
+        let from = self.cells[a.cells[j] as usize];
+        let occupied = a.sides[0] | a.sides[1];
+        for line in &self.pawn_lines[stm][from.index()] {
+            for &t in line {
+                if occupied.contains(t) {
+                    break;
+                }
+                self.pawn_step(a, j, t, None, quiet, f)?;
+            }
+        }
+        let side = self.men[j].side;
+        for t in self.rules.pawn_captures(side, from) & a.sides[1 - stm] {
+            let victim = *self.slots[1 - stm]
+                .iter()
+                .find(|&&q| a.cells[q] == t.index() as u8)
+                .expect("an enemy man on the target");
+            self.pawn_step(a, j, t, Some(victim), quiet, f)?;
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// The pawn in slot `j` to `t` (capturing the man in slot `victim`, if any): as a
+    /// pawn unless it must promote there, and promoted to each choice where it may.
+    fn pawn_step(
+        &self,
+        a: &Arrangement,
+        j: usize,
+        t: Cell,
+        victim: Option<usize>,
+        quiet: bool,
+        f: &mut dyn FnMut(Step) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let stm = a.stm;
+        let side = self.men[j].side;
+        let mut cells = a.cells;
+        cells[j] = t.index() as u8;
+        let must = self.rules.is_promotion_cell(side, t);
+        let may = must || self.rules.is_optional_promotion_cell(side, t);
+        if !must {
+            let step = match victim {
+                Some(_) => self
+                    .capture(&cells, t, stm)
+                    .map(|(code, base)| Step::Leave { code, base }),
+                None if quiet => {
+                    let child = self
+                        .indexer
+                        .index(1 - stm, &cells[..self.men.len()])
+                        .expect("distinct");
+                    (self.codes[child] != ILLEGAL).then_some(Step::Quiet(child))
+                }
+                None => None,
+            };
+            if let Some(step) = step {
+                self.emit(a, j, t, victim.is_some(), None, step, f)?;
+            }
+        }
+        if !may {
+            return ControlFlow::Continue(());
+        }
+        let mut rest = [0u8; MAX_MEN];
+        let mut n = 0;
+        for (q, &c) in cells[..self.men.len()].iter().enumerate() {
+            if Some(q) != victim {
+                rest[n] = c;
+                n += 1;
+            }
+        }
+        for &(kind, table) in &self.promotions[&(j, victim)] {
+            let Some(code) = table.code_at(1 - stm, &rest[..n]) else {
+                continue;
+            };
+            if code == ILLEGAL {
+                continue;
+            }
+            let step = Step::Leave {
+                code,
+                base: table.stalemate_base(),
+            };
+            self.emit(a, j, t, victim.is_some(), Some(kind), step, f)?;
         }
         ControlFlow::Continue(())
     }
@@ -560,28 +725,41 @@ impl<'a> Builder<'a> {
 
     /// Whether `side`'s royal man is attacked in `a`.
     fn in_check(&self, a: &Arrangement, side: usize) -> bool {
+        self.attacked(a, side, None)
+    }
+
+    /// Whether `side`'s royal man is attacked in `a`, the man in `promoted.0` (if any)
+    /// being a `promoted.1` now.
+    fn attacked(&self, a: &Arrangement, side: usize, promoted: Option<(usize, Kind)>) -> bool {
         let target = self.cells[a.cells[self.slots[side][0]] as usize];
         let occupied = a.sides[0] | a.sides[1];
         let n = self.cells.len();
         self.slots[1 - side].iter().any(|&j| {
             let from = self.cells[a.cells[j] as usize];
-            self.hull[j * n + from.index()].contains(target)
-                && a.sides[1 - side].contains(from)
-                && self
+            if !a.sides[1 - side].contains(from) {
+                return false;
+            }
+            let (own, enemy) = (a.sides[1 - side], a.sides[side]);
+            match promoted {
+                Some((q, kind)) if q == j => {
+                    let piece = Piece::new(self.men[j].side, kind);
+                    self.rules
+                        .reach(piece, from, own, enemy, occupied)
+                        .contains(target)
+                }
+                _ if !self.hull[j * n + from.index()].contains(target) => false,
+                _ if self.pawn[j] => true,
+                _ => self
                     .rules
-                    .reach(
-                        self.men[j],
-                        from,
-                        a.sides[1 - side],
-                        a.sides[side],
-                        occupied,
-                    )
-                    .contains(target)
+                    .reach(self.men[j], from, own, enemy, occupied)
+                    .contains(target),
+            }
         })
     }
 
-    /// Whether man `j` moving to `t` in `a` gives check.
-    fn gives_check(&self, a: &Arrangement, j: usize, t: Cell) -> bool {
+    /// Whether man `j` moving to `t` in `a` (promoting to `promoted`, if given) gives
+    /// check.
+    fn gives_check(&self, a: &Arrangement, j: usize, t: Cell, promoted: Option<Kind>) -> bool {
         let stm = a.stm;
         let mut after = *a;
         after.stm = 1 - stm;
@@ -591,7 +769,7 @@ impl<'a> Builder<'a> {
         after.cells[j] = t.index() as u8;
         // A captured man keeps its cell index but leaves its side's set: only the
         // mover's men attack the king checked.
-        self.in_check(&after, 1 - stm)
+        self.attacked(&after, 1 - stm, promoted.map(|k| (j, k)))
     }
 
     /// The legal positions from which a quiet move leads to `a`: a man of the side that
@@ -618,6 +796,30 @@ impl<'a> Builder<'a> {
             let mut own = a.sides[mover];
             own.remove(at);
             let occupied = own | a.sides[a.stm];
+            if self.pawn[j] {
+                for &(from, over) in &self.pawn_from[mover][at.index()] {
+                    if occupied.contains(from) || !(over & occupied).is_empty() {
+                        continue;
+                    }
+                    let mut cells = a.cells;
+                    cells[j] = from.index() as u8;
+                    let pred = self.indexer.index(mover, &cells[..k]).expect("distinct");
+                    if self.codes[pred] != ILLEGAL {
+                        let mut sides = a.sides;
+                        sides[mover].remove(at);
+                        sides[mover].insert(from);
+                        out.push((
+                            pred,
+                            Arrangement {
+                                stm: mover,
+                                cells,
+                                sides,
+                            },
+                        ));
+                    }
+                }
+                continue;
+            }
             let back = self
                 .rules
                 .reach(self.men[j], at, own, a.sides[a.stm], occupied)
@@ -695,6 +897,76 @@ impl std::fmt::Display for Restriction {
             Restriction::NoCaptures(_) => write!(f, "{side} captures nothing"),
         }
     }
+}
+
+/// For each pawn slot, with no capture and with each capture it can make: the tables
+/// its promotions lead to (the kinds it may become; where only lost pieces may be
+/// chosen, those of which fewer stand than the side started with).
+fn promotion_tables<'a>(
+    rules: &Rules,
+    material: &Material,
+    men: &[Piece],
+    slots: &[Vec<usize>; 2],
+    pawn: &[bool],
+    built: &'a Built,
+) -> Promotions<'a> {
+    let mut out = HashMap::new();
+    for j in (0..men.len()).filter(|&j| pawn[j]) {
+        let side = men[j].side.index();
+        let i = j - slots[side][0];
+        let choices: Vec<Kind> = rules
+            .promotion_choices()
+            .iter()
+            .copied()
+            .filter(|k| {
+                let standing = material.sides[side].iter().filter(|x| *x == k).count();
+                !rules.promotes_only_to_lost_pieces()
+                    || usize::from(rules.start_count(men[j].side, *k)) > standing
+            })
+            .collect();
+        let victims = std::iter::once(None).chain(slots[1 - side][1..].iter().map(|v| Some(*v)));
+        for victim in victims {
+            let tables = choices
+                .iter()
+                .map(|&k| {
+                    let m = material.promoted(side, i, k);
+                    let m = match victim {
+                        Some(v) => m.without(1 - side, v - slots[1 - side][0]),
+                        None => m,
+                    };
+                    (k, &built[&m])
+                })
+                .collect();
+            out.insert((j, victim), tables);
+        }
+    }
+    out
+}
+
+/// Pawns' advances by side and cell, and the same read backwards: for each cell, where
+/// an advance to it starts and which cells it passes over.
+#[allow(clippy::type_complexity)]
+fn pawn_paths(
+    rules: &Rules,
+    cells: &[Cell],
+) -> ([Vec<Vec<Vec<Cell>>>; 2], [Vec<Vec<(Cell, Bitboard)>>; 2]) {
+    let mut lines = [Vec::new(), Vec::new()];
+    let mut from = [vec![Vec::new(); cells.len()], vec![Vec::new(); cells.len()]];
+    for side in Side::BOTH {
+        let s = side.index();
+        for &c in cells {
+            let here = rules.pawn_advance_lines(side, c);
+            for line in &here {
+                let mut over = Bitboard::EMPTY;
+                for &t in line {
+                    from[s][t.index()].push((c, over));
+                    over.insert(t);
+                }
+            }
+            lines[s].push(here);
+        }
+    }
+    (lines, from)
 }
 
 /// Builds the table of `material` and every smaller one, all under `restriction`, and

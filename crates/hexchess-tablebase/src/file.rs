@@ -122,7 +122,8 @@ impl std::error::Error for TableFileError {}
 
 /// A fingerprint of everything a table's values depend on: the board's cells, each
 /// kind's letter, whether it is royal, where each piece reaches from each cell on an
-/// empty board (moves, leaps, slide lines), and the stalemate score. A variant file
+/// empty board (moves, leaps, slide lines), the pawns' moves and promotions, and the
+/// stalemate score. A variant file
 /// changed in any of these gives another fingerprint.
 pub fn rules_fingerprint(rules: &Rules) -> u64 {
     let mut h = Fnv::new();
@@ -147,6 +148,24 @@ pub fn rules_fingerprint(rules: &Rules) -> u64 {
             }
         }
     }
+    // Pawns: their advances (each line, in order), captures, where they promote, and
+    // to what.
+    for side in Side::BOTH {
+        for c in board.cells() {
+            for line in rules.pawn_advance_lines(side, c) {
+                h.bits(line.into_iter().collect());
+            }
+            h.bits(rules.pawn_captures(side, c));
+            h.bytes(&[
+                u8::from(rules.is_promotion_cell(side, c)),
+                u8::from(rules.is_optional_promotion_cell(side, c)),
+            ]);
+        }
+    }
+    for k in rules.promotion_choices() {
+        h.bytes(rules.kind_info(*k).letter.to_string().as_bytes());
+    }
+    h.bytes(&[u8::from(rules.promotes_only_to_lost_pieces())]);
     let s = rules.stalemate();
     h.bytes(&s.stalemated.millis().to_le_bytes());
     h.bytes(&s.stalemating.millis().to_le_bytes());

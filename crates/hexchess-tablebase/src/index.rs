@@ -334,6 +334,32 @@ fn turn_or_reflect(t: usize, x: i64, y: i64) -> (i64, i64) {
     (a, b)
 }
 
+/// Whether permutation `perm` carries a pawn's advances (each line, in order), its
+/// captures and where it promotes onto those at the image cell.
+fn pawn_moves_agree(rules: &Rules, pawn: Piece, perm: &[u8]) -> bool {
+    let board = rules.board();
+    let cells: Vec<Cell> = board.cells().collect();
+    let image = |c: Cell| cells[perm[c.index()] as usize];
+    let side = pawn.side;
+    cells.iter().all(|&c| {
+        let there = image(c);
+        let mut mapped: Vec<Vec<Cell>> = rules
+            .pawn_advance_lines(side, c)
+            .into_iter()
+            .map(|line| line.into_iter().map(image).collect())
+            .collect();
+        let mut theirs = rules.pawn_advance_lines(side, there);
+        mapped.sort();
+        theirs.sort();
+        let captures: Bitboard = rules.pawn_captures(side, c).map(image).collect();
+        mapped == theirs
+            && captures == rules.pawn_captures(side, there)
+            && rules.is_promotion_cell(side, c) == rules.is_promotion_cell(side, there)
+            && rules.is_optional_promotion_cell(side, c)
+                == rules.is_optional_promotion_cell(side, there)
+    })
+}
+
 /// Whether permutation `perm` carries each man's reach onto its reach from the image
 /// cell, on an empty board and under pseudo-random occupancies.
 fn moves_agree(rules: &Rules, men: &[Piece], perm: &[u8]) -> bool {
@@ -349,6 +375,9 @@ fn moves_agree(rules: &Rules, men: &[Piece], perm: &[u8]) -> bool {
         seed
     };
     for man in men {
+        if rules.pawn_kind() == Some(man.kind) && !pawn_moves_agree(rules, *man, perm) {
+            return false;
+        }
         for &c in &cells {
             for sample in 0..12 {
                 let (own, enemy) = if sample == 0 {

@@ -1,4 +1,4 @@
-//! Endgame tablebases for hexagonal chess: every position of a small pawnless ending
+//! Endgame tablebases for hexagonal chess: every position of a small ending
 //! solved by retrograde analysis, for any variant and its own pieces.
 //!
 //! Tables are built in memory ([`Table::generate`]), give each position's value with its

@@ -28,8 +28,8 @@ pub enum MaterialError {
         side: &'static str,
         count: usize,
     },
-    /// Tables hold no pawns (yet).
-    Pawn(char),
+    /// Pawns on both sides (en passant, which tables do not model, could arise).
+    PawnsOnBothSides,
     TooManyMen(usize),
 }
 
@@ -49,7 +49,10 @@ impl fmt::Display for MaterialError {
                     "{side} has {count} royal pieces; a table needs exactly one each"
                 )
             }
-            MaterialError::Pawn(c) => write!(f, "'{c}' is a pawn; tables hold no pawns yet"),
+            MaterialError::PawnsOnBothSides => write!(
+                f,
+                "pawns on both sides; tables hold pawns on one side only (no en passant)"
+            ),
             MaterialError::TooManyMen(n) => {
                 write!(f, "{n} men; tables hold at most {MAX_MEN}")
             }
@@ -76,9 +79,6 @@ impl Material {
                 let k = rules
                     .kind_by_letter(c.to_ascii_uppercase())
                     .ok_or(MaterialError::UnknownPiece(c))?;
-                if rules.pawn_kind() == Some(k) {
-                    return Err(MaterialError::Pawn(c));
-                }
                 kinds.push(k);
             }
             let royals = kinds.iter().filter(|k| rules.is_royal(**k)).count();
@@ -97,6 +97,14 @@ impl Material {
         };
         if material.men() > MAX_MEN {
             return Err(MaterialError::TooManyMen(material.men()));
+        }
+        let pawns = |side: usize| {
+            material.sides[side]
+                .iter()
+                .any(|k| rules.pawn_kind() == Some(*k))
+        };
+        if pawns(0) && pawns(1) {
+            return Err(MaterialError::PawnsOnBothSides);
         }
         Ok(material)
     }
@@ -140,18 +148,35 @@ impl Material {
         m
     }
 
-    /// This material and every one its captures lead to (each once): the tables a
-    /// game of this ending can need.
-    pub fn with_captures(&self) -> Vec<Material> {
+    /// The material after `side`'s `i`-th man becomes a `kind` (a promotion).
+    pub fn promoted(&self, side: usize, i: usize, kind: Kind) -> Material {
+        let mut m = self.clone();
+        m.sides[side][i] = kind;
+        m
+    }
+
+    /// This material and every one its captures and promotions lead to (each once):
+    /// the tables a game of this ending can need.
+    pub fn endings_reached(&self, rules: &Rules) -> Vec<Material> {
         let mut out = vec![self.clone()];
         let mut i = 0;
         while i < out.len() {
             let m = out[i].clone();
             for side in 0..2 {
                 for j in 1..m.sides[side].len() {
-                    let smaller = m.without(side, j);
-                    if !out.contains(&smaller) {
-                        out.push(smaller);
+                    let mut next = vec![m.without(side, j)];
+                    if rules.pawn_kind() == Some(m.sides[side][j]) {
+                        next.extend(
+                            rules
+                                .promotion_choices()
+                                .iter()
+                                .map(|k| m.promoted(side, j, *k)),
+                        );
+                    }
+                    for n in next {
+                        if !out.contains(&n) {
+                            out.push(n);
+                        }
                     }
                 }
             }

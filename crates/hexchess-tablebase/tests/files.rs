@@ -61,6 +61,25 @@ fn tables_of_other_rules_or_variants_are_refused() {
     let e = Table::from_bytes(&bytes, path, &changed).unwrap_err();
     assert!(matches!(e, TableFileError::OtherRules { .. }), "{e}");
     assert!(e.to_string().contains("build it again"), "{e}");
+    // Pawn rules count too: Mini Hexchess without its pawns' double step.
+    let mini_text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../variants/mini.ron"),
+    )
+    .unwrap();
+    let mini = parse_variant(&mini_text, "mini.ron")
+        .map(|spec| compile(spec, "mini.ron").unwrap())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let single = mini_text.replace("double_step: FromStartCells,", "");
+    assert_ne!(
+        single, mini_text,
+        "the file still has a double step to take away"
+    );
+    let single = parse_variant(&single, "mini.ron")
+        .map(|spec| compile(spec, "mini.ron").unwrap())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let kpk = Table::generate(&mini, &Material::parse("KPvK", &mini).unwrap()).unwrap();
+    let e = Table::from_bytes(&kpk.to_bytes(), Path::new("kpk.htb"), &single).unwrap_err();
+    assert!(matches!(e, TableFileError::OtherRules { .. }), "{e}");
 }
 
 #[test]

@@ -351,6 +351,30 @@ impl Rules {
             .filter_map(move |targets| targets[from.index()])
     }
 
+    /// The cells a pawn of `side` on `from` may advance to, one list per advance
+    /// vector, in order along it: one step, or as many as its longest first move from
+    /// `from` allows (each only if the cells before it are empty). Empty without pawns.
+    pub fn pawn_advance_lines(&self, side: Side, from: Cell) -> Vec<Vec<Cell>> {
+        let Some(p) = &self.pawn else {
+            return Vec::new();
+        };
+        let longest = p.long_first[side.index()][from.index()].max(1);
+        p.advance[side.index()]
+            .iter()
+            .map(|table| {
+                let mut line = Vec::new();
+                let mut at = from;
+                for _ in 0..longest {
+                    let Some(t) = table[at.index()] else { break };
+                    line.push(t);
+                    at = t;
+                }
+                line
+            })
+            .filter(|line| !line.is_empty())
+            .collect()
+    }
+
     /// The cells a pawn of `side` on `from` captures on (empty without pawns).
     #[inline]
     pub fn pawn_captures(&self, side: Side, from: Cell) -> Bitboard {
