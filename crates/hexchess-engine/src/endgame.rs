@@ -59,7 +59,8 @@ impl Tablebases {
     /// The value of `pos` for its side to move, when a table holds it.
     #[inline]
     pub fn probe(&self, pos: &Position) -> Option<Value> {
-        if pos.occupied().count() > self.max_men {
+        // Tables know no castling: a position that may still castle is not theirs.
+        if pos.occupied().count() > self.max_men || pos.castling_rights() != 0 {
             return None;
         }
         self.tables.iter().find_map(|t| t.probe(pos))
