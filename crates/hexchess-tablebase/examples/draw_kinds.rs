@@ -23,6 +23,30 @@ fn main() {
     let checks_only = limited(Restriction::ChecksOnly(Side::Black));
     let no_captures = limited(Restriction::NoCaptures(Side::Black));
     let no_checks = limited(Restriction::NoChecks(Side::Black));
+    // The smaller tables, to value each move of a drawn position.
+    let smaller: Vec<Table> = material
+        .endings_reached(&rules)
+        .into_iter()
+        .skip(1)
+        .map(|m| Table::generate(&rules, &m).expect("built"))
+        .collect();
+    let value_of = |p: &hexchess_core::Position| -> Option<Value> {
+        main.probe(p)
+            .or_else(|| smaller.iter().find_map(|t| t.probe(p)))
+    };
+    // Black to move in a draw, every move that keeps the draw gives check.
+    let must_check = |pos: &hexchess_core::Position| -> bool {
+        let mut holding = pos.legal_moves().into_iter().filter(|m| {
+            let mut after = pos.clone();
+            after.make_move(*m);
+            !matches!(value_of(&after), Some(Value::Win(_)))
+        });
+        holding.all(|m| {
+            let mut after = pos.clone();
+            after.make_move(m);
+            after.in_check()
+        })
+    };
     // Columns: White mates, Black mates, draw, and among draws: held by checking
     // forever (P), needs a capture (C), needs a check (N), C and not P, neither C nor P.
     let names = [
@@ -43,14 +67,14 @@ fn main() {
         "black to move, not in check",
         "both",
     ];
-    let mut counts = vec![[0u64; 9]; sets.len()];
+    let mut counts = vec![[0u64; 10]; sets.len()];
     let mut totals = vec![0u64; sets.len()];
     for (i, v) in main.values() {
         let pos = main.position(i);
         let n = main.family(i) as u64;
         let white = pos.turn() == Side::White;
         let in_check = pos.in_check();
-        let mut row = [0u64; 9];
+        let mut row = [0u64; 10];
         match (v, white) {
             (Value::Win(_), true) | (Value::Loss(_), false) => row[0] = n,
             (Value::Win(_), false) | (Value::Loss(_), true) => row[1] = n,
@@ -65,6 +89,9 @@ fn main() {
                 row[6] = n * u64::from(c && !p);
                 row[7] = n * u64::from(!c && !p);
                 row[8] = n * u64::from(!k && !c);
+                // Black to move must check now to hold; White to move is in check.
+                let now = if white { in_check } else { must_check(&pos) };
+                row[9] = n * u64::from(now);
             }
         }
         let mut add = |s: usize| {
