@@ -790,7 +790,6 @@ impl<'a> Builder<'a> {
             }
             _ => {}
         }
-        let k = self.men.len();
         for &j in &self.slots[mover] {
             let at = self.cells[a.cells[j] as usize];
             let mut own = a.sides[mover];
@@ -798,24 +797,8 @@ impl<'a> Builder<'a> {
             let occupied = own | a.sides[a.stm];
             if self.pawn[j] {
                 for &(from, over) in &self.pawn_from[mover][at.index()] {
-                    if occupied.contains(from) || !(over & occupied).is_empty() {
-                        continue;
-                    }
-                    let mut cells = a.cells;
-                    cells[j] = from.index() as u8;
-                    let pred = self.indexer.index(mover, &cells[..k]).expect("distinct");
-                    if self.codes[pred] != ILLEGAL {
-                        let mut sides = a.sides;
-                        sides[mover].remove(at);
-                        sides[mover].insert(from);
-                        out.push((
-                            pred,
-                            Arrangement {
-                                stm: mover,
-                                cells,
-                                sides,
-                            },
-                        ));
+                    if !occupied.contains(from) && (over & occupied).is_empty() {
+                        self.push_parent(a, j, from, out);
                     }
                 }
                 continue;
@@ -825,17 +808,33 @@ impl<'a> Builder<'a> {
                 .reach(self.men[j], at, own, a.sides[a.stm], occupied)
                 & !occupied;
             for from in back {
-                let mut cells = a.cells;
-                cells[j] = from.index() as u8;
-                let pred = self.indexer.index(mover, &cells[..k]).expect("distinct");
-                if self.codes[pred] != ILLEGAL {
-                    let mut sides = a.sides;
-                    sides[mover].remove(at);
-                    sides[mover].insert(from);
-                    let stm = mover;
-                    out.push((pred, Arrangement { stm, cells, sides }));
-                }
+                self.push_parent(a, j, from, out);
             }
+        }
+    }
+
+    /// Adds the position `a` came from when man `j` moved to its cell from `from`, if
+    /// that position is legal.
+    fn push_parent(
+        &self,
+        a: &Arrangement,
+        j: usize,
+        from: Cell,
+        out: &mut Vec<(usize, Arrangement)>,
+    ) {
+        let mover = 1 - a.stm;
+        let mut cells = a.cells;
+        cells[j] = from.index() as u8;
+        let pred = self
+            .indexer
+            .index(mover, &cells[..self.men.len()])
+            .expect("distinct");
+        if self.codes[pred] != ILLEGAL {
+            let mut sides = a.sides;
+            sides[mover].remove(self.cells[a.cells[j] as usize]);
+            sides[mover].insert(from);
+            let stm = mover;
+            out.push((pred, Arrangement { stm, cells, sides }));
         }
     }
 }
