@@ -32,20 +32,17 @@ use hexchess_core::{Bitboard, Cell, Kind, Piece, Rules, Side};
 
 use crate::index::Indexer;
 use crate::material::{MAX_MEN, Material};
-use crate::table::{Table, TableError};
+use crate::table::{DRAW, ILLEGAL, PERPETUAL, Table, TableError};
 
-/// Codes above the distances. Values a finished table holds: [`DRAW`], [`PERPETUAL`],
-/// [`ILLEGAL`].
-pub(crate) const DRAW: u8 = 250;
-pub(crate) const PERPETUAL: u8 = 251;
+// Codes above the distances used while building; a finished table holds only `DRAW`,
+// `PERPETUAL` and `ILLEGAL` (defined with it, in `table.rs`).
+
 /// No move and not in check (during the mate pass).
 const STALEMATED: u8 = 252;
 /// Not decided, and a capture keeps it from being lost.
 const SAFE: u8 = 253;
 /// Not decided.
 const UNKNOWN: u8 = 254;
-/// An illegal arrangement, or a slot whose position is stored elsewhere.
-pub(crate) const ILLEGAL: u8 = 255;
 
 /// By pawn slot and captured slot (if any): each kind the pawn may promote to, with the
 /// table that promotion leads to.
@@ -678,14 +675,7 @@ impl<'a> Builder<'a> {
         if !may {
             return ControlFlow::Continue(());
         }
-        let mut rest = [0u8; MAX_MEN];
-        let mut n = 0;
-        for (q, &c) in cells[..self.men.len()].iter().enumerate() {
-            if Some(q) != victim {
-                rest[n] = c;
-                n += 1;
-            }
-        }
+        let (rest, n) = self.without_slot(&cells, victim);
         for &(kind, table) in &self.promotions[&(j, victim)] {
             let Some(code) = table.code_at(1 - stm, &rest[..n]) else {
                 continue;
@@ -711,16 +701,23 @@ impl<'a> Builder<'a> {
             .find(|&&q| cells[q] == t.index() as u8)
             .expect("an enemy man on the target");
         let table = self.captures[victim].expect("royal men are never captured");
+        let (rest, n) = self.without_slot(cells, Some(victim));
+        let code = table.code_at(1 - stm, &rest[..n])?;
+        (code != ILLEGAL).then_some((code, table.stalemate_base()))
+    }
+
+    /// The men's cells with the man in slot `gone` (if any) taken off: the cells of the
+    /// smaller table a capture leads to, and how many.
+    fn without_slot(&self, cells: &[u8; MAX_MEN], gone: Option<usize>) -> ([u8; MAX_MEN], usize) {
         let mut rest = [0u8; MAX_MEN];
         let mut n = 0;
         for (q, &c) in cells[..self.men.len()].iter().enumerate() {
-            if q != victim {
+            if Some(q) != gone {
                 rest[n] = c;
                 n += 1;
             }
         }
-        let code = table.code_at(1 - stm, &rest[..n])?;
-        (code != ILLEGAL).then_some((code, table.stalemate_base()))
+        (rest, n)
     }
 
     /// Whether `side`'s royal man is attacked in `a`.
@@ -979,6 +976,89 @@ pub(crate) fn restricted(
     let mut built = Built::new();
     build(rules, material, Some(restriction), &mut built, ctl)?;
     Ok(built.remove(material).expect("just built"))
+}
+
+/// Building tables (the steps above), as the crate's users call it.
+impl Table {
+    /// Builds the table of `material` in `rules`' variant, with every smaller table its
+    /// captures reach.
+    pub fn generate(rules: &Arc<Rules>, material: &Material) -> Result<Table, TableError> {
+        Table::generate_with(rules, material, &mut |_| {}, &AtomicBool::new(false))
+    }
+
+    /// Like [`Table::generate`], telling `progress` what it is doing (a line per table
+    /// and pass), and giving up with [`TableError::Stopped`] soon after `stop` is
+    /// raised (from another thread: a game's menu, Ctrl-C).
+    ///
+    /// The draws are split: a draw is a perpetual-check draw when the other side would
+    /// mate were the side that holds it not allowed to give check (a side facing a lone
+    /// royal man is never the one holding the draw). The two tables
+    /// without checks are built first and kept as one bit per position, so memory stays
+    /// near a byte per position.
+    pub fn generate_with(
+        rules: &Arc<Rules>,
+        material: &Material,
+        progress: &mut dyn FnMut(&str),
+        stop: &AtomicBool,
+    ) -> Result<Table, TableError> {
+        let mut ctl = Control { progress, stop };
+        let mut perpetual: Vec<u64> = Vec::new();
+        for defender in Side::BOTH {
+            // A lone royal man is never the stronger side: the side facing it is never
+            // the defender.
+            if material.sides[1 - defender.index()].len() == 1 {
+                continue;
+            }
+            let t = restricted(rules, material, Restriction::NoChecks(defender), &mut ctl)?;
+            perpetual.resize(t.len().div_ceil(64), 0);
+            for (i, &code) in t.codes().iter().enumerate() {
+                if let Some(winner) = t.mate_winner(i, code)
+                    && winner != defender.index()
+                {
+                    perpetual[i / 64] |= 1 << (i % 64);
+                }
+            }
+        }
+        let mut built = Built::new();
+        build(rules, material, None, &mut built, &mut ctl)?;
+        let mut table = built.remove(material).expect("just built");
+        for (i, code) in table.codes_mut().iter_mut().enumerate() {
+            if *code == DRAW
+                && perpetual
+                    .get(i / 64)
+                    .is_some_and(|w| w & (1 << (i % 64)) != 0)
+            {
+                *code = PERPETUAL;
+            }
+        }
+        Ok(table)
+    }
+
+    /// The table of `material` as it would be were `defender` not allowed to give check
+    /// (a position where its only moves give check is lost for it): what tells
+    /// perpetual-check draws from fortresses. Its draws are not split.
+    pub fn generate_without_checks(
+        rules: &Arc<Rules>,
+        material: &Material,
+        defender: Side,
+    ) -> Result<Table, TableError> {
+        Table::generate_restricted(rules, material, Restriction::NoChecks(defender))
+    }
+
+    /// The table of `material` with one side's moves limited, in it and every smaller
+    /// table (for studying kinds of draws). Its draws are not split.
+    pub fn generate_restricted(
+        rules: &Arc<Rules>,
+        material: &Material,
+        restriction: Restriction,
+    ) -> Result<Table, TableError> {
+        let stop = AtomicBool::new(false);
+        let mut ctl = Control {
+            progress: &mut |_| {},
+            stop: &stop,
+        };
+        restricted(rules, material, restriction, &mut ctl)
+    }
 }
 
 #[cfg(test)]

@@ -9,11 +9,9 @@
 
 use std::fmt;
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 
 use hexchess_core::{Bitboard, Cell, Piece, Position, Rules, Side};
 
-use crate::build::{self, Built, Control, DRAW, ILLEGAL, PERPETUAL, Restriction};
 use crate::index::Indexer;
 use crate::material::{MAX_MEN, Material};
 
@@ -87,6 +85,12 @@ impl fmt::Display for TableError {
 
 impl std::error::Error for TableError {}
 
+/// Codes above the distances that a finished table holds: a draw held without checks,
+/// a draw held by them, and a slot with no position of its own.
+pub(crate) const DRAW: u8 = 250;
+pub(crate) const PERPETUAL: u8 = 251;
+pub(crate) const ILLEGAL: u8 = 255;
+
 /// One ending's values: a byte per stored position.
 pub struct Table {
     rules: Arc<Rules>,
@@ -100,86 +104,6 @@ pub struct Table {
 }
 
 impl Table {
-    /// Builds the table of `material` in `rules`' variant, with every smaller table its
-    /// captures reach.
-    pub fn generate(rules: &Arc<Rules>, material: &Material) -> Result<Table, TableError> {
-        Table::generate_with(rules, material, &mut |_| {}, &AtomicBool::new(false))
-    }
-
-    /// Like [`Table::generate`], telling `progress` what it is doing (a line per table
-    /// and pass), and giving up with [`TableError::Stopped`] soon after `stop` is
-    /// raised (from another thread: a game's menu, Ctrl-C).
-    ///
-    /// The draws are split: a draw is a perpetual-check draw when the other side would
-    /// mate were the side that holds it not allowed to give check (a side facing a lone
-    /// royal man is never the one holding the draw). The two tables
-    /// without checks are built first and kept as one bit per position, so memory stays
-    /// near a byte per position.
-    pub fn generate_with(
-        rules: &Arc<Rules>,
-        material: &Material,
-        progress: &mut dyn FnMut(&str),
-        stop: &AtomicBool,
-    ) -> Result<Table, TableError> {
-        let mut ctl = Control { progress, stop };
-        let mut perpetual: Vec<u64> = Vec::new();
-        for defender in Side::BOTH {
-            // A lone royal man is never the stronger side: the side facing it is never
-            // the defender.
-            if material.sides[1 - defender.index()].len() == 1 {
-                continue;
-            }
-            let t = build::restricted(rules, material, Restriction::NoChecks(defender), &mut ctl)?;
-            perpetual.resize(t.codes.len().div_ceil(64), 0);
-            for (i, &code) in t.codes.iter().enumerate() {
-                if let Some(winner) = t.mate_winner(i, code)
-                    && winner != defender.index()
-                {
-                    perpetual[i / 64] |= 1 << (i % 64);
-                }
-            }
-        }
-        let mut built = Built::new();
-        build::build(rules, material, None, &mut built, &mut ctl)?;
-        let mut table = built.remove(material).expect("just built");
-        for (i, code) in table.codes.iter_mut().enumerate() {
-            if *code == DRAW
-                && perpetual
-                    .get(i / 64)
-                    .is_some_and(|w| w & (1 << (i % 64)) != 0)
-            {
-                *code = PERPETUAL;
-            }
-        }
-        Ok(table)
-    }
-
-    /// The table of `material` as it would be were `defender` not allowed to give check
-    /// (a position where its only moves give check is lost for it): what tells
-    /// perpetual-check draws from fortresses. Its draws are not split.
-    pub fn generate_without_checks(
-        rules: &Arc<Rules>,
-        material: &Material,
-        defender: Side,
-    ) -> Result<Table, TableError> {
-        Table::generate_restricted(rules, material, Restriction::NoChecks(defender))
-    }
-
-    /// The table of `material` with one side's moves limited, in it and every smaller
-    /// table (for studying kinds of draws). Its draws are not split.
-    pub fn generate_restricted(
-        rules: &Arc<Rules>,
-        material: &Material,
-        restriction: Restriction,
-    ) -> Result<Table, TableError> {
-        let stop = AtomicBool::new(false);
-        let mut ctl = Control {
-            progress: &mut |_| {},
-            stop: &stop,
-        };
-        build::restricted(rules, material, restriction, &mut ctl)
-    }
-
     /// A finished build.
     pub(crate) fn from_parts(
         rules: &Arc<Rules>,
@@ -329,8 +253,13 @@ impl Table {
         self.mate_winner(i, self.codes[i]).map(|s| Side::BOTH[s])
     }
 
+    /// The codes, to change (the draws' split marks perpetual-check draws).
+    pub(crate) fn codes_mut(&mut self) -> &mut [u8] {
+        &mut self.codes
+    }
+
     /// The side that mates at slot `i` (holding `code`), if one does.
-    fn mate_winner(&self, i: usize, code: u8) -> Option<usize> {
+    pub(crate) fn mate_winner(&self, i: usize, code: u8) -> Option<usize> {
         let stm = self.indexer.side_to_move(i);
         (code < self.stalemate_base && code < DRAW).then_some(if code % 2 == 1 {
             stm
