@@ -3,7 +3,8 @@
 //!
 //! With a table the search knows a small ending exactly: at the root it plays the move
 //! that mates soonest (or, lost, is mated latest) without searching; inside the search
-//! a position in a table ends its branch with the exact score, mate in N included.
+//! a position in a table ends its branch with the exact score, mate in N included (the
+//! search turns values into its scores: `search::table_score`).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -13,8 +14,6 @@ use hexchess_core::moves::Move;
 use hexchess_core::position::Position;
 use hexchess_core::{Kind, Rules, Side};
 use hexchess_tablebase::{MAX_MEN, Material, Table, Value, table_path};
-
-use crate::search::MATE;
 
 /// The tables one search may probe, all of one variant.
 #[derive(Default)]
@@ -103,20 +102,6 @@ pub fn rank(v: Value) -> (i32, i32) {
         Value::Draw | Value::DrawPerpetual => (2, 0),
         Value::StalemateLoss(d) => (1, i32::from(d)),
         Value::Loss(d) => (0, i32::from(d)),
-    }
-}
-
-/// The search score of a table's value `ply` plies from the root, given the score of
-/// being stalemated: mates as the search scores them (so `score mate N` shows), a
-/// stalemate one way or the other a little nearer the sooner it comes.
-pub fn score(v: Value, ply: usize, stalemated: i32) -> i32 {
-    let ply = ply as i32;
-    match v {
-        Value::Win(d) => MATE - ply - i32::from(d),
-        Value::Loss(d) => -MATE + ply + i32::from(d),
-        Value::StalemateWin(d) => -stalemated - i32::from(d).min(50),
-        Value::StalemateLoss(d) => stalemated + i32::from(d).min(50),
-        Value::Draw | Value::DrawPerpetual => 0,
     }
 }
 

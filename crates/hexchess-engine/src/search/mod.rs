@@ -12,7 +12,7 @@ use rand::Rng;
 mod node;
 pub mod params;
 
-use crate::endgame::{self, Tablebases};
+use crate::endgame::Tablebases;
 use crate::eval::{EvalMode, EvalWeights, Evaluator};
 use crate::order::{MoveOrder, StagedMoves};
 use crate::skill::Handicap;
@@ -23,6 +23,7 @@ use hexchess_core::MAX_CELLS;
 use hexchess_core::moves::{Move, MoveList};
 use hexchess_core::position::Position;
 use hexchess_core::rules::Rules;
+use hexchess_tablebase::Value;
 use params::{
     ASPIRATION_GIVE_UP, ASPIRATION_GROWTH, ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW, HISTORY_AGEING,
     lmr_reduction,
@@ -390,7 +391,7 @@ impl Searcher {
     ) -> Option<SearchResult> {
         let ranked = self.tablebases.rank_moves(pos)?;
         let &(best, value) = ranked.first()?;
-        let score = endgame::score(value, 0, self.stalemate_score);
+        let score = table_score(value, 0, self.stalemate_score);
         let mut after = pos.clone();
         after.make_move(best);
         let mut pv = vec![best];
@@ -750,6 +751,20 @@ impl RootBest {
             completed: 0,
             last: 0,
         }
+    }
+}
+
+/// The search score of a table's value `ply` plies from the root, given the score of
+/// being stalemated: mates as the search scores them (so `score mate N` shows), a
+/// stalemate one way or the other a little nearer the sooner it comes.
+fn table_score(v: Value, ply: usize, stalemated: i32) -> i32 {
+    let ply = ply as i32;
+    match v {
+        Value::Win(d) => MATE - ply - i32::from(d),
+        Value::Loss(d) => -MATE + ply + i32::from(d),
+        Value::StalemateWin(d) => -stalemated - i32::from(d).min(50),
+        Value::StalemateLoss(d) => stalemated + i32::from(d).min(50),
+        Value::Draw | Value::DrawPerpetual => 0,
     }
 }
 

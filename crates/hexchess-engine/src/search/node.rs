@@ -12,8 +12,7 @@ use super::params::{
     LMR_MIN_MOVES, MOVE_COUNT_DEPTH, NULL_MOVE_MIN_DEPTH, REVERSE_FUTILITY_DEPTH,
     REVERSE_FUTILITY_MARGIN, history_bonus, move_count_limit, null_move_reduction,
 };
-use super::{EVAL_CACHE_SIZE, INFINITY, MATE, MATE_BOUND, MAX_PLY, Searcher};
-use crate::endgame;
+use super::{EVAL_CACHE_SIZE, INFINITY, MATE, MATE_BOUND, MAX_PLY, Searcher, table_score};
 use crate::eval::Evaluator;
 use crate::order::{self, KILLERS, MoveOrder, Source};
 use crate::see::see;
@@ -76,8 +75,8 @@ impl Searcher {
                 return 0;
             }
             // An ending a table holds: its exact value ends the branch.
-            if let Some(v) = self.tablebases.probe(pos) {
-                return endgame::score(v, ply, self.stalemate_score);
+            if let Some(score) = self.table_value(pos, ply) {
+                return score;
             }
             // Mate distance pruning: no line here can beat a shorter mate found already.
             alpha = alpha.max(-MATE + ply as i32);
@@ -120,6 +119,14 @@ impl Searcher {
             return score;
         }
         self.search_moves(pos, eval, node, alpha, beta, tt_move, key)
+    }
+
+    /// The exact score of a position an endgame table holds, `ply` plies from the root.
+    #[inline]
+    fn table_value(&self, pos: &Position, ply: usize) -> Option<i32> {
+        self.tablebases
+            .probe(pos)
+            .map(|v| table_score(v, ply, self.stalemate_score))
     }
 
     /// The hash table's move for this position, and its score when that settles the
@@ -442,9 +449,9 @@ impl Searcher {
             return eval.evaluate(pos, self.mode);
         }
         if ply > 0
-            && let Some(v) = self.tablebases.probe(pos)
+            && let Some(score) = self.table_value(pos, ply)
         {
-            return endgame::score(v, ply, self.stalemate_score);
+            return score;
         }
         let in_check = known_check.unwrap_or_else(|| pos.in_check());
         let stand_pat = if in_check {
