@@ -2,12 +2,14 @@
 //! score, exact scores for positions inside the search, and table files read from a
 //! folder, a damaged one reported and left out.
 
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::sync::{Arc, Mutex};
 
+mod common;
+
+use common::Session;
 use hexchess_core::{Catalog, Position, Rules};
 use hexchess_engine::endgame::rank;
-use hexchess_engine::protocol::{Engine, SharedOut};
 use hexchess_engine::{Score, SearchLimits, SearchOptions, SearchResult, Searcher, Tablebases};
 use hexchess_tablebase::{Material, Table, Value};
 use rand::rngs::StdRng;
@@ -127,31 +129,6 @@ fn inside_the_search_a_capture_into_a_table_scores_its_mate() {
             pos.to_fen()
         );
         checked += 1;
-    }
-}
-
-struct Session {
-    engine: Engine,
-    buffer: Arc<Mutex<Vec<u8>>>,
-}
-
-impl Session {
-    fn new() -> Session {
-        let buffer = Arc::new(Mutex::new(Vec::new()));
-        let out: SharedOut = buffer.clone();
-        Session {
-            engine: Engine::new(Catalog::builtin(), out),
-            buffer,
-        }
-    }
-
-    fn run(&mut self, lines: &[&str]) -> String {
-        for l in lines {
-            self.engine.handle(l);
-        }
-        self.engine.wait();
-        let mut b = self.buffer.lock().unwrap();
-        String::from_utf8_lossy(&std::mem::take(&mut *b)).into_owned()
     }
 }
 

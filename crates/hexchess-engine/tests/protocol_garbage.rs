@@ -4,33 +4,12 @@
 //! exactly one `bestmove`. Seeded; `HEXCHESS_GARBAGE=N` sends N lines instead of the
 //! default.
 
-use std::sync::{Arc, Mutex};
+mod common;
 
-use hexchess_core::Catalog;
-use hexchess_engine::protocol::{Engine, Flow, SharedOut};
+use common::Session;
+use hexchess_engine::protocol::Flow;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-
-struct Session {
-    engine: Engine,
-    buffer: Arc<Mutex<Vec<u8>>>,
-}
-
-impl Session {
-    fn new() -> Session {
-        let buffer = Arc::new(Mutex::new(Vec::new()));
-        let out: SharedOut = buffer.clone();
-        Session {
-            engine: Engine::new(Catalog::builtin(), out),
-            buffer,
-        }
-    }
-
-    fn take(&mut self) -> String {
-        let mut b = self.buffer.lock().unwrap();
-        String::from_utf8_lossy(&std::mem::take(&mut *b)).into_owned()
-    }
-}
 
 const WORDS: &[&str] = &[
     "uci",
