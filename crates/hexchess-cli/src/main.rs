@@ -18,7 +18,7 @@ use hexchess_engine::{EvalMode, EvalTerms, EvalWeights, bench};
 use hexchess_lab::arena::{self, EngineSpec, MatchConfig, TimeControl};
 use hexchess_lab::soak::{self, SoakConfig};
 use hexchess_lab::tune::{self, SampleSet};
-use hexchess_tablebase::{Material, Table, Value};
+use hexchess_tablebase::{Counts, Material, Table, Value};
 
 /// Prints a line to stdout like `println!`, but a closed pipe (`... | head`) ends the
 /// program quietly instead of panicking.
@@ -623,6 +623,16 @@ fn tb_bench(variant: &str, material: &str, probes: usize) -> Result<(), String> 
     Ok(())
 }
 
+/// [`Counts::CLASSES`] as `tb stats` words them for the side to move.
+const TEXT_CLASSES: [&str; 6] = [
+    "mates",
+    "stalemates",
+    "perpetual-check draw",
+    "fortress draw",
+    "is stalemated",
+    "is mated",
+];
+
 fn tb_stats(variant: &str, material: &str, json: bool) -> Result<(), String> {
     let rules = rules_for(variant)?;
     let material = Material::parse(material, &rules).map_err(|e| e.to_string())?;
@@ -633,16 +643,12 @@ fn tb_stats(variant: &str, material: &str, json: bool) -> Result<(), String> {
     if json {
         let side = |s: usize| {
             let legal = c.legal(s).max(1) as f64;
-            let f = |n: u64| n as f64 / legal;
-            format!(
-                "{{\"win\": {}, \"stalemate_win\": {}, \"draw_perpetual\": {}, \"draw_fortress\": {}, \"stalemate_loss\": {}, \"loss\": {}}}",
-                f(c.wins[s]),
-                f(c.stalemate_wins[s]),
-                f(c.draws_perpetual[s]),
-                f(c.draws[s]),
-                f(c.stalemate_losses[s]),
-                f(c.losses[s])
-            )
+            let fields: Vec<String> = Counts::CLASSES
+                .iter()
+                .zip(c.classes(s))
+                .map(|(name, n)| format!("\"{name}\": {}", n as f64 / legal))
+                .collect();
+            format!("{{{}}}", fields.join(", "))
         };
         out!(
             "{{\"material\": \"{}\", \"variant\": \"{}\", \"white\": {}, \"black\": {}, \"longest_mate_plies\": {}, \"longest_mate_fen\": {}}}",
@@ -664,16 +670,15 @@ fn tb_stats(variant: &str, material: &str, json: bool) -> Result<(), String> {
     );
     for (side, name) in [(0, "White"), (1, "Black")] {
         let legal = c.legal(side).max(1) as f64;
-        let pct = |n: u64| 100.0 * n as f64 / legal;
+        let shares: Vec<String> = TEXT_CLASSES
+            .iter()
+            .zip(c.classes(side))
+            .map(|(label, n)| format!("{label} {:.4}%", 100.0 * n as f64 / legal))
+            .collect();
         out!(
-            "{name} to move: {} legal; mates {:.4}%, stalemates {:.4}%, perpetual-check draw {:.4}%, fortress draw {:.4}%, is stalemated {:.4}%, is mated {:.4}%",
+            "{name} to move: {} legal; {}",
             c.legal(side),
-            pct(c.wins[side]),
-            pct(c.stalemate_wins[side]),
-            pct(c.draws_perpetual[side]),
-            pct(c.draws[side]),
-            pct(c.stalemate_losses[side]),
-            pct(c.losses[side])
+            shares.join(", ")
         );
     }
     if let Some(fen) = fen {

@@ -309,14 +309,32 @@ pub struct Counts {
 }
 
 impl Counts {
+    /// The six classes' names, best first for the side to move, as `tb stats --json`
+    /// writes them; [`Counts::classes`] gives the counts in this order.
+    pub const CLASSES: [&'static str; 6] = [
+        "win",
+        "stalemate_win",
+        "draw_perpetual",
+        "draw_fortress",
+        "stalemate_loss",
+        "loss",
+    ];
+
+    /// The counts of the six classes with `side` to move, in [`Counts::CLASSES`]' order.
+    pub fn classes(&self, side: usize) -> [u64; 6] {
+        [
+            self.wins[side],
+            self.stalemate_wins[side],
+            self.draws_perpetual[side],
+            self.draws[side],
+            self.stalemate_losses[side],
+            self.losses[side],
+        ]
+    }
+
     /// Legal positions with `side` to move.
     pub fn legal(&self, side: usize) -> u64 {
-        self.wins[side]
-            + self.stalemate_wins[side]
-            + self.draws[side]
-            + self.draws_perpetual[side]
-            + self.stalemate_losses[side]
-            + self.losses[side]
+        self.classes(side).iter().sum()
     }
 }
 
