@@ -385,7 +385,11 @@ pub fn pick_start(table: &Table, target: Target) -> Option<Position> {
 
 /// The tables for the position on the board, looked up when it changes: the drill's
 /// own, or any on disk for a small ending in another game.
-pub(super) fn look_up_tables(game: Res<GameState>, mut trainer: ResMut<Trainer>) {
+pub(super) fn look_up_tables(
+    game: Res<GameState>,
+    mut trainer: ResMut<Trainer>,
+    mut notices: MessageWriter<GameNotice>,
+) {
     let key = (game.position.hash(), game.position.ply_count());
     if trainer.looked_up == Some(key) {
         return;
@@ -398,7 +402,11 @@ pub(super) fn look_up_tables(game: Res<GameState>, mut trainer: ResMut<Trainer>)
         return;
     };
     let trainer = &mut *trainer;
-    let (tables, _) = trainer.shelf.for_position(&dir, &game.position);
+    // A file that cannot be used is said once (the shelf remembers it until it changes).
+    let (tables, errors) = trainer.shelf.for_position(&dir, &game.position);
+    for e in errors {
+        notices.write(GameNotice(format!("endgame table left out: {e}")));
+    }
     trainer.tables = Arc::new(tables);
 }
 

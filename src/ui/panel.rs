@@ -75,9 +75,11 @@ pub(super) fn side_panel(
                     ui.separator();
                     engine_report(ui, &player);
                 }
-                if trainer.drill.is_some() || trainer.tables.probe(&game.displayed()).is_some() {
+                let shown = game.displayed();
+                let verdict = trainer.tables.probe(&shown).map(|v| (v, shown.turn()));
+                if trainer.drill.is_some() || verdict.is_some() {
                     ui.separator();
-                    super::trainer::table_report(ui, &game, &trainer, &mut out.review);
+                    super::trainer::table_report(ui, verdict, &trainer, &mut out.review);
                 }
                 ui.separator();
                 move_list(ui, &game, &memory.moves.san, &mut out.review);

@@ -168,12 +168,12 @@ pub(super) fn trainer_window(
     Ok(())
 }
 
-/// The table's word on the position (when a table holds it), and a drill's progress;
-/// the move where a win slipped can be looked at (the review shows the position before
-/// it).
+/// The table's word on the position shown (`verdict`: its value and side to move, when
+/// a table holds it), and a drill's progress; the move where a win slipped can be looked
+/// at (the review shows the position before it).
 pub(super) fn table_report(
     ui: &mut egui::Ui,
-    game: &GameState,
+    verdict: Option<(Value, Side)>,
     trainer: &Trainer,
     review: &mut MessageWriter<ReviewRequest>,
 ) {
@@ -225,9 +225,8 @@ pub(super) fn table_report(
             );
         }
     }
-    let shown = game.displayed();
-    if let Some(v) = trainer.tables.probe(&shown) {
-        ui.label(format!("Table: {}", verdict_text(v, shown.turn())));
+    if let Some((v, to_move)) = verdict {
+        ui.label(format!("Table: {}", verdict_text(v, to_move)));
     }
 }
 
