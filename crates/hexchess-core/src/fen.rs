@@ -1,15 +1,18 @@
-//! Hex FEN (docs/rules.md §8): `<groups> <side> <ep-cell|-> <halfmove> <fullmove>`.
+//! Hex FEN (docs/rules.md §8): `<groups>[hand] <side> <ep-cell|-> <halfmove> <fullmove>`.
 //!
 //! Groups are files (`a`, `b`, ...) each from rank 1 upward, or ranks (1, 2, ...) each
-//! from letter `a` rightward, following the board's naming.
+//! from letter `a` rightward, following the board's naming. In a variant's setup phase
+//! the pieces still in hand follow the groups in brackets, White's upper case and
+//! Black's lower case (`[KQRRBBBNNkqrrbbbnn]`); no brackets (or `[-]`) means empty
+//! hands, and the setup phase is over.
 
 use std::fmt;
 use std::sync::Arc;
 
 use crate::board::{Board, Naming};
 use crate::cell::Cell;
-use crate::piece::{Piece, Side};
-use crate::position::{EnPassant, Position};
+use crate::piece::{MAX_KINDS, Piece, Side};
+use crate::position::{EnPassant, Phase, Position, State};
 use crate::rules::Rules;
 
 /// What is wrong with a FEN.
@@ -35,6 +38,8 @@ pub enum FenError {
         field: &'static str,
         value: String,
     },
+    /// The pieces-in-hand field: unclosed, or a letter that is not a piece.
+    BadHand(String),
     Illegal(String),
 }
 
@@ -65,6 +70,10 @@ impl fmt::Display for FenError {
                 "bad castling field '{s}' (A-D for White, a-d for Black, or -)"
             ),
             FenError::BadNumber { field, value } => write!(f, "bad {field} '{value}'"),
+            FenError::BadHand(s) => write!(
+                f,
+                "bad pieces-in-hand field '{s}' (piece letters in brackets after the board: [QRBqrb])"
+            ),
             FenError::Illegal(why) => write!(f, "impossible position: {why}"),
         }
     }
@@ -167,7 +176,8 @@ impl Position {
         let shift = usize::from(castles);
         let board = rules.board();
         let letters: Vec<char> = rules.kinds().map(|k| rules.kind_info(k).letter).collect();
-        let placed = parse_placement(board, &letters, fields[0])?;
+        let (groups, hand) = split_hand(&rules, fields[0])?;
+        let placed = parse_placement(board, &letters, groups)?;
         let pieces: Vec<(Cell, Piece)> = placed
             .into_iter()
             .map(|(c, side, k)| {
@@ -212,15 +222,15 @@ impl Position {
                 value: "0".into(),
             });
         }
-        let pos = Position::from_parts(rules, &pieces, turn, ep, castling, halfmove, fullmove)
-            .map_err(FenError::Illegal)?;
-        // The side that just moved may not be in check: it would have moved into it.
-        let mover = !turn;
-        if pos.is_attacked(pos.royal_cell(mover), turn) {
-            return Err(FenError::Illegal(format!(
-                "{mover} is in check but it is {turn}'s move"
-            )));
-        }
+        let state = State {
+            turn,
+            ep,
+            castling,
+            halfmove,
+            fullmove,
+        };
+        let pos = Position::from_parts(rules, &pieces, hand, state).map_err(FenError::Illegal)?;
+        check_no_royal_left_attacked(&pos)?;
         Ok(pos)
     }
 
@@ -229,6 +239,16 @@ impl Position {
         let rules = &*self.rules;
         let board = rules.board();
         let mut out = placement_field(board, |c| self.piece_at(c).map(|p| rules.piece_letter(p)));
+        if self.phase() == Phase::Setup {
+            out.push('[');
+            for side in Side::BOTH {
+                for k in rules.kinds() {
+                    let letter = rules.piece_letter(Piece::new(side, k));
+                    (0..self.in_hand(side, k)).for_each(|_| out.push(letter));
+                }
+            }
+            out.push(']');
+        }
         out.push(' ');
         out.push(self.turn.letter());
         if rules.has_castling() {
@@ -250,6 +270,50 @@ impl Position {
         out.push_str(&format!(" {} {}", self.halfmove, self.fullmove));
         out
     }
+}
+
+/// The side that just moved may not be in check: it would have moved into it. In a
+/// setup phase that is not hidden no royal piece may be attacked at all (placements
+/// give no check); a hidden one reveals nothing before its end.
+fn check_no_royal_left_attacked(pos: &Position) -> Result<(), FenError> {
+    let turn = pos.turn();
+    let mover = !turn;
+    let attacked =
+        |side: Side| pos.royal_on_board(side) && pos.is_attacked(pos.royal_cell(side), !side);
+    match pos.phase() {
+        Phase::Setup if pos.rules().setup_is_hidden() => Ok(()),
+        Phase::Setup => match Side::BOTH.into_iter().find(|s| attacked(*s)) {
+            Some(side) => Err(FenError::Illegal(format!(
+                "{side} is in check during the setup, where placements give no check"
+            ))),
+            None => Ok(()),
+        },
+        _ if attacked(mover) => Err(FenError::Illegal(format!(
+            "{mover} is in check but it is {turn}'s move"
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// Splits the board groups from the pieces in hand (`groups[QRqr]`), reading the hand.
+fn split_hand<'a>(
+    rules: &Rules,
+    field: &'a str,
+) -> Result<(&'a str, [[u8; MAX_KINDS]; 2]), FenError> {
+    let mut hand = [[0u8; MAX_KINDS]; 2];
+    let Some(open) = field.find('[') else {
+        return Ok((field, hand));
+    };
+    let bad = || FenError::BadHand(field[open..].to_string());
+    let inner = field[open + 1..].strip_suffix(']').ok_or_else(bad)?;
+    if inner != "-" {
+        for c in inner.chars() {
+            let piece = rules.piece_from_letter(c).ok_or_else(bad)?;
+            let n = &mut hand[piece.side.index()][piece.kind.index()];
+            *n = n.checked_add(1).ok_or_else(bad)?;
+        }
+    }
+    Ok((&field[..open], hand))
 }
 
 /// The placement field of a hex FEN: the board's groups in order, each cell's piece

@@ -9,7 +9,7 @@ use crate::bitboard::Bitboard;
 use crate::cell::Cell;
 use crate::moves::{Move, MoveList};
 use crate::piece::{Kind, Piece, Side};
-use crate::position::Position;
+use crate::position::{Phase, Position};
 use crate::rules::{KindMoves, Rules, first_down, first_up, slide_down, slide_up};
 use crate::variant::MoveMode;
 
@@ -177,9 +177,13 @@ impl Position {
         found
     }
 
-    /// Whether the side to move's royal piece is attacked.
+    /// Whether the side to move's royal piece is attacked (never in the setup phase:
+    /// placements give no check, and a hidden deployment's checks wait for the reveal).
     #[inline]
     pub fn in_check(&self) -> bool {
+        if self.phase != Phase::Play {
+            return false;
+        }
         let us = self.turn;
         self.is_attacked(self.royal[us.index()], !us)
     }
@@ -210,6 +214,11 @@ impl Position {
             pins: [(Cell::from_index(0), Bitboard::EMPTY); MAX_PINS],
             pin_count: 0,
         };
+        if self.phase != Phase::Play {
+            // No check in the setup phase (the royal piece may still be in hand).
+            info.evasion = !Bitboard::EMPTY;
+            return info;
+        }
         for &k in &r.leapers[them.index()] {
             let found = r.leap_attackers[them.index()][k.index()][king.index()]
                 & self.kind_bb[k.index()]
@@ -285,6 +294,13 @@ impl Position {
     /// Fills `out` with the legal moves of `set`; `legality` must be this position's.
     pub fn moves_into(&self, legality: &Legality, set: MoveSet, out: &mut MoveList) {
         out.clear();
+        if self.phase != Phase::Play {
+            // Placements are quiet: none for a captures-only generator.
+            if set.quiets() {
+                self.placements_into(out);
+            }
+            return;
+        }
         let info = &legality.0;
         let r = &*self.rules;
         let us = self.turn;
@@ -322,6 +338,11 @@ impl Position {
     /// Whether `mv` is legal here, generating only the moves of the piece it moves (for
     /// a move remembered from another position: a hash move or a killer).
     pub fn is_legal_with(&self, legality: &Legality, mv: Move, scratch: &mut MoveList) -> bool {
+        if self.phase != Phase::Play || mv.is_placement() {
+            scratch.clear();
+            self.placements_into(scratch);
+            return scratch.contains(&mv);
+        }
         let from = mv.from();
         let us = self.turn;
         if !self.side_bb[us.index()].contains(from) {
@@ -744,8 +765,8 @@ pub(crate) fn piece_captures(
 mod tests {
     use std::sync::Arc;
 
-    use crate::piece::{Piece, Side};
-    use crate::position::Position;
+    use crate::piece::{MAX_KINDS, Piece, Side};
+    use crate::position::{Position, State};
     use crate::rules::Rules;
     use crate::variant::builtin;
 
@@ -764,8 +785,15 @@ mod tests {
             pieces.push((cell(ours), Piece::new(Side::White, kind('R'))));
             pieces.push((cell(theirs), Piece::new(Side::Black, kind('R'))));
         }
+        let state = State {
+            turn: Side::White,
+            ep: None,
+            castling: 0,
+            halfmove: 0,
+            fullmove: 1,
+        };
         let pos =
-            Position::from_parts(Arc::clone(&rules), &pieces, Side::White, None, 0, 0, 1).unwrap();
+            Position::from_parts(Arc::clone(&rules), &pieces, [[0; MAX_KINDS]; 2], state).unwrap();
         let targets = |from: &str| {
             let mut v: Vec<&str> = pos
                 .legal_moves()

@@ -5,7 +5,9 @@ use std::fmt;
 use crate::cell::Cell;
 use crate::piece::Kind;
 
-/// A move: from a cell to a cell, with an optional promotion and how it is special.
+/// A move: from a cell to a cell, with an optional promotion and how it is special; or,
+/// in a variant's setup phase, a placement of a piece from the hand onto a cell
+/// (`N@c3`), whose `from` and `to` are both that cell.
 ///
 /// Four bytes, so move lists and transposition tables stay small. Two moves are equal
 /// when they move the same piece between the same cells with the same promotion.
@@ -23,6 +25,9 @@ impl Move {
     const EN_PASSANT: u8 = 2;
     /// Castling; bits 4 to 5 hold which of the side's castlings.
     const CASTLE: u8 = 4;
+    /// A placement from the hand; bits 0 to 4 then hold the kind (kinds are fewer than
+    /// 32), so the other flags are read only when this bit is clear.
+    const PLACE: u8 = 0x80;
 
     /// A plain move or capture from one cell to another: no promotion, double step,
     /// en passant or castling. Whether it is legal is for a [`Position`](crate::Position) to say
@@ -78,10 +83,37 @@ impl Move {
         }
     }
 
+    /// A placement of a piece of `kind` from the hand onto `cell`.
+    #[inline]
+    pub(crate) const fn placement(kind: Kind, cell: Cell) -> Move {
+        Move {
+            from: cell,
+            to: cell,
+            promotion: 0,
+            flags: Move::PLACE | kind.index() as u8,
+        }
+    }
+
+    /// The kind placed, if this is a placement from the hand (else a move on the board).
+    #[inline]
+    pub const fn placed_kind(self) -> Option<Kind> {
+        if self.is_placement() {
+            Some(Kind::new((self.flags & 0x1f) as usize))
+        } else {
+            None
+        }
+    }
+
+    /// Whether this places a piece from the hand (the setup phase) rather than moving one.
+    #[inline]
+    pub const fn is_placement(self) -> bool {
+        self.flags & Move::PLACE != 0
+    }
+
     /// Which castling of the side this is, if it castles.
     #[inline]
     pub const fn castling(self) -> Option<usize> {
-        if self.flags & Move::CASTLE != 0 {
+        if self.flags & (Move::CASTLE | Move::PLACE) == Move::CASTLE {
             Some((self.flags >> 4) as usize)
         } else {
             None
@@ -111,13 +143,13 @@ impl Move {
     /// A pawn's two-cell first move.
     #[inline]
     pub const fn is_double_step(self) -> bool {
-        self.flags & Move::DOUBLE_STEP != 0
+        self.flags & (Move::DOUBLE_STEP | Move::PLACE) == Move::DOUBLE_STEP
     }
 
     /// A capture of a pawn that has just double-stepped past the target cell.
     #[inline]
     pub const fn is_en_passant(self) -> bool {
-        self.flags & Move::EN_PASSANT != 0
+        self.flags & (Move::EN_PASSANT | Move::PLACE) == Move::EN_PASSANT
     }
 
     /// A 32-bit packing for hash tables; [`Move::from_bits`] restores it.
@@ -142,6 +174,9 @@ impl Move {
 
 impl fmt::Debug for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(k) = self.placed_kind() {
+            return write!(f, "Move({}@{})", k.index(), self.to.index());
+        }
         write!(f, "Move({}->{}", self.from.index(), self.to.index())?;
         if let Some(k) = self.promotion() {
             write!(f, "={}", k.index())?;

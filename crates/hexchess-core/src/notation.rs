@@ -1,5 +1,7 @@
 //! Move notation: long algebraic for protocols and files (`f5f7`, `e10f11q`), and the
 //! SAN-like notation players read (`Nh3`, `Qxe7+`, `f11=Q#`), both written and read.
+//! A placement from the hand is `N@c3` in both (the letter upper case for either side,
+//! as crazyhouse programs write drops).
 
 use std::fmt;
 
@@ -63,6 +65,9 @@ impl Position {
     pub fn move_to_lan(&self, mv: Move) -> String {
         let rules = &*self.rules;
         let b = rules.board();
+        if let Some(k) = mv.placed_kind() {
+            return self.placement_text(k, mv.to());
+        }
         // Castling is written as the royal piece taking its own rook, so it can never be
         // mistaken for an ordinary move between the same cells (see `castling_target`).
         if let Some(i) = mv.castling()
@@ -95,6 +100,9 @@ impl Position {
     /// SAN without the check marks, disambiguated against `legal`.
     fn san_body(&self, mv: Move, legal: &[Move]) -> String {
         let rules = &*self.rules;
+        if let Some(k) = mv.placed_kind() {
+            return self.placement_text(k, mv.to());
+        }
         if let Some(i) = mv.castling() {
             return rules
                 .castling_notation(self.turn(), i)
@@ -159,10 +167,38 @@ impl Position {
             return Err(malformed());
         }
         let legal = self.legal_moves();
+        if t.contains('@') {
+            return self.parse_placement(t, &legal);
+        }
         if let Some(r) = self.parse_lan(t, &legal) {
             return r;
         }
         self.parse_san(t, &legal)
+    }
+
+    /// `N@c3`: the kind's letter (either case; none for a pawn), `@`, the cell.
+    fn placement_text(&self, k: Kind, cell: Cell) -> String {
+        let rules = &*self.rules;
+        format!("{}@{}", rules.kind_info(k).letter, rules.board().name(cell))
+    }
+
+    fn parse_placement(&self, text: &str, legal: &[Move]) -> Result<Move, MoveError> {
+        let rules = &*self.rules;
+        let malformed = || MoveError::Malformed(text.to_string());
+        let t = text.trim_end_matches(['+', '#', '!', '?']);
+        let (letter, cell) = t.split_once('@').ok_or_else(malformed)?;
+        let kind = match letter.chars().collect::<Vec<_>>().as_slice() {
+            [] => rules.pawn_kind(),
+            [c] => rules.kind_by_letter(*c),
+            _ => None,
+        }
+        .ok_or_else(malformed)?;
+        let cell = rules.board().parse_cell(cell).ok_or_else(malformed)?;
+        legal
+            .iter()
+            .copied()
+            .find(|m| m.placed_kind() == Some(kind) && m.to() == cell)
+            .ok_or_else(|| MoveError::Illegal(text.to_string()))
     }
 
     fn parse_lan(&self, t: &str, legal: &[Move]) -> Option<Result<Move, MoveError>> {
@@ -184,7 +220,7 @@ impl Position {
             }
             _ => return None,
         };
-        let found = legal.iter().find(|m| {
+        let found = legal.iter().filter(|m| !m.is_placement()).find(|m| {
             if let Some(i) = m.castling() {
                 m.from() == from && self.castling_target(i) == Some(to) && promotion.is_none()
             } else {

@@ -3,7 +3,7 @@
 use std::fmt;
 
 use crate::piece::{Points, Side};
-use crate::position::Position;
+use crate::position::{Phase, Position};
 
 /// Why a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -24,6 +24,8 @@ pub enum Termination {
     Adjudication,
     /// A player (an engine in a match) made an illegal or unreadable move.
     IllegalMove,
+    /// A hidden deployment ended with both royal pieces attacked (Screen HexaChess).
+    KingsExposed,
 }
 
 impl fmt::Display for Termination {
@@ -39,6 +41,7 @@ impl fmt::Display for Termination {
             Termination::Agreement => "agreement",
             Termination::Adjudication => "adjudication",
             Termination::IllegalMove => "illegal move",
+            Termination::KingsExposed => "both kings attacked at the reveal",
         })
     }
 }
@@ -120,8 +123,14 @@ impl Position {
     /// How the game stands if it is over by the rules alone (no resignation, clock or
     /// agreement): checkmate and stalemate first, since a move that mates or stalemates
     /// is scored as such even when it also completes a repetition or the 100th ply.
+    ///
+    /// In the setup phase only a side with nothing it may place ends the game (as a
+    /// stalemate); the draw rules wait for the pieces to be on the board.
     pub fn outcome(&self) -> Option<GameOutcome> {
         let us = self.turn();
+        if self.phase() == Phase::KingsExposed {
+            return Some(GameOutcome::draw(Termination::KingsExposed));
+        }
         if self.legal_moves().is_empty() {
             if self.in_check() {
                 return Some(GameOutcome::win(!us, Termination::Checkmate));
@@ -136,6 +145,9 @@ impl Position {
                 white,
                 black,
             });
+        }
+        if self.phase() == Phase::Setup {
+            return None;
         }
         let draws = self.rules().draw_rules();
         if draws.bare_royals && self.only_royals_left() {

@@ -75,6 +75,16 @@ struct TableSum {
     sum: [i32; 3],
 }
 
+/// The state a FEN gives beside the pieces and the hands.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct State {
+    pub turn: Side,
+    pub ep: Option<EnPassant>,
+    pub castling: u8,
+    pub halfmove: u16,
+    pub fullmove: u32,
+}
+
 /// What [`Position::unmake_move`] needs to restore the position before a move.
 #[derive(Clone, Copy, Debug)]
 struct Undo {
@@ -86,6 +96,18 @@ struct Undo {
     castling: u8,
     halfmove: u16,
     hash: u64,
+}
+
+/// Where a game stands between its setup phase and its end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// Pieces are still in hand: the side to move places one (`N@c3`).
+    Setup,
+    /// Every piece is on the board: pieces move.
+    Play,
+    /// A hidden deployment ended with both royal pieces attacked: neither side could
+    /// have avoided it unseen, so the game is drawn (docs/rules.md, Screen HexaChess).
+    KingsExposed,
 }
 
 /// A position of some variant, with the moves that led to it.
@@ -107,29 +129,50 @@ pub struct Position {
     pub(crate) halfmove: u16,
     pub(crate) fullmove: u32,
     pub(crate) hash: u64,
+    /// `[side][kind]`: pieces in hand, waiting to be placed (all zero after the setup).
+    pub(crate) hand: [[u8; MAX_KINDS]; 2],
+    pub(crate) phase: Phase,
     undo: Vec<Undo>,
     table: Option<TableSum>,
 }
 
 impl Position {
-    /// The variant's starting position.
+    /// The variant's starting position (with the hands full, if it has a setup phase).
     pub fn start(rules: Arc<Rules>) -> Position {
         let setup = rules.setup().to_vec();
-        Position::from_parts(rules, &setup, Side::White, None, u8::MAX, 0, 1)
+        let hand = rules.phase.as_ref().map_or([[0; MAX_KINDS]; 2], |p| p.hand);
+        let state = State {
+            turn: Side::White,
+            ep: None,
+            castling: u8::MAX,
+            halfmove: 0,
+            fullmove: 1,
+        };
+        Position::from_parts(rules, &setup, hand, state)
             .expect("the setup was checked when the rules were compiled")
     }
 
-    /// Builds a position from pieces and state; fails when a side does not have exactly
-    /// one royal piece (the rules would have nothing to protect or nothing to mate).
+    /// Builds a position from pieces, hands and state; fails when a side does not have
+    /// exactly one royal piece on the board or in hand (the rules would have nothing to
+    /// protect or nothing to mate), or when the side to move of a setup phase has
+    /// nothing to place.
     pub(crate) fn from_parts(
         rules: Arc<Rules>,
         pieces: &[(Cell, Piece)],
-        turn: Side,
-        ep: Option<EnPassant>,
-        castling: u8,
-        halfmove: u16,
-        fullmove: u32,
+        hand: [[u8; MAX_KINDS]; 2],
+        state: State,
     ) -> Result<Position, String> {
+        let State {
+            turn,
+            ep,
+            castling,
+            halfmove,
+            fullmove,
+        } = state;
+        let held = hand.iter().flatten().any(|n| *n > 0);
+        if held && rules.phase.is_none() {
+            return Err("this variant has no pieces in hand".into());
+        }
         let mut pos = Position {
             rules,
             mailbox: [0; MAX_CELLS],
@@ -144,6 +187,8 @@ impl Position {
             halfmove,
             fullmove,
             hash: 0,
+            hand,
+            phase: if held { Phase::Setup } else { Phase::Play },
             undo: Vec::new(),
             table: None,
         };
@@ -154,14 +199,32 @@ impl Position {
             pos.put(p, c);
         }
         for side in Side::BOTH {
+            for k in pos.rules.kinds() {
+                let n = hand[side.index()][k.index()];
+                if usize::from(n) >= crate::rules::MAX_IN_HAND {
+                    return Err(format!("{side} holds {n} pieces of one kind in hand"));
+                }
+                pos.hash ^= pos.rules.zobrist.hand(side, k, n);
+            }
             let royals = pos.royals(side);
-            if royals.count() != 1 {
+            let held_royals: u32 = pos
+                .rules
+                .kinds()
+                .filter(|k| pos.rules.is_royal(*k))
+                .map(|k| u32::from(hand[side.index()][k.index()]))
+                .sum();
+            if royals.count() + held_royals != 1 {
                 return Err(format!(
-                    "{side} has {} royal pieces; exactly one is needed",
+                    "{side} has {} royal pieces on the board and {held_royals} in hand; exactly one is needed",
                     royals.count()
                 ));
             }
-            pos.royal[side.index()] = royals.first();
+            if let Some(c) = royals.lowest() {
+                pos.royal[side.index()] = c;
+            }
+        }
+        if held && pos.held(turn) == 0 {
+            return Err(format!("{turn} is to place but holds nothing"));
         }
         if turn == Side::Black {
             pos.hash ^= pos.rules.zobrist.black_to_move;
@@ -417,6 +480,10 @@ impl Position {
     /// moves from outside (text, the UI) go through [`Position::parse_move`] or the
     /// legal move list first.
     pub fn make_move(&mut self, mv: Move) {
+        if mv.is_placement() {
+            self.make_placement(mv);
+            return;
+        }
         // `self.rules` is read field by field below rather than held: holding it (or a
         // clone of the `Arc`, an atomic count up and down per move) would conflict with
         // the `&mut self` calls that move the pieces.
@@ -532,10 +599,122 @@ impl Position {
         Bitboard::EMPTY
     }
 
+    /// Plays a legal placement: the piece leaves the hand for its cell, and the turn
+    /// goes where the variant's order says; the last placement ends the setup phase.
+    fn make_placement(&mut self, mv: Move) {
+        let us = self.turn;
+        let kind = mv.placed_kind().expect("a placement");
+        let cell = mv.to();
+        self.undo.push(Undo {
+            mv,
+            captured: 0,
+            ep: self.ep,
+            ep_hashed: self.ep_hashed,
+            castling: self.castling,
+            halfmove: self.halfmove,
+            hash: self.hash,
+        });
+        let held = self.hand[us.index()][kind.index()];
+        self.hash ^=
+            self.rules.zobrist.hand(us, kind, held) ^ self.rules.zobrist.hand(us, kind, held - 1);
+        self.hand[us.index()][kind.index()] = held - 1;
+        self.put(Piece::new(us, kind), cell);
+        if self.rules.is_royal(kind) {
+            self.royal[us.index()] = cell;
+        }
+        self.halfmove = 0;
+        let next = match self.next_placer(us) {
+            Some(side) => side,
+            None => self.reveal(),
+        };
+        if us == Side::Black && next == Side::White {
+            self.fullmove += 1;
+        }
+        if next != us {
+            self.hash ^= self.rules.zobrist.black_to_move;
+        }
+        self.turn = next;
+    }
+
+    /// How many pieces `side` holds in hand.
+    pub(crate) fn held(&self, side: Side) -> u32 {
+        self.hand[side.index()].iter().map(|n| u32::from(*n)).sum()
+    }
+
+    /// Who places after `us`, or `None` when both hands are empty.
+    fn next_placer(&self, us: Side) -> Option<Side> {
+        let order = self.rules.placement_order()?;
+        let (first, second) = match order {
+            crate::variant::PlacementOrder::Alternate => (!us, us),
+            crate::variant::PlacementOrder::AllAtOnce => (us, !us),
+        };
+        [first, second].into_iter().find(|s| self.held(*s) > 0)
+    }
+
+    /// The end of the setup phase: White moves first, unless a hidden deployment left
+    /// Black's royal piece attacked (Black then moves first, to answer the check) or
+    /// both attacked (the game is drawn: [`Phase::KingsExposed`]).
+    fn reveal(&mut self) -> Side {
+        self.phase = Phase::Play;
+        if !self.rules.setup_is_hidden() {
+            return Side::White;
+        }
+        let white_attacked = self.is_attacked(self.royal_cell(Side::White), Side::Black);
+        let black_attacked = self.is_attacked(self.royal_cell(Side::Black), Side::White);
+        match (white_attacked, black_attacked) {
+            (true, true) => {
+                self.phase = Phase::KingsExposed;
+                Side::White
+            }
+            (false, true) => Side::Black,
+            _ => Side::White,
+        }
+    }
+
+    /// Takes back a placement: the piece returns to its side's hand.
+    fn unmake_placement(&mut self, u: Undo) {
+        let cell = u.mv.to();
+        let piece = self.piece_at(cell).expect("the placed piece");
+        let us = piece.side;
+        self.take(piece, cell);
+        self.hand[us.index()][piece.kind.index()] += 1;
+        self.phase = Phase::Setup;
+        if us == Side::Black && self.turn == Side::White {
+            self.fullmove -= 1;
+        }
+        self.turn = us;
+        self.ep = u.ep;
+        self.ep_hashed = u.ep_hashed;
+        self.castling = u.castling;
+        self.halfmove = u.halfmove;
+        self.hash = u.hash;
+    }
+
+    /// The stage of the game: setting up, playing, or drawn at the reveal.
+    #[inline]
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// How many pieces of a kind `side` holds in hand.
+    #[inline]
+    pub fn in_hand(&self, side: Side, k: Kind) -> u8 {
+        self.hand[side.index()][k.index()]
+    }
+
+    /// Whether the royal piece of `side` is on the board (not still in hand).
+    pub fn royal_on_board(&self, side: Side) -> bool {
+        self.royals(side).any()
+    }
+
     /// Takes back the last move. Returns it, or `None` at the start of the history.
     pub fn unmake_move(&mut self) -> Option<Move> {
         let u = self.undo.pop()?;
         let mv = u.mv;
+        if mv.is_placement() {
+            self.unmake_placement(u);
+            return Some(mv);
+        }
         let us = !self.turn;
         let (from, to) = (mv.from(), mv.to());
         if let Some(i) = mv.castling() {
@@ -619,6 +798,11 @@ impl Position {
         for (c, p) in self.pieces() {
             h ^= z.piece(p, c);
         }
+        for side in Side::BOTH {
+            for k in self.rules.kinds() {
+                h ^= z.hand(side, k, self.hand[side.index()][k.index()]);
+            }
+        }
         if self.turn == Side::Black {
             h ^= z.black_to_move;
         }
@@ -657,16 +841,15 @@ impl Position {
             None => None,
         };
         let castling = self.flipped_castling_rights()?;
-        Position::from_parts(
-            Arc::clone(&self.rules),
-            &pieces,
-            !self.turn,
+        let state = State {
+            turn: !self.turn,
             ep,
             castling,
-            self.halfmove,
-            self.fullmove,
-        )
-        .ok()
+            halfmove: self.halfmove,
+            fullmove: self.fullmove,
+        };
+        let hand = [self.hand[1], self.hand[0]];
+        Position::from_parts(Arc::clone(&self.rules), &pieces, hand, state).ok()
     }
 
     /// The castling rights of the colour-flipped position: each right becomes the other
@@ -714,6 +897,7 @@ impl PartialEq for Position {
     fn eq(&self, o: &Position) -> bool {
         self.rules.id() == o.rules.id()
             && self.mailbox == o.mailbox
+            && self.hand == o.hand
             && self.turn == o.turn
             && self.ep == o.ep
             && self.halfmove == o.halfmove

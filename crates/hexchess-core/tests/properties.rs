@@ -34,7 +34,7 @@ fn variant(index: usize) -> Arc<Rules> {
     Arc::clone(&entries[index % entries.len()].rules)
 }
 
-const SHIPPED: usize = 7;
+const SHIPPED: usize = 10;
 
 /// A random legal game of at most `plies` plies from the start, with captures and
 /// promotions favoured so games reach the endgame; `visit` sees each position and the
@@ -108,7 +108,12 @@ fn reflected(pos: &Position) -> Option<Position> {
             .collect::<Vec<_>>()
             .join(","),
     };
-    let text = format!("{placement} {} {ep} {} {}", fields[1], fields[3], fields[4]);
+    // Pieces in hand (a setup phase) are not on the board: they stay as they are.
+    let hand = fields[0].find('[').map_or("", |i| &fields[0][i..]);
+    let text = format!(
+        "{placement}{hand} {} {ep} {} {}",
+        fields[1], fields[3], fields[4]
+    );
     Some(
         Position::from_fen(Arc::clone(pos.rules_arc()), &text)
             .unwrap_or_else(|e| panic!("{text}: {e}")),

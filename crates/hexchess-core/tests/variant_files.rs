@@ -21,7 +21,11 @@ fn every_builtin_loads_and_compiles() {
         ("mccooey", 91, 6),
         ("grand", 127, 9),
         ("standard", 127, 6),
+        ("standard-short", 97, 6),
+        ("pre-hexachess", 127, 6),
+        ("screen-hexachess", 127, 6),
     ];
+    assert_eq!(BUILTIN_VARIANTS.len(), expected.len());
     for (b, (id, cells, kinds)) in BUILTIN_VARIANTS.iter().zip(expected) {
         let spec = b.load().unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(spec.id(), id);

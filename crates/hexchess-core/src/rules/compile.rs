@@ -6,8 +6,8 @@
 //! reverse attack tables, promotion, castling and the starting array.
 
 use super::{
-    CastlingTables, KindInfo, KindMoves, MAX_DIRECTIONS, PawnTables, PromotionTables, Rules,
-    RulesError, SlideAtom, SlideClass, Zobrist, castle_bit,
+    CastlingTables, KindInfo, KindMoves, MAX_DIRECTIONS, MAX_IN_HAND, PawnTables, PhaseTables,
+    PromotionTables, Rules, RulesError, SlideAtom, SlideClass, Zobrist, castle_bit,
 };
 use crate::bitboard::Bitboard;
 use crate::board::Board;
@@ -62,7 +62,20 @@ impl Rules {
             mark_promoting_cells(&board, pt, pr);
         }
         let (castling, castle_spoilers) = castling_tables(&board, v, &mut problems);
-        let (setup, start_counts) = starting_array(&board, v, pieces, &mut problems);
+        let (setup, mut start_counts) = starting_array(&board, v, pieces, &mut problems);
+        let phase = v
+            .setup_phase()
+            .map(|ph| phase_tables(&board, ph, pieces, promotion.as_ref(), &mut problems));
+        if let Some(ph) = &phase {
+            for side in Side::BOTH {
+                for (count, held) in start_counts[side.index()]
+                    .iter_mut()
+                    .zip(ph.hand[side.index()])
+                {
+                    *count = count.saturating_add(held);
+                }
+            }
+        }
         check_one_royal_each(&start_counts, royal_kinds, pieces.len(), &mut problems);
         if !problems.is_empty() {
             return Err(fail(problems));
@@ -106,7 +119,68 @@ impl Rules {
             draws: v.draw_rules(),
             zobrist: Zobrist::new(),
             colour_symmetric,
+            phase,
         })
+    }
+}
+
+/// The setup phase's hands and zones as tables.
+fn phase_tables(
+    board: &Board,
+    ph: &crate::variant::SetupPhase,
+    pieces: &[PieceType],
+    promotion: Option<&PromotionTables>,
+    problems: &mut Problems,
+) -> PhaseTables {
+    let mut hand = [[0u8; MAX_KINDS]; 2];
+    let mut zone = [Bitboard::EMPTY; 2];
+    for side in Side::BOTH {
+        for &(letter, count) in &ph.hand[side.index()] {
+            let Some(kind) = kind_of(pieces, letter) else {
+                problems.push(format!("piece '{letter}' in hand is unknown"));
+                continue;
+            };
+            let held = &mut hand[side.index()][kind.index()];
+            *held = held.saturating_add(count);
+            if usize::from(*held) >= MAX_IN_HAND {
+                problems.push(format!(
+                    "{side} holds {held} pieces '{letter}'; a hand holds at most {} of a kind",
+                    MAX_IN_HAND - 1
+                ));
+            }
+        }
+        for h in &ph.zone[side.index()] {
+            match board.cell(*h) {
+                Some(c) => zone[side.index()].insert(c),
+                None => problems.push(format!("setup zone cell {h} is off the board")),
+            }
+        }
+    }
+    let pawn_zone = Side::BOTH.map(|side| {
+        let promoting = promotion.map_or(Bitboard::EMPTY, |p| {
+            p.zone[side.index()] | p.optional_zone[side.index()]
+        });
+        zone[side.index()] & !promoting
+    });
+    let mut distinct_colours = 0;
+    for letter in &ph.distinct_colours {
+        match kind_of(pieces, *letter) {
+            Some(k) => distinct_colours |= 1 << k.index(),
+            None => problems.push(format!("piece '{letter}' of distinct_colours is unknown")),
+        }
+    }
+    let mut colours = [Bitboard::EMPTY; 3];
+    for c in board.cells() {
+        colours[board.hex(c).colour() as usize].insert(c);
+    }
+    PhaseTables {
+        hand,
+        zone,
+        pawn_zone,
+        order: ph.order,
+        hidden: ph.hidden,
+        distinct_colours,
+        colours,
     }
 }
 

@@ -9,7 +9,7 @@ use crate::board::{Board, BoardError, Naming};
 use crate::cell::{Cell, MAX_CELLS};
 use crate::hex::{Hex, Layout};
 use crate::piece::{Kind, MAX_KINDS, Piece, Points, Side};
-use crate::variant::{DrawRules, MoveMode, StalemateScore};
+use crate::variant::{DrawRules, MoveMode, PlacementOrder, StalemateScore};
 
 mod compile;
 
@@ -148,6 +148,26 @@ pub(crate) struct PromotionTables {
     pub must_promote_to_enter: bool,
 }
 
+/// A setup phase, compiled: hands as counts, zones as cell sets.
+#[derive(Clone, Debug)]
+pub(crate) struct PhaseTables {
+    /// `[side][kind]`: pieces in hand at the start.
+    pub hand: [[u8; MAX_KINDS]; 2],
+    /// `[side]`: where the side may place.
+    pub zone: [Bitboard; 2],
+    /// `[side]`: where the side may place a pawn: its zone less its promotion cells.
+    pub pawn_zone: [Bitboard; 2],
+    pub order: PlacementOrder,
+    pub hidden: bool,
+    /// Kinds (bit per kind index) whose pieces of one side stand on different colours.
+    pub distinct_colours: u32,
+    /// The board's cells of each of the three colours.
+    pub colours: [Bitboard; 3],
+}
+
+/// The most pieces of one kind a hand may hold, for the Zobrist keys.
+pub(crate) const MAX_IN_HAND: usize = 64;
+
 /// Zobrist keys: one per (piece, cell), one for Black to move, one per en-passant cell.
 #[derive(Clone, Debug)]
 pub(crate) struct Zobrist {
@@ -156,6 +176,9 @@ pub(crate) struct Zobrist {
     pub ep: Vec<u64>,
     /// One key per castling right bit.
     pub castling: [u64; 8],
+    /// `[(side * MAX_KINDS + kind) * MAX_IN_HAND + count]`: a hand holding `count`
+    /// pieces of the kind (count 0 has key 0, so an empty hand hashes as no hand).
+    pub hand: Vec<u64>,
 }
 
 impl Zobrist {
@@ -176,12 +199,23 @@ impl Zobrist {
         let black_to_move = next();
         let ep = (0..MAX_CELLS).map(|_| next()).collect();
         let castling = std::array::from_fn(|_| next());
+        // Drawn after the older keys, so those stay what they were.
+        let hand = (0..2 * MAX_KINDS * MAX_IN_HAND)
+            .map(|i| if i % MAX_IN_HAND == 0 { 0 } else { next() })
+            .collect();
         Zobrist {
             piece,
             black_to_move,
             ep,
             castling,
+            hand,
         }
+    }
+
+    /// The key of a hand holding `count` pieces of `kind` for `side`.
+    #[inline]
+    pub fn hand(&self, side: Side, kind: Kind, count: u8) -> u64 {
+        self.hand[(side.index() * MAX_KINDS + kind.index()) * MAX_IN_HAND + count as usize]
     }
 
     #[inline]
@@ -252,6 +286,7 @@ pub struct Rules {
     pub(crate) zobrist: Zobrist,
     /// Whether Black's rules mirror White's (see `compile::is_colour_symmetric`).
     colour_symmetric: bool,
+    pub(crate) phase: Option<PhaseTables>,
 }
 
 impl Rules {
@@ -401,7 +436,36 @@ impl Rules {
         &self.setup
     }
 
-    /// How many pieces of a kind a side has in the starting array.
+    /// Whether games of this variant begin with a setup phase (pieces in hand).
+    pub fn has_setup_phase(&self) -> bool {
+        self.phase.is_some()
+    }
+
+    /// Whether the setup phase is hidden (Screen): each side places unseen.
+    pub fn setup_is_hidden(&self) -> bool {
+        self.phase.as_ref().is_some_and(|p| p.hidden)
+    }
+
+    /// The order of placements in the setup phase, if there is one.
+    pub fn placement_order(&self) -> Option<PlacementOrder> {
+        self.phase.as_ref().map(|p| p.order)
+    }
+
+    /// Where `side` may place in the setup phase (empty without one).
+    pub fn setup_zone(&self, side: Side) -> Bitboard {
+        self.phase
+            .as_ref()
+            .map_or(Bitboard::EMPTY, |p| p.zone[side.index()])
+    }
+
+    /// How many pieces of a kind `side` holds in hand at the start.
+    pub fn start_in_hand(&self, side: Side, k: Kind) -> u8 {
+        self.phase
+            .as_ref()
+            .map_or(0, |p| p.hand[side.index()][k.index()])
+    }
+
+    /// How many pieces of a kind a side has at the start, on the board or in hand.
     pub fn start_count(&self, side: Side, k: Kind) -> u8 {
         self.start_counts[side.index()][k.index()]
     }

@@ -18,8 +18,9 @@ impl BuiltinVariant {
     }
 }
 
-/// Gliński, McCooey, Grand Hexachess and Standard Hexachess, in menu order.
-pub const BUILTIN_VARIANTS: [BuiltinVariant; 4] = [
+/// Gliński, McCooey, Grand Hexachess, Standard Hexachess and Peterson's three games on
+/// Standard's pieces (the short board, Pre- and Screen HexaChess), in menu order.
+pub const BUILTIN_VARIANTS: [BuiltinVariant; 7] = [
     BuiltinVariant {
         id: "glinski",
         file: "glinski.ron",
@@ -39,6 +40,21 @@ pub const BUILTIN_VARIANTS: [BuiltinVariant; 4] = [
         id: "standard",
         file: "standard.ron",
         source: include_str!("../../../../variants/standard.ron"),
+    },
+    BuiltinVariant {
+        id: "standard-short",
+        file: "standard-short.ron",
+        source: include_str!("../../../../variants/standard-short.ron"),
+    },
+    BuiltinVariant {
+        id: "pre-hexachess",
+        file: "pre-hexachess.ron",
+        source: include_str!("../../../../variants/pre-hexachess.ron"),
+    },
+    BuiltinVariant {
+        id: "screen-hexachess",
+        file: "screen-hexachess.ron",
+        source: include_str!("../../../../variants/screen-hexachess.ron"),
     },
 ];
 

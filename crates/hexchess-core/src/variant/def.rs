@@ -41,6 +41,27 @@ pub struct VariantDef {
     /// Black's castling moves in Black's own cell names, when the mirror will not do.
     #[serde(default)]
     pub castling_black: Option<Vec<CastlingDef>>,
+    /// Pieces placed from the hand before the first move (Pre- and Screen HexaChess).
+    #[serde(default)]
+    pub setup_phase: Option<SetupPhaseDef>,
+}
+
+/// A setup phase as written: White's hand and zone (Black's are the same pieces on
+/// the mirrored cells).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SetupPhaseDef {
+    /// Letters with counts: `[('K', 1), ('R', 2)]`.
+    pub hand: Vec<(char, u8)>,
+    /// Where White may place (cells or ranks); Black's zone is its mirror.
+    pub zone: ZoneDef,
+    pub order: crate::variant::PlacementOrder,
+    /// Whether each side places unseen by the other.
+    #[serde(default)]
+    pub hidden: bool,
+    /// Kinds whose pieces of one side must stand on cells of different colours.
+    #[serde(default)]
+    pub distinct_colours: Vec<char>,
 }
 
 /// One castling move, in White's cell names.

@@ -50,6 +50,37 @@ pub trait Variant {
     fn castling(&self) -> [&[CastlingRule]; 2] {
         [&[], &[]]
     }
+    /// Pieces placed from the hand before the first move; none by default.
+    fn setup_phase(&self) -> Option<&SetupPhase> {
+        None
+    }
+}
+
+/// A setup phase: the players bring pieces from their hands onto the board before the
+/// first move (Peterson's Pre-HexaChess and Screen HexaChess). The starting array
+/// ([`Variant::setup`]) holds what is on the board from the start.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SetupPhase {
+    /// Each side's hand at the start (indexed by [`Side::index`]): letters with counts.
+    pub hand: [Vec<(char, u8)>; 2],
+    /// Where each side may place (indexed by [`Side::index`]).
+    pub zone: [Vec<Hex>; 2],
+    pub order: PlacementOrder,
+    /// Whether each side places unseen by the other (Screen): placements then ignore
+    /// the other side's pieces, and the first move waits for the reveal.
+    pub hidden: bool,
+    /// Letters of kinds whose pieces of one side must all stand on cells of different
+    /// colours (Pre-HexaChess's three bishops, like Pre-Chess's two).
+    pub distinct_colours: Vec<char>,
+}
+
+/// Who places next in a setup phase.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize)]
+pub enum PlacementOrder {
+    /// One piece each in turn, White first; a side whose hand is empty is passed over.
+    Alternate,
+    /// White places its whole hand, then Black.
+    AllAtOnce,
 }
 
 /// A piece type and how it moves.
@@ -204,6 +235,7 @@ pub struct VariantSpec {
     pub stalemate: StalemateScore,
     pub draws: DrawRules,
     pub castling: [Vec<CastlingRule>; 2],
+    pub setup_phase: Option<SetupPhase>,
 }
 
 impl Variant for VariantSpec {
@@ -242,5 +274,8 @@ impl Variant for VariantSpec {
     }
     fn castling(&self) -> [&[CastlingRule]; 2] {
         [&self.castling[0], &self.castling[1]]
+    }
+    fn setup_phase(&self) -> Option<&SetupPhase> {
+        self.setup_phase.as_ref()
     }
 }

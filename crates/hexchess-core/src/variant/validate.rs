@@ -8,7 +8,7 @@ use super::error::{Problem, VariantError};
 use super::locate::Locations;
 use super::{
     Atom, CastlingRule, DrawRules, MoveMode, PawnRules, PieceType, Placement, PromotionRules,
-    Reach, StalemateScore, VariantSpec,
+    Reach, SetupPhase, StalemateScore, VariantSpec,
 };
 use crate::board::{Board, Naming};
 use crate::fen;
@@ -165,7 +165,12 @@ impl Checker {
         }
 
         let board = board?;
-        let setup = self.setup(&def.setup, &board, &letters, &pieces);
+        let setup = self.setup(&def.setup, &board, &letters);
+        let setup_phase = def
+            .setup_phase
+            .as_ref()
+            .map(|d| self.setup_phase(d, &board, &letters, &setup));
+        self.check_royals(&setup, setup_phase.as_ref(), &pieces);
         let pawn = def.pawn.as_ref().map(|p| self.pawn(p, &board, &setup));
         let promotion = match (&def.promotion, &pawn) {
             (Some(pr), Some(pawn)) => Some(self.promotion(pr, &board, &pieces, pawn)),
@@ -186,6 +191,12 @@ impl Checker {
             &setup,
             &pieces,
         );
+        if setup_phase.is_some() && castling.iter().any(|c| !c.is_empty()) {
+            self.report(
+                "setup_phase",
+                "a variant with a setup phase cannot have castling: nothing starts on its castling cells",
+            );
+        }
 
         Some(VariantSpec {
             id: def.id.clone(),
@@ -205,7 +216,87 @@ impl Checker {
                 bare_royals: def.draws.bare_royals,
             },
             castling,
+            setup_phase,
         })
+    }
+
+    /// The setup phase: White's hand and zone, Black's the same pieces on the mirrored
+    /// cells; the zone must have room for the hand beside the starting array.
+    fn setup_phase(
+        &mut self,
+        def: &SetupPhaseDef,
+        board: &Board,
+        letters: &[char],
+        setup: &[Placement],
+    ) -> SetupPhase {
+        let mut hand = Vec::new();
+        for (i, &(letter, count)) in def.hand.iter().enumerate() {
+            let path = format!("setup_phase.hand[{i}]");
+            if !letters.contains(&letter) {
+                self.report(
+                    path,
+                    format!(
+                        "unknown piece '{letter}'; declared pieces are {}",
+                        letter_list(letters)
+                    ),
+                );
+            } else if count == 0 {
+                self.report(
+                    path,
+                    format!("no '{letter}' to place: give a count of at least 1"),
+                );
+            } else if hand.iter().any(|(l, _)| *l == letter) {
+                self.report(path, format!("'{letter}' is listed twice in the hand"));
+            } else {
+                hand.push((letter, count));
+            }
+        }
+        let total: u32 = hand.iter().map(|(_, n)| u32::from(*n)).sum();
+        if total == 0 {
+            self.report(
+                "setup_phase.hand",
+                "the hand is empty: there is nothing to place",
+            );
+        }
+        let zone = self.zone("setup_phase.zone", &def.zone, board, None);
+        for side in Side::BOTH {
+            let free = zone[side.index()]
+                .iter()
+                .filter(|h| !setup.iter().any(|p| p.cell == **h))
+                .count() as u32;
+            if free < total {
+                self.report(
+                    "setup_phase.zone",
+                    format!("{side}'s zone has {free} free cells for {total} pieces in hand"),
+                );
+            }
+        }
+        for (i, letter) in def.distinct_colours.iter().enumerate() {
+            let path = format!("setup_phase.distinct_colours[{i}]");
+            let in_hand = hand
+                .iter()
+                .find(|(l, _)| l == letter)
+                .map_or(0, |(_, n)| *n);
+            let on_board = setup
+                .iter()
+                .filter(|p| p.side == Side::White && p.piece == *letter)
+                .count();
+            if in_hand == 0 {
+                self.report(path, format!("'{letter}' is not in the hand"));
+            } else if usize::from(in_hand) + on_board > 3 {
+                self.report(
+                    path,
+                    format!("{} pieces '{letter}' cannot stand on different colours: a hex board has three", usize::from(in_hand) + on_board),
+                );
+            }
+        }
+        SetupPhase {
+            hand: [hand.clone(), hand],
+            zone,
+            order: def.order,
+            hidden: def.hidden,
+            distinct_colours: def.distinct_colours.clone(),
+        }
     }
 
     fn castling(
@@ -485,19 +576,11 @@ impl Checker {
         out
     }
 
-    fn setup(
-        &mut self,
-        def: &SetupDef,
-        board: &Board,
-        letters: &[char],
-        pieces: &[PieceType],
-    ) -> Vec<Placement> {
-        let setup = match def {
+    fn setup(&mut self, def: &SetupDef, board: &Board, letters: &[char]) -> Vec<Placement> {
+        match def {
             SetupDef::Pieces { white, black } => self.setup_pieces(white, black, board, letters),
             SetupDef::Fen(text) => self.setup_fen(text, board, letters),
-        };
-        self.check_royals(&setup, pieces);
-        setup
+        }
     }
 
     /// A setup listed piece by piece: White's, then Black's (listed too, or White's
@@ -558,13 +641,27 @@ impl Checker {
         }
     }
 
-    /// Each side must start with exactly one royal piece.
-    fn check_royals(&mut self, setup: &[Placement], pieces: &[PieceType]) {
+    /// Each side must start with exactly one royal piece, on the board or in hand.
+    fn check_royals(
+        &mut self,
+        setup: &[Placement],
+        phase: Option<&SetupPhase>,
+        pieces: &[PieceType],
+    ) {
+        let royal = |letter: char| pieces.iter().any(|t| t.letter == letter && t.royal);
         for side in Side::BOTH {
-            let royals = setup
-                .iter()
-                .filter(|p| p.side == side && pieces.iter().any(|t| t.letter == p.piece && t.royal))
-                .count();
+            let in_hand: usize = phase.map_or(0, |ph| {
+                ph.hand[side.index()]
+                    .iter()
+                    .filter(|(l, _)| royal(*l))
+                    .map(|(_, n)| usize::from(*n))
+                    .sum()
+            });
+            let royals = in_hand
+                + setup
+                    .iter()
+                    .filter(|p| p.side == side && royal(p.piece))
+                    .count();
             if royals != 1 {
                 let what = if royals == 0 {
                     "no".to_string()
@@ -698,17 +795,25 @@ impl Checker {
         out
     }
 
+    /// A zone for each side; `FarEdge` needs the pawn's moves (`pawn`).
     fn zone(
         &mut self,
         path: &str,
         def: &ZoneDef,
         board: &Board,
-        pawn: &PawnRules,
+        pawn: Option<&PawnRules>,
     ) -> [Vec<Hex>; 2] {
         let mut white = Vec::new();
         match def {
             ZoneDef::Nowhere => return [Vec::new(), Vec::new()],
             ZoneDef::FarEdge => {
+                let Some(pawn) = pawn else {
+                    self.report(
+                        path,
+                        "`FarEdge` is a promotion zone; name cells or ranks here",
+                    );
+                    return [Vec::new(), Vec::new()];
+                };
                 // For each side: cells from which none of its advances stays on the board.
                 let mut out = [Vec::new(), Vec::new()];
                 for side in Side::BOTH {
@@ -794,8 +899,13 @@ impl Checker {
                 Some(_) => {}
             }
         }
-        let zone = self.zone("promotion.zone", &def.zone, board, pawn);
-        let optional_zone = self.zone("promotion.optional_zone", &def.optional_zone, board, pawn);
+        let zone = self.zone("promotion.zone", &def.zone, board, Some(pawn));
+        let optional_zone = self.zone(
+            "promotion.optional_zone",
+            &def.optional_zone,
+            board,
+            Some(pawn),
+        );
         if zone[0].is_empty() && optional_zone[0].is_empty() {
             self.report("promotion.zone", "no cell is in the promotion zone");
         }
