@@ -50,6 +50,11 @@ impl PieceSquareTable {
         self.entries[piece.code() as usize * MAX_CELLS + cell.index()] = value;
     }
 
+    /// The three numbers of `piece` on `cell`.
+    pub fn get(&self, piece: Piece, cell: Cell) -> [i32; 3] {
+        self.entry(piece.code(), cell)
+    }
+
     #[inline]
     fn entry(&self, code: u8, cell: Cell) -> [i32; 3] {
         self.entries[code as usize * MAX_CELLS + cell.index()]

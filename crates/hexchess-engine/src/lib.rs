@@ -25,6 +25,7 @@
 //! `docs/engine.md` and `docs/strength.md`.
 
 pub mod bench;
+pub mod deploy;
 pub mod endgame;
 pub mod eval;
 mod order;

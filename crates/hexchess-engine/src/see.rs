@@ -22,6 +22,10 @@ fn value(eval: &Evaluator, pos: &Position, k: Kind) -> i32 {
 /// The material the side to move gains by `mv` and the exchange it starts, in
 /// centipawns (negative: the capture loses material).
 pub fn see(pos: &Position, eval: &Evaluator, mv: Move) -> i32 {
+    if mv.is_placement() {
+        // Nothing is captured; placements give no check, and no exchange starts.
+        return 0;
+    }
     let target = mv.to();
     let mover = pos.piece_at(mv.from()).expect("a move starts on a piece");
     let mut occupied = pos.occupied() & !Bitboard::from_cell(mv.from());

@@ -16,7 +16,7 @@ mod tables;
 
 use hexchess_core::bitboard::Bitboard;
 use hexchess_core::piece::{Kind, MAX_KINDS, Piece, Side};
-use hexchess_core::position::{PieceSquareTable, Position};
+use hexchess_core::position::{Phase as GamePhase, PieceSquareTable, Position};
 use hexchess_core::rules::Rules;
 
 /// A middlegame and an endgame score, blended by the game phase.
@@ -256,6 +256,9 @@ pub struct Evaluator {
     /// positive, and the piece's share of the game phase: the cheap terms, which a
     /// search keeps summed in its position (see [`Evaluator::attach`]).
     placed: Arc<PieceSquareTable>,
+    /// `[side * MAX_KINDS + kind]`: a piece in hand's share of `placed` (see
+    /// `tables::hand_values`); empty without a setup phase.
+    in_hand: Vec<[i32; 3]>,
     /// The kinds scored for mobility and king attack (neither pawn nor royal).
     mobile: Vec<MobileKind>,
     pawn: Option<Kind>,
@@ -336,6 +339,14 @@ impl Evaluator {
             EvalMode::Terms(terms) => terms,
         };
         let (cheap_terms, phase) = self.static_terms(pos, terms);
+        if pos.phase() != GamePhase::Play {
+            // While pieces are in hand, no king need be on the board and nothing can
+            // attack yet: placement and the hands are the evaluation.
+            let (held, held_phase) = self.hand_terms(pos);
+            let mut all = cheap_terms;
+            all += held;
+            return (sign * self.blend(all, phase + held_phase), true);
+        }
         let cheap = sign * self.blend(cheap_terms, phase);
         if cheap + LAZY_MARGIN <= alpha || cheap - LAZY_MARGIN >= beta {
             return (cheap, false);
@@ -351,11 +362,30 @@ impl Evaluator {
         (sign * self.blend(all, phase), true)
     }
 
+    /// Material on the board and in hand.
     fn material(&self, pos: &Position, side: Side) -> i32 {
         self.kinds
             .iter()
-            .map(|&k| self.values[k.index()] * pos.count(side, k) as i32)
+            .map(|&k| self.values[k.index()] * (pos.count(side, k) + pos.in_hand(side, k)) as i32)
             .sum()
+    }
+
+    /// White-minus-Black worth of the pieces in hand, and their share of the game phase.
+    fn hand_terms(&self, pos: &Position) -> (Phased, i32) {
+        let mut score = Phased::default();
+        let mut phase = 0;
+        for side in Side::BOTH {
+            for &k in &self.kinds {
+                let n = i32::from(pos.in_hand(side, k));
+                if n == 0 {
+                    continue;
+                }
+                let [mg, eg, ph] = self.in_hand[side.index() * MAX_KINDS + k.index()];
+                score += Phased::new(mg * n, eg * n);
+                phase += ph * n;
+            }
+        }
+        (score, phase)
     }
 
     fn blend(&self, score: Phased, phase: i32) -> i32 {

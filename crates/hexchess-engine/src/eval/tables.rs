@@ -48,11 +48,13 @@ pub(super) fn build(rules: &Rules, w: &EvalWeights) -> Evaluator {
             }
         })
         .collect();
+    let placed = summed_table(rules, &values, &pst);
     Evaluator {
+        in_hand: hand_values(rules, &placed),
         passed_bonus: passed_bonuses(w, pawns.max_steps),
         king_danger: w.king_danger,
         shield_bonus: w.shield,
-        placed: Arc::new(summed_table(rules, &values, &pst)),
+        placed: Arc::new(placed),
         mobile,
         values,
         passed_stoppers: pawns.stoppers,
@@ -67,6 +69,31 @@ pub(super) fn build(rules: &Rules, w: &EvalWeights) -> Evaluator {
             .collect(),
         kinds: rules.kinds().collect(),
     }
+}
+
+/// `[side * MAX_KINDS + kind]`: what a piece in hand is worth in the setup phase: its
+/// placed value averaged over the cells its side may place it on, so that placing it
+/// gains what the cell is better than the zone's average (and nothing is lost or won
+/// by the piece merely leaving the hand). Empty without a setup phase.
+fn hand_values(rules: &Rules, placed: &PieceSquareTable) -> Vec<[i32; 3]> {
+    if !rules.has_setup_phase() {
+        return Vec::new();
+    }
+    let mut out = vec![[0; 3]; 2 * MAX_KINDS];
+    for side in Side::BOTH {
+        let zone = rules.setup_zone(side);
+        let n = zone.count().max(1) as i32;
+        for k in rules.kinds() {
+            let mut sum = [0i32; 3];
+            for c in zone {
+                for (s, v) in sum.iter_mut().zip(placed.get(Piece::new(side, k), c)) {
+                    *s += v;
+                }
+            }
+            out[side.index() * MAX_KINDS + k.index()] = sum.map(|s| s / n);
+        }
+    }
+    out
 }
 
 /// Each kind's reach from each cell of an empty board (White's moves).

@@ -322,6 +322,9 @@ impl Searcher {
         if root_moves.is_empty() {
             return self.no_move_result(pos);
         }
+        if let Some(result) = self.deploy_unseen(pos, eval, report) {
+            return result;
+        }
         let handicap = self.options.skill.handicap();
         if handicap.is_none()
             && let Some(result) = self.play_from_table(pos, report)
@@ -399,6 +402,29 @@ impl Searcher {
         let info = self.info(1, score, &pv);
         if self.helper_id == 0 {
             report(&info);
+        }
+        Some(SearchResult {
+            best: Some(best),
+            score: Score::from_internal(score),
+            depth: 1,
+            nodes: self.nodes,
+            pv,
+        })
+    }
+
+    /// In a hidden setup phase: the next placement of a deployment chosen without
+    /// looking at the other side (a search would look), reported with the rest of it.
+    fn deploy_unseen(
+        &mut self,
+        pos: &Position,
+        eval: &Evaluator,
+        report: &mut dyn FnMut(&SearchInfo),
+    ) -> Option<SearchResult> {
+        let pv = crate::deploy::choose_deployment(pos, eval, &mut rand::rng());
+        let best = *pv.first()?;
+        let score = eval.evaluate(pos, self.mode);
+        if self.helper_id == 0 {
+            report(&self.info(1, score, &pv));
         }
         Some(SearchResult {
             best: Some(best),

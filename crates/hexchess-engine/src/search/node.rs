@@ -20,7 +20,7 @@ use crate::tt::Bound;
 use hexchess_core::MAX_CELLS;
 use hexchess_core::moves::Move;
 use hexchess_core::piece::Side;
-use hexchess_core::position::Position;
+use hexchess_core::position::{Phase, Position};
 
 /// What a node knows before it tries its moves.
 #[derive(Clone, Copy)]
@@ -189,6 +189,7 @@ impl Searcher {
         // only pawns are left, where passing may be the best move (zugzwang).
         if techniques.null_move
             && allow_null
+            && pos.phase() == Phase::Play
             && depth >= NULL_MOVE_MIN_DEPTH
             && static_eval >= beta
             && eval.piece_material(pos, pos.turn()) > 0
