@@ -53,6 +53,10 @@ struct Cli {
     /// Select the piece on this cell (shows its legal moves).
     #[arg(long)]
     select: Option<String>,
+    /// In a setup phase: pick this piece (its letter) from the hand, marking where it
+    /// may be placed.
+    #[arg(long)]
+    pick: Option<char>,
     /// Black at the bottom.
     #[arg(long)]
     flip: bool,
@@ -164,9 +168,15 @@ fn main() -> ExitCode {
         eprintln!("warning: {e}; using the classic theme");
         Theme::default()
     });
+    let hand = cli
+        .pick
+        .and_then(|letter| state.rules().kind_by_letter(letter));
     let mut app = App::new();
     add_window_and_game(&mut app, &cli, catalog, state, options, theme);
-    app.insert_resource(Selection { from: selection });
+    app.insert_resource(Selection {
+        from: selection,
+        hand,
+    });
     add_redraw_policy(&mut app, &cli);
     if cli.menu {
         app.world_mut()

@@ -285,3 +285,118 @@ fn a_selected_piece_shows_its_targets() {
         );
     }
 }
+
+/// Pre-HexaChess: a piece picked from the hand goes to the cell clicked if it may
+/// stand there; a drag from the tray drops it where the button is released.
+#[test]
+fn a_piece_from_the_hand_is_placed_by_click_or_drag() {
+    use hexchess::input::HandDrag;
+    let mut app = app("pre-hexachess", None);
+    let bishop = app
+        .world()
+        .resource::<GameState>()
+        .rules()
+        .kind_by_letter('B')
+        .unwrap();
+    app.world_mut().resource_mut::<Selection>().hand = Some(bishop);
+    // The fifth rank holds pawns: not a cell to place on; the pick stays.
+    click(&mut app, "c5");
+    assert!(
+        fen(&app).contains("[KQRRBBBNNkqrrbbbnn] w"),
+        "{}",
+        fen(&app)
+    );
+    assert_eq!(app.world().resource::<Selection>().hand, Some(bishop));
+    click(&mut app, "c3");
+    settle(&mut app);
+    assert!(fen(&app).starts_with("7/8/2B6/"), "{}", fen(&app));
+    assert_eq!(app.world().resource::<Selection>().hand, None);
+    let shown = piece_entities(&mut app);
+    assert!(shown.iter().any(|(_, v, _)| v.cell == cell(&app, "c3")));
+    // Black drags a knight from the tray and lets go over f11.
+    let knight = app
+        .world()
+        .resource::<GameState>()
+        .rules()
+        .kind_by_letter('N')
+        .unwrap();
+    // The press lands on the tray (no cell under the pointer); the drag starts there.
+    *app.world_mut().resource_mut::<PointerCell>() = PointerCell::default();
+    button(&mut app, true);
+    app.world_mut().resource_mut::<Selection>().hand = Some(knight);
+    app.world_mut().resource_mut::<HandDrag>().0 = true;
+    point_at(&mut app, "f11");
+    let mut b = app.world_mut().resource_mut::<ButtonInput<MouseButton>>();
+    b.press(MouseButton::Left);
+    b.clear();
+    button(&mut app, false);
+    settle(&mut app);
+    assert!(fen(&app).contains("[KQRRBBNNkqrrbbbn] w"), "{}", fen(&app));
+    assert!(!app.world().resource::<HandDrag>().0);
+}
+
+/// Screen HexaChess at one screen: White's deployment is not drawn once it is Black's
+/// turn to deploy, nor Black's own until Black says he is at the screen; after the
+/// reveal every piece is drawn.
+#[test]
+fn a_hidden_deployment_is_not_drawn_for_the_other_player() {
+    use hexchess::game::deployment::{ScreenReady, ScreenState};
+    let mut app = app("screen-hexachess", None);
+    let visible = |app: &mut App| {
+        let mut q = app.world_mut().query::<(&PieceView, &Visibility)>();
+        q.iter(app.world())
+            .filter(|(_, v)| **v != Visibility::Hidden)
+            .map(|(p, _)| p.piece.side)
+            .collect::<Vec<_>>()
+    };
+    let place = |app: &mut App, text: &str| {
+        let mv = {
+            let game = app.world().resource::<GameState>();
+            game.position.parse_move(text).unwrap()
+        };
+        app.world_mut()
+            .write_message(hexchess::game::MoveRequest(mv));
+        settle(app);
+    };
+    app.world_mut().write_message(ScreenReady);
+    app.update();
+    let white = [
+        "K@f1", "Q@d3", "R@c3", "R@g3", "B@a3", "B@e3", "B@i3", "N@b3", "N@h3", "P@a5", "P@b5",
+        "P@c5", "P@d5", "P@e5", "P@f5", "P@g5", "P@h5", "P@i5", "P@k5", "P@l5",
+    ];
+    for text in white {
+        place(&mut app, text);
+    }
+    assert_eq!(piece_entities(&mut app).len(), 20);
+    assert_eq!(
+        visible(&mut app),
+        vec![],
+        "the hand-over screen hides everything"
+    );
+    app.world_mut().write_message(ScreenReady);
+    app.update();
+    assert_eq!(
+        app.world().resource::<ScreenState>().viewer,
+        Some(hexchess_core::Side::Black)
+    );
+    let black = [
+        "K@f13", "Q@d11", "R@c11", "R@g11", "B@a11", "B@e11", "B@i11", "N@b11", "N@h11", "P@a9",
+        "P@b9", "P@c9", "P@d9",
+    ];
+    for text in black {
+        place(&mut app, text);
+    }
+    let seen = visible(&mut app);
+    assert_eq!(seen.len(), black.len());
+    assert!(seen.iter().all(|s| *s == hexchess_core::Side::Black));
+    for text in ["P@e9", "P@f9", "P@g9", "P@h9", "P@i9", "P@k9", "P@l9"] {
+        place(&mut app, text);
+    }
+    // Deployed: the reveal waits for the player.
+    assert!(visible(&mut app).is_empty());
+    app.world_mut().write_message(ScreenReady);
+    app.update();
+    app.update();
+    assert_eq!(visible(&mut app).len(), 40);
+    assert!(app.world().resource::<ScreenState>().revealed);
+}

@@ -2,7 +2,7 @@
 //! may go (dots on empty cells, rings on captures).
 
 use bevy::prelude::*;
-use hexchess_core::{Cell, Layout};
+use hexchess_core::{Cell, Kind, Layout};
 
 use super::SceneRebuilt;
 use super::space::{CELL_SIZE, cell_world};
@@ -10,10 +10,12 @@ use crate::game::GameState;
 use crate::look::mesh;
 use crate::look::{Settings, Surface, Theme};
 
-/// The selected piece's cell: the input sets it, the highlights show its moves.
+/// The selected piece's cell, or the kind picked from the hand in a setup phase: the
+/// input and the tray set it, the highlights show its moves.
 #[derive(Resource, Default, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Selection {
     pub from: Option<Cell>,
+    pub hand: Option<Kind>,
 }
 
 /// An overlay marking a cell.
@@ -25,6 +27,7 @@ pub(super) fn update_highlights(
     mut commands: Commands,
     game: Res<GameState>,
     selection: Res<Selection>,
+    screen: Res<crate::game::deployment::ScreenState>,
     settings: Res<Settings>,
     theme: Res<Theme>,
     mut rebuilt: MessageReader<SceneRebuilt>,
@@ -34,7 +37,12 @@ pub(super) fn update_highlights(
     mut cache: Local<Option<HighlightAssets>>,
 ) {
     let scene = rebuilt.read().count() > 0;
-    if !scene && !game.is_changed() && !selection.is_changed() && !settings.is_changed() {
+    if !scene
+        && !game.is_changed()
+        && !selection.is_changed()
+        && !settings.is_changed()
+        && !screen.is_changed()
+    {
         return;
     }
     for e in &existing {
@@ -60,9 +68,20 @@ pub(super) fn update_highlights(
             Transform::from_translation(cell_world(rules, cell) + Vec3::Y * lift),
         ));
     };
-    if let Some(last) = pos.last_move() {
+    if let Some(last) = pos.last_move()
+        && crate::game::deployment::shows(&game, &screen, last.to())
+    {
         mark(last.from(), &assets.hex, &assets.last_move, 0.004);
         mark(last.to(), &assets.hex, &assets.last_move, 0.004);
+    }
+    if let Some(kind) = selection.hand {
+        for mv in pos
+            .legal_moves()
+            .into_iter()
+            .filter(|m| m.placed_kind() == Some(kind))
+        {
+            mark(mv.to(), &assets.dot, &assets.target, 0.01);
+        }
     }
     if pos.in_check() {
         mark(

@@ -7,6 +7,7 @@
 //! [`ReviewRequest`], [`LoadRequest`]); this plugin checks each against the rules,
 //! applies it, and announces the result with a [`BoardChanged`] message.
 
+pub mod deployment;
 pub mod records;
 pub mod variants;
 
@@ -168,6 +169,8 @@ pub struct GamePlugin;
 impl Plugin for GamePlugin {
     fn build(&self, app: &mut App) {
         app.add_message::<MoveRequest>()
+            .init_resource::<deployment::ScreenState>()
+            .add_message::<deployment::ScreenReady>()
             .add_message::<NewGameRequest>()
             .add_message::<UndoRequest>()
             .add_message::<RedoRequest>()
@@ -228,10 +231,15 @@ pub fn apply_move_requests(
             continue;
         }
         let pos = &game.position;
-        let piece = pos
-            .piece_at(mv.from())
-            .expect("a legal move starts on a piece");
-        let captured = if mv.castling().is_some() {
+        // A placement's piece comes from the hand; any other move's from its cell.
+        let Some(piece) = mv
+            .placed_kind()
+            .map(|k| Piece::new(pos.turn(), k))
+            .or_else(|| pos.piece_at(mv.from()))
+        else {
+            continue;
+        };
+        let captured = if mv.is_placement() || mv.castling().is_some() {
             None
         } else if mv.is_en_passant() {
             pos.en_passant().map(|e| Captured {

@@ -1,6 +1,8 @@
 //! Moving pieces: click a piece then a target, or drag and drop; Escape cancels; an
 //! illegal drop snaps back; several moves between the same cells open the promotion
-//! picker. Keyboard shortcuts for the view live here too.
+//! picker. In a setup phase a piece picked or dragged from the tray (the hand) is
+//! placed on the cell clicked or dropped on. Keyboard shortcuts for the view live here
+//! too.
 //!
 //! The mouse is read through [`PointerCell`], the cell under the cursor, which the
 //! screen computes from the camera (`crate::screen::camera`) and tests set directly.
@@ -37,6 +39,10 @@ pub struct PendingPromotion {
 #[derive(Message, Clone, Copy, Debug)]
 pub struct PromotionChoice(pub Option<usize>);
 
+/// A piece is being dragged from the hand (the tray): a release over a cell places it.
+#[derive(Resource, Default, Clone, Copy, Debug)]
+pub struct HandDrag(pub bool);
+
 /// The pointer is over the user interface: the board must not react.
 #[derive(Resource, Default, Clone, Copy, Debug)]
 pub struct PointerOverUi(pub bool);
@@ -53,6 +59,7 @@ impl Plugin for InputPlugin {
         app.init_resource::<PointerCell>()
             .init_resource::<PendingPromotion>()
             .init_resource::<PointerOverUi>()
+            .init_resource::<HandDrag>()
             .add_message::<PromotionChoice>()
             .add_systems(
                 Update,
@@ -155,6 +162,7 @@ fn handle_mouse(
     mut selection: ResMut<Selection>,
     mut pending: ResMut<PendingPromotion>,
     mut requests: MessageWriter<MoveRequest>,
+    mut hand_drag: ResMut<HandDrag>,
     pieces: PieceEntities,
 ) {
     let pos = &game.position;
@@ -169,6 +177,13 @@ fn handle_mouse(
         pieces: &pieces,
         playable,
     };
+    if buttons.just_released(MouseButton::Left) && hand_drag.0 {
+        hand_drag.0 = false;
+        if let (true, Some(cell)) = (mouse.playable, pointer.cell) {
+            place(&game, &mut selection, cell, &mut requests);
+        }
+        return;
+    }
     if buttons.just_pressed(MouseButton::Left) {
         press(
             &mut mouse,
@@ -209,6 +224,10 @@ fn press(
     if !mouse.playable {
         return;
     }
+    if selection.hand.is_some() {
+        place(mouse.game, selection, cell, requests);
+        return;
+    }
     let pos = &mouse.game.position;
     let own = pos.piece_at(cell).is_some_and(|p| p.side == pos.turn());
     if let Some(from) = selection.from
@@ -227,6 +246,26 @@ fn press(
         }
     } else {
         selection.from = None;
+    }
+}
+
+/// Places the kind picked from the hand on `cell` if that is legal; the pick is kept
+/// after an illegal cell (the player may try another), dropped after a placement.
+fn place(
+    game: &GameState,
+    selection: &mut Selection,
+    cell: Cell,
+    requests: &mut MessageWriter<MoveRequest>,
+) {
+    let Some(kind) = selection.hand else { return };
+    let found = game
+        .position
+        .legal_moves()
+        .into_iter()
+        .find(|m| m.placed_kind() == Some(kind) && m.to() == cell);
+    if let Some(mv) = found {
+        requests.write(MoveRequest(mv));
+        selection.hand = None;
     }
 }
 
@@ -306,6 +345,7 @@ fn handle_keys(
     }
     if keys.just_pressed(KeyCode::Escape) {
         selection.from = None;
+        selection.hand = None;
         pending.moves.clear();
         for (e, view, t) in &dragged {
             let home = cell_world(game.rules(), view.cell) + Vec3::Y * rest_height(settings.view);
@@ -369,6 +409,9 @@ fn clear_stale_selection(
     if changes.read().count() > 0 {
         if selection.from.is_some() {
             selection.from = None;
+        }
+        if selection.hand.is_some() {
+            selection.hand = None;
         }
         if !pending.moves.is_empty() {
             pending.moves.clear();

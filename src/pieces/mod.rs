@@ -208,6 +208,8 @@ pub(crate) fn spawn_piece(
             Mesh3d(mesh),
             MeshMaterial3d(material),
             Transform::from_translation(at).with_rotation(rotation),
+            // Shown or hidden per piece (Screen HexaChess hides the other army).
+            Visibility::default(),
         ))
         .id();
     // Pieces without a model of their own (a variant's fairy pieces) show their letter.

@@ -75,6 +75,16 @@ pub fn follow_game(
         else {
             continue;
         };
+        if mv.is_placement() {
+            drop_from_hand(
+                &mut commands,
+                (&game, &settings, &assets),
+                mv.to(),
+                piece,
+                speed,
+            );
+            continue;
+        }
         if let Some(taken) = captured {
             remove_captured(&mut commands, &pieces, taken.cell, speed);
         }
@@ -106,6 +116,25 @@ pub fn follow_game(
                 Visibility::default(),
             ));
         }
+    }
+}
+
+/// A piece placed from the hand comes down onto its cell (or appears at once).
+fn drop_from_hand(
+    commands: &mut Commands,
+    (game, settings, assets): (&GameState, &Settings, &PieceAssets),
+    cell: Cell,
+    piece: Piece,
+    speed: f32,
+) {
+    let rules = game.rules();
+    let e = spawn_piece(commands, assets, rules, cell, piece, settings);
+    if speed > 0.0 {
+        let to = cell_world(rules, cell) + Vec3::Y * rest_height(settings.view);
+        let from = to + Vec3::Y * 2.5;
+        commands
+            .entity(e)
+            .insert(Slide::new(from, to, 0.3 / speed, false));
     }
 }
 

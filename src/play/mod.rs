@@ -1,9 +1,10 @@
 //! Playing a game: who plays each side, the engine's level, the clocks, the app's
 //! states (playing, new-game menu, game over) in [`session`], and the engine as an
-//! opponent thinking on its own thread in [`opponent`], and the endgame trainer in
-//! [`trainer`].
+//! opponent thinking on its own thread in [`opponent`], the endgame trainer in
+//! [`trainer`], and the hidden deployments of Screen HexaChess in [`screen`].
 
 pub mod opponent;
+pub mod screen;
 pub mod session;
 pub mod trainer;
 
@@ -24,6 +25,7 @@ impl Plugin for PlayPlugin {
         app.add_plugins((
             session::SessionPlugin,
             opponent::OpponentPlugin,
+            screen::ScreenPlugin,
             trainer::TrainerPlugin,
         ));
     }

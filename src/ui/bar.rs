@@ -202,6 +202,14 @@ pub fn status_line(game: &GameState) -> String {
     let pos = &game.position;
     let mut s = match game.outcome() {
         Some(o) => o.description(),
+        None if pos.phase() == hexchess_core::Phase::Setup => {
+            let held: u32 = pos
+                .rules()
+                .kinds()
+                .map(|k| u32::from(pos.in_hand(pos.turn(), k)))
+                .sum();
+            format!("{} to place ({held} in hand)", pos.turn())
+        }
         None => {
             let check = if pos.in_check() { ", in check" } else { "" };
             format!(

@@ -1,7 +1,8 @@
 //! The user interface (egui): the menu bar and status line (`bar`), the side panel
 //! with clocks, evaluation, move list, captured pieces, position and game files and
 //! move entry (`panel`), the new-game menu and game-over dialog (`new_game`), the
-//! endgame trainer's window and verdicts (`trainer`), and the promotion picker and
+//! endgame trainer's window and verdicts (`trainer`), the tray of pieces in hand and
+//! Screen HexaChess's hand-over screen (`tray`), and the promotion picker and
 //! variant-file errors (`dialogs`).
 //!
 //! The interface only reads state and sends requests; the game and play plugins apply
@@ -12,6 +13,7 @@ mod dialogs;
 mod new_game;
 mod panel;
 mod trainer;
+mod tray;
 
 use std::time::Instant;
 
@@ -45,6 +47,8 @@ impl Plugin for UiPlugin {
                     trainer::trainer_window,
                     dialogs::promotion_picker,
                     dialogs::variant_errors,
+                    tray::hand_tray,
+                    tray::hand_over_screen,
                 )
                     .chain(),
             )

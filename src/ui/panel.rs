@@ -9,6 +9,8 @@ use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 use hexchess_core::{Piece, Side};
+
+use crate::play::screen::{ScreenState, hiding};
 use hexchess_engine::Score;
 
 use super::{UiInsets, UiMemory, root_ui};
@@ -51,6 +53,7 @@ pub(super) fn side_panel(
     clocks: Res<Clocks>,
     player: Res<EnginePlayer>,
     trainer: Res<Trainer>,
+    screen: Res<ScreenState>,
     mut memory: ResMut<UiMemory>,
     mut out: PanelRequests,
     mut insets: ResMut<UiInsets>,
@@ -71,7 +74,9 @@ pub(super) fn side_panel(
             egui::ScrollArea::vertical().show(ui, |ui| {
                 players(ui, &game, &session);
                 clocks_shown(ui, &game, &clocks);
-                if session.mode != Mode::HumanVsHuman {
+                // Behind Screen HexaChess's screen the engine's line is its deployment.
+                let unseen = hiding(&game, &screen);
+                if session.mode != Mode::HumanVsHuman && !unseen {
                     ui.separator();
                     engine_report(ui, &player);
                 }
@@ -82,13 +87,18 @@ pub(super) fn side_panel(
                     super::trainer::table_report(ui, verdict, &trainer, &mut out.review);
                 }
                 ui.separator();
-                move_list(ui, &game, &memory.moves.san, &mut out.review);
+                let seen = |i: usize| !unseen || placed_by(&game, i) == screen.viewer;
+                move_list(ui, &game, &memory.moves.san, &seen, &mut out.review);
                 ui.separator();
                 captured(ui, &game, &memory.moves.captured);
                 ui.separator();
                 move_entry(ui, &game, &mut memory.move_text, &mut out);
                 ui.separator();
-                position(ui, &game, &mut memory.fen_text, &mut out.new_game);
+                if unseen {
+                    ui.label("Position: hidden until both armies are revealed.");
+                } else {
+                    position(ui, &game, &mut memory.fen_text, &mut out.new_game);
+                }
                 ui.separator();
                 game_file(ui, &game, &session, &mut memory.file_text, &mut out);
             });
@@ -148,10 +158,21 @@ fn engine_report(ui: &mut egui::Ui, player: &EnginePlayer) {
 
 /// The moves, numbered, each a button to review the position after it; and the
 /// buttons that step through the game.
+/// The side that placed the piece of ply `i`, while the game is still in its setup
+/// (every ply so far a placement, every placed piece still on its cell).
+fn placed_by(game: &GameState, i: usize) -> Option<Side> {
+    let pos = &game.position;
+    let mv = pos.moves_played().nth(i)?;
+    pos.piece_at(mv.to()).map(|p| p.side)
+}
+
+/// The moves so far, each a button that shows the position after it; a placement the
+/// player may not see (`seen` false) is written `?@?`.
 fn move_list(
     ui: &mut egui::Ui,
     game: &GameState,
     moves: &[String],
+    seen: &dyn Fn(usize) -> bool,
     review: &mut MessageWriter<ReviewRequest>,
 ) {
     ui.label("Moves");
@@ -187,7 +208,8 @@ fn move_list(
                             }
                             let i = ply - offset;
                             let current = i + 1 == shown;
-                            if ui.selectable_label(current, &moves[i]).clicked() {
+                            let text = if seen(i) { moves[i].as_str() } else { "?@?" };
+                            if ui.selectable_label(current, text).clicked() {
                                 review.write(ReviewRequest(Some(i + 1)));
                             }
                         }
