@@ -31,7 +31,7 @@ impl Plugin for ScreenPlugin {
 
 /// The hand-over screen's question, when one is up (people on both sides only).
 pub fn hand_over(game: &GameState, screen: &ScreenState, humans: &HumanSides) -> Option<HandOver> {
-    if !hiding(game, screen) || !(humans.white && humans.black) {
+    if !(hiding(game, screen) && humans.white && humans.black) {
         return None;
     }
     let pos = &game.position;
