@@ -60,14 +60,14 @@ impl Bitboard {
     #[inline]
     pub fn first(self) -> Cell {
         debug_assert!(self.any());
-        Cell::from_index(self.0.trailing_zeros() as u8)
+        Cell::from_index(self.0.trailing_zeros() as u16)
     }
 
     /// The highest-indexed cell. The set must not be empty.
     #[inline]
     pub fn last(self) -> Cell {
         debug_assert!(self.any());
-        Cell::from_index(127 - self.0.leading_zeros() as u8)
+        Cell::from_index(127 - self.0.leading_zeros() as u16)
     }
 
     /// Whether any cell of the set satisfies `f`.
@@ -101,14 +101,14 @@ impl Iterator for Bitboard {
         let low = self.0 as u64;
         if low != 0 {
             self.0 = (self.0 >> 64 << 64) | u128::from(low & (low - 1));
-            return Some(Cell::from_index(low.trailing_zeros() as u8));
+            return Some(Cell::from_index(low.trailing_zeros() as u16));
         }
         let high = (self.0 >> 64) as u64;
         if high == 0 {
             return None;
         }
         self.0 = u128::from(high & (high - 1)) << 64;
-        Some(Cell::from_index(64 + high.trailing_zeros() as u8))
+        Some(Cell::from_index(64 + high.trailing_zeros() as u16))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {

@@ -101,7 +101,7 @@ impl Board {
         let lookup: HashMap<Hex, Cell> = hexes
             .iter()
             .enumerate()
-            .map(|(i, h)| (*h, Cell::from_index(i as u8)))
+            .map(|(i, h)| (*h, Cell::from_index(i as u16)))
             .collect();
         let lines = Lines::new(&hexes, naming);
         let (names, ranks) = match naming {
@@ -111,10 +111,10 @@ impl Board {
         let by_name = names
             .iter()
             .enumerate()
-            .map(|(i, n)| (n.clone(), Cell::from_index(i as u8)))
+            .map(|(i, n)| (n.clone(), Cell::from_index(i as u16)))
             .collect();
         let all = (0..hexes.len())
-            .map(|i| Cell::from_index(i as u8))
+            .map(|i| Cell::from_index(i as u16))
             .collect();
         Ok(Board {
             layout,
@@ -148,7 +148,7 @@ impl Board {
 
     /// Every cell, in index order.
     pub fn cells(&self) -> impl ExactSizeIterator<Item = Cell> + '_ {
-        (0..self.hexes.len()).map(|i| Cell::from_index(i as u8))
+        (0..self.hexes.len()).map(|i| Cell::from_index(i as u16))
     }
 
     /// Every cell as a set.
@@ -251,7 +251,7 @@ impl Lines {
         let count = (lines[lines.len() - 1] - first) as usize + 1;
         let mut groups: Vec<Vec<Cell>> = vec![Vec::new(); count];
         for (i, h) in hexes.iter().enumerate() {
-            groups[(line_of(*h) - first) as usize].push(Cell::from_index(i as u8));
+            groups[(line_of(*h) - first) as usize].push(Cell::from_index(i as u16));
         }
         for g in &mut groups {
             g.sort_by_key(|c| along(hexes[c.index()]));

@@ -10,7 +10,7 @@ pub const MAX_CELLS: usize = 128;
 
 /// A cell of one board: an index into that board's cell list, in (q, r) order.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Cell(u8);
+pub struct Cell(u16);
 
 impl Cell {
     /// The cell's index on its board: 0 up to the board's length, in (q, r) order.
@@ -22,7 +22,7 @@ impl Cell {
     /// The cell with this index on its board. Crate-private: only a [`crate::Board`]
     /// knows which indices exist, so outside code gets cells from a board.
     #[inline]
-    pub(crate) const fn from_index(i: u8) -> Cell {
+    pub(crate) const fn from_index(i: u16) -> Cell {
         Cell(i)
     }
 }
