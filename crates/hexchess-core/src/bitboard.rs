@@ -1,12 +1,92 @@
-//! A set of cells as one 128-bit word.
+//! Sets of cells: [`Bitboard`], one 128-bit word, for every board of up to 128 cells
+//! (Gliński's 91, Grand Hexachess's 127), and [`WideBitboard`], five 64-bit words, for
+//! the bigger boards of Peterson's 3- and 4-player games (217 and 271 cells). The rules
+//! core is generic over [`CellSet`], so a variant's positions use the narrow set when
+//! they can and the narrow code is what it was.
 //!
-//! Every board the core accepts has at most 128 cells, so a `u128` holds a cell set for
-//! Gliński's 91 cells and Grand Hexachess's 127 alike. Cells are indexed in (q, r) order,
-//! which makes every ray monotonic in index: the first blocker on a ray is the lowest or
-//! the highest set bit of `ray & occupied`, found with one bit scan.
+//! Cells are indexed in (q, r) order, which makes every ray monotonic in index: the first
+//! blocker on a ray is the lowest or the highest set bit of `ray & occupied`, found with
+//! one bit scan.
+
+use std::fmt::Debug;
+use std::hash::Hash;
 
 use crate::cell::Cell;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
+
+/// What the rules need of a set of cells. Implemented by [`Bitboard`] (up to 128 cells)
+/// and [`WideBitboard`] (up to [`WideBitboard::CAPACITY`]).
+pub trait CellSet:
+    Copy
+    + Eq
+    + Hash
+    + Default
+    + Debug
+    + Send
+    + Sync
+    + 'static
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + BitXor<Output = Self>
+    + Not<Output = Self>
+    + BitAndAssign
+    + BitOrAssign
+    + BitXorAssign
+    + IntoIterator<Item = Cell>
+    + FromIterator<Cell>
+{
+    const EMPTY: Self;
+    /// The most cells a set holds: tables indexed by cell are this long.
+    const CAPACITY: usize;
+    /// A piece code per cell, for a position's mailbox.
+    type Mailbox: Copy + Eq + Debug + Send + Sync + AsRef<[u8]> + AsMut<[u8]>;
+    const EMPTY_MAILBOX: Self::Mailbox;
+
+    fn from_cell(c: Cell) -> Self;
+    fn is_empty(self) -> bool;
+    fn contains(self, c: Cell) -> bool;
+    fn insert(&mut self, c: Cell);
+    fn remove(&mut self, c: Cell);
+    fn count(self) -> u32;
+    /// True when more than one cell is set.
+    fn has_several(self) -> bool;
+    /// The lowest-indexed cell. The set must not be empty.
+    fn first(self) -> Cell;
+    /// The highest-indexed cell. The set must not be empty.
+    fn last(self) -> Cell;
+    /// The cells of an ascending ray up to and including its first cell in `occupied`
+    /// (the whole ray when nothing blocks it).
+    fn slide_up(ray: Self, occupied: Self) -> Self;
+    /// [`CellSet::slide_up`] for a ray along which cell indices fall.
+    fn slide_down(ray: Self, occupied: Self) -> Self;
+    /// The first cell of an ascending ray in `occupied`, as a set (empty if none).
+    fn first_up(ray: Self, occupied: Self) -> Self;
+    /// [`CellSet::first_up`] for a ray along which cell indices fall.
+    fn first_down(ray: Self, occupied: Self) -> Self;
+
+    #[inline]
+    fn any(self) -> bool {
+        !self.is_empty()
+    }
+
+    /// The lowest-indexed cell, if any.
+    #[inline]
+    fn lowest(self) -> Option<Cell> {
+        self.any().then(|| self.first())
+    }
+
+    /// Whether any cell of the set satisfies `f`.
+    #[inline]
+    fn any_cell(self, f: impl FnMut(Cell) -> bool) -> bool {
+        self.into_iter().any(f)
+    }
+
+    /// Whether every cell of the set satisfies `f`.
+    #[inline]
+    fn all_cells(self, f: impl FnMut(Cell) -> bool) -> bool {
+        self.into_iter().all(f)
+    }
+}
 
 /// A set of cells of one board.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -126,6 +206,261 @@ impl FromIterator<Cell> for Bitboard {
         b
     }
 }
+
+impl CellSet for Bitboard {
+    const EMPTY: Bitboard = Bitboard(0);
+    const CAPACITY: usize = 128;
+    type Mailbox = [u8; 128];
+    const EMPTY_MAILBOX: [u8; 128] = [0; 128];
+
+    #[inline]
+    fn from_cell(c: Cell) -> Bitboard {
+        Bitboard::from_cell(c)
+    }
+    #[inline]
+    fn is_empty(self) -> bool {
+        Bitboard::is_empty(self)
+    }
+    #[inline]
+    fn contains(self, c: Cell) -> bool {
+        Bitboard::contains(self, c)
+    }
+    #[inline]
+    fn insert(&mut self, c: Cell) {
+        Bitboard::insert(self, c)
+    }
+    #[inline]
+    fn remove(&mut self, c: Cell) {
+        Bitboard::remove(self, c)
+    }
+    #[inline]
+    fn count(self) -> u32 {
+        Bitboard::count(self)
+    }
+    #[inline]
+    fn has_several(self) -> bool {
+        Bitboard::has_several(self)
+    }
+    #[inline]
+    fn first(self) -> Cell {
+        Bitboard::first(self)
+    }
+    #[inline]
+    fn last(self) -> Cell {
+        Bitboard::last(self)
+    }
+    /// `b ^ (b - 1)` sets every bit up to the lowest set bit of `b`, and every bit when
+    /// `b` is empty: no branch, no bit scan.
+    #[inline]
+    fn slide_up(ray: Bitboard, occupied: Bitboard) -> Bitboard {
+        let b = (ray & occupied).0;
+        Bitboard(ray.0 & (b ^ b.wrapping_sub(1)))
+    }
+    /// Keeps the bits from the highest occupied one upwards.
+    #[inline]
+    fn slide_down(ray: Bitboard, occupied: Bitboard) -> Bitboard {
+        let b = (ray & occupied).0;
+        let below = u128::MAX.checked_shr(b.leading_zeros()).unwrap_or(0) >> 1;
+        Bitboard(ray.0 & !below)
+    }
+    #[inline]
+    fn first_up(ray: Bitboard, occupied: Bitboard) -> Bitboard {
+        let b = (ray & occupied).0;
+        Bitboard(b & b.wrapping_neg())
+    }
+    #[inline]
+    fn first_down(ray: Bitboard, occupied: Bitboard) -> Bitboard {
+        let b = (ray & occupied).0;
+        Bitboard((1u128 << 127).checked_shr(b.leading_zeros()).unwrap_or(0))
+    }
+    #[inline]
+    fn any(self) -> bool {
+        Bitboard::any(self)
+    }
+}
+
+/// Words in a [`WideBitboard`].
+const WORDS: usize = 5;
+
+/// A set of cells of a board of up to 320 cells (the 271-cell base-10 hexagon and every
+/// board inside it), as five 64-bit words, lowest cells first.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct WideBitboard([u64; WORDS]);
+
+impl WideBitboard {
+    /// The most cells a wide set holds.
+    pub const CAPACITY: usize = 64 * WORDS;
+
+    /// The set of cells with index `i` and below.
+    #[inline]
+    fn up_to(i: usize) -> WideBitboard {
+        let mut w = [0u64; WORDS];
+        for (k, word) in w.iter_mut().enumerate() {
+            let lo = 64 * k;
+            *word = if i >= lo + 63 {
+                u64::MAX
+            } else if i >= lo {
+                (1u64 << (i - lo + 1)) - 1
+            } else {
+                0
+            };
+        }
+        WideBitboard(w)
+    }
+}
+
+impl CellSet for WideBitboard {
+    const EMPTY: WideBitboard = WideBitboard([0; WORDS]);
+    const CAPACITY: usize = 64 * WORDS;
+    type Mailbox = [u8; 64 * WORDS];
+    const EMPTY_MAILBOX: [u8; 64 * WORDS] = [0; 64 * WORDS];
+
+    #[inline]
+    fn from_cell(c: Cell) -> WideBitboard {
+        let mut w = [0u64; WORDS];
+        w[c.index() / 64] = 1 << (c.index() % 64);
+        WideBitboard(w)
+    }
+    #[inline]
+    fn is_empty(self) -> bool {
+        self.0.iter().all(|w| *w == 0)
+    }
+    #[inline]
+    fn contains(self, c: Cell) -> bool {
+        self.0[c.index() / 64] >> (c.index() % 64) & 1 != 0
+    }
+    #[inline]
+    fn insert(&mut self, c: Cell) {
+        self.0[c.index() / 64] |= 1 << (c.index() % 64);
+    }
+    #[inline]
+    fn remove(&mut self, c: Cell) {
+        self.0[c.index() / 64] &= !(1 << (c.index() % 64));
+    }
+    #[inline]
+    fn count(self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
+    }
+    #[inline]
+    fn has_several(self) -> bool {
+        CellSet::count(self) > 1
+    }
+    #[inline]
+    fn first(self) -> Cell {
+        let k = self.0.iter().position(|w| *w != 0).expect("a non-empty set");
+        Cell::from_index((64 * k) as u16 + self.0[k].trailing_zeros() as u16)
+    }
+    #[inline]
+    fn last(self) -> Cell {
+        let k = self.0.iter().rposition(|w| *w != 0).expect("a non-empty set");
+        Cell::from_index((64 * k) as u16 + 63 - self.0[k].leading_zeros() as u16)
+    }
+    #[inline]
+    fn slide_up(ray: WideBitboard, occupied: WideBitboard) -> WideBitboard {
+        match CellSet::lowest(ray & occupied) {
+            Some(b) => ray & WideBitboard::up_to(b.index()),
+            None => ray,
+        }
+    }
+    #[inline]
+    fn slide_down(ray: WideBitboard, occupied: WideBitboard) -> WideBitboard {
+        let blockers = ray & occupied;
+        if CellSet::is_empty(blockers) {
+            return ray;
+        }
+        let b = CellSet::last(blockers).index();
+        match b {
+            0 => ray,
+            _ => ray & !WideBitboard::up_to(b - 1),
+        }
+    }
+    #[inline]
+    fn first_up(ray: WideBitboard, occupied: WideBitboard) -> WideBitboard {
+        CellSet::lowest(ray & occupied).map_or(WideBitboard::EMPTY, WideBitboard::from_cell)
+    }
+    #[inline]
+    fn first_down(ray: WideBitboard, occupied: WideBitboard) -> WideBitboard {
+        let blockers = ray & occupied;
+        if CellSet::is_empty(blockers) {
+            WideBitboard::EMPTY
+        } else {
+            WideBitboard::from_cell(CellSet::last(blockers))
+        }
+    }
+}
+
+impl Iterator for WideBitboard {
+    type Item = Cell;
+
+    #[inline]
+    fn next(&mut self) -> Option<Cell> {
+        for (k, w) in self.0.iter_mut().enumerate() {
+            if *w != 0 {
+                let i = w.trailing_zeros();
+                *w &= *w - 1;
+                return Some(Cell::from_index((64 * k) as u16 + i as u16));
+            }
+        }
+        None
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = CellSet::count(*self) as usize;
+        (n, Some(n))
+    }
+}
+
+impl FromIterator<Cell> for WideBitboard {
+    fn from_iter<I: IntoIterator<Item = Cell>>(iter: I) -> WideBitboard {
+        let mut b = WideBitboard::EMPTY;
+        for c in iter {
+            b.insert(c);
+        }
+        b
+    }
+}
+
+impl Not for WideBitboard {
+    type Output = WideBitboard;
+    #[inline]
+    fn not(self) -> WideBitboard {
+        WideBitboard(self.0.map(|w| !w))
+    }
+}
+
+impl std::fmt::Debug for WideBitboard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_set().entries(self.into_iter().map(|c| c.index())).finish()
+    }
+}
+
+macro_rules! wide_op {
+    ($trait:ident, $f:ident, $assign:ident, $fa:ident, $op:tt) => {
+        impl $trait for WideBitboard {
+            type Output = WideBitboard;
+            #[inline]
+            fn $f(self, o: WideBitboard) -> WideBitboard {
+                let mut w = self.0;
+                for (a, b) in w.iter_mut().zip(o.0) {
+                    *a = *a $op b;
+                }
+                WideBitboard(w)
+            }
+        }
+        impl $assign for WideBitboard {
+            #[inline]
+            fn $fa(&mut self, o: WideBitboard) {
+                for (a, b) in self.0.iter_mut().zip(o.0) {
+                    *a = *a $op b;
+                }
+            }
+        }
+    };
+}
+
+wide_op!(BitAnd, bitand, BitAndAssign, bitand_assign, &);
+wide_op!(BitOr, bitor, BitOrAssign, bitor_assign, |);
+wide_op!(BitXor, bitxor, BitXorAssign, bitxor_assign, ^);
 
 macro_rules! binary_op {
     ($trait:ident, $f:ident, $assign:ident, $fa:ident, $op:tt) => {
