@@ -504,7 +504,7 @@ mod tests {
 
     #[test]
     fn iterates_cells_in_index_order_and_scans_both_ends() {
-        let b: Bitboard = [3u8, 0, 127, 64]
+        let b: Bitboard = [3u16, 0, 127, 64]
             .into_iter()
             .map(Cell::from_index)
             .collect();
@@ -516,5 +516,42 @@ mod tests {
         assert_eq!(v, vec![0, 3, 64, 127]);
         assert!(!Bitboard::from_cell(Cell::from_index(5)).has_several());
         assert_eq!(Bitboard::EMPTY.lowest(), None);
+    }
+
+    /// The wide set against a plain list of indices: the same answers as the narrow set
+    /// on cells below 128, and the ray helpers agree with a step-by-step walk.
+    #[test]
+    fn the_wide_set_agrees_with_a_list() {
+        let cells = [0u16, 5, 63, 64, 127, 128, 200, 255, 256, 319];
+        let wide: WideBitboard = cells.iter().map(|i| Cell::from_index(*i)).collect();
+        assert_eq!(CellSet::count(wide), cells.len() as u32);
+        let back: Vec<u16> = wide.into_iter().map(|c| c.index() as u16).collect();
+        assert_eq!(back, cells);
+        assert_eq!(CellSet::first(wide).index(), 0);
+        assert_eq!(CellSet::last(wide).index(), 319);
+        assert!(CellSet::has_several(wide));
+        assert!(!CellSet::has_several(WideBitboard::from_cell(Cell::from_index(300))));
+        let mut w = wide;
+        w.remove(Cell::from_index(200));
+        assert!(!w.contains(Cell::from_index(200)) && w.contains(Cell::from_index(256)));
+        // A ray over indices 60..=70 and 250..=260, blockers at 66 and 255.
+        let ray: WideBitboard = (60..=70).chain(250..=260).map(Cell::from_index).collect();
+        let blockers: WideBitboard = [66u16, 255].iter().map(|i| Cell::from_index(*i)).collect();
+        let up: Vec<usize> = WideBitboard::slide_up(ray, blockers).into_iter().map(|c| c.index()).collect();
+        assert_eq!(up, (60..=66).collect::<Vec<_>>());
+        let down: Vec<usize> = WideBitboard::slide_down(ray, blockers).into_iter().map(|c| c.index()).collect();
+        assert_eq!(down, (255..=260).collect::<Vec<_>>());
+        assert_eq!(CellSet::first(WideBitboard::first_up(ray, blockers)).index(), 66);
+        assert_eq!(CellSet::first(WideBitboard::first_down(ray, blockers)).index(), 255);
+        assert_eq!(WideBitboard::slide_up(ray, WideBitboard::EMPTY), ray);
+        assert!(CellSet::is_empty(WideBitboard::first_down(ray, WideBitboard::EMPTY)));
+        // Narrow and wide give the same slides on a 128-cell ray.
+        let narrow: Bitboard = (3..=120).step_by(7).map(Cell::from_index).collect();
+        let nb: Bitboard = [45u16, 87].iter().map(|i| Cell::from_index(*i)).collect();
+        let wn: WideBitboard = narrow.map(|c| c).collect();
+        let wb: WideBitboard = nb.map(|c| c).collect();
+        let a: Vec<Cell> = Bitboard::slide_down(narrow, nb).collect();
+        let b: Vec<Cell> = WideBitboard::slide_down(wn, wb).into_iter().collect();
+        assert_eq!(a, b);
     }
 }

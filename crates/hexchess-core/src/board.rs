@@ -3,8 +3,8 @@
 use std::collections::HashMap;
 use std::fmt;
 
-use crate::bitboard::Bitboard;
-use crate::cell::{Cell, MAX_CELLS};
+use crate::bitboard::CellSet;
+use crate::cell::{Cell, MAX_BOARD_CELLS};
 use crate::hex::{Hex, Layout};
 
 /// File letters: the alphabet without `j`, as in Gliński's notation.
@@ -51,7 +51,7 @@ impl fmt::Display for BoardError {
             BoardError::TooManyCells(n) => {
                 write!(
                     f,
-                    "the board has {n} cells; at most {MAX_CELLS} are supported"
+                    "the board has {n} cells; at most {MAX_BOARD_CELLS} are supported"
                 )
             }
             BoardError::DuplicateCell(h) => write!(f, "cell {h} is listed twice"),
@@ -77,7 +77,6 @@ pub struct Board {
     groups: Vec<Vec<Cell>>,
     /// The rank number of each cell (the digits of its name).
     ranks: Vec<u32>,
-    all: Bitboard,
 }
 
 impl Board {
@@ -113,9 +112,6 @@ impl Board {
             .enumerate()
             .map(|(i, n)| (n.clone(), Cell::from_index(i as u16)))
             .collect();
-        let all = (0..hexes.len())
-            .map(|i| Cell::from_index(i as u16))
-            .collect();
         Ok(Board {
             layout,
             naming,
@@ -125,7 +121,6 @@ impl Board {
             by_name,
             groups: lines.groups,
             ranks,
-            all,
         })
     }
 
@@ -151,9 +146,9 @@ impl Board {
         (0..self.hexes.len()).map(|i| Cell::from_index(i as u16))
     }
 
-    /// Every cell as a set.
-    pub fn all(&self) -> Bitboard {
-        self.all
+    /// Every cell as a set (of the narrow or the wide kind).
+    pub fn all<B: CellSet>(&self) -> B {
+        self.cells().collect()
     }
 
     pub fn hex(&self, c: Cell) -> Hex {
@@ -208,12 +203,12 @@ impl Board {
 }
 
 /// The cells in (q, r) order, the order their indices follow; none twice, at least
-/// one and at most [`MAX_CELLS`].
+/// one and at most [`MAX_BOARD_CELLS`].
 fn sorted_cells(cells: &[Hex]) -> Result<Vec<Hex>, BoardError> {
     if cells.is_empty() {
         return Err(BoardError::NoCells);
     }
-    if cells.len() > MAX_CELLS {
+    if cells.len() > MAX_BOARD_CELLS {
         return Err(BoardError::TooManyCells(cells.len()));
     }
     let mut hexes = cells.to_vec();
@@ -411,9 +406,11 @@ mod tests {
             Board::new(l, Naming::Files, &dup),
             Err(BoardError::DuplicateCell(_))
         ));
+        // The base-10 hexagon (271 cells) fits; one ring more does not.
+        assert_eq!(Board::new(l, Naming::Files, &Board::hexagon_cells(9)).unwrap().len(), 271);
         assert!(matches!(
-            Board::new(l, Naming::Files, &Board::hexagon_cells(7)),
-            Err(BoardError::TooManyCells(169))
+            Board::new(l, Naming::Files, &Board::hexagon_cells(10)),
+            Err(BoardError::TooManyCells(331))
         ));
     }
 }

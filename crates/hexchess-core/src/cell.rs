@@ -5,8 +5,13 @@
 
 use std::fmt;
 
-/// The most cells a board may have: cell sets are 128-bit words.
+/// The most cells of a board played with the narrow cell sets ([`crate::Bitboard`], one
+/// 128-bit word): every two-player board, and the tables of the engine.
 pub const MAX_CELLS: usize = 128;
+
+/// The most cells any board may have: the wide cell sets
+/// ([`crate::bitboard::WideBitboard`]) hold 320, room for the 271-cell base-10 hexagon.
+pub const MAX_BOARD_CELLS: usize = 320;
 
 /// A cell of one board: an index into that board's cell list, in (q, r) order.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -1,10 +1,11 @@
 //! A text drawing of a position, laid out like the real board (for `d` in the engine).
 
+use crate::bitboard::CellSet;
 use crate::board::Naming;
 use crate::hex::Layout;
 use crate::position::Position;
 
-impl Position {
+impl<B: CellSet> Position<B> {
     /// The board as text: pieces in FEN letters, empty cells as `.`, White at the bottom,
     /// with file letters (files naming) or rank numbers (ranks naming) along the edge.
     pub fn ascii(&self) -> String {

@@ -9,6 +9,7 @@
 use std::fmt;
 use std::sync::Arc;
 
+use crate::bitboard::CellSet;
 use crate::board::{Board, Naming};
 use crate::cell::Cell;
 use crate::piece::{MAX_KINDS, Piece, Side};
@@ -159,10 +160,10 @@ pub(crate) fn parse_placement(
     Ok(out)
 }
 
-impl Position {
+impl<B: CellSet> Position<B> {
     /// Reads a hex FEN. The clocks may be left out (they default to `0 1`), and the
     /// en-passant field too.
-    pub fn from_fen(rules: Arc<Rules>, fen: &str) -> Result<Position, FenError> {
+    pub fn from_fen(rules: Arc<Rules<B>>, fen: &str) -> Result<Position<B>, FenError> {
         let fields: Vec<&str> = fen.split_whitespace().collect();
         if fields.is_empty() {
             return Err(FenError::Empty);
@@ -260,7 +261,7 @@ impl Position {
             Some(e) => {
                 // Skipped cells from the pawn's start onward.
                 let v = board.hex(e.victim);
-                let mut cells: Vec<Cell> = e.targets.collect();
+                let mut cells: Vec<Cell> = e.targets.into_iter().collect();
                 cells.sort_by_key(|c| std::cmp::Reverse(board.hex(*c).distance(v)));
                 let names: Vec<&str> = cells.iter().map(|c| board.name(*c)).collect();
                 out.push_str(&names.join(","));
@@ -275,7 +276,7 @@ impl Position {
 /// The side that just moved may not be in check: it would have moved into it. In a
 /// setup phase that is not hidden no royal piece may be attacked at all (placements
 /// give no check); a hidden one reveals nothing before its end.
-fn check_no_royal_left_attacked(pos: &Position) -> Result<(), FenError> {
+fn check_no_royal_left_attacked<B: CellSet>(pos: &Position<B>) -> Result<(), FenError> {
     let turn = pos.turn();
     let mover = !turn;
     let attacked =
@@ -296,8 +297,8 @@ fn check_no_royal_left_attacked(pos: &Position) -> Result<(), FenError> {
 }
 
 /// Splits the board groups from the pieces in hand (`groups[QRqr]`), reading the hand.
-fn split_hand<'a>(
-    rules: &Rules,
+fn split_hand<'a, B: CellSet>(
+    rules: &Rules<B>,
     field: &'a str,
 ) -> Result<(&'a str, [[u8; MAX_KINDS]; 2]), FenError> {
     let mut hand = [[0u8; MAX_KINDS]; 2];
@@ -379,12 +380,12 @@ fn parse_castling(field: &str) -> Result<u8, FenError> {
 /// Works out which pawn's first move passed over the named cells (`,`-separated): one
 /// of the mover's pawns one advance beyond the last, the cells consecutive along one
 /// advance vector, and the cell one advance before the first empty.
-fn find_en_passant(
-    rules: &Rules,
+fn find_en_passant<B: CellSet>(
+    rules: &Rules<B>,
     pieces: &[(Cell, Piece)],
     turn: Side,
     names: &str,
-) -> Result<EnPassant, FenError> {
+) -> Result<EnPassant<B>, FenError> {
     let bad = || FenError::BadEnPassant(names.to_string());
     let board = rules.board();
     let targets: Vec<Cell> = names

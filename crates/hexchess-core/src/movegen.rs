@@ -5,24 +5,24 @@
 //! Only en-passant captures (which remove a piece off the target cell) are checked by
 //! testing the resulting occupancy.
 
-use crate::bitboard::Bitboard;
+use crate::bitboard::{Bitboard, CellSet};
 use crate::cell::Cell;
 use crate::moves::{Move, MoveList};
 use crate::piece::{Kind, Piece, Side};
 use crate::position::{Phase, Position};
-use crate::rules::{KindMoves, Rules, first_down, first_up, slide_down, slide_up};
+use crate::rules::{KindMoves, Rules};
 use crate::variant::MoveMode;
 
 /// Checkers and pins of the side to move.
-struct CheckInfo {
-    checkers: Bitboard,
+struct CheckInfo<B: CellSet> {
+    checkers: B,
     /// Cells a non-royal move must land on to answer a single check (the checker and the
     /// cells between it and the royal piece); every cell when not in check.
-    evasion: Bitboard,
-    pinned: Bitboard,
+    evasion: B,
+    pinned: B,
     /// Pinned cells with the cells each may move to (its pin line up to the pinner).
     /// A handful at most: one per line through the royal piece.
-    pins: [(Cell, Bitboard); MAX_PINS],
+    pins: [(Cell, B); MAX_PINS],
     pin_count: usize,
 }
 
@@ -37,10 +37,10 @@ const MAX_PINS: usize = 6;
 #[cfg(test)]
 const MAX_PINS: usize = 2;
 
-impl CheckInfo {
+impl<B: CellSet> CheckInfo<B> {
     /// The cells a piece may move to, given pins and any check to answer.
     #[inline]
-    fn allowed(&self, from: Cell) -> Bitboard {
+    fn allowed(&self, from: Cell) -> B {
         if !self.pinned.contains(from) {
             return self.evasion;
         }
@@ -86,9 +86,9 @@ impl MoveSet {
 
 /// The checks and pins of one position, found once so that a search generating its
 /// moves in stages (and testing a remembered move) does not find them again each time.
-pub struct Legality(CheckInfo);
+pub struct Legality<B: CellSet = Bitboard>(CheckInfo<B>);
 
-impl Position {
+impl<B: CellSet> Position<B> {
     /// Whether `side`'s pieces in `attackers` attack `target`, given the occupancy.
     /// `attackers` lets a caller leave out a piece about to be captured.
     #[inline]
@@ -96,8 +96,8 @@ impl Position {
         &self,
         target: Cell,
         side: Side,
-        occupied: Bitboard,
-        attackers: Bitboard,
+        occupied: B,
+        attackers: B,
     ) -> bool {
         let r = &*self.rules;
         let s = side.index();
@@ -139,18 +139,18 @@ impl Position {
     }
 
     /// Every piece of `side` that attacks `target`.
-    pub fn attackers(&self, target: Cell, side: Side) -> Bitboard {
+    pub fn attackers(&self, target: Cell, side: Side) -> B {
         self.attackers_with(target, side, self.occupied())
     }
 
     /// Every piece of `side` standing on `occupied` that attacks `target` when only the
     /// cells of `occupied` block (for exchange evaluation, where pieces leave one by
     /// one and uncover the sliders behind them).
-    pub fn attackers_with(&self, target: Cell, side: Side, occupied: Bitboard) -> Bitboard {
+    pub fn attackers_with(&self, target: Cell, side: Side, occupied: B) -> B {
         let r = &*self.rules;
         let s = side.index();
         let own = self.side_bb[s] & occupied;
-        let mut found = Bitboard::EMPTY;
+        let mut found = B::EMPTY;
         for &k in &r.leapers[s] {
             found |= r.leap_attackers[s][k.index()][target.index()] & self.kind_bb[k.index()] & own;
         }
@@ -189,8 +189,8 @@ impl Position {
     }
 
     #[inline]
-    fn kinds_in(&self, mask: u32) -> Bitboard {
-        let mut b = Bitboard::EMPTY;
+    fn kinds_in(&self, mask: u32) -> B {
+        let mut b = B::EMPTY;
         let mut m = mask;
         while m != 0 {
             b |= self.kind_bb[m.trailing_zeros() as usize];
@@ -199,7 +199,7 @@ impl Position {
         b
     }
 
-    fn check_info(&self) -> CheckInfo {
+    fn check_info(&self) -> CheckInfo<B> {
         let r = &*self.rules;
         let us = self.turn;
         let them = !us;
@@ -208,15 +208,15 @@ impl Position {
         let enemy = self.side_bb[them.index()];
         let occupied = own | enemy;
         let mut info = CheckInfo {
-            checkers: Bitboard::EMPTY,
-            evasion: Bitboard::EMPTY,
-            pinned: Bitboard::EMPTY,
-            pins: [(Cell::from_index(0), Bitboard::EMPTY); MAX_PINS],
+            checkers: B::EMPTY,
+            evasion: B::EMPTY,
+            pinned: B::EMPTY,
+            pins: [(Cell::from_index(0), B::EMPTY); MAX_PINS],
             pin_count: 0,
         };
         if self.phase != Phase::Play {
             // No check in the setup phase (the royal piece may still be in hand).
-            info.evasion = !Bitboard::EMPTY;
+            info.evasion = !B::EMPTY;
             return info;
         }
         for &k in &r.leapers[them.index()] {
@@ -264,7 +264,7 @@ impl Position {
             }
         }
         if info.checkers.is_empty() {
-            info.evasion = !Bitboard::EMPTY;
+            info.evasion = !B::EMPTY;
         }
         info
     }
@@ -282,17 +282,17 @@ impl Position {
     }
 
     /// The checks and pins against the side to move, for [`Position::moves_into`].
-    pub fn legality(&self) -> Legality {
+    pub fn legality(&self) -> Legality<B> {
         Legality(self.check_info())
     }
 
     /// Whether the side to move is in check, from its [`Legality`].
-    pub fn in_check_with(&self, legality: &Legality) -> bool {
+    pub fn in_check_with(&self, legality: &Legality<B>) -> bool {
         legality.0.checkers.any()
     }
 
     /// Fills `out` with the legal moves of `set`; `legality` must be this position's.
-    pub fn moves_into(&self, legality: &Legality, set: MoveSet, out: &mut MoveList) {
+    pub fn moves_into(&self, legality: &Legality<B>, set: MoveSet, out: &mut MoveList) {
         out.clear();
         if self.phase != Phase::Play {
             // Placements are quiet: none for a captures-only generator.
@@ -318,7 +318,7 @@ impl Position {
         }
 
         let pawn_kind = r.pawn.as_ref().map(|p| p.kind);
-        let others = own & !Bitboard::from_cell(king);
+        let others = own & !B::from_cell(king);
         for k in r.kinds() {
             let pieces = self.kind_bb[k.index()] & others;
             if pieces.is_empty() {
@@ -337,7 +337,7 @@ impl Position {
 
     /// Whether `mv` is legal here, generating only the moves of the piece it moves (for
     /// a move remembered from another position: a hash move or a killer).
-    pub fn is_legal_with(&self, legality: &Legality, mv: Move, scratch: &mut MoveList) -> bool {
+    pub fn is_legal_with(&self, legality: &Legality<B>, mv: Move, scratch: &mut MoveList) -> bool {
         if self.phase != Phase::Play || mv.is_placement() {
             scratch.clear();
             self.placements_into(scratch);
@@ -361,7 +361,7 @@ impl Position {
         } else {
             let kind = self.piece_at(from).expect("own cell holds a piece").kind;
             if r.pawn.as_ref().is_some_and(|p| p.kind == kind) {
-                self.pawn_moves(Bitboard::from_cell(from), info, MoveSet::All, scratch);
+                self.pawn_moves(B::from_cell(from), info, MoveSet::All, scratch);
             } else {
                 let km = &r.moves[us.index()][kind.index()];
                 self.piece_moves(km, from, info, MoveSet::All, scratch);
@@ -387,9 +387,9 @@ impl Position {
             MoveSet::Noisy => targets &= enemy,
             MoveSet::Quiet => targets &= !enemy,
         }
-        let without_king = occupied & !Bitboard::from_cell(king);
+        let without_king = occupied & !B::from_cell(king);
         for t in targets {
-            if !self.attacked_with(t, them, without_king, enemy & !Bitboard::from_cell(t)) {
+            if !self.attacked_with(t, them, without_king, enemy & !B::from_cell(t)) {
                 out.push(Move::new(king, t));
             }
         }
@@ -399,9 +399,9 @@ impl Position {
     #[inline]
     fn piece_moves(
         &self,
-        km: &KindMoves,
+        km: &KindMoves<B>,
         from: Cell,
-        info: &CheckInfo,
+        info: &CheckInfo<B>,
         set: MoveSet,
         out: &mut MoveList,
     ) {
@@ -423,7 +423,7 @@ impl Position {
         }
     }
 
-    fn pawn_moves(&self, pawns: Bitboard, info: &CheckInfo, set: MoveSet, out: &mut MoveList) {
+    fn pawn_moves(&self, pawns: B, info: &CheckInfo<B>, set: MoveSet, out: &mut MoveList) {
         let r = &*self.rules;
         let pawn = r.pawn.as_ref().expect("pawn rules");
         let us = self.turn;
@@ -432,7 +432,7 @@ impl Position {
         let enemy = self.side_bb[(!us).index()];
         let occupied = own | enemy;
         let choices = self.promotion_choices_now();
-        let ep_targets = self.ep.map_or(Bitboard::EMPTY, |e| e.targets);
+        let ep_targets = self.ep.map_or(B::EMPTY, |e| e.targets);
         for from in pawns {
             // Only captures and promotions count in a captures-only generation.
             if set == MoveSet::Noisy
@@ -454,8 +454,9 @@ impl Position {
                     }
                 }
                 allowed &= candidates
+                    .into_iter()
                     .filter(|t| self.keeps_royal_safe(from, *t))
-                    .collect::<Bitboard>();
+                    .collect::<B>();
             }
             for table in &pawn.advance[s] {
                 let Some(t) = table[from.index()] else {
@@ -570,12 +571,12 @@ impl Position {
             if self.castling & crate::rules::castle_bit(us, i) == 0 || (occupied & c.empty).any() {
                 continue;
             }
-            let without_king = occupied & !Bitboard::from_cell(king);
-            let crossing_safe = (c.king_path & !Bitboard::from_cell(c.king_to))
+            let without_king = occupied & !B::from_cell(king);
+            let crossing_safe = (c.king_path & !B::from_cell(c.king_to))
                 .all_cells(|cell| !self.attacked_with(cell, them, without_king, enemy));
-            let after = (without_king & !Bitboard::from_cell(c.rook))
-                | Bitboard::from_cell(c.king_to)
-                | Bitboard::from_cell(c.rook_to);
+            let after = (without_king & !B::from_cell(c.rook))
+                | B::from_cell(c.king_to)
+                | B::from_cell(c.rook_to);
             if crossing_safe && !self.attacked_with(c.king_to, them, after, enemy) {
                 out.push(Move::castle(king, c.king_to, i));
             }
@@ -587,8 +588,8 @@ impl Position {
     fn keeps_royal_safe(&self, from: Cell, to: Cell) -> bool {
         let us = self.turn;
         let them = !us;
-        let occupied = (self.occupied() & !Bitboard::from_cell(from)) | Bitboard::from_cell(to);
-        let attackers = self.side_bb[them.index()] & !Bitboard::from_cell(to);
+        let occupied = (self.occupied() & !B::from_cell(from)) | B::from_cell(to);
+        let attackers = self.side_bb[them.index()] & !B::from_cell(to);
         !self.attacked_with(self.royal[us.index()], them, occupied, attackers)
     }
 
@@ -596,9 +597,9 @@ impl Position {
         let us = self.turn;
         let them = !us;
         let occupied =
-            (self.occupied() & !Bitboard::from_cell(from) & !Bitboard::from_cell(victim))
-                | Bitboard::from_cell(target);
-        let attackers = self.side_bb[them.index()] & !Bitboard::from_cell(victim);
+            (self.occupied() & !B::from_cell(from) & !B::from_cell(victim))
+                | B::from_cell(target);
+        let attackers = self.side_bb[them.index()] & !B::from_cell(victim);
         !self.attacked_with(self.royal[us.index()], them, occupied, attackers)
     }
 
@@ -665,7 +666,7 @@ impl PromotionChoices {
     }
 }
 
-impl Rules {
+impl<B: CellSet> Rules<B> {
     /// The cells a non-pawn `piece` on `from` moves or captures to, pseudo-legally
     /// (its own king may be left in check), with `own` and `enemy` the two sides'
     /// pieces and `occupied` both: what an evaluation counts as mobility and attacks.
@@ -674,26 +675,26 @@ impl Rules {
         &self,
         piece: Piece,
         from: Cell,
-        own: Bitboard,
-        enemy: Bitboard,
-        occupied: Bitboard,
-    ) -> Bitboard {
+        own: B,
+        enemy: B,
+        occupied: B,
+    ) -> B {
         piece_targets(self, self.kind_moves(piece), from, own, enemy, occupied)
     }
 }
 
 /// Pseudo-legal targets of a non-pawn piece.
 #[inline(always)]
-pub(crate) fn piece_targets(
-    r: &Rules,
-    km: &KindMoves,
+pub(crate) fn piece_targets<B: CellSet>(
+    r: &Rules<B>,
+    km: &KindMoves<B>,
     from: Cell,
-    own: Bitboard,
-    enemy: Bitboard,
-    occupied: Bitboard,
-) -> Bitboard {
+    own: B,
+    enemy: B,
+    occupied: B,
+) -> B {
     let i = from.index();
-    let mut t = Bitboard::EMPTY;
+    let mut t = B::EMPTY;
     if km.has_leaps {
         t = km.leap_any[i] & !own;
     }
@@ -701,12 +702,12 @@ pub(crate) fn piece_targets(
         t |= (km.leap_move[i] & !occupied) | (km.leap_capture[i] & enemy);
     }
     let (up, down) = km.slide_rays_from(from);
-    let mut slid = Bitboard::EMPTY;
+    let mut slid = B::EMPTY;
     for &ray in up {
-        slid |= slide_up(ray, occupied);
+        slid |= B::slide_up(ray, occupied);
     }
     for &ray in down {
-        slid |= slide_down(ray, occupied);
+        slid |= B::slide_down(ray, occupied);
     }
     t |= slid & !own;
     for s in &km.special_slides {
@@ -726,15 +727,15 @@ pub(crate) fn piece_targets(
 /// Captures of a non-pawn piece (pseudo-legal): for slides only the first piece met
 /// along each ray matters, which is cheaper than finding every reachable cell.
 #[inline]
-pub(crate) fn piece_captures(
-    r: &Rules,
-    km: &KindMoves,
+pub(crate) fn piece_captures<B: CellSet>(
+    r: &Rules<B>,
+    km: &KindMoves<B>,
     from: Cell,
-    enemy: Bitboard,
-    occupied: Bitboard,
-) -> Bitboard {
+    enemy: B,
+    occupied: B,
+) -> B {
     let i = from.index();
-    let mut t = Bitboard::EMPTY;
+    let mut t = B::EMPTY;
     if km.has_leaps {
         t = km.leap_any[i];
     }
@@ -743,10 +744,10 @@ pub(crate) fn piece_captures(
     }
     let (up, down) = km.slide_rays_from(from);
     for &ray in up {
-        t |= first_up(ray, occupied);
+        t |= B::first_up(ray, occupied);
     }
     for &ray in down {
-        t |= first_down(ray, occupied);
+        t |= B::first_down(ray, occupied);
     }
     for s in &km.special_slides {
         if s.mode == MoveMode::MoveOnly {

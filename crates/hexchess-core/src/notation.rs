@@ -5,6 +5,7 @@
 
 use std::fmt;
 
+use crate::bitboard::CellSet;
 use crate::board::Board;
 use crate::cell::Cell;
 use crate::moves::Move;
@@ -60,7 +61,7 @@ fn take_cell<'a>(board: &Board, s: &'a str) -> Option<(Cell, &'a str)> {
     board.parse_cell(&s[..digits]).map(|c| (c, &s[digits..]))
 }
 
-impl Position {
+impl<B: CellSet> Position<B> {
     /// Long algebraic: from-cell, to-cell, and a lower-case promotion letter.
     pub fn move_to_lan(&self, mv: Move) -> String {
         let rules = &*self.rules;
@@ -315,7 +316,7 @@ struct SanParts {
 
 impl SanParts {
     /// Reads `s` (check and annotation marks already off); `None` when it is not SAN.
-    fn read(rules: &Rules, mut s: &str) -> Option<SanParts> {
+    fn read<B: CellSet>(rules: &Rules<B>, mut s: &str) -> Option<SanParts> {
         let b = rules.board();
         // Promotion suffix: "=Q" or a trailing upper-case letter.
         let mut promotion = None;

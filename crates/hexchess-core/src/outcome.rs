@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use crate::bitboard::CellSet;
 use crate::piece::{Points, Side};
 use crate::position::{Phase, Position};
 
@@ -119,7 +120,7 @@ impl fmt::Display for GameOutcome {
     }
 }
 
-impl Position {
+impl<B: CellSet> Position<B> {
     /// How the game stands if it is over by the rules alone (no resignation, clock or
     /// agreement): checkmate and stalemate first, since a move that mates or stalemates
     /// is scored as such even when it also completes a repetition or the 100th ply.

@@ -7,7 +7,7 @@
 //! phase). A hidden deployment ignores the other side's pieces, which its player cannot
 //! see.
 
-use crate::bitboard::Bitboard;
+use crate::bitboard::CellSet;
 use crate::cell::Cell;
 use crate::movegen::piece_targets;
 use crate::moves::{Move, MoveList};
@@ -15,7 +15,7 @@ use crate::piece::{Kind, Piece};
 use crate::position::{Phase, Position};
 use crate::rules::PhaseTables;
 
-impl Position {
+impl<B: CellSet> Position<B> {
     /// Fills `out` with the side to move's legal placements (none outside the setup).
     pub(crate) fn placements_into(&self, out: &mut MoveList) {
         let Some(ph) = self.rules.phase.as_ref() else {
@@ -49,20 +49,20 @@ impl Position {
     }
 
     /// The cells of the colours on which the side to move has no piece of `kind`.
-    fn colours_without(&self, ph: &PhaseTables, kind: Kind) -> Bitboard {
+    fn colours_without(&self, ph: &PhaseTables<B>, kind: Kind) -> B {
         let mine = self.kind_cells(self.turn, kind);
         ph.colours
             .iter()
             .filter(|cells| (**cells & mine).is_empty())
-            .fold(Bitboard::EMPTY, |all, cells| all | *cells)
+            .fold(B::EMPTY, |all, cells| all | *cells)
     }
 
     /// Whether, after `kind` goes to `cell`, every kind that must stand on different
     /// colours still has a free cell of the zone on enough unused colours for its pieces
     /// in hand.
-    fn leaves_colours_for(&self, ph: &PhaseTables, kind: Kind, cell: Cell) -> bool {
+    fn leaves_colours_for(&self, ph: &PhaseTables<B>, kind: Kind, cell: Cell) -> bool {
         let us = self.turn;
-        let free = ph.zone[us.index()] & !self.occupied() & !Bitboard::from_cell(cell);
+        let free = ph.zone[us.index()] & !self.occupied() & !B::from_cell(cell);
         let mut mask = ph.distinct_colours;
         while mask != 0 {
             let d = mask.trailing_zeros() as usize;
@@ -92,7 +92,7 @@ impl Position {
         let r = &*self.rules;
         let us = self.turn;
         let them = !us;
-        let occupied = self.occupied() | Bitboard::from_cell(cell);
+        let occupied = self.occupied() | B::from_cell(cell);
         if r.is_royal(kind) && self.attacked_with(cell, them, occupied, self.side_bb[them.index()])
         {
             return false;

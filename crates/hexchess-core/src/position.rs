@@ -1,29 +1,31 @@
 //! A game position: pieces, side to move, en-passant right, clocks, hash, and the undo
 //! stack that makes it a game history as well.
 
+use std::marker::PhantomData;
 use std::sync::Arc;
 
-use crate::bitboard::Bitboard;
-use crate::cell::{Cell, MAX_CELLS};
+use crate::bitboard::{Bitboard, CellSet};
+use crate::cell::Cell;
 use crate::moves::Move;
 use crate::piece::{Kind, MAX_KINDS, Piece, Side};
 use crate::rules::{CastlingCells, Rules, castle_bit};
 
 /// The en-passant right left by a long first move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct EnPassant {
+pub struct EnPassant<B: CellSet = Bitboard> {
     /// The skipped cells, where a capturing pawn may land (one for a double step).
-    pub targets: Bitboard,
+    pub targets: B,
     /// The pawn that moved, removed by the capture.
     pub victim: Cell,
 }
 
-impl EnPassant {
+impl<B: CellSet> EnPassant<B> {
     /// The skipped cell nearest the pawn's start (the only one after a double step).
-    pub fn first_target(&self, rules: &Rules) -> Cell {
+    pub fn first_target(&self, rules: &Rules<B>) -> Cell {
         let b = rules.board();
         let v = b.hex(self.victim);
         self.targets
+            .into_iter()
             .max_by_key(|c| b.hex(*c).distance(v))
             .expect("at least one skipped cell")
     }
@@ -34,20 +36,24 @@ impl EnPassant {
 /// position with [`Position::attach_table`]; every move then keeps the sum over the
 /// pieces on the board up to date, so an evaluation reads it instead of adding up every
 /// piece again.
-pub struct PieceSquareTable {
+///
+/// Its cells are those of cell sets `B` (the positions it is attached to).
+pub struct PieceSquareTable<B: CellSet = Bitboard> {
     entries: Vec<[i32; 3]>,
+    cells: PhantomData<B>,
 }
 
-impl PieceSquareTable {
+impl<B: CellSet> PieceSquareTable<B> {
     /// A table of zeros, to be filled with [`PieceSquareTable::set`].
-    pub fn new() -> PieceSquareTable {
+    pub fn new() -> PieceSquareTable<B> {
         PieceSquareTable {
-            entries: vec![[0; 3]; (2 * MAX_KINDS + 1) * MAX_CELLS],
+            entries: vec![[0; 3]; (2 * MAX_KINDS + 1) * B::CAPACITY],
+            cells: PhantomData,
         }
     }
 
     pub fn set(&mut self, piece: Piece, cell: Cell, value: [i32; 3]) {
-        self.entries[piece.code() as usize * MAX_CELLS + cell.index()] = value;
+        self.entries[piece.code() as usize * B::CAPACITY + cell.index()] = value;
     }
 
     /// The three numbers of `piece` on `cell`.
@@ -57,17 +63,17 @@ impl PieceSquareTable {
 
     #[inline]
     fn entry(&self, code: u8, cell: Cell) -> [i32; 3] {
-        self.entries[code as usize * MAX_CELLS + cell.index()]
+        self.entries[code as usize * B::CAPACITY + cell.index()]
     }
 }
 
-impl std::fmt::Debug for PieceSquareTable {
+impl<B: CellSet> std::fmt::Debug for PieceSquareTable<B> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "PieceSquareTable({} entries)", self.entries.len())
     }
 }
 
-impl Default for PieceSquareTable {
+impl<B: CellSet> Default for PieceSquareTable<B> {
     fn default() -> Self {
         PieceSquareTable::new()
     }
@@ -75,16 +81,16 @@ impl Default for PieceSquareTable {
 
 /// An attached table and its sum over the pieces on the board.
 #[derive(Clone, Debug)]
-struct TableSum {
-    table: Arc<PieceSquareTable>,
+struct TableSum<B: CellSet> {
+    table: Arc<PieceSquareTable<B>>,
     sum: [i32; 3],
 }
 
 /// The state a FEN gives beside the pieces and the hands.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct State {
+pub(crate) struct State<B: CellSet> {
     pub turn: Side,
-    pub ep: Option<EnPassant>,
+    pub ep: Option<EnPassant<B>>,
     pub castling: u8,
     pub halfmove: u16,
     pub fullmove: u32,
@@ -92,11 +98,11 @@ pub(crate) struct State {
 
 /// What [`Position::unmake_move`] needs to restore the position before a move.
 #[derive(Clone, Copy, Debug)]
-struct Undo {
+struct Undo<B: CellSet> {
     mv: Move,
     /// Piece code of the captured piece (0 for none).
     captured: u8,
-    ep: Option<EnPassant>,
+    ep: Option<EnPassant<B>>,
     ep_hashed: bool,
     castling: u8,
     halfmove: u16,
@@ -117,15 +123,15 @@ pub enum Phase {
 
 /// A position of some variant, with the moves that led to it.
 #[derive(Clone)]
-pub struct Position {
-    pub(crate) rules: Arc<Rules>,
-    pub(crate) mailbox: [u8; MAX_CELLS],
-    pub(crate) side_bb: [Bitboard; 2],
-    pub(crate) kind_bb: [Bitboard; MAX_KINDS],
+pub struct Position<B: CellSet = Bitboard> {
+    pub(crate) rules: Arc<Rules<B>>,
+    pub(crate) mailbox: B::Mailbox,
+    pub(crate) side_bb: [B; 2],
+    pub(crate) kind_bb: [B; MAX_KINDS],
     pub(crate) counts: [[u8; MAX_KINDS]; 2],
     pub(crate) royal: [Cell; 2],
     pub(crate) turn: Side,
-    pub(crate) ep: Option<EnPassant>,
+    pub(crate) ep: Option<EnPassant<B>>,
     /// Whether the en-passant key is in the hash: only when a capture is possible, so
     /// positions that differ only by a useless right hash the same.
     pub(crate) ep_hashed: bool,
@@ -137,13 +143,13 @@ pub struct Position {
     /// `[side][kind]`: pieces in hand, waiting to be placed (all zero after the setup).
     pub(crate) hand: [[u8; MAX_KINDS]; 2],
     pub(crate) phase: Phase,
-    undo: Vec<Undo>,
-    table: Option<TableSum>,
+    undo: Vec<Undo<B>>,
+    table: Option<TableSum<B>>,
 }
 
-impl Position {
+impl<B: CellSet> Position<B> {
     /// The variant's starting position (with the hands full, if it has a setup phase).
-    pub fn start(rules: Arc<Rules>) -> Position {
+    pub fn start(rules: Arc<Rules<B>>) -> Position<B> {
         let setup = rules.setup().to_vec();
         let hand = rules.phase.as_ref().map_or([[0; MAX_KINDS]; 2], |p| p.hand);
         let state = State {
@@ -162,11 +168,11 @@ impl Position {
     /// protect or nothing to mate), or when the side to move of a setup phase has
     /// nothing to place.
     pub(crate) fn from_parts(
-        rules: Arc<Rules>,
+        rules: Arc<Rules<B>>,
         pieces: &[(Cell, Piece)],
         hand: [[u8; MAX_KINDS]; 2],
-        state: State,
-    ) -> Result<Position, String> {
+        state: State<B>,
+    ) -> Result<Position<B>, String> {
         let State {
             turn,
             ep,
@@ -180,9 +186,9 @@ impl Position {
         }
         let mut pos = Position {
             rules,
-            mailbox: [0; MAX_CELLS],
-            side_bb: [Bitboard::EMPTY; 2],
-            kind_bb: [Bitboard::EMPTY; MAX_KINDS],
+            mailbox: B::EMPTY_MAILBOX,
+            side_bb: [B::EMPTY; 2],
+            kind_bb: [B::EMPTY; MAX_KINDS],
             counts: [[0; MAX_KINDS]; 2],
             royal: [Cell::from_index(0); 2],
             turn,
@@ -198,7 +204,7 @@ impl Position {
             table: None,
         };
         for &(c, p) in pieces {
-            if pos.mailbox[c.index()] != 0 {
+            if pos.mailbox.as_ref()[c.index()] != 0 {
                 return Err(format!("two pieces on {}", pos.rules.board().name(c)));
             }
             pos.put(p, c);
@@ -276,8 +282,8 @@ impl Position {
         self.castling
     }
 
-    fn royals(&self, side: Side) -> Bitboard {
-        let mut b = Bitboard::EMPTY;
+    fn royals(&self, side: Side) -> B {
+        let mut b = B::EMPTY;
         for k in self.rules.kinds() {
             if self.rules.is_royal(k) {
                 b |= self.kind_bb[k.index()];
@@ -288,7 +294,7 @@ impl Position {
 
     /// Whether the side to move has a legal en-passant capture: only then does the right
     /// count for repetition (docs/rules.md §6.1), so only then is it in the hash.
-    fn ep_capture_legal(&self, e: EnPassant) -> bool {
+    fn ep_capture_legal(&self, e: EnPassant<B>) -> bool {
         let Some(pawn) = &self.rules.pawn else {
             return false;
         };
@@ -308,11 +314,11 @@ impl Position {
 
     #[inline]
     fn put(&mut self, p: Piece, c: Cell) {
-        self.mailbox[c.index()] = p.code();
+        self.mailbox.as_mut()[c.index()] = p.code();
         self.side_bb[p.side.index()].insert(c);
         self.kind_bb[p.kind.index()].insert(c);
         self.counts[p.side.index()][p.kind.index()] += 1;
-        self.hash ^= self.rules.zobrist.piece(p, c);
+        self.hash ^= self.rules.piece_key(p, c);
         if let Some(t) = &mut self.table {
             let e = t.table.entry(p.code(), c);
             for (s, v) in t.sum.iter_mut().zip(e) {
@@ -323,11 +329,11 @@ impl Position {
 
     #[inline]
     fn take(&mut self, p: Piece, c: Cell) {
-        self.mailbox[c.index()] = 0;
+        self.mailbox.as_mut()[c.index()] = 0;
         self.side_bb[p.side.index()].remove(c);
         self.kind_bb[p.kind.index()].remove(c);
         self.counts[p.side.index()][p.kind.index()] -= 1;
-        self.hash ^= self.rules.zobrist.piece(p, c);
+        self.hash ^= self.rules.piece_key(p, c);
         if let Some(t) = &mut self.table {
             let e = t.table.entry(p.code(), c);
             for (s, v) in t.sum.iter_mut().zip(e) {
@@ -337,16 +343,16 @@ impl Position {
     }
 
     /// Attaches `table`: from now on every move keeps its sum over the pieces.
-    pub fn attach_table(&mut self, table: Arc<PieceSquareTable>) {
+    pub fn attach_table(&mut self, table: Arc<PieceSquareTable<B>>) {
         let sum = self.add_up(&table);
         self.table = Some(TableSum { table, sum });
     }
 
     /// The sum of `table` over the pieces on the board, added up now.
-    fn add_up(&self, table: &PieceSquareTable) -> [i32; 3] {
+    fn add_up(&self, table: &PieceSquareTable<B>) -> [i32; 3] {
         let mut sum = [0; 3];
         for c in self.occupied() {
-            for (s, v) in sum.iter_mut().zip(table.entry(self.mailbox[c.index()], c)) {
+            for (s, v) in sum.iter_mut().zip(table.entry(self.mailbox.as_ref()[c.index()], c)) {
                 *s += v;
             }
         }
@@ -361,37 +367,37 @@ impl Position {
     /// The sum of `table` over the pieces: the kept one when that very table is
     /// attached, else added up now.
     #[inline]
-    pub fn table_total(&self, table: &Arc<PieceSquareTable>) -> [i32; 3] {
+    pub fn table_total(&self, table: &Arc<PieceSquareTable<B>>) -> [i32; 3] {
         self.table_sum(table).unwrap_or_else(|| self.add_up(table))
     }
 
     /// The sum of `table` over the pieces, when that very table is attached.
     #[inline]
-    pub fn table_sum(&self, table: &Arc<PieceSquareTable>) -> Option<[i32; 3]> {
+    pub fn table_sum(&self, table: &Arc<PieceSquareTable<B>>) -> Option<[i32; 3]> {
         self.table
             .as_ref()
             .filter(|t| Arc::ptr_eq(&t.table, table))
             .map(|t| t.sum)
     }
 
-    pub fn rules(&self) -> &Rules {
+    pub fn rules(&self) -> &Rules<B> {
         &self.rules
     }
 
     /// The shared rules, for building other positions of the same variant.
-    pub fn rules_arc(&self) -> &Arc<Rules> {
+    pub fn rules_arc(&self) -> &Arc<Rules<B>> {
         &self.rules
     }
 
     /// The piece on a cell.
     #[inline]
     pub fn piece_at(&self, c: Cell) -> Option<Piece> {
-        Piece::from_code(self.mailbox[c.index()])
+        Piece::from_code(self.mailbox.as_ref()[c.index()])
     }
 
     /// Every piece with its cell, in cell order.
     pub fn pieces(&self) -> impl Iterator<Item = (Cell, Piece)> + '_ {
-        (self.side_bb[0] | self.side_bb[1]).map(|c| (c, self.piece_at(c).expect("occupied")))
+        (self.side_bb[0] | self.side_bb[1]).into_iter().map(|c| (c, self.piece_at(c).expect("occupied")))
     }
 
     /// The side to move.
@@ -406,7 +412,7 @@ impl Position {
         self.royal[side.index()]
     }
 
-    pub fn en_passant(&self) -> Option<EnPassant> {
+    pub fn en_passant(&self) -> Option<EnPassant<B>> {
         self.ep
     }
 
@@ -428,19 +434,19 @@ impl Position {
 
     /// Cells of a side's pieces.
     #[inline]
-    pub fn side_cells(&self, side: Side) -> Bitboard {
+    pub fn side_cells(&self, side: Side) -> B {
         self.side_bb[side.index()]
     }
 
     /// Cells of a side's pieces of one kind.
     #[inline]
-    pub fn kind_cells(&self, side: Side, k: Kind) -> Bitboard {
+    pub fn kind_cells(&self, side: Side, k: Kind) -> B {
         self.kind_bb[k.index()] & self.side_bb[side.index()]
     }
 
     /// Every occupied cell.
     #[inline]
-    pub fn occupied(&self) -> Bitboard {
+    pub fn occupied(&self) -> B {
         self.side_bb[0] | self.side_bb[1]
     }
 
@@ -478,7 +484,7 @@ impl Position {
     /// Whether a move captures (en passant included).
     #[inline]
     pub fn is_capture(&self, mv: Move) -> bool {
-        mv.is_en_passant() || (mv.castling().is_none() && self.mailbox[mv.to().index()] != 0)
+        mv.is_en_passant() || (mv.castling().is_none() && self.mailbox.as_ref()[mv.to().index()] != 0)
     }
 
     /// Plays a legal move. Passing a move that is not legal here corrupts the position;
@@ -503,7 +509,7 @@ impl Position {
         let captured_code = if mv.castling().is_some() {
             0
         } else {
-            self.mailbox[captured_cell.index()]
+            self.mailbox.as_ref()[captured_cell.index()]
         };
         self.undo.push(Undo {
             mv,
@@ -585,13 +591,13 @@ impl Position {
     }
 
     /// The cells a long first move of `side` from `from` to `to` passed over.
-    fn skipped_cells(&self, side: Side, from: Cell, to: Cell) -> Bitboard {
+    fn skipped_cells(&self, side: Side, from: Cell, to: Cell) -> B {
         let Some(pawn) = &self.rules.pawn else {
-            return Bitboard::EMPTY;
+            return B::EMPTY;
         };
         let b = self.rules.board();
         for v in &pawn.advance_vectors[side.index()] {
-            let mut cells = Bitboard::EMPTY;
+            let mut cells = B::EMPTY;
             let mut at = from;
             while let Some(next) = b.offset(at, *v) {
                 if next == to {
@@ -601,7 +607,7 @@ impl Position {
                 at = next;
             }
         }
-        Bitboard::EMPTY
+        B::EMPTY
     }
 
     /// Plays a legal placement: the piece leaves the hand for its cell, and the turn
@@ -677,7 +683,7 @@ impl Position {
     }
 
     /// Takes back a placement: the piece returns to its side's hand.
-    fn unmake_placement(&mut self, u: Undo) {
+    fn unmake_placement(&mut self, u: Undo<B>) {
         let cell = u.mv.to();
         let piece = self.piece_at(cell).expect("the placed piece");
         let us = piece.side;
@@ -801,7 +807,7 @@ impl Position {
         let z = &self.rules.zobrist;
         let mut h = 0;
         for (c, p) in self.pieces() {
-            h ^= z.piece(p, c);
+            h ^= self.rules.piece_key(p, c);
         }
         for side in Side::BOTH {
             for k in self.rules.kinds() {
@@ -823,7 +829,7 @@ impl Position {
     /// bottom, and the other side moves. Evaluation and search must treat both alike.
     /// `None` when the variant is not symmetric under the reflection (its board, or
     /// Black's rules: see [`Rules::is_colour_symmetric`]).
-    pub fn colour_flipped(&self) -> Option<Position> {
+    pub fn colour_flipped(&self) -> Option<Position<B>> {
         if !self.rules.is_colour_symmetric() {
             return None;
         }
@@ -834,7 +840,7 @@ impl Position {
         }
         let ep = match self.ep {
             Some(e) => {
-                let mut targets = Bitboard::EMPTY;
+                let mut targets = B::EMPTY;
                 for t in e.targets {
                     targets.insert(b.mirror(t)?);
                 }
@@ -891,15 +897,15 @@ impl Position {
     }
 }
 
-impl std::fmt::Debug for Position {
+impl<B: CellSet> std::fmt::Debug for Position<B> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Position({})", self.to_fen())
     }
 }
 
-impl PartialEq for Position {
+impl<B: CellSet> PartialEq for Position<B> {
     /// Same variant, pieces, side, en-passant right and clocks (history aside).
-    fn eq(&self, o: &Position) -> bool {
+    fn eq(&self, o: &Position<B>) -> bool {
         self.rules.id() == o.rules.id()
             && self.mailbox == o.mailbox
             && self.hand == o.hand

@@ -9,9 +9,9 @@ use super::{
     CastlingTables, KindInfo, KindMoves, MAX_DIRECTIONS, MAX_IN_HAND, PawnTables, PhaseTables,
     PromotionTables, Rules, RulesError, SlideAtom, SlideClass, Zobrist, castle_bit,
 };
-use crate::bitboard::Bitboard;
+use crate::bitboard::CellSet;
 use crate::board::Board;
-use crate::cell::{Cell, MAX_CELLS};
+use crate::cell::Cell;
 use crate::hex::Hex;
 use crate::piece::{Kind, MAX_KINDS, Piece, Side};
 use crate::variant::{
@@ -22,14 +22,30 @@ use crate::variant::{
 type Problems = Vec<String>;
 
 impl Rules {
-    /// Compiles a variant, checking what the tables rely on.
+    /// Compiles a variant for boards of up to 128 cells (every two-player board), the
+    /// fast cell sets; a bigger board is refused (see [`Rules::compile`]).
     pub fn new(v: &dyn Variant) -> Result<Rules, RulesError> {
+        Rules::compile(v)
+    }
+}
+
+impl<B: CellSet> Rules<B> {
+    /// Compiles a variant with cell sets `B` (`Rules::<WideBitboard>::compile` for boards
+    /// of more than 128 cells), checking what the tables rely on.
+    pub fn compile(v: &dyn Variant) -> Result<Rules<B>, RulesError> {
         let id = v.id().to_string();
         let fail = |problems: Problems| RulesError {
             variant: id.clone(),
             problems,
         };
         let board = Board::new(v.layout(), v.naming(), v.cells()).map_err(|e| (id.clone(), e))?;
+        if board.len() > B::CAPACITY {
+            return Err(fail(vec![format!(
+                "the board has {} cells; this version plays boards of up to {} cells (bigger boards come with the 3- and 4-player games)",
+                board.len(),
+                B::CAPACITY
+            )]));
+        }
         let pieces = v.pieces();
         let mut problems = check_piece_count(pieces);
         if !problems.is_empty() {
@@ -62,7 +78,7 @@ impl Rules {
             mark_promoting_cells(&board, pt, pr);
         }
         let (castling, castle_spoilers) = castling_tables(&board, v, &mut problems);
-        let (setup, mut start_counts) = starting_array(&board, v, pieces, &mut problems);
+        let (setup, mut start_counts) = starting_array::<B>(&board, v, pieces, &mut problems);
         let phase = v
             .setup_phase()
             .map(|ph| phase_tables(&board, ph, pieces, promotion.as_ref(), &mut problems));
@@ -117,7 +133,7 @@ impl Rules {
             start_counts,
             stalemate: v.stalemate(),
             draws: v.draw_rules(),
-            zobrist: Zobrist::new(),
+            zobrist: Zobrist::new(B::CAPACITY),
             colour_symmetric,
             phase,
         })
@@ -125,15 +141,15 @@ impl Rules {
 }
 
 /// The setup phase's hands and zones as tables.
-fn phase_tables(
+fn phase_tables<B: CellSet>(
     board: &Board,
     ph: &crate::variant::SetupPhase,
     pieces: &[PieceType],
-    promotion: Option<&PromotionTables>,
+    promotion: Option<&PromotionTables<B>>,
     problems: &mut Problems,
-) -> PhaseTables {
+) -> PhaseTables<B> {
     let mut hand = [[0u8; MAX_KINDS]; 2];
-    let mut zone = [Bitboard::EMPTY; 2];
+    let mut zone = [B::EMPTY; 2];
     for side in Side::BOTH {
         for &(letter, count) in &ph.hand[side.index()] {
             let Some(kind) = kind_of(pieces, letter) else {
@@ -157,7 +173,7 @@ fn phase_tables(
         }
     }
     let pawn_zone = Side::BOTH.map(|side| {
-        let promoting = promotion.map_or(Bitboard::EMPTY, |p| {
+        let promoting = promotion.map_or(B::EMPTY, |p| {
             p.zone[side.index()] | p.optional_zone[side.index()]
         });
         zone[side.index()] & !promoting
@@ -169,7 +185,7 @@ fn phase_tables(
             None => problems.push(format!("piece '{letter}' of distinct_colours is unknown")),
         }
     }
-    let mut colours = [Bitboard::EMPTY; 3];
+    let mut colours = [B::EMPTY; 3];
     for c in board.cells() {
         colours[board.hex(c).colour() as usize].insert(c);
     }
@@ -302,21 +318,21 @@ fn check_move_vectors(pieces: &[PieceType], problems: &mut Problems) {
 }
 
 /// The slide directions and the rays along them from every cell.
-struct Geometry {
+struct Geometry<B: CellSet> {
     directions: Vec<Hex>,
-    /// `rays[dir * MAX_CELLS + cell]`.
-    rays: Vec<Bitboard>,
+    /// `rays[dir * B::CAPACITY + cell]`.
+    rays: Vec<B>,
     ascending: [bool; MAX_DIRECTIONS],
 }
 
-impl Geometry {
-    fn new(board: &Board, directions: Vec<Hex>) -> Geometry {
-        let mut rays = vec![Bitboard::EMPTY; directions.len() * MAX_CELLS];
+impl<B: CellSet> Geometry<B> {
+    fn new(board: &Board, directions: Vec<Hex>) -> Geometry<B> {
+        let mut rays = vec![B::EMPTY; directions.len() * B::CAPACITY];
         let mut ascending = [false; MAX_DIRECTIONS];
         for (d, v) in directions.iter().enumerate() {
             ascending[d] = v.q() > 0 || (v.q() == 0 && v.r() > 0);
             for c in board.cells() {
-                rays[d * MAX_CELLS + c.index()] = board.ray(c, *v).into_iter().collect();
+                rays[d * B::CAPACITY + c.index()] = board.ray(c, *v).into_iter().collect();
             }
         }
         Geometry {
@@ -335,23 +351,23 @@ impl Geometry {
     }
 
     /// The ray along direction `dir` from cell index `c` (any index below `MAX_CELLS`).
-    fn ray(&self, dir: u8, c: usize) -> Bitboard {
-        self.rays[dir as usize * MAX_CELLS + c]
+    fn ray(&self, dir: u8, c: usize) -> B {
+        self.rays[dir as usize * B::CAPACITY + c]
     }
 }
 
 /// The part of a ray within `max` steps.
-fn limited(board: &Board, c: Cell, v: Hex, max: u8) -> Bitboard {
+fn limited<B: CellSet>(board: &Board, c: Cell, v: Hex, max: u8) -> B {
     board.ray(c, v).into_iter().take(max as usize).collect()
 }
 
 /// How one piece kind moves for one side, as tables.
-fn kind_moves(board: &Board, geometry: &Geometry, p: &PieceType, side: Side) -> KindMoves {
+fn kind_moves<B: CellSet>(board: &Board, geometry: &Geometry<B>, p: &PieceType, side: Side) -> KindMoves<B> {
     let n = board.len();
     let mut km = KindMoves {
-        leap_any: vec![Bitboard::EMPTY; n],
-        leap_move: vec![Bitboard::EMPTY; n],
-        leap_capture: vec![Bitboard::EMPTY; n],
+        leap_any: vec![B::EMPTY; n],
+        leap_move: vec![B::EMPTY; n],
+        leap_capture: vec![B::EMPTY; n],
         ..KindMoves::default()
     };
     add_atoms(board, geometry, p, side, &mut km);
@@ -364,7 +380,7 @@ fn kind_moves(board: &Board, geometry: &Geometry, p: &PieceType, side: Side) -> 
 }
 
 /// Each atom's leaps into the leap table of its mode, and its slides as slide atoms.
-fn add_atoms(board: &Board, geometry: &Geometry, p: &PieceType, side: Side, km: &mut KindMoves) {
+fn add_atoms<B: CellSet>(board: &Board, geometry: &Geometry<B>, p: &PieceType, side: Side, km: &mut KindMoves<B>) {
     for a in &p.atoms {
         for v in &a.vectors {
             let v = *v * sign(side);
@@ -392,7 +408,7 @@ fn add_atoms(board: &Board, geometry: &Geometry, p: &PieceType, side: Side, km: 
 }
 
 /// A target both moved-to and captured-on by different atoms is simply "any".
-fn merge_leap_modes(km: &mut KindMoves) {
+fn merge_leap_modes<B: CellSet>(km: &mut KindMoves<B>) {
     for c in 0..km.leap_any.len() {
         let both = km.leap_move[c] & km.leap_capture[c];
         km.leap_any[c] |= both;
@@ -403,7 +419,7 @@ fn merge_leap_modes(km: &mut KindMoves) {
 
 /// Splits the slides into plain ones (ascending rays first, laid out per cell) and
 /// special ones (limited, move-only or capture-only).
-fn sort_slides(geometry: &Geometry, km: &mut KindMoves) {
+fn sort_slides<B: CellSet>(geometry: &Geometry<B>, km: &mut KindMoves<B>) {
     for sa in &km.slides {
         if sa.limit.is_none() && sa.mode == MoveMode::MoveOrCapture {
             km.plain_slides.push(sa.dir);
@@ -419,16 +435,16 @@ fn sort_slides(geometry: &Geometry, km: &mut KindMoves) {
         .filter(|d| ascending[**d as usize])
         .count();
     let plain = &km.plain_slides;
-    km.slide_rays = (0..MAX_CELLS)
+    km.slide_rays = (0..B::CAPACITY)
         .flat_map(|c| plain.iter().map(move |d| geometry.ray(*d, c)))
         .collect();
 }
 
 /// Per cell: every cell the kind could capture on were the board empty.
-fn capture_reach(geometry: &Geometry, km: &KindMoves, n: usize) -> Vec<Bitboard> {
-    (0..MAX_CELLS)
+fn capture_reach<B: CellSet>(geometry: &Geometry<B>, km: &KindMoves<B>, n: usize) -> Vec<B> {
+    (0..B::CAPACITY)
         .map(|c| {
-            let mut reach = Bitboard::EMPTY;
+            let mut reach = B::EMPTY;
             if c < n {
                 reach = km.leap_any[c] | km.leap_capture[c];
             }
@@ -447,15 +463,15 @@ fn capture_reach(geometry: &Geometry, km: &KindMoves, n: usize) -> Vec<Bitboard>
         .collect()
 }
 
-fn pawn_tables(
+fn pawn_tables<B: CellSet>(
     board: &Board,
     rules: &PawnRules,
     kind: Kind,
     problems: &mut Problems,
-) -> PawnTables {
+) -> PawnTables<B> {
     let n = board.len();
     let mut advance: [Vec<Vec<Option<Cell>>>; 2] = [Vec::new(), Vec::new()];
-    let mut capture: [Vec<Bitboard>; 2] = [vec![Bitboard::EMPTY; n], vec![Bitboard::EMPTY; n]];
+    let mut capture: [Vec<B>; 2] = [vec![B::EMPTY; n], vec![B::EMPTY; n]];
     let mut long_first: [Vec<u8>; 2] = [vec![0; n], vec![0; n]];
     let mut advance_vectors: [Vec<Hex>; 2] = [Vec::new(), Vec::new()];
     for side in Side::BOTH {
@@ -486,24 +502,24 @@ fn pawn_tables(
         long_first,
         capture,
         en_passant: rules.en_passant,
-        promoting_from: [Bitboard::EMPTY; 2],
+        promoting_from: [B::EMPTY; 2],
     }
 }
 
 /// Reverse leap tables: from which cells does each (side, kind) attack a cell by a
 /// leap (pawn captures included)? Also the kinds that leap-attack at all, per side.
 #[allow(clippy::type_complexity)]
-fn leap_attack_tables(
+fn leap_attack_tables<B: CellSet>(
     board: &Board,
-    moves: &[Vec<KindMoves>; 2],
-    pawn: Option<&PawnTables>,
-) -> ([Vec<Vec<Bitboard>>; 2], [Vec<Kind>; 2]) {
+    moves: &[Vec<KindMoves<B>>; 2],
+    pawn: Option<&PawnTables<B>>,
+) -> ([Vec<Vec<B>>; 2], [Vec<Kind>; 2]) {
     let n = board.len();
-    let mut leap_attackers: [Vec<Vec<Bitboard>>; 2] = [Vec::new(), Vec::new()];
+    let mut leap_attackers: [Vec<Vec<B>>; 2] = [Vec::new(), Vec::new()];
     let mut leapers: [Vec<Kind>; 2] = [Vec::new(), Vec::new()];
     for side in Side::BOTH {
         for (k, km) in moves[side.index()].iter().enumerate() {
-            let mut rev = vec![Bitboard::EMPTY; n];
+            let mut rev = vec![B::EMPTY; n];
             let mut any = false;
             for from in board.cells() {
                 let mut targets = km.leap_any[from.index()] | km.leap_capture[from.index()];
@@ -538,12 +554,12 @@ struct SlideEntry {
 
 /// The sliding attack classes of one attacking side: directions grouped by the set of
 /// kinds that capture along them.
-fn slide_classes(
+fn slide_classes<B: CellSet>(
     board: &Board,
-    geometry: &Geometry,
+    geometry: &Geometry<B>,
     pieces: &[PieceType],
     side: Side,
-) -> Vec<SlideClass> {
+) -> Vec<SlideClass<B>> {
     let n = board.len();
     let mut entries: Vec<SlideEntry> = Vec::new();
     for (k, p) in pieces.iter().enumerate() {
@@ -566,7 +582,7 @@ fn slide_classes(
             }
         }
     }
-    let mut classes: Vec<SlideClass> = Vec::new();
+    let mut classes: Vec<SlideClass<B>> = Vec::new();
     for SlideEntry {
         toward_attacker: d,
         max,
@@ -586,7 +602,7 @@ fn slide_classes(
                     kinds: mask,
                     dirs: Vec::new(),
                     limits: Vec::new(),
-                    lines: vec![Bitboard::EMPTY; n],
+                    lines: vec![B::EMPTY; n],
                 });
                 classes.last_mut().expect("just pushed")
             }
@@ -600,14 +616,14 @@ fn slide_classes(
     classes
 }
 
-fn promotion_tables(
+fn promotion_tables<B: CellSet>(
     board: &Board,
     v: &dyn Variant,
     pieces: &[PieceType],
     kinds: &[KindInfo],
     pawn_kind: Option<Kind>,
     problems: &mut Problems,
-) -> Option<PromotionTables> {
+) -> Option<PromotionTables<B>> {
     match v.promotion() {
         Some(pr) if v.pawn().is_some() && pawn_kind.is_some() => Some(promotion_from(
             board, pr, pieces, kinds, pawn_kind, problems,
@@ -620,14 +636,14 @@ fn promotion_tables(
     }
 }
 
-fn promotion_from(
+fn promotion_from<B: CellSet>(
     board: &Board,
     pr: &PromotionRules,
     pieces: &[PieceType],
     kinds: &[KindInfo],
     pawn_kind: Option<Kind>,
     problems: &mut Problems,
-) -> PromotionTables {
+) -> PromotionTables<B> {
     let mut choices = Vec::new();
     for c in &pr.choices {
         match kind_of(pieces, *c) {
@@ -637,8 +653,8 @@ fn promotion_from(
             )),
         }
     }
-    let mut zone = [Bitboard::EMPTY; 2];
-    let mut optional_zone = [Bitboard::EMPTY; 2];
+    let mut zone = [B::EMPTY; 2];
+    let mut optional_zone = [B::EMPTY; 2];
     for side in Side::BOTH {
         for (set, list) in [
             (&mut zone, &pr.zone),
@@ -666,7 +682,7 @@ fn promotion_from(
 }
 
 /// The cells from which one pawn advance reaches a promotion cell.
-fn mark_promoting_cells(board: &Board, pt: &mut PawnTables, pr: &PromotionTables) {
+fn mark_promoting_cells<B: CellSet>(board: &Board, pt: &mut PawnTables<B>, pr: &PromotionTables<B>) {
     for s in 0..2 {
         let cells = pr.zone[s] | pr.optional_zone[s];
         pt.promoting_from[s] = board
@@ -682,12 +698,12 @@ fn mark_promoting_cells(board: &Board, pt: &mut PawnTables, pr: &PromotionTables
 
 /// Each side's castling moves, and per cell the rights lost when a piece moves from or
 /// to it.
-fn castling_tables(
+fn castling_tables<B: CellSet>(
     board: &Board,
     v: &dyn Variant,
     problems: &mut Problems,
-) -> ([Vec<CastlingTables>; 2], Vec<u8>) {
-    let mut castling: [Vec<CastlingTables>; 2] = [Vec::new(), Vec::new()];
+) -> ([Vec<CastlingTables<B>>; 2], Vec<u8>) {
+    let mut castling: [Vec<CastlingTables<B>>; 2] = [Vec::new(), Vec::new()];
     let mut castle_spoilers = vec![0u8; board.len()];
     for side in Side::BOTH {
         let rules = v.castling()[side.index()];
@@ -714,10 +730,10 @@ fn castling_tables(
 }
 
 /// The cells strictly between two cells on a line, and the whole line with both ends.
-fn line(board: &Board, a: Hex, b: Hex) -> Option<(Bitboard, Bitboard)> {
+fn line<B: CellSet>(board: &Board, a: Hex, b: Hex) -> Option<(B, B)> {
     let step = a.step_toward(b)?;
-    let mut between = Bitboard::EMPTY;
-    let mut all = Bitboard::from_cell(board.cell(a)?);
+    let mut between = B::EMPTY;
+    let mut all = B::from_cell(board.cell(a)?);
     let mut h = a;
     while h != b {
         h = h + step;
@@ -730,7 +746,7 @@ fn line(board: &Board, a: Hex, b: Hex) -> Option<(Bitboard, Bitboard)> {
     Some((between, all))
 }
 
-fn castling_move(board: &Board, c: &CastlingRule) -> Result<CastlingTables, String> {
+fn castling_move<B: CellSet>(board: &Board, c: &CastlingRule) -> Result<CastlingTables<B>, String> {
     let cell = |h: Hex| board.cell(h);
     let (Some(king), Some(rook), Some(king_to), Some(rook_to)) =
         (cell(c.king), cell(c.rook), cell(c.king_to), cell(c.rook_to))
@@ -738,9 +754,9 @@ fn castling_move(board: &Board, c: &CastlingRule) -> Result<CastlingTables, Stri
         return Err(format!("castling {} uses a cell off the board", c.notation));
     };
     let (Some((kr_between, _)), Some((_, king_all)), Some((_, rook_all))) = (
-        line(board, c.king, c.rook),
-        line(board, c.king, c.king_to),
-        line(board, c.rook, c.rook_to),
+        line::<B>(board, c.king, c.rook),
+        line::<B>(board, c.king, c.king_to),
+        line::<B>(board, c.rook, c.rook_to),
     ) else {
         return Err(format!(
             "castling {}: its cells are not on straight lines across the board",
@@ -762,7 +778,7 @@ fn castling_move(board: &Board, c: &CastlingRule) -> Result<CastlingTables, Stri
 }
 
 /// The starting array and how many of each kind each side starts with.
-fn starting_array(
+fn starting_array<B: CellSet>(
     board: &Board,
     v: &dyn Variant,
     pieces: &[PieceType],
@@ -770,7 +786,7 @@ fn starting_array(
 ) -> (Vec<(Cell, Piece)>, [[u8; MAX_KINDS]; 2]) {
     let mut setup = Vec::new();
     let mut start_counts = [[0u8; MAX_KINDS]; 2];
-    let mut taken = Bitboard::EMPTY;
+    let mut taken = B::EMPTY;
     for p in v.setup() {
         let (Some(cell), Some(kind)) = (board.cell(p.cell), kind_of(pieces, p.piece)) else {
             problems.push(format!(
@@ -816,11 +832,11 @@ fn check_one_royal_each(
 /// each kind. Then swapping colours and mirroring a position keeps its moves
 /// ([`crate::Position::colour_flipped`]); Shafran's Black, for one, is White turned round
 /// instead.
-fn is_colour_symmetric(
+fn is_colour_symmetric<B: CellSet>(
     board: &Board,
-    moves: &[Vec<KindMoves>; 2],
-    pawn: Option<&PawnTables>,
-    promotion: Option<&PromotionTables>,
+    moves: &[Vec<KindMoves<B>>; 2],
+    pawn: Option<&PawnTables<B>>,
+    promotion: Option<&PromotionTables<B>>,
     start_counts: &[[u8; MAX_KINDS]; 2],
 ) -> bool {
     let Some(mirror) = board
@@ -830,7 +846,7 @@ fn is_colour_symmetric(
     else {
         return false;
     };
-    let image = |set: Bitboard| -> Bitboard { set.map(|c| mirror[c.index()]).collect() };
+    let image = |set: B| -> B { set.into_iter().map(|c| mirror[c.index()]).collect() };
     let leaps_match = moves[0].iter().zip(&moves[1]).all(|(w, b)| {
         board.cells().all(|c| {
             let (i, m) = (c.index(), mirror[c.index()].index());
@@ -843,7 +859,7 @@ fn is_colour_symmetric(
     let pawns_match = pawn.is_none_or(|p| {
         board.cells().all(|c| {
             let (i, m) = (c.index(), mirror[c.index()].index());
-            let advances = |side: usize, at: usize| -> Bitboard {
+            let advances = |side: usize, at: usize| -> B {
                 p.advance[side].iter().filter_map(|t| t[at]).collect()
             };
             image(p.capture[0][i]) == p.capture[1][m]

@@ -4,9 +4,9 @@
 
 use std::fmt;
 
-use crate::bitboard::Bitboard;
+use crate::bitboard::{Bitboard, CellSet};
 use crate::board::{Board, BoardError, Naming};
-use crate::cell::{Cell, MAX_CELLS};
+use crate::cell::Cell;
 use crate::hex::{Hex, Layout};
 use crate::piece::{Kind, MAX_KINDS, Piece, Points, Side};
 use crate::variant::{DrawRules, MoveMode, PlacementOrder, StalemateScore};
@@ -29,48 +29,48 @@ pub struct KindInfo {
 
 /// A sliding atom of one piece kind for one side.
 #[derive(Clone, Debug)]
-pub(crate) struct SlideAtom {
+pub(crate) struct SlideAtom<B: CellSet> {
     pub dir: u8,
     pub mode: MoveMode,
     /// For limited slides, the reachable part of the ray from each cell.
-    pub limit: Option<Vec<Bitboard>>,
+    pub limit: Option<Vec<B>>,
 }
 
 /// How one piece kind moves, for one side.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct KindMoves {
+pub(crate) struct KindMoves<B: CellSet> {
     /// Per cell: leap targets that move or capture.
-    pub leap_any: Vec<Bitboard>,
+    pub leap_any: Vec<B>,
     /// Per cell: leap targets reached only when empty.
-    pub leap_move: Vec<Bitboard>,
+    pub leap_move: Vec<B>,
     /// Per cell: leap targets reached only by capturing.
-    pub leap_capture: Vec<Bitboard>,
-    pub slides: Vec<SlideAtom>,
+    pub leap_capture: Vec<B>,
+    pub slides: Vec<SlideAtom<B>>,
     /// Directions of the unlimited move-or-capture slides among `slides` (the common
     /// case, generated without looking at modes or limits).
     pub plain_slides: Vec<u8>,
     /// The other slides: limited, move-only or capture-only.
-    pub special_slides: Vec<SlideAtom>,
+    pub special_slides: Vec<SlideAtom<B>>,
     /// The rays of the plain slides from each cell, `plain_slides.len()` per cell: first
     /// those along which cell indices grow, then the others. Kept side by side so that
     /// generating a slider's moves reads one short run of memory and never asks which
     /// way a ray runs.
-    pub slide_rays: Vec<Bitboard>,
+    pub slide_rays: Vec<B>,
     /// How many of each cell's `slide_rays` ascend.
     pub ascending_slides: usize,
     /// Per cell: every cell the piece could capture on were the board empty, so that a
     /// captures-only generator passes over a piece with no enemy in reach at once.
-    pub capture_reach: Vec<Bitboard>,
+    pub capture_reach: Vec<B>,
     /// Whether `leap_any` has any target (pure sliders skip the lookup).
     pub has_leaps: bool,
     /// Whether `leap_move` or `leap_capture` has any target (rare: fairy pieces).
     pub has_moded_leaps: bool,
 }
 
-impl KindMoves {
+impl<B: CellSet> KindMoves<B> {
     /// The ascending and the descending plain-slide rays from `from`.
     #[inline]
-    pub fn slide_rays_from(&self, from: Cell) -> (&[Bitboard], &[Bitboard]) {
+    pub fn slide_rays_from(&self, from: Cell) -> (&[B], &[B]) {
         let n = self.plain_slides.len();
         self.slide_rays[from.index() * n..(from.index() + 1) * n].split_at(self.ascending_slides)
     }
@@ -79,20 +79,20 @@ impl KindMoves {
 /// Slide directions that share the set of kinds sliding along them (and a range), seen
 /// from the attacked cell: used to find sliding attackers and pins.
 #[derive(Clone, Debug)]
-pub(crate) struct SlideClass {
+pub(crate) struct SlideClass<B: CellSet> {
     /// Kinds (bit per kind index) of the attacking side that slide this way.
     pub kinds: u32,
     /// Directions pointing from the attacked cell toward the attacker.
     pub dirs: Vec<u8>,
     /// Per direction, for limited slides: the part of the ray an attacker may stand on.
-    pub limits: Vec<Option<Vec<Bitboard>>>,
+    pub limits: Vec<Option<Vec<B>>>,
     /// Per cell: union of the class's rays (a quick "no slider on these lines" test).
-    pub lines: Vec<Bitboard>,
+    pub lines: Vec<B>,
 }
 
 /// Pawn tables, per side.
 #[derive(Clone, Debug)]
-pub(crate) struct PawnTables {
+pub(crate) struct PawnTables<B: CellSet> {
     pub kind: Kind,
     /// `[side][vector][cell]`: the advance target, if on the board.
     pub advance: [Vec<Vec<Option<Cell>>>; 2],
@@ -101,11 +101,11 @@ pub(crate) struct PawnTables {
     /// `[side][cell]`: the longest first move from the cell (0 when only one step).
     pub long_first: [Vec<u8>; 2],
     /// `[side][cell]`: capture targets.
-    pub capture: [Vec<Bitboard>; 2],
+    pub capture: [Vec<B>; 2],
     pub en_passant: bool,
     /// `[side]`: cells from which one advance reaches a promotion cell (compulsory or
     /// optional), so a captures-only generator can pass over every other pawn's pushes.
-    pub promoting_from: [Bitboard; 2],
+    pub promoting_from: [B; 2],
 }
 
 /// Where a castling move takes its two pieces.
@@ -121,15 +121,15 @@ pub struct CastlingCells {
 
 /// One castling move of one side, compiled.
 #[derive(Clone, Debug)]
-pub(crate) struct CastlingTables {
+pub(crate) struct CastlingTables<B: CellSet> {
     pub king: Cell,
     pub rook: Cell,
     pub king_to: Cell,
     pub rook_to: Cell,
     /// Cells that must be empty (the king and the rook themselves aside).
-    pub empty: Bitboard,
+    pub empty: B,
     /// Cells the king stands on or crosses, which must not be attacked.
-    pub king_path: Bitboard,
+    pub king_path: B,
     pub notation: String,
 }
 
@@ -140,29 +140,29 @@ pub(crate) const fn castle_bit(side: Side, i: usize) -> u8 {
 
 /// Promotion tables, per side.
 #[derive(Clone, Debug)]
-pub(crate) struct PromotionTables {
+pub(crate) struct PromotionTables<B: CellSet> {
     pub choices: Vec<Kind>,
-    pub zone: [Bitboard; 2],
-    pub optional_zone: [Bitboard; 2],
+    pub zone: [B; 2],
+    pub optional_zone: [B; 2],
     pub only_lost_pieces: bool,
     pub must_promote_to_enter: bool,
 }
 
 /// A setup phase, compiled: hands as counts, zones as cell sets.
 #[derive(Clone, Debug)]
-pub(crate) struct PhaseTables {
+pub(crate) struct PhaseTables<B: CellSet> {
     /// `[side][kind]`: pieces in hand at the start.
     pub hand: [[u8; MAX_KINDS]; 2],
     /// `[side]`: where the side may place.
-    pub zone: [Bitboard; 2],
+    pub zone: [B; 2],
     /// `[side]`: where the side may place a pawn: its zone less its promotion cells.
-    pub pawn_zone: [Bitboard; 2],
+    pub pawn_zone: [B; 2],
     pub order: PlacementOrder,
     pub hidden: bool,
     /// Kinds (bit per kind index) whose pieces of one side stand on different colours.
     pub distinct_colours: u32,
     /// The board's cells of each of the three colours.
-    pub colours: [Bitboard; 3],
+    pub colours: [B; 3],
 }
 
 /// The most pieces of one kind a hand may hold, for the Zobrist keys.
@@ -182,7 +182,8 @@ pub(crate) struct Zobrist {
 }
 
 impl Zobrist {
-    pub(crate) fn new() -> Zobrist {
+    /// Keys for boards of up to `cells` cells.
+    pub(crate) fn new(cells: usize) -> Zobrist {
         // splitmix64 with a fixed seed: the same keys on every run and machine, so hashes
         // can be compared across processes and in tests.
         let mut state = 0x9E37_79B9_7F4A_7C15u64 ^ 0x6865_7863_6865_7373; // "hexchess"
@@ -193,11 +194,11 @@ impl Zobrist {
             z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
             z ^ (z >> 31)
         };
-        let piece = (0..(2 * MAX_KINDS + 1) * MAX_CELLS)
+        let piece = (0..(2 * MAX_KINDS + 1) * cells)
             .map(|_| next())
             .collect();
         let black_to_move = next();
-        let ep = (0..MAX_CELLS).map(|_| next()).collect();
+        let ep = (0..cells).map(|_| next()).collect();
         let castling = std::array::from_fn(|_| next());
         // Drawn after the older keys, so those stay what they were.
         let hand = (0..2 * MAX_KINDS * MAX_IN_HAND)
@@ -218,9 +219,10 @@ impl Zobrist {
         self.hand[(side.index() * MAX_KINDS + kind.index()) * MAX_IN_HAND + count as usize]
     }
 
+    /// The key of `p` on `c`, on a board whose cell sets hold `stride` cells.
     #[inline]
-    pub fn piece(&self, p: Piece, c: Cell) -> u64 {
-        self.piece[p.code() as usize * MAX_CELLS + c.index()]
+    pub fn piece(&self, p: Piece, c: Cell, stride: usize) -> u64 {
+        self.piece[p.code() as usize * stride + c.index()]
     }
 }
 
@@ -254,29 +256,29 @@ impl From<(String, BoardError)> for RulesError {
 
 /// A compiled variant. Positions share it through an `Arc`.
 #[derive(Clone, Debug)]
-pub struct Rules {
+pub struct Rules<B: CellSet = Bitboard> {
     id: String,
     name: String,
     board: Board,
     kinds: Vec<KindInfo>,
     pub(crate) royal_kinds: u32,
-    pub(crate) moves: [Vec<KindMoves>; 2],
+    pub(crate) moves: [Vec<KindMoves<B>>; 2],
     /// Slide direction vectors (White's and Black's together).
     directions: Vec<Hex>,
-    /// `rays[dir * MAX_CELLS + cell]`: cells along `dir` from `cell`, to the edge.
-    rays: Vec<Bitboard>,
+    /// `rays[dir * B::CAPACITY + cell]`: cells along `dir` from `cell`, to the edge.
+    rays: Vec<B>,
     /// Whether cell indices grow along each direction.
     ascending: [bool; MAX_DIRECTIONS],
     /// `[side][kind]`: per cell, the cells from which that piece attacks it by a leap
     /// (pawn captures included). Empty for kinds that never leap-capture.
-    pub(crate) leap_attackers: [Vec<Vec<Bitboard>>; 2],
+    pub(crate) leap_attackers: [Vec<Vec<B>>; 2],
     /// `[side]`: kinds that attack by leaping, for quick iteration.
     pub(crate) leapers: [Vec<Kind>; 2],
     /// `[side]`: sliding attack classes of that side.
-    pub(crate) slide_classes: [Vec<SlideClass>; 2],
-    pub(crate) pawn: Option<PawnTables>,
-    pub(crate) promotion: Option<PromotionTables>,
-    pub(crate) castling: [Vec<CastlingTables>; 2],
+    pub(crate) slide_classes: [Vec<SlideClass<B>>; 2],
+    pub(crate) pawn: Option<PawnTables<B>>,
+    pub(crate) promotion: Option<PromotionTables<B>>,
+    pub(crate) castling: [Vec<CastlingTables<B>>; 2],
     /// Per cell: the castling rights lost when a piece moves from or to it.
     pub(crate) castle_spoilers: Vec<u8>,
     setup: Vec<(Cell, Piece)>,
@@ -286,10 +288,10 @@ pub struct Rules {
     pub(crate) zobrist: Zobrist,
     /// Whether Black's rules mirror White's (see `compile::is_colour_symmetric`).
     colour_symmetric: bool,
-    pub(crate) phase: Option<PhaseTables>,
+    pub(crate) phase: Option<PhaseTables<B>>,
 }
 
-impl Rules {
+impl<B: CellSet> Rules<B> {
     pub fn id(&self) -> &str {
         &self.id
     }
@@ -360,7 +362,7 @@ impl Rules {
 
     /// Every cell a non-pawn `piece` leaps to from `from` on an empty board, whatever
     /// the leap's mode (move, capture or both).
-    pub fn leap_targets(&self, piece: Piece, from: Cell) -> Bitboard {
+    pub fn leap_targets(&self, piece: Piece, from: Cell) -> B {
         let km = self.kind_moves(piece);
         let i = from.index();
         km.leap_any[i] | km.leap_move[i] | km.leap_capture[i]
@@ -368,7 +370,7 @@ impl Rules {
 
     /// The lines a non-pawn `piece` slides along from `from` on an empty board, one per
     /// slide (its range limit applied): what an evaluation weighs as open mobility.
-    pub fn slide_lines(&self, piece: Piece, from: Cell) -> impl Iterator<Item = Bitboard> + '_ {
+    pub fn slide_lines(&self, piece: Piece, from: Cell) -> impl Iterator<Item = B> + '_ {
         self.kind_moves(piece).slides.iter().map(move |s| {
             let ray = self.ray(s.dir, from);
             match &s.limit {
@@ -412,22 +414,28 @@ impl Rules {
 
     /// The cells a pawn of `side` on `from` captures on (empty without pawns).
     #[inline]
-    pub fn pawn_captures(&self, side: Side, from: Cell) -> Bitboard {
+    pub fn pawn_captures(&self, side: Side, from: Cell) -> B {
         self.pawn
             .as_ref()
-            .map_or(Bitboard::EMPTY, |p| p.capture[side.index()][from.index()])
+            .map_or(B::EMPTY, |p| p.capture[side.index()][from.index()])
     }
 
     /// Every cell where a pawn of `side` may or must promote.
-    pub fn promotion_zone(&self, side: Side) -> Bitboard {
-        self.promotion.as_ref().map_or(Bitboard::EMPTY, |p| {
+    pub fn promotion_zone(&self, side: Side) -> B {
+        self.promotion.as_ref().map_or(B::EMPTY, |p| {
             p.zone[side.index()] | p.optional_zone[side.index()]
         })
     }
 
+    /// The Zobrist key of `p` on `c`.
+    #[inline]
+    pub(crate) fn piece_key(&self, p: Piece, c: Cell) -> u64 {
+        self.zobrist.piece(p, c, B::CAPACITY)
+    }
+
     /// The compiled moves of a piece kind for its side.
     #[inline(always)]
-    pub(crate) fn kind_moves(&self, piece: Piece) -> &KindMoves {
+    pub(crate) fn kind_moves(&self, piece: Piece) -> &KindMoves<B> {
         &self.moves[piece.side.index()][piece.kind.index()]
     }
 
@@ -452,10 +460,10 @@ impl Rules {
     }
 
     /// Where `side` may place in the setup phase (empty without one).
-    pub fn setup_zone(&self, side: Side) -> Bitboard {
+    pub fn setup_zone(&self, side: Side) -> B {
         self.phase
             .as_ref()
-            .map_or(Bitboard::EMPTY, |p| p.zone[side.index()])
+            .map_or(B::EMPTY, |p| p.zone[side.index()])
     }
 
     /// How many pieces of a kind `side` holds in hand at the start.
@@ -545,8 +553,8 @@ impl Rules {
 
     /// Cells along direction `dir` from `c`, to the edge.
     #[inline]
-    pub(crate) fn ray(&self, dir: u8, c: Cell) -> Bitboard {
-        self.rays[dir as usize * MAX_CELLS + c.index()]
+    pub(crate) fn ray(&self, dir: u8, c: Cell) -> B {
+        self.rays[dir as usize * B::CAPACITY + c.index()]
     }
 
     /// The cells a slide along `dir` from `c` reaches, stopping at (and including) the
@@ -555,54 +563,22 @@ impl Rules {
     /// Rays are monotonic in cell index, so the cells up to the first blocker are the
     /// ray's bits on one side of the blocker's bit: a shifted mask, no second lookup.
     #[inline]
-    pub(crate) fn slide(&self, dir: u8, c: Cell, occupied: Bitboard) -> Bitboard {
+    pub(crate) fn slide(&self, dir: u8, c: Cell, occupied: B) -> B {
         let ray = self.ray(dir, c);
         if self.ascending[dir as usize] {
-            slide_up(ray, occupied)
+            B::slide_up(ray, occupied)
         } else {
-            slide_down(ray, occupied)
+            B::slide_down(ray, occupied)
         }
     }
 
     /// The cell of `set` (all on one ray along `dir`) nearest the ray's start.
     #[inline]
-    pub(crate) fn first_on_ray(&self, dir: u8, set: Bitboard) -> Cell {
+    pub(crate) fn first_on_ray(&self, dir: u8, set: B) -> Cell {
         if self.ascending[dir as usize] {
             set.first()
         } else {
             set.last()
         }
     }
-}
-
-/// The cells of an ascending ray up to and including its first occupied cell (the whole
-/// ray when nothing blocks it). `b ^ (b - 1)` sets every bit up to the lowest set bit of
-/// `b`, and every bit when `b` is empty: no branch, no bit scan.
-#[inline]
-pub(crate) fn slide_up(ray: Bitboard, occupied: Bitboard) -> Bitboard {
-    let b = (ray & occupied).0;
-    Bitboard(ray.0 & (b ^ b.wrapping_sub(1)))
-}
-
-/// [`slide_up`] for a ray along which cell indices fall: keeps the bits from the highest
-/// occupied one upwards.
-#[inline]
-pub(crate) fn slide_down(ray: Bitboard, occupied: Bitboard) -> Bitboard {
-    let b = (ray & occupied).0;
-    let below = u128::MAX.checked_shr(b.leading_zeros()).unwrap_or(0) >> 1;
-    Bitboard(ray.0 & !below)
-}
-
-/// The first occupied cell of an ascending ray, as a set (empty when nothing blocks it).
-#[inline]
-pub(crate) fn first_up(ray: Bitboard, occupied: Bitboard) -> Bitboard {
-    let b = (ray & occupied).0;
-    Bitboard(b & b.wrapping_neg())
-}
-
-/// [`first_up`] for a ray along which cell indices fall.
-#[inline]
-pub(crate) fn first_down(ray: Bitboard, occupied: Bitboard) -> Bitboard {
-    let b = (ray & occupied).0;
-    Bitboard((1u128 << 127).checked_shr(b.leading_zeros()).unwrap_or(0))
 }
