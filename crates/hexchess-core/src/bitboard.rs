@@ -347,12 +347,20 @@ impl CellSet for WideBitboard {
     }
     #[inline]
     fn first(self) -> Cell {
-        let k = self.0.iter().position(|w| *w != 0).expect("a non-empty set");
+        let k = self
+            .0
+            .iter()
+            .position(|w| *w != 0)
+            .expect("a non-empty set");
         Cell::from_index((64 * k) as u16 + self.0[k].trailing_zeros() as u16)
     }
     #[inline]
     fn last(self) -> Cell {
-        let k = self.0.iter().rposition(|w| *w != 0).expect("a non-empty set");
+        let k = self
+            .0
+            .iter()
+            .rposition(|w| *w != 0)
+            .expect("a non-empty set");
         Cell::from_index((64 * k) as u16 + 63 - self.0[k].leading_zeros() as u16)
     }
     #[inline]
@@ -430,7 +438,9 @@ impl Not for WideBitboard {
 
 impl std::fmt::Debug for WideBitboard {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_set().entries(self.into_iter().map(|c| c.index())).finish()
+        f.debug_set()
+            .entries(self.into_iter().map(|c| c.index()))
+            .finish()
     }
 }
 
@@ -440,19 +450,13 @@ macro_rules! wide_op {
             type Output = WideBitboard;
             #[inline]
             fn $f(self, o: WideBitboard) -> WideBitboard {
-                let mut w = self.0;
-                for (a, b) in w.iter_mut().zip(o.0) {
-                    *a = *a $op b;
-                }
-                WideBitboard(w)
+                WideBitboard(std::array::from_fn(|k| self.0[k] $op o.0[k]))
             }
         }
         impl $assign for WideBitboard {
             #[inline]
             fn $fa(&mut self, o: WideBitboard) {
-                for (a, b) in self.0.iter_mut().zip(o.0) {
-                    *a = *a $op b;
-                }
+                *self = $trait::$f(*self, o);
             }
         }
     };
@@ -530,26 +534,43 @@ mod tests {
         assert_eq!(CellSet::first(wide).index(), 0);
         assert_eq!(CellSet::last(wide).index(), 319);
         assert!(CellSet::has_several(wide));
-        assert!(!CellSet::has_several(WideBitboard::from_cell(Cell::from_index(300))));
+        assert!(!CellSet::has_several(WideBitboard::from_cell(
+            Cell::from_index(300)
+        )));
         let mut w = wide;
         w.remove(Cell::from_index(200));
         assert!(!w.contains(Cell::from_index(200)) && w.contains(Cell::from_index(256)));
         // A ray over indices 60..=70 and 250..=260, blockers at 66 and 255.
         let ray: WideBitboard = (60..=70).chain(250..=260).map(Cell::from_index).collect();
         let blockers: WideBitboard = [66u16, 255].iter().map(|i| Cell::from_index(*i)).collect();
-        let up: Vec<usize> = WideBitboard::slide_up(ray, blockers).into_iter().map(|c| c.index()).collect();
+        let up: Vec<usize> = WideBitboard::slide_up(ray, blockers)
+            .into_iter()
+            .map(|c| c.index())
+            .collect();
         assert_eq!(up, (60..=66).collect::<Vec<_>>());
-        let down: Vec<usize> = WideBitboard::slide_down(ray, blockers).into_iter().map(|c| c.index()).collect();
+        let down: Vec<usize> = WideBitboard::slide_down(ray, blockers)
+            .into_iter()
+            .map(|c| c.index())
+            .collect();
         assert_eq!(down, (255..=260).collect::<Vec<_>>());
-        assert_eq!(CellSet::first(WideBitboard::first_up(ray, blockers)).index(), 66);
-        assert_eq!(CellSet::first(WideBitboard::first_down(ray, blockers)).index(), 255);
+        assert_eq!(
+            CellSet::first(WideBitboard::first_up(ray, blockers)).index(),
+            66
+        );
+        assert_eq!(
+            CellSet::first(WideBitboard::first_down(ray, blockers)).index(),
+            255
+        );
         assert_eq!(WideBitboard::slide_up(ray, WideBitboard::EMPTY), ray);
-        assert!(CellSet::is_empty(WideBitboard::first_down(ray, WideBitboard::EMPTY)));
+        assert!(CellSet::is_empty(WideBitboard::first_down(
+            ray,
+            WideBitboard::EMPTY
+        )));
         // Narrow and wide give the same slides on a 128-cell ray.
         let narrow: Bitboard = (3..=120).step_by(7).map(Cell::from_index).collect();
         let nb: Bitboard = [45u16, 87].iter().map(|i| Cell::from_index(*i)).collect();
-        let wn: WideBitboard = narrow.map(|c| c).collect();
-        let wb: WideBitboard = nb.map(|c| c).collect();
+        let wn: WideBitboard = narrow.collect();
+        let wb: WideBitboard = nb.collect();
         let a: Vec<Cell> = Bitboard::slide_down(narrow, nb).collect();
         let b: Vec<Cell> = WideBitboard::slide_down(wn, wb).into_iter().collect();
         assert_eq!(a, b);

@@ -407,7 +407,12 @@ mod tests {
             Err(BoardError::DuplicateCell(_))
         ));
         // The base-10 hexagon (271 cells) fits; one ring more does not.
-        assert_eq!(Board::new(l, Naming::Files, &Board::hexagon_cells(9)).unwrap().len(), 271);
+        assert_eq!(
+            Board::new(l, Naming::Files, &Board::hexagon_cells(9))
+                .unwrap()
+                .len(),
+            271
+        );
         assert!(matches!(
             Board::new(l, Naming::Files, &Board::hexagon_cells(10)),
             Err(BoardError::TooManyCells(331))

@@ -597,8 +597,7 @@ impl<B: CellSet> Position<B> {
         let us = self.turn;
         let them = !us;
         let occupied =
-            (self.occupied() & !B::from_cell(from) & !B::from_cell(victim))
-                | B::from_cell(target);
+            (self.occupied() & !B::from_cell(from) & !B::from_cell(victim)) | B::from_cell(target);
         let attackers = self.side_bb[them.index()] & !B::from_cell(victim);
         !self.attacked_with(self.royal[us.index()], them, occupied, attackers)
     }
@@ -671,14 +670,7 @@ impl<B: CellSet> Rules<B> {
     /// (its own king may be left in check), with `own` and `enemy` the two sides'
     /// pieces and `occupied` both: what an evaluation counts as mobility and attacks.
     #[inline(always)]
-    pub fn reach(
-        &self,
-        piece: Piece,
-        from: Cell,
-        own: B,
-        enemy: B,
-        occupied: B,
-    ) -> B {
+    pub fn reach(&self, piece: Piece, from: Cell, own: B, enemy: B, occupied: B) -> B {
         piece_targets(self, self.kind_moves(piece), from, own, enemy, occupied)
     }
 }

@@ -352,7 +352,10 @@ impl<B: CellSet> Position<B> {
     fn add_up(&self, table: &PieceSquareTable<B>) -> [i32; 3] {
         let mut sum = [0; 3];
         for c in self.occupied() {
-            for (s, v) in sum.iter_mut().zip(table.entry(self.mailbox.as_ref()[c.index()], c)) {
+            for (s, v) in sum
+                .iter_mut()
+                .zip(table.entry(self.mailbox.as_ref()[c.index()], c))
+            {
                 *s += v;
             }
         }
@@ -397,7 +400,9 @@ impl<B: CellSet> Position<B> {
 
     /// Every piece with its cell, in cell order.
     pub fn pieces(&self) -> impl Iterator<Item = (Cell, Piece)> + '_ {
-        (self.side_bb[0] | self.side_bb[1]).into_iter().map(|c| (c, self.piece_at(c).expect("occupied")))
+        (self.side_bb[0] | self.side_bb[1])
+            .into_iter()
+            .map(|c| (c, self.piece_at(c).expect("occupied")))
     }
 
     /// The side to move.
@@ -484,7 +489,8 @@ impl<B: CellSet> Position<B> {
     /// Whether a move captures (en passant included).
     #[inline]
     pub fn is_capture(&self, mv: Move) -> bool {
-        mv.is_en_passant() || (mv.castling().is_none() && self.mailbox.as_ref()[mv.to().index()] != 0)
+        mv.is_en_passant()
+            || (mv.castling().is_none() && self.mailbox.as_ref()[mv.to().index()] != 0)
     }
 
     /// Plays a legal move. Passing a move that is not legal here corrupts the position;

@@ -6,7 +6,10 @@ use std::sync::Arc;
 use hexchess_core::fen::placement_field;
 use hexchess_core::hex::Hex;
 use hexchess_core::outcome::Termination;
-use hexchess_core::variant::{PieceType, Reach, Variant};
+use hexchess_core::variant::Variant;
+
+mod common;
+use common::naive::naive_moves;
 use hexchess_core::{Catalog, Cell, Phase, Position, Rules, Side};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -45,75 +48,6 @@ fn screen_hexachess_perft_by_hand() {
     let mut pos = Position::start(rules("screen-hexachess"));
     assert_eq!(pos.perft(1), 6 * 57);
     assert_eq!(pos.perft(2), 57 * (2 * 5 * 56 + 4 * 6 * 56));
-}
-
-/// A second move generator for the short board, written from the variant's piece
-/// definitions with nothing but cell arithmetic: every piece's moves, a king's only to
-/// cells no enemy piece reaches once the king has left its cell. From the start and
-/// after one move no piece can check or pin (pawns shield both armies), so these are
-/// the legal moves.
-fn naive_moves(pos: &Position, spec: &dyn Variant) -> usize {
-    let us = pos.turn();
-    let king = pos.royal_cell(us);
-    let attacked = naive_reach(pos, spec, !us, Some(king), true);
-    naive_reach(pos, spec, us, None, false)
-        .into_iter()
-        .filter(|(from, to)| *from != king || !attacked.iter().any(|(_, c)| c == to))
-        .count()
-}
-
-/// `(from, to)` for every move of `side`; with `attacks`, every cell its pieces attack
-/// instead (own pieces' cells included, pawns' capture cells whatever stands there),
-/// with `gone` treated as empty.
-fn naive_reach(
-    pos: &Position,
-    spec: &dyn Variant,
-    side: Side,
-    gone: Option<Cell>,
-    attacks: bool,
-) -> Vec<(Cell, Cell)> {
-    let rules = pos.rules();
-    let board = rules.board();
-    let sign = if side == Side::White { 1 } else { -1 };
-    let pawn = spec.pawn().expect("pawns");
-    let at = |c: Cell| pos.piece_at(c).filter(|_| Some(c) != gone);
-    let mut out = Vec::new();
-    for (cell, piece) in pos.pieces().filter(|(_, p)| p.side == side) {
-        let letter = rules.kind_info(piece.kind).letter;
-        let lands = |c: Cell| attacks || at(c).is_none_or(|p| p.side != side);
-        if letter == pawn.piece {
-            for v in pawn.advance.iter().filter(|_| !attacks) {
-                if let Some(c) = board.offset(cell, *v * sign).filter(|c| at(*c).is_none()) {
-                    out.push((cell, c));
-                }
-            }
-            for v in &pawn.capture {
-                let target = board.offset(cell, *v * sign);
-                if let Some(c) =
-                    target.filter(|c| attacks || at(*c).is_some_and(|p| p.side != side))
-                {
-                    out.push((cell, c));
-                }
-            }
-            continue;
-        }
-        let kind: &PieceType = spec.pieces().iter().find(|p| p.letter == letter).unwrap();
-        for atom in &kind.atoms {
-            for v in &atom.vectors {
-                let mut from = cell;
-                while let Some(next) = board.offset(from, *v * sign) {
-                    if lands(next) {
-                        out.push((cell, next));
-                    }
-                    if at(next).is_some() || atom.reach == Reach::Leap {
-                        break;
-                    }
-                    from = next;
-                }
-            }
-        }
-    }
-    out
 }
 
 #[test]

@@ -362,7 +362,12 @@ fn limited<B: CellSet>(board: &Board, c: Cell, v: Hex, max: u8) -> B {
 }
 
 /// How one piece kind moves for one side, as tables.
-fn kind_moves<B: CellSet>(board: &Board, geometry: &Geometry<B>, p: &PieceType, side: Side) -> KindMoves<B> {
+fn kind_moves<B: CellSet>(
+    board: &Board,
+    geometry: &Geometry<B>,
+    p: &PieceType,
+    side: Side,
+) -> KindMoves<B> {
     let n = board.len();
     let mut km = KindMoves {
         leap_any: vec![B::EMPTY; n],
@@ -380,7 +385,13 @@ fn kind_moves<B: CellSet>(board: &Board, geometry: &Geometry<B>, p: &PieceType, 
 }
 
 /// Each atom's leaps into the leap table of its mode, and its slides as slide atoms.
-fn add_atoms<B: CellSet>(board: &Board, geometry: &Geometry<B>, p: &PieceType, side: Side, km: &mut KindMoves<B>) {
+fn add_atoms<B: CellSet>(
+    board: &Board,
+    geometry: &Geometry<B>,
+    p: &PieceType,
+    side: Side,
+    km: &mut KindMoves<B>,
+) {
     for a in &p.atoms {
         for v in &a.vectors {
             let v = *v * sign(side);
@@ -682,7 +693,11 @@ fn promotion_from<B: CellSet>(
 }
 
 /// The cells from which one pawn advance reaches a promotion cell.
-fn mark_promoting_cells<B: CellSet>(board: &Board, pt: &mut PawnTables<B>, pr: &PromotionTables<B>) {
+fn mark_promoting_cells<B: CellSet>(
+    board: &Board,
+    pt: &mut PawnTables<B>,
+    pr: &PromotionTables<B>,
+) {
     for s in 0..2 {
         let cells = pr.zone[s] | pr.optional_zone[s];
         pt.promoting_from[s] = board

@@ -194,9 +194,7 @@ impl Zobrist {
             z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
             z ^ (z >> 31)
         };
-        let piece = (0..(2 * MAX_KINDS + 1) * cells)
-            .map(|_| next())
-            .collect();
+        let piece = (0..(2 * MAX_KINDS + 1) * cells).map(|_| next()).collect();
         let black_to_move = next();
         let ep = (0..cells).map(|_| next()).collect();
         let castling = std::array::from_fn(|_| next());

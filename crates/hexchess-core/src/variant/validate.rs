@@ -400,10 +400,10 @@ impl Checker {
     fn board(&mut self, def: &BoardDef) -> Option<Board> {
         let cells = match &def.shape {
             ShapeDef::Hexagon(radius) => {
-                if *radius == 0 || *radius > 6 {
+                if *radius == 0 || *radius > 9 {
                     self.report(
                         "board.shape[0]",
-                        format!("radius {radius} is not supported: use 1 to 6 (a radius-6 board has 127 cells, the most that fit)"),
+                        format!("radius {radius} is not supported: use 1 to 9 (a radius-9 board has 271 cells, the most that fit)"),
                     );
                     return None;
                 }

@@ -1,6 +1,8 @@
 //! Helpers shared by the core's integration tests.
 #![allow(dead_code)]
 
+pub mod naive;
+
 use std::sync::Arc;
 
 use hexchess_core::variant::builtin;
