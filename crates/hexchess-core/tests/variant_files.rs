@@ -180,3 +180,42 @@ fn black_mirror_off_an_irregular_board_is_reported() {
     assert!(!text.contains("of b1"), "{text}");
     assert!(text.contains("1 problem:"), "{text}");
 }
+
+#[test]
+fn a_broken_setup_phase_names_each_problem_where_it_is() {
+    const PRE: &str = include_str!("../../../variants/pre-hexachess.ron");
+    let broken = PRE
+        // An unknown piece in hand, a kind listed twice, a zone too small for the hand.
+        .replace("('N', 2)]", "('N', 2), ('X', 1), ('Q', 1)]")
+        .replace("zone: Ranks([3]),", "zone: Cells([\"a3\", \"b3\"]),")
+        .replace("distinct_colours: ['B'],", "distinct_colours: ['N', 'W'],");
+    let err = parse_variant(&broken, "pre.ron").unwrap_err();
+    let VariantError::Invalid { problems, .. } = &err else {
+        panic!("{err}")
+    };
+    let text = err.to_string();
+    let at = |words: &str| {
+        problems
+            .iter()
+            .find(|p| p.message.contains(words))
+            .unwrap_or_else(|| panic!("no problem mentioning {words:?} in\n{text}"))
+    };
+    let x = at("unknown piece 'X'");
+    assert_eq!(
+        (x.line, x.column),
+        (
+            Some(position_of(&broken, "('X'", "('X'").0),
+            Some(position_of(&broken, "('X'", "('X'").1)
+        )
+    );
+    at("'Q' is listed twice in the hand");
+    at("White's zone has 2 free cells for 9 pieces in hand");
+    at("'W' is not in the hand");
+    // `FarEdge` is a promotion zone: a setup zone names cells or ranks.
+    let far = PRE.replace("zone: Ranks([3]),", "zone: FarEdge,");
+    let err = parse_variant(&far, "pre.ron").unwrap_err();
+    assert!(
+        err.to_string().contains("name cells or ranks here"),
+        "{err}"
+    );
+}
