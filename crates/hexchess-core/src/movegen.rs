@@ -185,7 +185,41 @@ impl<B: CellSet> Position<B> {
             return false;
         }
         let us = self.turn;
-        self.is_attacked(self.royal[us.index()], !us)
+        let king = self.royal[us.index()];
+        if self.rules.two_sided() {
+            return self.is_attacked(king, !us);
+        }
+        self.rules
+            .enemies(us)
+            .iter()
+            .any(|&them| self.is_attacked(king, them))
+    }
+
+    /// The pieces of every side `us` plays against: what it may capture.
+    #[inline]
+    pub(crate) fn enemy_cells(&self, us: Side) -> B {
+        if self.rules.two_sided() {
+            return self.side_bb[(!us).index()];
+        }
+        self.rules
+            .enemies(us)
+            .iter()
+            .fold(B::EMPTY, |all, them| all | self.side_bb[them.index()])
+    }
+
+    /// Whether any side `us` plays against attacks `target`, given the occupancy, with
+    /// `spared` (a piece about to be captured) attacking nothing.
+    #[inline]
+    fn attacked_by_enemies(&self, us: Side, target: Cell, occupied: B, spared: B) -> bool {
+        if self.rules.two_sided() {
+            let them = !us;
+            let attackers = self.side_bb[them.index()] & !spared;
+            return self.attacked_with(target, them, occupied, attackers);
+        }
+        self.rules.enemies(us).iter().any(|&them| {
+            let attackers = self.side_bb[them.index()] & !spared;
+            self.attacked_with(target, them, occupied, attackers)
+        })
     }
 
     #[inline]
@@ -202,11 +236,9 @@ impl<B: CellSet> Position<B> {
     fn check_info(&self) -> CheckInfo<B> {
         let r = &*self.rules;
         let us = self.turn;
-        let them = !us;
         let king = self.royal[us.index()];
         let own = self.side_bb[us.index()];
-        let enemy = self.side_bb[them.index()];
-        let occupied = own | enemy;
+        let occupied = self.occupied();
         let mut info = CheckInfo {
             checkers: B::EMPTY,
             evasion: B::EMPTY,
@@ -219,6 +251,32 @@ impl<B: CellSet> Position<B> {
             info.evasion = !B::EMPTY;
             return info;
         }
+        if r.two_sided() {
+            self.add_checks_and_pins(!us, king, own, occupied, &mut info);
+        } else {
+            for &them in r.enemies(us) {
+                self.add_checks_and_pins(them, king, own, occupied, &mut info);
+            }
+        }
+        if info.checkers.is_empty() {
+            info.evasion = !B::EMPTY;
+        }
+        info
+    }
+
+    /// The checks `them` gives the royal piece on `king`, and the pieces of `own` it
+    /// pins there.
+    #[inline]
+    fn add_checks_and_pins(
+        &self,
+        them: Side,
+        king: Cell,
+        own: B,
+        occupied: B,
+        info: &mut CheckInfo<B>,
+    ) {
+        let r = &*self.rules;
+        let enemy = self.side_bb[them.index()];
         for &k in &r.leapers[them.index()] {
             let found = r.leap_attackers[them.index()][k.index()][king.index()]
                 & self.kind_bb[k.index()]
@@ -263,10 +321,6 @@ impl<B: CellSet> Position<B> {
                 }
             }
         }
-        if info.checkers.is_empty() {
-            info.evasion = !B::EMPTY;
-        }
-        info
     }
 
     /// Fills `out` with every legal move of the side to move.
@@ -375,10 +429,9 @@ impl<B: CellSet> Position<B> {
     fn royal_moves(&self, king: Cell, set: MoveSet, out: &mut MoveList) {
         let r = &*self.rules;
         let us = self.turn;
-        let them = !us;
         let own = self.side_bb[us.index()];
-        let enemy = self.side_bb[them.index()];
-        let occupied = own | enemy;
+        let enemy = self.enemy_cells(us);
+        let occupied = self.occupied();
         let king_kind = self.piece_at(king).expect("royal piece").kind;
         let km = &r.moves[us.index()][king_kind.index()];
         let mut targets = piece_targets(r, km, king, own, enemy, occupied);
@@ -389,7 +442,7 @@ impl<B: CellSet> Position<B> {
         }
         let without_king = occupied & !B::from_cell(king);
         for t in targets {
-            if !self.attacked_with(t, them, without_king, enemy & !B::from_cell(t)) {
+            if !self.attacked_by_enemies(us, t, without_king, B::from_cell(t)) {
                 out.push(Move::new(king, t));
             }
         }
@@ -407,8 +460,8 @@ impl<B: CellSet> Position<B> {
     ) {
         let r = &*self.rules;
         let own = self.side_bb[self.turn.index()];
-        let enemy = self.side_bb[(!self.turn).index()];
-        let occupied = own | enemy;
+        let enemy = self.enemy_cells(self.turn);
+        let occupied = self.occupied();
         let targets = match set {
             MoveSet::All => piece_targets(r, km, from, own, enemy, occupied),
             MoveSet::Noisy if (km.capture_reach[from.index()] & enemy).is_empty() => return,
@@ -428,9 +481,8 @@ impl<B: CellSet> Position<B> {
         let pawn = r.pawn.as_ref().expect("pawn rules");
         let us = self.turn;
         let s = us.index();
-        let own = self.side_bb[s];
-        let enemy = self.side_bb[(!us).index()];
-        let occupied = own | enemy;
+        let enemy = self.enemy_cells(us);
+        let occupied = self.occupied();
         let choices = self.promotion_choices_now();
         let ep_targets = self.ep.map_or(B::EMPTY, |e| e.targets);
         for from in pawns {
@@ -587,10 +639,8 @@ impl<B: CellSet> Position<B> {
     /// (for a move of a non-royal piece).
     fn keeps_royal_safe(&self, from: Cell, to: Cell) -> bool {
         let us = self.turn;
-        let them = !us;
         let occupied = (self.occupied() & !B::from_cell(from)) | B::from_cell(to);
-        let attackers = self.side_bb[them.index()] & !B::from_cell(to);
-        !self.attacked_with(self.royal[us.index()], them, occupied, attackers)
+        !self.attacked_by_enemies(us, self.royal[us.index()], occupied, B::from_cell(to))
     }
 
     pub(crate) fn en_passant_is_legal(&self, from: Cell, target: Cell, victim: Cell) -> bool {
