@@ -15,6 +15,10 @@ use crate::variant::MoveMode;
 
 /// Checkers and pins of the side to move.
 struct CheckInfo<B: CellSet> {
+    /// Every piece on the board, and those of the sides the mover plays against: found
+    /// once here for every generator of the node.
+    occupied: B,
+    enemy: B,
     checkers: B,
     /// Cells a non-royal move must land on to answer a single check (the checker and the
     /// cells between it and the royal piece); every cell when not in check.
@@ -198,8 +202,8 @@ impl<B: CellSet> Position<B> {
     /// The pieces of every side `us` plays against: what it may capture.
     #[inline]
     pub(crate) fn enemy_cells(&self, us: Side) -> B {
-        if self.rules.two_sided() {
-            return self.side_bb[(!us).index()];
+        if !self.rules.has_teams() {
+            return self.occupied() & !self.side_bb[us.index()];
         }
         self.rules
             .enemies(us)
@@ -209,7 +213,7 @@ impl<B: CellSet> Position<B> {
 
     /// Whether any side `us` plays against attacks `target`, given the occupancy, with
     /// `spared` (a piece about to be captured) attacking nothing.
-    #[inline]
+    #[inline(always)]
     fn attacked_by_enemies(&self, us: Side, target: Cell, occupied: B, spared: B) -> bool {
         if self.rules.two_sided() {
             let them = !us;
@@ -240,6 +244,8 @@ impl<B: CellSet> Position<B> {
         let own = self.side_bb[us.index()];
         let occupied = self.occupied();
         let mut info = CheckInfo {
+            occupied,
+            enemy: self.enemy_cells(us),
             checkers: B::EMPTY,
             evasion: B::EMPTY,
             pinned: B::EMPTY,
@@ -266,7 +272,7 @@ impl<B: CellSet> Position<B> {
 
     /// The checks `them` gives the royal piece on `king`, and the pieces of `own` it
     /// pins there.
-    #[inline]
+    #[inline(always)]
     fn add_checks_and_pins(
         &self,
         them: Side,
@@ -363,7 +369,7 @@ impl<B: CellSet> Position<B> {
         let moves = &r.moves[us.index()];
 
         // The royal piece: any target not attacked once it has left its cell.
-        self.royal_moves(king, set, out);
+        self.royal_moves(king, info, set, out);
         if info.checkers.has_several() {
             return;
         }
@@ -406,7 +412,7 @@ impl<B: CellSet> Position<B> {
         let r = &*self.rules;
         let info = &legality.0;
         if from == self.royal[us.index()] {
-            self.royal_moves(from, MoveSet::All, scratch);
+            self.royal_moves(from, info, MoveSet::All, scratch);
             if self.castling != 0 && info.checkers.is_empty() {
                 self.castling_moves(from, scratch);
             }
@@ -426,12 +432,11 @@ impl<B: CellSet> Position<B> {
 
     /// The royal piece's moves of `set` (castling aside).
     #[inline]
-    fn royal_moves(&self, king: Cell, set: MoveSet, out: &mut MoveList) {
+    fn royal_moves(&self, king: Cell, info: &CheckInfo<B>, set: MoveSet, out: &mut MoveList) {
         let r = &*self.rules;
         let us = self.turn;
         let own = self.side_bb[us.index()];
-        let enemy = self.enemy_cells(us);
-        let occupied = self.occupied();
+        let (enemy, occupied) = (info.enemy, info.occupied);
         let king_kind = self.piece_at(king).expect("royal piece").kind;
         let km = &r.moves[us.index()][king_kind.index()];
         let mut targets = piece_targets(r, km, king, own, enemy, occupied);
@@ -441,6 +446,15 @@ impl<B: CellSet> Position<B> {
             MoveSet::Quiet => targets &= !enemy,
         }
         let without_king = occupied & !B::from_cell(king);
+        if r.two_sided() {
+            let them = !us;
+            for t in targets {
+                if !self.attacked_with(t, them, without_king, enemy & !B::from_cell(t)) {
+                    out.push(Move::new(king, t));
+                }
+            }
+            return;
+        }
         for t in targets {
             if !self.attacked_by_enemies(us, t, without_king, B::from_cell(t)) {
                 out.push(Move::new(king, t));
@@ -460,8 +474,7 @@ impl<B: CellSet> Position<B> {
     ) {
         let r = &*self.rules;
         let own = self.side_bb[self.turn.index()];
-        let enemy = self.enemy_cells(self.turn);
-        let occupied = self.occupied();
+        let (enemy, occupied) = (info.enemy, info.occupied);
         let targets = match set {
             MoveSet::All => piece_targets(r, km, from, own, enemy, occupied),
             MoveSet::Noisy if (km.capture_reach[from.index()] & enemy).is_empty() => return,
@@ -481,8 +494,7 @@ impl<B: CellSet> Position<B> {
         let pawn = r.pawn.as_ref().expect("pawn rules");
         let us = self.turn;
         let s = us.index();
-        let enemy = self.enemy_cells(us);
-        let occupied = self.occupied();
+        let (enemy, occupied) = (info.enemy, info.occupied);
         let choices = self.promotion_choices_now();
         let ep_targets = self.ep.map_or(B::EMPTY, |e| e.targets);
         for from in pawns {

@@ -36,7 +36,7 @@ impl Side {
     /// The seat with this index (0 to 3).
     #[inline]
     pub const fn from_index(i: usize) -> Side {
-        match i {
+        match i & 3 {
             0 => Side::White,
             1 => Side::Black,
             2 => Side::Third,
@@ -70,7 +70,12 @@ impl Not for Side {
     /// The opponent in a two-player game (the third and fourth seats pair up likewise).
     #[inline]
     fn not(self) -> Side {
-        Side::from_index(self.index() ^ 1)
+        match self {
+            Side::White => Side::Black,
+            Side::Black => Side::White,
+            Side::Third => Side::Fourth,
+            Side::Fourth => Side::Third,
+        }
     }
 }
 
@@ -110,13 +115,10 @@ impl Piece {
         Piece { side, kind }
     }
 
-    /// A compact non-zero code for the mailbox and Zobrist tables: `1 + 2 kind + side`
-    /// for White and Black, then the third and fourth seats' pieces after all of
-    /// theirs (so two-player codes, and the keys drawn for them, never change).
+    /// A compact non-zero code for the mailbox and Zobrist tables: `1 + 4 kind + side`.
     #[inline]
     pub(crate) const fn code(self) -> u8 {
-        let side = self.side as u8;
-        1 + 2 * self.kind.0 + (side & 1) + (side >> 1) * 2 * MAX_KINDS as u8
+        1 + MAX_SIDES as u8 * self.kind.0 + self.side as u8
     }
 
     /// Inverse of [`Piece::code`]; `0` is an empty cell.
@@ -125,14 +127,9 @@ impl Piece {
         if code == 0 {
             return None;
         }
-        let (pair, rest) = if code > 2 * MAX_KINDS as u8 {
-            (2, code - 1 - 2 * MAX_KINDS as u8)
-        } else {
-            (0, code - 1)
-        };
         Some(Piece {
-            side: Side::from_index(pair + (rest & 1) as usize),
-            kind: Kind(rest >> 1),
+            side: Side::from_index((code - 1) as usize % MAX_SIDES),
+            kind: Kind((code - 1) / MAX_SIDES as u8),
         })
     }
 }

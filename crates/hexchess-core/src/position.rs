@@ -667,6 +667,15 @@ impl<B: CellSet> Position<B> {
     /// The turn passes from `us` to the next side in turn order.
     #[inline]
     fn pass_turn(&mut self, us: Side) {
+        if self.rules.two_sided() {
+            // The two-player turn, as it always was: the other side, one key.
+            if us == Side::Black {
+                self.fullmove += 1;
+            }
+            self.hash ^= self.rules.zobrist.turn(Side::Black);
+            self.turn = !us;
+            return;
+        }
         let next = self.rules.next_side(us);
         self.turn_to(us, next);
     }

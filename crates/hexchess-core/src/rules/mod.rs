@@ -174,6 +174,8 @@ pub(crate) struct Seats {
     names: Vec<String>,
     /// `[side]`: the sides not on its team, in turn order from the next one.
     pub enemies: [Vec<Side>; MAX_SIDES],
+    /// Whether any two sides are on one team.
+    pub teams: bool,
 }
 
 impl Seats {
@@ -191,11 +193,16 @@ impl Seats {
                 .map(Side::from_index)
                 .collect()
         });
+        let teams = enemies
+            .iter()
+            .take(count)
+            .any(|e: &Vec<Side>| e.len() + 1 < count);
         Seats {
             count,
             rotation,
             names: specs.iter().map(|s| s.name.clone()).collect(),
             enemies,
+            teams,
         }
     }
 
@@ -244,7 +251,9 @@ impl Zobrist {
             z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
             z ^ (z >> 31)
         };
-        let mut piece: Vec<u64> = (0..(2 * MAX_KINDS + 1) * cells).map(|_| next()).collect();
+        // Drawn in the order of the two-player codes (`1 + 2 kind + side`) that came
+        // first, so White's and Black's keys, and every hash, stay what they were.
+        let two_player: Vec<u64> = (0..(2 * MAX_KINDS + 1) * cells).map(|_| next()).collect();
         let black_to_move = next();
         let ep = (0..cells).map(|_| next()).collect();
         let castling = std::array::from_fn(|_| next());
@@ -252,8 +261,19 @@ impl Zobrist {
         let hand = (0..2 * MAX_KINDS * MAX_IN_HAND)
             .map(|i| if i % MAX_IN_HAND == 0 { 0 } else { next() })
             .collect();
-        // The third and fourth seats' pieces and turns, drawn last for the same reason.
-        piece.extend((piece.len()..PIECE_CODES * cells).map(|_| next()));
+        let mut piece = vec![0u64; PIECE_CODES * cells];
+        for kind in 0..MAX_KINDS {
+            for side in 0..MAX_SIDES {
+                let code = 1 + MAX_SIDES * kind + side;
+                for c in 0..cells {
+                    piece[code * cells + c] = if side < 2 {
+                        two_player[(1 + 2 * kind + side) * cells + c]
+                    } else {
+                        next()
+                    };
+                }
+            }
+        }
         let turn = [0, black_to_move, next(), next()];
         Zobrist {
             piece,
@@ -537,6 +557,12 @@ impl<B: CellSet> Rules<B> {
     #[inline]
     pub(crate) fn two_sided(&self) -> bool {
         self.seats.count == 2
+    }
+
+    /// Whether some sides are allies (then not every other piece is an enemy).
+    #[inline]
+    pub(crate) fn has_teams(&self) -> bool {
+        self.seats.teams
     }
 
     /// The side that moves after `side`.
