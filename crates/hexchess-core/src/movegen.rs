@@ -648,7 +648,9 @@ impl<B: CellSet> Position<B> {
     }
 
     /// Whether moving the piece on `from` to `to` leaves the royal piece unattacked
-    /// (for a move of a non-royal piece).
+    /// (for a move of a non-royal piece). Only pins beyond the check info's table need
+    /// it: kept out of line, so the move loops stay small.
+    #[inline(never)]
     fn keeps_royal_safe(&self, from: Cell, to: Cell) -> bool {
         let us = self.turn;
         let occupied = (self.occupied() & !B::from_cell(from)) | B::from_cell(to);

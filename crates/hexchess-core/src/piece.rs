@@ -70,12 +70,7 @@ impl Not for Side {
     /// The opponent in a two-player game (the third and fourth seats pair up likewise).
     #[inline]
     fn not(self) -> Side {
-        match self {
-            Side::White => Side::Black,
-            Side::Black => Side::White,
-            Side::Third => Side::Fourth,
-            Side::Fourth => Side::Third,
-        }
+        Side::from_index(self as usize ^ 1)
     }
 }
 
