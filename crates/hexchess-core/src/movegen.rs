@@ -849,8 +849,13 @@ mod tests {
             halfmove: 0,
             fullmove: 1,
         };
-        let pos =
-            Position::from_parts(Arc::clone(&rules), &pieces, [[0; MAX_KINDS]; 2], state).unwrap();
+        let pos = Position::from_parts(
+            Arc::clone(&rules),
+            &pieces,
+            [[0; MAX_KINDS]; crate::piece::MAX_SIDES],
+            state,
+        )
+        .unwrap();
         let targets = |from: &str| {
             let mut v: Vec<&str> = pos
                 .legal_moves()
