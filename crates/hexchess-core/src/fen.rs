@@ -12,7 +12,7 @@ use std::sync::Arc;
 use crate::bitboard::CellSet;
 use crate::board::{Board, Naming};
 use crate::cell::Cell;
-use crate::piece::{MAX_KINDS, Piece, Side};
+use crate::piece::{MAX_KINDS, MAX_SIDES, Piece, Side};
 use crate::position::{EnPassant, Phase, Position, State};
 use crate::rules::Rules;
 
@@ -168,6 +168,12 @@ impl<B: CellSet> Position<B> {
         if fields.is_empty() {
             return Err(FenError::Empty);
         }
+        if rules.side_count() > 2 {
+            return Err(FenError::Illegal(
+                "hex FEN of games of more than two sides comes with the 3- and 4-player games"
+                    .into(),
+            ));
+        }
         // Variants with castling have a castling field after the side to move.
         let castles = rules.has_castling();
         let most = if castles { 6 } else { 5 };
@@ -300,8 +306,8 @@ fn check_no_royal_left_attacked<B: CellSet>(pos: &Position<B>) -> Result<(), Fen
 fn split_hand<'a, B: CellSet>(
     rules: &Rules<B>,
     field: &'a str,
-) -> Result<(&'a str, [[u8; MAX_KINDS]; 2]), FenError> {
-    let mut hand = [[0u8; MAX_KINDS]; 2];
+) -> Result<(&'a str, [[u8; MAX_KINDS]; MAX_SIDES]), FenError> {
+    let mut hand = [[0u8; MAX_KINDS]; MAX_SIDES];
     let Some(open) = field.find('[') else {
         return Ok((field, hand));
     };

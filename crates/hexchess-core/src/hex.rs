@@ -36,6 +36,19 @@ impl Hex {
         Some(Hex { q, r })
     }
 
+    /// The coordinate turned `steps` sixths of a turn about the centre (counter-clockwise
+    /// on the flat-top drawing): `(q, r, s)` becomes `(-r, -s, -q)` per step.
+    pub const fn rotated(self, steps: u8) -> Hex {
+        let (mut q, mut r) = (self.q, self.r);
+        let mut i = 0;
+        while i < steps % 6 {
+            let s = -q - r;
+            (q, r) = (-r, -s);
+            i += 1;
+        }
+        Hex { q, r }
+    }
+
     pub const fn q(self) -> i8 {
         self.q
     }

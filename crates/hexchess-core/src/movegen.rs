@@ -15,6 +15,10 @@ use crate::variant::MoveMode;
 
 /// Checkers and pins of the side to move.
 struct CheckInfo<B: CellSet> {
+    /// Every piece on the board, and those of the sides the mover plays against: found
+    /// once here for every generator of the node.
+    occupied: B,
+    enemy: B,
     checkers: B,
     /// Cells a non-royal move must land on to answer a single check (the checker and the
     /// cells between it and the royal piece); every cell when not in check.
@@ -185,7 +189,41 @@ impl<B: CellSet> Position<B> {
             return false;
         }
         let us = self.turn;
-        self.is_attacked(self.royal[us.index()], !us)
+        let king = self.royal[us.index()];
+        if self.rules.two_sided() {
+            return self.is_attacked(king, !us);
+        }
+        self.rules
+            .enemies(us)
+            .iter()
+            .any(|&them| self.is_attacked(king, them))
+    }
+
+    /// The pieces of every side `us` plays against: what it may capture.
+    #[inline]
+    pub(crate) fn enemy_cells(&self, us: Side) -> B {
+        if !self.rules.has_teams() {
+            return self.occupied() & !self.side_bb[us.index()];
+        }
+        self.rules
+            .enemies(us)
+            .iter()
+            .fold(B::EMPTY, |all, them| all | self.side_bb[them.index()])
+    }
+
+    /// Whether any side `us` plays against attacks `target`, given the occupancy, with
+    /// `spared` (a piece about to be captured) attacking nothing.
+    #[inline(always)]
+    fn attacked_by_enemies(&self, us: Side, target: Cell, occupied: B, spared: B) -> bool {
+        if self.rules.two_sided() {
+            let them = !us;
+            let attackers = self.side_bb[them.index()] & !spared;
+            return self.attacked_with(target, them, occupied, attackers);
+        }
+        self.rules.enemies(us).iter().any(|&them| {
+            let attackers = self.side_bb[them.index()] & !spared;
+            self.attacked_with(target, them, occupied, attackers)
+        })
     }
 
     #[inline]
@@ -202,12 +240,12 @@ impl<B: CellSet> Position<B> {
     fn check_info(&self) -> CheckInfo<B> {
         let r = &*self.rules;
         let us = self.turn;
-        let them = !us;
         let king = self.royal[us.index()];
         let own = self.side_bb[us.index()];
-        let enemy = self.side_bb[them.index()];
-        let occupied = own | enemy;
+        let occupied = self.occupied();
         let mut info = CheckInfo {
+            occupied,
+            enemy: self.enemy_cells(us),
             checkers: B::EMPTY,
             evasion: B::EMPTY,
             pinned: B::EMPTY,
@@ -219,6 +257,32 @@ impl<B: CellSet> Position<B> {
             info.evasion = !B::EMPTY;
             return info;
         }
+        if r.two_sided() {
+            self.add_checks_and_pins(!us, king, own, occupied, &mut info);
+        } else {
+            for &them in r.enemies(us) {
+                self.add_checks_and_pins(them, king, own, occupied, &mut info);
+            }
+        }
+        if info.checkers.is_empty() {
+            info.evasion = !B::EMPTY;
+        }
+        info
+    }
+
+    /// The checks `them` gives the royal piece on `king`, and the pieces of `own` it
+    /// pins there.
+    #[inline(always)]
+    fn add_checks_and_pins(
+        &self,
+        them: Side,
+        king: Cell,
+        own: B,
+        occupied: B,
+        info: &mut CheckInfo<B>,
+    ) {
+        let r = &*self.rules;
+        let enemy = self.side_bb[them.index()];
         for &k in &r.leapers[them.index()] {
             let found = r.leap_attackers[them.index()][k.index()][king.index()]
                 & self.kind_bb[k.index()]
@@ -263,10 +327,6 @@ impl<B: CellSet> Position<B> {
                 }
             }
         }
-        if info.checkers.is_empty() {
-            info.evasion = !B::EMPTY;
-        }
-        info
     }
 
     /// Fills `out` with every legal move of the side to move.
@@ -309,7 +369,7 @@ impl<B: CellSet> Position<B> {
         let moves = &r.moves[us.index()];
 
         // The royal piece: any target not attacked once it has left its cell.
-        self.royal_moves(king, set, out);
+        self.royal_moves(king, info, set, out);
         if info.checkers.has_several() {
             return;
         }
@@ -352,7 +412,7 @@ impl<B: CellSet> Position<B> {
         let r = &*self.rules;
         let info = &legality.0;
         if from == self.royal[us.index()] {
-            self.royal_moves(from, MoveSet::All, scratch);
+            self.royal_moves(from, info, MoveSet::All, scratch);
             if self.castling != 0 && info.checkers.is_empty() {
                 self.castling_moves(from, scratch);
             }
@@ -372,13 +432,11 @@ impl<B: CellSet> Position<B> {
 
     /// The royal piece's moves of `set` (castling aside).
     #[inline]
-    fn royal_moves(&self, king: Cell, set: MoveSet, out: &mut MoveList) {
+    fn royal_moves(&self, king: Cell, info: &CheckInfo<B>, set: MoveSet, out: &mut MoveList) {
         let r = &*self.rules;
         let us = self.turn;
-        let them = !us;
         let own = self.side_bb[us.index()];
-        let enemy = self.side_bb[them.index()];
-        let occupied = own | enemy;
+        let (enemy, occupied) = (info.enemy, info.occupied);
         let king_kind = self.piece_at(king).expect("royal piece").kind;
         let km = &r.moves[us.index()][king_kind.index()];
         let mut targets = piece_targets(r, km, king, own, enemy, occupied);
@@ -388,8 +446,17 @@ impl<B: CellSet> Position<B> {
             MoveSet::Quiet => targets &= !enemy,
         }
         let without_king = occupied & !B::from_cell(king);
+        if r.two_sided() {
+            let them = !us;
+            for t in targets {
+                if !self.attacked_with(t, them, without_king, enemy & !B::from_cell(t)) {
+                    out.push(Move::new(king, t));
+                }
+            }
+            return;
+        }
         for t in targets {
-            if !self.attacked_with(t, them, without_king, enemy & !B::from_cell(t)) {
+            if !self.attacked_by_enemies(us, t, without_king, B::from_cell(t)) {
                 out.push(Move::new(king, t));
             }
         }
@@ -407,8 +474,7 @@ impl<B: CellSet> Position<B> {
     ) {
         let r = &*self.rules;
         let own = self.side_bb[self.turn.index()];
-        let enemy = self.side_bb[(!self.turn).index()];
-        let occupied = own | enemy;
+        let (enemy, occupied) = (info.enemy, info.occupied);
         let targets = match set {
             MoveSet::All => piece_targets(r, km, from, own, enemy, occupied),
             MoveSet::Noisy if (km.capture_reach[from.index()] & enemy).is_empty() => return,
@@ -428,9 +494,7 @@ impl<B: CellSet> Position<B> {
         let pawn = r.pawn.as_ref().expect("pawn rules");
         let us = self.turn;
         let s = us.index();
-        let own = self.side_bb[s];
-        let enemy = self.side_bb[(!us).index()];
-        let occupied = own | enemy;
+        let (enemy, occupied) = (info.enemy, info.occupied);
         let choices = self.promotion_choices_now();
         let ep_targets = self.ep.map_or(B::EMPTY, |e| e.targets);
         for from in pawns {
@@ -584,13 +648,13 @@ impl<B: CellSet> Position<B> {
     }
 
     /// Whether moving the piece on `from` to `to` leaves the royal piece unattacked
-    /// (for a move of a non-royal piece).
+    /// (for a move of a non-royal piece). Only pins beyond the check info's table need
+    /// it: kept out of line, so the move loops stay small.
+    #[inline(never)]
     fn keeps_royal_safe(&self, from: Cell, to: Cell) -> bool {
         let us = self.turn;
-        let them = !us;
         let occupied = (self.occupied() & !B::from_cell(from)) | B::from_cell(to);
-        let attackers = self.side_bb[them.index()] & !B::from_cell(to);
-        !self.attacked_with(self.royal[us.index()], them, occupied, attackers)
+        !self.attacked_by_enemies(us, self.royal[us.index()], occupied, B::from_cell(to))
     }
 
     pub(crate) fn en_passant_is_legal(&self, from: Cell, target: Cell, victim: Cell) -> bool {
@@ -785,8 +849,13 @@ mod tests {
             halfmove: 0,
             fullmove: 1,
         };
-        let pos =
-            Position::from_parts(Arc::clone(&rules), &pieces, [[0; MAX_KINDS]; 2], state).unwrap();
+        let pos = Position::from_parts(
+            Arc::clone(&rules),
+            &pieces,
+            [[0; MAX_KINDS]; crate::piece::MAX_SIDES],
+            state,
+        )
+        .unwrap();
         let targets = |from: &str| {
             let mut v: Vec<&str> = pos
                 .legal_moves()

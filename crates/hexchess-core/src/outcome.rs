@@ -58,9 +58,11 @@ pub struct GameOutcome {
 impl GameOutcome {
     /// A win for `winner`.
     pub fn win(winner: Side, termination: Termination) -> GameOutcome {
+        // A two-player result: a game of more sides is scored by its own rules (the
+        // 3- and 4-player games), not here.
         let (white, black) = match winner {
             Side::White => (Points::ONE, Points::ZERO),
-            Side::Black => (Points::ZERO, Points::ONE),
+            _ => (Points::ZERO, Points::ONE),
         };
         GameOutcome {
             termination,
@@ -91,7 +93,7 @@ impl GameOutcome {
     pub fn points(&self, side: Side) -> Points {
         match side {
             Side::White => self.white,
-            Side::Black => self.black,
+            _ => self.black,
         }
     }
 
@@ -128,6 +130,11 @@ impl<B: CellSet> Position<B> {
     /// In the setup phase only a side with nothing it may place ends the game (as a
     /// stalemate); the draw rules wait for the pieces to be on the board.
     pub fn outcome(&self) -> Option<GameOutcome> {
+        if self.rules().side_count() > 2 {
+            // How a game of more sides ends (king capture, frozen armies) is its own
+            // rules' business: the 3- and 4-player games.
+            return None;
+        }
         let us = self.turn();
         if self.phase() == Phase::KingsExposed {
             return Some(GameOutcome::draw(Termination::KingsExposed));
@@ -139,7 +146,7 @@ impl<B: CellSet> Position<B> {
             let score = self.rules().stalemate();
             let (white, black) = match us {
                 Side::White => (score.stalemated, score.stalemating),
-                Side::Black => (score.stalemating, score.stalemated),
+                _ => (score.stalemating, score.stalemated),
             };
             return Some(GameOutcome {
                 termination: Termination::Stalemate,

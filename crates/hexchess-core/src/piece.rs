@@ -6,45 +6,71 @@ use std::ops::Not;
 /// The most piece kinds one variant may declare.
 pub const MAX_KINDS: usize = 20;
 
-/// A player.
+/// The most sides (players) a variant may have.
+pub const MAX_SIDES: usize = 4;
+
+/// Piece codes ([`Piece::code`]) run from 1 below this.
+pub(crate) const PIECE_CODES: usize = MAX_SIDES * MAX_KINDS + 1;
+
+/// A player's seat, in turn order: White moves first, then Black, then the third and
+/// fourth players of a game for more (whose names a variant gives).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Side {
     White = 0,
     Black = 1,
+    Third = 2,
+    Fourth = 3,
 }
 
 impl Side {
+    /// The two sides of a two-player game.
     pub const BOTH: [Side; 2] = [Side::White, Side::Black];
+    /// Every seat, in turn order.
+    pub const ALL: [Side; MAX_SIDES] = [Side::White, Side::Black, Side::Third, Side::Fourth];
 
     #[inline]
     pub const fn index(self) -> usize {
         self as usize
     }
 
-    /// The FEN letter, `w` or `b`.
+    /// The seat with this index (0 to 3).
+    #[inline]
+    pub const fn from_index(i: usize) -> Side {
+        match i & 3 {
+            0 => Side::White,
+            1 => Side::Black,
+            2 => Side::Third,
+            _ => Side::Fourth,
+        }
+    }
+
+    /// The FEN letter: `w`, `b`, then `c` and `d` for the third and fourth seats.
     pub const fn letter(self) -> char {
         match self {
             Side::White => 'w',
             Side::Black => 'b',
+            Side::Third => 'c',
+            Side::Fourth => 'd',
         }
     }
 
+    /// The seat's default name (a variant with more sides names its own).
     pub const fn name(self) -> &'static str {
         match self {
             Side::White => "White",
             Side::Black => "Black",
+            Side::Third => "Third",
+            Side::Fourth => "Fourth",
         }
     }
 }
 
 impl Not for Side {
     type Output = Side;
+    /// The opponent in a two-player game (the third and fourth seats pair up likewise).
     #[inline]
     fn not(self) -> Side {
-        match self {
-            Side::White => Side::Black,
-            Side::Black => Side::White,
-        }
+        Side::from_index(self as usize ^ 1)
     }
 }
 
@@ -84,10 +110,10 @@ impl Piece {
         Piece { side, kind }
     }
 
-    /// A compact non-zero code for the mailbox and Zobrist tables: `1 + 2 kind + side`.
+    /// A compact non-zero code for the mailbox and Zobrist tables: `1 + 4 kind + side`.
     #[inline]
     pub(crate) const fn code(self) -> u8 {
-        1 + 2 * self.kind.0 + self.side as u8
+        1 + MAX_SIDES as u8 * self.kind.0 + self.side as u8
     }
 
     /// Inverse of [`Piece::code`]; `0` is an empty cell.
@@ -96,14 +122,9 @@ impl Piece {
         if code == 0 {
             return None;
         }
-        let side = if (code - 1) & 1 == 0 {
-            Side::White
-        } else {
-            Side::Black
-        };
         Some(Piece {
-            side,
-            kind: Kind((code - 1) >> 1),
+            side: Side::from_index((code - 1) as usize % MAX_SIDES),
+            kind: Kind((code - 1) / MAX_SIDES as u8),
         })
     }
 }
@@ -156,7 +177,7 @@ mod tests {
     #[test]
     fn piece_codes_round_trip_and_are_never_zero() {
         for k in 0..MAX_KINDS {
-            for side in Side::BOTH {
+            for side in Side::ALL {
                 let p = Piece::new(side, Kind::new(k));
                 assert_ne!(p.code(), 0);
                 assert_eq!(Piece::from_code(p.code()), Some(p));

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use crate::bitboard::{Bitboard, CellSet};
 use crate::cell::Cell;
 use crate::moves::Move;
-use crate::piece::{Kind, MAX_KINDS, Piece, Side};
+use crate::piece::{Kind, MAX_KINDS, MAX_SIDES, PIECE_CODES, Piece, Side};
 use crate::rules::{CastlingCells, Rules, castle_bit};
 
 /// The en-passant right left by a long first move.
@@ -47,7 +47,7 @@ impl<B: CellSet> PieceSquareTable<B> {
     /// A table of zeros, to be filled with [`PieceSquareTable::set`].
     pub fn new() -> PieceSquareTable<B> {
         PieceSquareTable {
-            entries: vec![[0; 3]; (2 * MAX_KINDS + 1) * B::CAPACITY],
+            entries: vec![[0; 3]; PIECE_CODES * B::CAPACITY],
             cells: PhantomData,
         }
     }
@@ -100,6 +100,8 @@ pub(crate) struct State<B: CellSet> {
 #[derive(Clone, Copy, Debug)]
 struct Undo<B: CellSet> {
     mv: Move,
+    /// The side that played it.
+    mover: Side,
     /// Piece code of the captured piece (0 for none).
     captured: u8,
     ep: Option<EnPassant<B>>,
@@ -126,10 +128,13 @@ pub enum Phase {
 pub struct Position<B: CellSet = Bitboard> {
     pub(crate) rules: Arc<Rules<B>>,
     pub(crate) mailbox: B::Mailbox,
-    pub(crate) side_bb: [B; 2],
+    /// Every side's pieces together (kept, not added up: games of more sides have four
+    /// sets to join).
+    pub(crate) occupied_bb: B,
+    pub(crate) side_bb: [B; MAX_SIDES],
     pub(crate) kind_bb: [B; MAX_KINDS],
-    pub(crate) counts: [[u8; MAX_KINDS]; 2],
-    pub(crate) royal: [Cell; 2],
+    pub(crate) counts: [[u8; MAX_KINDS]; MAX_SIDES],
+    pub(crate) royal: [Cell; MAX_SIDES],
     pub(crate) turn: Side,
     pub(crate) ep: Option<EnPassant<B>>,
     /// Whether the en-passant key is in the hash: only when a capture is possible, so
@@ -141,7 +146,7 @@ pub struct Position<B: CellSet = Bitboard> {
     pub(crate) fullmove: u32,
     pub(crate) hash: u64,
     /// `[side][kind]`: pieces in hand, waiting to be placed (all zero after the setup).
-    pub(crate) hand: [[u8; MAX_KINDS]; 2],
+    pub(crate) hand: [[u8; MAX_KINDS]; MAX_SIDES],
     pub(crate) phase: Phase,
     undo: Vec<Undo<B>>,
     table: Option<TableSum<B>>,
@@ -151,7 +156,10 @@ impl<B: CellSet> Position<B> {
     /// The variant's starting position (with the hands full, if it has a setup phase).
     pub fn start(rules: Arc<Rules<B>>) -> Position<B> {
         let setup = rules.setup().to_vec();
-        let hand = rules.phase.as_ref().map_or([[0; MAX_KINDS]; 2], |p| p.hand);
+        let hand = rules
+            .phase
+            .as_ref()
+            .map_or([[0; MAX_KINDS]; MAX_SIDES], |p| p.hand);
         let state = State {
             turn: Side::White,
             ep: None,
@@ -170,7 +178,7 @@ impl<B: CellSet> Position<B> {
     pub(crate) fn from_parts(
         rules: Arc<Rules<B>>,
         pieces: &[(Cell, Piece)],
-        hand: [[u8; MAX_KINDS]; 2],
+        hand: [[u8; MAX_KINDS]; MAX_SIDES],
         state: State<B>,
     ) -> Result<Position<B>, String> {
         let State {
@@ -187,10 +195,11 @@ impl<B: CellSet> Position<B> {
         let mut pos = Position {
             rules,
             mailbox: B::EMPTY_MAILBOX,
-            side_bb: [B::EMPTY; 2],
+            occupied_bb: B::EMPTY,
+            side_bb: [B::EMPTY; MAX_SIDES],
             kind_bb: [B::EMPTY; MAX_KINDS],
-            counts: [[0; MAX_KINDS]; 2],
-            royal: [Cell::from_index(0); 2],
+            counts: [[0; MAX_KINDS]; MAX_SIDES],
+            royal: [Cell::from_index(0); MAX_SIDES],
             turn,
             ep: None,
             ep_hashed: false,
@@ -207,9 +216,19 @@ impl<B: CellSet> Position<B> {
             if pos.mailbox.as_ref()[c.index()] != 0 {
                 return Err(format!("two pieces on {}", pos.rules.board().name(c)));
             }
+            if !pos.rules.seats.has(p.side) {
+                return Err(format!(
+                    "a piece of a side this variant does not have on {}",
+                    pos.rules.board().name(c)
+                ));
+            }
             pos.put(p, c);
         }
-        for side in Side::BOTH {
+        if !pos.rules.seats.has(turn) {
+            return Err(format!("{turn} does not play in this variant"));
+        }
+        let sides: Vec<Side> = pos.rules.sides().collect();
+        for side in sides {
             for k in pos.rules.kinds() {
                 let n = hand[side.index()][k.index()];
                 if usize::from(n) >= crate::rules::MAX_IN_HAND {
@@ -237,9 +256,7 @@ impl<B: CellSet> Position<B> {
         if held && pos.held(turn) == 0 {
             return Err(format!("{turn} is to place but holds nothing"));
         }
-        if turn == Side::Black {
-            pos.hash ^= pos.rules.zobrist.black_to_move;
-        }
+        pos.hash ^= pos.rules.zobrist.turn(turn);
         if let Some(e) = ep {
             pos.ep = Some(e);
             pos.ep_hashed = pos.ep_capture_legal(e);
@@ -315,6 +332,7 @@ impl<B: CellSet> Position<B> {
     #[inline]
     fn put(&mut self, p: Piece, c: Cell) {
         self.mailbox.as_mut()[c.index()] = p.code();
+        self.occupied_bb.insert(c);
         self.side_bb[p.side.index()].insert(c);
         self.kind_bb[p.kind.index()].insert(c);
         self.counts[p.side.index()][p.kind.index()] += 1;
@@ -330,6 +348,7 @@ impl<B: CellSet> Position<B> {
     #[inline]
     fn take(&mut self, p: Piece, c: Cell) {
         self.mailbox.as_mut()[c.index()] = 0;
+        self.occupied_bb.remove(c);
         self.side_bb[p.side.index()].remove(c);
         self.kind_bb[p.kind.index()].remove(c);
         self.counts[p.side.index()][p.kind.index()] -= 1;
@@ -400,7 +419,7 @@ impl<B: CellSet> Position<B> {
 
     /// Every piece with its cell, in cell order.
     pub fn pieces(&self) -> impl Iterator<Item = (Cell, Piece)> + '_ {
-        (self.side_bb[0] | self.side_bb[1])
+        self.occupied()
             .into_iter()
             .map(|c| (c, self.piece_at(c).expect("occupied")))
     }
@@ -452,7 +471,7 @@ impl<B: CellSet> Position<B> {
     /// Every occupied cell.
     #[inline]
     pub fn occupied(&self) -> B {
-        self.side_bb[0] | self.side_bb[1]
+        self.occupied_bb
     }
 
     /// How many pieces of a kind a side has.
@@ -519,6 +538,7 @@ impl<B: CellSet> Position<B> {
         };
         self.undo.push(Undo {
             mv,
+            mover: us,
             captured: captured_code,
             ep: self.ep,
             ep_hashed: self.ep_hashed,
@@ -574,11 +594,7 @@ impl<B: CellSet> Position<B> {
         } else {
             self.halfmove.saturating_add(1)
         };
-        if us == Side::Black {
-            self.fullmove += 1;
-        }
-        self.turn = !us;
-        self.hash ^= self.rules.zobrist.black_to_move;
+        self.pass_turn(us);
 
         if mv.is_double_step() && self.rules.pawn.as_ref().is_some_and(|p| p.en_passant) {
             let targets = self.skipped_cells(us, from, to);
@@ -624,6 +640,7 @@ impl<B: CellSet> Position<B> {
         let cell = mv.to();
         self.undo.push(Undo {
             mv,
+            mover: us,
             captured: 0,
             ep: self.ep,
             ep_hashed: self.ep_hashed,
@@ -644,12 +661,34 @@ impl<B: CellSet> Position<B> {
             Some(side) => side,
             None => self.reveal(),
         };
-        if us == Side::Black && next == Side::White {
+        self.turn_to(us, next);
+    }
+
+    /// The turn passes from `us` to the next side in turn order.
+    #[inline]
+    fn pass_turn(&mut self, us: Side) {
+        if self.rules.two_sided() {
+            // The two-player turn, as it always was: the other side, one key.
+            if us == Side::Black {
+                self.fullmove += 1;
+            }
+            self.hash ^= self.rules.zobrist.turn(Side::Black);
+            self.turn = !us;
+            return;
+        }
+        let next = self.rules.next_side(us);
+        self.turn_to(us, next);
+    }
+
+    /// The turn goes from `us` to `next`; a new round (the move number) begins when it
+    /// goes back to an earlier seat (from Black to White).
+    #[inline]
+    fn turn_to(&mut self, us: Side, next: Side) {
+        if next.index() < us.index() {
             self.fullmove += 1;
         }
-        if next != us {
-            self.hash ^= self.rules.zobrist.black_to_move;
-        }
+        let z = &self.rules.zobrist;
+        self.hash ^= z.turn(us) ^ z.turn(next);
         self.turn = next;
     }
 
@@ -696,7 +735,7 @@ impl<B: CellSet> Position<B> {
         self.take(piece, cell);
         self.hand[us.index()][piece.kind.index()] += 1;
         self.phase = Phase::Setup;
-        if us == Side::Black && self.turn == Side::White {
+        if self.turn.index() < us.index() {
             self.fullmove -= 1;
         }
         self.turn = us;
@@ -732,7 +771,7 @@ impl<B: CellSet> Position<B> {
             self.unmake_placement(u);
             return Some(mv);
         }
-        let us = !self.turn;
+        let us = u.mover;
         let (from, to) = (mv.from(), mv.to());
         if let Some(i) = mv.castling() {
             let c = &self.rules.castling[us.index()][i];
@@ -764,7 +803,7 @@ impl<B: CellSet> Position<B> {
                 self.royal[us.index()] = from;
             }
         }
-        if us == Side::Black {
+        if self.turn.index() < us.index() {
             self.fullmove -= 1;
         }
         self.turn = us;
@@ -781,6 +820,7 @@ impl<B: CellSet> Position<B> {
     pub fn make_null_move(&mut self) {
         self.undo.push(Undo {
             mv: Move::new(Cell::from_index(0), Cell::from_index(0)),
+            mover: self.turn,
             captured: 0,
             ep: self.ep,
             ep_hashed: self.ep_hashed,
@@ -795,13 +835,15 @@ impl<B: CellSet> Position<B> {
         }
         self.ep_hashed = false;
         self.halfmove = self.halfmove.saturating_add(1);
-        self.turn = !self.turn;
-        self.hash ^= self.rules.zobrist.black_to_move;
+        let (us, next) = (self.turn, self.rules.next_side(self.turn));
+        let z = &self.rules.zobrist;
+        self.hash ^= z.turn(us) ^ z.turn(next);
+        self.turn = next;
     }
 
     pub fn unmake_null_move(&mut self) {
         let u = self.undo.pop().expect("a null move to undo");
-        self.turn = !self.turn;
+        self.turn = u.mover;
         self.ep = u.ep;
         self.ep_hashed = u.ep_hashed;
         self.halfmove = u.halfmove;
@@ -820,9 +862,7 @@ impl<B: CellSet> Position<B> {
                 h ^= z.hand(side, k, self.hand[side.index()][k.index()]);
             }
         }
-        if self.turn == Side::Black {
-            h ^= z.black_to_move;
-        }
+        h ^= z.turn(self.turn);
         if let Some(e) = self.ep
             && self.ep_capture_legal(e)
         {
@@ -865,7 +905,8 @@ impl<B: CellSet> Position<B> {
             halfmove: self.halfmove,
             fullmove: self.fullmove,
         };
-        let hand = [self.hand[1], self.hand[0]];
+        let mut hand = self.hand;
+        hand.swap(0, 1);
         Position::from_parts(Arc::clone(&self.rules), &pieces, hand, state).ok()
     }
 

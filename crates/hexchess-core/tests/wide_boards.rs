@@ -63,3 +63,84 @@ fn the_271_cell_board_compiles_and_a_bigger_one_is_refused() {
         "{err}"
     );
 }
+
+/// The test: a variant file with three sides on the 217-cell board loads,
+/// validates and generates legal moves for each side in turn, each side's moves its
+/// own pieces' and as many as the second generator finds; perft counts the turns of all
+/// three.
+#[test]
+fn three_sides_on_the_217_cell_board_move_in_turn() {
+    let text = include_str!("data/three-sides.ron");
+    let spec = parse_variant(text, "three-sides.ron").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(spec.cells().len(), 217);
+    assert_eq!(spec.sides().len(), 3);
+    let rules = Arc::new(Rules::<WideBitboard>::compile(&spec).unwrap_or_else(|e| panic!("{e}")));
+    assert_eq!(rules.side_count(), 3);
+    assert_eq!(rules.side_name(hexchess_core::Side::Third), "Black");
+    let mut pos = Position::start(Arc::clone(&rules));
+    assert_eq!(pos.occupied().into_iter().count(), 3 * 20);
+    let order = [
+        hexchess_core::Side::White,
+        hexchess_core::Side::Black,
+        hexchess_core::Side::Third,
+        hexchess_core::Side::White,
+    ];
+    let mut counts = Vec::new();
+    for (i, side) in order.iter().enumerate() {
+        assert_eq!(pos.turn(), *side, "turn {i}");
+        let moves = pos.legal_moves();
+        assert!(!moves.is_empty(), "{side:?} has moves");
+        assert_eq!(moves.len(), naive_moves(&pos, &spec), "{side:?}");
+        for mv in &moves {
+            assert_eq!(pos.piece_at(mv.from()).map(|p| p.side), Some(*side));
+        }
+        counts.push(moves.len());
+        // A pawn move forward, to open lines for the next side's test.
+        let pawn = pos.rules().pawn_kind();
+        let mv = moves
+            .iter()
+            .copied()
+            .find(|m| pos.piece_at(m.from()).map(|p| p.kind) == pawn)
+            .unwrap_or(moves[0]);
+        pos.make_move(mv);
+        assert_eq!(pos.hash(), pos.compute_hash());
+    }
+    // The three armies are the same turned, so each starts with as many moves.
+    assert_eq!(counts[0], counts[1]);
+    assert_eq!(counts[0], counts[2]);
+    assert_eq!(pos.fullmove_number(), 2);
+    for _ in 0..4 {
+        pos.unmake_move();
+    }
+    assert_eq!(pos.turn(), hexchess_core::Side::White);
+    assert_eq!(pos.hash(), Position::start(Arc::clone(&rules)).hash());
+    // Perft 2 sums the second side's moves after each of the first side's.
+    let first = pos.legal_moves();
+    let mut total = 0;
+    for mv in first {
+        pos.make_move(mv);
+        total += naive_moves(&pos, &spec) as u64;
+        pos.unmake_move();
+    }
+    assert_eq!(pos.perft(2), total);
+    // The narrow compiler refuses the board; a FEN is not read for three sides yet.
+    assert!(Rules::new(&spec).is_err());
+    assert!(Position::from_fen(Arc::clone(&rules), "x w - 0 1").is_err());
+}
+
+/// Mistakes in a file of more sides are named: a rotation off the 60-degree grid, a
+/// two-player feature, an array not turned.
+#[test]
+fn a_broken_sides_list_names_each_problem() {
+    let text = include_str!("data/three-sides.ron")
+        .replace("rotation: 120", "rotation: 100")
+        .replace("black: Rotated", "black: Mirror")
+        .replace(
+            "capture: [(-2, 1, 1), (1, 1, -2)],",
+            "capture: [(-2, 1, 1), (1, 1, -2)], en_passant: true,",
+        );
+    let err = parse_variant(&text, "broken.ron").unwrap_err().to_string();
+    assert!(err.contains("rotation 100 is not one of"), "{err}");
+    assert!(err.contains("write `black: Rotated`"), "{err}");
+    assert!(err.contains("en passant need two sides"), "{err}");
+}

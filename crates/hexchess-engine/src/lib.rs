@@ -236,8 +236,8 @@ pub fn pv_san(pos: &Position, pv: &[Move], max_moves: usize) -> String {
         }
         match p.turn() {
             Side::White => out.push_str(&format!("{}. ", p.fullmove_number())),
-            Side::Black if i == 0 => out.push_str(&format!("{}... ", p.fullmove_number())),
-            Side::Black => {}
+            _ if i == 0 => out.push_str(&format!("{}... ", p.fullmove_number())),
+            _ => {}
         }
         out.push_str(&p.move_to_san(m));
         p.make_move(m);

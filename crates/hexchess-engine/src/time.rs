@@ -81,7 +81,7 @@ impl SearchLimits {
         };
         let (left, inc) = match side {
             Side::White => (c.white, c.white_increment),
-            Side::Black => (c.black, c.black_increment),
+            _ => (c.black, c.black_increment),
         };
         let usable = left
             .saturating_sub(MOVE_OVERHEAD)

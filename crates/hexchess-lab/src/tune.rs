@@ -181,7 +181,7 @@ fn squared_errors(samples: &[Sample], eval: &Evaluator, k: f64) -> f64 {
             let own = eval.evaluate(&s.position, EvalMode::FULL);
             let white = match s.position.turn() {
                 Side::White => own,
-                Side::Black => -own,
+                _ => -own,
             };
             let e = s.result - expected(white, k);
             e * e

@@ -7,13 +7,13 @@
 
 use super::{
     CastlingTables, KindInfo, KindMoves, MAX_DIRECTIONS, MAX_IN_HAND, PawnTables, PhaseTables,
-    PromotionTables, Rules, RulesError, SlideAtom, SlideClass, Zobrist, castle_bit,
+    PromotionTables, Rules, RulesError, Seats, SlideAtom, SlideClass, Zobrist, castle_bit,
 };
 use crate::bitboard::CellSet;
 use crate::board::Board;
 use crate::cell::Cell;
 use crate::hex::Hex;
-use crate::piece::{Kind, MAX_KINDS, Piece, Side};
+use crate::piece::{Kind, MAX_KINDS, MAX_SIDES, Piece, Side};
 use crate::variant::{
     CastlingRule, MoveMode, PawnRules, PieceType, PromotionRules, Reach, Variant,
 };
@@ -47,6 +47,7 @@ impl<B: CellSet> Rules<B> {
             )]));
         }
         let pieces = v.pieces();
+        let seats = Seats::new(&v.sides());
         let mut problems = check_piece_count(pieces);
         if !problems.is_empty() {
             return Err(fail(problems));
@@ -55,24 +56,36 @@ impl<B: CellSet> Rules<B> {
         let pawn_kind = find_pawn_kind(v.pawn(), pieces, &mut problems);
         let mut kinds = kind_infos(pieces, pawn_kind);
         let royal_kinds = royal_mask(&kinds);
-        let directions = slide_directions(pieces, &mut problems);
+        let directions = slide_directions(pieces, &seats, &mut problems);
         check_move_vectors(pieces, &mut problems);
         if !problems.is_empty() {
             return Err(fail(problems));
         }
         let geometry = Geometry::new(&board, directions);
-        let moves = Side::BOTH.map(|side| {
-            pieces
-                .iter()
-                .map(|p| kind_moves(&board, &geometry, p, side))
-                .collect()
+        let moves = Side::ALL.map(|side| {
+            seats
+                .has(side)
+                .then(|| {
+                    pieces
+                        .iter()
+                        .map(|p| kind_moves(&board, &geometry, p, seats.rotation(side)))
+                        .collect()
+                })
+                .unwrap_or_default()
         });
         let mut pawn = match (v.pawn(), pawn_kind) {
-            (Some(rules), Some(kind)) => Some(pawn_tables(&board, rules, kind, &mut problems)),
+            (Some(rules), Some(kind)) => {
+                Some(pawn_tables(&board, rules, kind, &seats, &mut problems))
+            }
             _ => None,
         };
-        let (leap_attackers, leapers) = leap_attack_tables(&board, &moves, pawn.as_ref());
-        let slide_classes = Side::BOTH.map(|side| slide_classes(&board, &geometry, pieces, side));
+        let (leap_attackers, leapers) = leap_attack_tables(&board, &moves, pawn.as_ref(), &seats);
+        let slide_classes = Side::ALL.map(|side| {
+            seats
+                .has(side)
+                .then(|| slide_classes(&board, &geometry, pieces, seats.rotation(side)))
+                .unwrap_or_default()
+        });
         let promotion = promotion_tables(&board, v, pieces, &kinds, pawn_kind, &mut problems);
         if let (Some(pt), Some(pr)) = (&mut pawn, &promotion) {
             mark_promoting_cells(&board, pt, pr);
@@ -92,7 +105,13 @@ impl<B: CellSet> Rules<B> {
                 }
             }
         }
-        check_one_royal_each(&start_counts, royal_kinds, pieces.len(), &mut problems);
+        check_one_royal_each(
+            &start_counts,
+            royal_kinds,
+            pieces.len(),
+            &seats,
+            &mut problems,
+        );
         if !problems.is_empty() {
             return Err(fail(problems));
         }
@@ -105,13 +124,14 @@ impl<B: CellSet> Rules<B> {
             rays,
             ascending,
         } = geometry;
-        let colour_symmetric = is_colour_symmetric(
-            &board,
-            &moves,
-            pawn.as_ref(),
-            promotion.as_ref(),
-            &start_counts,
-        );
+        let colour_symmetric = seats.count == 2
+            && is_colour_symmetric(
+                &board,
+                &moves,
+                pawn.as_ref(),
+                promotion.as_ref(),
+                &start_counts,
+            );
         Ok(Rules {
             id,
             name: v.name().to_string(),
@@ -136,6 +156,7 @@ impl<B: CellSet> Rules<B> {
             zobrist: Zobrist::new(B::CAPACITY),
             colour_symmetric,
             phase,
+            seats,
         })
     }
 }
@@ -148,8 +169,8 @@ fn phase_tables<B: CellSet>(
     promotion: Option<&PromotionTables<B>>,
     problems: &mut Problems,
 ) -> PhaseTables<B> {
-    let mut hand = [[0u8; MAX_KINDS]; 2];
-    let mut zone = [B::EMPTY; 2];
+    let mut hand = [[0u8; MAX_KINDS]; MAX_SIDES];
+    let mut zone = [B::EMPTY; MAX_SIDES];
     for side in Side::BOTH {
         for &(letter, count) in &ph.hand[side.index()] {
             let Some(kind) = kind_of(pieces, letter) else {
@@ -172,7 +193,7 @@ fn phase_tables<B: CellSet>(
             }
         }
     }
-    let pawn_zone = Side::BOTH.map(|side| {
+    let pawn_zone = Side::ALL.map(|side| {
         let promoting = promotion.map_or(B::EMPTY, |p| {
             p.zone[side.index()] | p.optional_zone[side.index()]
         });
@@ -206,11 +227,6 @@ fn kind_of(pieces: &[PieceType], letter: char) -> Option<Kind> {
         .iter()
         .position(|p| p.letter == letter)
         .map(Kind::new)
-}
-
-/// White's vectors as they are; Black's turned round.
-fn sign(side: Side) -> i8 {
-    if side == Side::White { 1 } else { -1 }
 }
 
 fn check_piece_count(pieces: &[PieceType]) -> Problems {
@@ -280,14 +296,17 @@ fn royal_mask(kinds: &[KindInfo]) -> u32 {
         .fold(0u32, |m, (i, _)| m | 1 << i)
 }
 
-/// Every slide vector of every piece, for both sides (Black's negated).
-fn slide_directions(pieces: &[PieceType], problems: &mut Problems) -> Vec<Hex> {
+/// Every slide vector of every piece, for every side (each turned its way).
+fn slide_directions(pieces: &[PieceType], seats: &Seats, problems: &mut Problems) -> Vec<Hex> {
     let mut directions: Vec<Hex> = Vec::new();
     for p in pieces {
         for a in &p.atoms {
             if matches!(a.reach, Reach::Slide { .. }) {
                 for v in &a.vectors {
-                    for d in [*v, -*v] {
+                    // Black's are White's negated; keep them for every variant, so a
+                    // two-player variant's directions stay in the order they were.
+                    let turned = seats.sides().map(|s| v.rotated(seats.rotation(s)));
+                    for d in [*v, -*v].into_iter().chain(turned) {
                         if !directions.contains(&d) {
                             directions.push(d);
                         }
@@ -366,7 +385,7 @@ fn kind_moves<B: CellSet>(
     board: &Board,
     geometry: &Geometry<B>,
     p: &PieceType,
-    side: Side,
+    rotation: u8,
 ) -> KindMoves<B> {
     let n = board.len();
     let mut km = KindMoves {
@@ -375,7 +394,7 @@ fn kind_moves<B: CellSet>(
         leap_capture: vec![B::EMPTY; n],
         ..KindMoves::default()
     };
-    add_atoms(board, geometry, p, side, &mut km);
+    add_atoms(board, geometry, p, rotation, &mut km);
     merge_leap_modes(&mut km);
     sort_slides(geometry, &mut km);
     km.capture_reach = capture_reach(geometry, &km, n);
@@ -389,12 +408,12 @@ fn add_atoms<B: CellSet>(
     board: &Board,
     geometry: &Geometry<B>,
     p: &PieceType,
-    side: Side,
+    rotation: u8,
     km: &mut KindMoves<B>,
 ) {
     for a in &p.atoms {
         for v in &a.vectors {
-            let v = *v * sign(side);
+            let v = v.rotated(rotation);
             match a.reach {
                 Reach::Leap => {
                     let table = match a.mode {
@@ -478,28 +497,30 @@ fn pawn_tables<B: CellSet>(
     board: &Board,
     rules: &PawnRules,
     kind: Kind,
+    seats: &Seats,
     problems: &mut Problems,
 ) -> PawnTables<B> {
     let n = board.len();
-    let mut advance: [Vec<Vec<Option<Cell>>>; 2] = [Vec::new(), Vec::new()];
-    let mut capture: [Vec<B>; 2] = [vec![B::EMPTY; n], vec![B::EMPTY; n]];
-    let mut long_first: [Vec<u8>; 2] = [vec![0; n], vec![0; n]];
-    let mut advance_vectors: [Vec<Hex>; 2] = [Vec::new(), Vec::new()];
-    for side in Side::BOTH {
-        let s = sign(side);
+    let mut advance: [Vec<Vec<Option<Cell>>>; MAX_SIDES] = Default::default();
+    let mut capture: [Vec<B>; MAX_SIDES] = std::array::from_fn(|_| vec![B::EMPTY; n]);
+    let mut long_first: [Vec<u8>; MAX_SIDES] = std::array::from_fn(|_| vec![0; n]);
+    let mut advance_vectors: [Vec<Hex>; MAX_SIDES] = Default::default();
+    for side in seats.sides() {
+        let turn = |v: &Hex| v.rotated(seats.rotation(side));
         let i = side.index();
         for v in &rules.advance {
-            advance[i].push(board.cells().map(|c| board.offset(c, *v * s)).collect());
-            advance_vectors[i].push(*v * s);
+            advance[i].push(board.cells().map(|c| board.offset(c, turn(v))).collect());
+            advance_vectors[i].push(turn(v));
         }
         for v in &rules.capture {
             for c in board.cells() {
-                if let Some(t) = board.offset(c, *v * s) {
+                if let Some(t) = board.offset(c, turn(v)) {
                     capture[i][c.index()].insert(t);
                 }
             }
         }
-        for (h, steps) in &rules.long_first_moves[i] {
+        let long: &[(Hex, u8)] = rules.long_first_moves.get(i).map_or(&[], |l| l.as_slice());
+        for (h, steps) in long {
             match board.cell(*h) {
                 Some(c) => long_first[i][c.index()] = *steps,
                 None => problems.push(format!("first-move cell {h} is not on the board")),
@@ -513,7 +534,7 @@ fn pawn_tables<B: CellSet>(
         long_first,
         capture,
         en_passant: rules.en_passant,
-        promoting_from: [B::EMPTY; 2],
+        promoting_from: [B::EMPTY; MAX_SIDES],
     }
 }
 
@@ -522,13 +543,14 @@ fn pawn_tables<B: CellSet>(
 #[allow(clippy::type_complexity)]
 fn leap_attack_tables<B: CellSet>(
     board: &Board,
-    moves: &[Vec<KindMoves<B>>; 2],
+    moves: &[Vec<KindMoves<B>>; MAX_SIDES],
     pawn: Option<&PawnTables<B>>,
-) -> ([Vec<Vec<B>>; 2], [Vec<Kind>; 2]) {
+    seats: &Seats,
+) -> ([Vec<Vec<B>>; MAX_SIDES], [Vec<Kind>; MAX_SIDES]) {
     let n = board.len();
-    let mut leap_attackers: [Vec<Vec<B>>; 2] = [Vec::new(), Vec::new()];
-    let mut leapers: [Vec<Kind>; 2] = [Vec::new(), Vec::new()];
-    for side in Side::BOTH {
+    let mut leap_attackers: [Vec<Vec<B>>; MAX_SIDES] = Default::default();
+    let mut leapers: [Vec<Kind>; MAX_SIDES] = Default::default();
+    for side in seats.sides() {
         for (k, km) in moves[side.index()].iter().enumerate() {
             let mut rev = vec![B::EMPTY; n];
             let mut any = false;
@@ -569,7 +591,7 @@ fn slide_classes<B: CellSet>(
     board: &Board,
     geometry: &Geometry<B>,
     pieces: &[PieceType],
-    side: Side,
+    rotation: u8,
 ) -> Vec<SlideClass<B>> {
     let n = board.len();
     let mut entries: Vec<SlideEntry> = Vec::new();
@@ -577,7 +599,7 @@ fn slide_classes<B: CellSet>(
         for a in &p.atoms {
             if let (Reach::Slide { max }, true) = (a.reach, a.mode.captures()) {
                 for v in &a.vectors {
-                    let toward_attacker = geometry.dir_index(-(*v * sign(side)));
+                    let toward_attacker = geometry.dir_index(-v.rotated(rotation));
                     match entries
                         .iter_mut()
                         .find(|e| e.toward_attacker == toward_attacker && e.max == max)
@@ -664,23 +686,23 @@ fn promotion_from<B: CellSet>(
             )),
         }
     }
-    let mut zone = [B::EMPTY; 2];
-    let mut optional_zone = [B::EMPTY; 2];
-    for side in Side::BOTH {
+    let mut zone = [B::EMPTY; MAX_SIDES];
+    let mut optional_zone = [B::EMPTY; MAX_SIDES];
+    for side in 0..MAX_SIDES {
         for (set, list) in [
             (&mut zone, &pr.zone),
             (&mut optional_zone, &pr.optional_zone),
         ] {
-            for h in &list[side.index()] {
+            for h in list.get(side).map_or(&[][..], |l| l.as_slice()) {
                 match board.cell(*h) {
-                    Some(c) => set[side.index()].insert(c),
+                    Some(c) => set[side].insert(c),
                     None => problems.push(format!("promotion cell {h} is not on the board")),
                 }
             }
         }
     }
     // A cell in both zones is compulsory.
-    for s in 0..2 {
+    for s in 0..MAX_SIDES {
         optional_zone[s] &= !zone[s];
     }
     PromotionTables {
@@ -717,8 +739,8 @@ fn castling_tables<B: CellSet>(
     board: &Board,
     v: &dyn Variant,
     problems: &mut Problems,
-) -> ([Vec<CastlingTables<B>>; 2], Vec<u8>) {
-    let mut castling: [Vec<CastlingTables<B>>; 2] = [Vec::new(), Vec::new()];
+) -> ([Vec<CastlingTables<B>>; MAX_SIDES], Vec<u8>) {
+    let mut castling: [Vec<CastlingTables<B>>; MAX_SIDES] = Default::default();
     let mut castle_spoilers = vec![0u8; board.len()];
     for side in Side::BOTH {
         let rules = v.castling()[side.index()];
@@ -798,9 +820,9 @@ fn starting_array<B: CellSet>(
     v: &dyn Variant,
     pieces: &[PieceType],
     problems: &mut Problems,
-) -> (Vec<(Cell, Piece)>, [[u8; MAX_KINDS]; 2]) {
+) -> (Vec<(Cell, Piece)>, [[u8; MAX_KINDS]; MAX_SIDES]) {
     let mut setup = Vec::new();
-    let mut start_counts = [[0u8; MAX_KINDS]; 2];
+    let mut start_counts = [[0u8; MAX_KINDS]; MAX_SIDES];
     let mut taken = B::EMPTY;
     for p in v.setup() {
         let (Some(cell), Some(kind)) = (board.cell(p.cell), kind_of(pieces, p.piece)) else {
@@ -823,12 +845,13 @@ fn starting_array<B: CellSet>(
 }
 
 fn check_one_royal_each(
-    start_counts: &[[u8; MAX_KINDS]; 2],
+    start_counts: &[[u8; MAX_KINDS]; MAX_SIDES],
     royal_kinds: u32,
     kinds: usize,
+    seats: &Seats,
     problems: &mut Problems,
 ) {
-    for side in Side::BOTH {
+    for side in seats.sides() {
         let royals: u32 = (0..kinds)
             .filter(|k| royal_kinds >> k & 1 != 0)
             .map(|k| start_counts[side.index()][k] as u32)
@@ -849,10 +872,10 @@ fn check_one_royal_each(
 /// instead.
 fn is_colour_symmetric<B: CellSet>(
     board: &Board,
-    moves: &[Vec<KindMoves<B>>; 2],
+    moves: &[Vec<KindMoves<B>>; MAX_SIDES],
     pawn: Option<&PawnTables<B>>,
     promotion: Option<&PromotionTables<B>>,
-    start_counts: &[[u8; MAX_KINDS]; 2],
+    start_counts: &[[u8; MAX_KINDS]; MAX_SIDES],
 ) -> bool {
     let Some(mirror) = board
         .cells()

@@ -8,7 +8,7 @@ use crate::bitboard::{Bitboard, CellSet};
 use crate::board::{Board, BoardError, Naming};
 use crate::cell::Cell;
 use crate::hex::{Hex, Layout};
-use crate::piece::{Kind, MAX_KINDS, Piece, Points, Side};
+use crate::piece::{Kind, MAX_KINDS, MAX_SIDES, PIECE_CODES, Piece, Points, Side};
 use crate::variant::{DrawRules, MoveMode, PlacementOrder, StalemateScore};
 
 mod compile;
@@ -95,17 +95,17 @@ pub(crate) struct SlideClass<B: CellSet> {
 pub(crate) struct PawnTables<B: CellSet> {
     pub kind: Kind,
     /// `[side][vector][cell]`: the advance target, if on the board.
-    pub advance: [Vec<Vec<Option<Cell>>>; 2],
+    pub advance: [Vec<Vec<Option<Cell>>>; MAX_SIDES],
     /// `[side][vector]`: the advance vectors themselves.
-    pub advance_vectors: [Vec<Hex>; 2],
+    pub advance_vectors: [Vec<Hex>; MAX_SIDES],
     /// `[side][cell]`: the longest first move from the cell (0 when only one step).
-    pub long_first: [Vec<u8>; 2],
+    pub long_first: [Vec<u8>; MAX_SIDES],
     /// `[side][cell]`: capture targets.
-    pub capture: [Vec<B>; 2],
+    pub capture: [Vec<B>; MAX_SIDES],
     pub en_passant: bool,
     /// `[side]`: cells from which one advance reaches a promotion cell (compulsory or
     /// optional), so a captures-only generator can pass over every other pawn's pushes.
-    pub promoting_from: [B; 2],
+    pub promoting_from: [B; MAX_SIDES],
 }
 
 /// Where a castling move takes its two pieces.
@@ -142,8 +142,8 @@ pub(crate) const fn castle_bit(side: Side, i: usize) -> u8 {
 #[derive(Clone, Debug)]
 pub(crate) struct PromotionTables<B: CellSet> {
     pub choices: Vec<Kind>,
-    pub zone: [B; 2],
-    pub optional_zone: [B; 2],
+    pub zone: [B; MAX_SIDES],
+    pub optional_zone: [B; MAX_SIDES],
     pub only_lost_pieces: bool,
     pub must_promote_to_enter: bool,
 }
@@ -152,17 +152,73 @@ pub(crate) struct PromotionTables<B: CellSet> {
 #[derive(Clone, Debug)]
 pub(crate) struct PhaseTables<B: CellSet> {
     /// `[side][kind]`: pieces in hand at the start.
-    pub hand: [[u8; MAX_KINDS]; 2],
+    pub hand: [[u8; MAX_KINDS]; MAX_SIDES],
     /// `[side]`: where the side may place.
-    pub zone: [B; 2],
+    pub zone: [B; MAX_SIDES],
     /// `[side]`: where the side may place a pawn: its zone less its promotion cells.
-    pub pawn_zone: [B; 2],
+    pub pawn_zone: [B; MAX_SIDES],
     pub order: PlacementOrder,
     pub hidden: bool,
     /// Kinds (bit per kind index) whose pieces of one side stand on different colours.
     pub distinct_colours: u32,
     /// The board's cells of each of the three colours.
     pub colours: [B; 3],
+}
+
+/// The sides of a variant as the tables use them: how many, which way each faces, and
+/// whom each may capture and be attacked by.
+#[derive(Clone, Debug)]
+pub(crate) struct Seats {
+    pub count: usize,
+    rotation: [u8; MAX_SIDES],
+    names: Vec<String>,
+    /// `[side]`: the sides not on its team, in turn order from the next one.
+    pub enemies: [Vec<Side>; MAX_SIDES],
+    /// Whether any two sides are on one team.
+    pub teams: bool,
+}
+
+impl Seats {
+    pub(crate) fn new(specs: &[crate::variant::SideSpec]) -> Seats {
+        let count = specs.len().clamp(2, MAX_SIDES);
+        let mut rotation = [0u8; MAX_SIDES];
+        for (r, spec) in rotation.iter_mut().zip(specs) {
+            *r = spec.rotation;
+        }
+        let team = |i: usize| specs.get(i).and_then(|s| s.team);
+        let enemies = std::array::from_fn(|i| {
+            (1..count)
+                .map(|k| (i + k) % count)
+                .filter(|&j| team(i).is_none() || team(i) != team(j))
+                .map(Side::from_index)
+                .collect()
+        });
+        let teams = enemies
+            .iter()
+            .take(count)
+            .any(|e: &Vec<Side>| e.len() + 1 < count);
+        Seats {
+            count,
+            rotation,
+            names: specs.iter().map(|s| s.name.clone()).collect(),
+            enemies,
+            teams,
+        }
+    }
+
+    /// The sides in turn order.
+    pub(crate) fn sides(&self) -> impl Iterator<Item = Side> + '_ {
+        Side::ALL[..self.count].iter().copied()
+    }
+
+    pub(crate) fn has(&self, side: Side) -> bool {
+        side.index() < self.count
+    }
+
+    /// How far (sixths of a turn) `side`'s moves are turned from White's.
+    pub(crate) fn rotation(&self, side: Side) -> u8 {
+        self.rotation[side.index()]
+    }
 }
 
 /// The most pieces of one kind a hand may hold, for the Zobrist keys.
@@ -172,13 +228,14 @@ pub(crate) const MAX_IN_HAND: usize = 64;
 #[derive(Clone, Debug)]
 pub(crate) struct Zobrist {
     pub piece: Vec<u64>,
-    pub black_to_move: u64,
     pub ep: Vec<u64>,
     /// One key per castling right bit.
     pub castling: [u64; 8],
     /// `[(side * MAX_KINDS + kind) * MAX_IN_HAND + count]`: a hand holding `count`
     /// pieces of the kind (count 0 has key 0, so an empty hand hashes as no hand).
     pub hand: Vec<u64>,
+    /// `[side]`: the key of that side to move.
+    pub turn: [u64; MAX_SIDES],
 }
 
 impl Zobrist {
@@ -194,7 +251,9 @@ impl Zobrist {
             z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
             z ^ (z >> 31)
         };
-        let piece = (0..(2 * MAX_KINDS + 1) * cells).map(|_| next()).collect();
+        // Drawn in the order of the two-player codes (`1 + 2 kind + side`) that came
+        // first, so White's and Black's keys, and every hash, stay what they were.
+        let two_player: Vec<u64> = (0..(2 * MAX_KINDS + 1) * cells).map(|_| next()).collect();
         let black_to_move = next();
         let ep = (0..cells).map(|_| next()).collect();
         let castling = std::array::from_fn(|_| next());
@@ -202,18 +261,42 @@ impl Zobrist {
         let hand = (0..2 * MAX_KINDS * MAX_IN_HAND)
             .map(|i| if i % MAX_IN_HAND == 0 { 0 } else { next() })
             .collect();
+        let mut piece = vec![0u64; PIECE_CODES * cells];
+        for kind in 0..MAX_KINDS {
+            for side in 0..MAX_SIDES {
+                let code = 1 + MAX_SIDES * kind + side;
+                for c in 0..cells {
+                    piece[code * cells + c] = if side < 2 {
+                        two_player[(1 + 2 * kind + side) * cells + c]
+                    } else {
+                        next()
+                    };
+                }
+            }
+        }
+        let turn = [0, black_to_move, next(), next()];
         Zobrist {
             piece,
-            black_to_move,
+
             ep,
             castling,
             hand,
+            turn,
         }
+    }
+
+    /// The key of `side` to move (White's is 0, Black's `black_to_move`).
+    #[inline]
+    pub fn turn(&self, side: Side) -> u64 {
+        self.turn[side.index()]
     }
 
     /// The key of a hand holding `count` pieces of `kind` for `side`.
     #[inline]
     pub fn hand(&self, side: Side, kind: Kind, count: u8) -> u64 {
+        if count == 0 {
+            return 0;
+        }
         self.hand[(side.index() * MAX_KINDS + kind.index()) * MAX_IN_HAND + count as usize]
     }
 
@@ -260,7 +343,7 @@ pub struct Rules<B: CellSet = Bitboard> {
     board: Board,
     kinds: Vec<KindInfo>,
     pub(crate) royal_kinds: u32,
-    pub(crate) moves: [Vec<KindMoves<B>>; 2],
+    pub(crate) moves: [Vec<KindMoves<B>>; MAX_SIDES],
     /// Slide direction vectors (White's and Black's together).
     directions: Vec<Hex>,
     /// `rays[dir * B::CAPACITY + cell]`: cells along `dir` from `cell`, to the edge.
@@ -269,24 +352,25 @@ pub struct Rules<B: CellSet = Bitboard> {
     ascending: [bool; MAX_DIRECTIONS],
     /// `[side][kind]`: per cell, the cells from which that piece attacks it by a leap
     /// (pawn captures included). Empty for kinds that never leap-capture.
-    pub(crate) leap_attackers: [Vec<Vec<B>>; 2],
+    pub(crate) leap_attackers: [Vec<Vec<B>>; MAX_SIDES],
     /// `[side]`: kinds that attack by leaping, for quick iteration.
-    pub(crate) leapers: [Vec<Kind>; 2],
+    pub(crate) leapers: [Vec<Kind>; MAX_SIDES],
     /// `[side]`: sliding attack classes of that side.
-    pub(crate) slide_classes: [Vec<SlideClass<B>>; 2],
+    pub(crate) slide_classes: [Vec<SlideClass<B>>; MAX_SIDES],
     pub(crate) pawn: Option<PawnTables<B>>,
     pub(crate) promotion: Option<PromotionTables<B>>,
-    pub(crate) castling: [Vec<CastlingTables<B>>; 2],
+    pub(crate) castling: [Vec<CastlingTables<B>>; MAX_SIDES],
     /// Per cell: the castling rights lost when a piece moves from or to it.
     pub(crate) castle_spoilers: Vec<u8>,
     setup: Vec<(Cell, Piece)>,
-    pub(crate) start_counts: [[u8; MAX_KINDS]; 2],
+    pub(crate) start_counts: [[u8; MAX_KINDS]; MAX_SIDES],
     stalemate: StalemateScore,
     draws: DrawRules,
     pub(crate) zobrist: Zobrist,
     /// Whether Black's rules mirror White's (see `compile::is_colour_symmetric`).
     colour_symmetric: bool,
     pub(crate) phase: Option<PhaseTables<B>>,
+    pub(crate) seats: Seats,
 }
 
 impl<B: CellSet> Rules<B> {
@@ -328,12 +412,14 @@ impl<B: CellSet> Rules<B> {
             .map(Kind::new)
     }
 
-    /// The letter of a piece as FEN writes it: upper case for White.
+    /// The letter of a piece as FEN writes it: upper case for White, lower case for
+    /// Black. (The third and fourth seats share the cases of the first two: hex FEN for
+    /// games of more sides comes with the 3- and 4-player games.)
     pub fn piece_letter(&self, p: Piece) -> char {
         let l = self.kinds[p.kind.index()].letter;
-        match p.side {
-            Side::White => l,
-            Side::Black => l.to_ascii_lowercase(),
+        match p.side.index() % 2 {
+            0 => l,
+            _ => l.to_ascii_lowercase(),
         }
     }
 
@@ -440,6 +526,50 @@ impl<B: CellSet> Rules<B> {
     /// The starting array.
     pub fn setup(&self) -> &[(Cell, Piece)] {
         &self.setup
+    }
+
+    /// How many sides play (2 to 4).
+    pub fn side_count(&self) -> usize {
+        self.seats.count
+    }
+
+    /// The sides in turn order.
+    pub fn sides(&self) -> impl Iterator<Item = Side> + '_ {
+        self.seats.sides()
+    }
+
+    /// The side's name in this variant (`White`, `Black`, or what the file calls it).
+    pub fn side_name(&self, side: Side) -> &str {
+        self.seats
+            .names
+            .get(side.index())
+            .map_or(side.name(), |n| n.as_str())
+    }
+
+    /// The sides `side` plays against (every other side, allies aside), in turn order
+    /// from the next.
+    #[inline]
+    pub fn enemies(&self, side: Side) -> &[Side] {
+        &self.seats.enemies[side.index()]
+    }
+
+    /// Whether two sides play: the move generator's fast path (one enemy, `!us`).
+    #[inline]
+    pub(crate) fn two_sided(&self) -> bool {
+        self.seats.count == 2
+    }
+
+    /// Whether some sides are allies (then not every other piece is an enemy).
+    #[inline]
+    pub(crate) fn has_teams(&self) -> bool {
+        self.seats.teams
+    }
+
+    /// The side that moves after `side`.
+    #[inline]
+    pub fn next_side(&self, side: Side) -> Side {
+        let i = side.index() + 1;
+        Side::from_index(if i == self.seats.count { 0 } else { i })
     }
 
     /// Whether games of this variant begin with a setup phase (pieces in hand).

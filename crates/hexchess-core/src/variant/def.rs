@@ -44,6 +44,20 @@ pub struct VariantDef {
     /// Pieces placed from the hand before the first move (Pre- and Screen HexaChess).
     #[serde(default)]
     pub setup_phase: Option<SetupPhaseDef>,
+    /// The sides in turn order; absent: White and Black facing each other.
+    #[serde(default)]
+    pub sides: Option<Vec<SideDef>>,
+}
+
+/// One side as written: `(name: "Red", rotation: 120, team: Some(1))`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SideDef {
+    pub name: String,
+    /// Degrees (a multiple of 60) this side's view is turned from White's.
+    pub rotation: u16,
+    #[serde(default)]
+    pub team: Option<u8>,
 }
 
 /// A setup phase as written: White's hand and zone (Black's are the same pieces on
@@ -250,6 +264,8 @@ pub enum BlackSetupDef {
     Mirror,
     /// An explicit array (upper-case letters, as for White).
     Pieces(Vec<(char, Vec<String>)>),
+    /// Every other side gets White's array turned by its rotation (games of more sides).
+    Rotated,
 }
 
 #[derive(Debug, Clone, Deserialize)]

@@ -54,6 +54,39 @@ pub trait Variant {
     fn setup_phase(&self) -> Option<&SetupPhase> {
         None
     }
+    /// The sides in turn order: by default White, facing up, and Black, facing down.
+    fn sides(&self) -> Vec<SideSpec> {
+        SideSpec::two()
+    }
+}
+
+/// A side of a variant: its name, which way it faces, and its team.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SideSpec {
+    pub name: String,
+    /// Sixths of a turn from White's view: a side's moves, pawn directions and setup
+    /// are White's turned this far (Black's 3 is today's negation).
+    pub rotation: u8,
+    /// Sides with the same team number are allies.
+    pub team: Option<u8>,
+}
+
+impl SideSpec {
+    /// The two sides of every two-player variant.
+    pub fn two() -> Vec<SideSpec> {
+        vec![
+            SideSpec {
+                name: "White".into(),
+                rotation: 0,
+                team: None,
+            },
+            SideSpec {
+                name: "Black".into(),
+                rotation: 3,
+                team: None,
+            },
+        ]
+    }
 }
 
 /// A setup phase: the players bring pieces from their hands onto the board before the
@@ -163,10 +196,10 @@ pub struct CastlingRule {
 #[derive(Clone, Debug, PartialEq)]
 pub struct PromotionRules {
     pub choices: Vec<char>,
-    /// Cells where a pawn must promote.
-    pub zone: [Vec<Hex>; 2],
-    /// Cells where a pawn may promote or decline.
-    pub optional_zone: [Vec<Hex>; 2],
+    /// Cells where a pawn must promote, per side (indexed by [`Side::index`]).
+    pub zone: Vec<Vec<Hex>>,
+    /// Cells where a pawn may promote or decline, per side.
+    pub optional_zone: Vec<Vec<Hex>>,
     /// Promote only to a type the player has fewer of than in the starting array.
     pub only_lost_pieces: bool,
     /// A pawn may not enter `zone` when no promotion is available.
@@ -236,6 +269,7 @@ pub struct VariantSpec {
     pub draws: DrawRules,
     pub castling: [Vec<CastlingRule>; 2],
     pub setup_phase: Option<SetupPhase>,
+    pub sides: Vec<SideSpec>,
 }
 
 impl Variant for VariantSpec {
@@ -277,5 +311,8 @@ impl Variant for VariantSpec {
     }
     fn setup_phase(&self) -> Option<&SetupPhase> {
         self.setup_phase.as_ref()
+    }
+    fn sides(&self) -> Vec<SideSpec> {
+        self.sides.clone()
     }
 }

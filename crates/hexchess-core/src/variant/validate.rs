@@ -8,12 +8,12 @@ use super::error::{Problem, VariantError};
 use super::locate::Locations;
 use super::{
     Atom, CastlingRule, DrawRules, MoveMode, PawnRules, PieceType, Placement, PromotionRules,
-    Reach, SetupPhase, StalemateScore, VariantSpec,
+    Reach, SetupPhase, SideSpec, StalemateScore, VariantSpec,
 };
 use crate::board::{Board, Naming};
 use crate::fen;
 use crate::hex::{DIAGONAL, Hex, KNIGHT, ORTHOGONAL};
-use crate::piece::{MAX_KINDS, Points, Side};
+use crate::piece::{MAX_KINDS, MAX_SIDES, Points, Side};
 
 /// The schema version this build reads.
 pub const FORMAT_VERSION: u32 = 1;
@@ -42,6 +42,7 @@ pub fn parse_variant(source: &str, file: &str) -> Result<VariantSpec, VariantErr
     let mut checker = Checker {
         problems: Vec::new(),
         locations: Locations::scan(source),
+        sides: SideSpec::two(),
     };
     match checker.check(&def) {
         Some(spec) if checker.problems.is_empty() => Ok(spec),
@@ -55,6 +56,8 @@ pub fn parse_variant(source: &str, file: &str) -> Result<VariantSpec, VariantErr
 struct Checker {
     problems: Vec<Problem>,
     locations: Locations,
+    /// The variant's sides, read first: zones and setups depend on them.
+    sides: Vec<SideSpec>,
 }
 
 impl Checker {
@@ -165,6 +168,7 @@ impl Checker {
         }
 
         let board = board?;
+        self.sides = self.sides(def.sides.as_deref());
         let setup = self.setup(&def.setup, &board, &letters);
         let setup_phase = def
             .setup_phase
@@ -191,6 +195,9 @@ impl Checker {
             &setup,
             &pieces,
         );
+        if self.sides.len() > 2 {
+            self.check_two_player_only(def);
+        }
         if setup_phase.is_some() && castling.iter().any(|c| !c.is_empty()) {
             self.report(
                 "setup_phase",
@@ -217,7 +224,39 @@ impl Checker {
             },
             castling,
             setup_phase,
+            sides: self.sides.clone(),
         })
+    }
+
+    /// What only two-player variants have for now: castling, en passant and long first
+    /// moves, a setup phase, Black's array mirrored.
+    fn check_two_player_only(&mut self, def: &VariantDef) {
+        let n = self.sides.len();
+        if !def.castling.is_empty() {
+            self.report(
+                "castling",
+                format!("castling needs two sides; this variant has {n}"),
+            );
+        }
+        if def.setup_phase.is_some() {
+            self.report(
+                "setup_phase",
+                format!("a setup phase needs two sides; this variant has {n}"),
+            );
+        }
+        if let Some(p) = &def.pawn
+            && (p.en_passant || !matches!(p.double_step, DoubleStepDef::Never))
+        {
+            self.report(
+                "pawn",
+                format!("long first moves and en passant need two sides; this variant has {n}"),
+            );
+        }
+        if let SetupDef::Pieces { black, .. } = &def.setup
+            && !matches!(black, BlackSetupDef::Rotated)
+        {
+            self.report("setup", format!("with {n} sides every other side's array is White's turned: write `black: Rotated`"));
+        }
     }
 
     /// The setup phase: White's hand and zone, Black's the same pieces on the mirrored
@@ -290,9 +329,13 @@ impl Checker {
                 );
             }
         }
+        let mut zones = zone.into_iter();
         SetupPhase {
             hand: [hand.clone(), hand],
-            zone,
+            zone: [
+                zones.next().unwrap_or_default(),
+                zones.next().unwrap_or_default(),
+            ],
             order: def.order,
             hidden: def.hidden,
             distinct_colours: def.distinct_colours.clone(),
@@ -618,6 +661,24 @@ impl Checker {
                     placer.place(self, board, Side::Black, letter, h, path);
                 }
             }
+            BlackSetupDef::Rotated => {
+                let sides = self.sides.clone();
+                for (i, side) in sides.iter().enumerate().skip(1) {
+                    for (letter, h, path) in &whites {
+                        let turned = h.rotated(side.rotation);
+                        if board.cell(turned).is_none() {
+                            let name = board.name(board.cell(*h).expect("on the board"));
+                            self.report(
+                                path.clone(),
+                                format!("{name} turned for {} is not on the board", side.name),
+                            );
+                        } else {
+                            let path = format!("{path} (turned for {})", side.name);
+                            placer.place(self, board, Side::from_index(i), *letter, turned, path);
+                        }
+                    }
+                }
+            }
         }
         placer.setup
     }
@@ -704,7 +765,7 @@ impl Checker {
                 for side in Side::BOTH {
                     let excluded: Vec<Hex> = match side {
                         Side::White => except.clone(),
-                        Side::Black => except.iter().map(|h| board.layout().mirror(*h)).collect(),
+                        _ => except.iter().map(|h| board.layout().mirror(*h)).collect(),
                     };
                     long[side.index()] = setup
                         .iter()
@@ -795,40 +856,43 @@ impl Checker {
         out
     }
 
-    /// A zone for each side; `FarEdge` needs the pawn's moves (`pawn`).
+    /// A zone for each side; `FarEdge` needs the pawn's moves (`pawn`). Cells and ranks
+    /// are White's: Black's are their mirror image in a two-player game, and every other
+    /// side's are turned by its rotation in a game of more.
     fn zone(
         &mut self,
         path: &str,
         def: &ZoneDef,
         board: &Board,
         pawn: Option<&PawnRules>,
-    ) -> [Vec<Hex>; 2] {
+    ) -> Vec<Vec<Hex>> {
+        let sides = self.sides.clone();
         let mut white = Vec::new();
         match def {
-            ZoneDef::Nowhere => return [Vec::new(), Vec::new()],
+            ZoneDef::Nowhere => return vec![Vec::new(); sides.len()],
             ZoneDef::FarEdge => {
                 let Some(pawn) = pawn else {
                     self.report(
                         path,
                         "`FarEdge` is a promotion zone; name cells or ranks here",
                     );
-                    return [Vec::new(), Vec::new()];
+                    return vec![Vec::new(); sides.len()];
                 };
                 // For each side: cells from which none of its advances stays on the board.
-                let mut out = [Vec::new(), Vec::new()];
-                for side in Side::BOTH {
-                    let sign = if side == Side::White { 1 } else { -1 };
-                    out[side.index()] = board
-                        .cells()
-                        .filter(|c| {
-                            pawn.advance
-                                .iter()
-                                .all(|v| board.offset(*c, *v * sign).is_none())
-                        })
-                        .map(|c| board.hex(c))
-                        .collect();
-                }
-                return out;
+                return sides
+                    .iter()
+                    .map(|side| {
+                        board
+                            .cells()
+                            .filter(|c| {
+                                pawn.advance
+                                    .iter()
+                                    .all(|v| board.offset(*c, v.rotated(side.rotation)).is_none())
+                            })
+                            .map(|c| board.hex(c))
+                            .collect()
+                    })
+                    .collect();
             }
             ZoneDef::Cells(names) => {
                 for (i, n) in names.iter().enumerate() {
@@ -854,20 +918,78 @@ impl Checker {
                 }
             }
         }
-        let mut black = Vec::new();
-        for h in &white {
-            match board.cell(board.layout().mirror(*h)) {
-                Some(m) => black.push(board.hex(m)),
-                None => {
-                    let name = board.name(board.cell(*h).expect("on the board"));
-                    self.report(
-                        path,
-                        format!("the mirror image of {name} for Black is not on the board"),
-                    )
+        let mut out = vec![white.clone()];
+        for side in &sides[1..] {
+            let mut cells = Vec::new();
+            for h in &white {
+                let image = if sides.len() == 2 {
+                    board.layout().mirror(*h)
+                } else {
+                    h.rotated(side.rotation)
+                };
+                match board.cell(image) {
+                    Some(m) => cells.push(board.hex(m)),
+                    None => {
+                        let name = board.name(board.cell(*h).expect("on the board"));
+                        self.report(
+                            path,
+                            format!("the image of {name} for {} is not on the board", side.name),
+                        )
+                    }
                 }
             }
+            out.push(cells);
         }
-        [white, black]
+        out
+    }
+
+    /// The sides: two facing each other unless the file lists them (2 to 4, each turned
+    /// a multiple of 60 degrees from White's view, names unique).
+    fn sides(&mut self, defs: Option<&[SideDef]>) -> Vec<SideSpec> {
+        let Some(defs) = defs else {
+            return SideSpec::two();
+        };
+        if !(2..=MAX_SIDES).contains(&defs.len()) {
+            self.report(
+                "sides",
+                format!(
+                    "{} sides listed; a variant has 2 to {MAX_SIDES}",
+                    defs.len()
+                ),
+            );
+            return SideSpec::two();
+        }
+        let mut out: Vec<SideSpec> = Vec::new();
+        for (i, d) in defs.iter().enumerate() {
+            let path = format!("sides[{i}]");
+            if d.rotation % 60 != 0 || d.rotation >= 360 {
+                self.report(
+                    format!("{path}.rotation"),
+                    format!(
+                        "rotation {} is not one of 0, 60, 120, 180, 240, 300",
+                        d.rotation
+                    ),
+                );
+            }
+            if d.name.trim().is_empty() || out.iter().any(|o| o.name == d.name) {
+                self.report(
+                    format!("{path}.name"),
+                    format!("side name {:?} is empty or used twice", d.name),
+                );
+            }
+            out.push(SideSpec {
+                name: d.name.clone(),
+                rotation: (d.rotation / 60 % 6) as u8,
+                team: d.team,
+            });
+        }
+        if out.len() == 2 && (out[0].rotation, out[1].rotation) != (0, 3) {
+            self.report(
+                "sides",
+                "two sides face each other: rotations 0 and 180 (Black's moves are White's turned round)",
+            );
+        }
+        out
     }
 
     fn promotion(

@@ -327,7 +327,7 @@ impl Evaluator {
     ) -> (i32, bool) {
         let sign = match pos.turn() {
             Side::White => 1,
-            Side::Black => -1,
+            _ => -1,
         };
         let terms = match mode {
             EvalMode::Material => {

@@ -288,7 +288,7 @@ impl<'a> Forward<'a> {
         let span = (self.max_y - self.min_y).max(1.0);
         match side {
             Side::White => (self.y(c) - self.min_y) / span,
-            Side::Black => (self.max_y - self.y(c)) / span,
+            _ => (self.max_y - self.y(c)) / span,
         }
     }
 }
