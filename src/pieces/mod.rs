@@ -108,7 +108,7 @@ fn make_piece_assets(
         for side in Side::BOTH {
             let colours = match side {
                 Side::White => t.white_image,
-                Side::Black => t.black_image,
+                _ => t.black_image,
             };
             let image = images.add(sprites::piece_image(shape, colours));
             let material = materials.add(Surface::image(image));
@@ -162,11 +162,11 @@ pub fn piece_look(
             // Models face +X; White's face up the board (-Z), Black's down it.
             let turn = match piece.side {
                 Side::White => std::f32::consts::FRAC_PI_2,
-                Side::Black => -std::f32::consts::FRAC_PI_2,
+                _ => -std::f32::consts::FRAC_PI_2,
             };
             let material = match piece.side {
                 Side::White => assets.white.clone(),
-                Side::Black => assets.black.clone(),
+                _ => assets.black.clone(),
             };
             // Horse heads turn a little toward the viewer, to read as horses.
             let head_turn = if shape.has_head() { 0.9 } else { 0.0 };

@@ -331,13 +331,13 @@ fn answer_draw_offers(
             .map(|r| match r.score.for_white(Side::White) {
                 Score::Cp(c) => match engine_side {
                     Side::White => c,
-                    Side::Black => -c,
+                    _ => -c,
                 },
                 Score::Mate(m) => {
                     let white = if m > 0 { 30_000 } else { -30_000 };
                     match engine_side {
                         Side::White => white,
-                        Side::Black => -white,
+                        _ => -white,
                     }
                 }
             });

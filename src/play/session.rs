@@ -23,7 +23,7 @@ impl Mode {
     pub fn label(self) -> &'static str {
         match self {
             Mode::HumanVsEngine { human: Side::White } => "You (White) vs engine",
-            Mode::HumanVsEngine { human: Side::Black } => "You (Black) vs engine",
+            Mode::HumanVsEngine { human: _ } => "You (Black) vs engine",
             Mode::EngineVsEngine => "Engine vs engine",
             Mode::HumanVsHuman => "Two players",
         }
@@ -60,6 +60,8 @@ impl HumanSides {
         match side {
             Side::White => self.white,
             Side::Black => self.black,
+            // The game seats two players for now (three and four with issue 29).
+            Side::Third | Side::Fourth => false,
         }
     }
 }
@@ -135,7 +137,7 @@ impl Session {
         let engine = || format!("hexchess-engine (level {})", self.level);
         let (white, black) = match self.mode {
             Mode::HumanVsEngine { human: Side::White } => ("Player".to_string(), engine()),
-            Mode::HumanVsEngine { human: Side::Black } => (engine(), "Player".to_string()),
+            Mode::HumanVsEngine { human: _ } => (engine(), "Player".to_string()),
             Mode::EngineVsEngine => (engine(), engine()),
             Mode::HumanVsHuman => ("White".to_string(), "Black".to_string()),
         };

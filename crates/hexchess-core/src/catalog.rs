@@ -40,7 +40,25 @@ pub struct Catalog {
 }
 
 /// Checks and compiles a variant, turning rule-compilation problems into a variant error.
+///
+/// Programs play two sides for now: a variant of more loads in the core
+/// (`Rules::<WideBitboard>::compile`) but is listed here with that error.
 pub fn compile(spec: VariantSpec, file: &str) -> Result<Arc<Rules>, VariantError> {
+    if spec.sides.len() > 2 {
+        return Err(VariantError::Invalid {
+            file: file.to_string(),
+            problems: vec![Problem {
+                line: None,
+                column: None,
+                path: "sides".into(),
+                message: format!(
+                    "{} sides: this version plays games of two (more come with the 3- and 4-player games)",
+                    spec.sides.len()
+                ),
+                hint: None,
+            }],
+        });
+    }
     Rules::new(&spec)
         .map(Arc::new)
         .map_err(|e| VariantError::Invalid {

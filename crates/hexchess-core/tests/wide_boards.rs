@@ -123,8 +123,16 @@ fn three_sides_on_the_217_cell_board_move_in_turn() {
         pos.unmake_move();
     }
     assert_eq!(pos.perft(2), total);
-    // The narrow compiler refuses the board; a FEN is not read for three sides yet.
+    // The narrow compiler refuses the board, the programs' catalog the three sides;
+    // a FEN is not read for three sides yet.
     assert!(Rules::new(&spec).is_err());
+    let listed = hexchess_core::catalog::compile(spec.clone(), "three-sides.ron").unwrap_err();
+    assert!(
+        listed
+            .to_string()
+            .contains("3 sides: this version plays games of two"),
+        "{listed}"
+    );
     assert!(Position::from_fen(Arc::clone(&rules), "x w - 0 1").is_err());
 }
 

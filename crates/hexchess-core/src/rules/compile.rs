@@ -63,15 +63,13 @@ impl<B: CellSet> Rules<B> {
         }
         let geometry = Geometry::new(&board, directions);
         let moves = Side::ALL.map(|side| {
-            seats
-                .has(side)
-                .then(|| {
-                    pieces
-                        .iter()
-                        .map(|p| kind_moves(&board, &geometry, p, seats.rotation(side)))
-                        .collect()
-                })
-                .unwrap_or_default()
+            if !seats.has(side) {
+                return Vec::new();
+            }
+            pieces
+                .iter()
+                .map(|p| kind_moves(&board, &geometry, p, seats.rotation(side)))
+                .collect()
         });
         let mut pawn = match (v.pawn(), pawn_kind) {
             (Some(rules), Some(kind)) => {
@@ -81,10 +79,10 @@ impl<B: CellSet> Rules<B> {
         };
         let (leap_attackers, leapers) = leap_attack_tables(&board, &moves, pawn.as_ref(), &seats);
         let slide_classes = Side::ALL.map(|side| {
-            seats
-                .has(side)
-                .then(|| slide_classes(&board, &geometry, pieces, seats.rotation(side)))
-                .unwrap_or_default()
+            if !seats.has(side) {
+                return Vec::new();
+            }
+            slide_classes(&board, &geometry, pieces, seats.rotation(side))
         });
         let promotion = promotion_tables(&board, v, pieces, &kinds, pawn_kind, &mut problems);
         if let (Some(pt), Some(pr)) = (&mut pawn, &promotion) {
