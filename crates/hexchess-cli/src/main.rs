@@ -9,6 +9,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand, ValueEnum};
+use hexchess_core::AnyRules;
+use hexchess_core::bitboard::CellSet;
 use hexchess_core::catalog::{Catalog, compile};
 use hexchess_core::record::GameRecord;
 use hexchess_core::variant::load_variant_file;
@@ -397,6 +399,8 @@ fn rules_for(variant: &str) -> Result<Arc<Rules>, String> {
         })
 }
 
+/// Perft of a variant: a file is compiled with the cell sets its board needs (so
+/// boards past 128 cells and games of more sides count too); an id is a loaded variant.
 fn perft(
     variant: &str,
     depth: u32,
@@ -404,7 +408,23 @@ fn perft(
     moves: &[String],
     divide: bool,
 ) -> Result<(), String> {
-    let rules = rules_for(variant)?;
+    if variant.ends_with(".ron") {
+        let spec = load_variant_file(Path::new(variant)).map_err(|e| e.to_string())?;
+        return match AnyRules::compile(&spec).map_err(|e| e.to_string())? {
+            AnyRules::Narrow(rules) => perft_in(rules, depth, fen, moves, divide),
+            AnyRules::Wide(rules) => perft_in(rules, depth, fen, moves, divide),
+        };
+    }
+    perft_in(rules_for(variant)?, depth, fen, moves, divide)
+}
+
+fn perft_in<B: CellSet>(
+    rules: Arc<Rules<B>>,
+    depth: u32,
+    fen: Option<&str>,
+    moves: &[String],
+    divide: bool,
+) -> Result<(), String> {
     let mut pos = match fen {
         Some(f) => Position::from_fen(rules, f).map_err(|e| format!("bad FEN: {e}"))?,
         None => Position::start(rules),

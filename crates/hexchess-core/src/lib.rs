@@ -60,5 +60,5 @@ pub use notation::MoveError;
 pub use outcome::{GameOutcome, Termination};
 pub use piece::{Kind, Piece, Points, Side};
 pub use position::{EnPassant, Phase, PieceSquareTable, Position};
-pub use rules::{CastlingCells, KindInfo, Rules, RulesError};
+pub use rules::{AnyRules, CastlingCells, KindInfo, Rules, RulesError};
 pub use variant::{PlacementOrder, SetupPhase, Variant, VariantError, VariantSpec};

@@ -152,3 +152,24 @@ fn a_broken_sides_list_names_each_problem() {
     assert!(err.contains("write `black: Rotated`"), "{err}");
     assert!(err.contains("en passant need two sides"), "{err}");
 }
+
+/// Each variant gets the narrowest cell sets its board fits in.
+#[test]
+fn the_cell_sets_are_chosen_per_variant() {
+    use hexchess_core::AnyRules;
+    let standard = hexchess_core::variant::builtin("standard")
+        .unwrap()
+        .unwrap();
+    assert!(matches!(
+        AnyRules::compile(&standard).unwrap(),
+        AnyRules::Narrow(_)
+    ));
+    let three = parse_variant(include_str!("data/three-sides.ron"), "three-sides.ron").unwrap();
+    let rules = AnyRules::compile(&three).unwrap();
+    assert_eq!((rules.cell_count(), rules.side_count()), (217, 3));
+    let AnyRules::Wide(wide) = rules else {
+        panic!("217 cells need the wide sets")
+    };
+    let mut pos = Position::start(wide);
+    assert_eq!(pos.perft(1), naive_moves(&pos, &three) as u64);
+}

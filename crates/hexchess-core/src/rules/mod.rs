@@ -11,7 +11,10 @@ use crate::hex::{Hex, Layout};
 use crate::piece::{Kind, MAX_KINDS, MAX_SIDES, PIECE_CODES, Piece, Points, Side};
 use crate::variant::{DrawRules, MoveMode, PlacementOrder, StalemateScore};
 
+mod any;
 mod compile;
+
+pub use any::AnyRules;
 
 /// Most distinct slide directions (over both sides) a variant may use.
 pub const MAX_DIRECTIONS: usize = 64;
