@@ -8,7 +8,7 @@ use std::sync::Arc;
 use common::naive::naive_moves;
 use hexchess_core::bitboard::WideBitboard;
 use hexchess_core::variant::{Variant, parse_variant};
-use hexchess_core::{Position, Rules};
+use hexchess_core::{Hex, Position, Rules};
 
 /// Standard Hexachess's pieces on a hexagon of radius `radius`, its array on the
 /// third rank and pawns on the fifth as on the 127-cell board.
@@ -172,4 +172,52 @@ fn the_cell_sets_are_chosen_per_variant() {
     };
     let mut pos = Position::start(wide);
     assert_eq!(pos.perft(1), naive_moves(&pos, &three) as u64);
+}
+
+/// Peterson's 3-player pawns promote on any enemy back rank: written as White's
+/// promotion cells (the other two sides' edges), each side gets its own enemies' edges.
+#[test]
+fn promotion_on_any_enemy_back_rank_is_each_sides_own() {
+    use hexchess_core::Side;
+    let text = include_str!("data/three-sides.ron");
+    let plain = parse_variant(text, "three-sides.ron").unwrap();
+    let board = hexchess_core::Board::new(plain.layout(), plain.naming(), plain.cells()).unwrap();
+    let rotations = [0u8, 2, 4];
+    // Each side's back rank: White's rank 1 turned by the side's rotation.
+    let back: Vec<Vec<Hex>> = rotations
+        .iter()
+        .map(|r| {
+            board
+                .cells()
+                .filter(|c| board.rank(*c) == 1)
+                .map(|c| board.hex(c).rotated(*r))
+                .collect()
+        })
+        .collect();
+    let names: Vec<String> = back[1]
+        .iter()
+        .chain(&back[2])
+        .map(|h| format!("\"{}\"", board.name(board.cell(*h).unwrap())))
+        .collect();
+    let text = text.replace(
+        "zone: FarEdge)",
+        &format!("zone: Cells([{}]))", names.join(", ")),
+    );
+    let spec = parse_variant(&text, "three-sides.ron").unwrap_or_else(|e| panic!("{e}"));
+    let rules = Rules::<WideBitboard>::compile(&spec).unwrap();
+    for (i, side) in [Side::White, Side::Black, Side::Third]
+        .into_iter()
+        .enumerate()
+    {
+        for (j, edge) in back.iter().enumerate() {
+            for h in edge {
+                let c = board.cell(*h).unwrap();
+                assert_eq!(
+                    rules.is_promotion_cell(side, c),
+                    i != j,
+                    "side {i}, edge {j}"
+                );
+            }
+        }
+    }
 }
