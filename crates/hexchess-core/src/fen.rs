@@ -64,7 +64,10 @@ impl fmt::Display for FenError {
             }
             FenError::UnknownPiece(c) => write!(f, "unknown piece letter '{c}'"),
             FenError::BadCharacter(c) => write!(f, "unexpected character '{c}'"),
-            FenError::BadSide(s) => write!(f, "side to move must be 'w' or 'b', not '{s}'"),
+            FenError::BadSide(s) => write!(
+                f,
+                "side to move must be 'w' or 'b' ('c', 'd' with more sides), not '{s}'"
+            ),
             FenError::BadEnPassant(s) => write!(f, "bad en-passant field '{s}'"),
             FenError::BadCastling(s) => write!(
                 f,
@@ -97,10 +100,12 @@ fn group_label(board: &Board, index: usize) -> String {
 }
 
 /// Reads the piece-placement field against a board and the variant's piece letters
-/// (upper case): each piece as (cell, side, index into `letters`).
+/// (upper case): each piece as (cell, side, index into `letters`). With more than two
+/// `sides` a piece is the side's letter then the piece's (`wK`, `cQ`).
 pub(crate) fn parse_placement(
     board: &Board,
     letters: &[char],
+    sides: usize,
     field: &str,
 ) -> Result<Vec<(Cell, Side, usize)>, FenError> {
     let groups: Vec<&str> = field.split('/').collect();
@@ -135,10 +140,21 @@ pub(crate) fn parse_placement(
                     return Err(too_long(at));
                 }
             } else if c.is_ascii_alphabetic() {
-                let side = if c.is_ascii_uppercase() {
-                    Side::White
+                let (side, c) = if sides > 2 {
+                    let side = Side::ALL[..sides]
+                        .iter()
+                        .copied()
+                        .find(|s| s.letter() == c)
+                        .ok_or(FenError::BadCharacter(c))?;
+                    let piece = chars
+                        .next()
+                        .filter(|p| p.is_ascii_uppercase())
+                        .ok_or(FenError::BadCharacter(c))?;
+                    (side, piece)
+                } else if c.is_ascii_uppercase() {
+                    (Side::White, c)
                 } else {
-                    Side::Black
+                    (Side::Black, c)
                 };
                 let kind = letters
                     .iter()
@@ -168,12 +184,6 @@ impl<B: CellSet> Position<B> {
         if fields.is_empty() {
             return Err(FenError::Empty);
         }
-        if rules.side_count() > 2 {
-            return Err(FenError::Illegal(
-                "hex FEN of games of more than two sides comes with the 3- and 4-player games"
-                    .into(),
-            ));
-        }
         // Variants with castling have a castling field after the side to move.
         let castles = rules.has_castling();
         let most = if castles { 6 } else { 5 };
@@ -184,7 +194,7 @@ impl<B: CellSet> Position<B> {
         let board = rules.board();
         let letters: Vec<char> = rules.kinds().map(|k| rules.kind_info(k).letter).collect();
         let (groups, hand) = split_hand(&rules, fields[0])?;
-        let placed = parse_placement(board, &letters, groups)?;
+        let placed = parse_placement(board, &letters, rules.side_count(), groups)?;
         let pieces: Vec<(Cell, Piece)> = placed
             .into_iter()
             .map(|(c, side, k)| {
@@ -197,6 +207,8 @@ impl<B: CellSet> Position<B> {
         let turn = match fields.get(1).copied().unwrap_or("w") {
             "w" => Side::White,
             "b" => Side::Black,
+            "c" if rules.side_count() > 2 => Side::Third,
+            "d" if rules.side_count() > 3 => Side::Fourth,
             s => return Err(FenError::BadSide(s.to_string())),
         };
         let castling = if castles {
@@ -245,7 +257,16 @@ impl<B: CellSet> Position<B> {
     pub fn to_fen(&self) -> String {
         let rules = &*self.rules;
         let board = rules.board();
-        let mut out = placement_field(board, |c| self.piece_at(c).map(|p| rules.piece_letter(p)));
+        let mut out = if rules.side_count() > 2 {
+            placement_tokens(board, |c| {
+                self.piece_at(c).map(|p| {
+                    let letter = rules.kind_info(p.kind).letter;
+                    format!("{}{letter}", p.side.letter())
+                })
+            })
+        } else {
+            placement_field(board, |c| self.piece_at(c).map(|p| rules.piece_letter(p)))
+        };
         if self.phase() == Phase::Setup {
             out.push('[');
             for side in Side::BOTH {
@@ -283,12 +304,19 @@ impl<B: CellSet> Position<B> {
 /// setup phase that is not hidden no royal piece may be attacked at all (placements
 /// give no check); a hidden one reveals nothing before its end.
 fn check_no_royal_left_attacked<B: CellSet>(pos: &Position<B>) -> Result<(), FenError> {
+    let rules = pos.rules();
     let turn = pos.turn();
-    let mover = !turn;
-    let attacked =
-        |side: Side| pos.royal_on_board(side) && pos.is_attacked(pos.royal_cell(side), !side);
+    let n = rules.side_count();
+    let mover = Side::from_index((turn.index() + n - 1) % n);
+    let attacked = |side: Side| {
+        pos.royal_on_board(side)
+            && rules
+                .enemies(side)
+                .iter()
+                .any(|them| pos.is_attacked(pos.royal_cell(side), *them))
+    };
     match pos.phase() {
-        Phase::Setup if pos.rules().setup_is_hidden() => Ok(()),
+        Phase::Setup if rules.setup_is_hidden() => Ok(()),
         Phase::Setup => match Side::BOTH.into_iter().find(|s| attacked(*s)) {
             Some(side) => Err(FenError::Illegal(format!(
                 "{side} is in check during the setup, where placements give no check"
@@ -296,7 +324,9 @@ fn check_no_royal_left_attacked<B: CellSet>(pos: &Position<B>) -> Result<(), Fen
             None => Ok(()),
         },
         _ if attacked(mover) => Err(FenError::Illegal(format!(
-            "{mover} is in check but it is {turn}'s move"
+            "{} is in check but it is {}'s move",
+            rules.side_name(mover),
+            rules.side_name(turn)
         ))),
         _ => Ok(()),
     }
@@ -328,6 +358,12 @@ fn split_hand<'a, B: CellSet>(
 /// position cell by cell (a reflected board, an editor) and read it with
 /// [`Position::from_fen`].
 pub fn placement_field(board: &Board, letter_at: impl Fn(Cell) -> Option<char>) -> String {
+    placement_tokens(board, |c| letter_at(c).map(String::from))
+}
+
+/// [`placement_field`] with a token of any length per piece (`cQ` in a game of more
+/// than two sides).
+fn placement_tokens(board: &Board, token_at: impl Fn(Cell) -> Option<String>) -> String {
     let mut out = String::new();
     for (gi, group) in board.groups().iter().enumerate() {
         if gi > 0 {
@@ -335,13 +371,13 @@ pub fn placement_field(board: &Board, letter_at: impl Fn(Cell) -> Option<char>) 
         }
         let mut empty = 0;
         for c in group {
-            match letter_at(*c) {
-                Some(letter) => {
+            match token_at(*c) {
+                Some(token) => {
                     if empty > 0 {
                         out.push_str(&empty.to_string());
                         empty = 0;
                     }
-                    out.push(letter);
+                    out.push_str(&token);
                 }
                 None => empty += 1,
             }

@@ -95,6 +95,16 @@ fn three_sides_on_the_217_cell_board_move_in_turn() {
             assert_eq!(pos.piece_at(mv.from()).map(|p| p.side), Some(*side));
         }
         counts.push(moves.len());
+        // Hex FEN of three sides: a side letter before each piece, `c` to move third.
+        let fen = pos.to_fen();
+        let again =
+            Position::from_fen(Arc::clone(&rules), &fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        assert_eq!(again.to_fen(), fen);
+        assert_eq!(again.hash(), pos.hash());
+        assert_eq!(
+            fen.split_whitespace().nth(1),
+            Some(&side.letter().to_string()[..])
+        );
         // A pawn move forward, to open lines for the next side's test.
         let pawn = pos.rules().pawn_kind();
         let mv = moves
@@ -124,7 +134,7 @@ fn three_sides_on_the_217_cell_board_move_in_turn() {
     }
     assert_eq!(pos.perft(2), total);
     // The narrow compiler refuses the board, the programs' catalog the three sides;
-    // a FEN is not read for three sides yet.
+    // a FEN must give every piece its side.
     assert!(Rules::new(&spec).is_err());
     let listed = hexchess_core::catalog::compile(spec.clone(), "three-sides.ron").unwrap_err();
     assert!(
@@ -133,7 +143,11 @@ fn three_sides_on_the_217_cell_board_move_in_turn() {
             .contains("3 sides: this version plays games of two"),
         "{listed}"
     );
-    assert!(Position::from_fen(Arc::clone(&rules), "x w - 0 1").is_err());
+    let start = Position::start(Arc::clone(&rules)).to_fen();
+    assert!(start.starts_with("wBwNwRwQwBwKwRwNwB/"), "{start}");
+    let bare = start.replacen("wB", "B", 1);
+    assert!(Position::from_fen(Arc::clone(&rules), &bare).is_err());
+    assert!(Position::from_fen(Arc::clone(&rules), &start.replace(" w ", " d ")).is_err());
 }
 
 /// Mistakes in a file of more sides are named: a rotation off the 60-degree grid, a

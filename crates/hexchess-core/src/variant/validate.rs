@@ -686,7 +686,7 @@ impl Checker {
     /// A setup given as the placement field of a hex FEN.
     fn setup_fen(&mut self, text: &str, board: &Board, letters: &[char]) -> Vec<Placement> {
         let groups = text.split_whitespace().next().unwrap_or("");
-        match fen::parse_placement(board, letters, groups) {
+        match fen::parse_placement(board, letters, self.sides.len(), groups) {
             Ok(list) => list
                 .into_iter()
                 .map(|(cell, side, kind)| Placement {
