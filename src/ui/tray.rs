@@ -29,35 +29,43 @@ pub(super) fn hand_tray(
     }
     let ctx = contexts.ctx_mut()?;
     let rules = game.rules();
+    // One row along the bottom edge, under the board's lowest cells.
     egui::Window::new(format!("{us} to place"))
         .id(egui::Id::new("hand tray"))
         .collapsible(false)
         .resizable(false)
-        .anchor(egui::Align2::LEFT_TOP, egui::vec2(12.0, 40.0))
+        .title_bar(false)
+        .anchor(egui::Align2::LEFT_BOTTOM, egui::vec2(12.0, -34.0))
         .show(ctx, |ui| {
-            ui.label("Pick a piece, or drag it onto a marked cell.");
-            for k in rules.kinds() {
-                let held = pos.in_hand(us, k);
-                if held == 0 {
-                    continue;
+            ui.set_min_width(460.0);
+            ui.label(format!(
+                "{} to place: pick a piece, or drag it onto a marked cell.",
+                rules.side_name(us)
+            ));
+            ui.horizontal_wrapped(|ui| {
+                for k in rules.kinds() {
+                    let held = pos.in_hand(us, k);
+                    if held == 0 {
+                        continue;
+                    }
+                    let glyph = rules.piece_letter(Piece::new(us, k));
+                    let name = &rules.kind_info(k).name;
+                    let text = egui::RichText::new(format!("{glyph}  {name} ×{held}")).size(17.0);
+                    let picked = selection.hand == Some(k);
+                    let response = ui.add(
+                        egui::Button::selectable(picked, text).sense(egui::Sense::click_and_drag()),
+                    );
+                    if response.clicked() {
+                        selection.hand = if picked { None } else { Some(k) };
+                        selection.from = None;
+                    }
+                    if response.drag_started() {
+                        selection.hand = Some(k);
+                        selection.from = None;
+                        drag.0 = true;
+                    }
                 }
-                let glyph = rules.piece_letter(Piece::new(us, k));
-                let name = &rules.kind_info(k).name;
-                let text = egui::RichText::new(format!("{glyph}  {name} ×{held}")).size(17.0);
-                let picked = selection.hand == Some(k);
-                let response = ui.add(
-                    egui::Button::selectable(picked, text).sense(egui::Sense::click_and_drag()),
-                );
-                if response.clicked() {
-                    selection.hand = if picked { None } else { Some(k) };
-                    selection.from = None;
-                }
-                if response.drag_started() {
-                    selection.hand = Some(k);
-                    selection.from = None;
-                    drag.0 = true;
-                }
-            }
+            });
         });
     if drag.0
         && let (Some(k), Some(at)) = (selection.hand, ctx.pointer_latest_pos())
