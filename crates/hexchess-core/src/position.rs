@@ -536,16 +536,7 @@ impl<B: CellSet> Position<B> {
         } else {
             self.mailbox.as_ref()[captured_cell.index()]
         };
-        self.undo.push(Undo {
-            mv,
-            mover: us,
-            captured: captured_code,
-            ep: self.ep,
-            ep_hashed: self.ep_hashed,
-            castling: self.castling,
-            halfmove: self.halfmove,
-            hash: self.hash,
-        });
+        self.remember(mv, us, captured_code);
 
         if let Some(e) = self.ep.take()
             && self.ep_hashed
@@ -638,16 +629,7 @@ impl<B: CellSet> Position<B> {
         let us = self.turn;
         let kind = mv.placed_kind().expect("a placement");
         let cell = mv.to();
-        self.undo.push(Undo {
-            mv,
-            mover: us,
-            captured: 0,
-            ep: self.ep,
-            ep_hashed: self.ep_hashed,
-            castling: self.castling,
-            halfmove: self.halfmove,
-            hash: self.hash,
-        });
+        self.remember(mv, us, 0);
         let held = self.hand[us.index()][kind.index()];
         self.hash ^=
             self.rules.zobrist.hand(us, kind, held) ^ self.rules.zobrist.hand(us, kind, held - 1);
@@ -727,6 +709,34 @@ impl<B: CellSet> Position<B> {
         }
     }
 
+    /// Keeps what taking `mv` back (played by `mover`, capturing the piece coded
+    /// `captured`) will need.
+    #[inline]
+    fn remember(&mut self, mv: Move, mover: Side, captured: u8) {
+        self.undo.push(Undo {
+            mv,
+            mover,
+            captured,
+            ep: self.ep,
+            ep_hashed: self.ep_hashed,
+            castling: self.castling,
+            halfmove: self.halfmove,
+            hash: self.hash,
+        });
+    }
+
+    /// Puts back the state `u` kept: the mover to move, rights, clock and hash (the
+    /// pieces are the caller's).
+    #[inline]
+    fn restore(&mut self, u: &Undo<B>) {
+        self.turn = u.mover;
+        self.ep = u.ep;
+        self.ep_hashed = u.ep_hashed;
+        self.castling = u.castling;
+        self.halfmove = u.halfmove;
+        self.hash = u.hash;
+    }
+
     /// Takes back a placement: the piece returns to its side's hand.
     fn unmake_placement(&mut self, u: Undo<B>) {
         let cell = u.mv.to();
@@ -738,12 +748,7 @@ impl<B: CellSet> Position<B> {
         if self.turn.index() < us.index() {
             self.fullmove -= 1;
         }
-        self.turn = us;
-        self.ep = u.ep;
-        self.ep_hashed = u.ep_hashed;
-        self.castling = u.castling;
-        self.halfmove = u.halfmove;
-        self.hash = u.hash;
+        self.restore(&u);
     }
 
     /// The stage of the game: setting up, playing, or drawn at the reveal.
@@ -806,28 +811,18 @@ impl<B: CellSet> Position<B> {
         if self.turn.index() < us.index() {
             self.fullmove -= 1;
         }
-        self.turn = us;
-        self.ep = u.ep;
-        self.ep_hashed = u.ep_hashed;
-        self.castling = u.castling;
-        self.halfmove = u.halfmove;
-        self.hash = u.hash;
+        self.restore(&u);
         Some(mv)
     }
 
     /// Passes the turn without moving (for the engine's null-move search). Must not be
     /// used in check; undo with [`Position::unmake_null_move`].
     pub fn make_null_move(&mut self) {
-        self.undo.push(Undo {
-            mv: Move::new(Cell::from_index(0), Cell::from_index(0)),
-            mover: self.turn,
-            captured: 0,
-            ep: self.ep,
-            ep_hashed: self.ep_hashed,
-            castling: self.castling,
-            halfmove: self.halfmove,
-            hash: self.hash,
-        });
+        self.remember(
+            Move::new(Cell::from_index(0), Cell::from_index(0)),
+            self.turn,
+            0,
+        );
         if let Some(e) = self.ep.take()
             && self.ep_hashed
         {
@@ -843,11 +838,7 @@ impl<B: CellSet> Position<B> {
 
     pub fn unmake_null_move(&mut self) {
         let u = self.undo.pop().expect("a null move to undo");
-        self.turn = u.mover;
-        self.ep = u.ep;
-        self.ep_hashed = u.ep_hashed;
-        self.halfmove = u.halfmove;
-        self.hash = u.hash;
+        self.restore(&u);
     }
 
     /// Recomputes the hash from scratch (for tests of the incremental hash).

@@ -399,17 +399,7 @@ impl Searcher {
         after.make_move(best);
         let mut pv = vec![best];
         pv.extend(self.tablebases.line(&after, 40));
-        let info = self.info(1, score, &pv);
-        if self.helper_id == 0 {
-            report(&info);
-        }
-        Some(SearchResult {
-            best: Some(best),
-            score: Score::from_internal(score),
-            depth: 1,
-            nodes: self.nodes,
-            pv,
-        })
+        Some(self.answer_at_once(score, pv, report))
     }
 
     /// In a hidden setup phase: the next placement of a deployment chosen without
@@ -421,18 +411,29 @@ impl Searcher {
         report: &mut dyn FnMut(&SearchInfo),
     ) -> Option<SearchResult> {
         let pv = crate::deploy::choose_deployment(pos, eval, &mut rand::rng());
-        let best = *pv.first()?;
+        pv.first()?;
         let score = eval.evaluate(pos, self.mode);
+        Some(self.answer_at_once(score, pv, report))
+    }
+
+    /// A result found without searching (a table's move, a deployment): reported once as
+    /// depth 1 with its line, which must not be empty.
+    fn answer_at_once(
+        &mut self,
+        score: i32,
+        pv: Vec<Move>,
+        report: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
         if self.helper_id == 0 {
             report(&self.info(1, score, &pv));
         }
-        Some(SearchResult {
-            best: Some(best),
+        SearchResult {
+            best: pv.first().copied(),
             score: Score::from_internal(score),
             depth: 1,
             nodes: self.nodes,
             pv,
-        })
+        }
     }
 
     /// The result when the side to move has no legal move: mated or stalemated.
