@@ -108,7 +108,17 @@ fn poll_variant_files(
     paths.sort();
     for path in paths {
         match variants.0.load_file(path) {
-            Ok(entry) => {
+            Ok(None) => {
+                notices.write(GameNotice(format!(
+                    "loaded {} (a game of more than two sides)",
+                    path.display()
+                )));
+                info!(
+                    "variant file {} loaded: a game of more sides",
+                    path.display()
+                );
+            }
+            Ok(Some(entry)) => {
                 let id = entry.id().to_string();
                 notices.write(GameNotice(format!(
                     "loaded {} ({})",

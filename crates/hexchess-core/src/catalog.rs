@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use crate::bitboard::WideBitboard;
 use crate::rules::Rules;
 use crate::variant::{BUILTIN_VARIANTS, Problem, VariantError, VariantSpec, load_variant_file};
 
@@ -32,49 +33,105 @@ impl CatalogEntry {
     }
 }
 
+/// A playable game of more than two sides (3-player Hexachess, 4-player team
+/// Hexachess): compiled with the wide cell sets, played through
+/// [`crate::multi::Game`].
+#[derive(Clone, Debug)]
+pub struct MultiEntry {
+    pub spec: VariantSpec,
+    pub rules: Arc<Rules<WideBitboard>>,
+    pub source: VariantSource,
+}
+
+impl MultiEntry {
+    pub fn id(&self) -> &str {
+        &self.spec.id
+    }
+
+    pub fn name(&self) -> &str {
+        &self.spec.name
+    }
+}
+
 /// Loaded variants and load errors.
 #[derive(Clone, Debug, Default)]
 pub struct Catalog {
     entries: Vec<CatalogEntry>,
+    multi: Vec<MultiEntry>,
     errors: Vec<VariantError>,
 }
 
-/// Checks and compiles a variant, turning rule-compilation problems into a variant error.
-///
-/// Programs play two sides for now: a variant of more loads in the core
-/// (`Rules::<WideBitboard>::compile`) but is listed here with that error.
+/// A compiled variant: two sides (the narrow, fast rules every two-player program
+/// plays) or more.
+enum Compiled {
+    Two(Arc<Rules>),
+    More(Arc<Rules<WideBitboard>>),
+}
+
+/// Checks and compiles a two-player variant, turning rule-compilation problems into a
+/// variant error. A variant of more sides is refused here: see [`compile_multi`].
 pub fn compile(spec: VariantSpec, file: &str) -> Result<Arc<Rules>, VariantError> {
     if spec.sides.len() > 2 {
-        return Err(VariantError::Invalid {
-            file: file.to_string(),
-            problems: vec![Problem {
-                line: None,
-                column: None,
-                path: "sides".into(),
-                message: format!(
-                    "{} sides: this version plays games of two (more come with the 3- and 4-player games)",
-                    spec.sides.len()
-                ),
-                hint: None,
-            }],
-        });
+        return Err(problem(
+            file,
+            "sides",
+            format!(
+                "{} sides: a game of more than two sides, not a two-player variant",
+                spec.sides.len()
+            ),
+        ));
     }
     Rules::new(&spec)
         .map(Arc::new)
-        .map_err(|e| VariantError::Invalid {
-            file: file.to_string(),
-            problems: e
-                .problems
-                .into_iter()
-                .map(|message| Problem {
-                    line: None,
-                    column: None,
-                    path: String::new(),
-                    message,
-                    hint: None,
-                })
-                .collect(),
-        })
+        .map_err(|e| rules_error(file, e))
+}
+
+/// Compiles a variant of more than two sides with the wide cell sets.
+pub fn compile_multi(
+    spec: &VariantSpec,
+    file: &str,
+) -> Result<Arc<Rules<WideBitboard>>, VariantError> {
+    Rules::<WideBitboard>::compile(spec)
+        .map(Arc::new)
+        .map_err(|e| rules_error(file, e))
+}
+
+fn compile_any(spec: &VariantSpec, file: &str) -> Result<Compiled, VariantError> {
+    if spec.sides.len() > 2 {
+        compile_multi(spec, file).map(Compiled::More)
+    } else {
+        compile(spec.clone(), file).map(Compiled::Two)
+    }
+}
+
+fn problem(file: &str, path: &str, message: String) -> VariantError {
+    VariantError::Invalid {
+        file: file.to_string(),
+        problems: vec![Problem {
+            line: None,
+            column: None,
+            path: path.into(),
+            message,
+            hint: None,
+        }],
+    }
+}
+
+fn rules_error(file: &str, e: crate::rules::RulesError) -> VariantError {
+    VariantError::Invalid {
+        file: file.to_string(),
+        problems: e
+            .problems
+            .into_iter()
+            .map(|message| Problem {
+                line: None,
+                column: None,
+                path: String::new(),
+                message,
+                hint: None,
+            })
+            .collect(),
+    }
 }
 
 /// The per-user data folder of hexchess: `$XDG_DATA_HOME/hexchess`, else
@@ -96,9 +153,14 @@ impl Catalog {
             let file = format!("variants/{}", b.file);
             match b
                 .load()
-                .and_then(|spec| compile(spec.clone(), &file).map(|r| (spec, r)))
+                .and_then(|spec| compile_any(&spec, &file).map(|r| (spec, r)))
             {
-                Ok((spec, rules)) => c.entries.push(CatalogEntry {
+                Ok((spec, Compiled::Two(rules))) => c.entries.push(CatalogEntry {
+                    spec,
+                    rules,
+                    source: VariantSource::Builtin,
+                }),
+                Ok((spec, Compiled::More(rules))) => c.multi.push(MultiEntry {
                     spec,
                     rules,
                     source: VariantSource::Builtin,
@@ -162,13 +224,14 @@ impl Catalog {
     }
 
     /// Loads one file. A file whose id is already known replaces that variant, unless it
-    /// is the very text of a built-in (the project's own `variants/` folder).
-    pub fn load_file(&mut self, path: &Path) -> Result<&CatalogEntry, VariantError> {
+    /// is the very text of a built-in (the project's own `variants/` folder). A game of
+    /// more sides goes to [`Catalog::multiplayer`]; its entry is returned as `None`.
+    pub fn load_file(&mut self, path: &Path) -> Result<Option<&CatalogEntry>, VariantError> {
         let file = path.display().to_string();
         self.errors.retain(|e| e.file() != file);
-        let loaded = load_variant_file(path)
-            .and_then(|spec| compile(spec.clone(), &file).map(|r| (spec, r)));
-        let (spec, rules) = match loaded {
+        let loaded =
+            load_variant_file(path).and_then(|spec| compile_any(&spec, &file).map(|r| (spec, r)));
+        let (spec, compiled) = match loaded {
             Ok(x) => x,
             Err(e) => {
                 self.errors.push(e.clone());
@@ -180,14 +243,31 @@ impl Catalog {
                 .iter()
                 .any(|b| b.id == spec.id && b.source == text)
         });
+        let source = if is_builtin_copy {
+            VariantSource::Builtin
+        } else {
+            VariantSource::File(path.to_path_buf())
+        };
+        let rules = match compiled {
+            Compiled::Two(rules) => rules,
+            Compiled::More(rules) => {
+                let entry = MultiEntry {
+                    spec,
+                    rules,
+                    source,
+                };
+                match self.multi.iter().position(|e| e.id() == entry.id()) {
+                    Some(i) if !is_builtin_copy => self.multi[i] = entry,
+                    Some(_) => {}
+                    None => self.multi.push(entry),
+                }
+                return Ok(None);
+            }
+        };
         let entry = CatalogEntry {
             spec,
             rules,
-            source: if is_builtin_copy {
-                VariantSource::Builtin
-            } else {
-                VariantSource::File(path.to_path_buf())
-            },
+            source,
         };
         let index = match self.entries.iter().position(|e| e.id() == entry.id()) {
             Some(i) => {
@@ -201,11 +281,22 @@ impl Catalog {
                 self.entries.len() - 1
             }
         };
-        Ok(&self.entries[index])
+        Ok(Some(&self.entries[index]))
     }
 
+    /// The two-player variants.
     pub fn entries(&self) -> &[CatalogEntry] {
         &self.entries
+    }
+
+    /// The games of more than two sides.
+    pub fn multiplayer(&self) -> &[MultiEntry] {
+        &self.multi
+    }
+
+    /// A game of more sides by id.
+    pub fn get_multi(&self, id: &str) -> Option<&MultiEntry> {
+        self.multi.iter().find(|e| e.id() == id)
     }
 
     pub fn errors(&self) -> &[VariantError] {

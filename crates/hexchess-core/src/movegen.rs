@@ -19,6 +19,9 @@ struct CheckInfo<B: CellSet> {
     /// once here for every generator of the node.
     occupied: B,
     enemy: B,
+    /// What the mover may not capture: its own pieces, its allies' and any immune ones
+    /// (`occupied & !enemy`, kept so each piece's targets need one mask).
+    blocked: B,
     checkers: B,
     /// Cells a non-royal move must land on to answer a single check (the checker and the
     /// cells between it and the royal piece); every cell when not in check.
@@ -193,22 +196,33 @@ impl<B: CellSet> Position<B> {
         if self.rules.two_sided() {
             return self.is_attacked(king, !us);
         }
-        self.rules
-            .enemies(us)
-            .iter()
-            .any(|&them| self.is_attacked(king, them))
+        self.attacking_enemies(us)
+            .any(|them| self.is_attacked(king, them))
     }
 
     /// The pieces of every side `us` plays against: what it may capture.
     #[inline]
     pub(crate) fn enemy_cells(&self, us: Side) -> B {
         if !self.rules.has_teams() {
-            return self.occupied() & !self.side_bb[us.index()];
+            return self.occupied() & !self.side_bb[us.index()] & !self.immune;
         }
         self.rules
             .enemies(us)
             .iter()
             .fold(B::EMPTY, |all, them| all | self.side_bb[them.index()])
+            & !self.immune
+    }
+
+    /// The sides `us` plays against whose pieces attack: every enemy but those out of
+    /// the game (see [`Position::set_inert`]).
+    #[inline]
+    fn attacking_enemies(&self, us: Side) -> impl Iterator<Item = Side> + '_ {
+        let inert = self.inert;
+        self.rules
+            .enemies(us)
+            .iter()
+            .copied()
+            .filter(move |s| inert & 1 << s.index() == 0)
     }
 
     /// Whether any side `us` plays against attacks `target`, given the occupancy, with
@@ -220,7 +234,7 @@ impl<B: CellSet> Position<B> {
             let attackers = self.side_bb[them.index()] & !spared;
             return self.attacked_with(target, them, occupied, attackers);
         }
-        self.rules.enemies(us).iter().any(|&them| {
+        self.attacking_enemies(us).any(|them| {
             let attackers = self.side_bb[them.index()] & !spared;
             self.attacked_with(target, them, occupied, attackers)
         })
@@ -243,9 +257,11 @@ impl<B: CellSet> Position<B> {
         let king = self.royal[us.index()];
         let own = self.side_bb[us.index()];
         let occupied = self.occupied();
+        let enemy = self.enemy_cells(us);
         let mut info = CheckInfo {
             occupied,
-            enemy: self.enemy_cells(us),
+            enemy,
+            blocked: occupied & !enemy,
             checkers: B::EMPTY,
             evasion: B::EMPTY,
             pinned: B::EMPTY,
@@ -260,7 +276,7 @@ impl<B: CellSet> Position<B> {
         if r.two_sided() {
             self.add_checks_and_pins(!us, king, own, occupied, &mut info);
         } else {
-            for &them in r.enemies(us) {
+            for them in self.attacking_enemies(us) {
                 self.add_checks_and_pins(them, king, own, occupied, &mut info);
             }
         }
@@ -435,7 +451,7 @@ impl<B: CellSet> Position<B> {
     fn royal_moves(&self, king: Cell, info: &CheckInfo<B>, set: MoveSet, out: &mut MoveList) {
         let r = &*self.rules;
         let us = self.turn;
-        let own = self.side_bb[us.index()];
+        let own = info.blocked;
         let (enemy, occupied) = (info.enemy, info.occupied);
         let king_kind = self.piece_at(king).expect("royal piece").kind;
         let km = &r.moves[us.index()][king_kind.index()];
@@ -473,7 +489,7 @@ impl<B: CellSet> Position<B> {
         out: &mut MoveList,
     ) {
         let r = &*self.rules;
-        let own = self.side_bb[self.turn.index()];
+        let own = info.blocked;
         let (enemy, occupied) = (info.enemy, info.occupied);
         let targets = match set {
             MoveSet::All => piece_targets(r, km, from, own, enemy, occupied),

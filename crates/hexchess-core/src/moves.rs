@@ -30,6 +30,9 @@ impl Move {
     /// A placement from the hand; bits 0 to 4 then hold the kind (kinds are fewer than
     /// 32), so the other flags are read only when this bit is clear.
     const PLACE: u8 = 0x80;
+    /// A piece taken off the board by its own side, or swapped for a weaker kind on its
+    /// cell (Peterson's fair exchange); the promotion bits hold the new kind, if any.
+    const EDIT: u8 = 0x40;
 
     #[inline]
     const fn pack(from: Cell, to: Cell, promotion: u8, flags: u8) -> Move {
@@ -86,6 +89,31 @@ impl Move {
         Move::pack(cell, cell, 0, Move::PLACE | kind.index() as u8)
     }
 
+    /// The removal of the mover's own piece on `cell` (owed after a fair exchange).
+    #[inline]
+    pub const fn removal(cell: Cell) -> Move {
+        Move::pack(cell, cell, 0, Move::EDIT)
+    }
+
+    /// The mover's piece on `cell` exchanged for one of `kind` on the same cell.
+    #[inline]
+    pub const fn swap(cell: Cell, kind: Kind) -> Move {
+        Move::pack(cell, cell, kind.index() as u8 + 1, Move::EDIT)
+    }
+
+    /// Whether this removes or swaps one of the mover's pieces instead of moving one.
+    #[inline]
+    pub const fn is_edit(self) -> bool {
+        self.flags() & (Move::EDIT | Move::PLACE) == Move::EDIT
+    }
+
+    /// Whether this is a placement or an edit: anything but a move on the board (one
+    /// test on the hot path of making a move).
+    #[inline]
+    pub(crate) const fn is_off_board(self) -> bool {
+        self.flags() & (Move::EDIT | Move::PLACE) != 0
+    }
+
     /// The kind placed, if this is a placement from the hand (else a move on the board).
     #[inline]
     pub const fn placed_kind(self) -> Option<Kind> {
@@ -105,7 +133,7 @@ impl Move {
     /// Which castling of the side this is, if it castles.
     #[inline]
     pub const fn castling(self) -> Option<usize> {
-        if self.flags() & (Move::CASTLE | Move::PLACE) == Move::CASTLE {
+        if self.flags() & (Move::CASTLE | Move::PLACE | Move::EDIT) == Move::CASTLE {
             Some((self.flags() >> 4) as usize)
         } else {
             None
@@ -134,13 +162,13 @@ impl Move {
     /// A pawn's two-cell first move.
     #[inline]
     pub const fn is_double_step(self) -> bool {
-        self.flags() & (Move::DOUBLE_STEP | Move::PLACE) == Move::DOUBLE_STEP
+        self.flags() & (Move::DOUBLE_STEP | Move::PLACE | Move::EDIT) == Move::DOUBLE_STEP
     }
 
     /// A capture of a pawn that has just double-stepped past the target cell.
     #[inline]
     pub const fn is_en_passant(self) -> bool {
-        self.flags() & (Move::EN_PASSANT | Move::PLACE) == Move::EN_PASSANT
+        self.flags() & (Move::EN_PASSANT | Move::PLACE | Move::EDIT) == Move::EN_PASSANT
     }
 
     /// A 32-bit packing for hash tables; [`Move::from_bits`] restores it.
@@ -159,6 +187,12 @@ impl fmt::Debug for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some(k) = self.placed_kind() {
             return write!(f, "Move({}@{})", k.index(), self.to().index());
+        }
+        if self.is_edit() {
+            return match self.promotion() {
+                Some(k) => write!(f, "Move(swap {} for {})", self.to().index(), k.index()),
+                None => write!(f, "Move(remove {})", self.to().index()),
+            };
         }
         write!(f, "Move({}->{}", self.from().index(), self.to().index())?;
         if let Some(k) = self.promotion() {

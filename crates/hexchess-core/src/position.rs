@@ -98,12 +98,12 @@ pub(crate) struct State<B: CellSet> {
 
 /// What [`Position::unmake_move`] needs to restore the position before a move.
 #[derive(Clone, Copy, Debug)]
-struct Undo<B: CellSet> {
-    mv: Move,
+pub(crate) struct Undo<B: CellSet> {
+    pub(crate) mv: Move,
     /// The side that played it.
     mover: Side,
-    /// Piece code of the captured piece (0 for none).
-    captured: u8,
+    /// Piece code of the captured piece (0 for none; an edit's piece taken off).
+    pub(crate) captured: u8,
     ep: Option<EnPassant<B>>,
     ep_hashed: bool,
     castling: u8,
@@ -148,7 +148,12 @@ pub struct Position<B: CellSet = Bitboard> {
     /// `[side][kind]`: pieces in hand, waiting to be placed (all zero after the setup).
     pub(crate) hand: [[u8; MAX_KINDS]; MAX_SIDES],
     pub(crate) phase: Phase,
-    undo: Vec<Undo<B>>,
+    /// Sides whose pieces attack nothing (bit per side): a side out of a game of more
+    /// than two, whose army stays as obstacles. Set by the game above the position.
+    pub(crate) inert: u8,
+    /// Pieces nobody may capture (a frozen army, an army under a checkmate freeze).
+    pub(crate) immune: B,
+    pub(crate) undo: Vec<Undo<B>>,
     table: Option<TableSum<B>>,
 }
 
@@ -209,6 +214,8 @@ impl<B: CellSet> Position<B> {
             hash: 0,
             hand,
             phase: if held { Phase::Setup } else { Phase::Play },
+            inert: 0,
+            immune: B::EMPTY,
             undo: Vec::new(),
             table: None,
         };
@@ -243,7 +250,10 @@ impl<B: CellSet> Position<B> {
                 .filter(|k| pos.rules.is_royal(*k))
                 .map(|k| u32::from(hand[side.index()][k.index()]))
                 .sum();
-            if royals.count() + held_royals != 1 {
+            // In a game of more sides a side whose royal piece was captured is out; its
+            // army stays (the game above the position says how).
+            let out_allowed = pos.rules.side_count() > 2 && royals.is_empty() && held_royals == 0;
+            if royals.count() + held_royals != 1 && !out_allowed {
                 return Err(format!(
                     "{side} has {} royal pieces on the board and {held_royals} in hand; exactly one is needed",
                     royals.count()
@@ -330,7 +340,7 @@ impl<B: CellSet> Position<B> {
     }
 
     #[inline]
-    fn put(&mut self, p: Piece, c: Cell) {
+    pub(crate) fn put(&mut self, p: Piece, c: Cell) {
         self.mailbox.as_mut()[c.index()] = p.code();
         self.occupied_bb.insert(c);
         self.side_bb[p.side.index()].insert(c);
@@ -346,7 +356,7 @@ impl<B: CellSet> Position<B> {
     }
 
     #[inline]
-    fn take(&mut self, p: Piece, c: Cell) {
+    pub(crate) fn take(&mut self, p: Piece, c: Cell) {
         self.mailbox.as_mut()[c.index()] = 0;
         self.occupied_bb.remove(c);
         self.side_bb[p.side.index()].remove(c);
@@ -516,8 +526,12 @@ impl<B: CellSet> Position<B> {
     /// moves from outside (text, the UI) go through [`Position::parse_move`] or the
     /// legal move list first.
     pub fn make_move(&mut self, mv: Move) {
-        if mv.is_placement() {
-            self.make_placement(mv);
+        if mv.is_off_board() {
+            if mv.is_edit() {
+                self.make_edit(mv);
+            } else {
+                self.make_placement(mv);
+            }
             return;
         }
         // `self.rules` is read field by field below rather than held: holding it (or a
@@ -712,7 +726,7 @@ impl<B: CellSet> Position<B> {
     /// Keeps what taking `mv` back (played by `mover`, capturing the piece coded
     /// `captured`) will need.
     #[inline]
-    fn remember(&mut self, mv: Move, mover: Side, captured: u8) {
+    pub(crate) fn remember(&mut self, mv: Move, mover: Side, captured: u8) {
         self.undo.push(Undo {
             mv,
             mover,
@@ -728,7 +742,7 @@ impl<B: CellSet> Position<B> {
     /// Puts back the state `u` kept: the mover to move, rights, clock and hash (the
     /// pieces are the caller's).
     #[inline]
-    fn restore(&mut self, u: &Undo<B>) {
+    pub(crate) fn restore(&mut self, u: &Undo<B>) {
         self.turn = u.mover;
         self.ep = u.ep;
         self.ep_hashed = u.ep_hashed;
@@ -772,8 +786,12 @@ impl<B: CellSet> Position<B> {
     pub fn unmake_move(&mut self) -> Option<Move> {
         let u = self.undo.pop()?;
         let mv = u.mv;
-        if mv.is_placement() {
-            self.unmake_placement(u);
+        if mv.is_off_board() {
+            if mv.is_edit() {
+                self.unmake_edit(u);
+            } else {
+                self.unmake_placement(u);
+            }
             return Some(mv);
         }
         let us = u.mover;

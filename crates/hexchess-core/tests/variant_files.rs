@@ -24,14 +24,22 @@ fn every_builtin_loads_and_compiles() {
         ("standard-short", 97, 6),
         ("pre-hexachess", 127, 6),
         ("screen-hexachess", 127, 6),
+        ("hexachess-3", 217, 6),
     ];
     assert_eq!(BUILTIN_VARIANTS.len(), expected.len());
     for (b, (id, cells, kinds)) in BUILTIN_VARIANTS.iter().zip(expected) {
         let spec = b.load().unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(spec.id(), id);
         assert_eq!(spec.cells().len(), cells);
-        let rules = Rules::new(&spec).unwrap();
-        assert_eq!(rules.kinds().len(), kinds);
+        let kinds_compiled = if spec.sides.len() > 2 {
+            Rules::<hexchess_core::bitboard::WideBitboard>::compile(&spec)
+                .unwrap()
+                .kinds()
+                .len()
+        } else {
+            Rules::new(&spec).unwrap().kinds().len()
+        };
+        assert_eq!(kinds_compiled, kinds);
     }
 }
 

@@ -133,16 +133,16 @@ fn three_sides_on_the_217_cell_board_move_in_turn() {
         pos.unmake_move();
     }
     assert_eq!(pos.perft(2), total);
-    // The narrow compiler refuses the board, the programs' catalog the three sides;
-    // a FEN must give every piece its side.
+    // The narrow compiler refuses the board, the two-player compiler the three sides
+    // (the catalog's compiler of more sides takes them); a FEN must give every piece
+    // its side.
     assert!(Rules::new(&spec).is_err());
     let listed = hexchess_core::catalog::compile(spec.clone(), "three-sides.ron").unwrap_err();
     assert!(
-        listed
-            .to_string()
-            .contains("3 sides: this version plays games of two"),
+        listed.to_string().contains("a game of more than two sides"),
         "{listed}"
     );
+    assert!(hexchess_core::catalog::compile_multi(&spec, "three-sides.ron").is_ok());
     let start = Position::start(Arc::clone(&rules)).to_fen();
     assert!(start.starts_with("wBwNwRwQwBwKwRwNwB/"), "{start}");
     let bare = start.replacen("wB", "B", 1);

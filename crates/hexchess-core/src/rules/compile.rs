@@ -154,6 +154,10 @@ impl<B: CellSet> Rules<B> {
             zobrist: Zobrist::new(B::CAPACITY),
             colour_symmetric,
             phase,
+            multi: v
+                .multiplayer()
+                .cloned()
+                .or_else(|| (seats.count > 2).then(crate::multi::MultiRules::default)),
             seats,
         })
     }

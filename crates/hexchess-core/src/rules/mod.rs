@@ -373,10 +373,17 @@ pub struct Rules<B: CellSet = Bitboard> {
     /// Whether Black's rules mirror White's (see `compile::is_colour_symmetric`).
     colour_symmetric: bool,
     pub(crate) phase: Option<PhaseTables<B>>,
+    /// How a game of more than two sides plays (`None` with two).
+    pub(crate) multi: Option<crate::multi::MultiRules>,
     pub(crate) seats: Seats,
 }
 
 impl<B: CellSet> Rules<B> {
+    /// How a game of more than two sides plays; `None` for two sides.
+    pub fn multiplayer(&self) -> Option<&crate::multi::MultiRules> {
+        self.multi.as_ref()
+    }
+
     pub fn id(&self) -> &str {
         &self.id
     }

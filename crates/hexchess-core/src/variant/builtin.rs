@@ -18,9 +18,10 @@ impl BuiltinVariant {
     }
 }
 
-/// Gliński, McCooey, Grand Hexachess, Standard Hexachess and Peterson's three games on
-/// Standard's pieces (the short board, Pre- and Screen HexaChess), in menu order.
-pub const BUILTIN_VARIANTS: [BuiltinVariant; 7] = [
+/// Gliński, McCooey, Grand Hexachess, Standard Hexachess, Peterson's three games on
+/// Standard's pieces (the short board, Pre- and Screen HexaChess), in menu order; then
+/// his game for three players.
+pub const BUILTIN_VARIANTS: [BuiltinVariant; 8] = [
     BuiltinVariant {
         id: "glinski",
         file: "glinski.ron",
@@ -55,6 +56,11 @@ pub const BUILTIN_VARIANTS: [BuiltinVariant; 7] = [
         id: "screen-hexachess",
         file: "screen-hexachess.ron",
         source: include_str!("../../../../variants/screen-hexachess.ron"),
+    },
+    BuiltinVariant {
+        id: "hexachess-3",
+        file: "hexachess-3.ron",
+        source: include_str!("../../../../variants/hexachess-3.ron"),
     },
 ];
 

@@ -47,6 +47,40 @@ pub struct VariantDef {
     /// The sides in turn order; absent: White and Black facing each other.
     #[serde(default)]
     pub sides: Option<Vec<SideDef>>,
+    /// How a game of more than two sides plays (docs/rules.md §13); Peterson's rules
+    /// without fair exchange when absent.
+    #[serde(default)]
+    pub multiplayer: Option<MultiplayerDef>,
+}
+
+/// The `multiplayer:` section as written.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MultiplayerDef {
+    /// Whether a side threatened by several opponents moves as many pieces.
+    #[serde(default = "yes")]
+    pub defence: bool,
+    #[serde(default = "attack")]
+    pub threat: crate::multi::Threat,
+    /// The worth of every non-royal piece for fair exchange: `[('P', 1), ('Q', 9)]`.
+    #[serde(default)]
+    pub fair_exchange: Option<Vec<(char, u16)>>,
+    #[serde(default = "obstacles")]
+    pub eliminated: crate::multi::Eliminated,
+    #[serde(default = "last_king")]
+    pub goal: crate::multi::Goal,
+}
+
+fn attack() -> crate::multi::Threat {
+    crate::multi::Threat::Attack
+}
+
+fn obstacles() -> crate::multi::Eliminated {
+    crate::multi::Eliminated::Obstacles
+}
+
+fn last_king() -> crate::multi::Goal {
+    crate::multi::Goal::LastKingStanding
 }
 
 /// One side as written: `(name: "Red", rotation: 120, team: Some(1))`.

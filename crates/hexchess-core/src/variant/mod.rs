@@ -58,6 +58,10 @@ pub trait Variant {
     fn sides(&self) -> Vec<SideSpec> {
         SideSpec::two()
     }
+    /// How a game of more than two sides plays; `None` for two sides.
+    fn multiplayer(&self) -> Option<&crate::multi::MultiRules> {
+        None
+    }
 }
 
 /// A side of a variant: its name, which way it faces, and its team.
@@ -270,6 +274,7 @@ pub struct VariantSpec {
     pub castling: [Vec<CastlingRule>; 2],
     pub setup_phase: Option<SetupPhase>,
     pub sides: Vec<SideSpec>,
+    pub multiplayer: Option<crate::multi::MultiRules>,
 }
 
 impl Variant for VariantSpec {
@@ -314,5 +319,8 @@ impl Variant for VariantSpec {
     }
     fn sides(&self) -> Vec<SideSpec> {
         self.sides.clone()
+    }
+    fn multiplayer(&self) -> Option<&crate::multi::MultiRules> {
+        self.multiplayer.as_ref()
     }
 }

@@ -13,6 +13,7 @@ use super::{
 use crate::board::{Board, Naming};
 use crate::fen;
 use crate::hex::{DIAGONAL, Hex, KNIGHT, ORTHOGONAL};
+use crate::multi::{FairExchange, Goal, MultiRules};
 use crate::piece::{MAX_KINDS, MAX_SIDES, Points, Side};
 
 /// The schema version this build reads.
@@ -198,6 +199,7 @@ impl Checker {
         if self.sides.len() > 2 {
             self.check_two_player_only(def);
         }
+        let multiplayer = self.multiplayer(def.multiplayer.as_ref(), &pieces);
         if setup_phase.is_some() && castling.iter().any(|c| !c.is_empty()) {
             self.report(
                 "setup_phase",
@@ -225,6 +227,67 @@ impl Checker {
             castling,
             setup_phase,
             sides: self.sides.clone(),
+            multiplayer,
+        })
+    }
+
+    /// The rules of a game of more sides: Peterson's defaults when the section is
+    /// absent; refused with two sides; fair exchange must value every non-royal kind.
+    fn multiplayer(
+        &mut self,
+        def: Option<&MultiplayerDef>,
+        pieces: &[PieceType],
+    ) -> Option<MultiRules> {
+        let n = self.sides.len();
+        let Some(def) = def else {
+            return (n > 2).then(MultiRules::default);
+        };
+        if n <= 2 {
+            self.report(
+                "multiplayer",
+                "the multiplayer section is for games of more than two sides",
+            );
+            return None;
+        }
+        let fair_exchange = def.fair_exchange.as_ref().map(|values| {
+            let mut out = [0u16; MAX_KINDS];
+            for (i, (letter, value)) in values.iter().enumerate() {
+                let path = format!("multiplayer.fair_exchange[{i}]");
+                match pieces.iter().position(|p| p.letter == *letter) {
+                    None => self.report(path, format!("no piece has the letter {letter:?}")),
+                    Some(k) if pieces[k].royal => self.report(
+                        path,
+                        format!("{letter:?} is royal: a royal piece is never removed"),
+                    ),
+                    Some(_) if *value == 0 => {
+                        self.report(path, "a value is at least 1".to_string())
+                    }
+                    Some(k) => out[k] = *value,
+                }
+            }
+            for (k, p) in pieces.iter().enumerate() {
+                if !p.royal && out[k] == 0 && !values.iter().any(|v| v.0 == p.letter) {
+                    self.report(
+                        "multiplayer.fair_exchange",
+                        format!("{:?} ({}) has no value", p.letter, p.name),
+                    );
+                }
+            }
+            FairExchange { values: out }
+        });
+        let teams = self.sides.iter().any(|s| s.team.is_some());
+        if def.goal == Goal::FirstCheckmate && !teams {
+            self.report(
+                "multiplayer.goal",
+                "FirstCheckmate is a team game's goal: give the sides teams",
+            );
+        }
+        Some(MultiRules {
+            defence: def.defence,
+            threat: def.threat,
+            fair_exchange,
+            eliminated: def.eliminated,
+            goal: def.goal,
         })
     }
 

@@ -1,0 +1,614 @@
+//! A game of more than two sides: standings, turns of several steps, and the end.
+
+use std::sync::Arc;
+
+use super::exchange::{CaptureLog, Captured};
+use super::spec::{Eliminated, Goal, MultiRules};
+use super::turn::TurnStart;
+use crate::bitboard::{CellSet, WideBitboard};
+use crate::moves::Move;
+use crate::piece::{Kind, MAX_SIDES, Piece, Side};
+use crate::position::Position;
+use crate::rules::Rules;
+
+/// Where a side stands in the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Standing {
+    /// Moves in its turns.
+    Playing,
+    /// Checkmated with its royal piece still on the board: it loses its turns until the
+    /// mate is lifted, and nobody may capture its other pieces meanwhile.
+    Frozen,
+    /// Its royal piece was captured: its army stays as obstacles and never moves.
+    Out,
+}
+
+/// One step of a turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Step {
+    /// A move on the board, or the removal or swap a fair exchange obliges
+    /// ([`Move::is_edit`]).
+    Play(Move),
+    /// Ends a turn that could have had another move.
+    Stop,
+}
+
+/// Why a game ended, and who shares the point.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameEnd {
+    /// The side or team that won, or every side still in for a draw.
+    pub winners: Vec<Side>,
+    pub reason: EndReason,
+}
+
+/// How a game of more sides ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EndReason {
+    /// Every other side's royal piece was captured.
+    LastKingStanding,
+    /// Two sides were left and one was checkmated (nobody else could lift the freeze);
+    /// in a team game, the first checkmate or royal capture of the other team.
+    Checkmate,
+    /// Two sides were left and the one to move had no move.
+    Stalemate,
+    /// The same position, with the same side to move and the same standings, a third
+    /// time.
+    Repetition,
+    /// Fifty moves of every side still in without a capture or a pawn move.
+    MoveRule,
+}
+
+impl GameEnd {
+    /// What `side` scores: the point shared among the winners.
+    pub fn points(&self, side: Side) -> f64 {
+        if self.winners.contains(&side) {
+            1.0 / self.winners.len() as f64
+        } else {
+            0.0
+        }
+    }
+
+    /// Whether the game was drawn among the sides still in.
+    pub fn is_draw(&self) -> bool {
+        matches!(
+            self.reason,
+            EndReason::Stalemate | EndReason::Repetition | EndReason::MoveRule
+        )
+    }
+}
+
+/// The turn in progress.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct TurnState {
+    /// Moves played so far this turn.
+    pub moves: u8,
+    /// How many moves this turn may have (fixed before its first move).
+    pub allowed: u8,
+    /// The captures of this turn: (victim's side, kind).
+    pub captures: Vec<Captured>,
+    /// The moves played so far (the rules of several moves look at them together).
+    pub played: Vec<Move>,
+}
+
+/// A game of more than two sides in progress (docs/rules.md §13).
+#[derive(Clone)]
+pub struct Game<B: CellSet = WideBitboard> {
+    pub(crate) pos: Position<B>,
+    pub(crate) multi: MultiRules,
+    pub(crate) standing: [Standing; MAX_SIDES],
+    /// `[side]`: the least worth of the piece it owes after a fair exchange (0: none).
+    pub(crate) owed: [u16; MAX_SIDES],
+    pub(crate) turn: TurnState,
+    /// What the rules of several moves compare against; only in a turn of several.
+    pub(crate) start: Option<TurnStart<B>>,
+    pub(crate) log: CaptureLog,
+    /// The turns played, each as its steps.
+    pub(crate) turns: Vec<(Side, Vec<Step>)>,
+    /// The steps of the turn in progress.
+    pub(crate) steps: Vec<Step>,
+    /// The state's key at the start of every turn, for repetition.
+    keys: Vec<u64>,
+    /// Kinds each kind's powers properly contain (bit per kind), for swaps.
+    pub(crate) weaker: [u32; crate::piece::MAX_KINDS],
+    end: Option<GameEnd>,
+    /// Where the game began, to write its turns again.
+    origin: Position<B>,
+    pub(crate) start_owed: [u16; MAX_SIDES],
+}
+
+impl<B: CellSet> Game<B> {
+    /// A game from the variant's starting position. `None` when the variant is a
+    /// two-player one.
+    pub fn new(rules: Arc<Rules<B>>) -> Option<Game<B>> {
+        let pos = Position::start(rules);
+        Game::from_position(pos, [0; MAX_SIDES])
+    }
+
+    /// A game from a position (a side without its royal piece is out) and the
+    /// removals owed.
+    pub fn from_position(pos: Position<B>, owed: [u16; MAX_SIDES]) -> Option<Game<B>> {
+        let multi = pos.rules().multiplayer()?.clone();
+        let weaker = super::exchange::weaker_kinds(pos.rules());
+        let mut origin = pos.clone();
+        origin.clear_history();
+        let mut game = Game {
+            origin,
+            start_owed: owed,
+            pos,
+            multi,
+            standing: [Standing::Playing; MAX_SIDES],
+            owed,
+            turn: TurnState::default(),
+            start: None,
+            log: CaptureLog::default(),
+            turns: Vec::new(),
+            steps: Vec::new(),
+            keys: Vec::new(),
+            weaker,
+            end: None,
+        };
+        for side in game.sides() {
+            if !game.pos.royal_on_board(side) {
+                game.standing[side.index()] = Standing::Out;
+            }
+        }
+        game.update_standings();
+        game.check_end();
+        game.begin_turn();
+        Some(game)
+    }
+
+    /// The position the game began from.
+    pub fn start_position(&self) -> Position<B> {
+        self.origin.clone()
+    }
+
+    /// Counts the sequences of whole turns `depth` turns deep (each turn with all its
+    /// steps: a removal, one or two moves; a lost turn is no choice and not counted).
+    pub fn perft(&self, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let mut total = 0;
+        self.for_each_turn(&mut |g| total += g.perft(depth - 1));
+        total
+    }
+
+    /// Calls `f` with the game after each whole turn the side to move may play.
+    pub fn for_each_turn(&self, f: &mut dyn FnMut(&Game<B>)) {
+        let before = self.turns.len();
+        for step in self.steps() {
+            let mut next = self.clone();
+            next.play(step);
+            if next.turns.len() > before || next.end.is_some() {
+                f(&next);
+            } else {
+                next.for_each_turn(f);
+            }
+        }
+    }
+
+    /// The position on the board.
+    pub fn position(&self) -> &Position<B> {
+        &self.pos
+    }
+
+    /// The rules of more sides this game follows.
+    pub fn multiplayer(&self) -> &MultiRules {
+        &self.multi
+    }
+
+    /// The side whose turn it is.
+    pub fn side_to_move(&self) -> Side {
+        self.pos.turn()
+    }
+
+    /// Where `side` stands.
+    pub fn standing(&self, side: Side) -> Standing {
+        self.standing[side.index()]
+    }
+
+    /// The least worth of the piece `side` must remove at its next turn (0: none).
+    pub fn owed(&self, side: Side) -> u16 {
+        self.owed[side.index()]
+    }
+
+    /// How many moves the turn in progress may have, and how many it has had.
+    pub fn moves_this_turn(&self) -> (u8, u8) {
+        (self.turn.allowed, self.turn.moves)
+    }
+
+    /// The turns played so far, each with its side and steps.
+    pub fn turns(&self) -> &[(Side, Vec<Step>)] {
+        &self.turns
+    }
+
+    /// The steps played so far in the turn in progress.
+    pub fn current_steps(&self) -> &[Step] {
+        &self.steps
+    }
+
+    /// How the game ended, once it has.
+    pub fn end(&self) -> Option<&GameEnd> {
+        self.end.as_ref()
+    }
+
+    /// The sides of the variant in turn order.
+    pub fn sides(&self) -> impl Iterator<Item = Side> + use<B> {
+        let n = self.pos.rules().side_count();
+        Side::ALL.into_iter().take(n)
+    }
+
+    /// The sides whose royal piece still stands.
+    pub fn sides_in(&self) -> Vec<Side> {
+        self.sides()
+            .filter(|s| self.standing[s.index()] != Standing::Out)
+            .collect()
+    }
+
+    /// Every step the side to move may take now.
+    pub fn steps(&self) -> Vec<Step> {
+        if self.end.is_some() {
+            return Vec::new();
+        }
+        let us = self.pos.turn();
+        if self.owed[us.index()] > 0 {
+            return self.removals().into_iter().map(Step::Play).collect();
+        }
+        if self.turn.moves == 0 {
+            return self.pos.legal_moves().into_iter().map(Step::Play).collect();
+        }
+        let mut out = vec![Step::Stop];
+        out.extend(self.second_moves().into_iter().map(Step::Play));
+        out
+    }
+
+    /// Plays one step; it must be one of [`Game::steps`] (the caller checks, as
+    /// [`Game::play_checked`] does).
+    pub fn play(&mut self, step: Step) {
+        let us = self.pos.turn();
+        self.steps.push(step);
+        match step {
+            Step::Stop => {
+                self.end_turn(us);
+            }
+            Step::Play(mv) if mv.is_edit() => {
+                self.pos.make_move(mv);
+                self.owed[us.index()] = 0;
+                self.prepare_moves();
+            }
+            Step::Play(mv) => self.play_move(us, mv),
+        }
+    }
+
+    /// Plays `step` if the rules allow it now; otherwise changes nothing.
+    pub fn play_checked(&mut self, step: Step) -> bool {
+        if self.steps().contains(&step) {
+            self.play(step);
+            true
+        } else {
+            false
+        }
+    }
+
+    fn play_move(&mut self, us: Side, mv: Move) {
+        if self.turn.moves == 0 && self.turn.allowed > 1 {
+            self.start = Some(TurnStart::new(self, us));
+        }
+        let victim = self.pos.piece_at(mv.to()).filter(|p| p.side != us);
+        self.pos.make_move(mv);
+        if let Some(v) = victim {
+            self.turn.captures.push(Captured {
+                by: us,
+                victim: v.side,
+                kind: v.kind,
+            });
+            if self.pos.rules().is_royal(v.kind) {
+                self.knock_out(v.side);
+            }
+        }
+        self.turn.moves += 1;
+        self.turn.played.push(mv);
+        if self.turn.moves < self.turn.allowed && self.end.is_none() {
+            // The turn comes back for a second move (or a Stop).
+            self.pos.make_pass(us);
+            if self.second_moves().is_empty() {
+                self.end_turn(us);
+            }
+            return;
+        }
+        self.end_turn(us);
+    }
+
+    /// A side's royal piece was captured: it is out, its army stays as obstacles.
+    fn knock_out(&mut self, side: Side) {
+        self.standing[side.index()] = Standing::Out;
+        self.owed[side.index()] = 0;
+        self.pos.set_inert(side, true);
+        self.refresh_immunity();
+    }
+
+    /// The pieces nobody may capture: frozen armies (but their royal pieces), and the
+    /// armies of sides out unless the variant lets them be captured.
+    fn refresh_immunity(&mut self) {
+        let rules = self.pos.rules();
+        let mut immune = B::EMPTY;
+        for side in self.sides() {
+            let cells = self.pos.side_cells(side);
+            match self.standing[side.index()] {
+                Standing::Playing => {}
+                Standing::Frozen => {
+                    let royal = rules
+                        .kinds()
+                        .filter(|k| rules.is_royal(*k))
+                        .fold(B::EMPTY, |b, k| b | self.pos.kind_cells(side, k));
+                    immune |= cells & !royal;
+                }
+                Standing::Out => {
+                    if self.multi.eliminated == Eliminated::Obstacles {
+                        immune |= cells;
+                    }
+                }
+            }
+        }
+        self.pos.set_immune(immune);
+    }
+
+    /// The end of `us`'s turn: the capture log and its exchanges, every side's standing,
+    /// the end of the game, and the turn to the next side that plays.
+    fn end_turn(&mut self, us: Side) {
+        let captures = std::mem::take(&mut self.turn.captures);
+        let steps = std::mem::take(&mut self.steps);
+        self.turns.push((us, steps));
+        self.start = None;
+        let live = self.sides_in().len();
+        if let Some(fair) = &self.multi.fair_exchange {
+            let playing: Vec<Side> = self
+                .sides()
+                .filter(|s| self.standing[s.index()] == Standing::Playing)
+                .collect();
+            for (side, value) in self.log.record(us, captures, live, fair, &playing) {
+                let owed = &mut self.owed[side.index()];
+                *owed = (*owed).max(value);
+            }
+        } else {
+            self.log.record_plain(us, captures);
+        }
+        self.update_standings();
+        self.check_end();
+        self.turn = TurnState::default();
+        if self.end.is_some() {
+            return;
+        }
+        // After a move the position already gave the turn to the next seat; after a
+        // Stop (or a removal alone) it is still `us`'s.
+        if self.pos.turn() == us {
+            let next = self.pos.rules().next_side(us);
+            self.pos.make_pass(next);
+        }
+        self.begin_turn();
+    }
+
+    /// Every side's standing after a turn: out (royal piece gone), frozen (checkmated)
+    /// or playing; and the immunity that follows.
+    fn update_standings(&mut self) {
+        for side in self.sides().collect::<Vec<_>>() {
+            let i = side.index();
+            if self.standing[i] == Standing::Out {
+                continue;
+            }
+            if !self.pos.royal_on_board(side) {
+                self.knock_out(side);
+                continue;
+            }
+            self.standing[i] = if self.is_mated(side) {
+                Standing::Frozen
+            } else {
+                Standing::Playing
+            };
+        }
+        self.refresh_immunity();
+    }
+
+    /// Whether `side` is checkmated as the board stands: in check, with no legal move.
+    pub(crate) fn is_mated(&self, side: Side) -> bool {
+        let mut pos = self.pos.clone();
+        if pos.turn() != side {
+            pos.make_pass(side);
+        }
+        pos.in_check() && pos.legal_moves().is_empty()
+    }
+
+    /// Whether `side` is in check as the board stands.
+    pub(crate) fn in_check(&self, side: Side) -> bool {
+        let mut pos = self.pos.clone();
+        if pos.turn() != side {
+            pos.make_pass(side);
+        }
+        pos.in_check()
+    }
+
+    /// Ends the game when the goal is reached or a draw rule applies.
+    fn check_end(&mut self) {
+        if self.end.is_some() {
+            return;
+        }
+        let in_game = self.sides_in();
+        match self.multi.goal {
+            Goal::LastKingStanding => {
+                if in_game.len() == 1 {
+                    self.finish(in_game, EndReason::LastKingStanding);
+                    return;
+                }
+                if in_game.len() == 2 {
+                    let frozen: Vec<Side> = in_game
+                        .iter()
+                        .copied()
+                        .filter(|s| self.standing[s.index()] == Standing::Frozen)
+                        .collect();
+                    if frozen.len() == 1 {
+                        let winner = in_game.into_iter().filter(|s| *s != frozen[0]).collect();
+                        self.finish(winner, EndReason::Checkmate);
+                        return;
+                    }
+                }
+            }
+            Goal::FirstCheckmate => {
+                let beaten = self
+                    .sides()
+                    .find(|s| self.standing[s.index()] != Standing::Playing);
+                if let Some(loser) = beaten {
+                    let enemies = self.pos.rules().enemies(loser).to_vec();
+                    self.finish(enemies, EndReason::Checkmate);
+                    return;
+                }
+            }
+        }
+        if u32::from(self.pos.halfmove_clock()) >= 50 * in_game.len() as u32 {
+            self.finish(in_game, EndReason::MoveRule);
+        }
+    }
+
+    fn finish(&mut self, mut winners: Vec<Side>, reason: EndReason) {
+        winners.sort_by_key(|s| s.index());
+        self.end = Some(GameEnd { winners, reason });
+    }
+
+    /// The key of the state at a turn's start: the board, the side to move, standings
+    /// and removals owed.
+    fn state_key(&self) -> u64 {
+        let mut h = self.pos.hash();
+        for side in self.sides() {
+            let i = side.index() as u64;
+            let standing = self.standing[side.index()] as u64;
+            h ^= (standing + 1)
+                .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                .rotate_left(7 * i as u32);
+            h ^= (u64::from(self.owed[side.index()]) + 1)
+                .wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
+                .rotate_left(11 + 5 * i as u32);
+        }
+        h
+    }
+
+    /// Gives the turn to the next side that plays: sides out are passed over, a frozen
+    /// side loses its turn (it counts in the rounds), and a side with no move loses its
+    /// turn too (two sides left: stalemate, a draw).
+    fn begin_turn(&mut self) {
+        let mut lost_in_a_row = 0;
+        while self.end.is_none() {
+            let us = self.pos.turn();
+            let live = self.sides_in().len();
+            match self.standing[us.index()] {
+                Standing::Out => {
+                    self.pass_to_next(us);
+                    continue;
+                }
+                Standing::Frozen => {
+                    self.lose_turn(us);
+                    lost_in_a_row += 1;
+                }
+                Standing::Playing => {
+                    if self.owed[us.index()] > 0 && self.removals().is_empty() {
+                        self.owed[us.index()] = 0;
+                    }
+                    if self.owed[us.index()] > 0 || !self.pos.legal_moves().is_empty() {
+                        self.prepare_moves_if_owed_nothing();
+                        self.note_repetition();
+                        return;
+                    }
+                    if live == 2 {
+                        self.finish(self.sides_in(), EndReason::Stalemate);
+                        return;
+                    }
+                    self.lose_turn(us);
+                    lost_in_a_row += 1;
+                }
+            }
+            if lost_in_a_row >= live {
+                self.finish(self.sides_in(), EndReason::Stalemate);
+            }
+        }
+    }
+
+    fn pass_to_next(&mut self, us: Side) {
+        let next = self.pos.rules().next_side(us);
+        self.pos.make_pass(next);
+    }
+
+    /// `us` loses its turn: recorded as an empty turn (it counts in the rounds).
+    fn lose_turn(&mut self, us: Side) {
+        self.turns.push((us, Vec::new()));
+        self.log.record_plain(us, Vec::new());
+        self.pass_to_next(us);
+    }
+
+    fn prepare_moves_if_owed_nothing(&mut self) {
+        if self.owed[self.pos.turn().index()] == 0 {
+            self.prepare_moves();
+        }
+    }
+
+    /// Fixes how many moves the turn may have: as many as the opponents threatening
+    /// the side, when that is at least two and fewer than the sides in the game.
+    fn prepare_moves(&mut self) {
+        let us = self.pos.turn();
+        let attackers = self.threatening(us).len();
+        let live = self.sides_in().len();
+        self.turn.allowed = if self.multi.defence && attackers >= 2 && attackers < live {
+            attackers as u8
+        } else {
+            1
+        };
+    }
+
+    fn note_repetition(&mut self) {
+        let key = self.state_key();
+        self.keys.push(key);
+        if self.keys.iter().filter(|k| **k == key).count() >= 3 {
+            self.finish(self.sides_in(), EndReason::Repetition);
+        }
+    }
+
+    /// The opponents threatening `us` now (docs/rules.md §13.2): each attacks one of
+    /// its pieces (or, with `threat: Check`, its royal piece).
+    pub fn threatening(&self, us: Side) -> Vec<Side> {
+        let rules = self.pos.rules();
+        let targets = match self.multi.threat {
+            super::Threat::Attack => self.pos.side_cells(us) & !self.pos.immune(),
+            super::Threat::Check => B::from_cell(self.pos.royal_cell(us)),
+        };
+        rules
+            .enemies(us)
+            .iter()
+            .copied()
+            .filter(|them| self.standing[them.index()] != Standing::Out)
+            .filter(|them| targets.any_cell(|c| self.pos.is_attacked(c, *them)))
+            .collect()
+    }
+
+    /// Every side's piece on `kind` counts: pieces of `side` of `kind` that were lost
+    /// (start count less those on the board), for swaps.
+    pub(crate) fn lost(&self, side: Side, kind: Kind) -> u8 {
+        let rules = self.pos.rules();
+        rules
+            .start_count(side, kind)
+            .saturating_sub(self.pos.count(side, kind))
+    }
+
+    /// The piece on a cell, if any.
+    pub(crate) fn piece_at(&self, c: crate::Cell) -> Option<Piece> {
+        self.pos.piece_at(c)
+    }
+}
+
+impl<B: CellSet> std::fmt::Debug for Game<B> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Game")
+            .field("position", &self.pos)
+            .field("standing", &self.standing)
+            .field("owed", &self.owed)
+            .field("end", &self.end)
+            .finish()
+    }
+}

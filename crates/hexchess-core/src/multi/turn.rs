@@ -1,0 +1,172 @@
+//! Turns of several moves (docs/rules.md §13.2): a side threatened by several
+//! opponents moves as many pieces, within Peterson's limits.
+
+use super::game::{Game, Standing};
+use crate::bitboard::CellSet;
+use crate::moves::Move;
+use crate::piece::{MAX_SIDES, Side};
+use crate::position::Position;
+
+/// The board as a turn of several moves began, and what the mover attacked then.
+#[derive(Clone)]
+pub(crate) struct TurnStart<B: CellSet> {
+    pos: Position<B>,
+    /// `[opponent]`: its pieces the mover attacked.
+    attacked: [B; MAX_SIDES],
+}
+
+impl<B: CellSet> TurnStart<B> {
+    pub(crate) fn new(game: &Game<B>, us: Side) -> TurnStart<B> {
+        let mut attacked = [B::EMPTY; MAX_SIDES];
+        for them in game.opponents(us) {
+            attacked[them.index()] = game.attacked_pieces(us, them);
+        }
+        TurnStart {
+            pos: game.pos.clone(),
+            attacked,
+        }
+    }
+}
+
+impl<B: CellSet> Game<B> {
+    /// The opponents of `us` still in the game.
+    pub(crate) fn opponents(&self, us: Side) -> Vec<Side> {
+        self.pos
+            .rules()
+            .enemies(us)
+            .iter()
+            .copied()
+            .filter(|s| self.standing[s.index()] != Standing::Out)
+            .collect()
+    }
+
+    /// The pieces of `them` that `us` attacks (immune pieces are never attacked).
+    pub(crate) fn attacked_pieces(&self, us: Side, them: Side) -> B {
+        let mut out = B::EMPTY;
+        for c in self.pos.side_cells(them) & !self.pos.immune() {
+            if self.pos.is_attacked(c, us) {
+                out.insert(c);
+            }
+        }
+        out
+    }
+
+    /// The second moves the turn in progress may have: legal moves of another piece
+    /// than the one moved that keep the turn within the limits.
+    pub(crate) fn second_moves(&self) -> Vec<Move> {
+        let Some(&first) = self.turn.played.first() else {
+            return Vec::new();
+        };
+        let moved = first.to();
+        self.pos
+            .legal_moves()
+            .into_iter()
+            .filter(|m| m.from() != moved)
+            .filter(|m| self.turn_within_limits(*m))
+            .collect()
+    }
+
+    /// Whether the turn's moves so far followed by `second` keep Peterson's limits:
+    /// one capture per opponent; one new threat or capture per opponent unless the
+    /// others also hit another opponent; no checkmate made with both moves unless every
+    /// opponent is left in check.
+    fn turn_within_limits(&self, second: Move) -> bool {
+        let Some(start) = &self.start else {
+            return true;
+        };
+        let us = self.pos.turn();
+        let mut after = self.clone();
+        let victim = after.pos.piece_at(second.to()).filter(|p| p.side != us);
+        after.pos.make_move(second);
+        let mut captures = self.turn.captures.clone();
+        if let Some(v) = victim {
+            captures.push(super::exchange::Captured {
+                by: us,
+                victim: v.side,
+                kind: v.kind,
+            });
+        }
+        let opponents = self.opponents(us);
+        // No more than one capture from any one opponent.
+        for them in &opponents {
+            if captures.iter().filter(|c| c.victim == *them).count() > 1 {
+                return false;
+            }
+        }
+        if !after.new_threats_within_limits(us, start, &captures, &opponents) {
+            return false;
+        }
+        after.checkmates_within_limits(start, second, &opponents)
+    }
+
+    /// Rule 3: per opponent, the pieces captured and newly attacked are at most one,
+    /// not counting new attacks made by a piece that also attacks another opponent.
+    fn new_threats_within_limits(
+        &self,
+        us: Side,
+        start: &TurnStart<B>,
+        captures: &[super::exchange::Captured],
+        opponents: &[Side],
+    ) -> bool {
+        for &them in opponents {
+            let newly = self.attacked_pieces(us, them) & !start.attacked[them.index()];
+            let captured = captures.iter().filter(|c| c.victim == them).count();
+            if captured + newly.count() as usize <= 1 {
+                continue;
+            }
+            // Our pieces that attack some other opponent's piece.
+            let mut forking = B::EMPTY;
+            for &other in opponents.iter().filter(|o| **o != them) {
+                for c in self.pos.side_cells(other) & !self.pos.immune() {
+                    forking |= self.pos.attackers(c, us);
+                }
+            }
+            let lone = newly
+                .into_iter()
+                .filter(|c| (self.pos.attackers(*c, us) & forking).is_empty())
+                .count();
+            if captured + lone > 1 {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Rule 4: a checkmate made with both moves stands only when every opponent is
+    /// left in check (or mate); a mate one of the moves makes alone is always allowed.
+    fn checkmates_within_limits(
+        &self,
+        start: &TurnStart<B>,
+        second: Move,
+        opponents: &[Side],
+    ) -> bool {
+        let mated: Vec<Side> = opponents
+            .iter()
+            .copied()
+            .filter(|s| self.is_mated(*s))
+            .collect();
+        if mated.is_empty() || opponents.iter().all(|s| self.in_check(*s)) {
+            return true;
+        }
+        let first = self.turn.played[0];
+        mated.iter().all(|&them| {
+            mated_after(&start.pos, &[first], them) || mated_after(&start.pos, &[second], them)
+        })
+    }
+}
+
+/// Whether `them` is checkmated after `moves` played from `pos` (false if one of them
+/// is not legal there).
+fn mated_after<B: CellSet>(pos: &Position<B>, moves: &[Move], them: Side) -> bool {
+    let mut p = pos.clone();
+    for &m in moves {
+        if !p.is_legal(m) {
+            return false;
+        }
+        p.make_move(m);
+    }
+    if p.turn() != them {
+        p.make_pass(them);
+    }
+    p.in_check() && p.legal_moves().is_empty()
+}

@@ -1,0 +1,356 @@
+//! Peterson's rules for more players (docs/rules.md §13) on positions built for each:
+//! turns of two moves and their limits, king capture and frozen armies, the checkmate
+//! freeze, fair exchange with its removal and swap, and the counts from the start.
+
+mod common;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use common::naive::naive_moves;
+use hexchess_core::bitboard::{CellSet, WideBitboard};
+use hexchess_core::multi::{EndReason, Game, Standing, Step};
+use hexchess_core::variant::{VariantSpec, parse_variant};
+use hexchess_core::{Hex, Move, Position, Rules, Side};
+
+const WHITE: Side = Side::White;
+/// The second seat, on the upper-left edge (named Black in the file).
+const BLACK: Side = Side::Black;
+/// The third seat, on the upper-right edge (named Red).
+const RED: Side = Side::Third;
+
+fn spec() -> VariantSpec {
+    parse_variant(
+        include_str!("../../../variants/hexachess-3.ron"),
+        "hexachess-3.ron",
+    )
+    .unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn rules() -> Arc<Rules<WideBitboard>> {
+    Arc::new(Rules::<WideBitboard>::compile(&spec()).unwrap())
+}
+
+/// A game from pieces given by cube coordinates (`(q, r, "wK")`), `turn` to move.
+fn game(pieces: &[(i8, i8, &str)], turn: char, owe: &str) -> Game<WideBitboard> {
+    let rules = rules();
+    let board = rules.board();
+    let by_cell: HashMap<_, _> = pieces
+        .iter()
+        .map(|(q, r, t)| (board.cell(Hex::new(*q, *r)).expect("on the board"), *t))
+        .collect();
+    let placement =
+        hexchess_core::fen::placement_tokens(board, |c| by_cell.get(&c).map(|t| t.to_string()));
+    let fen = format!("{placement} {turn} - 0 1 {owe}");
+    Game::from_fen(rules, fen.trim()).unwrap_or_else(|e| panic!("{fen}: {e}"))
+}
+
+fn cell(g: &Game<WideBitboard>, q: i8, r: i8) -> hexchess_core::Cell {
+    g.position().rules().board().cell(Hex::new(q, r)).unwrap()
+}
+
+fn mv(g: &Game<WideBitboard>, from: (i8, i8), to: (i8, i8)) -> Step {
+    Step::Play(Move::new(cell(g, from.0, from.1), cell(g, to.0, to.1)))
+}
+
+/// The kings on their starting cells (White f1, the others turned).
+const KINGS: [(i8, i8, &str); 3] = [(5, -8, "wK"), (-8, 3, "bK"), (3, 5, "cK")];
+
+fn with_kings(extra: &[(i8, i8, &'static str)]) -> Vec<(i8, i8, &'static str)> {
+    KINGS.iter().chain(extra).copied().collect()
+}
+
+#[test]
+fn the_start_counts_agree_with_a_second_generator() {
+    let spec = spec();
+    let g = Game::new(rules()).unwrap();
+    assert_eq!(g.side_to_move(), WHITE);
+    assert_eq!(g.position().rules().side_name(BLACK), "Black");
+    let first = naive_moves(g.position(), &spec) as u64;
+    assert_eq!(g.perft(1), first);
+    // Two turns: nobody is threatened by two opponents yet, so each turn is one move
+    // and the count is the core's two-ply perft, and the second generator's.
+    let mut pos = Position::start(rules());
+    let mut naive_two = 0;
+    for m in pos.legal_moves() {
+        pos.make_move(m);
+        naive_two += naive_moves(&pos, &spec) as u64;
+        pos.unmake_move();
+    }
+    assert_eq!(g.perft(2), naive_two);
+    assert_eq!(g.perft(2), pos.perft(2));
+}
+
+#[test]
+fn a_side_threatened_by_both_opponents_moves_two_pieces() {
+    // White's rook on the centre is attacked along its rank by Black's rook from the
+    // left and Red's from the right.
+    let mut g = game(
+        &with_kings(&[(0, 0, "wR"), (-4, 0, "bR"), (4, 0, "cR"), (2, -6, "wN")]),
+        'w',
+        "",
+    );
+    assert_eq!(g.threatening(WHITE), vec![BLACK, RED]);
+    assert_eq!(g.moves_this_turn(), (2, 0));
+    // A knight move first; the second step may stop, or move another piece.
+    g.play(mv(&g, (2, -6), (3, -4)));
+    assert_eq!(g.side_to_move(), WHITE);
+    let steps = g.steps();
+    assert!(steps.contains(&Step::Stop));
+    let knight = cell(&g, 3, -4);
+    assert!(steps.iter().all(|s| match s {
+        Step::Play(m) => m.from() != knight,
+        Step::Stop => true,
+    }));
+    assert!(steps.contains(&mv(&g, (0, 0), (0, 1))));
+    g.play(mv(&g, (0, 0), (0, 1)));
+    assert_eq!(g.side_to_move(), BLACK);
+    let texts = g.turn_texts();
+    assert_eq!(texts.len(), 1);
+    assert!(texts[0].contains('&'), "{texts:?}");
+    // The text plays the same turn again.
+    let mut again = game(
+        &with_kings(&[(0, 0, "wR"), (-4, 0, "bR"), (4, 0, "cR"), (2, -6, "wN")]),
+        'w',
+        "",
+    );
+    again.play_turn(&texts[0]).unwrap();
+    assert_eq!(again.to_fen(), g.to_fen());
+
+    // With only one opponent threatening, one move.
+    let g = game(&with_kings(&[(0, 0, "wR"), (-4, 0, "bR")]), 'w', "");
+    assert_eq!(g.threatening(WHITE), vec![BLACK]);
+    assert_eq!(g.moves_this_turn(), (1, 0));
+}
+
+#[test]
+fn two_moves_capture_at_most_one_piece_of_each_opponent() {
+    // The rook can take Black's rook; the queen can take a Black knight; both
+    // opponents threaten White.
+    let mut g = game(
+        &with_kings(&[
+            (0, 0, "wR"),
+            (-4, 0, "bR"),
+            (4, 0, "cR"),
+            (0, -3, "wQ"),
+            (0, 2, "bN"),
+        ]),
+        'w',
+        "",
+    );
+    assert_eq!(g.moves_this_turn().0, 2);
+    g.play(mv(&g, (0, 0), (-4, 0)));
+    let steps = g.steps();
+    let knight_capture = mv(&g, (0, -3), (0, 2));
+    assert!(
+        !steps.contains(&knight_capture),
+        "a second capture from Black"
+    );
+    // After a first move that takes nothing, the queen may take the knight.
+    let mut fresh = game(
+        &with_kings(&[
+            (0, 0, "wR"),
+            (-4, 0, "bR"),
+            (4, 0, "cR"),
+            (0, -3, "wQ"),
+            (0, 2, "bN"),
+        ]),
+        'w',
+        "",
+    );
+    fresh.play(mv(&fresh, (0, 0), (1, -1)));
+    assert!(
+        fresh.steps().contains(&knight_capture),
+        "{:?}",
+        fresh.steps()
+    );
+}
+
+/// Red's king in the right corner, White's rooks on the ranks through it and beside
+/// it; `mating` says whether the rook on the king's rank is there yet.
+fn corner_mate(
+    red_king: &'static str,
+    black_king: (i8, i8, &'static str),
+    extra: &[(i8, i8, &'static str)],
+    mating: bool,
+) -> Game<WideBitboard> {
+    let mut pieces = vec![
+        (5, -8, "wK"),
+        black_king,
+        (8, 0, red_king),
+        (4, 4, "cP"),
+        (-3, 1, "wR"),
+        (-3, -1, "wR"),
+        if mating {
+            (-4, 0, "wR")
+        } else {
+            (-4, -2, "wR")
+        },
+    ];
+    pieces.retain(|p| !p.2.is_empty());
+    pieces.extend_from_slice(extra);
+    game(&pieces, 'w', "")
+}
+
+#[test]
+fn a_captured_king_leaves_its_army_as_obstacles() {
+    // Red is checkmated (frozen) and White takes its king.
+    let mut g = corner_mate("cK", (-8, 3, "bK"), &[(4, -2, "bR")], true);
+    assert_eq!(g.standing(RED), Standing::Frozen);
+    g.play(mv(&g, (-4, 0), (8, 0)));
+    assert_eq!(g.standing(RED), Standing::Out);
+    assert_eq!(g.side_to_move(), BLACK);
+    let pawn = cell(&g, 4, 4);
+    assert!(g.position().immune().contains(pawn));
+    // Black's rook reaches the pawn's file but may not take it.
+    assert!(
+        g.position()
+            .legal_moves()
+            .iter()
+            .any(|m| m.from() == cell(&g, 4, -2))
+    );
+    assert!(g.steps().iter().all(|s| match s {
+        Step::Play(m) => m.to() != pawn,
+        Step::Stop => true,
+    }));
+    // Two sides are left: the game goes on between them, Red passed over.
+    assert!(g.end().is_none());
+    assert_eq!(g.sides_in(), vec![WHITE, BLACK]);
+    let b = g.steps()[0];
+    g.play(b);
+    assert_eq!(g.side_to_move(), WHITE);
+}
+
+#[test]
+fn a_checkmated_side_loses_its_turns_until_the_mate_is_lifted() {
+    let mut g = corner_mate("cK", (-8, 3, "bK"), &[(1, 3, "bN")], false);
+    assert_eq!(g.standing(RED), Standing::Playing);
+    let pawn = cell(&g, 4, 4);
+    assert!(!g.position().immune().contains(pawn));
+    g.play(mv(&g, (-4, -2), (-4, 0)));
+    assert_eq!(g.standing(RED), Standing::Frozen, "{}", g.to_fen());
+    assert!(g.position().immune().contains(pawn));
+    assert!(
+        !g.position().immune().contains(cell(&g, 8, 0)),
+        "the king is not immune"
+    );
+    // If Black plays elsewhere, Red loses its turn.
+    let mut elsewhere = g.clone();
+    elsewhere.play(mv(&elsewhere, (-8, 3), (-7, 3)));
+    assert_eq!(elsewhere.side_to_move(), WHITE);
+    assert_eq!(elsewhere.turns().last().unwrap(), &(RED, Vec::new()));
+    // Black's knight blocks the check: the mate is lifted and Red moves.
+    g.play(mv(&g, (1, 3), (2, 0)));
+    assert_eq!(g.standing(RED), Standing::Playing);
+    assert!(!g.position().immune().contains(pawn));
+    assert_eq!(g.side_to_move(), RED);
+}
+
+#[test]
+fn with_two_sides_left_checkmate_ends_the_game() {
+    // Red is out (no king, its pawn stays); White mates Black in the corner.
+    let mut g = corner_mate("bK", (0, 0, ""), &[], false);
+    assert_eq!(g.standing(RED), Standing::Out);
+    g.play(mv(&g, (-4, -2), (-4, 0)));
+    let end = g.end().expect("the game is over");
+    assert_eq!(end.reason, EndReason::Checkmate);
+    assert_eq!(end.winners, vec![WHITE]);
+}
+
+#[test]
+fn an_exchange_between_two_sides_costs_the_third_a_piece() {
+    // White's rook takes Black's knight, Black's rook takes White's rook; Red played
+    // elsewhere and owes a piece worth at least 3 (the knight) at its next turn.
+    let mut g = game(
+        &with_kings(&[
+            (0, 0, "wR"),
+            (0, 3, "bN"),
+            (-3, 3, "bR"),
+            (6, 2, "cQ"),
+            (4, 3, "cN"),
+            (5, 1, "cP"),
+        ]),
+        'w',
+        "",
+    );
+    let owed_before = g.owed(RED);
+    assert_eq!(owed_before, 0);
+    g.play(mv(&g, (0, 0), (0, 3)));
+    g.play(mv(&g, (-3, 3), (0, 3)));
+    assert_eq!(g.owed(RED), 0, "the round (White, Black, Red) is not over");
+    let red_quiet = quiet(&g);
+    g.play(red_quiet);
+    assert_eq!(g.owed(RED), 3);
+    assert!(g.to_fen().ends_with(" owe:c3"), "{}", g.to_fen());
+    // White and Black play on; at Red's turn it must remove first.
+    g.play(quiet(&g));
+    g.play(quiet(&g));
+    assert_eq!(g.side_to_move(), RED);
+    let steps = g.steps();
+    let removals: Vec<Move> = steps
+        .iter()
+        .filter_map(|s| match s {
+            Step::Play(m) if m.is_edit() => Some(*m),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(removals.len(), steps.len(), "only removals before the move");
+    // The queen or the knight (worth 9 and 3), never the pawn (1) or the king.
+    let removed: Vec<_> = removals
+        .iter()
+        .filter(|m| m.promotion().is_none())
+        .map(|m| g.position().piece_at(m.to()).unwrap().kind)
+        .collect();
+    let rules = g.position().rules();
+    let mut letters: Vec<char> = removed.iter().map(|k| rules.kind_info(*k).letter).collect();
+    letters.sort();
+    assert_eq!(letters, vec!['N', 'Q']);
+    let queen = cell(&g, 6, 2);
+    g.play(Step::Play(Move::removal(queen)));
+    assert_eq!(g.owed(RED), 0);
+    assert!(g.position().piece_at(queen).is_none());
+    assert_eq!(g.side_to_move(), RED, "the removal comes before the move");
+}
+
+/// A step that takes nothing.
+fn quiet(g: &Game<WideBitboard>) -> Step {
+    g.steps()
+        .into_iter()
+        .find(|s| matches!(s, Step::Play(m) if !m.is_edit() && g.position().piece_at(m.to()).is_none()))
+        .expect("a quiet move")
+}
+
+#[test]
+fn a_queen_may_be_swapped_for_a_lost_rook_instead() {
+    // Red has lost its rooks and bishops (none on the board): its queen may become
+    // one of them, on its own cell, instead of a removal.
+    let g = game(&with_kings(&[(2, 2, "cQ"), (5, 1, "cP")]), 'c', "owe:c3");
+    let rules = g.position().rules();
+    let rook = rules.kind_by_letter('R').unwrap();
+    let bishop = rules.kind_by_letter('B').unwrap();
+    let knight = rules.kind_by_letter('N').unwrap();
+    let queen = cell(&g, 2, 2);
+    let steps = g.steps();
+    assert!(steps.contains(&Step::Play(Move::swap(queen, rook))));
+    assert!(steps.contains(&Step::Play(Move::swap(queen, bishop))));
+    // A knight's powers are not in a queen's.
+    assert!(!steps.contains(&Step::Play(Move::swap(queen, knight))));
+    let mut after = g.clone();
+    after.play(Step::Play(Move::swap(queen, rook)));
+    assert_eq!(after.position().piece_at(queen).unwrap().kind, rook);
+    assert_eq!(after.owed(RED), 0);
+}
+
+#[test]
+fn turns_are_written_and_read_back() {
+    let mut g = Game::new(rules()).unwrap();
+    let first = g.steps()[0];
+    let text = g.step_text(first);
+    g.play_turn(&text).unwrap();
+    assert_eq!(g.turn_texts(), vec![text.clone()]);
+    assert!(g.play_turn("zz99").is_err());
+    assert_eq!(g.turns().len(), 1, "a bad turn changes nothing");
+    let fen = g.to_fen();
+    let back = Game::from_fen(rules(), &fen).unwrap();
+    assert_eq!(back.to_fen(), fen);
+}
