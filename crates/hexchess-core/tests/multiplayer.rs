@@ -354,3 +354,91 @@ fn turns_are_written_and_read_back() {
     let back = Game::from_fen(rules(), &fen).unwrap();
     assert_eq!(back.to_fen(), fen);
 }
+
+fn four() -> (VariantSpec, Arc<Rules<WideBitboard>>) {
+    let spec = parse_variant(
+        include_str!("../../../variants/hexachess-4.ron"),
+        "hexachess-4.ron",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let rules = Arc::new(Rules::<WideBitboard>::compile(&spec).unwrap());
+    (spec, rules)
+}
+
+#[test]
+fn the_four_player_board_seats_partners_opposite_and_nobody_is_attacked_at_the_start() {
+    let (spec, rules) = four();
+    assert_eq!(spec.cells.len(), 269);
+    let g = Game::new(Arc::clone(&rules)).unwrap();
+    let names: Vec<&str> = g.sides().map(|s| rules.side_name(s)).collect();
+    assert_eq!(names, ["White", "Black", "Gold", "Red"]);
+    // Partners opposite: White's ally is Gold (turned half round), Black's is Red.
+    assert_eq!(rules.enemies(Side::White), &[Side::Black, Side::Fourth]);
+    assert_eq!(rules.enemies(Side::Black), &[Side::Third, Side::White]);
+    // Every army has the 3-player army's pieces; no piece attacks another army.
+    let pos = g.position();
+    for side in g.sides() {
+        assert_eq!(CellSet::count(pos.side_cells(side)), 20, "{side:?}");
+        for them in rules.enemies(side) {
+            for c in pos.side_cells(side) {
+                assert!(!pos.is_attacked(c, *them), "{side:?} attacked by {them:?}");
+            }
+        }
+        // The three bishops stand on three colours.
+        let bishop = rules.kind_by_letter('B').unwrap();
+        let colours: std::collections::HashSet<_> = pos
+            .kind_cells(side, bishop)
+            .into_iter()
+            .map(|c| rules.board().hex(c).colour())
+            .collect();
+        assert_eq!(colours.len(), 3);
+    }
+}
+
+#[test]
+fn the_four_player_start_counts_agree_with_a_second_generator() {
+    let (spec, rules) = four();
+    let g = Game::new(Arc::clone(&rules)).unwrap();
+    let mut pos = Position::start(rules);
+    assert_eq!(g.perft(1), naive_moves(&pos, &spec) as u64);
+    let mut naive_two = 0;
+    for m in pos.legal_moves() {
+        pos.make_move(m);
+        naive_two += naive_moves(&pos, &spec) as u64;
+        pos.unmake_move();
+    }
+    assert_eq!(g.perft(2), naive_two);
+}
+
+#[test]
+fn in_the_team_game_the_first_checkmate_wins_for_the_team() {
+    // Black's king (the second seat) in the right-hand corner, mated by White's rooks
+    // as in the 3-player test; Gold and Red stand far away.
+    let (_, rules) = four();
+    let board = rules.board();
+    let pieces: &[(i8, i8, &str)] = &[
+        (4, -9, "wK"),
+        (9, 0, "bK"),
+        (-4, 9, "cK"),
+        (-9, 4, "dK"),
+        (-3, 1, "wR"),
+        (-3, -1, "wR"),
+        (-4, -2, "wR"),
+    ];
+    let by_cell: HashMap<_, _> = pieces
+        .iter()
+        .map(|(q, r, t)| (board.cell(Hex::new(*q, *r)).expect("on the board"), *t))
+        .collect();
+    let placement =
+        hexchess_core::fen::placement_tokens(board, |c| by_cell.get(&c).map(|t| t.to_string()));
+    let mut g = Game::from_fen(Arc::clone(&rules), &format!("{placement} w - 0 1")).unwrap();
+    // The king's cells are on the ranks 1, 0 and -1: two rooks hold 1 and -1, the
+    // third comes to 0.
+    let mate = mv(&g, (-4, -2), (-4, 0));
+    assert!(g.steps().contains(&mate));
+    g.play(mate);
+    let end = g.end().expect("over");
+    assert_eq!(end.reason, EndReason::Checkmate);
+    assert_eq!(end.winners, vec![Side::White, Side::Third]);
+    assert_eq!(end.points(Side::Third), 0.5);
+}

@@ -25,6 +25,7 @@ fn every_builtin_loads_and_compiles() {
         ("pre-hexachess", 127, 6),
         ("screen-hexachess", 127, 6),
         ("hexachess-3", 217, 6),
+        ("hexachess-4", 269, 6),
     ];
     assert_eq!(BUILTIN_VARIANTS.len(), expected.len());
     for (b, (id, cells, kinds)) in BUILTIN_VARIANTS.iter().zip(expected) {

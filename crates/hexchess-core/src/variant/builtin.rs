@@ -20,8 +20,8 @@ impl BuiltinVariant {
 
 /// Gliński, McCooey, Grand Hexachess, Standard Hexachess, Peterson's three games on
 /// Standard's pieces (the short board, Pre- and Screen HexaChess), in menu order; then
-/// his game for three players.
-pub const BUILTIN_VARIANTS: [BuiltinVariant; 8] = [
+/// his games for three and for four players.
+pub const BUILTIN_VARIANTS: [BuiltinVariant; 9] = [
     BuiltinVariant {
         id: "glinski",
         file: "glinski.ron",
@@ -61,6 +61,11 @@ pub const BUILTIN_VARIANTS: [BuiltinVariant; 8] = [
         id: "hexachess-3",
         file: "hexachess-3.ron",
         source: include_str!("../../../../variants/hexachess-3.ron"),
+    },
+    BuiltinVariant {
+        id: "hexachess-4",
+        file: "hexachess-4.ron",
+        source: include_str!("../../../../variants/hexachess-4.ron"),
     },
 ];
 
