@@ -22,6 +22,8 @@ use hexchess_lab::soak::{self, SoakConfig};
 use hexchess_lab::tune::{self, SampleSet};
 use hexchess_tablebase::{Counts, Material, Table, Value};
 
+mod multi;
+
 /// Prints a line to stdout like `println!`, but a closed pipe (`... | head`) ends the
 /// program quietly instead of panicking.
 macro_rules! out {
@@ -93,6 +95,28 @@ enum Command {
     /// Endgame tablebases: build one in memory and show what it says.
     #[command(subcommand)]
     Tb(TbCommand),
+    /// Play the engine's searches for games of more sides against each other (and a
+    /// random mover) in every seating, and print each one's points.
+    RoundRobin {
+        #[arg(long, default_value = "hexachess-3")]
+        variant: String,
+        /// The searches (brs, paranoid, maxn, random); all four when left out.
+        #[arg(long = "search")]
+        searches: Vec<String>,
+        /// Games at least (whole cycles of every seating are played).
+        #[arg(long, default_value_t = 300)]
+        games: usize,
+        /// Nodes (whole turns) per search per turn.
+        #[arg(long, default_value_t = 1_000)]
+        nodes: u64,
+        /// Turns after which a game is called drawn among the sides still in.
+        #[arg(long, default_value_t = 400)]
+        max_turns: usize,
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Play fast engine games in every variant, checking each move and how each game
     /// ends, then run searches stopped at random moments, watching memory.
     Soak {
@@ -331,6 +355,26 @@ fn main() -> ExitCode {
         Some(Command::Tb(TbCommand::Probe { variant, fen, json })) => {
             tb_probe(&variant, &fen, json)
         }
+        Some(Command::RoundRobin {
+            variant,
+            searches,
+            games,
+            nodes,
+            max_turns,
+            threads,
+            seed,
+        }) => multi::round_robin(
+            &variant,
+            &searches,
+            hexchess_lab::round_robin::RoundRobinConfig {
+                strategies: Vec::new(),
+                games,
+                nodes: nodes.max(1),
+                max_turns,
+                seed,
+                threads: threads.max(1),
+            },
+        ),
         Some(Command::Soak {
             variant,
             games,
@@ -408,6 +452,11 @@ fn perft(
     moves: &[String],
     divide: bool,
 ) -> Result<(), String> {
+    if let Some(rules) = multi::rules_for(variant) {
+        let total = multi::perft(rules?, depth, fen, moves, divide)?;
+        out!("{total}");
+        return Ok(());
+    }
     if variant.ends_with(".ron") {
         let spec = load_variant_file(Path::new(variant)).map_err(|e| e.to_string())?;
         return match AnyRules::compile(&spec).map_err(|e| e.to_string())? {

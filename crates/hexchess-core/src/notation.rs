@@ -83,6 +83,12 @@ impl<B: CellSet> Position<B> {
         s
     }
 
+    /// SAN-like notation without check marks (in a game of more sides a check may fall
+    /// on any opponent, and the next side may be one that is out).
+    pub fn move_to_san_unmarked(&self, mv: Move) -> String {
+        self.san_body(mv, &self.legal_moves())
+    }
+
     /// SAN-like notation, with check (`+`) and mate (`#`) marks.
     pub fn move_to_san(&self, mv: Move) -> String {
         let mut s = self.san_body(mv, &self.legal_moves());

@@ -263,6 +263,11 @@ impl<B: CellSet> Position<B> {
                 pos.royal[side.index()] = c;
             }
         }
+        if !held && !pos.royals(turn).any() {
+            return Err(format!(
+                "{turn} is to move but its royal piece is not on the board"
+            ));
+        }
         if held && pos.held(turn) == 0 {
             return Err(format!("{turn} is to place but holds nothing"));
         }

@@ -125,13 +125,15 @@ fn a_side_threatened_by_both_opponents_moves_two_pieces() {
 
 #[test]
 fn two_moves_capture_at_most_one_piece_of_each_opponent() {
-    // The rook can take Black's rook; the queen can take a Black knight; both
-    // opponents threaten White.
+    // The rook can take Black's rook; the queen can take a Black knight once the rook
+    // has left its file; Black's and Red's bishops threaten White's rook (a rook is
+    // worth more than a bishop, so it could be won).
     let mut g = game(
         &with_kings(&[
             (0, 0, "wR"),
             (-4, 0, "bR"),
-            (4, 0, "cR"),
+            (-2, -2, "bB"),
+            (2, -4, "cB"),
             (0, -3, "wQ"),
             (0, 2, "bN"),
         ]),
@@ -151,7 +153,8 @@ fn two_moves_capture_at_most_one_piece_of_each_opponent() {
         &with_kings(&[
             (0, 0, "wR"),
             (-4, 0, "bR"),
-            (4, 0, "cR"),
+            (-2, -2, "bB"),
+            (2, -4, "cB"),
             (0, -3, "wQ"),
             (0, 2, "bN"),
         ]),

@@ -28,6 +28,7 @@ pub mod bench;
 pub mod deploy;
 pub mod endgame;
 pub mod eval;
+pub mod multi;
 mod order;
 pub mod protocol;
 pub mod search;

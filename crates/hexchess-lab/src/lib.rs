@@ -23,5 +23,6 @@
 //! ```
 
 pub mod arena;
+pub mod round_robin;
 pub mod soak;
 pub mod tune;

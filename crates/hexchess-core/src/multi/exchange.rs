@@ -26,6 +26,14 @@ pub(crate) struct CaptureLog {
 }
 
 impl CaptureLog {
+    /// Forgets all but the last `n` turns (a round's length at most).
+    pub fn keep_last(&mut self, n: usize) {
+        let len = self.turns.len();
+        if len > n {
+            self.turns.drain(..len - n);
+        }
+    }
+
     /// Records a turn when fair exchange is not played.
     pub fn record_plain(&mut self, _us: Side, captures: Vec<Captured>) {
         self.turns

@@ -158,6 +158,45 @@ impl<B: CellSet> Game<B> {
         Some(game)
     }
 
+    /// A copy without the record of the game (turns played, the history of the
+    /// position, the keys of positions that cannot come again), for searches that copy
+    /// a game at every node: the rules and repetitions still apply.
+    pub fn lean(&self) -> Game<B> {
+        let mut g = self.clone();
+        g.turns.clear();
+        // Only positions since the last capture or pawn move can come again.
+        let reversible = usize::from(self.pos.halfmove_clock()) + 1;
+        let len = g.keys.len();
+        g.keys.drain(..len.saturating_sub(reversible));
+        g.log.keep_last(self.pos.rules().side_count());
+        g.pos.clear_history();
+        g.origin = g.pos.clone();
+        g.start_owed = g.owed;
+        g
+    }
+
+    /// The game with the turn handed to `side` now, as if the sides between lost theirs
+    /// (for best-reply search, where one opponent answers out of turn). `None` when
+    /// `side` is not playing or a turn is half played.
+    pub fn handed_to(&self, side: Side) -> Option<Game<B>> {
+        if self.standing[side.index()] != Standing::Playing
+            || self.turn.moves > 0
+            || self.end.is_some()
+        {
+            return None;
+        }
+        let mut g = self.clone();
+        if g.pos.turn() != side {
+            g.pos.make_pass(side);
+            g.turn = TurnState::default();
+            if g.owed[side.index()] > 0 && g.removals().is_empty() {
+                g.owed[side.index()] = 0;
+            }
+            g.prepare_moves_if_owed_nothing();
+        }
+        Some(g)
+    }
+
     /// The position the game began from.
     pub fn start_position(&self) -> Position<B> {
         self.origin.clone()
@@ -170,22 +209,30 @@ impl<B: CellSet> Game<B> {
             return 1;
         }
         let mut total = 0;
-        self.for_each_turn(&mut |g| total += g.perft(depth - 1));
+        self.for_each_turn(&mut |g| {
+            total += g.perft(depth - 1);
+            true
+        });
         total
     }
 
-    /// Calls `f` with the game after each whole turn the side to move may play.
-    pub fn for_each_turn(&self, f: &mut dyn FnMut(&Game<B>)) {
+    /// Calls `f` with the game after each whole turn the side to move may play, until
+    /// `f` returns false; returns whether every turn was seen.
+    pub fn for_each_turn(&self, f: &mut dyn FnMut(&Game<B>) -> bool) -> bool {
         let before = self.turns.len();
         for step in self.steps() {
             let mut next = self.clone();
             next.play(step);
-            if next.turns.len() > before || next.end.is_some() {
-                f(&next);
+            let go_on = if next.turns.len() > before || next.end.is_some() {
+                f(&next)
             } else {
-                next.for_each_turn(f);
+                next.for_each_turn(f)
+            };
+            if !go_on {
+                return false;
             }
         }
+        true
     }
 
     /// The position on the board.
@@ -378,6 +425,11 @@ impl<B: CellSet> Game<B> {
         self.check_end();
         self.turn = TurnState::default();
         if self.end.is_some() {
+            // A finished game still writes a position someone can read back: the side
+            // to move is one whose royal piece stands.
+            if !self.pos.royal_on_board(self.pos.turn()) {
+                self.pos.make_pass(us);
+            }
             return;
         }
         // After a move the position already gave the turn to the next seat; after a
@@ -412,20 +464,28 @@ impl<B: CellSet> Game<B> {
 
     /// Whether `side` is checkmated as the board stands: in check, with no legal move.
     pub(crate) fn is_mated(&self, side: Side) -> bool {
+        if !self.in_check(side) {
+            return false;
+        }
         let mut pos = self.pos.clone();
         if pos.turn() != side {
             pos.make_pass(side);
         }
-        pos.in_check() && pos.legal_moves().is_empty()
+        pos.legal_moves().is_empty()
     }
 
-    /// Whether `side` is in check as the board stands.
-    pub(crate) fn in_check(&self, side: Side) -> bool {
-        let mut pos = self.pos.clone();
-        if pos.turn() != side {
-            pos.make_pass(side);
+    /// Whether `side`'s royal piece is attacked by a side still in the game.
+    pub fn in_check(&self, side: Side) -> bool {
+        if !self.pos.royal_on_board(side) {
+            return false;
         }
-        pos.in_check()
+        let royal = self.pos.royal_cell(side);
+        self.pos
+            .rules()
+            .enemies(side)
+            .iter()
+            .filter(|e| self.standing[e.index()] != Standing::Out)
+            .any(|e| self.pos.is_attacked(royal, *e))
     }
 
     /// Ends the game when the goal is reached or a draw rule applies.
@@ -570,21 +630,46 @@ impl<B: CellSet> Game<B> {
         }
     }
 
-    /// The opponents threatening `us` now (docs/rules.md §13.2): each attacks one of
-    /// its pieces (or, with `threat: Check`, its royal piece).
+    /// The opponents threatening `us` now (docs/rules.md §13.2): with `threat:
+    /// Hanging` each gives check or attacks a piece it could win; with `Attack` each
+    /// attacks any piece; with `Check` each gives check.
     pub fn threatening(&self, us: Side) -> Vec<Side> {
         let rules = self.pos.rules();
         let targets = match self.multi.threat {
-            super::Threat::Attack => self.pos.side_cells(us) & !self.pos.immune(),
             super::Threat::Check => B::from_cell(self.pos.royal_cell(us)),
+            _ => self.pos.side_cells(us) & !self.pos.immune(),
         };
         rules
             .enemies(us)
             .iter()
             .copied()
             .filter(|them| self.standing[them.index()] != Standing::Out)
-            .filter(|them| targets.any_cell(|c| self.pos.is_attacked(c, *them)))
+            .filter(|them| targets.any_cell(|c| self.threatens(*them, us, c)))
             .collect()
+    }
+
+    /// Whether `them` threatens `us`'s piece on `c` as the variant reads the word.
+    fn threatens(&self, them: Side, us: Side, c: crate::Cell) -> bool {
+        let attackers = self.pos.attackers(c, them);
+        if attackers.is_empty() {
+            return false;
+        }
+        if self.multi.threat != super::Threat::Hanging {
+            return true;
+        }
+        let rules = self.pos.rules();
+        let Some(target) = self.pos.piece_at(c) else {
+            return false;
+        };
+        if rules.is_royal(target.kind) || !self.pos.is_attacked(c, us) {
+            return true;
+        }
+        let worth = self.multi.worth(rules, target.kind);
+        attackers.any_cell(|a| {
+            self.pos
+                .piece_at(a)
+                .is_some_and(|p| self.multi.worth(rules, p.kind) < worth)
+        })
     }
 
     /// Every side's piece on `kind` counts: pieces of `side` of `kind` that were lost

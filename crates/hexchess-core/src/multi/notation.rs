@@ -47,11 +47,7 @@ impl<B: CellSet> Game<B> {
         match step {
             Step::Stop => String::new(),
             Step::Play(mv) if mv.is_edit() => self.edit_text(mv),
-            Step::Play(mv) => self
-                .pos
-                .move_to_san(mv)
-                .trim_end_matches(['+', '#'])
-                .to_string(),
+            Step::Play(mv) => self.pos.move_to_san_unmarked(mv),
         }
     }
 

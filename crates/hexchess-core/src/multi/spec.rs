@@ -7,7 +7,12 @@ use crate::piece::MAX_KINDS;
 /// What makes a side "threatened" by an opponent, for the turns of several moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize)]
 pub enum Threat {
-    /// The opponent attacks any of the side's pieces (the text's word, read plainly).
+    /// The opponent could win material: it gives check, or attacks a piece that is
+    /// undefended or worth more than the cheapest of its attackers (our reading of
+    /// "threatened", docs/rules.md §13.2).
+    Hanging,
+    /// The opponent attacks any of the side's pieces, defended or not (the word read
+    /// plainly: in the opening a bishop's long diagonal already counts).
     Attack,
     /// The opponent gives check.
     Check,
@@ -52,12 +57,43 @@ pub struct MultiRules {
     pub goal: Goal,
 }
 
+impl MultiRules {
+    /// The worth of a kind for the rules that weigh pieces (threats, fair exchange):
+    /// the fair-exchange value when the variant gives one, else the piece's value in
+    /// the file (in pawns), else a standard worth by its letter.
+    pub fn worth<B: crate::bitboard::CellSet>(
+        &self,
+        rules: &crate::rules::Rules<B>,
+        kind: crate::piece::Kind,
+    ) -> u16 {
+        if rules.is_royal(kind) {
+            return u16::MAX;
+        }
+        if let Some(f) = &self.fair_exchange
+            && f.values[kind.index()] > 0
+        {
+            return f.values[kind.index()];
+        }
+        let info = rules.kind_info(kind);
+        if let Some(v) = info.value {
+            return (v / 100).clamp(1, 1000) as u16;
+        }
+        match info.letter {
+            'P' => 1,
+            'N' | 'B' => 3,
+            'R' => 5,
+            'Q' => 9,
+            _ => 4,
+        }
+    }
+}
+
 impl Default for MultiRules {
     /// Peterson's 3-player rules without fair exchange (its values are the variant's).
     fn default() -> MultiRules {
         MultiRules {
             defence: true,
-            threat: Threat::Attack,
+            threat: Threat::Hanging,
             fair_exchange: None,
             eliminated: Eliminated::Obstacles,
             goal: Goal::LastKingStanding,

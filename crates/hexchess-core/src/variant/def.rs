@@ -72,7 +72,7 @@ pub struct MultiplayerDef {
 }
 
 fn attack() -> crate::multi::Threat {
-    crate::multi::Threat::Attack
+    crate::multi::Threat::Hanging
 }
 
 fn obstacles() -> crate::multi::Eliminated {

@@ -1,0 +1,104 @@
+//! The commands for games of more than two sides: perft counted in whole turns, and
+//! the round robin of the engine's searches.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use hexchess_core::Rules;
+use hexchess_core::bitboard::WideBitboard;
+use hexchess_core::catalog::{Catalog, compile_multi};
+use hexchess_core::multi::Game;
+use hexchess_core::variant::load_variant_file;
+use hexchess_engine::multi::Strategy;
+use hexchess_lab::round_robin::{self, RoundRobinConfig};
+
+/// The rules of a game of more sides named by id or file; `None` when `variant` is a
+/// two-player one (or unknown: the caller's message then names the two-player ones).
+pub fn rules_for(variant: &str) -> Option<Result<Arc<Rules<WideBitboard>>, String>> {
+    if variant.ends_with(".ron") {
+        let spec = match load_variant_file(Path::new(variant)) {
+            Ok(spec) => spec,
+            Err(e) => return Some(Err(e.to_string())),
+        };
+        if spec.sides.len() <= 2 {
+            return None;
+        }
+        return Some(compile_multi(&spec, variant).map_err(|e| e.to_string()));
+    }
+    Catalog::load_default()
+        .get_multi(variant)
+        .map(|e| Ok(Arc::clone(&e.rules)))
+}
+
+/// Perft in whole turns (a removal, one or two moves), from the start or a FEN, after
+/// turns written as the game writes them (`e3e4`, `Nc3&Qd4`).
+pub fn perft(
+    rules: Arc<Rules<WideBitboard>>,
+    depth: u32,
+    fen: Option<&str>,
+    turns: &[String],
+    divide: bool,
+) -> Result<u64, String> {
+    let mut game = match fen {
+        Some(f) => Game::from_fen(rules, f).map_err(|e| format!("bad FEN: {e}"))?,
+        None => Game::new(rules).ok_or("not a game of more sides")?,
+    };
+    for t in turns {
+        game.play_turn(t).map_err(|e| format!("{t}: {e}"))?;
+    }
+    if !divide || depth == 0 {
+        return Ok(game.perft(depth));
+    }
+    let before = game.turns().len();
+    let mut lines = Vec::new();
+    game.for_each_turn(&mut |g| {
+        let text = g.turn_texts().get(before).cloned().unwrap_or_default();
+        lines.push((text, g.perft(depth - 1)));
+        true
+    });
+    lines.sort();
+    for (text, n) in &lines {
+        println!("{text}: {n}");
+    }
+    Ok(lines.iter().map(|l| l.1).sum())
+}
+
+/// Plays the round robin and prints each game as it ends, then the table.
+pub fn round_robin(
+    variant: &str,
+    strategies: &[String],
+    config: RoundRobinConfig,
+) -> Result<(), String> {
+    let rules =
+        rules_for(variant).ok_or_else(|| format!("'{variant}' is not a game of more sides"))??;
+    let strategies: Vec<Strategy> = if strategies.is_empty() {
+        Strategy::ALL.to_vec()
+    } else {
+        strategies
+            .iter()
+            .map(|s| s.parse())
+            .collect::<Result<_, _>>()?
+    };
+    let config = RoundRobinConfig {
+        strategies,
+        ..config
+    };
+    let report = round_robin::run(&rules, &config, &|i, r| {
+        let seats: Vec<String> = r
+            .seats
+            .iter()
+            .zip(&r.points)
+            .map(|(s, p)| format!("{s} {p:.2}"))
+            .collect();
+        println!(
+            "game {:>4}: {} ({} turns, {})",
+            i + 1,
+            seats.join(", "),
+            r.turns,
+            r.reason
+                .map_or("turn limit".to_string(), |x| format!("{x:?}"))
+        );
+    });
+    println!("{report}");
+    Ok(())
+}

@@ -1,0 +1,97 @@
+//! An engine for games of more than two sides (docs/engine.md, "Games of more sides").
+//!
+//! A node is a whole turn (a removal, one or two moves), played on a copy of the
+//! [`Game`]. Three searches are built, because which plays best in a game of three is a
+//! question of measurement (docs/multiplayer.md has the round robin):
+//!
+//! - **Paranoid**: every opponent plays against the side to choose, as one coalition;
+//!   alpha-beta on its score less the others' mean.
+//! - **Max-n**: each side chooses the turn best for itself (its score less the others'
+//!   mean), looking at every side's score; no pruning.
+//! - **Best-reply search** (Schadd and Winands, 2011): the side to choose moves, then
+//!   only the single strongest reply among all opponents is played, the others pass;
+//!   alpha-beta, so it looks as deep in its own turns as paranoid does with two sides.
+//!
+//! And a **random** mover, the yardstick.
+
+mod eval;
+mod search;
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+pub use eval::{OUT, evaluate, kind_value, relative};
+pub use search::{MultiChoice, MultiSearcher};
+
+/// How a side chooses its turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Strategy {
+    Paranoid,
+    MaxN,
+    BestReply,
+    Random,
+}
+
+impl Strategy {
+    pub const ALL: [Strategy; 4] = [
+        Strategy::BestReply,
+        Strategy::Paranoid,
+        Strategy::MaxN,
+        Strategy::Random,
+    ];
+
+    /// The name used by the protocol's option and the round robin.
+    pub fn name(self) -> &'static str {
+        match self {
+            Strategy::Paranoid => "paranoid",
+            Strategy::MaxN => "maxn",
+            Strategy::BestReply => "brs",
+            Strategy::Random => "random",
+        }
+    }
+}
+
+impl fmt::Display for Strategy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Strategy {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Strategy, String> {
+        Strategy::ALL
+            .into_iter()
+            .find(|x| x.name().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| format!("'{s}' is not a search: brs, paranoid, maxn or random"))
+    }
+}
+
+/// How long a search may run: it stops at whichever comes first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MultiLimits {
+    /// Turns played in the search tree (each a node).
+    pub nodes: u64,
+    /// Whole turns deep.
+    pub depth: u32,
+    pub time: Option<Duration>,
+}
+
+impl MultiLimits {
+    /// A budget of nodes, as deep as it reaches.
+    pub fn nodes(nodes: u64) -> MultiLimits {
+        MultiLimits {
+            nodes,
+            depth: 64,
+            time: None,
+        }
+    }
+}
+
+impl Default for MultiLimits {
+    fn default() -> MultiLimits {
+        MultiLimits::nodes(20_000)
+    }
+}

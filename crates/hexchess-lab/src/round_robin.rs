@@ -1,0 +1,312 @@
+//! Round robins of the searches for games of more sides: every choice of as many
+//! searches as the game has seats, in every seating, until the games asked for are
+//! played; each search's points (a win is one point, shared among the winners; a draw
+//! shares the point among the sides still in).
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
+
+use hexchess_core::bitboard::WideBitboard;
+use hexchess_core::multi::{EndReason, Game};
+use hexchess_core::piece::Side;
+use hexchess_core::rules::Rules;
+use hexchess_engine::multi::{MultiLimits, MultiSearcher, Strategy};
+
+/// What to play.
+#[derive(Clone, Debug)]
+pub struct RoundRobinConfig {
+    pub strategies: Vec<Strategy>,
+    /// Games at least; the schedule is played in whole cycles (every choice, every
+    /// seating), so a few more may be played.
+    pub games: usize,
+    /// Nodes (whole turns) each search may play out per turn.
+    pub nodes: u64,
+    /// Turns after which an unfinished game is called drawn among the sides still in.
+    pub max_turns: usize,
+    pub seed: u64,
+    pub threads: usize,
+}
+
+/// One game's seats and result.
+#[derive(Clone, Debug)]
+pub struct GameResult {
+    /// The search in each seat, in turn order.
+    pub seats: Vec<Strategy>,
+    /// Points of each seat.
+    pub points: Vec<f64>,
+    /// How it ended; `None` when called at the turn limit.
+    pub reason: Option<EndReason>,
+    pub turns: usize,
+}
+
+/// Totals of one search.
+#[derive(Clone, Debug, Default)]
+pub struct Standing {
+    pub games: usize,
+    pub points: f64,
+    /// Games it won alone.
+    pub wins: usize,
+    /// Games whose point it shared (team wins, draws).
+    pub shared: usize,
+}
+
+/// Everything a round robin played.
+#[derive(Clone, Debug, Default)]
+pub struct RoundRobinReport {
+    pub results: Vec<GameResult>,
+}
+
+impl RoundRobinReport {
+    /// Each search's totals.
+    pub fn standings(&self) -> BTreeMap<String, Standing> {
+        let mut out: BTreeMap<String, Standing> = BTreeMap::new();
+        for r in &self.results {
+            let winners = r.points.iter().filter(|p| **p > 0.0).count();
+            for (s, p) in r.seats.iter().zip(&r.points) {
+                let e = out.entry(s.name().to_string()).or_default();
+                e.games += 1;
+                e.points += p;
+                if *p > 0.0 && winners == 1 {
+                    e.wins += 1;
+                } else if *p > 0.0 {
+                    e.shared += 1;
+                }
+            }
+        }
+        out
+    }
+
+    /// For each pair of searches, in the games both played: how often the first scored
+    /// more than the second, less, or the same.
+    pub fn head_to_head(&self) -> BTreeMap<(String, String), (usize, usize, usize)> {
+        let mut out: BTreeMap<(String, String), (usize, usize, usize)> = BTreeMap::new();
+        for r in &self.results {
+            for (i, a) in r.seats.iter().enumerate() {
+                for (j, b) in r.seats.iter().enumerate() {
+                    if i == j || a == b {
+                        continue;
+                    }
+                    let e = out
+                        .entry((a.name().to_string(), b.name().to_string()))
+                        .or_default();
+                    match r.points[i].partial_cmp(&r.points[j]) {
+                        Some(std::cmp::Ordering::Greater) => e.0 += 1,
+                        Some(std::cmp::Ordering::Less) => e.1 += 1,
+                        _ => e.2 += 1,
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+impl fmt::Display for RoundRobinReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let games = self.results.len();
+        writeln!(f, "{games} games")?;
+        writeln!(
+            f,
+            "{:<10} {:>6} {:>8} {:>7} {:>6} {:>7}",
+            "search", "games", "points", "share", "wins", "shared"
+        )?;
+        let mut rows: Vec<(String, Standing)> = self.standings().into_iter().collect();
+        rows.sort_by(|a, b| b.1.points.total_cmp(&a.1.points));
+        for (name, s) in &rows {
+            writeln!(
+                f,
+                "{name:<10} {:>6} {:>8.1} {:>6.1}% {:>6} {:>7}",
+                s.games,
+                s.points,
+                100.0 * s.points / s.games.max(1) as f64,
+                s.wins,
+                s.shared
+            )?;
+        }
+        let mut reasons: BTreeMap<String, usize> = BTreeMap::new();
+        for r in &self.results {
+            let key = r
+                .reason
+                .map_or("turn limit (drawn)".to_string(), |x| format!("{x:?}"));
+            *reasons.entry(key).or_default() += 1;
+        }
+        writeln!(f, "endings: {reasons:?}")?;
+        let turns: usize = self.results.iter().map(|r| r.turns).sum();
+        writeln!(
+            f,
+            "mean turns per game: {:.1}",
+            turns as f64 / games.max(1) as f64
+        )?;
+        writeln!(f, "head to head (games ahead / behind / level):")?;
+        for ((a, b), (w, l, d)) in self.head_to_head() {
+            if a < b {
+                writeln!(f, "  {a} v {b}: {w} / {l} / {d}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Every seating of every choice of `seats` searches among `strategies`.
+pub fn schedule(strategies: &[Strategy], seats: usize) -> Vec<Vec<Strategy>> {
+    let mut out = Vec::new();
+    for choice in choices(strategies, seats) {
+        permute(
+            &choice,
+            &mut Vec::new(),
+            &mut vec![false; choice.len()],
+            &mut out,
+        );
+    }
+    out
+}
+
+fn choices(items: &[Strategy], k: usize) -> Vec<Vec<Strategy>> {
+    if k == 0 {
+        return vec![Vec::new()];
+    }
+    let mut out = Vec::new();
+    for (i, x) in items.iter().enumerate() {
+        for mut rest in choices(&items[i + 1..], k - 1) {
+            rest.insert(0, *x);
+            out.push(rest);
+        }
+    }
+    out
+}
+
+fn permute(
+    items: &[Strategy],
+    current: &mut Vec<Strategy>,
+    used: &mut [bool],
+    out: &mut Vec<Vec<Strategy>>,
+) {
+    if current.len() == items.len() {
+        out.push(current.clone());
+        return;
+    }
+    for i in 0..items.len() {
+        if !used[i] {
+            used[i] = true;
+            current.push(items[i]);
+            permute(items, current, used, out);
+            current.pop();
+            used[i] = false;
+        }
+    }
+}
+
+/// Plays one game with `seats` (in turn order).
+pub fn play_game(
+    rules: &Arc<Rules<WideBitboard>>,
+    seats: &[Strategy],
+    nodes: u64,
+    max_turns: usize,
+    seed: u64,
+) -> GameResult {
+    let mut game = Game::new(Arc::clone(rules)).expect("a game of more sides");
+    let mut searchers: Vec<MultiSearcher> = seats
+        .iter()
+        .enumerate()
+        .map(|(i, s)| MultiSearcher::new(*s, seed.wrapping_mul(31).wrapping_add(i as u64)))
+        .collect();
+    let stop = Arc::new(AtomicBool::new(false));
+    let limits = MultiLimits::nodes(nodes);
+    while game.end().is_none() && game.turns().len() < max_turns {
+        let seat = game.side_to_move().index();
+        let Some(choice) = searchers[seat].choose(&game, &limits, &stop) else {
+            break;
+        };
+        for step in choice.steps {
+            assert!(
+                game.play_checked(step),
+                "a search chose a step the rules refuse"
+            );
+        }
+    }
+    let sides: Vec<Side> = game.sides().collect();
+    let (points, reason) = match game.end() {
+        Some(end) => (
+            sides.iter().map(|s| end.points(*s)).collect(),
+            Some(end.reason),
+        ),
+        None => {
+            let sides_in = game.sides_in();
+            let share = 1.0 / sides_in.len() as f64;
+            (
+                sides
+                    .iter()
+                    .map(|s| if sides_in.contains(s) { share } else { 0.0 })
+                    .collect(),
+                None,
+            )
+        }
+    };
+    GameResult {
+        seats: seats.to_vec(),
+        points,
+        reason,
+        turns: game.turns().len(),
+    }
+}
+
+/// Plays the round robin on `threads` threads; `progress` hears of each game.
+pub fn run(
+    rules: &Arc<Rules<WideBitboard>>,
+    config: &RoundRobinConfig,
+    progress: &(dyn Fn(usize, &GameResult) + Sync),
+) -> RoundRobinReport {
+    let cycle = schedule(&config.strategies, rules.side_count());
+    let cycles = config.games.div_ceil(cycle.len().max(1));
+    let jobs: Vec<(usize, Vec<Strategy>)> = (0..cycles)
+        .flat_map(|_| cycle.iter().cloned())
+        .enumerate()
+        .collect();
+    let queue = Mutex::new(jobs.into_iter());
+    let results = Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..config.threads.max(1) {
+            scope.spawn(|| {
+                loop {
+                    let next = queue.lock().expect("queue").next();
+                    let Some((i, seats)) = next else { break };
+                    let r = play_game(
+                        rules,
+                        &seats,
+                        config.nodes,
+                        config.max_turns,
+                        config.seed.wrapping_add(i as u64),
+                    );
+                    progress(i, &r);
+                    results.lock().expect("results").push((i, r));
+                }
+            });
+        }
+    });
+    let mut results = results.into_inner().expect("results");
+    results.sort_by_key(|(i, _)| *i);
+    RoundRobinReport {
+        results: results.into_iter().map(|(_, r)| r).collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_schedule_seats_every_choice_in_every_order() {
+        let s = schedule(&Strategy::ALL, 3);
+        // 4 choices of 3, 6 seatings each.
+        assert_eq!(s.len(), 24);
+        let distinct: std::collections::HashSet<_> = s.iter().collect();
+        assert_eq!(distinct.len(), 24);
+        for strategy in Strategy::ALL {
+            for seat in 0..3 {
+                assert_eq!(s.iter().filter(|g| g[seat] == strategy).count(), 6);
+            }
+        }
+    }
+}
