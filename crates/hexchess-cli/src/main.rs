@@ -22,6 +22,7 @@ use hexchess_lab::soak::{self, SoakConfig};
 use hexchess_lab::tune::{self, SampleSet};
 use hexchess_tablebase::{Counts, Material, Table, Value};
 
+mod diagram;
 mod multi;
 
 /// Prints a line to stdout like `println!`, but a closed pipe (`... | head`) ends the
@@ -95,6 +96,28 @@ enum Command {
     /// Endgame tablebases: build one in memory and show what it says.
     #[command(subcommand)]
     Tb(TbCommand),
+    /// Draw a position as SVG (for the rules reference): from the start, a FEN, or
+    /// moves (turns in a game of more sides) played first.
+    Diagram {
+        #[arg(long, default_value = "glinski")]
+        variant: String,
+        #[arg(long)]
+        fen: Option<String>,
+        /// Moves, or whole turns in a game of more sides (`Nc3&Qd4`), played first.
+        #[arg(long, num_args = 1..)]
+        moves: Vec<String>,
+        /// Cells to ring.
+        #[arg(long = "mark", num_args = 1..)]
+        marks: Vec<String>,
+        /// Arrows, from cell to cell (`e1e5`).
+        #[arg(long = "arrow", num_args = 1..)]
+        arrows: Vec<String>,
+        #[arg(long)]
+        caption: Option<String>,
+        /// Where to write the SVG; standard output when left out.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// Play the engine's searches for games of more sides against each other (and a
     /// random mover) in every seating, and print each one's points.
     RoundRobin {
@@ -355,6 +378,33 @@ fn main() -> ExitCode {
         Some(Command::Tb(TbCommand::Probe { variant, fen, json })) => {
             tb_probe(&variant, &fen, json)
         }
+        Some(Command::Diagram {
+            variant,
+            fen,
+            moves,
+            marks,
+            arrows,
+            caption,
+            out,
+        }) => diagram::run(
+            &variant,
+            fen.as_deref(),
+            &moves,
+            &diagram::Extras {
+                marks,
+                arrows,
+                caption,
+            },
+        )
+        .and_then(|svg| match out {
+            Some(path) => {
+                std::fs::write(&path, svg).map_err(|e| format!("{}: {e}", path.display()))
+            }
+            None => {
+                print!("{svg}");
+                Ok(())
+            }
+        }),
         Some(Command::RoundRobin {
             variant,
             searches,

@@ -445,3 +445,171 @@ fn in_the_team_game_the_first_checkmate_wins_for_the_team() {
     assert_eq!(end.winners, vec![Side::White, Side::Third]);
     assert_eq!(end.points(Side::Third), 0.5);
 }
+
+/// The 3-player rules with one option of the `multiplayer` section changed.
+fn rules_with(from: &str, to: &str) -> Arc<Rules<WideBitboard>> {
+    let text = include_str!("../../../variants/hexachess-3.ron");
+    assert!(text.contains(from));
+    let spec = parse_variant(&text.replace(from, to), "hexachess-3.ron").unwrap();
+    Arc::new(Rules::<WideBitboard>::compile(&spec).unwrap())
+}
+
+fn game_in(
+    rules: Arc<Rules<WideBitboard>>,
+    pieces: &[(i8, i8, &str)],
+    turn: char,
+) -> Game<WideBitboard> {
+    let board = rules.board();
+    let by_cell: HashMap<_, _> = pieces
+        .iter()
+        .map(|(q, r, t)| (board.cell(Hex::new(*q, *r)).expect("on the board"), *t))
+        .collect();
+    let placement =
+        hexchess_core::fen::placement_tokens(board, |c| by_cell.get(&c).map(|t| t.to_string()));
+    Game::from_fen(Arc::clone(&rules), &format!("{placement} {turn} - 0 1")).unwrap()
+}
+
+#[test]
+fn two_moves_make_at_most_one_new_threat_per_opponent_unless_it_forks() {
+    // As in the two-attacker test; Black pawns on h7... (4,-2) and (-6,1): the knight's
+    // move attacks one, the rook's move to i10 the other.
+    let base = [
+        (0, 0, "wR"),
+        (-4, 0, "bR"),
+        (4, 0, "cR"),
+        (2, -6, "wN"),
+        (4, -2, "bP"),
+        (-6, 1, "bP"),
+    ];
+    let mut g = game(&with_kings(&base), 'w', "");
+    assert_eq!(g.moves_this_turn().0, 2);
+    g.play(mv(&g, (2, -6), (3, -4)));
+    let rook_up = mv(&g, (0, 0), (0, 1));
+    assert!(
+        !g.steps().contains(&rook_up),
+        "a second new threat on Black"
+    );
+    // With a Red pawn on the rook's new rank, the rook's attack on Black's pawn also
+    // hits Red: it does not count against Black.
+    let mut forked: Vec<_> = with_kings(&base);
+    forked.push((5, 1, "cP"));
+    let mut g = game(&forked, 'w', "");
+    g.play(mv(&g, (2, -6), (3, -4)));
+    assert!(g.steps().contains(&rook_up), "{:?}", g.steps());
+}
+
+#[test]
+fn a_mate_that_needs_both_moves_is_not_allowed() {
+    // Red's king in the r9 corner; White's rook on the rank above holds it; one rook
+    // can reach the rank below, another the king's rank. Black's rook and Red's
+    // bishop both attack White's knight, so White has two moves.
+    let pieces = |below_ready: bool| {
+        let mut p = vec![
+            (5, -8, "wK"),
+            (-8, 3, "bK"),
+            (8, 0, "cK"),
+            (-3, 1, "wR"),
+            (-4, -2, "wR"),
+            (0, -5, "wN"),
+            (-3, -5, "bR"),
+            (4, -7, "cB"),
+        ];
+        p.push(if below_ready {
+            (-2, -1, "wR")
+        } else {
+            (-2, -4, "wR")
+        });
+        p
+    };
+    let mut g = game(&pieces(false), 'w', "");
+    assert_eq!(
+        g.moves_this_turn().0,
+        2,
+        "{:?} {}",
+        g.threatening(WHITE),
+        g.to_fen()
+    );
+    g.play(mv(&g, (-2, -4), (-2, -1)));
+    let check = mv(&g, (-4, -2), (-4, 0));
+    assert!(g.position().is_legal(match check {
+        Step::Play(m) => m,
+        Step::Stop => unreachable!(),
+    }));
+    assert!(!g.steps().contains(&check), "the mate needs both moves");
+    // When the rank below is already held, the check alone mates: allowed as the
+    // second move.
+    let mut g = game(&pieces(true), 'w', "");
+    g.play(mv(&g, (0, -5), (1, -3)));
+    assert!(g.steps().contains(&check), "{:?}", g.steps());
+    g.play(check);
+    assert_eq!(g.standing(RED), Standing::Frozen);
+}
+
+#[test]
+fn threatened_reads_as_the_variant_says() {
+    // Black's bishop attacks White's pawn from afar; the pawn is defended by White's
+    // knight. Red's rook attacks White's undefended rook.
+    let pieces = with_kings(&[
+        (0, -2, "wP"),
+        (-1, -4, "wN"),
+        (-6, 1, "bB"),
+        (1, 3, "wR"),
+        (1, -1, "cR"),
+    ]);
+    let hanging = game(&pieces, 'w', "");
+    assert_eq!(hanging.threatening(WHITE), vec![RED]);
+    assert_eq!(hanging.moves_this_turn().0, 1);
+    let attack = game_in(
+        rules_with("threat: Hanging", "threat: Attack"),
+        &pieces,
+        'w',
+    );
+    assert_eq!(attack.threatening(WHITE), vec![BLACK, RED]);
+    assert_eq!(attack.moves_this_turn().0, 2);
+    let check = game_in(rules_with("threat: Hanging", "threat: Check"), &pieces, 'w');
+    assert!(check.threatening(WHITE).is_empty());
+}
+
+#[test]
+fn a_side_out_may_leave_capturable_pieces_when_the_variant_says_so() {
+    let pieces = [
+        (5, -8, "wK"),
+        (-8, 3, "bK"),
+        (8, 0, "cK"),
+        (4, 4, "cP"),
+        (-3, 1, "wR"),
+        (-3, -1, "wR"),
+        (-4, 0, "wR"),
+        (4, -2, "bR"),
+    ];
+    let mut g = game_in(
+        rules_with("eliminated: Obstacles", "eliminated: Capturable"),
+        &pieces,
+        'w',
+    );
+    g.play(mv(&g, (-4, 0), (8, 0)));
+    assert_eq!(g.standing(RED), Standing::Out);
+    let pawn = cell(&g, 4, 4);
+    assert!(!g.position().immune().contains(pawn));
+    assert!(g.steps().contains(&mv(&g, (4, -2), (4, 4))));
+}
+
+#[test]
+fn a_removal_never_takes_the_king_or_uncovers_it() {
+    // Red owes 1; its knight stands between White's rook and Red's king: removing it
+    // would leave the king attacked, so only the pawn may go.
+    let g = game(
+        &[
+            (5, -8, "wK"),
+            (-8, 3, "bK"),
+            (3, 5, "cK"),
+            (3, 0, "wR"),
+            (3, 2, "cN"),
+            (6, 0, "cP"),
+        ],
+        'c',
+        "owe:c1",
+    );
+    let steps = g.steps();
+    assert_eq!(steps, vec![Step::Play(Move::removal(cell(&g, 6, 0)))]);
+}
