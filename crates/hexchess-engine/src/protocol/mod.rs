@@ -7,6 +7,7 @@
 //! `info string error: ...` and the previous position stays.
 
 pub mod command;
+mod multi;
 pub mod options;
 
 use std::io::{self, Write};
@@ -46,6 +47,13 @@ pub struct Engine {
     use_tables: bool,
     table_dir: Option<PathBuf>,
     shelf: TableShelf,
+    /// The game of more sides being played, when the variant is one (the position
+    /// above is then unused).
+    table: Option<multi::Table>,
+    /// How games of more sides are searched (`MultiSearch`).
+    multi_search: crate::multi::Strategy,
+    /// Seeds each search of a game of more sides differently (the random mover).
+    searches: u64,
 }
 
 /// Writes one line to the shared output, ignoring a closed pipe (nothing to tell).
@@ -80,6 +88,9 @@ impl Engine {
             use_tables: true,
             table_dir: None,
             shelf: TableShelf::new(),
+            table: None,
+            multi_search: crate::multi::Strategy::BestReply,
+            searches: 0,
         }
     }
 
@@ -94,10 +105,14 @@ impl Engine {
     /// Whether a search is running.
     pub fn is_searching(&self) -> bool {
         self.running.as_ref().is_some_and(|r| !r.is_finished())
+            || self.table.as_ref().is_some_and(|t| t.is_searching())
     }
 
     /// Stops a running search and waits for its `bestmove`.
     pub fn stop(&mut self) {
+        if let Some(t) = &mut self.table {
+            t.stop();
+        }
         if let Some(r) = self.running.take() {
             r.stop();
             let (searcher, _) = r.join();
@@ -107,6 +122,9 @@ impl Engine {
 
     /// Waits for a running search to finish on its own (after its `bestmove`).
     pub fn wait(&mut self) {
+        if let Some(t) = &mut self.table {
+            t.wait();
+        }
         if let Some(r) = self.running.take() {
             let (searcher, _) = r.join();
             self.searcher = Some(searcher);
@@ -165,7 +183,11 @@ impl Engine {
 
     /// The option table for the current variant.
     fn options(&self) -> Vec<EngineOption> {
-        options::table(self.rules.id(), &self.catalog.ids())
+        let current = match &self.table {
+            Some(t) => t.rules().id(),
+            None => self.rules.id(),
+        };
+        options::table(current, &self.variant_ids())
     }
 
     fn uci(&self) {
@@ -189,6 +211,12 @@ impl Engine {
         };
         match option.effect {
             Effect::Variant => return self.set_variant(value),
+            Effect::MultiSearch => {
+                return match value.parse() {
+                    Ok(s) => self.multi_search = s,
+                    Err(e) => error(&self.out, format!("{name}: {e}")),
+                };
+            }
             Effect::UseTablebases => {
                 return match value.to_ascii_lowercase().as_str() {
                     "true" => self.use_tables = true,
@@ -213,8 +241,12 @@ impl Engine {
 
     /// Plays another variant, from its start.
     fn set_variant(&mut self, id: &str) {
+        if self.set_multi_variant(id) {
+            return;
+        }
         match self.catalog.get(id) {
             Some(entry) => {
+                self.table = None;
                 self.rules = Arc::clone(&entry.rules);
                 self.position = Position::start(Arc::clone(&self.rules));
             }
@@ -222,13 +254,23 @@ impl Engine {
                 &self.out,
                 format!(
                     "unknown variant '{id}'; known: {}",
-                    self.catalog.ids().join(", ")
+                    self.variant_ids().join(", ")
                 ),
             ),
         }
     }
 
+    /// Every variant the engine plays: two-player ones, then games of more sides.
+    fn variant_ids(&self) -> Vec<&str> {
+        let mut ids = self.catalog.ids();
+        ids.extend(self.catalog.multiplayer().iter().map(|e| e.id()));
+        ids
+    }
+
     fn set_position(&mut self, start: &Start, moves: &[String]) {
+        if let Some(t) = &mut self.table {
+            return t.set_position(&self.out, start, moves);
+        }
         let mut pos = match start {
             Start::StartPos => Position::start(Arc::clone(&self.rules)),
             Start::Fen(fen) => match Position::from_fen(Arc::clone(&self.rules), fen) {
@@ -253,6 +295,10 @@ impl Engine {
 
     fn go(&mut self, limits: SearchLimits) {
         self.stop();
+        if let Some(t) = &mut self.table {
+            self.searches += 1;
+            return t.go(&self.out, limits, self.multi_search, self.searches);
+        }
         let tables = self.tables_for_position();
         let mut searcher = self
             .searcher
@@ -294,6 +340,9 @@ impl Engine {
     }
 
     fn perft(&mut self, depth: u32) {
+        if let Some(t) = &self.table {
+            return t.perft(&self.out, depth);
+        }
         let mut pos = self.position.clone();
         let mut lines: Vec<(String, u64)> = pos
             .perft_divide(depth)
@@ -332,6 +381,9 @@ impl Engine {
     }
 
     fn display(&mut self) {
+        if let Some(t) = &self.table {
+            return t.display(&self.out);
+        }
         let pos = &self.position;
         let mut text = pos.ascii();
         text.push_str(&format!("Variant: {}\n", self.rules.name()));
@@ -695,5 +747,45 @@ mod tests {
         s.send("setoption name MultiPV value 1");
         let reply = s.go_to_the_end("go depth 3");
         assert!(!reply.contains("multipv"), "{reply}");
+    }
+
+    #[test]
+    fn a_game_of_three_plays_whole_turns_through_the_protocol() {
+        let mut s = Session::new();
+        assert!(s.send("uci").contains("var hexachess-3 var hexachess-4"));
+        assert_eq!(s.send("setoption name UCI_Variant value hexachess-3"), "");
+        let perft = s.send("go perft 1");
+        assert!(perft.ends_with("Nodes searched: 44\n"), "{perft}");
+        assert_eq!(s.send("position startpos moves e3e4 a15b15"), "");
+        let shown = s.send("d");
+        assert!(shown.contains("To move: Red"), "{shown}");
+        // A bad turn changes nothing.
+        let bad = s.send("position startpos moves e3e4 zz");
+        assert!(bad.starts_with("info string error: zz:"), "{bad}");
+        assert_eq!(s.send("d"), shown);
+        // Each search answers with a whole turn the game accepts.
+        for search in ["brs", "paranoid", "maxn", "random"] {
+            assert_eq!(
+                s.send(&format!("setoption name MultiSearch value {search}")),
+                ""
+            );
+            assert_eq!(s.send("position startpos moves e3e4 a15b15"), "");
+            s.engine.handle("go nodes 300");
+            s.engine.wait();
+            let reply = s.take();
+            let turn = reply
+                .lines()
+                .last()
+                .and_then(|l| l.strip_prefix("bestmove "))
+                .unwrap_or_else(|| panic!("{reply}"));
+            let moved = s.send(&format!("position startpos moves e3e4 a15b15 {turn}"));
+            assert_eq!(moved, "", "{search}: {turn}");
+            assert!(s.send("d").contains("To move: White"));
+        }
+        let refused = s.send("setoption name MultiSearch value deep");
+        assert!(refused.contains("is not a search"), "{refused}");
+        // Back to a two-player variant.
+        assert_eq!(s.send("setoption name UCI_Variant value glinski"), "");
+        assert!(s.send("go perft 1").ends_with("Nodes searched: 51\n"));
     }
 }

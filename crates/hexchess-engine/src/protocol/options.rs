@@ -40,6 +40,8 @@ pub enum Effect {
     TablebasePath,
     /// Whether the search reads endgame tables (engine state).
     UseTablebases,
+    /// How games of more sides are searched (engine state).
+    MultiSearch,
     Hash,
     Threads,
     MultiPv,
@@ -119,6 +121,18 @@ pub fn table(variant: &str, variants: &[&str]) -> Vec<EngineOption> {
             },
             doc: "the variant played; the position goes back to its start",
             effect: Effect::Variant,
+        },
+        EngineOption {
+            name: "MultiSearch",
+            kind: OptionType::Combo {
+                default: crate::multi::Strategy::BestReply.name().to_string(),
+                vars: crate::multi::Strategy::ALL
+                    .iter()
+                    .map(|s| s.name().to_string())
+                    .collect(),
+            },
+            doc: "how games of more than two sides are searched (best-reply, paranoid, max-n, random)",
+            effect: Effect::MultiSearch,
         },
         EngineOption {
             name: "Hash",
@@ -263,7 +277,7 @@ fn parse_within(value: &str, min: usize, max: usize) -> Result<usize, OptionErro
 /// to apply). On error `options` is unchanged.
 pub fn apply(effect: Effect, value: &str, options: &mut SearchOptions) -> Result<(), OptionError> {
     match effect {
-        Effect::Variant | Effect::TablebasePath | Effect::UseTablebases => {}
+        Effect::Variant | Effect::TablebasePath | Effect::UseTablebases | Effect::MultiSearch => {}
         Effect::Hash => options.hash_mb = parse_within(value, 1, MAX_HASH_MB)?,
         Effect::Threads => options.threads = parse_within(value, 1, MAX_THREADS)?,
         Effect::MultiPv => options.multi_pv = parse_within(value, 1, MAX_MULTI_PV)?,
