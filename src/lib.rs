@@ -13,6 +13,8 @@
 //! - [`pieces`]: piece models and images, their entities, animations.
 //! - [`play`]: who plays, the engine's level, clocks, app states, the engine opponent.
 //! - [`input`]: mouse and keyboard: selecting, dragging, promotion choice, shortcuts.
+//! - [`table`]: games of more than two sides: the table's game, seats, engine seats,
+//!   its board, pieces, highlights and clicks.
 //! - [`ui`]: the egui menus, panels and dialogs.
 //! - [`screen`]: the camera and lights, the pointer's cell, pinned text, redrawing.
 //! - [`dev`]: screenshots and frame statistics.
@@ -26,6 +28,7 @@ pub mod machine;
 pub mod pieces;
 pub mod play;
 pub mod screen;
+pub mod table;
 pub mod ui;
 
 use std::sync::Arc;
@@ -125,6 +128,7 @@ pub fn add_game_plugins(
             pieces::PiecesPlugin,
             play::PlayPlugin,
             input::InputPlugin,
+            table::TablePlugin,
         ));
 }
 

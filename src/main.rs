@@ -41,6 +41,11 @@ struct Cli {
     /// Continue a saved game.
     #[arg(long)]
     load: Option<PathBuf>,
+    /// In a game of more sides (hexachess-3, hexachess-4): who sits in each seat, in
+    /// turn order: human, brs, paranoid, maxn or random (`human,brs,brs`). Seats left
+    /// out are engines (best-reply); with `--mode engine-engine` every seat is.
+    #[arg(long, value_delimiter = ',')]
+    seats: Vec<String>,
     /// Who plays.
     #[arg(long, value_enum, default_value_t = ModeArg::HumanEngine)]
     mode: ModeArg,
@@ -138,11 +143,19 @@ enum SideArg {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let mut cli = Cli::parse();
     let catalog = Catalog::load_default();
     for e in catalog.errors() {
         eprintln!("warning: {e}");
     }
+    // A game of more sides opens the table; the two-player game waits behind it.
+    let table = match table_request(&mut cli, &catalog) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let (options, selection) = match launch_options(&cli) {
         Ok(o) => o,
         Err(e) => {
@@ -186,6 +199,9 @@ fn main() -> ExitCode {
     if cli.endgames {
         app.world_mut().write_message(hexchess::ui::OpenTrainer);
     }
+    if let Some(request) = table {
+        app.world_mut().write_message(request);
+    }
     if let Some(ending) = &cli.drill {
         app.world_mut().write_message(hexchess::play::StartDrill {
             variant: cli.variant.clone().unwrap_or_else(|| "glinski".into()),
@@ -204,6 +220,44 @@ fn main() -> ExitCode {
         AppExit::Success => ExitCode::SUCCESS,
         AppExit::Error(_) => ExitCode::FAILURE,
     }
+}
+
+/// The table to open when `--variant` is a game of more sides (then the two-player
+/// options fall back to their defaults), with its seats and turns.
+fn table_request(
+    cli: &mut Cli,
+    catalog: &Catalog,
+) -> Result<Option<hexchess::table::TableRequest>, String> {
+    use hexchess::table::{SeatPlayer, TableRequest};
+    let Some(variant) = cli.variant.clone() else {
+        return Ok(None);
+    };
+    let Some(entry) = catalog.get_multi(&variant) else {
+        return Ok(None);
+    };
+    let n = entry.rules.side_count();
+    let mut seats = cli
+        .seats
+        .iter()
+        .map(|s| SeatPlayer::parse(s).map_err(|e| format!("--seats: {e}")))
+        .collect::<Result<Vec<_>, _>>()?;
+    if seats.is_empty() && !matches!(cli.mode, ModeArg::EngineEngine) {
+        seats.push(SeatPlayer::Human);
+    }
+    if seats.len() > n {
+        return Err(format!(
+            "--seats: {} seats given; {variant} has {n}",
+            seats.len()
+        ));
+    }
+    let turns = std::mem::take(&mut cli.moves);
+    cli.variant = None;
+    cli.fen = None;
+    Ok(Some(TableRequest::Start {
+        variant,
+        seats,
+        turns,
+    }))
 }
 
 /// The game the command line asks for, and the cell to select (`--select`), or why

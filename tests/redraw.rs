@@ -28,6 +28,7 @@ fn app() -> App {
         distance: 20.0,
         fit: 8.0,
         zoom: 1.0,
+        turn: 0.0,
     })
     .insert_resource(Redraw::OnChange.winit_settings())
     .add_plugins(RedrawPlugin);

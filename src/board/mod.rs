@@ -8,6 +8,7 @@ pub mod labels;
 pub mod space;
 
 use bevy::prelude::*;
+use hexchess_core::bitboard::CellSet;
 use hexchess_core::{Cell, Layout, Rules};
 
 pub use highlights::{Highlight, Selection};
@@ -39,7 +40,8 @@ impl Plugin for BoardPlugin {
                 Update,
                 (rebuild_board, highlights::update_highlights)
                     .chain()
-                    .in_set(GameSet::View),
+                    .in_set(GameSet::View)
+                    .run_if(crate::game::duel),
             );
     }
 }
@@ -87,7 +89,7 @@ pub fn rebuild_board(
 }
 
 /// The meshes and materials of one board's cells.
-struct TileLook {
+pub(crate) struct TileLook {
     tile: Handle<Mesh>,
     /// By cell colour: the centre's, then the other two.
     colours: Vec<Handle<Surface>>,
@@ -96,8 +98,8 @@ struct TileLook {
 }
 
 impl TileLook {
-    fn new(
-        rules: &Rules,
+    pub(crate) fn new<B: CellSet>(
+        rules: &Rules<B>,
         view: View,
         theme: &Theme,
         meshes: &mut Assets<Mesh>,
@@ -150,24 +152,38 @@ impl TileLook {
 }
 
 /// A tile (and in 3D its frame) on every cell, in the cell's colour.
-fn spawn_tiles(commands: &mut Commands, rules: &Rules, look: &TileLook) {
+pub(crate) fn spawn_tiles<B: CellSet>(
+    commands: &mut Commands,
+    rules: &Rules<B>,
+    look: &TileLook,
+) -> Vec<Entity> {
     let b = rules.board();
+    let mut spawned = Vec::new();
     for cell in b.cells() {
         let pos = cell_world(rules, cell);
         let colour = b.hex(cell).colour() as usize;
-        commands.spawn((
-            CellTile(cell),
-            Mesh3d(look.tile.clone()),
-            MeshMaterial3d(look.colours[colour].clone()),
-            Transform::from_translation(pos),
-        ));
+        spawned.push(
+            commands
+                .spawn((
+                    CellTile(cell),
+                    Mesh3d(look.tile.clone()),
+                    MeshMaterial3d(look.colours[colour].clone()),
+                    Transform::from_translation(pos),
+                ))
+                .id(),
+        );
         if let Some((mesh, material)) = &look.frame {
-            commands.spawn((
-                CellTile(cell),
-                Mesh3d(mesh.clone()),
-                MeshMaterial3d(material.clone()),
-                Transform::from_translation(pos - Vec3::Y * 0.04),
-            ));
+            spawned.push(
+                commands
+                    .spawn((
+                        CellTile(cell),
+                        Mesh3d(mesh.clone()),
+                        MeshMaterial3d(material.clone()),
+                        Transform::from_translation(pos - Vec3::Y * 0.04),
+                    ))
+                    .id(),
+            );
         }
     }
+    spawned
 }

@@ -2,6 +2,7 @@
 //! the board" (toward Black) is -Z. Every view and the pointer map cells through here.
 
 use bevy::prelude::*;
+use hexchess_core::bitboard::CellSet;
 use hexchess_core::{Cell, Hex, Layout, Rules};
 
 /// Cell circumradius in world units.
@@ -9,7 +10,7 @@ pub const CELL_SIZE: f32 = 1.0;
 
 /// The world position of a cell's centre on the board's top surface. The board lies in
 /// the XZ plane; White sits at +Z, so "up the board" (toward Black) is -Z.
-pub fn cell_world(rules: &Rules, cell: Cell) -> Vec3 {
+pub fn cell_world<B: CellSet>(rules: &Rules<B>, cell: Cell) -> Vec3 {
     hex_world(rules.layout(), rules.board().hex(cell))
 }
 
@@ -20,20 +21,20 @@ pub fn hex_world(layout: Layout, h: Hex) -> Vec3 {
 }
 
 /// The cell under a point of the board plane, if any.
-pub fn world_cell(rules: &Rules, p: Vec3) -> Option<Cell> {
+pub fn world_cell<B: CellSet>(rules: &Rules<B>, p: Vec3) -> Option<Cell> {
     let h = rules.layout().from_pixel(p.x / CELL_SIZE, -p.z / CELL_SIZE);
     rules.board().cell(h)
 }
 
 /// The centre of the board's cells (for cameras).
-pub fn board_centre(rules: &Rules) -> Vec3 {
+pub fn board_centre<B: CellSet>(rules: &Rules<B>) -> Vec3 {
     let b = rules.board();
     let sum: Vec3 = b.cells().map(|c| cell_world(rules, c)).sum();
     sum / b.len().max(1) as f32
 }
 
 /// Half the board's extent (for fitting cameras).
-pub fn board_radius(rules: &Rules) -> f32 {
+pub fn board_radius<B: CellSet>(rules: &Rules<B>) -> f32 {
     let c = board_centre(rules);
     rules
         .board()

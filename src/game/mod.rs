@@ -180,9 +180,15 @@ impl Plugin for GamePlugin {
             .add_message::<BoardChanged>()
             .add_message::<GameNotice>()
             .add_plugins(variants::VariantsPlugin)
+            .init_state::<Seating>()
             .configure_sets(
                 Update,
                 (GameSet::Input, GameSet::Apply, GameSet::View).chain(),
+            )
+            // A game of more sides (the `table` plugin) has its own requests.
+            .configure_sets(
+                Update,
+                (GameSet::Input, GameSet::Apply).run_if(in_state(Seating::Duel)),
             )
             .add_systems(
                 Update,
@@ -199,6 +205,21 @@ impl Plugin for GamePlugin {
                     .in_set(GameSet::Apply),
             );
     }
+}
+
+/// Which game is on the board: a two-player game ([`GameState`], the default) or a
+/// game of more sides (the `table` plugin's). The two-player requests, views and
+/// panels run only in `Duel`.
+#[derive(States, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Seating {
+    #[default]
+    Duel,
+    Table,
+}
+
+/// A run condition: a two-player game is on the board.
+pub fn duel(seating: Option<Res<State<Seating>>>) -> bool {
+    seating.is_none_or(|s| *s.get() == Seating::Duel)
 }
 
 /// Ordering between plugins: input decides, the game applies, views follow.

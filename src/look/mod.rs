@@ -16,7 +16,7 @@ use bevy::prelude::*;
 pub use pin::ScreenPin;
 pub use settings::{Settings, View, ViewChanged};
 pub use shading::{ShadingPlugin, Surface};
-pub use theme::Theme;
+pub use theme::{ImageColours, Theme};
 
 /// Registers the view messages and the theme (classic unless one was inserted first). (The renderer side, [`ShadingPlugin`], is added only
 /// where there is a renderer.)

@@ -17,12 +17,14 @@ use std::collections::HashMap;
 use bevy::asset::RenderAssetUsages;
 use bevy::mesh::{Indices, PrimitiveTopology};
 use bevy::prelude::*;
+use hexchess_core::bitboard::CellSet;
 use hexchess_core::{Cell, Piece, Rules, Side};
 
 use crate::board::{CELL_SIZE, cell_world};
 use crate::game::GameSet;
 use crate::look::mesh::Detail;
 use crate::look::pin::{ScreenPin, pinned_text};
+use crate::look::theme::Rgb8;
 use crate::look::{Settings, Surface, Theme, View};
 use crate::machine::Rasteriser;
 use models::PieceShape;
@@ -34,16 +36,75 @@ pub struct PieceView {
     pub piece: Piece,
 }
 
+/// The colour an army is drawn in: White's and Black's from the theme, the other seats
+/// of games of more sides by their names (a seat named otherwise takes its seat's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ArmyColour {
+    White,
+    Black,
+    Red,
+    Gold,
+    Blue,
+    Green,
+}
+
+impl ArmyColour {
+    pub const ALL: [ArmyColour; 6] = [
+        ArmyColour::White,
+        ArmyColour::Black,
+        ArmyColour::Red,
+        ArmyColour::Gold,
+        ArmyColour::Blue,
+        ArmyColour::Green,
+    ];
+
+    /// The colour of `side`'s army in this variant.
+    pub fn of<B: CellSet>(rules: &Rules<B>, side: Side) -> ArmyColour {
+        match rules.side_name(side).to_ascii_lowercase().as_str() {
+            "white" => ArmyColour::White,
+            "black" => ArmyColour::Black,
+            "red" => ArmyColour::Red,
+            "gold" | "yellow" => ArmyColour::Gold,
+            "blue" => ArmyColour::Blue,
+            "green" => ArmyColour::Green,
+            _ => [
+                ArmyColour::White,
+                ArmyColour::Black,
+                ArmyColour::Red,
+                ArmyColour::Blue,
+            ][side.index()],
+        }
+    }
+
+    /// The army's colour for the interface (swatches, the side to move).
+    pub fn swatch(self) -> Color {
+        let (fill, _) = self.fixed();
+        Color::srgb_u8(fill.0, fill.1, fill.2)
+    }
+
+    /// Body and outline of the seats the theme does not colour.
+    fn fixed(self) -> (Rgb8, Rgb8) {
+        match self {
+            ArmyColour::White => (Rgb8(238, 226, 200), Rgb8(40, 34, 30)),
+            ArmyColour::Black => (Rgb8(46, 40, 38), Rgb8(226, 214, 190)),
+            ArmyColour::Red => (Rgb8(186, 48, 40), Rgb8(250, 232, 222)),
+            ArmyColour::Gold => (Rgb8(222, 170, 40), Rgb8(60, 40, 10)),
+            ArmyColour::Blue => (Rgb8(46, 104, 196), Rgb8(226, 236, 250)),
+            ArmyColour::Green => (Rgb8(46, 139, 87), Rgb8(226, 246, 230)),
+        }
+    }
+}
+
 /// Meshes and materials of pieces, made once.
 #[derive(Resource, Default)]
 pub struct PieceAssets {
     models: HashMap<PieceShape, Handle<Mesh>>,
-    images: HashMap<(PieceShape, Side), Handle<Surface>>,
-    white: Handle<Surface>,
-    black: Handle<Surface>,
+    images: HashMap<(PieceShape, ArmyColour), Handle<Surface>>,
+    /// The 3D pieces' material of each army colour.
+    armies: HashMap<ArmyColour, Handle<Surface>>,
     quad: Handle<Mesh>,
-    /// The letter on a piece without a model: ink for White's and Black's, and size.
-    letter_ink: [Color; 2],
+    /// The letter on a piece without a model: ink for each army colour, and size.
+    letter_ink: HashMap<ArmyColour, Color>,
     letter_size: f32,
 }
 
@@ -65,6 +126,7 @@ impl Plugin for PiecesPlugin {
                 (sync::follow_game, sync::verify_pieces)
                     .chain()
                     .in_set(GameSet::View)
+                    .run_if(crate::game::duel)
                     .after(crate::board::rebuild_board),
             )
             .configure_sets(Update, animation::Animate.after(sync::follow_game))
@@ -82,17 +144,38 @@ fn make_piece_assets(
 ) {
     let detail = rasteriser.map_or_else(Detail::default, |r| Detail::for_rasteriser(*r));
     let t = &theme.pieces;
-    assets.white = materials.add(Surface::lit(
-        t.white.into(),
-        t.white_finish.specular,
-        t.white_finish.shininess,
-    ));
-    assets.black = materials.add(Surface::lit(
-        t.black.into(),
-        t.black_finish.specular,
-        t.black_finish.shininess,
-    ));
-    assets.letter_ink = [t.white_letter.into(), t.black_letter.into()];
+    for army in ArmyColour::ALL {
+        let material = match army {
+            ArmyColour::White => Surface::lit(
+                t.white.into(),
+                t.white_finish.specular,
+                t.white_finish.shininess,
+            ),
+            ArmyColour::Black => Surface::lit(
+                t.black.into(),
+                t.black_finish.specular,
+                t.black_finish.shininess,
+            ),
+            other => {
+                let (fill, _) = other.fixed();
+                Surface::lit(
+                    Color::srgb_u8(fill.0, fill.1, fill.2),
+                    t.white_finish.specular,
+                    t.white_finish.shininess,
+                )
+            }
+        };
+        assets.armies.insert(army, materials.add(material));
+        let ink = match army {
+            ArmyColour::White => t.white_letter.into(),
+            ArmyColour::Black => t.black_letter.into(),
+            other => {
+                let (_, outline) = other.fixed();
+                Color::srgb_u8(outline.0, outline.1, outline.2)
+            }
+        };
+        assets.letter_ink.insert(army, ink);
+    }
     assets.letter_size = t.letter_size;
     assets.quad = meshes.add(quad(CELL_SIZE * 1.6));
     for shape in PieceShape::ALL {
@@ -105,14 +188,18 @@ fn make_piece_assets(
                     .into_mesh(),
             ),
         );
-        for side in Side::BOTH {
-            let colours = match side {
-                Side::White => t.white_image,
-                _ => t.black_image,
+        for army in ArmyColour::ALL {
+            let colours = match army {
+                ArmyColour::White => t.white_image,
+                ArmyColour::Black => t.black_image,
+                other => {
+                    let (fill, outline) = other.fixed();
+                    crate::look::ImageColours { fill, outline }
+                }
             };
             let image = images.add(sprites::piece_image(shape, colours));
             let material = materials.add(Surface::image(image));
-            assets.images.insert((shape, side), material);
+            assets.images.insert((shape, army), material);
         }
     }
 }
@@ -137,7 +224,7 @@ fn quad(size: f32) -> Mesh {
 }
 
 /// The shape a piece is drawn with.
-pub fn shape_of(rules: &Rules, piece: Piece) -> PieceShape {
+pub fn shape_of<B: CellSet>(rules: &Rules<B>, piece: Piece) -> PieceShape {
     PieceShape::for_letter(rules.kind_info(piece.kind).letter)
 }
 
@@ -150,24 +237,21 @@ pub fn rest_height(view: View) -> f32 {
 }
 
 /// How a piece entity looks and faces, for its side and the current view.
-pub fn piece_look(
+pub fn piece_look<B: CellSet>(
     assets: &PieceAssets,
-    rules: &Rules,
+    rules: &Rules<B>,
     piece: Piece,
     settings: &Settings,
 ) -> (Handle<Mesh>, Handle<Surface>, Quat) {
     let shape = shape_of(rules, piece);
+    let army = ArmyColour::of(rules, piece.side);
     match settings.view {
         View::ThreeD => {
-            // Models face +X; White's face up the board (-Z), Black's down it.
-            let turn = match piece.side {
-                Side::White => std::f32::consts::FRAC_PI_2,
-                _ => -std::f32::consts::FRAC_PI_2,
-            };
-            let material = match piece.side {
-                Side::White => assets.white.clone(),
-                _ => assets.black.clone(),
-            };
+            // Models face +X; each army faces the way its side looks up the board
+            // (White's up it, -Z; Black's down; other seats turned with their rotation).
+            let turn =
+                std::f32::consts::FRAC_PI_2 + rules.side_rotation_degrees(piece.side).to_radians();
+            let material = assets.armies[&army].clone();
             // Horse heads turn a little toward the viewer, to read as horses.
             let head_turn = if shape.has_head() { 0.9 } else { 0.0 };
             (
@@ -185,17 +269,17 @@ pub fn piece_look(
             };
             (
                 assets.quad.clone(),
-                assets.images[&(shape, piece.side)].clone(),
+                assets.images[&(shape, army)].clone(),
                 Quat::from_rotation_y(turn),
             )
         }
     }
 }
 
-pub(crate) fn spawn_piece(
+pub(crate) fn spawn_piece<B: CellSet>(
     commands: &mut Commands,
     assets: &PieceAssets,
-    rules: &Rules,
+    rules: &Rules<B>,
     cell: Cell,
     piece: Piece,
     settings: &Settings,
@@ -215,7 +299,7 @@ pub(crate) fn spawn_piece(
     // Pieces without a model of their own (a variant's fairy pieces) show their letter.
     if shape_of(rules, piece) == PieceShape::Token {
         // Dark ink on White's light pieces, light ink on Black's (in the classic theme).
-        let text = assets.letter_ink[piece.side.index()];
+        let text = assets.letter_ink[&ArmyColour::of(rules, piece.side)];
         let lift = match settings.view {
             View::ThreeD => 0.45,
             View::TwoD => 0.1,

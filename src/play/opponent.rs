@@ -94,7 +94,8 @@ impl Plugin for OpponentPlugin {
                     // position's endgame tables are looked up, so a search gets them.
                     .after(GameSet::Apply)
                     .after(super::trainer::look_up_tables)
-                    .before(GameSet::View),
+                    .before(GameSet::View)
+                    .run_if(crate::game::duel),
             );
     }
 }

@@ -25,7 +25,12 @@ pub struct ScreenPlugin;
 
 impl Plugin for ScreenPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(Update, (follow_deployment, hide_unseen_pieces).chain());
+        app.add_systems(
+            Update,
+            (follow_deployment, hide_unseen_pieces)
+                .chain()
+                .run_if(crate::game::duel),
+        );
     }
 }
 

@@ -215,7 +215,8 @@ impl Plugin for SessionPlugin {
                 (seat_players, run_clocks, watch_for_game_over)
                     .chain()
                     .after(GameSet::Apply)
-                    .before(GameSet::View),
+                    .before(GameSet::View)
+                    .run_if(crate::game::duel),
             );
     }
 }

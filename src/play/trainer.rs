@@ -126,7 +126,8 @@ impl Plugin for TrainerPlugin {
                 (look_up_tables, judge_moves)
                     .chain()
                     .after(GameSet::Apply)
-                    .before(GameSet::View),
+                    .before(GameSet::View)
+                    .run_if(crate::game::duel),
             );
     }
 }

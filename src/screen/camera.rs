@@ -34,12 +34,15 @@ pub struct Orbit {
     pub fit: f32,
     /// 2D zoom: 1 fits the board.
     pub zoom: f32,
+    /// The seat the board is turned to (radians; a game of more sides turns it to the
+    /// player on move), added to `yaw` in 3D and turning the 2D view.
+    pub turn: f32,
 }
 
 impl Orbit {
     const DEFAULT_PITCH: f32 = 1.0;
 
-    fn fitted(target: Vec3, radius: f32) -> Orbit {
+    pub fn fitted(target: Vec3, radius: f32) -> Orbit {
         Orbit {
             target,
             yaw: 0.0,
@@ -47,6 +50,7 @@ impl Orbit {
             distance: radius * 2.7,
             fit: radius,
             zoom: 1.0,
+            turn: 0.0,
         }
     }
 }
@@ -60,7 +64,13 @@ impl Plugin for CameraPlugin {
             .add_systems(Update, adapt_to_renderer)
             .add_systems(
                 Update,
-                (fit_to_board, orbit_controls, place_camera, fit_viewport)
+                (
+                    fit_to_board.run_if(crate::game::duel),
+                    follow_table.run_if(in_state(crate::game::Seating::Table)),
+                    orbit_controls,
+                    place_camera,
+                    fit_viewport,
+                )
                     .chain()
                     .in_set(GameSet::View),
             );
@@ -194,6 +204,45 @@ fn fit_to_board(
     }
 }
 
+/// A game of more sides: fit a new board, and turn it (smoothly) to the seat it faces;
+/// in 2D the piece images turn with it, upright for that seat.
+fn follow_table(
+    time: Res<Time>,
+    settings: Res<Settings>,
+    mut frame: ResMut<crate::table::view::TableFrame>,
+    mut orbit: ResMut<Orbit>,
+    mut pieces: Query<&mut Transform, With<crate::pieces::PieceView>>,
+) {
+    if frame.fresh {
+        frame.fresh = false;
+        *orbit = Orbit::fitted(frame.centre, frame.radius);
+        orbit.turn = frame.turn;
+    }
+    let mut gap = (frame.turn - orbit.turn).rem_euclid(std::f32::consts::TAU);
+    if gap > std::f32::consts::PI {
+        gap -= std::f32::consts::TAU;
+    }
+    if gap.abs() > 1e-3 {
+        let step = (time.delta_secs() * 4.0).min(1.0);
+        orbit.turn += if settings.animate { gap * step } else { gap };
+    } else if orbit.turn != frame.turn {
+        orbit.turn = frame.turn;
+    }
+    if settings.view == View::TwoD {
+        let flip = if settings.flipped {
+            std::f32::consts::PI
+        } else {
+            0.0
+        };
+        let upright = Quat::from_rotation_y(orbit.turn + flip);
+        for mut t in &mut pieces {
+            if t.rotation != upright {
+                t.rotation = upright;
+            }
+        }
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 fn orbit_controls(
     buttons: Option<Res<ButtonInput<MouseButton>>>,
@@ -202,14 +251,14 @@ fn orbit_controls(
     scroll: Option<Res<AccumulatedMouseScroll>>,
     over_ui: Res<PointerOverUi>,
     settings: Res<Settings>,
-    game: Res<GameState>,
     mut orbit: ResMut<Orbit>,
 ) {
     if let Some(keys) = &keys
         && keys.just_pressed(KeyCode::KeyR)
     {
-        let rules = game.rules();
-        *orbit = Orbit::fitted(board_centre(rules), board_radius(rules));
+        let turn = orbit.turn;
+        *orbit = Orbit::fitted(orbit.target, orbit.fit);
+        orbit.turn = turn;
     }
     if over_ui.0 {
         return;
@@ -294,7 +343,7 @@ fn place_camera(
     };
     match settings.view {
         View::ThreeD => {
-            let yaw = orbit.yaw + flip;
+            let yaw = orbit.yaw + orbit.turn + flip;
             let offset = Quat::from_rotation_y(yaw)
                 * Vec3::new(0.0, orbit.pitch.sin(), orbit.pitch.cos())
                 * orbit.distance;
@@ -310,11 +359,7 @@ fn place_camera(
             }
         }
         View::TwoD => {
-            let up = if settings.flipped {
-                Vec3::Z
-            } else {
-                Vec3::NEG_Z
-            };
+            let up = Quat::from_rotation_y(orbit.turn + flip) * Vec3::NEG_Z;
             *t = Transform::from_translation(orbit.target + Vec3::Y * 40.0)
                 .looking_at(orbit.target, up);
             let size = orbit.fit * 2.0 + 3.0;

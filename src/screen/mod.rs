@@ -19,7 +19,18 @@ pub struct ScreenPlugin;
 impl Plugin for ScreenPlugin {
     fn build(&self, app: &mut App) {
         app.add_plugins((camera::CameraPlugin, redraw::RedrawPlugin))
-            .add_systems(Update, pointer::track_pointer.in_set(PointerTracking))
+            .add_systems(
+                Update,
+                pointer::track_pointer
+                    .in_set(PointerTracking)
+                    .run_if(crate::game::duel),
+            )
+            .add_systems(
+                Update,
+                pointer::track_table_pointer
+                    .before(crate::table::TableInput)
+                    .run_if(in_state(crate::game::Seating::Table)),
+            )
             .add_systems(Last, icon::set_window_icon)
             .add_systems(
                 PostUpdate,

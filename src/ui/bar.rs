@@ -48,7 +48,9 @@ pub(super) fn menu_bar(
     mut next_state: ResMut<NextState<AppState>>,
     mut out: BarRequests,
     mut insets: ResMut<UiInsets>,
+    seating: Option<Res<State<crate::game::Seating>>>,
 ) -> Result {
+    let duel = seating.is_none_or(|s| *s.get() == crate::game::Seating::Duel);
     let ctx = contexts.ctx_mut()?;
     let mut root = root_ui_left_of(ctx, insets.right);
     let top = egui::Panel::top("menu").show(&mut root, |ui| {
@@ -60,8 +62,13 @@ pub(super) fn menu_bar(
             if ui.button("Endgames…").clicked() {
                 memory.drill.open = true;
             }
-            game_buttons(ui, &game, &session, &player, &mut out);
-            if session.mode == Mode::EngineVsEngine {
+            if ui.button("Table for 3 or 4…").clicked() {
+                memory.table.open = true;
+            }
+            if duel {
+                game_buttons(ui, &game, &session, &player, &mut out);
+            }
+            if duel && session.mode == Mode::EngineVsEngine {
                 ui.separator();
                 engine_game_controls(ui, &mut session);
             }
@@ -73,7 +80,9 @@ pub(super) fn menu_bar(
     });
     let bottom = egui::Panel::bottom("status").show(&mut root, |ui| {
         ui.horizontal(|ui| {
-            ui.label(status_line(&game));
+            if duel {
+                ui.label(status_line(&game));
+            }
             if let Some(notice) = &memory.notice
                 && notice.at.elapsed() < Duration::from_secs(6)
             {

@@ -12,6 +12,7 @@ mod bar;
 mod dialogs;
 mod new_game;
 mod panel;
+mod table;
 mod trainer;
 mod tray;
 
@@ -40,15 +41,17 @@ impl Plugin for UiPlugin {
                 (
                     // The side panel first: the bars then take the width it leaves, so
                     // none of their controls hides under it.
-                    panel::side_panel,
+                    panel::side_panel.run_if(crate::game::duel),
+                    table::table_panel.run_if(not(crate::game::duel)),
                     bar::menu_bar,
+                    table::table_setup,
                     new_game::new_game_menu,
                     new_game::game_over_dialog,
                     trainer::trainer_window,
                     dialogs::promotion_picker,
                     dialogs::variant_errors,
-                    tray::hand_tray,
-                    tray::hand_over_screen,
+                    tray::hand_tray.run_if(crate::game::duel),
+                    tray::hand_over_screen.run_if(crate::game::duel),
                 )
                     .chain(),
             )
@@ -80,6 +83,7 @@ pub struct UiMemory {
     show_errors: bool,
     errors_seen: usize,
     moves: MoveListCache,
+    table: table::TableSetup,
 }
 
 /// The last thing the game had to say, and when: shown for a few seconds.
@@ -113,6 +117,7 @@ impl Default for UiMemory {
                 san: Vec::new(),
                 captured: Vec::new(),
             },
+            table: table::TableSetup::default(),
         }
     }
 }

@@ -379,6 +379,12 @@ pub struct Rules<B: CellSet = Bitboard> {
 }
 
 impl<B: CellSet> Rules<B> {
+    /// How far `side`'s view is turned from White's, in degrees counter-clockwise on
+    /// the board's drawing (Black's 180): where its army faces.
+    pub fn side_rotation_degrees(&self, side: Side) -> f32 {
+        f32::from(self.seats.rotation(side)) * 60.0
+    }
+
     /// How a game of more than two sides plays; `None` for two sides.
     pub fn multiplayer(&self) -> Option<&crate::multi::MultiRules> {
         self.multi.as_ref()

@@ -1,0 +1,249 @@
+//! The table's interface: a side panel with each seat (its colour, who plays it, where
+//! it stands: on move, checkmated and frozen, out, owing a piece), the turn in
+//! progress (a second move, a removal owed, with the choices the board cannot show),
+//! the turns played and the result; and the window that sets a table up.
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, egui};
+use hexchess_core::multi::{Standing, Step};
+use hexchess_engine::multi::Strategy;
+
+use super::UiMemory;
+use crate::game::Variants;
+use crate::pieces::ArmyColour;
+use crate::table::{SeatPlayer, TableRequest, TableState};
+
+/// The choices of the table window.
+#[derive(Clone, Debug)]
+pub(super) struct TableSetup {
+    pub open: bool,
+    pub variant: String,
+    pub seats: Vec<SeatPlayer>,
+}
+
+impl Default for TableSetup {
+    fn default() -> TableSetup {
+        TableSetup {
+            open: false,
+            variant: "hexachess-3".into(),
+            seats: vec![
+                SeatPlayer::Human,
+                SeatPlayer::Engine(Strategy::BestReply),
+                SeatPlayer::Engine(Strategy::BestReply),
+                SeatPlayer::Engine(Strategy::BestReply),
+            ],
+        }
+    }
+}
+
+fn colour32(c: Color) -> egui::Color32 {
+    let s = c.to_srgba();
+    egui::Color32::from_rgb(
+        (s.red * 255.0) as u8,
+        (s.green * 255.0) as u8,
+        (s.blue * 255.0) as u8,
+    )
+}
+
+/// The side panel of a table.
+pub(super) fn table_panel(
+    mut contexts: EguiContexts,
+    table: Option<Res<TableState>>,
+    mut memory: ResMut<UiMemory>,
+    mut insets: ResMut<super::UiInsets>,
+    mut requests: MessageWriter<TableRequest>,
+) -> Result {
+    let Some(table) = table else {
+        return Ok(());
+    };
+    let ctx = contexts.ctx_mut()?;
+    let mut root = super::root_ui(ctx);
+    let game = &table.game;
+    let rules = game.position().rules();
+    let panel = egui::Panel::right("table")
+        .resizable(false)
+        .exact_size(300.0)
+        .show(&mut root, |ui| {
+            ui.heading(rules.name());
+            ui.separator();
+            for side in game.sides() {
+                let on_move = game.end().is_none() && game.side_to_move() == side;
+                ui.horizontal(|ui| {
+                    let colour = colour32(ArmyColour::of(rules, side).swatch());
+                    let (rect, _) =
+                        ui.allocate_exact_size(egui::vec2(18.0, 18.0), egui::Sense::hover());
+                    ui.painter().circle_filled(rect.center(), 8.0, colour);
+                    ui.painter()
+                        .circle_stroke(rect.center(), 8.0, (1.0, egui::Color32::BLACK));
+                    let name = rules.side_name(side);
+                    let text = if on_move {
+                        egui::RichText::new(format!("▶ {name}")).strong()
+                    } else {
+                        egui::RichText::new(name)
+                    };
+                    ui.label(text);
+                    ui.label(table.seats[side.index()].label());
+                });
+                let standing = match game.standing(side) {
+                    Standing::Playing => None,
+                    Standing::Frozen => {
+                        Some("checkmated: loses its turns, its pieces cannot be taken")
+                    }
+                    Standing::Out => Some("out: its king was taken; its army stays"),
+                };
+                if let Some(s) = standing {
+                    ui.label(egui::RichText::new(format!("   {s}")).italics());
+                }
+                if game.owed(side) > 0 {
+                    ui.label(
+                        egui::RichText::new(format!(
+                            "   owes a piece worth {} (fair exchange)",
+                            game.owed(side)
+                        ))
+                        .color(egui::Color32::from_rgb(230, 140, 30)),
+                    );
+                }
+            }
+            ui.separator();
+            turn_in_progress(ui, &table, &mut requests);
+            ui.separator();
+            ui.label("Turns");
+            egui::ScrollArea::vertical()
+                .max_height(260.0)
+                .show(ui, |ui| {
+                    let texts = game.turn_texts();
+                    let n = rules.side_count();
+                    for (i, (side, _)) in game.turns().iter().enumerate() {
+                        let text = texts.get(i).cloned().unwrap_or_default();
+                        ui.label(format!(
+                            "{:>3}. {}: {}",
+                            i / n + 1,
+                            rules.side_name(*side),
+                            text
+                        ));
+                    }
+                });
+            ui.separator();
+            ui.horizontal(|ui| {
+                if ui.button("New table…").clicked() {
+                    memory.table.open = true;
+                }
+                if ui.button("Two players").clicked() {
+                    requests.write(TableRequest::Leave);
+                }
+            });
+        });
+    insets.right = panel.response.rect.width();
+    Ok(())
+}
+
+/// What the person on move may do beyond clicking the board.
+fn turn_in_progress(
+    ui: &mut egui::Ui,
+    table: &TableState,
+    requests: &mut MessageWriter<TableRequest>,
+) {
+    let game = &table.game;
+    let rules = game.position().rules();
+    if let Some(end) = game.end() {
+        let names: Vec<&str> = end.winners.iter().map(|s| rules.side_name(*s)).collect();
+        let text = if end.is_draw() {
+            format!("Drawn ({:?}) among {}", end.reason, names.join(", "))
+        } else {
+            format!("{} won ({:?})", names.join(" and "), end.reason)
+        };
+        ui.label(egui::RichText::new(text).strong());
+        return;
+    }
+    let side = game.side_to_move();
+    let (allowed, played) = game.moves_this_turn();
+    if allowed > 1 {
+        ui.label(format!(
+            "{} is threatened by {} opponents: up to {allowed} moves this turn ({played} played)",
+            rules.side_name(side),
+            game.threatening(side).len().max(2),
+        ));
+    }
+    if !table.human_on_move() {
+        ui.label(format!("{} is thinking…", rules.side_name(side)));
+        return;
+    }
+    let steps = game.steps();
+    if game.owed(side) > 0 {
+        ui.label("Remove a piece first: click a marked piece, or swap:");
+        for s in &steps {
+            let Step::Play(m) = s else { continue };
+            if m.promotion().is_some() && ui.button(game.step_text(*s)).clicked() {
+                requests.write(TableRequest::Step(*s));
+            }
+        }
+        return;
+    }
+    if steps.contains(&Step::Stop) && ui.button("End the turn (no second move)").clicked() {
+        requests.write(TableRequest::Step(Step::Stop));
+    }
+}
+
+/// The window that sets a table up: the game, and who sits in each seat.
+pub(super) fn table_setup(
+    mut contexts: EguiContexts,
+    variants: Res<Variants>,
+    mut memory: ResMut<UiMemory>,
+    mut requests: MessageWriter<TableRequest>,
+) -> Result {
+    if !memory.table.open {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    let mut start = false;
+    let mut cancel = false;
+    let setup = &mut memory.table;
+    egui::Window::new("Table for 3 or 4")
+        .collapsible(false)
+        .resizable(false)
+        .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
+        .show(ctx, |ui| {
+            for entry in variants.0.multiplayer() {
+                ui.radio_value(&mut setup.variant, entry.id().to_string(), entry.name());
+            }
+            let Some(entry) = variants.0.get_multi(&setup.variant) else {
+                return;
+            };
+            let rules = &entry.rules;
+            egui::Grid::new("seats").show(ui, |ui| {
+                for side in rules.sides() {
+                    ui.label(rules.side_name(side));
+                    let seat = &mut setup.seats[side.index()];
+                    egui::ComboBox::from_id_salt(("seat", side.index()))
+                        .selected_text(seat.label())
+                        .show_ui(ui, |ui| {
+                            ui.selectable_value(seat, SeatPlayer::Human, "person");
+                            for s in Strategy::ALL {
+                                ui.selectable_value(
+                                    seat,
+                                    SeatPlayer::Engine(s),
+                                    SeatPlayer::Engine(s).label(),
+                                );
+                            }
+                        });
+                    ui.end_row();
+                }
+            });
+            ui.horizontal(|ui| {
+                start = ui.button("Start").clicked();
+                cancel = ui.button("Cancel").clicked();
+            });
+        });
+    if start {
+        requests.write(TableRequest::Start {
+            variant: setup.variant.clone(),
+            seats: setup.seats.clone(),
+            turns: Vec::new(),
+        });
+        setup.open = false;
+    }
+    if cancel {
+        setup.open = false;
+    }
+    Ok(())
+}
