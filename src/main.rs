@@ -43,7 +43,7 @@ struct Cli {
     load: Option<PathBuf>,
     /// In a game of more sides (hexachess-3, hexachess-4): who sits in each seat, in
     /// turn order: human, brs, paranoid, maxn or random (`human,brs,brs`). Seats left
-    /// out are engines (best-reply); with `--mode engine-engine` every seat is.
+    /// out are engines (paranoid); with `--mode engine-engine` every seat is.
     #[arg(long, value_delimiter = ',')]
     seats: Vec<String>,
     /// Who plays.

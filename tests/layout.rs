@@ -10,8 +10,7 @@ use std::path::{Path, PathBuf};
 
 /// The folders, lowest first.
 const LAYERS: [&str; 11] = [
-    "machine", "game", "look", "board", "pieces", "play", "input", "table", "ui", "screen",
-    "dev",
+    "machine", "game", "look", "board", "pieces", "play", "input", "table", "ui", "screen", "dev",
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {

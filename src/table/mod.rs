@@ -207,7 +207,7 @@ fn new_table(
     }
     let n = entry.rules.side_count();
     let mut seats = seats.to_vec();
-    seats.resize(n, SeatPlayer::Engine(Strategy::BestReply));
+    seats.resize(n, SeatPlayer::Engine(Strategy::Paranoid));
     seats.truncate(n);
     Ok(TableState {
         game,

@@ -28,9 +28,9 @@ impl Default for TableSetup {
             variant: "hexachess-3".into(),
             seats: vec![
                 SeatPlayer::Human,
-                SeatPlayer::Engine(Strategy::BestReply),
-                SeatPlayer::Engine(Strategy::BestReply),
-                SeatPlayer::Engine(Strategy::BestReply),
+                SeatPlayer::Engine(Strategy::Paranoid),
+                SeatPlayer::Engine(Strategy::Paranoid),
+                SeatPlayer::Engine(Strategy::Paranoid),
             ],
         }
     }

@@ -69,6 +69,18 @@ impl FromStr for Strategy {
     }
 }
 
+/// The nodes (whole turns) a search of a game of more sides may play at a strength
+/// level: 60 at level 1, doubling every two levels (about 31,000 at 19); none at full
+/// strength. A search of whole turns has no handicaps of its own: fewer nodes is a
+/// shallower, cruder choice.
+pub fn skill_nodes(skill: crate::Skill) -> Option<u64> {
+    if skill.is_full() {
+        return None;
+    }
+    let level = u32::from(skill.level().max(1));
+    Some(60u64 << ((level - 1) / 2))
+}
+
 /// How long a search may run: it stops at whichever comes first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MultiLimits {

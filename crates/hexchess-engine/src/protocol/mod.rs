@@ -89,7 +89,7 @@ impl Engine {
             table_dir: None,
             shelf: TableShelf::new(),
             table: None,
-            multi_search: crate::multi::Strategy::BestReply,
+            multi_search: crate::multi::Strategy::Paranoid,
             searches: 0,
         }
     }
@@ -295,9 +295,16 @@ impl Engine {
 
     fn go(&mut self, limits: SearchLimits) {
         self.stop();
-        if let Some(t) = &mut self.table {
+        if self.table.is_some() {
             self.searches += 1;
-            return t.go(&self.out, limits, self.multi_search, self.searches);
+            let skill = self.searcher().options().skill;
+            let mut limits = limits;
+            if let Some(cap) = crate::multi::skill_nodes(skill) {
+                limits.nodes = Some(limits.nodes.map_or(cap, |n| n.min(cap)));
+            }
+            let (search, seed) = (self.multi_search, self.searches);
+            let t = self.table.as_mut().expect("checked above");
+            return t.go(&self.out, limits, search, seed);
         }
         let tables = self.tables_for_position();
         let mut searcher = self

@@ -125,13 +125,13 @@ pub fn table(variant: &str, variants: &[&str]) -> Vec<EngineOption> {
         EngineOption {
             name: "MultiSearch",
             kind: OptionType::Combo {
-                default: crate::multi::Strategy::BestReply.name().to_string(),
+                default: crate::multi::Strategy::Paranoid.name().to_string(),
                 vars: crate::multi::Strategy::ALL
                     .iter()
                     .map(|s| s.name().to_string())
                     .collect(),
             },
-            doc: "how games of more than two sides are searched (best-reply, paranoid, max-n, random)",
+            doc: "how games of more than two sides are searched: paranoid (the strongest in the round robin), brs, maxn, random",
             effect: Effect::MultiSearch,
         },
         EngineOption {
