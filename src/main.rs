@@ -252,10 +252,10 @@ fn table_request(
     }
     let turns = std::mem::take(&mut cli.moves);
     cli.variant = None;
-    cli.fen = None;
     Ok(Some(TableRequest::Start {
         variant,
         seats,
+        fen: cli.fen.take(),
         turns,
     }))
 }

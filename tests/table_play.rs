@@ -31,9 +31,20 @@ fn app() -> App {
 }
 
 fn start(app: &mut App, variant: &str, seats: Vec<SeatPlayer>, turns: &[&str]) {
+    start_at(app, variant, seats, None, turns);
+}
+
+fn start_at(
+    app: &mut App,
+    variant: &str,
+    seats: Vec<SeatPlayer>,
+    fen: Option<&str>,
+    turns: &[&str],
+) {
     app.world_mut().write_message(TableRequest::Start {
         variant: variant.into(),
         seats,
+        fen: fen.map(str::to_string),
         turns: turns.iter().map(|t| t.to_string()).collect(),
     });
     for _ in 0..4 {
@@ -215,4 +226,46 @@ fn engine_seats_play_their_turns_and_leaving_restores_the_two_player_board() {
             .pieces()
             .count()
     );
+}
+
+#[test]
+fn a_promotion_waits_for_the_piece_chosen() {
+    let mut app = app();
+    // White's pawn on b9 reaches Black's edge on a10.
+    let fen = "5wK3/10/11/12/13/14/15/16/1wP15/16/15/bK13/13/11cK/11/10/9 w - 0 1";
+    start_at(
+        &mut app,
+        "hexachess-3",
+        vec![SeatPlayer::Human; 3],
+        Some(fen),
+        &[],
+    );
+    click(&mut app, "b9");
+    click(&mut app, "a10");
+    assert_eq!(table(&app).game.turns().len(), 0, "no piece chosen yet");
+    assert_eq!(
+        table(&app).promoting,
+        Some((cell(&app, "b9"), cell(&app, "a10")))
+    );
+    let rook = table(&app)
+        .game
+        .position()
+        .rules()
+        .kind_by_letter('R')
+        .unwrap();
+    let step = table(&app)
+        .game
+        .steps()
+        .into_iter()
+        .find(|s| matches!(s, Step::Play(m) if m.promotion() == Some(rook)))
+        .unwrap();
+    app.world_mut().write_message(TableRequest::Step(step));
+    app.update();
+    let promoted = table(&app)
+        .game
+        .position()
+        .piece_at(cell(&app, "a10"))
+        .unwrap();
+    assert_eq!(promoted.kind, rook);
+    settle_and_compare(&mut app);
 }

@@ -55,6 +55,8 @@ pub struct TableState {
     pub selected: Option<Cell>,
     /// The moves of the last turn played, for the highlights.
     pub last: Vec<(Cell, Cell)>,
+    /// A move to a promotion cell waiting for the person's choice of piece.
+    pub promoting: Option<(Cell, Cell)>,
 }
 
 impl TableState {
@@ -82,10 +84,14 @@ pub enum TableRequest {
     Start {
         variant: String,
         seats: Vec<SeatPlayer>,
+        /// A position to start from (hex FEN of a game of more sides), else the start.
+        fen: Option<String>,
         turns: Vec<String>,
     },
     /// One step of the turn in progress.
     Step(Step),
+    /// Turns an engine seat searches per move.
+    Strength(u64),
     /// Back to two-player games.
     Leave,
 }
@@ -155,8 +161,9 @@ fn apply_requests(
             TableRequest::Start {
                 variant,
                 seats,
+                fen,
                 turns,
-            } => match new_table(&variants, variant, seats, turns) {
+            } => match new_table(&variants, variant, seats, fen.as_deref(), turns) {
                 Ok(state) => {
                     stop_thinking(&mut thinking);
                     commands.insert_resource(state);
@@ -182,6 +189,11 @@ fn apply_requests(
                     }
                 }
             }
+            TableRequest::Strength(nodes) => {
+                if let Some(t) = table.as_deref_mut() {
+                    t.nodes = (*nodes).max(1);
+                }
+            }
             TableRequest::Leave => {
                 stop_thinking(&mut thinking);
                 next.set(Seating::Duel);
@@ -195,13 +207,19 @@ fn new_table(
     variants: &Variants,
     variant: &str,
     seats: &[SeatPlayer],
+    fen: Option<&str>,
     turns: &[String],
 ) -> Result<TableState, String> {
     let entry = variants
         .0
         .get_multi(variant)
         .ok_or_else(|| format!("'{variant}' is not a game of more sides"))?;
-    let mut game = Game::new(Arc::clone(&entry.rules)).ok_or("not a game of more sides")?;
+    let mut game = match fen {
+        Some(f) => {
+            Game::from_fen(Arc::clone(&entry.rules), f).map_err(|e| format!("bad FEN: {e}"))?
+        }
+        None => Game::new(Arc::clone(&entry.rules)).ok_or("not a game of more sides")?,
+    };
     for t in turns {
         game.play_turn(t).map_err(|e| format!("{t}: {e}"))?;
     }
@@ -215,6 +233,7 @@ fn new_table(
         nodes: 3_000,
         selected: None,
         last: Vec::new(),
+        promoting: None,
     })
 }
 
@@ -245,6 +264,7 @@ fn play_step(t: &mut TableState, step: Step) -> Option<TableChanged> {
     };
     t.game.play(step);
     t.selected = None;
+    t.promoting = None;
     // A promotion, or the turn passing over frozen sides, changes more than one piece:
     // the views rebuild once the move is seen.
     let _ = turns_before;

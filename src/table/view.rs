@@ -333,7 +333,9 @@ fn update_marks(
         match game.standing(side) {
             Standing::Playing => {}
             Standing::Frozen => {
-                for c in cells {
+                // Its pieces cannot be taken; its king can.
+                let royal = pos.royal_cell(side);
+                for c in cells.into_iter().filter(|c| *c != royal) {
                     mark(c, &a.ring, &a.frozen, 0.012);
                 }
             }
@@ -379,9 +381,9 @@ fn update_marks(
     }
 }
 
-/// A person's clicks: a piece of theirs selects it, a target plays the move; while a
-/// removal is owed, a marked piece is removed. (Promotion is to a queen here; swaps
-/// and other promotions are in the panel.)
+/// A person's clicks: a piece of theirs selects it, a target plays the move (a
+/// promotion waits for the piece chosen in the panel); while a removal is owed, a
+/// marked piece is removed (swaps are the panel's buttons).
 fn clicks(
     buttons: Option<Res<ButtonInput<MouseButton>>>,
     pointer: Res<PointerCell>,
@@ -415,17 +417,13 @@ fn clicks(
                 _ => None,
             })
             .collect();
-        // A promotion choice: the strongest piece (a queen in these games).
-        let chosen = candidates
-            .iter()
-            .copied()
-            .find(|m| {
-                m.promotion()
-                    .is_some_and(|k| pos.rules().kind_info(k).letter == 'Q')
-            })
-            .or_else(|| candidates.first().copied());
-        if let Some(m) = chosen {
-            requests.write(TableRequest::Step(Step::Play(m)));
+        // Several promotions: the panel asks which piece.
+        if candidates.len() > 1 {
+            table.promoting = Some((from, cell));
+            return;
+        }
+        if let Some(m) = candidates.first() {
+            requests.write(TableRequest::Step(Step::Play(*m)));
             return;
         }
     }
@@ -433,5 +431,6 @@ fn clicks(
     let movable = steps
         .iter()
         .any(|s| matches!(s, Step::Play(m) if m.from() == cell && !m.is_edit()));
+    table.promoting = None;
     table.selected = (own && movable).then_some(cell);
 }

@@ -19,6 +19,8 @@ pub(super) struct TableSetup {
     pub open: bool,
     pub variant: String,
     pub seats: Vec<SeatPlayer>,
+    /// Turns an engine seat searches per move (its strength).
+    pub nodes: u64,
 }
 
 impl Default for TableSetup {
@@ -32,6 +34,7 @@ impl Default for TableSetup {
                 SeatPlayer::Engine(Strategy::Paranoid),
                 SeatPlayer::Engine(Strategy::Paranoid),
             ],
+            nodes: 3_000,
         }
     }
 }
@@ -179,6 +182,22 @@ fn turn_in_progress(
         }
         return;
     }
+    if let Some((from, to)) = table.promoting {
+        ui.label("Promote to:");
+        ui.horizontal(|ui| {
+            for s in &steps {
+                let Step::Play(m) = s else { continue };
+                if m.from() == from && m.to() == to && !m.is_edit() {
+                    let name = m
+                        .promotion()
+                        .map_or("stay a pawn", |k| rules.kind_info(k).name.as_str());
+                    if ui.button(name).clicked() {
+                        requests.write(TableRequest::Step(*s));
+                    }
+                }
+            }
+        });
+    }
     if steps.contains(&Step::Stop) && ui.button("End the turn (no second move)").clicked() {
         requests.write(TableRequest::Step(Step::Stop));
     }
@@ -230,6 +249,10 @@ pub(super) fn table_setup(
                 }
             });
             ui.horizontal(|ui| {
+                ui.label("Engine strength (turns searched per move)");
+                ui.add(egui::Slider::new(&mut setup.nodes, 100..=20_000).logarithmic(true));
+            });
+            ui.horizontal(|ui| {
                 start = ui.button("Start").clicked();
                 cancel = ui.button("Cancel").clicked();
             });
@@ -238,8 +261,10 @@ pub(super) fn table_setup(
         requests.write(TableRequest::Start {
             variant: setup.variant.clone(),
             seats: setup.seats.clone(),
+            fen: None,
             turns: Vec::new(),
         });
+        requests.write(TableRequest::Strength(setup.nodes));
         setup.open = false;
     }
     if cancel {
