@@ -20,15 +20,21 @@ impl<B: CellSet> Position<B> {
                 Layout::PointyTop => (2 * (2 * q + r), -r),
             }
         };
+        // With more than two sides a piece is its side's letter and its own (`cQ`), as
+        // in their FEN.
+        let many = rules.side_count() > 2;
         let spots: Vec<(i32, i32, char)> = board
             .cells()
-            .map(|c| {
+            .flat_map(|c| {
                 let (x, y) = place(board.hex(c));
-                let ch = match self.piece_at(c) {
-                    Some(p) => rules.piece_letter(p),
-                    None => '.',
-                };
-                (x, y, ch)
+                match self.piece_at(c) {
+                    Some(p) if many => vec![
+                        (x, y, p.side.letter()),
+                        (x + 1, y, rules.kind_info(p.kind).letter),
+                    ],
+                    Some(p) => vec![(x, y, rules.piece_letter(p))],
+                    None => vec![(x, y, '.')],
+                }
             })
             .collect();
         let min_x = spots.iter().map(|s| s.0).min().unwrap_or(0);
