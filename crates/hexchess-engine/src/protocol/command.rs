@@ -58,7 +58,6 @@ pub enum CommandError {
     PerftDepth(String),
     GoValueMissing(String),
     GoBadNumber { what: &'static str, value: String },
-    GoUnknown(String),
     BenchDepth,
 }
 
@@ -77,7 +76,6 @@ impl fmt::Display for CommandError {
             }
             CommandError::GoValueMissing(key) => write!(f, "'go {key}' needs a value"),
             CommandError::GoBadNumber { what, value } => write!(f, "bad {what} '{value}'"),
-            CommandError::GoUnknown(key) => write!(f, "unknown 'go' argument '{key}'"),
             CommandError::BenchDepth => write!(f, "usage: bench [depth 1..{MAX_BENCH_DEPTH}]"),
         }
     }
@@ -152,7 +150,10 @@ fn parse_go(args: &[&str]) -> Result<Command, CommandError> {
 }
 
 /// Reads `go` arguments: `depth N`, `nodes N`, `movetime MS`, `wtime MS btime MS winc MS
-/// binc MS movestogo N`, `infinite`.
+/// binc MS movestogo N`, `infinite`. A word it does not know is passed over (with a
+/// number after it, that too), as other engines do, so a GUI's extra tokens (`ponder`,
+/// `searchmoves ...`, `mate N`) do not cost it its move; a known word with a bad or
+/// missing value is still an error.
 fn parse_limits(args: &[&str]) -> Result<SearchLimits, CommandError> {
     let mut limits = SearchLimits::default();
     let mut clock = Clock::default();
@@ -163,6 +164,16 @@ fn parse_limits(args: &[&str]) -> Result<SearchLimits, CommandError> {
         if key == "infinite" {
             limits.infinite = true;
             i += 1;
+            continue;
+        }
+        if !GO_WORDS.contains(&key) {
+            i += 1;
+            while args
+                .get(i)
+                .is_some_and(|a| !GO_WORDS.contains(a) && *a != "infinite")
+            {
+                i += 1;
+            }
             continue;
         }
         let Some(value) = args.get(i + 1) else {
@@ -193,7 +204,7 @@ fn parse_limits(args: &[&str]) -> Result<SearchLimits, CommandError> {
             "winc" => clock.white_increment = ms("winc")?,
             "binc" => clock.black_increment = ms("binc")?,
             "movestogo" => clock.moves_to_go = Some(number("movestogo")?.clamp(1, 1000) as u32),
-            _ => return Err(CommandError::GoUnknown(key.to_string())),
+            _ => unreachable!("only the words of GO_WORDS get here"),
         }
         i += 2;
     }
@@ -202,6 +213,18 @@ fn parse_limits(args: &[&str]) -> Result<SearchLimits, CommandError> {
     }
     Ok(limits)
 }
+
+/// The `go` words that take a value.
+const GO_WORDS: [&str; 8] = [
+    "depth",
+    "nodes",
+    "movetime",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+];
 
 fn parse_bench(args: &[&str]) -> Result<Command, CommandError> {
     match args.first().map(|d| d.parse::<u32>()) {
@@ -234,6 +257,15 @@ mod tests {
             }))
         );
         assert_eq!(Command::parse("go perft 3"), Ok(Some(Command::Perft(3))));
+        // Words it does not know are passed over, with what follows them up to the next
+        // word it knows.
+        let Ok(Some(Command::Go(limits))) =
+            Command::parse("go ponder searchmoves e2e4 d2d4 sideways 3 depth 4 mate 2")
+        else {
+            panic!("a go command")
+        };
+        assert_eq!(limits.depth, Some(4));
+        assert!(!limits.infinite);
         let Ok(Some(Command::Go(limits))) = Command::parse("go wtime 1000 btime 2000 depth 4")
         else {
             panic!("a go command")
@@ -263,7 +295,6 @@ mod tests {
             ("go perft 13", "perft depth must be 1 to 12, not '13'"),
             ("go depth", "'go depth' needs a value"),
             ("go nodes many", "bad nodes 'many'"),
-            ("go sideways 3", "unknown 'go' argument 'sideways'"),
             ("bench 31", "usage: bench [depth 1..30]"),
         ] {
             assert_eq!(

@@ -165,6 +165,9 @@ impl Engine {
                 self.stop();
                 self.searcher().clear();
                 self.position = Position::start(Arc::clone(&self.rules));
+                if let Some(t) = &mut self.table {
+                    t.set_position(&self.out, &Start::StartPos, &[]);
+                }
             }
             Command::SetOption { name, value } => self.setoption(&name, &value),
             Command::Position { start, moves } => self.set_position(&start, &moves),
@@ -485,7 +488,6 @@ mod tests {
             "go perft x",
             "go depth",
             "go wtime soon",
-            "go sideways 3",
             "setoption name UCI_Variant value nosuch",
             "setoption name Hash value 0",
             "setoption name Threads value 0",
@@ -507,6 +509,9 @@ mod tests {
             );
         }
         assert_eq!(s.send("isready"), "readyok\n");
+        // Words of `go` it does not know are passed over: the search runs.
+        let reply = s.go_to_the_end("go ponder sideways 3 depth 2");
+        assert!(reply.contains("info depth 2 "), "{reply}");
     }
 
     #[test]
