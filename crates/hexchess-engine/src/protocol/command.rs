@@ -140,10 +140,14 @@ fn parse_position(args: &[&str]) -> Result<Command, CommandError> {
 }
 
 fn parse_go(args: &[&str]) -> Result<Command, CommandError> {
-    if let ["perft", n] = args {
-        return match n.parse::<u32>() {
-            Ok(depth) if (1..=MAX_PERFT_DEPTH).contains(&depth) => Ok(Command::Perft(depth)),
-            _ => Err(CommandError::PerftDepth(n.to_string())),
+    // `go perft` is a command of its own: its depth must be right, never passed over.
+    if let ["perft", rest @ ..] = args {
+        return match rest {
+            [n] => match n.parse::<u32>() {
+                Ok(depth) if (1..=MAX_PERFT_DEPTH).contains(&depth) => Ok(Command::Perft(depth)),
+                _ => Err(CommandError::PerftDepth(n.to_string())),
+            },
+            _ => Err(CommandError::PerftDepth(rest.join(" "))),
         };
     }
     parse_limits(args).map(Command::Go)
