@@ -214,6 +214,10 @@ impl Engine {
         };
         match option.effect {
             Effect::Variant => return self.set_variant(value),
+            Effect::ClearHash => {
+                self.searcher().clear();
+                return;
+            }
             Effect::MultiSearch => {
                 return match value.parse() {
                     Ok(s) => self.multi_search = s,
@@ -682,11 +686,18 @@ mod tests {
                 OptionType::Check { default } => default.to_string(),
                 OptionType::Combo { default, .. } => default.clone(),
                 OptionType::String { default } => default.clone(),
+                OptionType::Button => String::new(),
             };
-            let reply = s.send(&format!(
-                "setoption name {} value {default}",
-                option.name.to_ascii_uppercase()
-            ));
+            let line = match option.kind {
+                OptionType::Button => {
+                    format!("setoption name {}", option.name.to_ascii_uppercase())
+                }
+                _ => format!(
+                    "setoption name {} value {default}",
+                    option.name.to_ascii_uppercase()
+                ),
+            };
+            let reply = s.send(&line);
             assert_eq!(reply, "", "{}: {reply}", option.name);
         }
         assert_eq!(*s.engine.searcher().options(), SearchOptions::default());
@@ -799,5 +810,27 @@ mod tests {
         // Back to a two-player variant.
         assert_eq!(s.send("setoption name UCI_Variant value glinski"), "");
         assert!(s.send("go perft 1").ends_with("Nodes searched: 51\n"));
+    }
+
+    #[test]
+    fn clear_hash_empties_the_table_and_keeps_the_position() {
+        let mut s = Session::new();
+        s.send("position startpos moves f5f6");
+        let nodes = |reply: &str| -> u64 {
+            let line = reply
+                .lines()
+                .rfind(|l| l.starts_with("info depth 6 "))
+                .unwrap();
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let at = words.iter().position(|w| *w == "nodes").unwrap();
+            words[at + 1].parse().unwrap()
+        };
+        let fresh = nodes(&s.go_to_the_end("go depth 6"));
+        let warm = nodes(&s.go_to_the_end("go depth 6"));
+        assert_ne!(warm, fresh, "a second search uses what the first stored");
+        let before = s.engine.position().to_fen();
+        assert_eq!(s.send("setoption name Clear Hash"), "");
+        assert_eq!(s.engine.position().to_fen(), before);
+        assert_eq!(nodes(&s.go_to_the_end("go depth 6")), fresh, "as if fresh");
     }
 }

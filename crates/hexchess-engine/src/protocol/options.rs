@@ -29,6 +29,8 @@ pub enum OptionType {
     String {
         default: String,
     },
+    /// An action, not a setting (`setoption name Clear Hash`).
+    Button,
 }
 
 /// What setting an option changes.
@@ -42,6 +44,8 @@ pub enum Effect {
     UseTablebases,
     /// How games of more sides are searched (engine state).
     MultiSearch,
+    /// Forget what earlier searches stored and learned (an action).
+    ClearHash,
     Hash,
     Threads,
     MultiPv,
@@ -86,6 +90,7 @@ impl EngineOption {
             OptionType::String { default } => {
                 format!("option name {name} type string default {default}")
             }
+            OptionType::Button => format!("option name {name} type button"),
         }
     }
 }
@@ -139,6 +144,12 @@ pub fn table(variant: &str, variants: &[&str]) -> Vec<EngineOption> {
             kind: spin(defaults.hash_mb, 1, MAX_HASH_MB),
             doc: "transposition table size in megabytes",
             effect: Effect::Hash,
+        },
+        EngineOption {
+            name: "Clear Hash",
+            kind: OptionType::Button,
+            doc: "empties the transposition table and what the search learned (history, killers), as ucinewgame does, keeping the position",
+            effect: Effect::ClearHash,
         },
         EngineOption {
             name: "Threads",
@@ -277,7 +288,11 @@ fn parse_within(value: &str, min: usize, max: usize) -> Result<usize, OptionErro
 /// to apply). On error `options` is unchanged.
 pub fn apply(effect: Effect, value: &str, options: &mut SearchOptions) -> Result<(), OptionError> {
     match effect {
-        Effect::Variant | Effect::TablebasePath | Effect::UseTablebases | Effect::MultiSearch => {}
+        Effect::Variant
+        | Effect::TablebasePath
+        | Effect::UseTablebases
+        | Effect::MultiSearch
+        | Effect::ClearHash => {}
         Effect::Hash => options.hash_mb = parse_within(value, 1, MAX_HASH_MB)?,
         Effect::Threads => options.threads = parse_within(value, 1, MAX_THREADS)?,
         Effect::MultiPv => options.multi_pv = parse_within(value, 1, MAX_MULTI_PV)?,
