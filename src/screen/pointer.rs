@@ -2,50 +2,56 @@
 //! camera onto the board plane.
 
 use bevy::prelude::*;
+use hexchess_core::Rules;
+use hexchess_core::bitboard::CellSet;
 
 use super::camera::BoardCamera;
 use crate::board::world_cell;
 use crate::game::GameState;
 use crate::input::{PointerCell, PointerOverUi};
 
-/// [`track_pointer`] for a game of more sides: the cell of the table's board.
-pub(super) fn track_table_pointer(
-    windows: Query<&Window>,
-    camera: Query<(&Camera, &GlobalTransform), With<BoardCamera>>,
-    table: Option<Res<crate::table::TableState>>,
-    over_ui: Res<PointerOverUi>,
-    mut pointer: ResMut<PointerCell>,
-) {
-    let (Ok(window), Ok((camera, transform)), Some(table)) =
-        (windows.single(), camera.single(), table)
-    else {
-        return;
-    };
-    let hit = window
-        .cursor_position()
-        .filter(|_| !over_ui.0)
-        .and_then(|c| camera.viewport_to_world(transform, c).ok())
-        .and_then(|ray| {
-            let d = ray.intersect_plane(Vec3::ZERO, InfinitePlane3d::new(Vec3::Y))?;
-            Some(ray.get_point(d))
-        });
-    let next = PointerCell {
-        cell: hit.and_then(|p| world_cell(table.game.position().rules(), p)),
-        world: hit,
-    };
-    if pointer.cell != next.cell || pointer.world != next.world {
-        *pointer = next;
-    }
-}
+/// The cameras' query both trackers read.
+type BoardCameras<'w, 's> =
+    Query<'w, 's, (&'static Camera, &'static GlobalTransform), With<BoardCamera>>;
 
 /// Finds the cell under the cursor from the board camera. Without a window or camera
 /// (headless tests) it leaves [`PointerCell`] alone.
 pub(super) fn track_pointer(
     windows: Query<&Window>,
-    camera: Query<(&Camera, &GlobalTransform), With<BoardCamera>>,
+    camera: BoardCameras,
     game: Res<GameState>,
     over_ui: Res<PointerOverUi>,
     mut pointer: ResMut<PointerCell>,
+) {
+    point_at(&windows, &camera, game.rules(), &over_ui, &mut pointer);
+}
+
+/// [`track_pointer`] for a game of more sides: the cell of the table's board.
+pub(super) fn track_table_pointer(
+    windows: Query<&Window>,
+    camera: BoardCameras,
+    table: Option<Res<crate::table::TableState>>,
+    over_ui: Res<PointerOverUi>,
+    mut pointer: ResMut<PointerCell>,
+) {
+    if let Some(table) = table {
+        point_at(
+            &windows,
+            &camera,
+            table.game.position().rules(),
+            &over_ui,
+            &mut pointer,
+        );
+    }
+}
+
+/// The cursor's ray onto the board plane, and the cell of `rules`'s board there.
+fn point_at<B: CellSet>(
+    windows: &Query<&Window>,
+    camera: &BoardCameras,
+    rules: &Rules<B>,
+    over_ui: &PointerOverUi,
+    pointer: &mut ResMut<PointerCell>,
 ) {
     let (Ok(window), Ok((camera, transform))) = (windows.single(), camera.single()) else {
         return;
@@ -59,10 +65,11 @@ pub(super) fn track_pointer(
             Some(ray.get_point(d))
         });
     let next = PointerCell {
-        cell: hit.and_then(|p| world_cell(game.rules(), p)),
+        cell: hit.and_then(|p| world_cell(rules, p)),
         world: hit,
     };
+    // Read through the resource, written only on a change: a redraw follows changes.
     if pointer.cell != next.cell || pointer.world != next.world {
-        *pointer = next;
+        **pointer = next;
     }
 }

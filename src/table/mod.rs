@@ -242,7 +242,6 @@ fn play_step(t: &mut TableState, step: Step) -> Option<TableChanged> {
     if !t.game.steps().contains(&step) {
         return None;
     }
-    let turns_before = t.game.turns().len();
     let change = match step {
         Step::Play(mv) if !mv.is_edit() => {
             let piece = t.game.position().piece_at(mv.from())?;
@@ -265,9 +264,6 @@ fn play_step(t: &mut TableState, step: Step) -> Option<TableChanged> {
     t.game.play(step);
     t.selected = None;
     t.promoting = None;
-    // A promotion, or the turn passing over frozen sides, changes more than one piece:
-    // the views rebuild once the move is seen.
-    let _ = turns_before;
     Some(change)
 }
 

@@ -2,9 +2,8 @@
 
 use std::sync::Arc;
 
-use super::exchange::{CaptureLog, Captured};
+use super::rounds::{CaptureLog, Captured};
 use super::spec::{Eliminated, Goal, MultiRules};
-use super::turn::TurnStart;
 use crate::bitboard::{CellSet, WideBitboard};
 use crate::moves::Move;
 use crate::piece::{Kind, MAX_SIDES, Piece, Side};
@@ -90,6 +89,15 @@ pub(crate) struct TurnState {
     pub played: Vec<Move>,
 }
 
+/// The board as a turn of several moves began, and what the mover attacked then (the
+/// limits of `turn` compare the turn's end with it).
+#[derive(Clone)]
+pub(crate) struct TurnStart<B: CellSet> {
+    pub pos: Position<B>,
+    /// `[opponent]`: its pieces the mover attacked.
+    pub attacked: [B; MAX_SIDES],
+}
+
 /// A game of more than two sides in progress (docs/rules.md §13).
 #[derive(Clone)]
 pub struct Game<B: CellSet = WideBitboard> {
@@ -128,7 +136,7 @@ impl<B: CellSet> Game<B> {
     /// removals owed.
     pub fn from_position(pos: Position<B>, owed: [u16; MAX_SIDES]) -> Option<Game<B>> {
         let multi = pos.rules().multiplayer()?.clone();
-        let weaker = super::exchange::weaker_kinds(pos.rules());
+        let weaker = super::rounds::weaker_kinds(pos.rules());
         let mut origin = pos.clone();
         origin.clear_history();
         let mut game = Game {
@@ -340,7 +348,7 @@ impl<B: CellSet> Game<B> {
 
     fn play_move(&mut self, us: Side, mv: Move) {
         if self.turn.moves == 0 && self.turn.allowed > 1 {
-            self.start = Some(TurnStart::new(self, us));
+            self.start = Some(self.turn_start(us));
         }
         let victim = self.pos.piece_at(mv.to()).filter(|p| p.side != us);
         self.pos.make_move(mv);
@@ -672,8 +680,8 @@ impl<B: CellSet> Game<B> {
         })
     }
 
-    /// Every side's piece on `kind` counts: pieces of `side` of `kind` that were lost
-    /// (start count less those on the board), for swaps.
+    /// Pieces of `side` of `kind` lost so far (its start count less those on the board),
+    /// for swaps.
     pub(crate) fn lost(&self, side: Side, kind: Kind) -> u8 {
         let rules = self.pos.rules();
         rules

@@ -11,6 +11,7 @@
 mod exchange;
 mod game;
 mod notation;
+mod rounds;
 mod spec;
 mod turn;
 

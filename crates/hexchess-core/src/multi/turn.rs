@@ -1,34 +1,26 @@
 //! Turns of several moves (docs/rules.md §13.2): a side threatened by several
 //! opponents moves as many pieces, within Peterson's limits.
 
-use super::game::{Game, Standing};
+use super::game::{Game, Standing, TurnStart};
+use super::rounds::Captured;
 use crate::bitboard::CellSet;
 use crate::moves::Move;
 use crate::piece::{MAX_SIDES, Side};
 use crate::position::Position;
 
-/// The board as a turn of several moves began, and what the mover attacked then.
-#[derive(Clone)]
-pub(crate) struct TurnStart<B: CellSet> {
-    pos: Position<B>,
-    /// `[opponent]`: its pieces the mover attacked.
-    attacked: [B; MAX_SIDES],
-}
-
-impl<B: CellSet> TurnStart<B> {
-    pub(crate) fn new(game: &Game<B>, us: Side) -> TurnStart<B> {
+impl<B: CellSet> Game<B> {
+    /// What the limits compare a turn of several moves with, taken before its first.
+    pub(crate) fn turn_start(&self, us: Side) -> TurnStart<B> {
         let mut attacked = [B::EMPTY; MAX_SIDES];
-        for them in game.opponents(us) {
-            attacked[them.index()] = game.attacked_pieces(us, them);
+        for them in self.opponents(us) {
+            attacked[them.index()] = self.attacked_pieces(us, them);
         }
         TurnStart {
-            pos: game.pos.clone(),
+            pos: self.pos.clone(),
             attacked,
         }
     }
-}
 
-impl<B: CellSet> Game<B> {
     /// The opponents of `us` still in the game.
     pub(crate) fn opponents(&self, us: Side) -> Vec<Side> {
         self.pos
@@ -80,7 +72,7 @@ impl<B: CellSet> Game<B> {
         after.pos.make_move(second);
         let mut captures = self.turn.captures.clone();
         if let Some(v) = victim {
-            captures.push(super::exchange::Captured {
+            captures.push(Captured {
                 by: us,
                 victim: v.side,
                 kind: v.kind,
@@ -105,7 +97,7 @@ impl<B: CellSet> Game<B> {
         &self,
         us: Side,
         start: &TurnStart<B>,
-        captures: &[super::exchange::Captured],
+        captures: &[Captured],
         opponents: &[Side],
     ) -> bool {
         for &them in opponents {
