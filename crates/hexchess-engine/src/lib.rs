@@ -36,6 +36,7 @@ pub mod see;
 pub mod skill;
 pub mod time;
 pub mod tt;
+pub mod wdl;
 
 use std::fmt;
 use std::sync::Arc;
@@ -46,7 +47,8 @@ pub use endgame::{TableShelf, Tablebases};
 pub use eval::{EvalMode, EvalTerms, EvalWeights, Evaluator};
 pub use search::{MATE, MATE_BOUND, MAX_MULTI_PV, MAX_PLY, MAX_THREADS, Searcher};
 pub use skill::{Handicap, Skill, SkillError};
-pub use time::{Clock, SearchLimits};
+pub use time::{Clock, Ponder, SearchLimits};
+pub use wdl::Wdl;
 
 use hexchess_core::moves::Move;
 use hexchess_core::piece::Side;
@@ -165,6 +167,38 @@ impl Techniques {
     }
 }
 
+/// Which side of the true score a provisional score is: an aspiration window that
+/// failed shows where the search stands before it searches again with a wider one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScoreBound {
+    /// The true score is at least this (the search failed high).
+    Lower,
+    /// The true score is at most this (the search failed low).
+    Upper,
+}
+
+/// What a long search tells while it works, between its depth reports: the root move
+/// it is on, and provisional scores from failed aspiration windows. The protocol turns
+/// them into `info currmove` and `info ... lowerbound|upperbound` lines, as GUIs show.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Progress {
+    CurrMove {
+        depth: u32,
+        mv: Move,
+        /// 1 for the first root move searched at this depth.
+        number: u32,
+    },
+    /// A provisional score ([`SearchInfo::bound`] says which side).
+    Bound(SearchInfo),
+}
+
+/// Where a search sends its [`Progress`], and from when: a GUI needs no currmove lines
+/// during a search of a few milliseconds (other engines wait about a second or more).
+pub struct ProgressSink {
+    pub after: std::time::Duration,
+    pub report: Box<dyn FnMut(&Progress) + Send>,
+}
+
 /// Progress after a completed depth.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchInfo {
@@ -180,13 +214,32 @@ pub struct SearchInfo {
     /// Which of the best lines this is (1 = the best), when the search reports several
     /// (`SearchOptions::multi_pv`).
     pub multipv: Option<u32>,
+    /// Set when the score is provisional (a [`Progress::Bound`]); `None` for a
+    /// completed depth.
+    pub bound: Option<ScoreBound>,
 }
 
 impl SearchInfo {
     /// The protocol's `info` line, with the PV in long algebraic.
     pub fn to_uci(&self, pos: &Position) -> String {
+        self.to_uci_with(pos, false)
+    }
+
+    /// [`SearchInfo::to_uci`], with the chances of a win, draw and loss after the score
+    /// when `show_wdl` (the `UCI_ShowWDL` option; see [`Wdl`]).
+    pub fn to_uci_with(&self, pos: &Position, show_wdl: bool) -> String {
+        let bound = match self.bound {
+            Some(ScoreBound::Lower) => " lowerbound",
+            Some(ScoreBound::Upper) => " upperbound",
+            None => "",
+        };
+        let wdl = if show_wdl {
+            format!(" wdl {}", Wdl::from_score(self.score))
+        } else {
+            String::new()
+        };
         let mut line = format!(
-            "info depth {} seldepth {}{} score {} nodes {} nps {} time {} hashfull {}",
+            "info depth {} seldepth {}{} score {}{bound}{wdl} nodes {} nps {} time {} hashfull {}",
             self.depth,
             self.seldepth,
             self.multipv
@@ -261,6 +314,8 @@ pub struct SearchResult {
 /// A search on its own thread. Dropping it stops the search and waits for it.
 pub struct RunningSearch {
     stop: Arc<AtomicBool>,
+    /// Set for a search on the opponent's time (`go ponder`).
+    ponder: Option<Ponder>,
     handle: Option<JoinHandle<(Searcher, SearchResult)>>,
 }
 
@@ -268,7 +323,9 @@ impl RunningSearch {
     /// Starts searching a copy of `pos` with the searcher `make` returns (made on the
     /// search thread: building a fresh one allocates its hash table, which a game's
     /// frame should not wait for). `on_info` is called after each depth and `on_done`
-    /// once at the end, both on the search thread.
+    /// once at the end, both on the search thread. A search that must not answer
+    /// before it is told ([`SearchLimits::answer_waits`]: infinite, or pondering) holds
+    /// its `on_done` until [`RunningSearch::stop`] or [`RunningSearch::ponder_hit`].
     pub fn start(
         make: impl FnOnce() -> Searcher + Send + 'static,
         pos: Position,
@@ -278,6 +335,7 @@ impl RunningSearch {
     ) -> RunningSearch {
         let stop = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&stop);
+        let ponder = limits.ponder.clone();
         let handle = std::thread::Builder::new()
             .name("hexchess-search".into())
             // The search recurses up to MAX_PLY deep with small frames; be generous.
@@ -288,13 +346,29 @@ impl RunningSearch {
                 let root = pos.clone();
                 let result =
                     searcher.search(&mut pos, &limits, &flag, &mut |info| on_info(&root, info));
+                while limits.answer_waits() && !flag.load(Ordering::Relaxed) {
+                    std::thread::sleep(std::time::Duration::from_millis(2));
+                }
                 on_done(&root, &result);
                 (searcher, result)
             })
             .expect("the search thread starts");
         RunningSearch {
             stop,
+            ponder,
             handle: Some(handle),
+        }
+    }
+
+    /// The opponent played the move this search pondered on: from now it searches on
+    /// its own clock. Returns false when it was not pondering.
+    pub fn ponder_hit(&self) -> bool {
+        match &self.ponder {
+            Some(p) if p.is_pondering() => {
+                p.hit();
+                true
+            }
+            _ => false,
         }
     }
 

@@ -105,6 +105,19 @@ const HANDICAPS: [Handicap; 19] = [
     n(7, 15),
 ];
 
+/// Each level's score against the level below in the calibration matches (100 Gliński
+/// games at 100 ms a move; docs/strength.md): level 2 against 1 first, 20 against 19
+/// last.
+const SCORE_OVER_LEVEL_BELOW: [f64; 19] = [
+    0.725, 0.700, 0.770, 0.770, 0.818, 0.710, 0.655, 0.700, 0.623, 0.585, 0.745, 0.660, 0.755,
+    0.615, 0.705, 0.650, 0.692, 0.725, 0.670,
+];
+
+/// The Elo given to level 1 on the protocol's `UCI_Elo` scale. The scale is the levels'
+/// self-play ladder, not a rating against people; 500 puts the almost random first
+/// level where a newcomer to chess starts.
+const LEVEL_1_ELO: f64 = 500.0;
+
 impl Skill {
     /// The weakest level.
     pub const MIN: Skill = Skill(1);
@@ -142,6 +155,30 @@ impl Skill {
     pub fn all() -> impl Iterator<Item = Skill> {
         (Skill::MIN.0..=Skill::FULL.0).map(Skill)
     }
+
+    /// The level's Elo on the `UCI_Elo` scale: level 1's anchor plus the Elo each
+    /// calibration match put between neighbouring levels.
+    pub fn elo(self) -> u32 {
+        let steps: f64 = SCORE_OVER_LEVEL_BELOW[..self.0 as usize - 1]
+            .iter()
+            .map(|&score| elo_for_score(score))
+            .sum();
+        (LEVEL_1_ELO + steps).round() as u32
+    }
+
+    /// The strongest level whose Elo is at most `elo` (level 1 below its own), so that
+    /// a GUI asking for a strength never gets a stronger opponent than it asked for.
+    pub fn for_elo(elo: u32) -> Skill {
+        Skill::all()
+            .take_while(|s| s.elo() <= elo)
+            .last()
+            .unwrap_or(Skill::MIN)
+    }
+}
+
+/// The Elo difference an expected score means (logistic, as matches report it).
+fn elo_for_score(score: f64) -> f64 {
+    -400.0 * (1.0 / score - 1.0).log10()
 }
 
 impl Default for Skill {
@@ -206,6 +243,25 @@ mod tests {
             let e = bad.parse::<Skill>().unwrap_err().to_string();
             assert!(e.contains("expected 1 to 20"), "{bad}: {e}");
         }
+    }
+
+    #[test]
+    fn elo_follows_the_calibration_matches_and_maps_back_to_its_level() {
+        assert_eq!(Skill::MIN.elo(), 500);
+        // Level 2 scored 72.5% against level 1: 400 * log10(0.725 / 0.275) = 168.4.
+        assert_eq!(Skill::new(2).unwrap().elo(), 668);
+        // Level 6 scored 81.8% against level 5: 261.2 Elo over it.
+        let (five, six) = (Skill::new(5).unwrap().elo(), Skill::new(6).unwrap().elo());
+        assert!((260..=262).contains(&(six - five)), "{five} {six}");
+        for s in Skill::all() {
+            assert_eq!(Skill::for_elo(s.elo()), s, "{s}");
+            if s > Skill::MIN {
+                assert!(s.elo() > Skill(s.0 - 1).elo());
+                assert_eq!(Skill::for_elo(s.elo() - 1), Skill(s.0 - 1), "{s}");
+            }
+        }
+        assert_eq!(Skill::for_elo(0), Skill::MIN);
+        assert_eq!(Skill::for_elo(u32::MAX), Skill::FULL);
     }
 
     #[test]

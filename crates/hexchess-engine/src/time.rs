@@ -1,7 +1,10 @@
 //! Search limits and time management.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use hexchess_core::moves::Move;
 use hexchess_core::piece::Side;
 
 /// A chess clock as the protocol reports it.
@@ -17,14 +20,75 @@ pub struct Clock {
 
 /// What bounds one search. Unset fields do not limit it; with nothing set the search
 /// runs until stopped (or to the deepest ply).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SearchLimits {
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
     pub movetime: Option<Duration>,
     pub clock: Option<Clock>,
+    /// Search until stopped: no deadline, and the answer waits for the stop even when
+    /// the search ends sooner (a mate found, the deepest ply).
     pub infinite: bool,
+    /// Stop as soon as a mate in this many moves or fewer is found (`go mate N`).
+    pub mate: Option<u32>,
+    /// Only these root moves are searched (`go searchmoves ...`); empty: all of them.
+    pub searchmoves: Vec<Move>,
+    /// Thinking on the opponent's time (`go ponder`): see [`Ponder`].
+    pub ponder: Option<Ponder>,
 }
+
+/// A search on the opponent's time: while it is pondering no deadline binds and the
+/// answer waits; at [`Ponder::hit`] (the opponent played the expected move) the clock's
+/// deadlines start counting from that moment, as the player's own clock does.
+#[derive(Clone, Debug)]
+pub struct Ponder(Arc<PonderState>);
+
+#[derive(Debug)]
+struct PonderState {
+    active: AtomicBool,
+    hit_at: Mutex<Option<Instant>>,
+}
+
+impl Ponder {
+    /// A search that starts pondering.
+    pub fn new() -> Ponder {
+        Ponder(Arc::new(PonderState {
+            active: AtomicBool::new(true),
+            hit_at: Mutex::new(None),
+        }))
+    }
+
+    /// The expected move was played: from now the search is the player's own.
+    pub fn hit(&self) {
+        *self.0.hit_at.lock().unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
+        self.0.active.store(false, Ordering::Release);
+    }
+
+    /// Whether the search is still on the opponent's time.
+    pub fn is_pondering(&self) -> bool {
+        self.0.active.load(Ordering::Acquire)
+    }
+
+    /// When the ponder hit came, if it has.
+    pub fn hit_at(&self) -> Option<Instant> {
+        *self.0.hit_at.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl Default for Ponder {
+    fn default() -> Ponder {
+        Ponder::new()
+    }
+}
+
+/// Two ponder states are the same search's only if they are one state.
+impl PartialEq for Ponder {
+    fn eq(&self, other: &Ponder) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for Ponder {}
 
 /// Time left to spend on an answer, kept back from a clock for communication.
 pub const MOVE_OVERHEAD: Duration = Duration::from_millis(15);
@@ -60,6 +124,12 @@ impl SearchLimits {
             movetime: Some(Duration::from_millis(ms)),
             ..Default::default()
         }
+    }
+
+    /// Whether the answer must wait for `stop` (or a ponder hit) even when the search
+    /// ends sooner, as the protocol asks of `go infinite` and `go ponder`.
+    pub fn answer_waits(&self) -> bool {
+        self.infinite || self.ponder.as_ref().is_some_and(Ponder::is_pondering)
     }
 
     /// The deadlines for `side` to move.

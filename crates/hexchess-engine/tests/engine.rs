@@ -668,3 +668,56 @@ fn a_mate_on_the_hundredth_quiet_ply_is_still_a_mate() {
         assert_eq!(result.score, Score::Mate(n as i32), "{id}: {with_clock}");
     }
 }
+
+/// A long search tells which root move it is on and, when an aspiration window fails,
+/// the provisional bound; over the bench positions at depth 9 some window fails.
+#[test]
+fn progress_reports_root_moves_and_failed_windows() {
+    use hexchess_engine::bench::BENCH_POSITIONS;
+    use hexchess_engine::{Progress, ProgressSink, ScoreBound};
+    use std::sync::Mutex;
+
+    let seen: Arc<Mutex<Vec<Progress>>> = Arc::default();
+    let mut bounds = 0;
+    for (id, text) in BENCH_POSITIONS {
+        let mut p = fen(id, text);
+        let mut s = Searcher::new(SearchOptions {
+            hash_mb: 8,
+            ..SearchOptions::default()
+        });
+        let sink = Arc::clone(&seen);
+        s.set_progress(Some(ProgressSink {
+            after: Duration::ZERO,
+            report: Box::new(move |p| sink.lock().unwrap().push(p.clone())),
+        }));
+        let stop = Arc::new(AtomicBool::new(false));
+        s.search(&mut p, &SearchLimits::depth(9), &stop, &mut |_| {});
+        let legal = p.legal_moves();
+        for progress in seen.lock().unwrap().drain(..) {
+            match progress {
+                Progress::CurrMove { depth, mv, number } => {
+                    assert!(legal.contains(&mv), "{id}: {mv:?}");
+                    assert!((1..=legal.len() as u32).contains(&number));
+                    assert!((1..=9).contains(&depth));
+                }
+                Progress::Bound(info) => {
+                    bounds += 1;
+                    let line = info.to_uci(&p);
+                    let word = match info.bound {
+                        Some(ScoreBound::Lower) => " lowerbound ",
+                        Some(ScoreBound::Upper) => " upperbound ",
+                        None => panic!("a bound report without its bound: {line}"),
+                    };
+                    assert!(line.contains(word), "{line}");
+                    // Windows are used from the aspiration's first depth on.
+                    let first = hexchess_engine::search::params::ASPIRATION_MIN_DEPTH as u32;
+                    assert!((first..=9).contains(&info.depth), "{line}");
+                }
+            }
+        }
+    }
+    assert!(
+        bounds > 0,
+        "no aspiration window failed in the bench positions"
+    );
+}

@@ -27,7 +27,9 @@ pub enum Command {
     /// `position startpos|fen <hexfen> [moves ...]`.
     Position { start: Start, moves: Vec<String> },
     /// `go ...`: search within these limits.
-    Go(SearchLimits),
+    Go(Go),
+    /// `ponderhit`: the opponent played the move pondered on.
+    PonderHit,
     /// `go perft <depth>`: count the moves from each root move.
     Perft(u32),
     /// `stop`: end the search now.
@@ -38,6 +40,18 @@ pub enum Command {
     Display,
     /// `quit`.
     Quit,
+}
+
+/// A `go` command: the limits, and what needs the position to be understood.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Go {
+    /// The limits, with no `searchmoves` and no ponder state yet.
+    pub limits: SearchLimits,
+    /// The moves after `searchmoves`, as written (read against the position when the
+    /// command runs).
+    pub searchmoves: Vec<String>,
+    /// `go ponder`: think on the opponent's time until `ponderhit` or `stop`.
+    pub ponder: bool,
 }
 
 /// Where a `position` command starts.
@@ -98,6 +112,7 @@ impl Command {
             "position" => parse_position(args)?,
             "go" => parse_go(args)?,
             "stop" => Command::Stop,
+            "ponderhit" => Command::PonderHit,
             "bench" => parse_bench(args)?,
             "d" => Command::Display,
             "quit" => Command::Quit,
@@ -150,78 +165,99 @@ fn parse_go(args: &[&str]) -> Result<Command, CommandError> {
             _ => Err(CommandError::PerftDepth(rest.join(" "))),
         };
     }
-    parse_limits(args).map(Command::Go)
+    parse_go_words(args).map(Command::Go)
 }
 
-/// Reads `go` arguments: `depth N`, `nodes N`, `movetime MS`, `wtime MS btime MS winc MS
-/// binc MS movestogo N`, `infinite`. A word it does not know is passed over (with a
-/// number after it, that too), as other engines do, so a GUI's extra tokens (`ponder`,
-/// `searchmoves ...`, `mate N`) do not cost it its move; a known word with a bad or
-/// missing value is still an error.
-fn parse_limits(args: &[&str]) -> Result<SearchLimits, CommandError> {
+/// Reads `go` arguments: `depth N`, `nodes N`, `mate N`, `movetime MS`, `wtime MS btime
+/// MS winc MS binc MS movestogo N`, `infinite`, `ponder`, `searchmoves MOVE...`. A word
+/// it does not know is passed over (with whatever follows it up to a word it knows), as
+/// other engines do, so a GUI's extra tokens do not cost it its move; a known word with
+/// a bad or missing value is still an error.
+fn parse_go_words(args: &[&str]) -> Result<Go, CommandError> {
+    let mut go = Go::default();
     let mut limits = SearchLimits::default();
     let mut clock = Clock::default();
     let mut has_clock = false;
     let mut i = 0;
+    let is_word = |a: &&str| GO_WORDS.contains(a) || GO_FLAGS.contains(a);
     while i < args.len() {
         let key = args[i];
-        if key == "infinite" {
-            limits.infinite = true;
-            i += 1;
-            continue;
-        }
-        if !GO_WORDS.contains(&key) {
-            i += 1;
-            while args
-                .get(i)
-                .is_some_and(|a| !GO_WORDS.contains(a) && *a != "infinite")
-            {
+        i += 1;
+        match key {
+            "infinite" => limits.infinite = true,
+            "ponder" => go.ponder = true,
+            "searchmoves" => {
+                while let Some(mv) = args.get(i).filter(|a| !is_word(a)) {
+                    go.searchmoves.push(mv.to_string());
+                    i += 1;
+                }
+            }
+            _ if !GO_WORDS.contains(&key) => {
+                while args.get(i).is_some_and(|a| !is_word(a)) {
+                    i += 1;
+                }
+            }
+            _ => {
+                let value = args
+                    .get(i)
+                    .ok_or_else(|| CommandError::GoValueMissing(key.to_string()))?;
+                read_go_value(key, value, &mut limits, &mut clock, &mut has_clock)?;
                 i += 1;
             }
-            continue;
         }
-        let Some(value) = args.get(i + 1) else {
-            return Err(CommandError::GoValueMissing(key.to_string()));
-        };
-        let number = |what: &'static str| -> Result<u64, CommandError> {
-            value
-                .parse::<i64>()
-                .map(|v| v.max(0) as u64)
-                .map_err(|_| CommandError::GoBadNumber {
-                    what,
-                    value: value.to_string(),
-                })
-        };
-        let ms = |what: &'static str| number(what).map(Duration::from_millis);
-        match key {
-            "depth" => limits.depth = Some(number("depth")?.clamp(1, 127) as u32),
-            "nodes" => limits.nodes = Some(number("nodes")?.max(1)),
-            "movetime" => limits.movetime = Some(ms("movetime")?),
-            "wtime" => {
-                clock.white = ms("wtime")?;
-                has_clock = true;
-            }
-            "btime" => {
-                clock.black = ms("btime")?;
-                has_clock = true;
-            }
-            "winc" => clock.white_increment = ms("winc")?,
-            "binc" => clock.black_increment = ms("binc")?,
-            "movestogo" => clock.moves_to_go = Some(number("movestogo")?.clamp(1, 1000) as u32),
-            _ => unreachable!("only the words of GO_WORDS get here"),
-        }
-        i += 2;
     }
     if has_clock {
         limits.clock = Some(clock);
     }
-    Ok(limits)
+    go.limits = limits;
+    Ok(go)
+}
+
+/// Reads the value of one `go` word that takes one.
+fn read_go_value(
+    key: &str,
+    value: &str,
+    limits: &mut SearchLimits,
+    clock: &mut Clock,
+    has_clock: &mut bool,
+) -> Result<(), CommandError> {
+    let number = |what: &'static str| -> Result<u64, CommandError> {
+        value
+            .parse::<i64>()
+            .map(|v| v.max(0) as u64)
+            .map_err(|_| CommandError::GoBadNumber {
+                what,
+                value: value.to_string(),
+            })
+    };
+    let ms = |what: &'static str| number(what).map(Duration::from_millis);
+    match key {
+        "depth" => limits.depth = Some(number("depth")?.clamp(1, 127) as u32),
+        "nodes" => limits.nodes = Some(number("nodes")?.max(1)),
+        "mate" => limits.mate = Some(number("mate")?.clamp(1, 63) as u32),
+        "movetime" => limits.movetime = Some(ms("movetime")?),
+        "wtime" => {
+            clock.white = ms("wtime")?;
+            *has_clock = true;
+        }
+        "btime" => {
+            clock.black = ms("btime")?;
+            *has_clock = true;
+        }
+        "winc" => clock.white_increment = ms("winc")?,
+        "binc" => clock.black_increment = ms("binc")?,
+        "movestogo" => clock.moves_to_go = Some(number("movestogo")?.clamp(1, 1000) as u32),
+        // Only the words of GO_WORDS are given here.
+        _ => return Err(CommandError::Unknown(format!("go {key}"))),
+    }
+    Ok(())
 }
 
 /// The `go` words that take a value.
-const GO_WORDS: [&str; 8] = [
+const GO_WORDS: [&str; 9] = [
     "depth",
     "nodes",
+    "mate",
     "movetime",
     "wtime",
     "btime",
@@ -229,6 +265,9 @@ const GO_WORDS: [&str; 8] = [
     "binc",
     "movestogo",
 ];
+
+/// The `go` words that take none (`searchmoves` takes the moves up to the next word).
+const GO_FLAGS: [&str; 3] = ["infinite", "ponder", "searchmoves"];
 
 fn parse_bench(args: &[&str]) -> Result<Command, CommandError> {
     match args.first().map(|d| d.parse::<u32>()) {
@@ -263,14 +302,29 @@ mod tests {
         assert_eq!(Command::parse("go perft 3"), Ok(Some(Command::Perft(3))));
         // Words it does not know are passed over, with what follows them up to the next
         // word it knows.
-        let Ok(Some(Command::Go(limits))) =
+        let Ok(Some(Command::Go(go))) =
             Command::parse("go ponder searchmoves e2e4 d2d4 sideways 3 depth 4 mate 2")
         else {
             panic!("a go command")
         };
-        assert_eq!(limits.depth, Some(4));
-        assert!(!limits.infinite);
-        let Ok(Some(Command::Go(limits))) = Command::parse("go wtime 1000 btime 2000 depth 4")
+        assert_eq!(go.limits.depth, Some(4));
+        assert_eq!(go.limits.mate, Some(2));
+        assert!(go.ponder && !go.limits.infinite);
+        assert_eq!(go.searchmoves, ["e2e4", "d2d4", "sideways", "3"]);
+        let Ok(Some(Command::Go(go))) = Command::parse("go infinite searchmoves f5f6 wobble 2")
+        else {
+            panic!("a go command")
+        };
+        assert!(go.limits.infinite && !go.ponder);
+        assert_eq!(go.searchmoves, ["f5f6", "wobble", "2"]);
+        let Ok(Some(Command::Go(go))) = Command::parse("go wobble 2 depth 3") else {
+            panic!("a go command")
+        };
+        assert_eq!(go.limits.depth, Some(3));
+        assert!(go.searchmoves.is_empty());
+        assert_eq!(Command::parse("ponderhit"), Ok(Some(Command::PonderHit)));
+        let Ok(Some(Command::Go(Go { limits, .. }))) =
+            Command::parse("go wtime 1000 btime 2000 depth 4")
         else {
             panic!("a go command")
         };
@@ -299,6 +353,8 @@ mod tests {
             ("go perft 13", "perft depth must be 1 to 12, not '13'"),
             ("go depth", "'go depth' needs a value"),
             ("go nodes many", "bad nodes 'many'"),
+            ("go mate soon", "bad mate 'soon'"),
+            ("go depth 3 mate", "'go mate' needs a value"),
             ("bench 31", "usage: bench [depth 1..30]"),
         ] {
             assert_eq!(

@@ -14,12 +14,16 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
-pub use command::{Command, CommandError, MAX_BENCH_DEPTH, MAX_PERFT_DEPTH, Start};
+pub use command::{Command, CommandError, Go, MAX_BENCH_DEPTH, MAX_PERFT_DEPTH, Start};
 pub use options::{EngineOption, MAX_HASH_MB, OptionType};
 
 use crate::eval::EvalMode;
-use crate::{RunningSearch, SearchLimits, SearchOptions, Searcher, TableShelf, Tablebases, bench};
+use crate::{
+    Ponder, Progress, ProgressSink, RunningSearch, SearchOptions, SearchResult, Searcher, Skill,
+    TableShelf, Tablebases, bench,
+};
 use hexchess_core::catalog::Catalog;
+use hexchess_core::moves::Move;
 use hexchess_core::position::Position;
 use hexchess_core::rules::Rules;
 use options::Effect;
@@ -34,8 +38,14 @@ pub enum Flow {
 /// Where replies go; shared with the search thread.
 pub type SharedOut = Arc<Mutex<dyn Write + Send>>;
 
+/// How long a search runs before it reports the root move it is on and provisional
+/// scores: a GUI has no use for them in a quick search.
+const PROGRESS_AFTER: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// Protocol state: the variants, the current variant and position, the searcher.
 pub struct Engine {
+    /// The variants the engine was started with; `VariantPath` adds to a copy.
+    base_catalog: Catalog,
     catalog: Catalog,
     rules: Arc<Rules>,
     position: Position,
@@ -54,6 +64,13 @@ pub struct Engine {
     multi_search: crate::multi::Strategy,
     /// Seeds each search of a game of more sides differently (the random mover).
     searches: u64,
+    /// The strength chosen with `Skill` / `Skill Level`.
+    chosen_skill: Skill,
+    /// `UCI_LimitStrength`: play at the level of `UCI_Elo` instead.
+    limit_strength: bool,
+    elo: u32,
+    /// `UCI_ShowWDL`: add the chances of a win, draw and loss to each score.
+    show_wdl: bool,
 }
 
 /// Writes one line to the shared output, ignoring a closed pipe (nothing to tell).
@@ -79,6 +96,7 @@ impl Engine {
         );
         let position = Position::start(Arc::clone(&rules));
         Engine {
+            base_catalog: catalog.clone(),
             catalog,
             rules,
             position,
@@ -91,6 +109,10 @@ impl Engine {
             table: None,
             multi_search: crate::multi::Strategy::Paranoid,
             searches: 0,
+            chosen_skill: Skill::FULL,
+            limit_strength: false,
+            elo: options::DEFAULT_ELO,
+            show_wdl: false,
         }
     }
 
@@ -100,6 +122,12 @@ impl Engine {
 
     pub fn catalog(&self) -> &Catalog {
         &self.catalog
+    }
+
+    /// The level the next search plays at (`Skill`, or `UCI_Elo`'s while strength is
+    /// limited).
+    pub fn skill(&mut self) -> Skill {
+        self.searcher().options().skill
     }
 
     /// Whether a search is running.
@@ -171,7 +199,13 @@ impl Engine {
             }
             Command::SetOption { name, value } => self.setoption(&name, &value),
             Command::Position { start, moves } => self.set_position(&start, &moves),
-            Command::Go(limits) => self.go(limits),
+            Command::Go(go) => self.go(go),
+            Command::PonderHit => {
+                // A hit after the search ended (or for no search) changes nothing.
+                if let Some(r) = &self.running {
+                    r.ponder_hit();
+                }
+            }
             Command::Perft(depth) => self.perft(depth),
             Command::Stop => self.stop(),
             Command::Bench(depth) => self.bench(depth),
@@ -237,6 +271,27 @@ impl Engine {
                     .map(PathBuf::from);
                 return;
             }
+            Effect::VariantPath => return self.set_variant_path(value),
+            Effect::Ponder => {
+                // Pondering is the GUI's to start (`go ponder`); the option only says
+                // the engine can.
+                if let Err(e) = options::parse_check(value) {
+                    error(&self.out, e.message(name, value));
+                }
+                return;
+            }
+            Effect::ShowWdl => {
+                return match options::parse_check(value) {
+                    Ok(on) => self.show_wdl = on,
+                    Err(e) => error(&self.out, e.message(name, value)),
+                };
+            }
+            Effect::Skill | Effect::LimitStrength | Effect::Elo => {
+                return match self.set_strength(option.effect, value) {
+                    Ok(()) => {}
+                    Err(e) => error(&self.out, e.message(name, value)),
+                };
+            }
             _ => {}
         }
         let mut search_options = *self.searcher().options();
@@ -244,6 +299,55 @@ impl Engine {
             Ok(()) => self.searcher().set_options(search_options),
             Err(e) => error(&self.out, e.message(name, value)),
         }
+    }
+
+    /// `Skill`, `UCI_LimitStrength` or `UCI_Elo`: the level searched is the one chosen,
+    /// or while strength is limited the strongest whose Elo is at most `UCI_Elo`
+    /// ([`Skill::for_elo`]), as other engines let a limited strength win over a level.
+    fn set_strength(&mut self, effect: Effect, value: &str) -> Result<(), options::OptionError> {
+        match effect {
+            Effect::Skill => {
+                self.chosen_skill = value
+                    .parse()
+                    .map_err(|e: crate::SkillError| options::OptionError::Refused(e.to_string()))?
+            }
+            Effect::LimitStrength => self.limit_strength = options::parse_check(value)?,
+            _ => self.elo = options::parse_elo(value)?,
+        }
+        let skill = if self.limit_strength {
+            Skill::for_elo(self.elo)
+        } else {
+            self.chosen_skill
+        };
+        let mut search_options = *self.searcher().options();
+        search_options.skill = skill;
+        self.searcher().set_options(search_options);
+        Ok(())
+    }
+
+    /// `VariantPath`: the engine's variants are those it started with plus every file
+    /// of these folders (separated as the platform separates paths: `:` or `;`). A file
+    /// that cannot be played is reported with its line and column; the others load.
+    fn set_variant_path(&mut self, value: &str) {
+        let value = value.trim();
+        let mut catalog = self.base_catalog.clone();
+        let known = catalog.errors().len();
+        if !value.is_empty() && value != "<empty>" {
+            for dir in std::env::split_paths(value) {
+                if !dir.is_dir() {
+                    error(
+                        &self.out,
+                        format!("VariantPath: no folder '{}'", dir.display()),
+                    );
+                    continue;
+                }
+                catalog.load_dir(&dir);
+            }
+        }
+        for e in &catalog.errors()[known.min(catalog.errors().len())..] {
+            error(&self.out, format!("variant file left out: {e}"));
+        }
+        self.catalog = catalog;
     }
 
     /// Plays another variant, from its start.
@@ -300,8 +404,9 @@ impl Engine {
         self.position = pos;
     }
 
-    fn go(&mut self, limits: SearchLimits) {
+    fn go(&mut self, go: Go) {
         self.stop();
+        let mut limits = go.limits;
         if self.table.is_some() {
             self.searches += 1;
             let skill = self.searcher().options().skill;
@@ -313,24 +418,62 @@ impl Engine {
             let t = self.table.as_mut().expect("checked above");
             return t.go(&self.out, limits, search, seed);
         }
+        match self.read_searchmoves(&go.searchmoves) {
+            Ok(moves) => limits.searchmoves = moves,
+            Err(e) => return error(&self.out, e),
+        }
+        if go.ponder {
+            limits.ponder = Some(Ponder::new());
+        }
         let tables = self.tables_for_position();
         let mut searcher = self
             .searcher
             .take()
             .unwrap_or_else(|| Searcher::new(SearchOptions::default()));
         searcher.set_tablebases(tables);
+        searcher.set_progress(Some(self.progress_sink()));
+        let show_wdl = self.show_wdl;
         let info_out = Arc::clone(&self.out);
         let done_out = Arc::clone(&self.out);
         self.running = Some(RunningSearch::start(
             move || searcher,
             self.position.clone(),
             limits,
-            move |pos, info| say(&info_out, info.to_uci(pos)),
-            move |pos, result| match result.best {
-                Some(m) => say(&done_out, format!("bestmove {}", pos.move_to_lan(m))),
-                None => say(&done_out, "bestmove (none)"),
-            },
+            move |pos, info| say(&info_out, info.to_uci_with(pos, show_wdl)),
+            move |pos, result| say(&done_out, bestmove_line(pos, result)),
         ));
+    }
+
+    /// The moves of `go searchmoves`, each legal here, or what is wrong with one.
+    fn read_searchmoves(&self, texts: &[String]) -> Result<Vec<Move>, String> {
+        texts
+            .iter()
+            .map(|t| {
+                self.position
+                    .parse_move(t)
+                    .map_err(|e| format!("searchmoves '{t}': {e}; no search"))
+            })
+            .collect()
+    }
+
+    /// Where a search on the protocol reports its root moves and provisional scores.
+    fn progress_sink(&self) -> ProgressSink {
+        let out = Arc::clone(&self.out);
+        let root = self.position.clone();
+        let show_wdl = self.show_wdl;
+        ProgressSink {
+            after: PROGRESS_AFTER,
+            report: Box::new(move |progress| match progress {
+                Progress::CurrMove { depth, mv, number } => say(
+                    &out,
+                    format!(
+                        "info depth {depth} currmove {} currmovenumber {number}",
+                        root.move_to_lan(*mv)
+                    ),
+                ),
+                Progress::Bound(info) => say(&out, info.to_uci_with(&root, show_wdl)),
+            }),
+        }
     }
 
     /// The endgame tables the position can reach, read from the table folder (each
@@ -412,6 +555,26 @@ impl Engine {
     }
 }
 
+/// The protocol's answer to a search: `bestmove <move>`, with `ponder <move>` when the
+/// line goes on (the reply the engine expects, for a GUI that ponders), or
+/// `bestmove (none)` when there is no legal move.
+fn bestmove_line(pos: &Position, result: &SearchResult) -> String {
+    let Some(best) = result.best else {
+        return "bestmove (none)".to_string();
+    };
+    let mut line = format!("bestmove {}", pos.move_to_lan(best));
+    if let [first, reply, ..] = result.pv[..]
+        && first == best
+    {
+        let mut after = pos.clone();
+        after.make_move(best);
+        if after.is_legal(reply) {
+            line.push_str(&format!(" ponder {}", after.move_to_lan(reply)));
+        }
+    }
+    line
+}
+
 /// Reads stdin line by line until `quit` or end of input, writing to stdout.
 pub fn run_stdio(catalog: Catalog) -> io::Result<()> {
     let out: SharedOut = Arc::new(Mutex::new(io::stdout()));
@@ -471,6 +634,7 @@ mod tests {
                 .lines()
                 .last()
                 .and_then(|l| l.strip_prefix("bestmove "))
+                .and_then(|l| l.split_whitespace().next())
                 .unwrap_or_else(|| panic!("no bestmove last: {reply}"));
             assert!(self.engine.position().parse_move(best).is_ok(), "{best}");
             reply
@@ -514,7 +678,7 @@ mod tests {
         }
         assert_eq!(s.send("isready"), "readyok\n");
         // Words of `go` it does not know are passed over: the search runs.
-        let reply = s.go_to_the_end("go ponder sideways 3 depth 2");
+        let reply = s.go_to_the_end("go sideways 3 depth 2");
         assert!(reply.contains("info depth 2 "), "{reply}");
     }
 
@@ -764,6 +928,7 @@ mod tests {
             .last()
             .unwrap()
             .strip_prefix("bestmove ")
+            .and_then(|l| l.split_whitespace().next())
             .unwrap();
         assert_eq!(best, firsts[0], "{reply}");
         // One line again: no multipv field.

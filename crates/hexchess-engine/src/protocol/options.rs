@@ -7,6 +7,9 @@ use std::fmt;
 use crate::eval::{EvalMode, EvalTerms, EvalWeights};
 use crate::{MAX_MULTI_PV, MAX_THREADS, SearchOptions, Skill, Techniques};
 
+/// `UCI_Elo`'s default: level 6 (1,496) rounded, a club beginner's strength.
+pub const DEFAULT_ELO: u32 = 1500;
+
 /// The largest hash table accepted, in megabytes.
 pub const MAX_HASH_MB: usize = 16 * 1024;
 
@@ -46,6 +49,16 @@ pub enum Effect {
     MultiSearch,
     /// Forget what earlier searches stored and learned (an action).
     ClearHash,
+    /// Extra folders of variant files (engine state).
+    VariantPath,
+    /// Whether the GUI may ponder (the engine always can).
+    Ponder,
+    /// Whether scores come with win/draw/loss chances (engine state).
+    ShowWdl,
+    /// Play at the level `UCI_Elo` names instead of `Skill` (engine state).
+    LimitStrength,
+    /// The strength asked for while it is limited, on the levels' Elo scale.
+    Elo,
     Hash,
     Threads,
     MultiPv,
@@ -174,6 +187,44 @@ pub fn table(variant: &str, variants: &[&str]) -> Vec<EngineOption> {
             effect: Effect::Skill,
         },
         EngineOption {
+            name: "Skill Level",
+            kind: OptionType::Spin {
+                default: i64::from(defaults.skill.level()),
+                min: i64::from(Skill::MIN.level()),
+                max: i64::from(Skill::FULL.level()),
+            },
+            doc: "the same as Skill, under the name other engines give it",
+            effect: Effect::Skill,
+        },
+        EngineOption {
+            name: "UCI_LimitStrength",
+            kind: OptionType::Check { default: false },
+            doc: "play at the strength UCI_Elo asks for (the strongest level not above it) instead of the Skill level",
+            effect: Effect::LimitStrength,
+        },
+        EngineOption {
+            name: "UCI_Elo",
+            kind: OptionType::Spin {
+                default: i64::from(DEFAULT_ELO),
+                min: i64::from(Skill::MIN.elo()),
+                max: i64::from(Skill::FULL.elo()),
+            },
+            doc: "the strength asked for with UCI_LimitStrength, on the levels' self-play Elo scale (docs/strength.md)",
+            effect: Effect::Elo,
+        },
+        EngineOption {
+            name: "UCI_ShowWDL",
+            kind: OptionType::Check { default: false },
+            doc: "each score also as chances of a win, draw and loss in permille (wdl W D L)",
+            effect: Effect::ShowWdl,
+        },
+        EngineOption {
+            name: "Ponder",
+            kind: OptionType::Check { default: false },
+            doc: "lets a GUI think on the opponent's time (go ponder, ponderhit); the engine needs nothing else",
+            effect: Effect::Ponder,
+        },
+        EngineOption {
             name: "Pruning",
             kind: check.clone(),
             doc: "null move, reductions and futility pruning together",
@@ -214,6 +265,14 @@ pub fn table(variant: &str, variants: &[&str]) -> Vec<EngineOption> {
         },
         doc: "the folder of endgame tables (<empty>: the per-user data folder's tables)",
         effect: Effect::TablebasePath,
+    });
+    options.push(EngineOption {
+        name: "VariantPath",
+        kind: OptionType::String {
+            default: "<empty>".into(),
+        },
+        doc: "more folders of variant files, separated by ':' (';' on Windows); their variants join UCI_Variant's list",
+        effect: Effect::VariantPath,
     });
     options.push(EngineOption {
         name: "MaxDepth",
@@ -268,12 +327,18 @@ impl fmt::Display for OptionError {
 }
 
 /// A check option's value.
-fn parse_check(value: &str) -> Result<bool, OptionError> {
+pub(super) fn parse_check(value: &str) -> Result<bool, OptionError> {
     match value.to_ascii_lowercase().as_str() {
         "true" => Ok(true),
         "false" => Ok(false),
         _ => Err(OptionError::BadValue("expected true or false".into())),
     }
+}
+
+/// `UCI_Elo`'s value: within the levels' scale.
+pub(super) fn parse_elo(value: &str) -> Result<u32, OptionError> {
+    let (min, max) = (Skill::MIN.elo(), Skill::FULL.elo());
+    parse_within(value, min as usize, max as usize).map(|e| e as u32)
 }
 
 /// A whole number within `min..=max`.
@@ -292,7 +357,12 @@ pub fn apply(effect: Effect, value: &str, options: &mut SearchOptions) -> Result
         | Effect::TablebasePath
         | Effect::UseTablebases
         | Effect::MultiSearch
-        | Effect::ClearHash => {}
+        | Effect::ClearHash
+        | Effect::VariantPath
+        | Effect::Ponder
+        | Effect::ShowWdl
+        | Effect::LimitStrength
+        | Effect::Elo => {}
         Effect::Hash => options.hash_mb = parse_within(value, 1, MAX_HASH_MB)?,
         Effect::Threads => options.threads = parse_within(value, 1, MAX_THREADS)?,
         Effect::MultiPv => options.multi_pv = parse_within(value, 1, MAX_MULTI_PV)?,

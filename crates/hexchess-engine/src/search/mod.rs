@@ -16,9 +16,9 @@ use crate::endgame::Tablebases;
 use crate::eval::{EvalMode, EvalWeights, Evaluator};
 use crate::order::{MoveOrder, StagedMoves};
 use crate::skill::Handicap;
-use crate::time::{Deadlines, SearchLimits};
+use crate::time::{Deadlines, Ponder, SearchLimits};
 use crate::tt::TranspositionTable;
-use crate::{Score, SearchInfo, SearchOptions, SearchResult};
+use crate::{Progress, ProgressSink, Score, ScoreBound, SearchInfo, SearchOptions, SearchResult};
 use hexchess_core::MAX_CELLS;
 use hexchess_core::moves::{Move, MoveList};
 use hexchess_core::position::Position;
@@ -77,6 +77,11 @@ pub struct Searcher {
     /// Root moves left out of the current search: the first moves of the better lines
     /// already found at this depth, when several lines are searched.
     excluded: Vec<Move>,
+    /// The only root moves searched (`go searchmoves`); empty: every move.
+    root_only: Vec<Move>,
+    /// Where the main search tells what it is doing between depths (the protocol's
+    /// currmove and bound lines); `None`: nowhere.
+    progress: Option<ProgressSink>,
     /// The evaluator and the rules and weights it was built from (the same `Arc`: a
     /// variant reloaded under the same id, with other pieces perhaps, gets a new
     /// evaluator).
@@ -102,6 +107,8 @@ pub struct Searcher {
     stopped: bool,
     started: Instant,
     deadlines: Deadlines,
+    /// A search on the opponent's time, whose deadlines count from its ponder hit.
+    ponder: Option<Ponder>,
     node_limit: Option<u64>,
     stalemate_score: i32,
     /// Endgame tables the search reads (none by default).
@@ -131,6 +138,8 @@ impl Searcher {
             helper_nodes: Arc::new(AtomicU64::new(0)),
             helper_id: 0,
             excluded: Vec::new(),
+            root_only: Vec::new(),
+            progress: None,
             eval: None,
             options,
             history: vec![0; 2 * MAX_CELLS * MAX_CELLS],
@@ -148,6 +157,7 @@ impl Searcher {
             stopped: false,
             started: Instant::now(),
             deadlines: Deadlines::default(),
+            ponder: None,
             node_limit: None,
             stalemate_score: 0,
             tablebases: Arc::new(Tablebases::none()),
@@ -172,6 +182,12 @@ impl Searcher {
             h.options = options;
         }
         self.options = options;
+    }
+
+    /// Where the next searches tell their progress (`None`: nowhere). Only the main
+    /// search reports; helpers never do.
+    pub fn set_progress(&mut self, sink: Option<ProgressSink>) {
+        self.progress = sink;
     }
 
     /// The endgame tables the next searches read.
@@ -318,11 +334,13 @@ impl Searcher {
         report: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
         self.begin_search(pos, limits, stop);
-        let root_moves = pos.legal_moves();
+        let root_moves = self.searched_root_moves(pos, limits);
         if root_moves.is_empty() {
             return self.no_move_result(pos);
         }
-        if let Some(result) = self.deploy_unseen(pos, eval, report) {
+        if self.root_only.is_empty()
+            && let Some(result) = self.deploy_unseen(pos, eval, report)
+        {
             return result;
         }
         let handicap = self.options.skill.handicap();
@@ -361,11 +379,40 @@ impl Searcher {
         }
     }
 
+    /// The root moves this search may play: the legal ones, or of them only those
+    /// `go searchmoves` names (all of them if it names none that is legal).
+    fn searched_root_moves(&mut self, pos: &Position, limits: &SearchLimits) -> MoveList {
+        let mut moves = pos.legal_moves();
+        self.root_only.clear();
+        let allowed: Vec<Move> = moves
+            .iter()
+            .copied()
+            .filter(|m| limits.searchmoves.contains(m))
+            .collect();
+        if !allowed.is_empty() {
+            moves.retain(|m| allowed.contains(m));
+            self.root_only = allowed;
+        }
+        moves
+    }
+
+    /// Whether the root may try `mv` in the current search.
+    pub(super) fn root_allows(&self, mv: Move) -> bool {
+        !self.excluded.contains(&mv) && (self.root_only.is_empty() || self.root_only.contains(&mv))
+    }
+
+    /// Whether the root searches only some of its moves (its score is then not the
+    /// position's, and is not stored as such).
+    pub(super) fn root_restricted(&self) -> bool {
+        !self.excluded.is_empty() || !self.root_only.is_empty()
+    }
+
     /// Resets what one search counts and decides, and ages what searches learn.
     fn begin_search(&mut self, pos: &Position, limits: &SearchLimits, stop: &Arc<AtomicBool>) {
         self.stop = Arc::clone(stop);
         self.started = Instant::now();
         self.deadlines = limits.deadlines(pos.turn());
+        self.ponder = limits.ponder.clone();
         self.node_limit = if self.helper_id > 0 {
             None
         } else {
@@ -393,7 +440,7 @@ impl Searcher {
         report: &mut dyn FnMut(&SearchInfo),
     ) -> Option<SearchResult> {
         let ranked = self.tablebases.rank_moves(pos)?;
-        let &(best, value) = ranked.first()?;
+        let &(best, value) = ranked.iter().find(|(m, _)| self.root_allows(*m))?;
         let score = table_score(value, 0, self.stalemate_score);
         let mut after = pos.clone();
         after.make_move(best);
@@ -587,7 +634,16 @@ impl Searcher {
         if mate_found && limits.depth.is_none() {
             return true;
         }
-        if stop.load(Ordering::Relaxed) || self.deadlines.soft_passed(self.started) {
+        if let Some(moves) = limits.mate
+            && let Score::Mate(m) = Score::from_internal(score)
+            && (1..=moves as i32).contains(&m)
+        {
+            return true;
+        }
+        let soft_passed = self
+            .clock_start()
+            .is_some_and(|t| self.deadlines.soft_passed(t));
+        if stop.load(Ordering::Relaxed) || soft_passed {
             return true;
         }
         self.node_limit.is_some_and(|n| self.nodes >= n)
@@ -618,9 +674,11 @@ impl Searcher {
                 return s;
             }
             if s <= alpha {
+                self.report_bound(depth, s, ScoreBound::Upper);
                 beta = (alpha + beta) / 2;
                 alpha = (s - delta).max(-INFINITY);
             } else if s >= beta {
+                self.report_bound(depth, s, ScoreBound::Lower);
                 beta = (s + delta).min(INFINITY);
             } else {
                 return s;
@@ -676,6 +734,52 @@ impl Searcher {
             hashfull: self.tt.hashfull(),
             pv: pv.to_vec(),
             multipv: None,
+            bound: None,
+        }
+    }
+
+    /// Whether the main search has run long enough to tell its progress, and to whom.
+    fn progress_sink(&mut self) -> Option<&mut ProgressSink> {
+        if self.helper_id > 0 {
+            return None;
+        }
+        let started = self.started;
+        self.progress
+            .as_mut()
+            .filter(|p| started.elapsed() >= p.after)
+    }
+
+    /// Tells a score that fell outside the aspiration window, with the line so far.
+    fn report_bound(&mut self, depth: i32, score: i32, bound: ScoreBound) {
+        if self.progress_sink().is_none() {
+            return;
+        }
+        let mut info = self.info(depth, score, &self.pv[0]);
+        info.bound = Some(bound);
+        if let Some(sink) = self.progress_sink() {
+            (sink.report)(&Progress::Bound(info));
+        }
+    }
+
+    /// Tells which root move the search is on.
+    pub(super) fn report_root_move(&mut self, depth: i32, mv: Move, number: usize) {
+        if let Some(sink) = self.progress_sink() {
+            (sink.report)(&Progress::CurrMove {
+                depth: depth as u32,
+                mv,
+                number: number as u32,
+            });
+        }
+    }
+
+    /// From when the clock's deadlines count: the search's start, or the ponder hit of
+    /// a search that began on the opponent's time; `None` while it is still pondering
+    /// (no deadline binds).
+    fn clock_start(&self) -> Option<Instant> {
+        match &self.ponder {
+            None => Some(self.started),
+            Some(p) if p.is_pondering() => None,
+            Some(p) => Some(p.hit_at().unwrap_or(self.started)),
         }
     }
 
@@ -741,7 +845,10 @@ impl Searcher {
             if self.helper_id > 0 {
                 self.helper_nodes.fetch_add(CHECK_EVERY, Ordering::Relaxed);
             }
-            if self.deadlines.hard_passed(self.started) || self.stop_flag() {
+            let hard_passed = self
+                .clock_start()
+                .is_some_and(|t| self.deadlines.hard_passed(t));
+            if hard_passed || self.stop_flag() {
                 self.stopped = true;
             }
             if let Some(n) = self.node_limit

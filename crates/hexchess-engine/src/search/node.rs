@@ -247,8 +247,11 @@ impl Searcher {
         while let Some((mv, source)) = staged.next(pos, &legality, eval, |m| {
             self.history[history_index(us.index(), m)]
         }) {
-            if ply == 0 && self.excluded.contains(&mv) {
-                continue;
+            if ply == 0 {
+                if !self.root_allows(mv) {
+                    continue;
+                }
+                self.report_root_move(depth, mv, i + 1);
             }
             i += 1;
             let mut tried = Tried {
@@ -424,7 +427,7 @@ impl Searcher {
             Bound::Upper
         };
         // A root searched without some of its moves has no score of its own to keep.
-        if ply > 0 || self.excluded.is_empty() {
+        if ply > 0 || !self.root_restricted() {
             self.tt
                 .store(key, best_move, to_tt(best, ply), depth, bound);
         }
