@@ -7,6 +7,7 @@
 //! the Elo difference with its 95% error margin. With an SPRT the match stops as soon
 //! as the games settle it (see [`Sprt`]).
 
+mod command_line;
 mod process;
 pub mod stats;
 
@@ -19,6 +20,7 @@ use std::time::{Duration, Instant};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
+pub use command_line::{CommandLineError, split_command_line};
 pub use process::{EngineError, EngineProcess};
 pub use stats::{MatchSummary, Sprt, SprtError, SprtVerdict};
 
