@@ -237,12 +237,20 @@ struct TuneArgs {
 
 #[derive(clap::Args)]
 struct MatchArgs {
-    /// First engine command (the one the score is given for).
+    /// First engine command (the one the score is given for): a program and its
+    /// arguments, run without a shell; quote words with spaces ('...' or "...").
     #[arg(long)]
     engine1: String,
     /// Second engine command.
     #[arg(long)]
     engine2: String,
+    /// Working folder of the first engine (a relative program path such as `./engine`
+    /// is then read from it too).
+    #[arg(long)]
+    dir1: Option<PathBuf>,
+    /// Working folder of the second engine.
+    #[arg(long)]
+    dir2: Option<PathBuf>,
     #[arg(long, default_value = "engine1")]
     name1: String,
     #[arg(long, default_value = "engine2")]
@@ -287,6 +295,13 @@ struct MatchArgs {
     /// Folder for the game records.
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Folder for the engines' standard-error logs (`<name>-<worker>.stderr.log`);
+    /// `<out>/logs` when left out and `--out` is given, else no logs.
+    #[arg(long)]
+    logs: Option<PathBuf>,
+    /// Also log every protocol line sent and received (`<name>-<worker>.io.log`).
+    #[arg(long)]
+    log_io: bool,
     /// Stop as soon as a sequential probability ratio test decides between the first
     /// engine leading by ELO0 (H0) or by ELO1 (H1); error rates 0.05 unless given.
     /// `--games` is then the most played.
@@ -587,17 +602,20 @@ fn play_match(a: MatchArgs) -> Result<(), String> {
         }
         None => arena::random_openings(&rules, a.games.div_ceil(2), a.opening_plies, a.seed),
     };
+    let logs = match_logs(a.logs, a.out.as_deref(), a.log_io)?;
     let config = MatchConfig {
         variant: rules,
         engines: [
             EngineSpec {
                 name: a.name1,
                 command: a.engine1,
+                dir: a.dir1,
                 options: a.options1,
             },
             EngineSpec {
                 name: a.name2,
                 command: a.engine2,
+                dir: a.dir2,
                 options: a.options2,
             },
         ],
@@ -608,6 +626,7 @@ fn play_match(a: MatchArgs) -> Result<(), String> {
         max_plies: a.max_plies,
         resign_score: a.resign_score,
         resign_moves: a.resign_moves,
+        logs,
         out_dir: a.out,
         sprt: a.sprt,
     };
@@ -632,6 +651,22 @@ fn play_match(a: MatchArgs) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// Where the engines' logs go: the folder given, else `logs/` in the records' folder,
+/// else nowhere (a protocol log then has nowhere to go, which is an error).
+fn match_logs(
+    logs: Option<PathBuf>,
+    out: Option<&Path>,
+    io: bool,
+) -> Result<Option<arena::LogConfig>, String> {
+    match logs.or_else(|| out.map(|o| o.join("logs"))) {
+        Some(dir) => Ok(Some(arena::LogConfig { dir, io })),
+        None if io => {
+            Err("--log-io needs a folder for the logs: give --logs DIR or --out DIR".into())
+        }
+        None => Ok(None),
+    }
 }
 
 fn check(files: &[PathBuf]) -> Result<(), String> {

@@ -264,13 +264,94 @@ fn a_game_an_engine_breaks_off_is_reported_not_dropped() {
         "20",
         "--max-plies",
         "30",
+        "--logs",
+        dir.join("logs").to_str().unwrap(),
     ]));
     let failed: Vec<&str> = out.lines().filter(|l| l.starts_with("failed: ")).collect();
     assert_eq!(failed.len(), 1, "{out}");
     assert!(failed[0].starts_with("failed: game 1: engine2: "), "{out}");
     assert!(out.contains("Final: engine1 vs engine2: 1 games"), "{out}");
     assert!(out.trim_end().ends_with(", 1 failed"), "{out}");
+    // The restarted engine's log goes on in the same file: two processes, two starts.
+    let log = std::fs::read_to_string(dir.join("logs").join("engine2-1.stderr.log")).unwrap();
+    assert_eq!(log.matches("--- starting: ").count(), 2, "{log}");
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Writes an executable shell script.
+#[cfg(unix)]
+fn write_script(path: &std::path::Path, text: &str) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::write(path, text).unwrap();
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+#[cfg(unix)]
+#[test]
+fn what_an_engine_writes_to_stderr_lands_in_its_log() {
+    // The second engine is the real one behind a script that first says hello on
+    // stderr, with its argument (quoted, so one word with a space).
+    let dir = std::env::temp_dir().join(format!("hexchess-logs-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("hello.sh");
+    write_script(
+        &script,
+        &format!(
+            "#!/bin/sh\necho \"hello from $1\" >&2\nexec '{}'\n",
+            env!("CARGO_BIN_EXE_hexchess-engine")
+        ),
+    );
+    let out = stdout_of(engine().args([
+        "match",
+        "--engine1",
+        env!("CARGO_BIN_EXE_hexchess-engine"),
+        "--engine2",
+        &format!("{} 'the wrapper'", script.display()),
+        "--games",
+        "2",
+        "--movetime",
+        "10",
+        "--max-plies",
+        "12",
+        "--out",
+        dir.to_str().unwrap(),
+        "--log-io",
+    ]));
+    assert!(out.contains("Final: engine1 vs engine2: 2 games"), "{out}");
+    // With --out and no --logs, the logs are kept in <out>/logs.
+    let logs = dir.join("logs");
+    let stderr = std::fs::read_to_string(logs.join("engine2-1.stderr.log")).unwrap();
+    assert!(stderr.contains("hello from the wrapper\n"), "{stderr}");
+    assert_eq!(stderr.matches("--- starting: ").count(), 1, "{stderr}");
+    let io = std::fs::read_to_string(logs.join("engine2-1.io.log")).unwrap();
+    assert!(io.contains(" > uci\n") && io.contains(" < uciok\n"), "{io}");
+    assert!(io.contains(" > go movetime 10\n"), "{io}");
+    assert!(io.contains(" < bestmove "), "{io}");
+    assert!(logs.join("engine1-1.stderr.log").exists());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn an_engine_that_cannot_start_or_log_is_refused_with_the_reason() {
+    let exe = env!("CARGO_BIN_EXE_hexchess-engine");
+    let refusal = |args: &[&str]| {
+        let out = engine().arg("match").args(args).output().unwrap();
+        assert!(!out.status.success(), "{args:?}");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let err = refusal(&["--engine1", "/nonexistent/engine --x", "--engine2", exe]);
+    assert!(
+        err.contains("engine1: cannot start '/nonexistent/engine': "),
+        "{err}"
+    );
+    let err = refusal(&["--engine1", exe, "--engine2", "engine 'open"]);
+    assert!(
+        err.contains("engine2: the ' opened at character 8"),
+        "{err}"
+    );
+    let err = refusal(&["--engine1", exe, "--engine2", exe, "--log-io"]);
+    assert!(err.contains("--log-io needs"), "{err}");
 }
 
 #[test]

@@ -1,7 +1,8 @@
 //! Engine-vs-engine matches: the tool that proves a change makes the engine stronger.
 //!
 //! Two engines are given as commands that speak the protocol (two builds, two settings
-//! of one build, or another program). Every opening is played twice, once with each
+//! of one build, or another program), started without a shell (see [`split_command_line`])
+//! and optionally logging their standard error and protocol traffic. Every opening is played twice, once with each
 //! engine as White; games end by the rules, by a clock, by an illegal move, or by
 //! adjudication; each game is written as a record and the summary gives the score and
 //! the Elo difference with its 95% error margin. With an SPRT the match stops as soon
@@ -11,7 +12,7 @@ mod command_line;
 mod process;
 pub mod stats;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::channel;
@@ -21,7 +22,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 pub use command_line::{CommandLineError, split_command_line};
-pub use process::{EngineError, EngineProcess};
+pub use process::{EngineError, EngineLogs, EngineProcess};
 pub use stats::{MatchSummary, Sprt, SprtError, SprtVerdict};
 
 use hexchess_core::outcome::{GameOutcome, Termination};
@@ -35,7 +36,11 @@ use hexchess_engine::Score;
 #[derive(Clone, Debug)]
 pub struct EngineSpec {
     pub name: String,
+    /// Program and arguments, split as [`split_command_line`] says.
     pub command: String,
+    /// The working folder to start it in (its own files, such as variant files or
+    /// tables, are often found relative to it); the match's own when `None`.
+    pub dir: Option<PathBuf>,
     pub options: Vec<(String, String)>,
 }
 
@@ -74,8 +79,90 @@ pub struct MatchConfig {
     pub resign_moves: usize,
     /// Where to write one record per game.
     pub out_dir: Option<PathBuf>,
+    /// Where to keep the engines' logs, if anywhere.
+    pub logs: Option<LogConfig>,
     /// Stop once this test is decided (`games` is then the most that are played).
     pub sprt: Option<Sprt>,
+}
+
+/// The engines' logs: one standard-error log per engine and worker
+/// (`<dir>/<name>-<worker>.stderr.log`), and with `io` a protocol log beside it
+/// (`<name>-<worker>.io.log`). Each worker runs its own process of each engine, one after
+/// the other, so a log holds one process at a time; a restarted engine appends to it.
+/// The files are emptied when a match starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LogConfig {
+    pub dir: PathBuf,
+    pub io: bool,
+}
+
+impl LogConfig {
+    /// The log files of engine `engine` (0 or 1) in worker `worker` (from 0).
+    pub fn files(&self, names: [&str; 2], engine: usize, worker: usize) -> EngineLogs {
+        let stem = format!("{}-{}", log_stems(names)[engine], worker + 1);
+        EngineLogs {
+            stderr: Some(self.dir.join(format!("{stem}.stderr.log"))),
+            io: self.io.then(|| self.dir.join(format!("{stem}.io.log"))),
+        }
+    }
+}
+
+/// The engines' names as file names: characters other than letters, digits, `-`, `_`
+/// and `.` become `_`, and two engines of the same name get their number appended.
+fn log_stems(names: [&str; 2]) -> [String; 2] {
+    let clean = |name: &str| -> String {
+        let s: String = name
+            .chars()
+            .map(|c| {
+                if c.is_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        if s.is_empty() { "engine".into() } else { s }
+    };
+    let stems = names.map(clean);
+    if stems[0] == stems[1] {
+        [format!("{}.1", stems[0]), format!("{}.2", stems[1])]
+    } else {
+        stems
+    }
+}
+
+/// The logs of engine `engine` in worker `worker`, if the match keeps logs.
+fn engine_logs(config: &MatchConfig, engine: usize, worker: usize) -> EngineLogs {
+    let names = [
+        config.engines[0].name.as_str(),
+        config.engines[1].name.as_str(),
+    ];
+    config
+        .logs
+        .as_ref()
+        .map(|logs| logs.files(names, engine, worker))
+        .unwrap_or_default()
+}
+
+/// Creates the logs' folder and empties the files this match will write.
+fn prepare_logs(config: &MatchConfig, workers: usize) -> Result<(), String> {
+    let Some(logs) = &config.logs else {
+        return Ok(());
+    };
+    create_dir(&logs.dir)?;
+    for worker in 0..workers {
+        for engine in 0..2 {
+            let files = engine_logs(config, engine, worker);
+            for path in [files.stderr, files.io].into_iter().flatten() {
+                std::fs::write(&path, "").map_err(|e| format!("{}: {e}", path.display()))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn create_dir(dir: &Path) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))
 }
 
 /// One finished game.
@@ -163,38 +250,77 @@ pub fn run_match(
         return Err("no openings".into());
     }
     if let Some(dir) = &config.out_dir {
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        create_dir(dir)?;
     }
-    // Check both engines start before committing workers to them.
-    for spec in &config.engines {
-        EngineProcess::start(spec, config.variant.id())
-            .map_err(|e| format!("{}: {e}", spec.name))?;
+    let workers = config.concurrency.clamp(1, 64).min(config.games.max(1));
+    prepare_logs(config, workers)?;
+    // Both engines must start before workers are committed to them; the first worker
+    // plays with these.
+    let mut first = [None, None];
+    for (e, slot) in first.iter_mut().enumerate() {
+        *slot = Some(start_engine(config, e, 0)?);
     }
     let next = Arc::new(AtomicUsize::new(0));
     let (tx, rx) = channel::<Result<GameResult, String>>();
     let config = Arc::new(config.clone());
-    let workers = config.concurrency.clamp(1, 64).min(config.games.max(1));
     let mut handles = Vec::new();
-    for _ in 0..workers {
+    for worker in 0..workers {
+        let engines = std::mem::take(&mut first);
         let next = Arc::clone(&next);
         let tx = tx.clone();
         let config = Arc::clone(&config);
         handles.push(std::thread::spawn(move || {
-            let mut engines: [Option<EngineProcess>; 2] = [None, None];
-            loop {
-                let index = next.fetch_add(1, Ordering::Relaxed);
-                if index >= config.games {
-                    break;
-                }
-                let result = play_game(&config, index, &mut engines)
-                    .map_err(|e| format!("game {}: {e}", index + 1));
-                if tx.send(result).is_err() {
-                    break;
-                }
-            }
+            play_games(&config, worker, engines, &next, &tx);
         }));
     }
     drop(tx);
+    let summary = collect_results(&config, rx, &next, &mut progress)?;
+    for h in handles {
+        let _ = h.join();
+    }
+    if summary.games() == 0 && !summary.failures().is_empty() {
+        return Err(summary.failures().join("; "));
+    }
+    Ok(summary)
+}
+
+/// Starts engine `e` for worker `worker`, its error naming the engine.
+fn start_engine(config: &MatchConfig, e: usize, worker: usize) -> Result<EngineProcess, String> {
+    let spec = &config.engines[e];
+    EngineProcess::start(spec, config.variant.id(), &engine_logs(config, e, worker))
+        .map_err(|err| format!("{}: {err}", spec.name))
+}
+
+/// One worker: plays the next game not yet taken until none are left, sending each
+/// result (or why it failed) back.
+fn play_games(
+    config: &MatchConfig,
+    worker: usize,
+    mut engines: [Option<EngineProcess>; 2],
+    next: &AtomicUsize,
+    tx: &std::sync::mpsc::Sender<Result<GameResult, String>>,
+) {
+    loop {
+        let index = next.fetch_add(1, Ordering::Relaxed);
+        if index >= config.games {
+            break;
+        }
+        let result = play_game(config, index, worker, &mut engines)
+            .map_err(|e| format!("game {}: {e}", index + 1));
+        if tx.send(result).is_err() {
+            break;
+        }
+    }
+}
+
+/// Tallies the games as they finish, writing their records, and stops handing out
+/// games once an SPRT is decided.
+fn collect_results(
+    config: &MatchConfig,
+    results: std::sync::mpsc::Receiver<Result<GameResult, String>>,
+    next: &AtomicUsize,
+    progress: &mut impl FnMut(&GameResult, &MatchSummary),
+) -> Result<MatchSummary, String> {
     let mut summary = MatchSummary::new(
         config.engines[0].name.clone(),
         config.engines[1].name.clone(),
@@ -202,7 +328,7 @@ pub fn run_match(
     if let Some(sprt) = config.sprt {
         summary = summary.with_sprt(sprt);
     }
-    for result in rx {
+    for result in results {
         let result = match result {
             Ok(result) => result,
             Err(why) => {
@@ -222,12 +348,6 @@ pub fn run_match(
         }
         progress(&result, &summary);
     }
-    for h in handles {
-        let _ = h.join();
-    }
-    if summary.games() == 0 && !summary.failures().is_empty() {
-        return Err(summary.failures().join("; "));
-    }
     Ok(summary)
 }
 
@@ -235,12 +355,13 @@ pub fn run_match(
 fn play_game(
     config: &MatchConfig,
     index: usize,
+    worker: usize,
     engines: &mut [Option<EngineProcess>; 2],
 ) -> Result<GameResult, String> {
     let opening = &config.openings[(index / 2) % config.openings.len()];
     let white = index % 2;
     let names = [&config.engines[0].name, &config.engines[1].name];
-    ready_engines(config, engines)?;
+    ready_engines(config, worker, engines)?;
     let mut pos = opening_position(config, opening)?;
     let start_fen = opening.fen.clone();
     let engine_of = |side: Side| {
@@ -315,6 +436,7 @@ fn play_game(
 /// longer answers.
 fn ready_engines(
     config: &MatchConfig,
+    worker: usize,
     engines: &mut [Option<EngineProcess>; 2],
 ) -> Result<(), String> {
     for (e, slot) in engines.iter_mut().enumerate() {
@@ -323,10 +445,9 @@ fn ready_engines(
             None => false,
         };
         if !alive {
-            *slot = Some(
-                EngineProcess::start(&config.engines[e], config.variant.id())
-                    .map_err(|err| format!("{}: {err}", config.engines[e].name))?,
-            );
+            // The old process goes first, so that its log ends before the new one's.
+            *slot = None;
+            *slot = Some(start_engine(config, e, worker)?);
         }
     }
     Ok(())
@@ -484,6 +605,30 @@ mod tests {
         claims[0].update(Some(Score::Mate(-3)), Side::White, 600);
         claims[1].update(Some(Score::Mate(2)), Side::Black, 600);
         assert_eq!(agreed_winner(&claims, 1), Some(Side::Black));
+    }
+
+    #[test]
+    fn each_engine_and_worker_has_its_own_log_files() {
+        let logs = LogConfig {
+            dir: PathBuf::from("L"),
+            io: true,
+        };
+        let files = logs.files(["new build", "old/v1"], 0, 1);
+        assert_eq!(
+            files.stderr,
+            Some(Path::new("L").join("new_build-2.stderr.log"))
+        );
+        assert_eq!(files.io, Some(Path::new("L").join("new_build-2.io.log")));
+        let files = logs.files(["new build", "old/v1"], 1, 0);
+        assert_eq!(
+            files.stderr,
+            Some(Path::new("L").join("old_v1-1.stderr.log"))
+        );
+        // Two engines of one name do not share a file.
+        let files = logs.files(["e", "e"], 1, 0);
+        assert_eq!(files.stderr, Some(Path::new("L").join("e.2-1.stderr.log")));
+        let logs = LogConfig { io: false, ..logs };
+        assert_eq!(logs.files(["a", "b"], 0, 0).io, None);
     }
 
     #[test]
