@@ -644,6 +644,7 @@ fn play_match(a: MatchArgs) -> Result<(), String> {
         out!("failed: {why}");
     }
     out!("Final: {summary}");
+    out!("{}", summary.pair_report());
     if let Some(sprt) = summary.sprt() {
         match summary.verdict() {
             Some((verdict, games)) => out!("{sprt}: {verdict} after {games} games"),

@@ -106,6 +106,22 @@ fn check_reports_problems_with_positions() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// The pentanomial counts and the LOS (in percent) of a match's `Ptnml(0-2)` line.
+fn pair_line(out: &str) -> ([usize; 5], f64) {
+    let line = out
+        .lines()
+        .find_map(|l| l.strip_prefix("Ptnml(0-2): ["))
+        .unwrap_or_else(|| panic!("no Ptnml line in:\n{out}"));
+    let (counts, rest) = line.split_once(']').unwrap();
+    let counts: Vec<usize> = counts.split(", ").map(|c| c.parse().unwrap()).collect();
+    let los = rest
+        .split_once("LOS: ")
+        .and_then(|(_, l)| l.strip_suffix(" %"))
+        .and_then(|l| l.parse().ok())
+        .unwrap_or_else(|| panic!("no LOS in {line}"));
+    (counts.try_into().unwrap(), los)
+}
+
 /// A McCooey match of the full engine ("full") against itself counting material one ply
 /// deep ("material"): the rest of the arguments to add.
 fn full_against_material() -> Command {
@@ -155,6 +171,13 @@ fn a_short_match_plays_both_colours_and_writes_records() {
         "{out}"
     );
     assert!(out.contains("Final: full vs material: 2 games"), "{out}");
+    // Two games of one opening: one pair, its Elo's margin unknown from one pair.
+    let (pentanomial, _) = pair_line(&out);
+    assert_eq!(pentanomial.iter().sum::<usize>(), 1, "{out}");
+    assert!(
+        out.contains("pair Elo ") && out.contains("+/- inf"),
+        "{out}"
+    );
     let catalog = hexchess_core::Catalog::builtin();
     for i in 1..=2 {
         let text = std::fs::read_to_string(dir.join(format!("game-000{i}.txt"))).unwrap();
@@ -205,6 +228,12 @@ fn an_sprt_match_stops_once_the_games_decide_it() {
         "{out}"
     );
     assert!(out.contains("LLR"), "{out}");
+    // Games are handed out in order and every one started is finished, so the games
+    // played are the first `played`: every pair among them is counted, once. A player
+    // this much stronger is all but sure to be the stronger.
+    let (pentanomial, los) = pair_line(&out);
+    assert_eq!(pentanomial.iter().sum::<usize>(), played / 2, "{out}");
+    assert!(los > 99.0, "{out}");
 }
 
 #[test]
@@ -271,7 +300,8 @@ fn a_game_an_engine_breaks_off_is_reported_not_dropped() {
     assert_eq!(failed.len(), 1, "{out}");
     assert!(failed[0].starts_with("failed: game 1: engine2: "), "{out}");
     assert!(out.contains("Final: engine1 vs engine2: 1 games"), "{out}");
-    assert!(out.trim_end().ends_with(", 1 failed"), "{out}");
+    let last = out.lines().find(|l| l.starts_with("Final: ")).unwrap();
+    assert!(last.ends_with(", 1 failed"), "{out}");
     // The restarted engine's log goes on in the same file: two processes, two starts.
     let log = std::fs::read_to_string(dir.join("logs").join("engine2-1.stderr.log")).unwrap();
     assert_eq!(log.matches("--- starting: ").count(), 2, "{log}");

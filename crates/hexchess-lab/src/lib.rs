@@ -16,8 +16,9 @@
 //!
 //! assert!((elo(0.64) - 100.0).abs() < 1.0); // 64% is about +100 Elo
 //! let sprt: Sprt = "0,10".parse()?; // H0: +0 Elo, H1: +10 Elo
-//! // Game pairs (each 0, 0.5, 1, 1.5 or 2 points) all won: the test accepts H1.
-//! let pairs = vec![2.0; 400];
+//! // The first engine's mean score over each pair of games (0, 1/4, 1/2, 3/4 or 1):
+//! // every pair won, and the test accepts H1.
+//! let pairs = vec![1.0; 400];
 //! assert_eq!(sprt.decide(&pairs), Some(SprtVerdict::H1));
 //! # Ok::<(), hexchess_lab::arena::SprtError>(())
 //! ```
