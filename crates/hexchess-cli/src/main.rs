@@ -266,12 +266,24 @@ struct MatchArgs {
     /// Number of games (each opening is played twice, colours swapped).
     #[arg(long, default_value_t = 100)]
     games: usize,
-    /// Milliseconds per move.
+    /// Milliseconds per move, for both engines (100 when no time control is given).
     #[arg(long, conflicts_with = "tc")]
     movetime: Option<u64>,
     /// Clock per player: seconds+increment, e.g. `10+0.1`.
-    #[arg(long)]
-    tc: Option<String>,
+    #[arg(long, value_name = "BASE+INC")]
+    tc: Option<TimeControl>,
+    /// The first engine's own milliseconds per move, over --movetime/--tc (time odds).
+    #[arg(long, conflicts_with = "tc1")]
+    movetime1: Option<u64>,
+    /// The second engine's own milliseconds per move.
+    #[arg(long, conflicts_with = "tc2")]
+    movetime2: Option<u64>,
+    /// The first engine's own clock, over --movetime/--tc (time odds).
+    #[arg(long, value_name = "BASE+INC")]
+    tc1: Option<TimeControl>,
+    /// The second engine's own clock.
+    #[arg(long, value_name = "BASE+INC")]
+    tc2: Option<TimeControl>,
     /// A file of openings (one per line: a hex FEN, or moves from the start).
     #[arg(long)]
     openings: Option<PathBuf>,
@@ -578,22 +590,10 @@ fn bench_perft(variant: &str, depth: u32) -> Result<(), String> {
 
 fn play_match(a: MatchArgs) -> Result<(), String> {
     let rules = rules_for(&a.variant)?;
-    let time = match (a.movetime, a.tc.as_deref()) {
-        (Some(ms), _) => TimeControl::MoveTime(Duration::from_millis(ms)),
-        (None, Some(tc)) => {
-            let (base, inc) = tc.split_once('+').unwrap_or((tc, "0"));
-            let secs = |x: &str| {
-                x.trim()
-                    .parse::<f64>()
-                    .map_err(|_| format!("bad time control '{tc}'"))
-            };
-            TimeControl::Clock {
-                base: Duration::from_secs_f64(secs(base)?),
-                increment: Duration::from_secs_f64(secs(inc)?),
-            }
-        }
-        (None, None) => TimeControl::MoveTime(Duration::from_millis(100)),
-    };
+    let time = [
+        engine_time(a.movetime1, a.tc1, a.movetime, a.tc),
+        engine_time(a.movetime2, a.tc2, a.movetime, a.tc),
+    ];
     let openings = match &a.openings {
         Some(path) => {
             let text =
@@ -652,6 +652,22 @@ fn play_match(a: MatchArgs) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// An engine's time control: its own if given, else the match's, else 100 ms a move.
+fn engine_time(
+    own_movetime: Option<u64>,
+    own_tc: Option<TimeControl>,
+    movetime: Option<u64>,
+    tc: Option<TimeControl>,
+) -> TimeControl {
+    let per_move = |ms| TimeControl::MoveTime(Duration::from_millis(ms));
+    own_movetime
+        .map(per_move)
+        .or(own_tc)
+        .or(movetime.map(per_move))
+        .or(tc)
+        .unwrap_or(per_move(100))
 }
 
 /// Where the engines' logs go: the folder given, else `logs/` in the records' folder,

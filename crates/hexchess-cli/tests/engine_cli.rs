@@ -342,6 +342,8 @@ fn what_an_engine_writes_to_stderr_lands_in_its_log() {
         "2",
         "--movetime",
         "10",
+        "--movetime2",
+        "5",
         "--max-plies",
         "12",
         "--out",
@@ -356,10 +358,112 @@ fn what_an_engine_writes_to_stderr_lands_in_its_log() {
     assert_eq!(stderr.matches("--- starting: ").count(), 1, "{stderr}");
     let io = std::fs::read_to_string(logs.join("engine2-1.io.log")).unwrap();
     assert!(io.contains(" > uci\n") && io.contains(" < uciok\n"), "{io}");
-    assert!(io.contains(" > go movetime 10\n"), "{io}");
     assert!(io.contains(" < bestmove "), "{io}");
     assert!(logs.join("engine1-1.stderr.log").exists());
+    // Time odds: the first engine plays at the match's 10 ms a move, the second at its
+    // own 5.
+    let engine1_io = std::fs::read_to_string(logs.join("engine1-1.io.log")).unwrap();
+    assert_eq!(go_lines(&engine1_io), ["go movetime 10"], "{engine1_io}");
+    assert_eq!(go_lines(&io), ["go movetime 5"], "{io}");
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The different `go` lines of a protocol log, in the order first sent.
+fn go_lines(io_log: &str) -> Vec<&str> {
+    let mut lines: Vec<&str> = Vec::new();
+    for l in io_log.lines() {
+        if let Some(i) = l.find(" > go ") {
+            let go = &l[i + 3..];
+            if !lines.contains(&go) {
+                lines.push(go);
+            }
+        }
+    }
+    lines
+}
+
+#[cfg(unix)]
+#[test]
+fn each_engine_keeps_its_own_clock_and_loses_on_it() {
+    // The second engine answers everything but `go`: on its own clock of 50 ms it loses
+    // every game on time, and is told both clocks in its `go` lines, the first engine's
+    // (on 10 ms a move) as 10 ms.
+    let dir = std::env::temp_dir().join(format!("hexchess-odds-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("mute.sh");
+    write_script(
+        &script,
+        "#!/bin/sh\n\
+         while read -r line; do\n\
+           case \"$line\" in\n\
+             uci) echo 'id name mute'; echo uciok ;;\n\
+             isready) echo readyok ;;\n\
+             quit) exit 0 ;;\n\
+           esac\n\
+         done\n",
+    );
+    let out = stdout_of(engine().args([
+        "match",
+        "--engine1",
+        env!("CARGO_BIN_EXE_hexchess-engine"),
+        "--engine2",
+        script.to_str().unwrap(),
+        "--movetime1",
+        "10",
+        "--tc2",
+        "0.05",
+        "--games",
+        "2",
+        "--out",
+        dir.to_str().unwrap(),
+        "--log-io",
+    ]));
+    let games: Vec<&str> = out.lines().filter(|l| l.starts_with("game")).collect();
+    assert_eq!(games.len(), 2, "{out}");
+    assert!(games[0].contains("engine1 - engine2 1-0 (time)"), "{out}");
+    assert!(games[1].contains("engine2 - engine1 0-1 (time)"), "{out}");
+    assert!(
+        out.contains("Final: engine1 vs engine2: 2 games, +2 =0 -0"),
+        "{out}"
+    );
+    for i in 1..=2 {
+        let text = std::fs::read_to_string(dir.join(format!("game-000{i}.txt"))).unwrap();
+        let record = hexchess_core::record::GameRecord::parse(&text).unwrap();
+        assert_eq!(record.tag("Termination"), Some("time"), "{text}");
+    }
+    let logs = dir.join("logs");
+    let engine1 = std::fs::read_to_string(logs.join("engine1-1.io.log")).unwrap();
+    assert_eq!(go_lines(&engine1), ["go movetime 10"], "{engine1}");
+    // Black in game 1, White in game 2 (a new process, after the loss on time).
+    let engine2 = std::fs::read_to_string(logs.join("engine2-1.io.log")).unwrap();
+    assert_eq!(
+        go_lines(&engine2),
+        [
+            "go wtime 10 btime 50 winc 0 binc 0",
+            "go wtime 50 btime 10 winc 0 binc 0"
+        ],
+        "{engine2}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_bad_time_control_is_refused_with_the_reason() {
+    let exe = env!("CARGO_BIN_EXE_hexchess-engine");
+    for (flag, tc, why) in [
+        ("--tc", "10+x", "BASE+INC"),
+        ("--tc1", "0+1", "must start above 0"),
+        ("--tc2", "nan", "negative or endless"),
+    ] {
+        let out = engine()
+            .args(["match", "--engine1", exe, "--engine2", exe, flag, tc])
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{flag} {tc}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(why), "{flag} {tc}: {err}");
+    }
 }
 
 #[test]

@@ -12,7 +12,9 @@ mod command_line;
 mod process;
 pub mod stats;
 
+use std::fmt;
 use std::path::{Path, PathBuf};
+use std::str::FromStr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::channel;
@@ -44,13 +46,62 @@ pub struct EngineSpec {
     pub options: Vec<(String, String)>,
 }
 
-/// How long the engines may think.
-#[derive(Clone, Copy, Debug)]
+/// How long an engine may think. Each engine has its own, so that a match can give one
+/// engine time odds (a new build at a tenth of the old one's time, to see how strength
+/// grows with time).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TimeControl {
     /// A fixed time per move.
     MoveTime(Duration),
-    /// A clock per player with an increment per move.
+    /// A clock with an increment per move.
     Clock { base: Duration, increment: Duration },
+}
+
+/// Why a time control was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TimeControlError {
+    /// Not `BASE` or `BASE+INC` in seconds.
+    Format(String),
+    /// A clock that starts empty, or a time that is negative, not finite or too long.
+    Range(String),
+}
+
+impl fmt::Display for TimeControlError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TimeControlError::Format(s) => write!(
+                f,
+                "'{s}' is not a time control: give seconds and an increment, BASE+INC (e.g. 10+0.1)"
+            ),
+            TimeControlError::Range(s) => write!(
+                f,
+                "time control '{s}': the clock must start above 0 s, and no time may be negative or endless"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for TimeControlError {}
+
+/// A clock from `BASE+INC` or `BASE`, in seconds: `10+0.1`, `60`.
+impl FromStr for TimeControl {
+    type Err = TimeControlError;
+
+    fn from_str(s: &str) -> Result<TimeControl, TimeControlError> {
+        let (base, increment) = s.split_once('+').unwrap_or((s, "0"));
+        let seconds = |x: &str| {
+            let v: f64 = x
+                .trim()
+                .parse()
+                .map_err(|_| TimeControlError::Format(s.to_string()))?;
+            Duration::try_from_secs_f64(v).map_err(|_| TimeControlError::Range(s.to_string()))
+        };
+        let (base, increment) = (seconds(base)?, seconds(increment)?);
+        if base.is_zero() {
+            return Err(TimeControlError::Range(s.to_string()));
+        }
+        Ok(TimeControl::Clock { base, increment })
+    }
 }
 
 /// A start for a pair of games: moves from the variant's start position.
@@ -68,7 +119,8 @@ pub struct MatchConfig {
     pub variant: Arc<Rules>,
     pub engines: [EngineSpec; 2],
     pub games: usize,
-    pub time: TimeControl,
+    /// Each engine's time control, in the order of `engines`.
+    pub time: [TimeControl; 2],
     pub openings: Vec<Opening>,
     pub concurrency: usize,
     /// Plies after which a game is adjudicated a draw.
@@ -371,10 +423,8 @@ fn play_game(
             1 - white
         }
     };
-    let mut clocks = match config.time {
-        TimeControl::Clock { base, .. } => [base, base],
-        TimeControl::MoveTime(_) => [Duration::ZERO; 2],
-    };
+    // Each engine's own clock, by engine (not by side).
+    let mut clocks = config.time.map(Clock::new);
     let mut claims = [ResignClaim::default(); 2];
     let mut lan: Vec<String> = opening.moves.clone();
     let outcome = loop {
@@ -387,7 +437,11 @@ fn play_game(
         let side = pos.turn();
         let e = engine_of(side);
         let engine = engines[e].as_mut().expect("started above");
-        let (go, allowed) = go_command(config.time, &clocks, side);
+        let (go, allowed) = go_command(
+            &clocks[engine_of(Side::White)],
+            &clocks[engine_of(Side::Black)],
+            side,
+        );
         engine
             .send(&position_command(start_fen.as_deref(), &lan))
             .map_err(|err| format!("{}: {err}", names[e]))?;
@@ -404,7 +458,7 @@ fn play_game(
                 return Err(format!("{}: {err}", names[e]));
             }
         };
-        if !charge_clock(config.time, &mut clocks[side.index()], asked.elapsed()) {
+        if !clocks[e].charge(asked.elapsed()) {
             break GameOutcome::win(!side, Termination::Time);
         }
         let Ok(mv) = pos.parse_move(&answer.bestmove) else {
@@ -480,37 +534,67 @@ fn position_command(start_fen: Option<&str>, lan: &[String]) -> String {
     }
 }
 
-/// The `go` line for the side to move, and how long to wait for its answer before it
-/// loses on time.
-fn go_command(time: TimeControl, clocks: &[Duration; 2], side: Side) -> (String, Duration) {
-    match time {
+/// One engine's clock through a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Clock {
+    control: TimeControl,
+    /// The time left on it; under a fixed time per move, that time.
+    left: Duration,
+}
+
+impl Clock {
+    /// The clock at the start of a game.
+    fn new(control: TimeControl) -> Clock {
+        let left = match control {
+            TimeControl::MoveTime(t) => t,
+            TimeControl::Clock { base, .. } => base,
+        };
+        Clock { control, left }
+    }
+
+    /// What each move adds (nothing under a fixed time per move).
+    fn increment(&self) -> Duration {
+        match self.control {
+            TimeControl::Clock { increment, .. } => increment,
+            TimeControl::MoveTime(_) => Duration::ZERO,
+        }
+    }
+
+    /// Takes the time a move took off the clock and adds the increment; false when the
+    /// clock ran out (under a fixed time per move, never).
+    fn charge(&mut self, spent: Duration) -> bool {
+        if let TimeControl::Clock { increment, .. } = self.control {
+            if spent > self.left {
+                return false;
+            }
+            self.left = self.left - spent + increment;
+        }
+        true
+    }
+}
+
+/// The `go` line for the side to move, given the clocks of the engines playing White
+/// and Black, and how long to wait for its answer before it loses on time. An engine on
+/// a clock is told both clocks, each with its own increment; an opponent with a fixed
+/// time per move shows that time as its clock, as cutechess does.
+fn go_command(white: &Clock, black: &Clock, side: Side) -> (String, Duration) {
+    let mover = if side == Side::White { white } else { black };
+    match mover.control {
         TimeControl::MoveTime(t) => (
             format!("go movetime {}", t.as_millis()),
             t * 3 + Duration::from_secs(2),
         ),
-        TimeControl::Clock { increment, .. } => (
+        TimeControl::Clock { .. } => (
             format!(
                 "go wtime {} btime {} winc {} binc {}",
-                clocks[0].as_millis(),
-                clocks[1].as_millis(),
-                increment.as_millis(),
-                increment.as_millis()
+                white.left.as_millis(),
+                black.left.as_millis(),
+                white.increment().as_millis(),
+                black.increment().as_millis()
             ),
-            clocks[side.index()] + Duration::from_secs(1),
+            mover.left + Duration::from_secs(1),
         ),
     }
-}
-
-/// Takes the time a move took off its side's clock and adds the increment; false
-/// when the clock ran out (under a fixed time per move, never).
-fn charge_clock(time: TimeControl, left: &mut Duration, spent: Duration) -> bool {
-    if let TimeControl::Clock { increment, .. } = time {
-        if spent > *left {
-            return false;
-        }
-        *left = *left - spent + increment;
-    }
-    true
 }
 
 /// The winner an engine's scores claim, and for how many of its moves in a row.
@@ -631,18 +715,79 @@ mod tests {
         assert_eq!(logs.files(["a", "b"], 0, 0).io, None);
     }
 
+    fn clock(base_ms: u64, increment_ms: u64) -> TimeControl {
+        TimeControl::Clock {
+            base: Duration::from_millis(base_ms),
+            increment: Duration::from_millis(increment_ms),
+        }
+    }
+
     #[test]
-    fn clocks_lose_the_time_spent_and_gain_the_increment() {
-        let clock = TimeControl::Clock {
-            base: Duration::from_secs(60),
-            increment: Duration::from_secs(1),
-        };
-        let mut left = Duration::from_secs(10);
-        assert!(charge_clock(clock, &mut left, Duration::from_secs(4)));
-        assert_eq!(left, Duration::from_secs(7));
-        assert!(!charge_clock(clock, &mut left, Duration::from_secs(8)));
-        let per_move = TimeControl::MoveTime(Duration::from_millis(100));
-        assert!(charge_clock(per_move, &mut left, Duration::from_secs(99)));
+    fn each_engines_clock_loses_its_time_spent_and_gains_its_own_increment() {
+        // Time odds: 10+1 against 5+0.
+        let mut clocks = [clock(10_000, 1_000), clock(5_000, 0)].map(Clock::new);
+        assert_eq!(clocks[0].left, Duration::from_secs(10));
+        assert_eq!(clocks[1].left, Duration::from_secs(5));
+        assert!(clocks[0].charge(Duration::from_secs(4)));
+        assert!(clocks[1].charge(Duration::from_secs(4)));
+        // 10 - 4 + 1 and 5 - 4 + 0.
+        assert_eq!(clocks[0].left, Duration::from_secs(7));
+        assert_eq!(clocks[1].left, Duration::from_secs(1));
+        // Two seconds more than the one left: lost, and the clock is left as it was.
+        assert!(!clocks[1].charge(Duration::from_secs(2)));
+        assert_eq!(clocks[1].left, Duration::from_secs(1));
+        // A fixed time per move is never charged.
+        let mut per_move = Clock::new(TimeControl::MoveTime(Duration::from_millis(100)));
+        assert!(per_move.charge(Duration::from_secs(99)));
+        assert_eq!(per_move.left, Duration::from_millis(100));
+    }
+
+    #[test]
+    fn each_engine_is_told_its_own_clock_and_the_opponents() {
+        let mut white = Clock::new(clock(60_000, 500));
+        let mut black = Clock::new(clock(30_000, 100));
+        white.left = Duration::from_secs(30);
+        black.left = Duration::from_secs(20);
+        let (go, allowed) = go_command(&white, &black, Side::Black);
+        assert_eq!(go, "go wtime 30000 btime 20000 winc 500 binc 100");
+        assert_eq!(
+            allowed,
+            Duration::from_secs(21),
+            "Black's 20 s and a second"
+        );
+        let (_, allowed) = go_command(&white, &black, Side::White);
+        assert_eq!(allowed, Duration::from_secs(31));
+        // A fixed time per move against a clock: each is told its own kind.
+        let per_move = Clock::new(TimeControl::MoveTime(Duration::from_millis(100)));
+        let (go, allowed) = go_command(&per_move, &black, Side::White);
+        assert_eq!(go, "go movetime 100");
+        assert_eq!(allowed, Duration::from_millis(2300));
+        let (go, _) = go_command(&per_move, &black, Side::Black);
+        assert_eq!(go, "go wtime 100 btime 20000 winc 0 binc 100");
+    }
+
+    #[test]
+    fn time_controls_are_read_and_checked() {
+        assert_eq!("10+0.1".parse(), Ok(clock(10_000, 100)));
+        assert_eq!(" 60 ".parse(), Ok(clock(60_000, 0)));
+        assert_eq!("0.5+0".parse(), Ok(clock(500, 0)));
+        for bad in ["ten", "10+", "10+0.1+1", ""] {
+            assert_eq!(
+                bad.parse::<TimeControl>(),
+                Err(TimeControlError::Format(bad.into())),
+                "{bad}"
+            );
+        }
+        // Parsed as numbers, but no clock: an empty one, a negative or endless time.
+        for bad in ["0+1", "-5+0", "10+-1", "nan", "inf+0", "1e300"] {
+            assert_eq!(
+                bad.parse::<TimeControl>(),
+                Err(TimeControlError::Range(bad.into())),
+                "{bad}"
+            );
+        }
+        let err = "ten".parse::<TimeControl>().unwrap_err().to_string();
+        assert!(err.contains("BASE+INC"), "{err}");
     }
 
     #[test]
@@ -653,15 +798,5 @@ mod tests {
             position_command(Some("K/8 w - 0 1"), &moves),
             "position fen K/8 w - 0 1 moves f5f6 c7c5"
         );
-        let (go, allowed) = go_command(
-            TimeControl::Clock {
-                base: Duration::from_secs(60),
-                increment: Duration::from_millis(500),
-            },
-            &[Duration::from_secs(30), Duration::from_secs(20)],
-            Side::Black,
-        );
-        assert_eq!(go, "go wtime 30000 btime 20000 winc 500 binc 500");
-        assert_eq!(allowed, Duration::from_secs(21));
     }
 }
