@@ -1,7 +1,10 @@
 //! The lab: tools that measure the engine rather than play with it.
 //!
-//! [`arena`] plays engine-vs-engine matches (in process or against any program that
-//! speaks the protocol) and stops them early by a sequential probability ratio test;
+//! [`arena`] plays engine-vs-engine matches against any program that speaks the
+//! protocol (started without a shell, each engine on its own clock, its stderr and
+//! traffic logged if asked), reports them as engine testers expect (Elo per game and per
+//! pair of games, pentanomial counts, LOS) and stops them early by a sequential
+//! probability ratio test;
 //! [`tune`] fits the evaluation's weights to game results; [`soak`] plays many fast
 //! games in every variant and runs long series of searches, checking every move and
 //! watching memory. They are driven from the `hexchess-engine match`, `tune` and `soak`

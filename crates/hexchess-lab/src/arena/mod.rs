@@ -3,9 +3,11 @@
 //! Two engines are given as commands that speak the protocol (two builds, two settings
 //! of one build, or another program), started without a shell (see [`split_command_line`])
 //! and optionally logging their standard error and protocol traffic. Every opening is played twice, once with each
-//! engine as White; games end by the rules, by a clock, by an illegal move, or by
-//! adjudication; each game is written as a record and the summary gives the score and
-//! the Elo difference with its 95% error margin. With an SPRT the match stops as soon
+//! engine as White; each engine thinks by its own time control (time odds are allowed);
+//! games end by the rules, by a clock, by an illegal move, or by adjudication; each game
+//! is written as a record and the summary gives the score and the Elo difference with
+//! its 95% error margin, per game and per pair of games, the pairs' pentanomial counts
+//! and the likelihood of superiority. With an SPRT the match stops as soon
 //! as the games settle it (see [`Sprt`]).
 
 mod command_line;
