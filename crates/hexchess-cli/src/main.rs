@@ -1071,3 +1071,35 @@ fn record_files(path: &Path, out: &mut Vec<PathBuf>) -> io::Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_engines_own_time_control_comes_before_the_matchs() {
+        let ms = |m| TimeControl::MoveTime(Duration::from_millis(m));
+        let tc: TimeControl = "10+0.1".parse().unwrap();
+        let own: TimeControl = "1+0".parse().unwrap();
+        assert_eq!(engine_time(None, None, None, None), ms(100));
+        assert_eq!(engine_time(None, None, Some(20), None), ms(20));
+        assert_eq!(engine_time(None, None, None, Some(tc)), tc);
+        assert_eq!(engine_time(Some(5), None, Some(20), None), ms(5));
+        assert_eq!(engine_time(None, Some(own), Some(20), None), own);
+        assert_eq!(engine_time(Some(5), None, None, Some(tc)), ms(5));
+    }
+
+    #[test]
+    fn logs_go_where_asked_else_beside_the_records_else_nowhere() {
+        let dir = |d: &str| Some(PathBuf::from(d));
+        let logs = match_logs(dir("L"), Some(Path::new("out")), true).unwrap();
+        assert_eq!(
+            logs.map(|l| (l.dir, l.io)),
+            Some((PathBuf::from("L"), true))
+        );
+        let logs = match_logs(None, Some(Path::new("out")), false).unwrap();
+        assert_eq!(logs.map(|l| l.dir), Some(Path::new("out").join("logs")));
+        assert_eq!(match_logs(None, None, false), Ok(None));
+        assert!(match_logs(None, None, true).is_err());
+    }
+}
