@@ -237,12 +237,20 @@ struct TuneArgs {
 
 #[derive(clap::Args)]
 struct MatchArgs {
-    /// First engine command (the one the score is given for).
+    /// First engine command (the one the score is given for): a program and its
+    /// arguments, run without a shell; quote words with spaces ('...' or "...").
     #[arg(long)]
     engine1: String,
     /// Second engine command.
     #[arg(long)]
     engine2: String,
+    /// Working folder of the first engine (a relative program path such as `./engine`
+    /// is then read from it too).
+    #[arg(long)]
+    dir1: Option<PathBuf>,
+    /// Working folder of the second engine.
+    #[arg(long)]
+    dir2: Option<PathBuf>,
     #[arg(long, default_value = "engine1")]
     name1: String,
     #[arg(long, default_value = "engine2")]
@@ -258,12 +266,24 @@ struct MatchArgs {
     /// Number of games (each opening is played twice, colours swapped).
     #[arg(long, default_value_t = 100)]
     games: usize,
-    /// Milliseconds per move.
+    /// Milliseconds per move, for both engines (100 when no time control is given).
     #[arg(long, conflicts_with = "tc")]
     movetime: Option<u64>,
     /// Clock per player: seconds+increment, e.g. `10+0.1`.
-    #[arg(long)]
-    tc: Option<String>,
+    #[arg(long, value_name = "BASE+INC")]
+    tc: Option<TimeControl>,
+    /// The first engine's own milliseconds per move, over --movetime/--tc (time odds).
+    #[arg(long, conflicts_with = "tc1")]
+    movetime1: Option<u64>,
+    /// The second engine's own milliseconds per move.
+    #[arg(long, conflicts_with = "tc2")]
+    movetime2: Option<u64>,
+    /// The first engine's own clock, over --movetime/--tc (time odds).
+    #[arg(long, value_name = "BASE+INC")]
+    tc1: Option<TimeControl>,
+    /// The second engine's own clock.
+    #[arg(long, value_name = "BASE+INC")]
+    tc2: Option<TimeControl>,
     /// A file of openings (one per line: a hex FEN, or moves from the start).
     #[arg(long)]
     openings: Option<PathBuf>,
@@ -287,6 +307,13 @@ struct MatchArgs {
     /// Folder for the game records.
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Folder for the engines' standard-error logs (`<name>-<worker>.stderr.log`);
+    /// `<out>/logs` when left out and `--out` is given, else no logs.
+    #[arg(long)]
+    logs: Option<PathBuf>,
+    /// Also log every protocol line sent and received (`<name>-<worker>.io.log`).
+    #[arg(long)]
+    log_io: bool,
     /// Stop as soon as a sequential probability ratio test decides between the first
     /// engine leading by ELO0 (H0) or by ELO1 (H1); error rates 0.05 unless given.
     /// `--games` is then the most played.
@@ -563,22 +590,10 @@ fn bench_perft(variant: &str, depth: u32) -> Result<(), String> {
 
 fn play_match(a: MatchArgs) -> Result<(), String> {
     let rules = rules_for(&a.variant)?;
-    let time = match (a.movetime, a.tc.as_deref()) {
-        (Some(ms), _) => TimeControl::MoveTime(Duration::from_millis(ms)),
-        (None, Some(tc)) => {
-            let (base, inc) = tc.split_once('+').unwrap_or((tc, "0"));
-            let secs = |x: &str| {
-                x.trim()
-                    .parse::<f64>()
-                    .map_err(|_| format!("bad time control '{tc}'"))
-            };
-            TimeControl::Clock {
-                base: Duration::from_secs_f64(secs(base)?),
-                increment: Duration::from_secs_f64(secs(inc)?),
-            }
-        }
-        (None, None) => TimeControl::MoveTime(Duration::from_millis(100)),
-    };
+    let time = [
+        engine_time(a.movetime1, a.tc1, a.movetime, a.tc),
+        engine_time(a.movetime2, a.tc2, a.movetime, a.tc),
+    ];
     let openings = match &a.openings {
         Some(path) => {
             let text =
@@ -587,17 +602,20 @@ fn play_match(a: MatchArgs) -> Result<(), String> {
         }
         None => arena::random_openings(&rules, a.games.div_ceil(2), a.opening_plies, a.seed),
     };
+    let logs = match_logs(a.logs, a.out.as_deref(), a.log_io)?;
     let config = MatchConfig {
         variant: rules,
         engines: [
             EngineSpec {
                 name: a.name1,
                 command: a.engine1,
+                dir: a.dir1,
                 options: a.options1,
             },
             EngineSpec {
                 name: a.name2,
                 command: a.engine2,
+                dir: a.dir2,
                 options: a.options2,
             },
         ],
@@ -608,6 +626,7 @@ fn play_match(a: MatchArgs) -> Result<(), String> {
         max_plies: a.max_plies,
         resign_score: a.resign_score,
         resign_moves: a.resign_moves,
+        logs,
         out_dir: a.out,
         sprt: a.sprt,
     };
@@ -625,6 +644,7 @@ fn play_match(a: MatchArgs) -> Result<(), String> {
         out!("failed: {why}");
     }
     out!("Final: {summary}");
+    out!("{}", summary.pair_report());
     if let Some(sprt) = summary.sprt() {
         match summary.verdict() {
             Some((verdict, games)) => out!("{sprt}: {verdict} after {games} games"),
@@ -632,6 +652,38 @@ fn play_match(a: MatchArgs) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// An engine's time control: its own if given, else the match's, else 100 ms a move.
+fn engine_time(
+    own_movetime: Option<u64>,
+    own_tc: Option<TimeControl>,
+    movetime: Option<u64>,
+    tc: Option<TimeControl>,
+) -> TimeControl {
+    let per_move = |ms| TimeControl::MoveTime(Duration::from_millis(ms));
+    own_movetime
+        .map(per_move)
+        .or(own_tc)
+        .or(movetime.map(per_move))
+        .or(tc)
+        .unwrap_or(per_move(100))
+}
+
+/// Where the engines' logs go: the folder given, else `logs/` in the records' folder,
+/// else nowhere (a protocol log then has nowhere to go, which is an error).
+fn match_logs(
+    logs: Option<PathBuf>,
+    out: Option<&Path>,
+    io: bool,
+) -> Result<Option<arena::LogConfig>, String> {
+    match logs.or_else(|| out.map(|o| o.join("logs"))) {
+        Some(dir) => Ok(Some(arena::LogConfig { dir, io })),
+        None if io => {
+            Err("--log-io needs a folder for the logs: give --logs DIR or --out DIR".into())
+        }
+        None => Ok(None),
+    }
 }
 
 fn check(files: &[PathBuf]) -> Result<(), String> {
@@ -1018,4 +1070,36 @@ fn record_files(path: &Path, out: &mut Vec<PathBuf>) -> io::Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_engines_own_time_control_comes_before_the_matchs() {
+        let ms = |m| TimeControl::MoveTime(Duration::from_millis(m));
+        let tc: TimeControl = "10+0.1".parse().unwrap();
+        let own: TimeControl = "1+0".parse().unwrap();
+        assert_eq!(engine_time(None, None, None, None), ms(100));
+        assert_eq!(engine_time(None, None, Some(20), None), ms(20));
+        assert_eq!(engine_time(None, None, None, Some(tc)), tc);
+        assert_eq!(engine_time(Some(5), None, Some(20), None), ms(5));
+        assert_eq!(engine_time(None, Some(own), Some(20), None), own);
+        assert_eq!(engine_time(Some(5), None, None, Some(tc)), ms(5));
+    }
+
+    #[test]
+    fn logs_go_where_asked_else_beside_the_records_else_nowhere() {
+        let dir = |d: &str| Some(PathBuf::from(d));
+        let logs = match_logs(dir("L"), Some(Path::new("out")), true).unwrap();
+        assert_eq!(
+            logs.map(|l| (l.dir, l.io)),
+            Some((PathBuf::from("L"), true))
+        );
+        let logs = match_logs(None, Some(Path::new("out")), false).unwrap();
+        assert_eq!(logs.map(|l| l.dir), Some(Path::new("out").join("logs")));
+        assert_eq!(match_logs(None, None, false), Ok(None));
+        assert!(match_logs(None, None, true).is_err());
+    }
 }

@@ -106,6 +106,22 @@ fn check_reports_problems_with_positions() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// The pentanomial counts and the LOS (in percent) of a match's `Ptnml(0-2)` line.
+fn pair_line(out: &str) -> ([usize; 5], f64) {
+    let line = out
+        .lines()
+        .find_map(|l| l.strip_prefix("Ptnml(0-2): ["))
+        .unwrap_or_else(|| panic!("no Ptnml line in:\n{out}"));
+    let (counts, rest) = line.split_once(']').unwrap();
+    let counts: Vec<usize> = counts.split(", ").map(|c| c.parse().unwrap()).collect();
+    let los = rest
+        .split_once("LOS: ")
+        .and_then(|(_, l)| l.strip_suffix(" %"))
+        .and_then(|l| l.parse().ok())
+        .unwrap_or_else(|| panic!("no LOS in {line}"));
+    (counts.try_into().unwrap(), los)
+}
+
 /// A McCooey match of the full engine ("full") against itself counting material one ply
 /// deep ("material"): the rest of the arguments to add.
 fn full_against_material() -> Command {
@@ -155,6 +171,13 @@ fn a_short_match_plays_both_colours_and_writes_records() {
         "{out}"
     );
     assert!(out.contains("Final: full vs material: 2 games"), "{out}");
+    // Two games of one opening: one pair, its Elo's margin unknown from one pair.
+    let (pentanomial, _) = pair_line(&out);
+    assert_eq!(pentanomial.iter().sum::<usize>(), 1, "{out}");
+    assert!(
+        out.contains("pair Elo ") && out.contains("+/- inf"),
+        "{out}"
+    );
     let catalog = hexchess_core::Catalog::builtin();
     for i in 1..=2 {
         let text = std::fs::read_to_string(dir.join(format!("game-000{i}.txt"))).unwrap();
@@ -205,6 +228,12 @@ fn an_sprt_match_stops_once_the_games_decide_it() {
         "{out}"
     );
     assert!(out.contains("LLR"), "{out}");
+    // Games are handed out in order and every one started is finished, so the games
+    // played are the first `played`: every pair among them is counted, once. A player
+    // this much stronger is all but sure to be the stronger.
+    let (pentanomial, los) = pair_line(&out);
+    assert_eq!(pentanomial.iter().sum::<usize>(), played / 2, "{out}");
+    assert!(los > 99.0, "{out}");
 }
 
 #[test]
@@ -264,13 +293,199 @@ fn a_game_an_engine_breaks_off_is_reported_not_dropped() {
         "20",
         "--max-plies",
         "30",
+        "--logs",
+        dir.join("logs").to_str().unwrap(),
     ]));
     let failed: Vec<&str> = out.lines().filter(|l| l.starts_with("failed: ")).collect();
     assert_eq!(failed.len(), 1, "{out}");
     assert!(failed[0].starts_with("failed: game 1: engine2: "), "{out}");
     assert!(out.contains("Final: engine1 vs engine2: 1 games"), "{out}");
-    assert!(out.trim_end().ends_with(", 1 failed"), "{out}");
+    let last = out.lines().find(|l| l.starts_with("Final: ")).unwrap();
+    assert!(last.ends_with(", 1 failed"), "{out}");
+    // The restarted engine's log goes on in the same file: two processes, two starts.
+    let log = std::fs::read_to_string(dir.join("logs").join("engine2-1.stderr.log")).unwrap();
+    assert_eq!(log.matches("--- starting: ").count(), 2, "{log}");
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Writes an executable shell script.
+#[cfg(unix)]
+fn write_script(path: &std::path::Path, text: &str) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::write(path, text).unwrap();
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+#[cfg(unix)]
+#[test]
+fn what_an_engine_writes_to_stderr_lands_in_its_log() {
+    // The second engine is the real one behind a script that first says hello on
+    // stderr, with its argument (quoted, so one word with a space).
+    let dir = std::env::temp_dir().join(format!("hexchess-logs-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("hello.sh");
+    write_script(
+        &script,
+        &format!(
+            "#!/bin/sh\necho \"hello from $1\" >&2\nexec '{}'\n",
+            env!("CARGO_BIN_EXE_hexchess-engine")
+        ),
+    );
+    let out = stdout_of(engine().args([
+        "match",
+        "--engine1",
+        env!("CARGO_BIN_EXE_hexchess-engine"),
+        "--engine2",
+        &format!("{} 'the wrapper'", script.display()),
+        "--games",
+        "2",
+        "--movetime",
+        "10",
+        "--movetime2",
+        "5",
+        "--max-plies",
+        "12",
+        "--out",
+        dir.to_str().unwrap(),
+        "--log-io",
+    ]));
+    assert!(out.contains("Final: engine1 vs engine2: 2 games"), "{out}");
+    // With --out and no --logs, the logs are kept in <out>/logs.
+    let logs = dir.join("logs");
+    let stderr = std::fs::read_to_string(logs.join("engine2-1.stderr.log")).unwrap();
+    assert!(stderr.contains("hello from the wrapper\n"), "{stderr}");
+    assert_eq!(stderr.matches("--- starting: ").count(), 1, "{stderr}");
+    let io = std::fs::read_to_string(logs.join("engine2-1.io.log")).unwrap();
+    assert!(io.contains(" > uci\n") && io.contains(" < uciok\n"), "{io}");
+    assert!(io.contains(" < bestmove "), "{io}");
+    assert!(logs.join("engine1-1.stderr.log").exists());
+    // Time odds: the first engine plays at the match's 10 ms a move, the second at its
+    // own 5.
+    let engine1_io = std::fs::read_to_string(logs.join("engine1-1.io.log")).unwrap();
+    assert_eq!(go_lines(&engine1_io), ["go movetime 10"], "{engine1_io}");
+    assert_eq!(go_lines(&io), ["go movetime 5"], "{io}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The different `go` lines of a protocol log, in the order first sent.
+fn go_lines(io_log: &str) -> Vec<&str> {
+    let mut lines: Vec<&str> = Vec::new();
+    for l in io_log.lines() {
+        if let Some(i) = l.find(" > go ") {
+            let go = &l[i + 3..];
+            if !lines.contains(&go) {
+                lines.push(go);
+            }
+        }
+    }
+    lines
+}
+
+#[cfg(unix)]
+#[test]
+fn each_engine_keeps_its_own_clock_and_loses_on_it() {
+    // The second engine answers everything but `go`: on its own clock of 50 ms it loses
+    // every game on time, and is told both clocks in its `go` lines, the first engine's
+    // (on 10 ms a move) as 10 ms.
+    let dir = std::env::temp_dir().join(format!("hexchess-odds-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("mute.sh");
+    write_script(
+        &script,
+        "#!/bin/sh\n\
+         while read -r line; do\n\
+           case \"$line\" in\n\
+             uci) echo 'id name mute'; echo uciok ;;\n\
+             isready) echo readyok ;;\n\
+             quit) exit 0 ;;\n\
+           esac\n\
+         done\n",
+    );
+    let out = stdout_of(engine().args([
+        "match",
+        "--engine1",
+        env!("CARGO_BIN_EXE_hexchess-engine"),
+        "--engine2",
+        script.to_str().unwrap(),
+        "--movetime1",
+        "10",
+        "--tc2",
+        "0.05",
+        "--games",
+        "2",
+        "--out",
+        dir.to_str().unwrap(),
+        "--log-io",
+    ]));
+    let games: Vec<&str> = out.lines().filter(|l| l.starts_with("game")).collect();
+    assert_eq!(games.len(), 2, "{out}");
+    assert!(games[0].contains("engine1 - engine2 1-0 (time)"), "{out}");
+    assert!(games[1].contains("engine2 - engine1 0-1 (time)"), "{out}");
+    assert!(
+        out.contains("Final: engine1 vs engine2: 2 games, +2 =0 -0"),
+        "{out}"
+    );
+    for i in 1..=2 {
+        let text = std::fs::read_to_string(dir.join(format!("game-000{i}.txt"))).unwrap();
+        let record = hexchess_core::record::GameRecord::parse(&text).unwrap();
+        assert_eq!(record.tag("Termination"), Some("time"), "{text}");
+    }
+    let logs = dir.join("logs");
+    let engine1 = std::fs::read_to_string(logs.join("engine1-1.io.log")).unwrap();
+    assert_eq!(go_lines(&engine1), ["go movetime 10"], "{engine1}");
+    // Black in game 1, White in game 2 (a new process, after the loss on time).
+    let engine2 = std::fs::read_to_string(logs.join("engine2-1.io.log")).unwrap();
+    assert_eq!(
+        go_lines(&engine2),
+        [
+            "go wtime 10 btime 50 winc 0 binc 0",
+            "go wtime 50 btime 10 winc 0 binc 0"
+        ],
+        "{engine2}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_bad_time_control_is_refused_with_the_reason() {
+    let exe = env!("CARGO_BIN_EXE_hexchess-engine");
+    for (flag, tc, why) in [
+        ("--tc", "10+x", "BASE+INC"),
+        ("--tc1", "0+1", "must start above 0"),
+        ("--tc2", "nan", "negative or endless"),
+    ] {
+        let out = engine()
+            .args(["match", "--engine1", exe, "--engine2", exe, flag, tc])
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{flag} {tc}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(why), "{flag} {tc}: {err}");
+    }
+}
+
+#[test]
+fn an_engine_that_cannot_start_or_log_is_refused_with_the_reason() {
+    let exe = env!("CARGO_BIN_EXE_hexchess-engine");
+    let refusal = |args: &[&str]| {
+        let out = engine().arg("match").args(args).output().unwrap();
+        assert!(!out.status.success(), "{args:?}");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let err = refusal(&["--engine1", "/nonexistent/engine --x", "--engine2", exe]);
+    assert!(
+        err.contains("engine1: cannot start '/nonexistent/engine': "),
+        "{err}"
+    );
+    let err = refusal(&["--engine1", exe, "--engine2", "engine 'open"]);
+    assert!(
+        err.contains("engine2: the ' opened at character 8"),
+        "{err}"
+    );
+    let err = refusal(&["--engine1", exe, "--engine2", exe, "--log-io"]);
+    assert!(err.contains("--log-io needs"), "{err}");
 }
 
 #[test]

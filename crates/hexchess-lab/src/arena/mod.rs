@@ -1,16 +1,22 @@
 //! Engine-vs-engine matches: the tool that proves a change makes the engine stronger.
 //!
 //! Two engines are given as commands that speak the protocol (two builds, two settings
-//! of one build, or another program). Every opening is played twice, once with each
-//! engine as White; games end by the rules, by a clock, by an illegal move, or by
-//! adjudication; each game is written as a record and the summary gives the score and
-//! the Elo difference with its 95% error margin. With an SPRT the match stops as soon
+//! of one build, or another program), started without a shell (see [`split_command_line`])
+//! and optionally logging their standard error and protocol traffic. Every opening is played twice, once with each
+//! engine as White; each engine thinks by its own time control (time odds are allowed);
+//! games end by the rules, by a clock, by an illegal move, or by adjudication; each game
+//! is written as a record and the summary gives the score and the Elo difference with
+//! its 95% error margin, per game and per pair of games, the pairs' pentanomial counts
+//! and the likelihood of superiority. With an SPRT the match stops as soon
 //! as the games settle it (see [`Sprt`]).
 
+mod command_line;
 mod process;
 pub mod stats;
 
-use std::path::PathBuf;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::channel;
@@ -19,7 +25,8 @@ use std::time::{Duration, Instant};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-pub use process::{EngineError, EngineProcess};
+pub use command_line::{CommandLineError, split_command_line};
+pub use process::{EngineError, EngineLogs, EngineProcess};
 pub use stats::{MatchSummary, Sprt, SprtError, SprtVerdict};
 
 use hexchess_core::outcome::{GameOutcome, Termination};
@@ -33,17 +40,70 @@ use hexchess_engine::Score;
 #[derive(Clone, Debug)]
 pub struct EngineSpec {
     pub name: String,
+    /// Program and arguments, split as [`split_command_line`] says.
     pub command: String,
+    /// The working folder to start it in (its own files, such as variant files or
+    /// tables, are often found relative to it); the match's own when `None`.
+    pub dir: Option<PathBuf>,
     pub options: Vec<(String, String)>,
 }
 
-/// How long the engines may think.
-#[derive(Clone, Copy, Debug)]
+/// How long an engine may think. Each engine has its own, so that a match can give one
+/// engine time odds (a new build at a tenth of the old one's time, to see how strength
+/// grows with time).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TimeControl {
     /// A fixed time per move.
     MoveTime(Duration),
-    /// A clock per player with an increment per move.
+    /// A clock with an increment per move.
     Clock { base: Duration, increment: Duration },
+}
+
+/// Why a time control was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TimeControlError {
+    /// Not `BASE` or `BASE+INC` in seconds.
+    Format(String),
+    /// A clock that starts empty, or a time that is negative, not finite or too long.
+    Range(String),
+}
+
+impl fmt::Display for TimeControlError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TimeControlError::Format(s) => write!(
+                f,
+                "'{s}' is not a time control: give seconds and an increment, BASE+INC (e.g. 10+0.1)"
+            ),
+            TimeControlError::Range(s) => write!(
+                f,
+                "time control '{s}': the clock must start above 0 s, and no time may be negative or endless"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for TimeControlError {}
+
+/// A clock from `BASE+INC` or `BASE`, in seconds: `10+0.1`, `60`.
+impl FromStr for TimeControl {
+    type Err = TimeControlError;
+
+    fn from_str(s: &str) -> Result<TimeControl, TimeControlError> {
+        let (base, increment) = s.split_once('+').unwrap_or((s, "0"));
+        let seconds = |x: &str| {
+            let v: f64 = x
+                .trim()
+                .parse()
+                .map_err(|_| TimeControlError::Format(s.to_string()))?;
+            Duration::try_from_secs_f64(v).map_err(|_| TimeControlError::Range(s.to_string()))
+        };
+        let (base, increment) = (seconds(base)?, seconds(increment)?);
+        if base.is_zero() {
+            return Err(TimeControlError::Range(s.to_string()));
+        }
+        Ok(TimeControl::Clock { base, increment })
+    }
 }
 
 /// A start for a pair of games: moves from the variant's start position.
@@ -61,7 +121,8 @@ pub struct MatchConfig {
     pub variant: Arc<Rules>,
     pub engines: [EngineSpec; 2],
     pub games: usize,
-    pub time: TimeControl,
+    /// Each engine's time control, in the order of `engines`.
+    pub time: [TimeControl; 2],
     pub openings: Vec<Opening>,
     pub concurrency: usize,
     /// Plies after which a game is adjudicated a draw.
@@ -72,8 +133,90 @@ pub struct MatchConfig {
     pub resign_moves: usize,
     /// Where to write one record per game.
     pub out_dir: Option<PathBuf>,
+    /// Where to keep the engines' logs, if anywhere.
+    pub logs: Option<LogConfig>,
     /// Stop once this test is decided (`games` is then the most that are played).
     pub sprt: Option<Sprt>,
+}
+
+/// The engines' logs: one standard-error log per engine and worker
+/// (`<dir>/<name>-<worker>.stderr.log`), and with `io` a protocol log beside it
+/// (`<name>-<worker>.io.log`). Each worker runs its own process of each engine, one after
+/// the other, so a log holds one process at a time; a restarted engine appends to it.
+/// The files are emptied when a match starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LogConfig {
+    pub dir: PathBuf,
+    pub io: bool,
+}
+
+impl LogConfig {
+    /// The log files of engine `engine` (0 or 1) in worker `worker` (from 0).
+    pub fn files(&self, names: [&str; 2], engine: usize, worker: usize) -> EngineLogs {
+        let stem = format!("{}-{}", log_stems(names)[engine], worker + 1);
+        EngineLogs {
+            stderr: Some(self.dir.join(format!("{stem}.stderr.log"))),
+            io: self.io.then(|| self.dir.join(format!("{stem}.io.log"))),
+        }
+    }
+}
+
+/// The engines' names as file names: characters other than letters, digits, `-`, `_`
+/// and `.` become `_`, and two engines of the same name get their number appended.
+fn log_stems(names: [&str; 2]) -> [String; 2] {
+    let clean = |name: &str| -> String {
+        let s: String = name
+            .chars()
+            .map(|c| {
+                if c.is_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        if s.is_empty() { "engine".into() } else { s }
+    };
+    let stems = names.map(clean);
+    if stems[0] == stems[1] {
+        [format!("{}.1", stems[0]), format!("{}.2", stems[1])]
+    } else {
+        stems
+    }
+}
+
+/// The logs of engine `engine` in worker `worker`, if the match keeps logs.
+fn engine_logs(config: &MatchConfig, engine: usize, worker: usize) -> EngineLogs {
+    let names = [
+        config.engines[0].name.as_str(),
+        config.engines[1].name.as_str(),
+    ];
+    config
+        .logs
+        .as_ref()
+        .map(|logs| logs.files(names, engine, worker))
+        .unwrap_or_default()
+}
+
+/// Creates the logs' folder and empties the files this match will write.
+fn prepare_logs(config: &MatchConfig, workers: usize) -> Result<(), String> {
+    let Some(logs) = &config.logs else {
+        return Ok(());
+    };
+    create_dir(&logs.dir)?;
+    for worker in 0..workers {
+        for engine in 0..2 {
+            let files = engine_logs(config, engine, worker);
+            for path in [files.stderr, files.io].into_iter().flatten() {
+                std::fs::write(&path, "").map_err(|e| format!("{}: {e}", path.display()))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn create_dir(dir: &Path) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))
 }
 
 /// One finished game.
@@ -161,38 +304,77 @@ pub fn run_match(
         return Err("no openings".into());
     }
     if let Some(dir) = &config.out_dir {
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        create_dir(dir)?;
     }
-    // Check both engines start before committing workers to them.
-    for spec in &config.engines {
-        EngineProcess::start(spec, config.variant.id())
-            .map_err(|e| format!("{}: {e}", spec.name))?;
+    let workers = config.concurrency.clamp(1, 64).min(config.games.max(1));
+    prepare_logs(config, workers)?;
+    // Both engines must start before workers are committed to them; the first worker
+    // plays with these.
+    let mut first = [None, None];
+    for (e, slot) in first.iter_mut().enumerate() {
+        *slot = Some(start_engine(config, e, 0)?);
     }
     let next = Arc::new(AtomicUsize::new(0));
     let (tx, rx) = channel::<Result<GameResult, String>>();
     let config = Arc::new(config.clone());
-    let workers = config.concurrency.clamp(1, 64).min(config.games.max(1));
     let mut handles = Vec::new();
-    for _ in 0..workers {
+    for worker in 0..workers {
+        let engines = std::mem::take(&mut first);
         let next = Arc::clone(&next);
         let tx = tx.clone();
         let config = Arc::clone(&config);
         handles.push(std::thread::spawn(move || {
-            let mut engines: [Option<EngineProcess>; 2] = [None, None];
-            loop {
-                let index = next.fetch_add(1, Ordering::Relaxed);
-                if index >= config.games {
-                    break;
-                }
-                let result = play_game(&config, index, &mut engines)
-                    .map_err(|e| format!("game {}: {e}", index + 1));
-                if tx.send(result).is_err() {
-                    break;
-                }
-            }
+            play_games(&config, worker, engines, &next, &tx);
         }));
     }
     drop(tx);
+    let summary = collect_results(&config, rx, &next, &mut progress)?;
+    for h in handles {
+        let _ = h.join();
+    }
+    if summary.games() == 0 && !summary.failures().is_empty() {
+        return Err(summary.failures().join("; "));
+    }
+    Ok(summary)
+}
+
+/// Starts engine `e` for worker `worker`, its error naming the engine.
+fn start_engine(config: &MatchConfig, e: usize, worker: usize) -> Result<EngineProcess, String> {
+    let spec = &config.engines[e];
+    EngineProcess::start(spec, config.variant.id(), &engine_logs(config, e, worker))
+        .map_err(|err| format!("{}: {err}", spec.name))
+}
+
+/// One worker: plays the next game not yet taken until none are left, sending each
+/// result (or why it failed) back.
+fn play_games(
+    config: &MatchConfig,
+    worker: usize,
+    mut engines: [Option<EngineProcess>; 2],
+    next: &AtomicUsize,
+    tx: &std::sync::mpsc::Sender<Result<GameResult, String>>,
+) {
+    loop {
+        let index = next.fetch_add(1, Ordering::Relaxed);
+        if index >= config.games {
+            break;
+        }
+        let result = play_game(config, index, worker, &mut engines)
+            .map_err(|e| format!("game {}: {e}", index + 1));
+        if tx.send(result).is_err() {
+            break;
+        }
+    }
+}
+
+/// Tallies the games as they finish, writing their records, and stops handing out
+/// games once an SPRT is decided.
+fn collect_results(
+    config: &MatchConfig,
+    results: std::sync::mpsc::Receiver<Result<GameResult, String>>,
+    next: &AtomicUsize,
+    progress: &mut impl FnMut(&GameResult, &MatchSummary),
+) -> Result<MatchSummary, String> {
     let mut summary = MatchSummary::new(
         config.engines[0].name.clone(),
         config.engines[1].name.clone(),
@@ -200,7 +382,7 @@ pub fn run_match(
     if let Some(sprt) = config.sprt {
         summary = summary.with_sprt(sprt);
     }
-    for result in rx {
+    for result in results {
         let result = match result {
             Ok(result) => result,
             Err(why) => {
@@ -220,12 +402,6 @@ pub fn run_match(
         }
         progress(&result, &summary);
     }
-    for h in handles {
-        let _ = h.join();
-    }
-    if summary.games() == 0 && !summary.failures().is_empty() {
-        return Err(summary.failures().join("; "));
-    }
     Ok(summary)
 }
 
@@ -233,12 +409,13 @@ pub fn run_match(
 fn play_game(
     config: &MatchConfig,
     index: usize,
+    worker: usize,
     engines: &mut [Option<EngineProcess>; 2],
 ) -> Result<GameResult, String> {
     let opening = &config.openings[(index / 2) % config.openings.len()];
     let white = index % 2;
     let names = [&config.engines[0].name, &config.engines[1].name];
-    ready_engines(config, engines)?;
+    ready_engines(config, worker, engines)?;
     let mut pos = opening_position(config, opening)?;
     let start_fen = opening.fen.clone();
     let engine_of = |side: Side| {
@@ -248,10 +425,8 @@ fn play_game(
             1 - white
         }
     };
-    let mut clocks = match config.time {
-        TimeControl::Clock { base, .. } => [base, base],
-        TimeControl::MoveTime(_) => [Duration::ZERO; 2],
-    };
+    // Each engine's own clock, by engine (not by side).
+    let mut clocks = config.time.map(Clock::new);
     let mut claims = [ResignClaim::default(); 2];
     let mut lan: Vec<String> = opening.moves.clone();
     let outcome = loop {
@@ -264,7 +439,11 @@ fn play_game(
         let side = pos.turn();
         let e = engine_of(side);
         let engine = engines[e].as_mut().expect("started above");
-        let (go, allowed) = go_command(config.time, &clocks, side);
+        let (go, allowed) = go_command(
+            &clocks[engine_of(Side::White)],
+            &clocks[engine_of(Side::Black)],
+            side,
+        );
         engine
             .send(&position_command(start_fen.as_deref(), &lan))
             .map_err(|err| format!("{}: {err}", names[e]))?;
@@ -281,7 +460,7 @@ fn play_game(
                 return Err(format!("{}: {err}", names[e]));
             }
         };
-        if !charge_clock(config.time, &mut clocks[side.index()], asked.elapsed()) {
+        if !clocks[e].charge(asked.elapsed()) {
             break GameOutcome::win(!side, Termination::Time);
         }
         let Ok(mv) = pos.parse_move(&answer.bestmove) else {
@@ -313,6 +492,7 @@ fn play_game(
 /// longer answers.
 fn ready_engines(
     config: &MatchConfig,
+    worker: usize,
     engines: &mut [Option<EngineProcess>; 2],
 ) -> Result<(), String> {
     for (e, slot) in engines.iter_mut().enumerate() {
@@ -321,10 +501,9 @@ fn ready_engines(
             None => false,
         };
         if !alive {
-            *slot = Some(
-                EngineProcess::start(&config.engines[e], config.variant.id())
-                    .map_err(|err| format!("{}: {err}", config.engines[e].name))?,
-            );
+            // The old process goes first, so that its log ends before the new one's.
+            *slot = None;
+            *slot = Some(start_engine(config, e, worker)?);
         }
     }
     Ok(())
@@ -357,37 +536,67 @@ fn position_command(start_fen: Option<&str>, lan: &[String]) -> String {
     }
 }
 
-/// The `go` line for the side to move, and how long to wait for its answer before it
-/// loses on time.
-fn go_command(time: TimeControl, clocks: &[Duration; 2], side: Side) -> (String, Duration) {
-    match time {
+/// One engine's clock through a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Clock {
+    control: TimeControl,
+    /// The time left on it; under a fixed time per move, that time.
+    left: Duration,
+}
+
+impl Clock {
+    /// The clock at the start of a game.
+    fn new(control: TimeControl) -> Clock {
+        let left = match control {
+            TimeControl::MoveTime(t) => t,
+            TimeControl::Clock { base, .. } => base,
+        };
+        Clock { control, left }
+    }
+
+    /// What each move adds (nothing under a fixed time per move).
+    fn increment(&self) -> Duration {
+        match self.control {
+            TimeControl::Clock { increment, .. } => increment,
+            TimeControl::MoveTime(_) => Duration::ZERO,
+        }
+    }
+
+    /// Takes the time a move took off the clock and adds the increment; false when the
+    /// clock ran out (under a fixed time per move, never).
+    fn charge(&mut self, spent: Duration) -> bool {
+        if let TimeControl::Clock { increment, .. } = self.control {
+            if spent > self.left {
+                return false;
+            }
+            self.left = self.left - spent + increment;
+        }
+        true
+    }
+}
+
+/// The `go` line for the side to move, given the clocks of the engines playing White
+/// and Black, and how long to wait for its answer before it loses on time. An engine on
+/// a clock is told both clocks, each with its own increment; an opponent with a fixed
+/// time per move shows that time as its clock, as cutechess does.
+fn go_command(white: &Clock, black: &Clock, side: Side) -> (String, Duration) {
+    let mover = if side == Side::White { white } else { black };
+    match mover.control {
         TimeControl::MoveTime(t) => (
             format!("go movetime {}", t.as_millis()),
             t * 3 + Duration::from_secs(2),
         ),
-        TimeControl::Clock { increment, .. } => (
+        TimeControl::Clock { .. } => (
             format!(
                 "go wtime {} btime {} winc {} binc {}",
-                clocks[0].as_millis(),
-                clocks[1].as_millis(),
-                increment.as_millis(),
-                increment.as_millis()
+                white.left.as_millis(),
+                black.left.as_millis(),
+                white.increment().as_millis(),
+                black.increment().as_millis()
             ),
-            clocks[side.index()] + Duration::from_secs(1),
+            mover.left + Duration::from_secs(1),
         ),
     }
-}
-
-/// Takes the time a move took off its side's clock and adds the increment; false
-/// when the clock ran out (under a fixed time per move, never).
-fn charge_clock(time: TimeControl, left: &mut Duration, spent: Duration) -> bool {
-    if let TimeControl::Clock { increment, .. } = time {
-        if spent > *left {
-            return false;
-        }
-        *left = *left - spent + increment;
-    }
-    true
 }
 
 /// The winner an engine's scores claim, and for how many of its moves in a row.
@@ -485,17 +694,102 @@ mod tests {
     }
 
     #[test]
-    fn clocks_lose_the_time_spent_and_gain_the_increment() {
-        let clock = TimeControl::Clock {
-            base: Duration::from_secs(60),
-            increment: Duration::from_secs(1),
+    fn each_engine_and_worker_has_its_own_log_files() {
+        let logs = LogConfig {
+            dir: PathBuf::from("L"),
+            io: true,
         };
-        let mut left = Duration::from_secs(10);
-        assert!(charge_clock(clock, &mut left, Duration::from_secs(4)));
-        assert_eq!(left, Duration::from_secs(7));
-        assert!(!charge_clock(clock, &mut left, Duration::from_secs(8)));
-        let per_move = TimeControl::MoveTime(Duration::from_millis(100));
-        assert!(charge_clock(per_move, &mut left, Duration::from_secs(99)));
+        let files = logs.files(["new build", "old/v1"], 0, 1);
+        assert_eq!(
+            files.stderr,
+            Some(Path::new("L").join("new_build-2.stderr.log"))
+        );
+        assert_eq!(files.io, Some(Path::new("L").join("new_build-2.io.log")));
+        let files = logs.files(["new build", "old/v1"], 1, 0);
+        assert_eq!(
+            files.stderr,
+            Some(Path::new("L").join("old_v1-1.stderr.log"))
+        );
+        // Two engines of one name do not share a file.
+        let files = logs.files(["e", "e"], 1, 0);
+        assert_eq!(files.stderr, Some(Path::new("L").join("e.2-1.stderr.log")));
+        let logs = LogConfig { io: false, ..logs };
+        assert_eq!(logs.files(["a", "b"], 0, 0).io, None);
+    }
+
+    fn clock(base_ms: u64, increment_ms: u64) -> TimeControl {
+        TimeControl::Clock {
+            base: Duration::from_millis(base_ms),
+            increment: Duration::from_millis(increment_ms),
+        }
+    }
+
+    #[test]
+    fn each_engines_clock_loses_its_time_spent_and_gains_its_own_increment() {
+        // Time odds: 10+1 against 5+0.
+        let mut clocks = [clock(10_000, 1_000), clock(5_000, 0)].map(Clock::new);
+        assert_eq!(clocks[0].left, Duration::from_secs(10));
+        assert_eq!(clocks[1].left, Duration::from_secs(5));
+        assert!(clocks[0].charge(Duration::from_secs(4)));
+        assert!(clocks[1].charge(Duration::from_secs(4)));
+        // 10 - 4 + 1 and 5 - 4 + 0.
+        assert_eq!(clocks[0].left, Duration::from_secs(7));
+        assert_eq!(clocks[1].left, Duration::from_secs(1));
+        // Two seconds more than the one left: lost, and the clock is left as it was.
+        assert!(!clocks[1].charge(Duration::from_secs(2)));
+        assert_eq!(clocks[1].left, Duration::from_secs(1));
+        // A fixed time per move is never charged.
+        let mut per_move = Clock::new(TimeControl::MoveTime(Duration::from_millis(100)));
+        assert!(per_move.charge(Duration::from_secs(99)));
+        assert_eq!(per_move.left, Duration::from_millis(100));
+    }
+
+    #[test]
+    fn each_engine_is_told_its_own_clock_and_the_opponents() {
+        let mut white = Clock::new(clock(60_000, 500));
+        let mut black = Clock::new(clock(30_000, 100));
+        white.left = Duration::from_secs(30);
+        black.left = Duration::from_secs(20);
+        let (go, allowed) = go_command(&white, &black, Side::Black);
+        assert_eq!(go, "go wtime 30000 btime 20000 winc 500 binc 100");
+        assert_eq!(
+            allowed,
+            Duration::from_secs(21),
+            "Black's 20 s and a second"
+        );
+        let (_, allowed) = go_command(&white, &black, Side::White);
+        assert_eq!(allowed, Duration::from_secs(31));
+        // A fixed time per move against a clock: each is told its own kind.
+        let per_move = Clock::new(TimeControl::MoveTime(Duration::from_millis(100)));
+        let (go, allowed) = go_command(&per_move, &black, Side::White);
+        assert_eq!(go, "go movetime 100");
+        assert_eq!(allowed, Duration::from_millis(2300));
+        let (go, _) = go_command(&per_move, &black, Side::Black);
+        assert_eq!(go, "go wtime 100 btime 20000 winc 0 binc 100");
+    }
+
+    #[test]
+    fn time_controls_are_read_and_checked() {
+        assert_eq!("10+0.1".parse(), Ok(clock(10_000, 100)));
+        assert_eq!(" 60 ".parse(), Ok(clock(60_000, 0)));
+        assert_eq!("0.5+0".parse(), Ok(clock(500, 0)));
+        for bad in ["ten", "10+", "10+0.1+1", ""] {
+            assert_eq!(
+                bad.parse::<TimeControl>(),
+                Err(TimeControlError::Format(bad.into())),
+                "{bad}"
+            );
+        }
+        // Parsed as numbers, but no clock: an empty one, a negative or endless time.
+        for bad in ["0+1", "-5+0", "10+-1", "nan", "inf+0", "1e300"] {
+            assert_eq!(
+                bad.parse::<TimeControl>(),
+                Err(TimeControlError::Range(bad.into())),
+                "{bad}"
+            );
+        }
+        let err = "ten".parse::<TimeControl>().unwrap_err().to_string();
+        assert!(err.contains("BASE+INC"), "{err}");
     }
 
     #[test]
@@ -506,15 +800,5 @@ mod tests {
             position_command(Some("K/8 w - 0 1"), &moves),
             "position fen K/8 w - 0 1 moves f5f6 c7c5"
         );
-        let (go, allowed) = go_command(
-            TimeControl::Clock {
-                base: Duration::from_secs(60),
-                increment: Duration::from_millis(500),
-            },
-            &[Duration::from_secs(30), Duration::from_secs(20)],
-            Side::Black,
-        );
-        assert_eq!(go, "go wtime 30000 btime 20000 winc 500 binc 500");
-        assert_eq!(allowed, Duration::from_secs(21));
     }
 }
