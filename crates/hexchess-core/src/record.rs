@@ -271,6 +271,42 @@ mod tests {
         assert!(GameRecord::parse("[Variant glinski]").is_err());
     }
 
+    /// A file of several games used to be read as one game of all their moves.
+    #[test]
+    fn several_games_are_refused_as_one_and_read_as_many() {
+        let catalog = Catalog::builtin();
+        let one = "[Event \"a\"]\n\n1. f6 c5 *\n";
+        let two = "[Event \"b \\\\ c\"]\n\n1. e5 *\n";
+        let text = format!("{one}\n{two}\n{one}");
+        assert_eq!(GameRecord::parse(&text), Err(RecordError::SeveralGames(3)));
+        assert!(
+            GameRecord::parse(&text)
+                .unwrap_err()
+                .to_string()
+                .starts_with("3 games")
+        );
+        let all = GameRecord::parse_all(&text);
+        assert_eq!(all.len(), 3);
+        let second = all[1].as_ref().unwrap();
+        assert_eq!(second.tag("Event"), Some("b \\ c"));
+        assert_eq!(second.moves, ["e5"]);
+        // A backslash is escaped when written, and reads back.
+        assert_eq!(GameRecord::parse(&second.to_string()).as_ref(), Ok(second));
+        assert!(
+            all.iter()
+                .all(|r| r.as_ref().unwrap().replay(&catalog).is_ok())
+        );
+        // A bad game is an error in its place.
+        let bad = format!("{one}\n[Event \"x\"]\n\n1. f6 ( c5 *\n\n{one}");
+        let all = GameRecord::parse_all(&bad);
+        assert!(all[0].is_ok() && all[2].is_ok());
+        let e = all[1].as_ref().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "game 2, line 7, column 7: unclosed variation"
+        );
+    }
+
     /// Found while writing the rules reference: a variant scoring stalemate 0.6/0.4
     /// writes the result `0.6-0.4`, which the reader took for a move.
     #[test]
