@@ -278,6 +278,8 @@ impl GameTree {
             .map_or("", |n| n.comment_after.as_str())
     }
 
+    /// Sets the comment before the first move (cleaned as
+    /// [`GameTree::set_comment_after`] cleans).
     pub fn set_comment(&mut self, text: &str) {
         let root = self.root();
         self.set_comment_after(root, text);
