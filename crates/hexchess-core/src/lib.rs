@@ -43,6 +43,7 @@ pub mod moves;
 pub mod multi;
 pub mod notation;
 pub mod outcome;
+pub mod pgn;
 pub mod piece;
 mod placement;
 pub mod position;

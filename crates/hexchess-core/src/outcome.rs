@@ -29,6 +29,23 @@ pub enum Termination {
     KingsExposed,
 }
 
+impl Termination {
+    /// Every way a game can end.
+    pub const ALL: [Termination; 11] = [
+        Termination::Checkmate,
+        Termination::Stalemate,
+        Termination::Repetition,
+        Termination::MoveRule,
+        Termination::InsufficientMaterial,
+        Termination::Resignation,
+        Termination::Time,
+        Termination::Agreement,
+        Termination::Adjudication,
+        Termination::IllegalMove,
+        Termination::KingsExposed,
+    ];
+}
+
 impl fmt::Display for Termination {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {

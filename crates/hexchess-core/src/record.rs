@@ -9,14 +9,17 @@
 //!
 //! 1. f5f6 ... 1-0
 //! ```
-//! A `FEN` tag gives the start position when it is not the variant's. Reading accepts
-//! SAN or long algebraic moves, move numbers, `{comments}` and a result token.
+//! A `FEN` tag gives the start position when it is not the variant's. Reading is
+//! [`crate::pgn`]'s reader: SAN or long algebraic moves, move numbers, comments and
+//! variations (a record keeps the main line), and a result token. A record is one
+//! game; a file of several is read with [`GameRecord::parse_all`].
 
 use std::fmt;
 use std::sync::Arc;
 
 use crate::catalog::Catalog;
 use crate::moves::Move;
+use crate::pgn::{PgnGame, ReadError, read_games};
 use crate::position::Position;
 use crate::rules::Rules;
 
@@ -32,10 +35,11 @@ pub struct GameRecord {
 /// Why a record could not be read or replayed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RecordError {
-    BadTag {
-        line: usize,
-        text: String,
-    },
+    /// The text is not PGN as [`crate::pgn::read_games`] reads it.
+    Read(ReadError),
+    /// The text holds this many games where one was expected: read them with
+    /// [`GameRecord::parse_all`].
+    SeveralGames(usize),
     UnknownVariant(String),
     BadFen(String),
     BadMove {
@@ -48,7 +52,10 @@ pub enum RecordError {
 impl fmt::Display for RecordError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            RecordError::BadTag { line, text } => write!(f, "line {line}: bad tag '{text}'"),
+            RecordError::Read(e) => e.fmt(f),
+            RecordError::SeveralGames(n) => {
+                write!(f, "{n} games where one was expected")
+            }
             RecordError::UnknownVariant(v) => write!(f, "unknown variant '{v}'"),
             RecordError::BadFen(e) => write!(f, "bad FEN tag: {e}"),
             RecordError::BadMove {
@@ -64,19 +71,20 @@ impl fmt::Display for RecordError {
 
 impl std::error::Error for RecordError {}
 
-/// Whether a token is a result, which ends the move text: `*`, or the two sides' points
-/// joined by `-` as [`crate::GameOutcome::result_text`] writes them (`1-0`, `1/2-1/2`,
-/// `3/4-1/4`, or decimals such as `0.6-0.4` for a variant's own stalemate score).
-fn is_result(tok: &str) -> bool {
-    let points = |s: &str| {
-        s.starts_with(|c: char| c.is_ascii_digit())
-            && s.chars()
-                .all(|c| c.is_ascii_digit() || c == '/' || c == '.')
-    };
-    tok == "*"
-        || tok
-            .split_once('-')
-            .is_some_and(|(w, b)| points(w) && points(b))
+impl From<&PgnGame> for GameRecord {
+    /// The game's tags as given and its main line as written (comments, annotations
+    /// and variations left out).
+    fn from(game: &PgnGame) -> GameRecord {
+        GameRecord {
+            tags: game.tags.clone(),
+            moves: game
+                .tree
+                .main_line()
+                .into_iter()
+                .map(|id| game.tree.san(id).to_string())
+                .collect(),
+        }
+    }
 }
 
 impl GameRecord {
@@ -121,62 +129,32 @@ impl GameRecord {
         }
     }
 
-    /// Reads a record.
+    /// Reads a record: the one game of `text` (no game: an empty record). A text of
+    /// several games is refused with their number rather than read in part: see
+    /// [`GameRecord::parse_all`].
     pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
-        let mut tags = Vec::new();
-        let mut movetext = String::new();
-        for (i, line) in text.lines().enumerate() {
-            let t = line.trim();
-            if t.starts_with('[') {
-                let inner = t
-                    .strip_prefix('[')
-                    .and_then(|x| x.strip_suffix(']'))
-                    .ok_or_else(|| RecordError::BadTag {
-                        line: i + 1,
-                        text: t.to_string(),
-                    })?;
-                let (key, value) = inner.split_once(' ').ok_or_else(|| RecordError::BadTag {
-                    line: i + 1,
-                    text: t.to_string(),
-                })?;
-                let value = value
-                    .trim()
-                    .strip_prefix('"')
-                    .and_then(|v| v.strip_suffix('"'))
-                    .ok_or_else(|| RecordError::BadTag {
-                        line: i + 1,
-                        text: t.to_string(),
-                    })?;
-                tags.push((key.to_string(), value.replace("\\\"", "\"")));
-            } else {
-                movetext.push_str(t);
-                movetext.push(' ');
-            }
+        let mut games = read_games(text);
+        match games.len() {
+            0 => Ok(GameRecord {
+                tags: Vec::new(),
+                moves: Vec::new(),
+            }),
+            1 => games
+                .remove(0)
+                .map(|g| GameRecord::from(&g))
+                .map_err(RecordError::Read),
+            n => Err(RecordError::SeveralGames(n)),
         }
-        // Drop comments, then split into tokens.
-        let mut clean = String::new();
-        let mut depth = 0;
-        for c in movetext.chars() {
-            match c {
-                '{' => depth += 1,
-                '}' if depth > 0 => depth -= 1,
-                _ if depth == 0 => clean.push(c),
-                _ => {}
-            }
-        }
-        let mut moves = Vec::new();
-        for tok in clean.split_whitespace() {
-            if is_result(tok) {
-                break;
-            }
-            // "12." or "12..." or "12.Nf3"
-            let tok = tok.trim_start_matches(|c: char| c.is_ascii_digit());
-            let tok = tok.trim_start_matches('.');
-            if !tok.is_empty() {
-                moves.push(tok.to_string());
-            }
-        }
-        Ok(GameRecord { tags, moves })
+    }
+
+    /// Reads every game of a file of records (or of any PGN file), each on its own:
+    /// a game that cannot be read is an error in its place, and the games after it
+    /// are still read.
+    pub fn parse_all(text: &str) -> Vec<Result<GameRecord, RecordError>> {
+        read_games(text)
+            .into_iter()
+            .map(|g| g.map(|g| GameRecord::from(&g)).map_err(RecordError::Read))
+            .collect()
     }
 
     /// Replays the record: the variant from the catalog, the start (FEN tag or the
@@ -218,7 +196,8 @@ impl GameRecord {
 impl fmt::Display for GameRecord {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (k, v) in &self.tags {
-            writeln!(f, "[{k} \"{}\"]", v.replace('"', "\\\""))?;
+            let v = v.replace('\\', "\\\\").replace('"', "\\\"");
+            writeln!(f, "[{k} \"{v}\"]")?;
         }
         writeln!(f)?;
         // Black moves first in a FEN start with "b": number from there.
@@ -292,6 +271,42 @@ mod tests {
         assert!(GameRecord::parse("[Variant glinski]").is_err());
     }
 
+    /// A file of several games used to be read as one game of all their moves.
+    #[test]
+    fn several_games_are_refused_as_one_and_read_as_many() {
+        let catalog = Catalog::builtin();
+        let one = "[Event \"a\"]\n\n1. f6 c5 *\n";
+        let two = "[Event \"b \\\\ c\"]\n\n1. e5 *\n";
+        let text = format!("{one}\n{two}\n{one}");
+        assert_eq!(GameRecord::parse(&text), Err(RecordError::SeveralGames(3)));
+        assert!(
+            GameRecord::parse(&text)
+                .unwrap_err()
+                .to_string()
+                .starts_with("3 games")
+        );
+        let all = GameRecord::parse_all(&text);
+        assert_eq!(all.len(), 3);
+        let second = all[1].as_ref().unwrap();
+        assert_eq!(second.tag("Event"), Some("b \\ c"));
+        assert_eq!(second.moves, ["e5"]);
+        // A backslash is escaped when written, and reads back.
+        assert_eq!(GameRecord::parse(&second.to_string()).as_ref(), Ok(second));
+        assert!(
+            all.iter()
+                .all(|r| r.as_ref().unwrap().replay(&catalog).is_ok())
+        );
+        // A bad game is an error in its place.
+        let bad = format!("{one}\n[Event \"x\"]\n\n1. f6 ( c5 *\n\n{one}");
+        let all = GameRecord::parse_all(&bad);
+        assert!(all[0].is_ok() && all[2].is_ok());
+        let e = all[1].as_ref().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "game 2, line 7, column 7: unclosed variation"
+        );
+    }
+
     /// Found while writing the rules reference: a variant scoring stalemate 0.6/0.4
     /// writes the result `0.6-0.4`, which the reader took for a move.
     #[test]
@@ -311,7 +326,7 @@ mod tests {
             assert_eq!(rec.moves, ["f6", "c5"], "{result}");
         }
         for not_result in ["O-O", "O-O-O-Q", "e1-e2", "-1", "1-", "x-1"] {
-            assert!(!is_result(not_result), "{not_result}");
+            assert!(!crate::pgn::is_result(not_result), "{not_result}");
         }
     }
 }

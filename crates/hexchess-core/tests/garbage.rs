@@ -1,5 +1,5 @@
 //! Garbage in, clear error out: every parser of the core over generated bad input (hex
-//! FEN, moves in SAN and long algebraic, variant files, game records). Each input must
+//! FEN, moves in SAN and long algebraic, variant files, game records, PGN files). Each input must
 //! be refused with a message that says what is wrong (with line and column for files),
 //! or be accepted and then work; never a panic or a hang.
 //!
@@ -12,6 +12,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 use hexchess_core::catalog::{Catalog, compile};
+use hexchess_core::multi::{Game, Step};
+use hexchess_core::pgn::{GameTree, NodeId, PgnGame, read_games, write_games};
 use hexchess_core::record::GameRecord;
 use hexchess_core::variant::parse_variant;
 use hexchess_core::{Position, Rules};
@@ -226,4 +228,167 @@ fn broken_game_records_are_refused_or_replay() {
         refused > 0 && replayed > 0,
         "{refused} refused, {replayed} replayed"
     );
+}
+
+/// A move (two sides) or a whole turn (more sides) picked at random, as written; `None`
+/// when the game is over.
+fn random_move(pos: &mut Result<Position, Game>, rng: &mut StdRng) -> Option<String> {
+    match pos {
+        Ok(p) => {
+            let moves = p.legal_moves();
+            let mv = *moves.get(rng.random_range(0..moves.len().max(1)))?;
+            let san = p.move_to_san(mv);
+            p.make_move(mv);
+            Some(san)
+        }
+        Err(g) => {
+            let before = g.turns().len();
+            let mut texts = Vec::new();
+            while g.end().is_none() {
+                let steps = g.steps();
+                let step = *steps.get(rng.random_range(0..steps.len().max(1)))?;
+                if step != Step::Stop {
+                    texts.push(g.step_text(step));
+                }
+                g.play(step);
+                if g.turns().len() > before {
+                    return Some(texts.join("&"));
+                }
+            }
+            None
+        }
+    }
+}
+
+/// A random game of every variant in PGN, with a variation now and then, comments and
+/// annotations.
+fn pgn_games(catalog: &Catalog, rng: &mut StdRng) -> Vec<PgnGame> {
+    let starts = catalog
+        .entries()
+        .iter()
+        .map(|e| (e.id(), Ok(Position::start(Arc::clone(&e.rules)))))
+        .chain(
+            catalog
+                .multiplayer()
+                .iter()
+                .map(|e| (e.id(), Err(Game::new(Arc::clone(&e.rules)).unwrap()))),
+        );
+    let mut games = Vec::new();
+    for (id, mut game) in starts {
+        let mut pgn = PgnGame::new();
+        pgn.set_tag("Variant", id);
+        pgn.set_tag("Event", "garbage \"quoted\"");
+        let tree: &mut GameTree = &mut pgn.tree;
+        let mut at: NodeId = tree.root();
+        for _ in 0..rng.random_range(4..30) {
+            let before = game.clone();
+            let Some(text) = random_move(&mut game, rng) else {
+                break;
+            };
+            let parent = at;
+            at = tree.add_move(parent, &text);
+            if rng.random_bool(0.2) {
+                tree.set_comment_after(at, "a {comment} ; here");
+                tree.add_nag(at, rng.random_range(1..=255));
+            }
+            if rng.random_bool(0.15) {
+                let mut other = before;
+                let mut v = parent;
+                for _ in 0..rng.random_range(1..4) {
+                    match random_move(&mut other, rng) {
+                        Some(t) => v = tree.add_move(v, &t),
+                        None => break,
+                    }
+                }
+            }
+        }
+        pgn.replay(catalog).unwrap();
+        games.push(pgn);
+    }
+    games
+}
+
+/// What every game read from any text must do: refused with its number and place, or
+/// read; then refused by the rules with a reason, or replayed; and a game replayed is
+/// written, read and replayed again to the same bytes.
+fn check_pgn(text: &str, catalog: &Catalog) -> (usize, usize) {
+    let (mut refused, mut replayed) = (0, 0);
+    let games = read_games(text);
+    let lines = text.lines().count() + 1;
+    for (i, game) in games.into_iter().enumerate() {
+        match game {
+            Err(e) => {
+                refused += 1;
+                assert_eq!(e.game, i + 1, "{e}");
+                assert!(e.line >= 1 && e.line <= lines, "{e}");
+                assert!(!e.to_string().is_empty());
+            }
+            Ok(mut g) => match g.replay(catalog) {
+                Err(e) => {
+                    refused += 1;
+                    assert!(e.to_string().contains(&format!("game {}", i + 1)), "{e}");
+                }
+                Ok(end) => {
+                    replayed += 1;
+                    let written = g.to_string();
+                    let mut again = read_games(&written);
+                    assert_eq!(again.len(), 1, "{text}\n---\n{written}");
+                    let mut back = again.remove(0).unwrap_or_else(|e| panic!("{e}\n{written}"));
+                    let end2 = back
+                        .replay(catalog)
+                        .unwrap_or_else(|e| panic!("{e}\n{written}"));
+                    assert_eq!(back.to_string(), written, "{text}");
+                    assert_eq!(end2.to_fen(), end.to_fen());
+                }
+            },
+        }
+    }
+    (refused, replayed)
+}
+
+#[test]
+fn broken_pgn_files_are_refused_game_by_game_or_replay_exactly() {
+    let catalog = catalog();
+    let mut rng = StdRng::seed_from_u64(5);
+    let games = pgn_games(&catalog, &mut rng);
+    let alphabet: Vec<char> = "[]\"\\ \n.123456789xKQRBNabcdefgh=+#-O0*/{}();$!?%&@"
+        .chars()
+        .collect();
+    let (mut refused, mut replayed) = (0, 0);
+    for _ in 0..count() {
+        let file: Vec<PgnGame> = (0..3)
+            .map(|_| games[rng.random_range(0..games.len())].clone())
+            .collect();
+        let text = mutate(&mut rng, &write_games(&file), &alphabet);
+        let (r, p) = check_pgn(&text, &catalog);
+        refused += r;
+        replayed += p;
+    }
+    assert!(
+        refused > 0 && replayed > count(),
+        "{refused} refused, {replayed} replayed"
+    );
+}
+
+#[test]
+fn random_bytes_are_no_pgn_and_no_panic() {
+    let catalog = catalog();
+    let mut rng = StdRng::seed_from_u64(6);
+    let pieces = [
+        "[", "]", "\"", "{", "}", "(", ")", ";", "%", "$", "\n", " ", "1.", "...", "f6", "*",
+        "1-0", "\\", "!?",
+    ];
+    for _ in 0..count() {
+        let text = if rng.random_bool(0.5) {
+            let bytes: Vec<u8> = (0..rng.random_range(0..400))
+                .map(|_| rng.random())
+                .collect();
+            String::from_utf8_lossy(&bytes).into_owned()
+        } else {
+            (0..rng.random_range(0..200))
+                .map(|_| pieces[rng.random_range(0..pieces.len())])
+                .collect()
+        };
+        check_pgn(&text, &catalog);
+    }
 }

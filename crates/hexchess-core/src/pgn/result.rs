@@ -1,0 +1,179 @@
+//! Results and how games ended, in the words of the PGN standard: the result token,
+//! the `Termination` tag's values, and a game's end put into its tags.
+
+use crate::multi::{EndReason, GameEnd};
+#[cfg(doc)]
+use crate::outcome::GameOutcome;
+use crate::outcome::Termination;
+
+/// One side's points as written in a result: `1`, `0`, `1/2`, `3/4`, `0.6`.
+fn points(s: &str) -> Option<f64> {
+    let number = |s: &str| {
+        let ok = s.starts_with(|c: char| c.is_ascii_digit())
+            && s.chars().all(|c| c.is_ascii_digit() || c == '.')
+            && s.matches('.').count() <= 1;
+        ok.then(|| s.parse::<f64>().ok()).flatten()
+    };
+    match s.split_once('/') {
+        Some((a, b)) => {
+            let b = number(b).filter(|b| *b > 0.0)?;
+            Some(number(a)? / b)
+        }
+        None => number(s),
+    }
+}
+
+/// Whether a token is a result, which ends a game's moves: `*`, or each side's points
+/// joined by `-`, as [`GameOutcome::result_text`] writes them (`1-0`, `1/2-1/2`,
+/// `3/4-1/4`, decimals such as `0.6-0.4` for a variant's own stalemate score) and as
+/// [`multi_result_text`] does for three or four sides (`1-0-0`, `0-1/2-0-1/2`).
+///
+/// Points that add up to nothing are no result: `0-0` and `0-0-0` are castling written
+/// with zeros.
+pub fn is_result(tok: &str) -> bool {
+    if tok == "*" {
+        return true;
+    }
+    let parts: Vec<&str> = tok.split('-').collect();
+    if !(2..=4).contains(&parts.len()) {
+        return false;
+    }
+    let mut total = 0.0;
+    for p in parts {
+        match points(p) {
+            Some(x) => total += x,
+            None => return false,
+        }
+    }
+    total > 0.0
+}
+
+/// The standard's `Termination` value for how a game ended. Whatever the rules
+/// decided (checkmate, stalemate, a draw by rule) and whatever the players did
+/// (resignation, agreement) is "normal"; the standard keeps its other values for games
+/// ended from outside the play.
+pub fn termination_tag(t: Termination) -> &'static str {
+    match t {
+        Termination::Checkmate
+        | Termination::Stalemate
+        | Termination::Repetition
+        | Termination::MoveRule
+        | Termination::InsufficientMaterial
+        | Termination::Resignation
+        | Termination::Agreement
+        | Termination::KingsExposed => "normal",
+        Termination::Time => "time forfeit",
+        Termination::Adjudication => "adjudication",
+        Termination::IllegalMove => "rules infraction",
+    }
+}
+
+/// The values the standard gives the `Termination` tag.
+pub const TERMINATION_VALUES: [&str; 8] = [
+    "abandoned",
+    "adjudication",
+    "death",
+    "emergency",
+    "normal",
+    "rules infraction",
+    "time forfeit",
+    "unterminated",
+];
+
+/// The termination our game records write (`checkmate`, `time`: [`Termination`]'s
+/// words), if `value` is one.
+pub(crate) fn our_termination(value: &str) -> Option<Termination> {
+    Termination::ALL
+        .into_iter()
+        .find(|t| t.to_string() == value)
+}
+
+/// A game of more sides' result: each side's points in seat order joined by `-`, a
+/// shared point as a fraction (`1-0-0`, `1/2-1/2-0`, `0-1/2-0-1/2`); `*` while it goes
+/// on.
+pub fn multi_result_text(end: Option<&GameEnd>, sides: usize) -> String {
+    let Some(end) = end else {
+        return "*".to_string();
+    };
+    let share = end.winners.len();
+    crate::piece::Side::ALL[..sides.min(crate::piece::MAX_SIDES)]
+        .iter()
+        .map(|s| match (end.winners.contains(s), share) {
+            (false, _) => "0".to_string(),
+            (true, 1) => "1".to_string(),
+            (true, n) => format!("1/{n}"),
+        })
+        .collect::<Vec<_>>()
+        .join("-")
+}
+
+/// What a final comment says of how a game of more sides ended.
+pub(crate) fn end_reason_text(reason: EndReason) -> &'static str {
+    match reason {
+        EndReason::LastKingStanding => "Last king standing",
+        EndReason::Checkmate => "Checkmate",
+        EndReason::Stalemate => "Draw by stalemate",
+        EndReason::Repetition => "Draw by repetition",
+        EndReason::MoveRule => "Draw by the 50-move rule",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_of_two_three_and_four_sides() {
+        for r in [
+            "1-0",
+            "0-1",
+            "1/2-1/2",
+            "*",
+            "3/4-1/4",
+            "0.6-0.4",
+            "0.35-0.65",
+            "1-0-0",
+            "1/3-1/3-1/3",
+            "0-1/2-0-1/2",
+        ] {
+            assert!(is_result(r), "{r}");
+        }
+        for not in [
+            "O-O",
+            "O-O-O-Q",
+            "e1-e2",
+            "-1",
+            "1-",
+            "x-1",
+            "0-0",
+            "0-0-0",
+            "1/0-0",
+            "1-0-0-0-0",
+            "1..2-0",
+            "--",
+        ] {
+            assert!(!is_result(not), "{not}");
+        }
+    }
+
+    #[test]
+    fn every_termination_has_a_standard_value_and_reads_back_from_ours() {
+        for t in Termination::ALL {
+            assert!(TERMINATION_VALUES.contains(&termination_tag(t)), "{t}");
+            assert_eq!(our_termination(&t.to_string()), Some(t));
+        }
+        assert_eq!(termination_tag(Termination::Checkmate), "normal");
+        assert_eq!(termination_tag(Termination::Time), "time forfeit");
+    }
+
+    #[test]
+    fn a_shared_point_is_written_as_a_fraction() {
+        let end = GameEnd {
+            winners: vec![crate::Side::Black, crate::Side::Fourth],
+            reason: EndReason::Checkmate,
+        };
+        assert_eq!(multi_result_text(Some(&end), 4), "0-1/2-0-1/2");
+        assert!(is_result(&multi_result_text(Some(&end), 4)));
+        assert_eq!(multi_result_text(None, 3), "*");
+    }
+}
