@@ -100,5 +100,13 @@ fn editing_a_variant_file_reloads_it() {
     write_and_run(&mut app, &path, &mod_text("Mine, fixed"));
     assert_eq!(name_of(&app, "mine").as_deref(), Some("Mine, fixed"));
     assert!(app.world().resource::<Variants>().0.errors().is_empty());
+
+    // Deleted: it leaves the menu; the game in progress goes on with its rules.
+    std::fs::remove_file(&path).unwrap();
+    for _ in 0..3 {
+        app.update();
+    }
+    assert_eq!(name_of(&app, "mine"), None);
+    assert_eq!(app.world().resource::<GameState>().rules().id(), "mine");
     std::fs::remove_dir_all(&dir).ok();
 }

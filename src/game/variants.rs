@@ -1,7 +1,8 @@
 //! Variant files while the game runs: every `*.ron` in the variants folders is watched
 //! (by polling modification times, which needs no platform file-watcher), reloaded when
 //! it changes, and its errors kept for the error panel. A broken file never stops the
-//! game; a file that failed and is then fixed loads on its next save.
+//! game; a file that failed and is then fixed loads on its next save; a file deleted
+//! takes its variants out of the menu (a built-in it replaced comes back).
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -144,7 +145,38 @@ fn poll_variant_files(
             }
         }
     }
+    forget_deleted_files(&seen.times, &now, &mut variants, &mut changed, &mut notices);
     seen.times = now;
+}
+
+/// The files seen before and gone now: their variants leave the catalog, and a game
+/// in progress of one of them keeps its rules until it ends.
+fn forget_deleted_files(
+    before: &HashMap<PathBuf, SystemTime>,
+    now: &HashMap<PathBuf, SystemTime>,
+    variants: &mut Variants,
+    changed: &mut MessageWriter<VariantFileChanged>,
+    notices: &mut MessageWriter<GameNotice>,
+) {
+    let mut gone: Vec<&PathBuf> = before.keys().filter(|p| !now.contains_key(*p)).collect();
+    gone.sort();
+    for path in gone {
+        let ids = variants.0.forget_file(path);
+        info!("variant file {} deleted: {ids:?} forgotten", path.display());
+        notices.write(GameNotice(if ids.is_empty() {
+            format!("{} deleted", path.display())
+        } else {
+            format!("{} deleted: {} removed", path.display(), ids.join(", "))
+        }));
+        for id in ids {
+            // A built-in the file replaced is back: the game of it may restart.
+            let back = variants.0.get(&id).map(|e| e.id().to_string());
+            changed.write(VariantFileChanged {
+                path: path.clone(),
+                id: back,
+            });
+        }
+    }
 }
 
 /// When the current game's variant was reloaded, offer to restart it with the new rules.

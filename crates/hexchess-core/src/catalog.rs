@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use crate::bitboard::WideBitboard;
 use crate::rules::Rules;
+use crate::variant::builtin::BuiltinVariant;
 use crate::variant::{BUILTIN_VARIANTS, Problem, VariantError, VariantSpec, load_variant_file};
 
 /// Where a variant came from.
@@ -104,6 +105,39 @@ fn compile_any(spec: &VariantSpec, file: &str) -> Result<Compiled, VariantError>
     }
 }
 
+/// A built-in variant's spec, compiled.
+fn compile_builtin(b: &BuiltinVariant) -> Result<(VariantSpec, Compiled), VariantError> {
+    let file = format!("variants/{}", b.file);
+    b.load()
+        .and_then(|spec| compile_any(&spec, &file).map(|r| (spec, r)))
+}
+
+/// The built-in two-player variant `id`, as [`Catalog::builtin`] has it.
+fn builtin_two(id: &str) -> Option<CatalogEntry> {
+    let b = BUILTIN_VARIANTS.iter().find(|b| b.id == id)?;
+    match compile_builtin(b).ok()? {
+        (spec, Compiled::Two(rules)) => Some(CatalogEntry {
+            spec,
+            rules,
+            source: VariantSource::Builtin,
+        }),
+        _ => None,
+    }
+}
+
+/// The built-in game of more sides `id`.
+fn builtin_multi(id: &str) -> Option<MultiEntry> {
+    let b = BUILTIN_VARIANTS.iter().find(|b| b.id == id)?;
+    match compile_builtin(b).ok()? {
+        (spec, Compiled::More(rules)) => Some(MultiEntry {
+            spec,
+            rules,
+            source: VariantSource::Builtin,
+        }),
+        _ => None,
+    }
+}
+
 fn problem(file: &str, path: &str, message: String) -> VariantError {
     VariantError::Invalid {
         file: file.to_string(),
@@ -149,12 +183,8 @@ impl Catalog {
     /// The built-in variants only.
     pub fn builtin() -> Catalog {
         let mut c = Catalog::default();
-        for b in BUILTIN_VARIANTS {
-            let file = format!("variants/{}", b.file);
-            match b
-                .load()
-                .and_then(|spec| compile_any(&spec, &file).map(|r| (spec, r)))
-            {
+        for b in &BUILTIN_VARIANTS {
+            match compile_builtin(b) {
                 Ok((spec, Compiled::Two(rules))) => c.entries.push(CatalogEntry {
                     spec,
                     rules,
@@ -282,6 +312,50 @@ impl Catalog {
             }
         };
         Ok(Some(&self.entries[index]))
+    }
+
+    /// Forgets what a file that is gone gave: its variants (a built-in it replaced
+    /// comes back) and its errors. Returns the ids it gave, for the menu to tell.
+    pub fn forget_file(&mut self, path: &Path) -> Vec<String> {
+        let file = path.display().to_string();
+        self.errors.retain(|e| e.file() != file);
+        let source = VariantSource::File(path.to_path_buf());
+        let mut gone = Vec::new();
+        let mut i = 0;
+        while i < self.entries.len() {
+            if self.entries[i].source != source {
+                i += 1;
+                continue;
+            }
+            gone.push(self.entries[i].id().to_string());
+            match builtin_two(self.entries[i].id()) {
+                Some(entry) => {
+                    self.entries[i] = entry;
+                    i += 1;
+                }
+                None => {
+                    self.entries.remove(i);
+                }
+            }
+        }
+        let mut i = 0;
+        while i < self.multi.len() {
+            if self.multi[i].source != source {
+                i += 1;
+                continue;
+            }
+            gone.push(self.multi[i].id().to_string());
+            match builtin_multi(self.multi[i].id()) {
+                Some(entry) => {
+                    self.multi[i] = entry;
+                    i += 1;
+                }
+                None => {
+                    self.multi.remove(i);
+                }
+            }
+        }
+        gone
     }
 
     /// The two-player variants.

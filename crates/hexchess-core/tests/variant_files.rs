@@ -228,3 +228,81 @@ fn a_broken_setup_phase_names_each_problem_where_it_is() {
         "{err}"
     );
 }
+
+/// A file opening with RON's extension attribute keeps its problems' positions (they
+/// were all lost: the attribute was taken for the document).
+#[test]
+fn a_file_with_an_enable_header_keeps_its_positions() {
+    let broken = format!(
+        "#![enable(implicit_some)]\n{}",
+        GLINSKI.replace("('Q', [\"e1\"]),", "('Q', [\"e1\", \"z9\"]),")
+    );
+    let err = parse_variant(&broken, "variants/header.ron").unwrap_err();
+    let VariantError::Invalid { problems, .. } = &err else {
+        panic!("{err}")
+    };
+    let (line, col) = position_of(&broken, "('Q'", "\"z9\"");
+    let p = problems
+        .iter()
+        .find(|p| p.message.contains("\"z9\" is not on the board"))
+        .unwrap_or_else(|| panic!("{err}"));
+    assert_eq!((p.line, p.column), (Some(line), Some(col)), "{p}");
+    assert!(line > 1, "the header is a line of its own");
+}
+
+/// A variant file deleted while a program runs: its variants leave the catalog, a
+/// built-in it replaced comes back, and its errors go.
+#[test]
+fn a_deleted_file_takes_its_variants_and_errors_with_it() {
+    use hexchess_core::catalog::{Catalog, VariantSource};
+    let dir = std::env::temp_dir().join(format!("hexchess-forget-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let variants = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../variants");
+    let read = |f: &str| std::fs::read_to_string(variants.join(f)).unwrap();
+    let files = [
+        (
+            "copy.ron",
+            read("glinski.ron").replacen("id: \"glinski\"", "id: \"glinski-copy\"", 1),
+        ),
+        (
+            "mccooey.ron",
+            read("mccooey.ron").replacen("name: \"", "name: \"My ", 1),
+        ),
+        (
+            "three.ron",
+            read("hexachess-3.ron").replacen("id: \"hexachess-3\"", "id: \"three-copy\"", 1),
+        ),
+        ("broken.ron", "(id: \"broken\", name: 7)".to_string()),
+    ];
+    for (name, text) in &files {
+        std::fs::write(dir.join(name), text).unwrap();
+    }
+    let mut catalog = Catalog::builtin();
+    let builtin_name = catalog.get("mccooey").unwrap().name().to_string();
+    catalog.load_dir(&dir);
+    assert!(catalog.get("glinski-copy").is_some());
+    assert!(catalog.get_multi("three-copy").is_some());
+    assert!(catalog.get("mccooey").unwrap().name().starts_with("My "));
+    assert_eq!(catalog.errors().len(), 1);
+
+    let mut gone = Vec::new();
+    for (name, _) in &files {
+        let path = dir.join(name);
+        std::fs::remove_file(&path).unwrap();
+        gone.extend(catalog.forget_file(&path));
+    }
+    gone.sort();
+    assert_eq!(gone, ["glinski-copy", "mccooey", "three-copy"]);
+    assert!(catalog.get("glinski-copy").is_none());
+    assert!(catalog.get_multi("three-copy").is_none());
+    let mccooey = catalog.get("mccooey").unwrap();
+    assert_eq!(mccooey.name(), builtin_name);
+    assert_eq!(mccooey.source, VariantSource::Builtin);
+    assert!(catalog.errors().is_empty(), "{:?}", catalog.errors());
+    assert_eq!(
+        catalog.ids(),
+        Catalog::builtin().ids(),
+        "the menu's order is kept"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -196,7 +196,7 @@ pub enum Progress {
 /// during a search of a few milliseconds (other engines wait about a second or more).
 pub struct ProgressSink {
     pub after: std::time::Duration,
-    pub report: Box<dyn FnMut(&Progress) + Send>,
+    pub report: Box<dyn FnMut(&Progress) + Send + Sync>,
 }
 
 /// Progress after a completed depth.

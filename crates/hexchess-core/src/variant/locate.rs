@@ -41,6 +41,8 @@ fn lex(src: &str) -> Vec<Lexed> {
             lexer.skip_line_comment();
         } else if c == '/' && lexer.peek(1) == Some('*') {
             lexer.skip_block_comment();
+        } else if c == '#' && lexer.peek(1) == Some('!') {
+            lexer.skip_attribute();
         } else {
             let token = lexer.token(c);
             out.push(Lexed {
@@ -85,6 +87,27 @@ impl Lexer {
     /// `// ...` up to the end of the line.
     fn skip_line_comment(&mut self) {
         while !self.at_end() && self.chars[self.i] != '\n' {
+            self.bump();
+        }
+    }
+
+    /// An extension attribute, `#![enable(...)]`: up to its closing bracket, nested
+    /// brackets included. It says how to read the document and is not part of its
+    /// value.
+    fn skip_attribute(&mut self) {
+        let mut depth = 0;
+        while !self.at_end() {
+            match self.chars[self.i] {
+                '[' => depth += 1,
+                ']' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        self.bump();
+                        return;
+                    }
+                }
+                _ => {}
+            }
             self.bump();
         }
     }
@@ -356,5 +379,15 @@ mod tests {
         assert_eq!(l.find("list[1]"), Some((8, 24)));
         // Unknown paths fall back to the nearest ancestor.
         assert_eq!(l.find("setup.white[0][1][7]"), Some((6, 19)));
+    }
+
+    /// A file may open with RON's extension attributes; they are not the document's
+    /// value (they once were taken for it, and every position was lost).
+    #[test]
+    fn extension_attributes_before_the_value_are_passed_over() {
+        let src = "#![enable(implicit_some)]\n#! [ enable(unwrap_newtypes, [x]) ]\n(\n  id: \"x\",\n  list: [1, -2],\n)";
+        let l = Locations::scan(src);
+        assert_eq!(l.find("id"), Some((4, 7)));
+        assert_eq!(l.find("list[1]"), Some((5, 13)));
     }
 }
