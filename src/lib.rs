@@ -15,6 +15,7 @@
 //! - [`input`]: mouse and keyboard: selecting, dragging, promotion choice, shortcuts.
 //! - [`table`]: games of more than two sides: the table's game, seats, engine seats,
 //!   its board, pieces, highlights and clicks.
+//! - [`prefs`]: the settings and the unfinished game, kept between runs.
 //! - [`ui`]: the egui menus, panels and dialogs.
 //! - [`screen`]: the camera and lights, the pointer's cell, pinned text, redrawing.
 //! - [`dev`]: screenshots and frame statistics.
@@ -27,6 +28,7 @@ pub mod look;
 pub mod machine;
 pub mod pieces;
 pub mod play;
+pub mod prefs;
 pub mod screen;
 pub mod table;
 pub mod ui;
@@ -129,6 +131,7 @@ pub fn add_game_plugins(
             play::PlayPlugin,
             input::InputPlugin,
             table::TablePlugin,
+            prefs::PrefsPlugin,
         ));
 }
 

@@ -11,10 +11,12 @@ use clap::{Parser, ValueEnum};
 use hexchess::board::Selection;
 use hexchess::dev::frames::{ExitAfter, ExitWhenOver, FrameReport};
 use hexchess::dev::screenshot::ScreenshotPlan;
+use hexchess::game::GameNotice;
 use hexchess::game::GameState;
-use hexchess::look::{Settings, Theme, View};
+use hexchess::look::{Theme, View};
 use hexchess::machine::{cores, run_systems_on_one_thread, systems_on_one_thread};
-use hexchess::play::{AppState, DEFAULT_LEVEL, Mode, Session};
+use hexchess::play::{AppState, Mode};
+use hexchess::prefs::{KeptPreferences, Preferences, PrefsFiles, ResumeOffer, Unfinished};
 use hexchess::screen::redraw::Redraw;
 use hexchess::{HexchessPlugin, LaunchOptions};
 use hexchess_core::{Catalog, Cell, Side};
@@ -30,8 +32,9 @@ struct Cli {
     /// Variant id (see `hexchess-engine variants`).
     #[arg(long)]
     variant: Option<String>,
-    #[arg(long, value_enum, default_value_t = ViewArg::ThreeD)]
-    view: ViewArg,
+    /// 3d or 2d (default: as last time).
+    #[arg(long, value_enum)]
+    view: Option<ViewArg>,
     /// Start from this hex FEN.
     #[arg(long)]
     fen: Option<String>,
@@ -46,15 +49,16 @@ struct Cli {
     /// out are engines (paranoid); with `--mode engine-engine` every seat is.
     #[arg(long, value_delimiter = ',')]
     seats: Vec<String>,
-    /// Who plays.
-    #[arg(long, value_enum, default_value_t = ModeArg::HumanEngine)]
-    mode: ModeArg,
-    /// Your side against the engine.
-    #[arg(long, value_enum, default_value_t = SideArg::White)]
-    side: SideArg,
-    /// Engine strength, 1 (beginner) to 20 (full strength).
-    #[arg(long, default_value_t = DEFAULT_LEVEL)]
-    level: Skill,
+    /// Who plays (default: as last time).
+    #[arg(long, value_enum)]
+    mode: Option<ModeArg>,
+    /// Your side against the engine (default: as last time, else White).
+    #[arg(long, value_enum)]
+    side: Option<SideArg>,
+    /// Engine strength, 1 (beginner) to 20 (full strength) (default: as last time,
+    /// else 11).
+    #[arg(long)]
+    level: Option<Skill>,
     /// Select the piece on this cell (shows its legal moves).
     #[arg(long)]
     select: Option<String>,
@@ -66,12 +70,19 @@ struct Cli {
     #[arg(long)]
     flip: bool,
     /// Colours and sizes: a shipped theme (classic, slate) or a theme file (RON; see
-    /// assets/themes/classic.ron).
-    #[arg(long, default_value = "classic")]
-    theme: String,
+    /// assets/themes/classic.ron) (default: as last time, else classic).
+    #[arg(long)]
+    theme: Option<String>,
+    /// Start with the default settings, keep none and offer no unfinished game (the
+    /// settings live in the per-user config folder; see docs/settings.md).
+    #[arg(long)]
+    fresh: bool,
     /// Open the new-game menu at start.
     #[arg(long)]
     menu: bool,
+    /// Open the settings window at start.
+    #[arg(long)]
+    settings: bool,
     /// Open the endgame trainer's window at start.
     #[arg(long)]
     endgames: bool,
@@ -100,9 +111,10 @@ struct Cli {
     /// Log the time each render pass takes on the GPU, once a second.
     #[arg(long)]
     render_diagnostics: bool,
-    /// The window's size in logical pixels, as WIDTHxHEIGHT.
-    #[arg(long, default_value = "1280x800", value_parser = parse_window_size)]
-    window_size: (u32, u32),
+    /// The window's size in logical pixels, as WIDTHxHEIGHT (default: as last time,
+    /// else 1280x800).
+    #[arg(long, value_parser = parse_window_size)]
+    window_size: Option<(u32, u32)>,
     /// Redraw every frame even when nothing changes (normally the game redraws on
     /// input and while something moves, and otherwise a few times a second).
     #[arg(long)]
@@ -148,6 +160,10 @@ fn main() -> ExitCode {
     for e in catalog.errors() {
         eprintln!("warning: {e}");
     }
+    let kept = KeptSettings::read(&cli);
+    for w in &kept.warnings {
+        eprintln!("warning: {w}");
+    }
     // A game of more sides opens the table; the two-player game waits behind it.
     let table = match table_request(&mut cli, &catalog) {
         Ok(t) => t,
@@ -156,7 +172,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let (options, selection) = match launch_options(&cli) {
+    let (options, selection) = match launch_options(&cli, &kept.prefs, &catalog) {
         Ok(o) => o,
         Err(e) => {
             eprintln!("error: {e}");
@@ -177,15 +193,27 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let theme = Theme::find(&cli.theme).unwrap_or_else(|e| {
+    let theme_name = cli
+        .theme
+        .clone()
+        .unwrap_or_else(|| kept.prefs.theme.clone());
+    let theme = Theme::find(&theme_name).unwrap_or_else(|e| {
         eprintln!("warning: {e}; using the classic theme");
         Theme::default()
     });
+    let resume = kept.unfinished_game(&cli);
     let hand = cli
         .pick
         .and_then(|letter| state.rules().kind_by_letter(letter));
     let mut app = App::new();
-    add_window_and_game(&mut app, &cli, catalog, state, options, theme);
+    let window_size = cli.window_size.unwrap_or(kept.prefs.window);
+    add_window_and_game(&mut app, window_size, catalog, state, options, theme);
+    app.insert_resource(KeptPreferences::new(kept.prefs.clone()))
+        .insert_resource(ResumeOffer(resume))
+        .insert_resource(kept.files.clone());
+    for w in kept.warnings {
+        app.world_mut().write_message(GameNotice(w));
+    }
     app.insert_resource(Selection {
         from: selection,
         hand,
@@ -198,6 +226,9 @@ fn main() -> ExitCode {
     }
     if cli.endgames {
         app.world_mut().write_message(hexchess::ui::OpenTrainer);
+    }
+    if cli.settings {
+        app.world_mut().write_message(hexchess::ui::OpenSettings);
     }
     if let Some(request) = table {
         app.world_mut().write_message(request);
@@ -241,7 +272,7 @@ fn table_request(
         .iter()
         .map(|s| SeatPlayer::parse(s).map_err(|e| format!("--seats: {e}")))
         .collect::<Result<Vec<_>, _>>()?;
-    if seats.is_empty() && !matches!(cli.mode, ModeArg::EngineEngine) {
+    if seats.is_empty() && !matches!(cli.mode, Some(ModeArg::EngineEngine)) {
         seats.push(SeatPlayer::Human);
     }
     if seats.len() > n {
@@ -260,39 +291,102 @@ fn table_request(
     }))
 }
 
+/// The settings kept from last time (none with `--fresh` or `--screenshot`, which
+/// must look the same on every machine), where they are kept, and what was wrong
+/// with them.
+struct KeptSettings {
+    prefs: Preferences,
+    files: PrefsFiles,
+    warnings: Vec<String>,
+}
+
+impl KeptSettings {
+    fn read(cli: &Cli) -> KeptSettings {
+        if cli.fresh || cli.screenshot.is_some() {
+            return KeptSettings {
+                prefs: Preferences::default(),
+                files: PrefsFiles::default(),
+                warnings: Vec::new(),
+            };
+        }
+        let files = PrefsFiles::user();
+        let (prefs, warnings) = match &files.settings {
+            Some(path) => Preferences::read_or_default(path),
+            None => (Preferences::default(), Vec::new()),
+        };
+        KeptSettings {
+            prefs,
+            files,
+            warnings,
+        }
+    }
+
+    /// The unfinished game to offer, unless the command line asks for a game of its
+    /// own (then the file waits for another start).
+    fn unfinished_game(&self, cli: &Cli) -> Option<Unfinished> {
+        let own_game = cli.variant.is_some()
+            || cli.fen.is_some()
+            || cli.load.is_some()
+            || !cli.moves.is_empty()
+            || cli.drill.is_some();
+        let path = self.files.autosave.as_ref().filter(|_| !own_game)?;
+        match hexchess::prefs::autosave::read(path) {
+            Ok(found) => found,
+            Err(e) => {
+                eprintln!("warning: the unfinished game cannot be read: {e}");
+                None
+            }
+        }
+    }
+}
+
 /// The game the command line asks for, and the cell to select (`--select`), or why
-/// it cannot start.
-fn launch_options(cli: &Cli) -> Result<(LaunchOptions, Option<String>), String> {
+/// it cannot start. What the command line leaves out is as it was last time (`prefs`).
+fn launch_options(
+    cli: &Cli,
+    prefs: &Preferences,
+    catalog: &Catalog,
+) -> Result<(LaunchOptions, Option<String>), String> {
     let record = match &cli.load {
         Some(path) => Some(hexchess::game::records::load(path)?),
         None => None,
     };
-    let human = match cli.side {
-        SideArg::White => Side::White,
-        SideArg::Black => Side::Black,
-    };
+    let mut session = prefs.session();
+    let mut settings = prefs.settings();
+    if let Some(view) = cli.view {
+        settings.view = match view {
+            ViewArg::ThreeD => View::ThreeD,
+            ViewArg::TwoD => View::TwoD,
+        };
+    }
+    if cli.mode.is_some() || cli.side.is_some() {
+        let human = match cli.side {
+            Some(SideArg::Black) => Side::Black,
+            _ => Side::White,
+        };
+        session.mode = match cli.mode.unwrap_or(ModeArg::HumanEngine) {
+            ModeArg::HumanEngine => Mode::HumanVsEngine { human },
+            ModeArg::EngineEngine => Mode::EngineVsEngine,
+            ModeArg::HumanHuman => Mode::HumanVsHuman,
+        };
+    }
+    settings.flipped = cli.flip || session.mode == (Mode::HumanVsEngine { human: Side::Black });
+    if let Some(level) = cli.level {
+        session.level = level;
+    }
+    // Last time's variant, when the command line sets up no game of its own and the
+    // variant is still there.
+    let variant = cli.variant.clone().or_else(|| {
+        let own_start = cli.fen.is_some() || !cli.moves.is_empty();
+        (!own_start && catalog.get(&prefs.variant).is_some()).then(|| prefs.variant.clone())
+    });
     let options = LaunchOptions {
-        variant: cli.variant.clone(),
+        variant,
         fen: cli.fen.clone(),
         moves: cli.moves.clone(),
         record,
-        settings: Settings {
-            view: match cli.view {
-                ViewArg::ThreeD => View::ThreeD,
-                ViewArg::TwoD => View::TwoD,
-            },
-            flipped: cli.flip || (matches!(cli.mode, ModeArg::HumanEngine) && human == Side::Black),
-            ..Settings::default()
-        },
-        session: Session {
-            mode: match cli.mode {
-                ModeArg::HumanEngine => Mode::HumanVsEngine { human },
-                ModeArg::EngineEngine => Mode::EngineVsEngine,
-                ModeArg::HumanHuman => Mode::HumanVsHuman,
-            },
-            level: cli.level,
-            ..Session::default()
-        },
+        settings,
+        session,
     };
     Ok((options, cli.select.clone()))
 }
@@ -309,7 +403,7 @@ fn parse_cell(state: &GameState, name: &str) -> Result<Cell, String> {
 /// The window, egui, and the game with its camera and interface.
 fn add_window_and_game(
     app: &mut App,
-    cli: &Cli,
+    window_size: (u32, u32),
     catalog: Catalog,
     state: GameState,
     options: LaunchOptions,
@@ -318,7 +412,7 @@ fn add_window_and_game(
     app.add_plugins(DefaultPlugins.set(WindowPlugin {
         primary_window: Some(Window {
             title: "hexchess".into(),
-            resolution: WindowResolution::new(cli.window_size.0, cli.window_size.1),
+            resolution: WindowResolution::new(window_size.0, window_size.1),
             ..default()
         }),
         ..default()

@@ -74,6 +74,7 @@ impl Plugin for InputPlugin {
                     .in_set(GameSet::Input)
                     .after(PointerTracking),
             )
+            .add_systems(Update, toggle_fullscreen)
             .configure_sets(Update, PointerTracking.in_set(GameSet::Input));
     }
 }
@@ -365,7 +366,7 @@ fn handle_keys(
         settings.flipped = !settings.flipped;
         views.write(ViewChanged);
     }
-    let ctrl = keys.pressed(KeyCode::ControlLeft) || keys.pressed(KeyCode::ControlRight);
+    let ctrl = command_key_held(&keys);
     let plies = undo_plies(&game, &session, player.is_thinking());
     if ctrl && keys.just_pressed(KeyCode::KeyZ) {
         undo.write(UndoRequest(plies));
@@ -383,6 +384,38 @@ fn handle_keys(
     }
     if keys.just_pressed(KeyCode::End) {
         review.write(ReviewRequest(None));
+    }
+}
+
+/// Whether the platform's command modifier is held: Cmd on macOS, Ctrl elsewhere.
+pub fn command_key_held(keys: &ButtonInput<KeyCode>) -> bool {
+    if cfg!(target_os = "macos") {
+        keys.any_pressed([KeyCode::SuperLeft, KeyCode::SuperRight])
+    } else {
+        keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight])
+    }
+}
+
+/// Full screen on the window's monitor, or back to a window.
+pub fn fullscreen_mode(full: bool) -> bevy::window::WindowMode {
+    use bevy::window::{MonitorSelection, WindowMode};
+    if full {
+        WindowMode::BorderlessFullscreen(MonitorSelection::Current)
+    } else {
+        WindowMode::Windowed
+    }
+}
+
+/// F11: full screen and back (whatever has the keyboard: it is the window's key).
+fn toggle_fullscreen(
+    keys: Res<ButtonInput<KeyCode>>,
+    mut window: Query<&mut Window, With<bevy::window::PrimaryWindow>>,
+) {
+    if keys.just_pressed(KeyCode::F11)
+        && let Ok(mut w) = window.single_mut()
+    {
+        let full = w.mode == bevy::window::WindowMode::Windowed;
+        w.mode = fullscreen_mode(full);
     }
 }
 

@@ -8,6 +8,7 @@ pub mod icon;
 pub mod pins;
 pub mod pointer;
 pub mod redraw;
+mod title;
 
 use bevy::prelude::*;
 
@@ -32,6 +33,7 @@ impl Plugin for ScreenPlugin {
                     .run_if(in_state(crate::game::Seating::Table)),
             )
             .add_systems(Last, icon::set_window_icon)
+            .add_systems(Update, title::name_the_window)
             .add_systems(
                 PostUpdate,
                 pins::place_pins.after(TransformSystems::Propagate),

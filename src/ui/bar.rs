@@ -65,6 +65,9 @@ pub(super) fn menu_bar(
             if ui.button("Table for 3 or 4…").clicked() {
                 memory.table.open = true;
             }
+            if ui.button("Settings…").clicked() {
+                memory.settings_open = true;
+            }
             if duel {
                 game_buttons(ui, &game, &session, &player, &mut out);
             }

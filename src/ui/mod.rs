@@ -2,8 +2,9 @@
 //! with clocks, evaluation, move list, captured pieces, position and game files and
 //! move entry (`panel`), the new-game menu and game-over dialog (`new_game`), the
 //! endgame trainer's window and verdicts (`trainer`), the tray of pieces in hand and
-//! Screen HexaChess's hand-over screen (`tray`), and the promotion picker and
-//! variant-file errors (`dialogs`).
+//! Screen HexaChess's hand-over screen (`tray`), the promotion picker and
+//! variant-file errors (`dialogs`), and the settings window and the offer to continue
+//! an unfinished game (`settings`).
 //!
 //! The interface only reads state and sends requests; the game and play plugins apply
 //! them. It tells the screen how much of the window its panels take ([`UiInsets`]).
@@ -12,6 +13,7 @@ mod bar;
 mod dialogs;
 mod new_game;
 mod panel;
+mod settings;
 mod table;
 mod trainer;
 mod tray;
@@ -24,6 +26,7 @@ use bevy_egui::{EguiPrimaryContextPass, egui};
 use hexchess_core::Piece;
 
 pub use bar::status_line;
+pub use settings::OpenSettings;
 pub use trainer::OpenTrainer;
 
 use crate::game::GameNotice;
@@ -50,14 +53,25 @@ impl Plugin for UiPlugin {
                     trainer::trainer_window,
                     dialogs::promotion_picker,
                     dialogs::variant_errors,
+                    settings::settings_window,
+                    settings::resume_offer,
                     tray::hand_tray.run_if(crate::game::duel),
                     tray::hand_over_screen.run_if(crate::game::duel),
+                    settings::apply_ui_scale,
                 )
                     .chain(),
             )
             .add_systems(PreUpdate, note_pointer_over_ui)
             .add_message::<OpenTrainer>()
-            .add_systems(Update, (remember_notices, trainer::open_trainer));
+            .add_message::<OpenSettings>()
+            .add_systems(
+                Update,
+                (
+                    remember_notices,
+                    trainer::open_trainer,
+                    settings::open_settings,
+                ),
+            );
     }
 }
 
@@ -82,6 +96,7 @@ pub struct UiMemory {
     drill: trainer::DrillSetup,
     show_errors: bool,
     errors_seen: usize,
+    settings_open: bool,
     moves: MoveListCache,
     table: table::TableSetup,
 }
@@ -112,6 +127,7 @@ impl Default for UiMemory {
             drill: trainer::DrillSetup::default(),
             show_errors: false,
             errors_seen: 0,
+            settings_open: false,
             moves: MoveListCache {
                 made_for: (0, usize::MAX),
                 san: Vec::new(),

@@ -168,15 +168,10 @@ fn rules_error(file: &str, e: crate::rules::RulesError) -> VariantError {
     }
 }
 
-/// The per-user data folder of hexchess: `$XDG_DATA_HOME/hexchess`, else
-/// `~/.local/share/hexchess`, else `%APPDATA%/hexchess`; `None` where none is set.
-/// Variant files and tablebases live under it.
+/// The per-user data folder of hexchess (see [`crate::folders::data_dir`]); kept here
+/// for the callers that found it here first.
 pub fn user_data_dir() -> Option<PathBuf> {
-    let base = std::env::var_os("XDG_DATA_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")))
-        .or_else(|| std::env::var_os("APPDATA").map(PathBuf::from))?;
-    Some(base.join("hexchess"))
+    crate::folders::data_dir()
 }
 
 impl Catalog {
@@ -211,8 +206,8 @@ impl Catalog {
     }
 
     /// `variants/` in the working directory and next to the executable, and the
-    /// per-user folder (`$XDG_DATA_HOME/hexchess/variants` or
-    /// `~/.local/share/hexchess/variants`; `%APPDATA%\hexchess\variants` on Windows).
+    /// per-user folder's (`~/.local/share/hexchess/variants` on Linux; see
+    /// [`crate::folders::data_dir`]).
     pub fn default_dirs() -> Vec<PathBuf> {
         let mut dirs = vec![PathBuf::from("variants")];
         if let Ok(exe) = std::env::current_exe()

@@ -37,6 +37,7 @@ pub mod cell;
 mod display;
 mod edit;
 pub mod fen;
+pub mod folders;
 pub mod hex;
 mod movegen;
 pub mod moves;

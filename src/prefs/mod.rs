@@ -1,0 +1,311 @@
+//! What stays between runs: the player's settings, in `settings.ron` in the per-user
+//! config folder, and the game in progress, in `autosave.pgn` in the per-user data
+//! folder (see [`hexchess_core::folders`]).
+//!
+//! The settings are gathered from the resources that hold them ([`Settings`],
+//! [`Session`], the game's variant, the window) every frame and written when they
+//! change, at most every [`PrefsFiles::every`]. The game is written after every change
+//! to the board while it is unfinished, and removed when it ends or is empty; at start
+//! an unfinished one is offered ([`ResumeOffer`]) before anything may overwrite it.
+//!
+//! Without [`PrefsFiles`] paths (tests, screenshots) nothing is read or written.
+
+pub mod autosave;
+pub mod file;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
+
+pub use autosave::Unfinished;
+pub use file::{ModePref, Preferences, PrefsError, ViewPref};
+
+use crate::game::records::game_record;
+use crate::game::{GameNotice, GameState, LoadRequest, Seating};
+use crate::look::{Settings, View};
+use crate::play::{Mode, Session, TimeControl};
+use hexchess_core::Side;
+use hexchess_engine::Skill;
+
+/// Where the settings and the autosaved game go; `None`: not kept.
+#[derive(Resource, Clone, Debug)]
+pub struct PrefsFiles {
+    pub settings: Option<PathBuf>,
+    pub autosave: Option<PathBuf>,
+    /// The least time between two writes of the settings.
+    pub every: Duration,
+}
+
+impl Default for PrefsFiles {
+    /// Nothing kept (tests and screenshots); [`PrefsFiles::user`] for the player's.
+    fn default() -> PrefsFiles {
+        PrefsFiles {
+            settings: None,
+            autosave: None,
+            every: Duration::from_secs(1),
+        }
+    }
+}
+
+impl PrefsFiles {
+    /// The player's own files, in the platform's per-user folders.
+    pub fn user() -> PrefsFiles {
+        PrefsFiles {
+            settings: hexchess_core::folders::config_dir().map(|d| d.join("settings.ron")),
+            autosave: hexchess_core::folders::data_dir().map(|d| d.join("autosave.pgn")),
+            ..PrefsFiles::default()
+        }
+    }
+}
+
+/// An unfinished game found at start, waiting for the player to continue or drop it.
+/// While it waits the autosave file is left alone.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct ResumeOffer(pub Option<Unfinished>);
+
+/// The player's answer to the [`ResumeOffer`].
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Resume {
+    Continue,
+    Discard,
+}
+
+/// The settings as last written (or read), and since when they differ.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct KeptPreferences {
+    /// What the settings file holds now.
+    pub written: Preferences,
+    /// Fields only the preferences hold (the interface's zoom): the live values.
+    pub live: Preferences,
+    changed_for: Duration,
+}
+
+pub struct PrefsPlugin;
+
+impl Plugin for PrefsPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<PrefsFiles>()
+            .init_resource::<ResumeOffer>()
+            .init_resource::<KeptPreferences>()
+            .add_message::<Resume>()
+            .add_systems(
+                Update,
+                (
+                    answer_resume_offer,
+                    autosave_the_game.run_if(in_state(Seating::Duel)),
+                    keep_preferences,
+                )
+                    .chain()
+                    .in_set(crate::game::GameSet::View),
+            )
+            .add_systems(Last, write_preferences_at_exit);
+    }
+}
+
+impl KeptPreferences {
+    /// Starting from the preferences read at start.
+    pub fn new(read: Preferences) -> KeptPreferences {
+        KeptPreferences {
+            written: read.clone(),
+            live: read,
+            changed_for: Duration::ZERO,
+        }
+    }
+}
+
+/// The preferences the running game stands for.
+fn gather(
+    live: &Preferences,
+    settings: &Settings,
+    session: &Session,
+    game: &GameState,
+    theme: Option<&crate::look::Theme>,
+    window: Option<&Window>,
+) -> Preferences {
+    let mut p = live.clone();
+    p.view = match settings.view {
+        View::ThreeD => ViewPref::ThreeD,
+        View::TwoD => ViewPref::TwoD,
+    };
+    p.show_coordinates = settings.show_coordinates;
+    p.animate = settings.animate;
+    p.animation_speed = settings.animation_speed;
+    p.level = session.level.level();
+    p.mode = match session.mode {
+        Mode::HumanVsEngine { human: Side::Black } => ModePref::HumanBlack,
+        Mode::HumanVsEngine { .. } => ModePref::HumanWhite,
+        Mode::EngineVsEngine => ModePref::EngineVsEngine,
+        Mode::HumanVsHuman => ModePref::TwoPlayers,
+    };
+    p.clock = session
+        .time_control
+        .map(|t| ((t.base.as_secs() / 60) as u32, t.increment.as_secs() as u32));
+    p.variant = game.rules().id().to_string();
+    if let Some(theme) = theme {
+        p.theme = theme.name.to_ascii_lowercase();
+    }
+    if let Some(w) = window
+        && w.mode == bevy::window::WindowMode::Windowed
+    {
+        p.window = (
+            w.resolution.width().round() as u32,
+            w.resolution.height().round() as u32,
+        );
+    }
+    p
+}
+
+impl Preferences {
+    /// The view settings these preferences give (the flip is the side played).
+    pub fn settings(&self) -> Settings {
+        Settings {
+            view: match self.view {
+                ViewPref::ThreeD => View::ThreeD,
+                ViewPref::TwoD => View::TwoD,
+            },
+            flipped: self.mode == ModePref::HumanBlack,
+            animate: self.animate,
+            animation_speed: self.animation_speed,
+            show_coordinates: self.show_coordinates,
+        }
+    }
+
+    /// Who plays, the level and the clock these preferences give.
+    pub fn session(&self) -> Session {
+        Session {
+            mode: match self.mode {
+                ModePref::HumanWhite => Mode::HumanVsEngine { human: Side::White },
+                ModePref::HumanBlack => Mode::HumanVsEngine { human: Side::Black },
+                ModePref::EngineVsEngine => Mode::EngineVsEngine,
+                ModePref::TwoPlayers => Mode::HumanVsHuman,
+            },
+            level: Skill::new(self.level).unwrap_or(crate::play::DEFAULT_LEVEL),
+            time_control: self.clock.map(|(minutes, increment)| TimeControl {
+                base: Duration::from_secs(u64::from(minutes) * 60),
+                increment: Duration::from_secs(u64::from(increment)),
+            }),
+            ..Session::default()
+        }
+    }
+}
+
+/// Writes the settings when they have differed from the file for [`PrefsFiles::every`].
+#[allow(clippy::too_many_arguments)]
+fn keep_preferences(
+    time: Res<Time<Real>>,
+    files: Res<PrefsFiles>,
+    mut kept: ResMut<KeptPreferences>,
+    settings: Res<Settings>,
+    session: Res<Session>,
+    game: Res<GameState>,
+    theme: Option<Res<crate::look::Theme>>,
+    window: Query<&Window, With<PrimaryWindow>>,
+    mut notices: MessageWriter<GameNotice>,
+) {
+    let Some(path) = &files.settings else {
+        return;
+    };
+    let now = gather(
+        &kept.live,
+        &settings,
+        &session,
+        &game,
+        theme.as_deref(),
+        window.single().ok(),
+    );
+    kept.live = now.clone();
+    if now == kept.written {
+        kept.changed_for = Duration::ZERO;
+        return;
+    }
+    kept.changed_for += time.delta();
+    if kept.changed_for < files.every {
+        return;
+    }
+    kept.changed_for = Duration::ZERO;
+    match now.write(path) {
+        Ok(()) => kept.written = now,
+        Err(e) => {
+            // Tried again at the next change, not every frame.
+            kept.written = now;
+            warn!("{e}");
+            notices.write(GameNotice(format!("settings not saved: {e}")));
+        }
+    }
+}
+
+/// The last changes, written as the app exits.
+fn write_preferences_at_exit(
+    mut exits: MessageReader<AppExit>,
+    files: Res<PrefsFiles>,
+    kept: Res<KeptPreferences>,
+) {
+    if exits.read().next().is_none() {
+        return;
+    }
+    if let Some(path) = &files.settings
+        && kept.live != kept.written
+        && let Err(e) = kept.live.write(path)
+    {
+        warn!("{e}");
+    }
+}
+
+/// After every change to the game (a move, an undo, a resignation, a new game): the
+/// unfinished game to the autosave file, or the file removed once the game is over or
+/// empty. The same text is not written twice.
+fn autosave_the_game(
+    files: Res<PrefsFiles>,
+    offer: Res<ResumeOffer>,
+    game: Res<GameState>,
+    session: Res<Session>,
+    mut last: Local<Option<String>>,
+) {
+    let Some(path) = &files.autosave else {
+        return;
+    };
+    if !game.is_changed() || offer.0.is_some() {
+        return;
+    }
+    let text = (game.position.ply_count() > 0 && game.outcome().is_none())
+        .then(|| autosave::pgn_text(&game_record(&game, &session.players())));
+    if *last == text {
+        return;
+    }
+    let result = match &text {
+        Some(text) => autosave::write(path, text),
+        None => autosave::clear(path),
+    };
+    match result {
+        Ok(()) => *last = text,
+        Err(e) => warn!("autosave {}: {e}", path.display()),
+    }
+}
+
+/// Continue: the unfinished game is loaded. Discard: its file goes.
+fn answer_resume_offer(
+    mut answers: MessageReader<Resume>,
+    mut offer: ResMut<ResumeOffer>,
+    files: Res<PrefsFiles>,
+    mut load: MessageWriter<LoadRequest>,
+) {
+    for answer in answers.read() {
+        let Some(unfinished) = offer.0.take() else {
+            continue;
+        };
+        match answer {
+            Resume::Continue => {
+                load.write(LoadRequest(unfinished.record));
+            }
+            Resume::Discard => {
+                if let Some(path) = &files.autosave
+                    && let Err(e) = autosave::clear(path)
+                {
+                    warn!("autosave {}: {e}", path.display());
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,142 @@
+//! The settings window (view, animation, the interface's zoom, full screen, where the
+//! settings are kept) and the offer to continue an unfinished game found at start.
+
+use bevy::prelude::*;
+use bevy::window::{PrimaryWindow, WindowMode};
+use bevy_egui::{EguiContexts, egui};
+
+use super::UiMemory;
+use crate::input::fullscreen_mode;
+use crate::look::{Settings, View, ViewChanged};
+use crate::prefs::{KeptPreferences, PrefsFiles, Resume, ResumeOffer};
+
+/// Opens the settings window (the menu bar's button, `--settings`).
+#[derive(Message, Clone, Copy, Debug)]
+pub struct OpenSettings;
+
+pub(super) fn open_settings(mut opens: MessageReader<OpenSettings>, mut memory: ResMut<UiMemory>) {
+    if opens.read().count() > 0 {
+        memory.settings_open = true;
+    }
+}
+
+/// The zooms the settings offer for the interface.
+const UI_SCALES: std::ops::RangeInclusive<f32> = 0.5..=3.0;
+
+/// The interface at the player's zoom (a change takes effect at the next frame).
+pub(super) fn apply_ui_scale(mut contexts: EguiContexts, kept: Res<KeptPreferences>) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let zoom = kept.live.ui_scale;
+    if (ctx.zoom_factor() - zoom).abs() > f32::EPSILON {
+        ctx.set_zoom_factor(zoom);
+    }
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+pub(super) fn settings_window(
+    mut contexts: EguiContexts,
+    mut memory: ResMut<UiMemory>,
+    mut settings: ResMut<Settings>,
+    mut kept: ResMut<KeptPreferences>,
+    files: Res<PrefsFiles>,
+    mut window: Query<&mut Window, With<PrimaryWindow>>,
+    mut views: MessageWriter<ViewChanged>,
+) -> Result {
+    if !memory.settings_open {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    let mut open = true;
+    egui::Window::new("Settings")
+        .open(&mut open)
+        .collapsible(false)
+        .resizable(false)
+        .show(ctx, |ui| {
+            egui::Grid::new("settings").num_columns(2).show(ui, |ui| {
+                ui.label("View");
+                let mut view = settings.view;
+                ui.horizontal(|ui| {
+                    ui.radio_value(&mut view, View::ThreeD, "3D");
+                    ui.radio_value(&mut view, View::TwoD, "2D");
+                });
+                if view != settings.view {
+                    settings.view = view;
+                    views.write(ViewChanged);
+                }
+                ui.end_row();
+                ui.label("Coordinates");
+                ui.checkbox(&mut settings.show_coordinates, "shown");
+                ui.end_row();
+                ui.label("Interface size");
+                let mut zoom = kept.live.ui_scale;
+                ui.add(egui::Slider::new(&mut zoom, UI_SCALES).step_by(0.05));
+                if zoom != kept.live.ui_scale {
+                    kept.live.ui_scale = zoom;
+                }
+                ui.end_row();
+                if let Ok(mut w) = window.single_mut() {
+                    ui.label("Full screen");
+                    let mut full = w.mode != WindowMode::Windowed;
+                    if ui.checkbox(&mut full, "F11").changed() {
+                        w.mode = fullscreen_mode(full);
+                    }
+                    ui.end_row();
+                }
+                ui.label("Theme");
+                ui.label(format!("{} (--theme)", kept.live.theme));
+                ui.end_row();
+            });
+            ui.separator();
+            match &files.settings {
+                Some(path) => ui.label(format!("Kept in {}", path.display())),
+                None => ui.label("Not kept: this run started without settings (--fresh)."),
+            };
+        });
+    memory.settings_open = open;
+    Ok(())
+}
+
+/// "An unfinished game was found": continue it or start afresh.
+pub(super) fn resume_offer(
+    mut contexts: EguiContexts,
+    offer: Res<ResumeOffer>,
+    variants: Res<crate::game::Variants>,
+    mut answers: MessageWriter<Resume>,
+) -> Result {
+    let Some(unfinished) = &offer.0 else {
+        return Ok(());
+    };
+    let ctx = contexts.ctx_mut()?;
+    egui::Window::new("Unfinished game")
+        .collapsible(false)
+        .resizable(false)
+        .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
+        .show(ctx, |ui| {
+            let players = match (
+                unfinished.record.tag("White"),
+                unfinished.record.tag("Black"),
+            ) {
+                (Some(w), Some(b)) => format!(", {w} vs {b}"),
+                _ => String::new(),
+            };
+            let variant = variants
+                .0
+                .get(&unfinished.variant)
+                .map_or(unfinished.variant.as_str(), |e| e.name());
+            let last = unfinished.record.moves.last().map_or("", String::as_str);
+            ui.label(format!(
+                "Your last game was not finished: {variant}{players}; {} half-moves played, the last {last}.",
+                unfinished.plies
+            ));
+            ui.horizontal(|ui| {
+                if ui.button("Continue it").clicked() {
+                    answers.write(Resume::Continue);
+                }
+                if ui.button("Start afresh").clicked() {
+                    answers.write(Resume::Discard);
+                }
+            });
+        });
+    Ok(())
+}
