@@ -29,6 +29,9 @@ use hexchess_engine::Skill;
     about = "Hexagonal chess: Gliński, McCooey, Grand Hexachess and your own variants"
 )]
 struct Cli {
+    /// A file to open: a game file (.pgn; a file of several games lists them), a
+    /// position (.fen) or a variant (.ron), as if dropped on the window.
+    file: Option<PathBuf>,
     /// Variant id (see `hexchess-engine variants`).
     #[arg(long)]
     variant: Option<String>,
@@ -41,9 +44,12 @@ struct Cli {
     /// Moves to play first (long algebraic or SAN).
     #[arg(long, num_args = 1..)]
     moves: Vec<String>,
-    /// Continue a saved game.
+    /// Continue a saved game (PGN, or a text record of an earlier version).
     #[arg(long)]
     load: Option<PathBuf>,
+    /// With --load: which game of a file of several (from 1).
+    #[arg(long)]
+    game: Option<usize>,
     /// In a game of more sides (hexachess-3, hexachess-4): who sits in each seat, in
     /// turn order: human, brs, paranoid, maxn or random (`human,brs,brs`). Seats left
     /// out are engines (paranoid); with `--mode engine-engine` every seat is.
@@ -227,6 +233,10 @@ fn main() -> ExitCode {
     if cli.endgames {
         app.world_mut().write_message(hexchess::ui::OpenTrainer);
     }
+    if let Some(path) = &cli.file {
+        app.world_mut()
+            .write_message(hexchess::game::files::OpenFile(path.clone()));
+    }
     if cli.settings {
         app.world_mut().write_message(hexchess::ui::OpenSettings);
     }
@@ -325,6 +335,7 @@ impl KeptSettings {
     /// own (then the file waits for another start).
     fn unfinished_game(&self, cli: &Cli) -> Option<Unfinished> {
         let own_game = cli.variant.is_some()
+            || cli.file.is_some()
             || cli.fen.is_some()
             || cli.load.is_some()
             || !cli.moves.is_empty()
@@ -348,7 +359,7 @@ fn launch_options(
     catalog: &Catalog,
 ) -> Result<(LaunchOptions, Option<String>), String> {
     let record = match &cli.load {
-        Some(path) => Some(hexchess::game::records::load(path)?),
+        Some(path) => Some(hexchess::game::records::load(path, cli.game)?),
         None => None,
     };
     let mut session = prefs.session();

@@ -143,7 +143,7 @@ fn save_then_load_restores_position_and_moves() {
     app.world_mut().write_message(UndoRequest(4));
     app.update();
     assert_eq!(game(&app).position.ply_count(), 0);
-    let record = hexchess::game::records::load(&path).unwrap();
+    let record = hexchess::game::records::load(&path, None).unwrap();
     app.world_mut().write_message(LoadRequest(record));
     app.update();
     let after = game(&app);

@@ -8,6 +8,7 @@
 //! applies it, and announces the result with a [`BoardChanged`] message.
 
 pub mod deployment;
+pub mod files;
 pub mod records;
 pub mod variants;
 
@@ -179,6 +180,11 @@ impl Plugin for GamePlugin {
             .add_message::<LoadRequest>()
             .add_message::<BoardChanged>()
             .add_message::<GameNotice>()
+            .add_message::<files::OpenFile>()
+            .add_message::<files::OpenText>()
+            // The window's (registered again here for apps without one: tests).
+            .add_message::<bevy::window::FileDragAndDrop>()
+            .init_resource::<files::GameChoice>()
             .add_plugins(variants::VariantsPlugin)
             .init_state::<Seating>()
             .configure_sets(
@@ -193,6 +199,8 @@ impl Plugin for GamePlugin {
             .add_systems(
                 Update,
                 (
+                    files::open_dropped_files,
+                    files::open_requests,
                     start_new_games,
                     load_games,
                     take_back_moves,

@@ -3,6 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use hexchess_core::pgn::PgnGame;
 use hexchess_core::record::GameRecord;
 
 use crate::game::GameState;
@@ -54,11 +55,29 @@ pub fn game_record(game: &GameState, players: &Players) -> GameRecord {
     r
 }
 
+/// The game as PGN: the record's tags and moves, and how it ended (the standard's
+/// `Termination` and the reason as a last comment).
+pub fn game_pgn(game: &GameState, players: &Players) -> PgnGame {
+    let mut pgn = PgnGame::from_record(&game_record(game, players));
+    if let Some(outcome) = game.outcome() {
+        pgn.set_outcome(&outcome);
+    }
+    pgn
+}
+
+/// Where saved games go by default: `games/` in the per-user data folder (the working
+/// directory where there is none).
+pub fn games_dir() -> PathBuf {
+    hexchess_core::folders::data_dir()
+        .map(|d| d.join("games"))
+        .unwrap_or_else(|| PathBuf::from("."))
+}
+
 /// A fresh file name in `dir` for a saved game.
 pub fn default_save_path(dir: &Path, game: &GameState) -> PathBuf {
     let date = record_date(SystemTime::now()).replace('.', "-");
     for n in 1.. {
-        let p = dir.join(format!("{}-{date}-{n}.txt", game.rules().id()));
+        let p = dir.join(format!("{}-{date}-{n}.pgn", game.rules().id()));
         if !p.exists() {
             return p;
         }
@@ -66,13 +85,34 @@ pub fn default_save_path(dir: &Path, game: &GameState) -> PathBuf {
     unreachable!("some file name is free")
 }
 
+/// Writes a game as PGN, making its folder if needed.
+pub fn save_pgn(path: &Path, pgn: &PgnGame) -> Result<(), String> {
+    let fail = |e: std::io::Error| format!("{}: {e}", path.display());
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(fail)?;
+    }
+    std::fs::write(path, pgn.to_string()).map_err(fail)
+}
+
 pub fn save(path: &Path, record: &GameRecord) -> Result<(), String> {
     std::fs::write(path, record.to_string()).map_err(|e| format!("{}: {e}", path.display()))
 }
 
-pub fn load(path: &Path) -> Result<GameRecord, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    GameRecord::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+/// Game `number` (from 1) of a game file, or its only game; a file of several games
+/// without a number, or a number it does not have, is refused with how many it holds.
+pub fn load(path: &Path, number: Option<usize>) -> Result<GameRecord, String> {
+    let name = path.display();
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{name}: {e}"))?;
+    let mut games = GameRecord::parse_all(&text);
+    let count = games.len();
+    let index = match (number, count) {
+        (_, 0) => return Err(format!("{name}: no game in the file")),
+        (None, 1) => 0,
+        (None, n) => return Err(format!("{name} holds {n} games: choose one with --game N")),
+        (Some(k), n) if (1..=n).contains(&k) => k - 1,
+        (Some(k), n) => return Err(format!("{name} holds {n} games, so no game {k}")),
+    };
+    games.swap_remove(index).map_err(|e| format!("{name}: {e}"))
 }
 
 #[cfg(test)]

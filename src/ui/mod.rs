@@ -3,7 +3,8 @@
 //! move entry (`panel`), the new-game menu and game-over dialog (`new_game`), the
 //! endgame trainer's window and verdicts (`trainer`), the tray of pieces in hand and
 //! Screen HexaChess's hand-over screen (`tray`), the promotion picker and
-//! variant-file errors (`dialogs`), and the settings window and the offer to continue
+//! variant-file errors (`dialogs`), the games of a file to pick from (`files`), and the
+//! settings window and the offer to continue
 //! an unfinished game (`settings`).
 //!
 //! The interface only reads state and sends requests; the game and play plugins apply
@@ -11,6 +12,7 @@
 
 mod bar;
 mod dialogs;
+mod files;
 mod new_game;
 mod panel;
 mod settings;
@@ -54,6 +56,7 @@ impl Plugin for UiPlugin {
                     dialogs::promotion_picker,
                     dialogs::variant_errors,
                     settings::settings_window,
+                    files::game_choice,
                     settings::resume_offer,
                     tray::hand_tray.run_if(crate::game::duel),
                     tray::hand_over_screen.run_if(crate::game::duel),

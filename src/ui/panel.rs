@@ -14,8 +14,9 @@ use crate::play::screen::{ScreenState, hiding};
 use hexchess_engine::Score;
 
 use super::{UiInsets, UiMemory, root_ui};
+use crate::game::files::{OpenFile, OpenText};
 use crate::game::records;
-use crate::game::{GameNotice, GameState, LoadRequest, MoveRequest, NewGameRequest, ReviewRequest};
+use crate::game::{GameNotice, GameState, MoveRequest, NewGameRequest, ReviewRequest};
 use crate::play::{Clocks, EnginePlayer, Mode, Session, Trainer};
 
 fn clock_text(d: Duration) -> String {
@@ -41,8 +42,10 @@ pub(super) struct PanelRequests<'w> {
     review: MessageWriter<'w, ReviewRequest>,
     moves: MessageWriter<'w, MoveRequest>,
     new_game: MessageWriter<'w, NewGameRequest>,
-    load: MessageWriter<'w, LoadRequest>,
+    open_file: MessageWriter<'w, OpenFile>,
+    open_text: MessageWriter<'w, OpenText>,
     notices: MessageWriter<'w, GameNotice>,
+    clipboard: Option<ResMut<'w, bevy_egui::EguiClipboard>>,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -299,7 +302,8 @@ fn position(
     });
 }
 
-/// Saving and loading the game as a text record.
+/// Saving the game as PGN, opening a game file (or a FEN or variant file), and the
+/// game or position through the clipboard.
 fn game_file(
     ui: &mut egui::Ui,
     game: &GameState,
@@ -307,18 +311,18 @@ fn game_file(
     file_text: &mut String,
     out: &mut PanelRequests,
 ) {
-    ui.label("Game file:");
+    ui.label("Game file (PGN):");
     ui.text_edit_singleline(file_text)
-        .on_hover_text("a path; empty saves under a new name here");
+        .on_hover_text("a path; empty saves under a new name in your games folder. You can also drop a .pgn, .fen or .ron file on the window");
     ui.horizontal(|ui| {
         if ui.button("Save").clicked() {
             let path = if file_text.trim().is_empty() {
-                records::default_save_path(std::path::Path::new("."), game)
+                records::default_save_path(&records::games_dir(), game)
             } else {
                 PathBuf::from(file_text.trim())
             };
-            let record = records::game_record(game, &session.players());
-            match records::save(&path, &record) {
+            let pgn = records::game_pgn(game, &session.players());
+            match records::save_pgn(&path, &pgn) {
                 Ok(()) => {
                     *file_text = path.display().to_string();
                     out.notices
@@ -329,13 +333,30 @@ fn game_file(
                 }
             }
         }
-        if ui.button("Load").clicked() {
-            match records::load(std::path::Path::new(file_text.trim())) {
-                Ok(record) => {
-                    out.load.write(LoadRequest(record));
+        if ui.button("Open").clicked() {
+            out.open_file
+                .write(OpenFile(PathBuf::from(file_text.trim())));
+        }
+        if ui
+            .button("Copy game")
+            .on_hover_text("the game as PGN, to paste into other chess programs")
+            .clicked()
+        {
+            let pgn = records::game_pgn(game, &session.players());
+            ui.ctx().copy_text(pgn.to_string());
+        }
+        if ui
+            .button("Paste")
+            .on_hover_text("a game (PGN) or a position (hex FEN) from the clipboard")
+            .clicked()
+        {
+            match out.clipboard.as_mut().and_then(|c| c.get_text()) {
+                Some(text) => {
+                    out.open_text.write(OpenText(text));
                 }
-                Err(e) => {
-                    out.notices.write(GameNotice(e));
+                None => {
+                    out.notices
+                        .write(GameNotice("the clipboard holds no text".into()));
                 }
             }
         }

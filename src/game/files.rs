@@ -1,0 +1,254 @@
+//! Opening games, positions and variants from files and text: a game file (PGN, or the
+//! text records of earlier versions) of one game or many, a position (hex FEN), or a
+//! variant file (RON); from a path (the side panel, a file dropped on the window) or
+//! from the clipboard. What cannot be read says which game, line and column, and
+//! nothing else changes.
+
+use std::path::{Path, PathBuf};
+
+use bevy::prelude::*;
+use bevy::window::FileDragAndDrop;
+use hexchess_core::Catalog;
+use hexchess_core::pgn::{PgnGame, read_games};
+use hexchess_core::position::Position;
+use hexchess_core::record::GameRecord;
+use std::sync::Arc;
+
+use super::{GameNotice, GameState, LoadRequest, NewGameRequest, Variants};
+
+/// The largest file opened: a game file of this size holds tens of thousands of games.
+const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Open this file (its kind by its extension: `.ron` a variant, `.fen` a position,
+/// anything else a game file).
+#[derive(Message, Clone, Debug)]
+pub struct OpenFile(pub PathBuf);
+
+/// Open this text (pasted): a game or games in PGN, or a position in hex FEN.
+#[derive(Message, Clone, Debug)]
+pub struct OpenText(pub String);
+
+/// The games of a file with more than one, or of a game of more sides, waiting for the
+/// player to pick one; with the games that could not be read.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct GameChoice {
+    /// Where they came from: a file's path, or "the clipboard".
+    pub source: String,
+    pub games: Vec<PgnGame>,
+    pub problems: Vec<String>,
+}
+
+/// What a file or text held.
+#[derive(Clone, Debug)]
+pub enum Opened {
+    /// Games, with the problems of those that could not be read.
+    Games {
+        games: Vec<PgnGame>,
+        problems: Vec<String>,
+    },
+    /// A position of this variant.
+    Position { variant: String, fen: String },
+    /// A variant file, now loaded: its id.
+    Variant(String),
+}
+
+/// Reads pasted or loaded text: a hex FEN (tried on `current`'s variant first, then on
+/// every other), else games in PGN.
+pub fn open_text(text: &str, catalog: &Catalog, current: &str) -> Result<Opened, String> {
+    let trimmed = text.trim();
+    if trimmed.is_empty() {
+        return Err("nothing to open: the text is empty".into());
+    }
+    if looks_like_fen(trimmed) {
+        return fen_variant(trimmed, catalog, current).map(|variant| Opened::Position {
+            variant,
+            fen: trimmed.to_string(),
+        });
+    }
+    let mut games = Vec::new();
+    let mut problems = Vec::new();
+    for game in read_games(text) {
+        match game {
+            Ok(g) => games.push(g),
+            Err(e) => problems.push(e.to_string()),
+        }
+    }
+    if games.is_empty() {
+        return Err(problems
+            .first()
+            .cloned()
+            .unwrap_or_else(|| "no game in the text".into()));
+    }
+    Ok(Opened::Games { games, problems })
+}
+
+/// One line of fields with ranks separated by `/`, and no tags or move numbers.
+fn looks_like_fen(text: &str) -> bool {
+    !text.contains('\n')
+        && !text.starts_with('[')
+        && text
+            .split_whitespace()
+            .next()
+            .is_some_and(|f| f.contains('/'))
+}
+
+/// The variant a FEN is a position of: `current` if it reads there, else the first
+/// other variant where it does; else why it reads in none (as `current` says).
+fn fen_variant(fen: &str, catalog: &Catalog, current: &str) -> Result<String, String> {
+    let fits = |id: &str| {
+        catalog
+            .get(id)
+            .map(|e| Position::from_fen(Arc::clone(&e.rules), fen))
+    };
+    match fits(current) {
+        Some(Ok(_)) => return Ok(current.to_string()),
+        Some(Err(e)) => {
+            let other = catalog
+                .ids()
+                .into_iter()
+                .find(|id| *id != current && matches!(fits(id), Some(Ok(_))));
+            return other
+                .map(str::to_string)
+                .ok_or_else(|| format!("not a position of any variant: {e}"));
+        }
+        None => {}
+    }
+    Err(format!("unknown variant '{current}'"))
+}
+
+/// Reads a file: a variant file is loaded into `catalog`; any other is read as text.
+pub fn open_path(path: &Path, catalog: &mut Catalog, current: &str) -> Result<Opened, String> {
+    let name = path.display();
+    if path
+        .extension()
+        .is_some_and(|x| x.eq_ignore_ascii_case("ron"))
+    {
+        return match catalog.load_file(path) {
+            Ok(Some(entry)) => Ok(Opened::Variant(entry.id().to_string())),
+            Ok(None) => Err(format!(
+                "{name} is a game of more sides: open it from Table for 3 or 4…"
+            )),
+            Err(e) => Err(e.to_string()),
+        };
+    }
+    let size = std::fs::metadata(path)
+        .map_err(|e| format!("{name}: {e}"))?
+        .len();
+    if size > MAX_FILE_BYTES {
+        return Err(format!(
+            "{name}: {size} bytes is more than the {MAX_FILE_BYTES} a game file may have"
+        ));
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{name}: {e}"))?;
+    open_text(&text, catalog, current).map_err(|e| format!("{name}: {e}"))
+}
+
+/// Files dropped on the window open as if chosen.
+pub(super) fn open_dropped_files(
+    mut drops: MessageReader<FileDragAndDrop>,
+    mut open: MessageWriter<OpenFile>,
+) {
+    for drop in drops.read() {
+        if let FileDragAndDrop::DroppedFile { path_buf, .. } = drop {
+            open.write(OpenFile(path_buf.clone()));
+        }
+    }
+}
+
+/// Opens what was asked for: one two-player game loads at once; several games, or a
+/// game of more sides, wait in the [`GameChoice`]; a position or a variant starts a
+/// new game.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn open_requests(
+    mut files: MessageReader<OpenFile>,
+    mut texts: MessageReader<OpenText>,
+    mut variants: ResMut<Variants>,
+    game: Res<GameState>,
+    mut choice: ResMut<GameChoice>,
+    mut load: MessageWriter<LoadRequest>,
+    mut new_game: MessageWriter<NewGameRequest>,
+    mut notices: MessageWriter<GameNotice>,
+) {
+    let current = game.rules().id().to_string();
+    let mut opened: Vec<(String, Result<Opened, String>)> = Vec::new();
+    for OpenFile(path) in files.read() {
+        let result = open_path(path, &mut variants.0, &current);
+        opened.push((path.display().to_string(), result));
+    }
+    for OpenText(text) in texts.read() {
+        opened.push((
+            "the clipboard".into(),
+            open_text(text, &variants.0, &current),
+        ));
+    }
+    for (source, result) in opened {
+        match result {
+            Err(e) => {
+                notices.write(GameNotice(format!("cannot open: {e}")));
+            }
+            Ok(Opened::Position { variant, fen }) => {
+                new_game.write(NewGameRequest {
+                    variant: Some(variant),
+                    fen: Some(fen),
+                });
+            }
+            Ok(Opened::Variant(id)) => {
+                notices.write(GameNotice(format!("loaded the variant '{id}'")));
+                new_game.write(NewGameRequest {
+                    variant: Some(id),
+                    fen: None,
+                });
+            }
+            Ok(Opened::Games { games, problems }) => {
+                for p in &problems {
+                    notices.write(GameNotice(format!("{source}: {p}")));
+                }
+                let two_player = variants.0.get(games[0].variant()).is_some();
+                if games.len() == 1 && problems.is_empty() && two_player {
+                    load.write(LoadRequest(GameRecord::from(&games[0])));
+                } else {
+                    *choice = GameChoice {
+                        source,
+                        games,
+                        problems,
+                    };
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_opens_as_a_position_of_the_right_variant_or_as_games() {
+        let catalog = Catalog::builtin();
+        let start = |id: &str| Position::start(Arc::clone(&catalog.get(id).unwrap().rules));
+        let (grand, mccooey) = (start("grand"), start("mccooey"));
+        // A Grand start pasted while Gliński is on the board: only Grand reads it. A
+        // McCooey start fits Gliński's board too, and stays on it.
+        let Ok(Opened::Position { variant, .. }) = open_text(&grand.to_fen(), &catalog, "glinski")
+        else {
+            panic!("a position")
+        };
+        assert_eq!(variant, "grand");
+        let Ok(Opened::Position { variant, .. }) =
+            open_text(&mccooey.to_fen(), &catalog, "glinski")
+        else {
+            panic!("a position")
+        };
+        assert_eq!(variant, "glinski");
+        let two = "[Event \"a\"]\n\n1. f6 *\n\n[Event \"b\"]\n\n1. f6 c5 *\n\n[Event \"c\" oops]\n\n1. f6 *\n";
+        let Ok(Opened::Games { games, problems }) = open_text(two, &catalog, "glinski") else {
+            panic!("games")
+        };
+        assert_eq!(games.len(), 2);
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(problems[0].starts_with("game 3, line 9"), "{problems:?}");
+        for bad in ["", "   ", "6/7/8 w - 0 1", "[Event \"x\""] {
+            assert!(open_text(bad, &catalog, "glinski").is_err(), "{bad:?}");
+        }
+    }
+}
