@@ -288,8 +288,23 @@ fn games_that_cannot_be_reviewed_are_refused_with_the_reason() {
         |_, _| {},
     );
     assert!(
-        matches!(err, Err(ReviewError::IllegalMove { ply: 1, .. })),
+        matches!(err, Err(ReviewError::IllegalMove { ply: 1 })),
         "{err:?}"
+    );
+    // A move no position made (a removal, in a variant without them) is refused too.
+    let removal = Move::removal(first.from());
+    let err = review_game(
+        &mut searcher(),
+        &start,
+        &[removal],
+        &budget(),
+        &no_stop(),
+        |_, _| {},
+    );
+    assert_eq!(err, Err(ReviewError::IllegalMove { ply: 0 }));
+    assert_eq!(
+        err.unwrap_err().to_string(),
+        "ply 1 is not a legal move where it stands"
     );
     let catalog = Catalog::builtin();
     let mut three = read_games("[Variant \"hexachess-3\"]\n\n*\n")
