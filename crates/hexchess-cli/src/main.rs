@@ -24,6 +24,7 @@ use hexchess_tablebase::{Counts, Material, Table, Value};
 
 mod diagram;
 mod multi;
+mod review;
 
 /// Prints a line to stdout like `println!`, but a closed pipe (`... | head`) ends the
 /// program quietly instead of panicking.
@@ -89,6 +90,9 @@ enum Command {
     Match(Box<MatchArgs>),
     /// Check variant files and print every problem found.
     Check { files: Vec<PathBuf> },
+    /// Review games: every move judged by the engine (inaccuracies, mistakes,
+    /// blunders, accuracy), the games written back annotated in PGN.
+    Review(review::ReviewArgs),
     /// List the variants that load, and the files that do not.
     Variants,
     /// Fit the evaluation's weights to the results of recorded games (Texel's method).
@@ -385,6 +389,7 @@ fn main() -> ExitCode {
         },
         Some(Command::Match(args)) => play_match(*args),
         Some(Command::Check { files }) => check(&files),
+        Some(Command::Review(args)) => review::run(&args),
         Some(Command::Variants) => list_variants(),
         Some(Command::Tune(args)) => tune(&args),
         Some(Command::Tb(TbCommand::Generate {

@@ -672,3 +672,82 @@ fn tb_generate_writes_a_table_file_where_asked() {
     assert!(dir.join("hexchess/tables/glinski/KvK.htb").exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Two games, the first with a move that is not legal, the second with a queen left
+/// where a queen takes it (4. Qb4).
+const REVIEW_GAMES: &str = r#"[Event "broken"]
+[White "A"]
+[Black "B"]
+
+1. e6 Ndf8 2. e6e9 *
+
+[Event "good"]
+[White "Hanger"]
+[Black "Taker"]
+
+1. e6 Ndf8 2. exf7 gxf7 3. Ndf4 Ng7 4. Qb4 Qxb4 *
+"#;
+
+#[test]
+fn review_annotates_the_good_game_and_reports_the_broken_one_by_number() {
+    let dir = std::env::temp_dir().join(format!("hexchess-review-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("games.pgn");
+    std::fs::write(&file, REVIEW_GAMES).unwrap();
+    let path = file.to_str().unwrap();
+    let (ok, out, err) = run_engine(&["review", path, "--nodes", "20000"]);
+    assert!(!ok, "a game not reviewed fails the command: {err}");
+    assert!(err.contains("game 1, line 5"), "{err}");
+    assert!(err.contains("e6e9"), "{err}");
+    assert!(err.contains("(skipped)"), "{err}");
+    assert!(
+        err.contains("game 2 (Hanger - Taker): 8 plies reviewed"),
+        "{err}"
+    );
+    assert!(
+        err.contains("White: 0 inaccuracies, 0 mistakes, 1 blunder"),
+        "{err}"
+    );
+    assert!(err.contains("error: 1 of 2 games not reviewed"), "{err}");
+    // Only the good game is written, annotated.
+    assert_eq!(out.matches("[Event ").count(), 1, "{out}");
+    assert!(out.contains("[Event \"good\"]"), "{out}");
+    assert!(
+        out.contains("[Annotator \"hexchess-engine 0.1.0, 20000 nodes per position\"]"),
+        "{out}"
+    );
+    let words = out.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(words.contains("4. Qb4 $4 { -"), "{out}");
+    assert!(words.contains("Blunder;"), "{out}");
+    assert!(
+        words.contains("was best } ( 4. Q"),
+        "the better move is a queen's: {out}"
+    );
+
+    // The good game alone: it succeeds, and writes where asked.
+    let written = dir.join("out.pgn");
+    let (ok, out, err) = run_engine(&[
+        "review",
+        path,
+        "--game",
+        "2",
+        "--depth",
+        "4",
+        "--out",
+        written.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.is_empty(), "{out}");
+    let text = std::fs::read_to_string(&written).unwrap();
+    assert!(
+        text.contains("[Annotator \"hexchess-engine 0.1.0, depth 4\"]"),
+        "{text}"
+    );
+
+    // A game number past the file's, and two budgets at once, are refused.
+    let (ok, _, err) = run_engine(&["review", path, "--game", "3"]);
+    assert!(!ok && err.contains("games 1 to 2"), "{err}");
+    let (ok, _, err) = run_engine(&["review", path, "--nodes", "5", "--depth", "3"]);
+    assert!(!ok && err.contains("cannot be used with"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -31,6 +31,7 @@ pub mod eval;
 pub mod multi;
 mod order;
 pub mod protocol;
+pub mod review;
 pub mod search;
 pub mod see;
 pub mod skill;
