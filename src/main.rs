@@ -86,6 +86,10 @@ struct Cli {
     /// Open the new-game menu at start.
     #[arg(long)]
     menu: bool,
+    /// Review the game at start (with a game file or --moves): the engine marks its
+    /// mistakes and draws the evaluation graph.
+    #[arg(long)]
+    review: bool,
     /// Open the settings window at start.
     #[arg(long)]
     settings: bool,
@@ -236,6 +240,10 @@ fn main() -> ExitCode {
     if let Some(path) = &cli.file {
         app.world_mut()
             .write_message(hexchess::game::files::OpenFile(path.clone()));
+    }
+    if cli.review {
+        app.world_mut()
+            .write_message(hexchess::play::review::GameReviewRequest::Start);
     }
     if cli.settings {
         app.world_mut().write_message(hexchess::ui::OpenSettings);

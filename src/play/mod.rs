@@ -1,9 +1,11 @@
 //! Playing a game: who plays each side, the engine's level, the clocks, the app's
 //! states (playing, new-game menu, game over) in [`session`], and the engine as an
 //! opponent thinking on its own thread in [`opponent`], the endgame trainer in
-//! [`trainer`], and the hidden deployments of Screen HexaChess in [`screen`].
+//! [`trainer`], the hidden deployments of Screen HexaChess in [`screen`], and the
+//! engine's review of a game in [`review`].
 
 pub mod opponent;
+pub mod review;
 pub mod screen;
 pub mod session;
 pub mod trainer;
@@ -27,6 +29,7 @@ impl Plugin for PlayPlugin {
             opponent::OpponentPlugin,
             screen::ScreenPlugin,
             trainer::TrainerPlugin,
+            review::GameReviewPlugin,
         ));
     }
 }

@@ -15,6 +15,7 @@ mod dialogs;
 mod files;
 mod new_game;
 mod panel;
+mod review;
 mod settings;
 mod table;
 mod trainer;

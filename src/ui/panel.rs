@@ -17,6 +17,7 @@ use super::{UiInsets, UiMemory, root_ui};
 use crate::game::files::{OpenFile, OpenText};
 use crate::game::records;
 use crate::game::{GameNotice, GameState, MoveRequest, NewGameRequest, ReviewRequest};
+use crate::play::review::{GameReviewRequest, GameReviewState};
 use crate::play::{Clocks, EnginePlayer, Mode, Session, Trainer};
 
 fn clock_text(d: Duration) -> String {
@@ -46,6 +47,8 @@ pub(super) struct PanelRequests<'w> {
     open_text: MessageWriter<'w, OpenText>,
     notices: MessageWriter<'w, GameNotice>,
     clipboard: Option<ResMut<'w, bevy_egui::EguiClipboard>>,
+    game_review: MessageWriter<'w, GameReviewRequest>,
+    reviewed: Res<'w, GameReviewState>,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -91,8 +94,30 @@ pub(super) fn side_panel(
                 }
                 ui.separator();
                 let seen = |i: usize| !unseen || placed_by(&game, i) == screen.viewer;
-                move_list(ui, &game, &memory.moves.san, &seen, &mut out.review);
+                let review = out.reviewed.review_of(&game);
+                let marks = |i: usize| {
+                    review
+                        .and_then(|r| r.moves.get(i))
+                        .and_then(|m| m.judgement)
+                        .map_or("", super::review::mark)
+                };
+                move_list(ui, &game, &memory.moves.san, &seen, &marks, &mut out.review);
                 ui.separator();
+                if !unseen {
+                    let (mut requests, mut view) = (Vec::new(), None);
+                    super::review::review_section(
+                        ui,
+                        &game,
+                        &out.reviewed,
+                        &mut requests,
+                        &mut view,
+                    );
+                    out.game_review.write_batch(requests);
+                    if let Some(v) = view {
+                        out.review.write(v);
+                    }
+                    ui.separator();
+                }
                 captured(ui, &game, &memory.moves.captured);
                 ui.separator();
                 move_entry(ui, &game, &mut memory.move_text, &mut out);
@@ -176,6 +201,7 @@ fn move_list(
     game: &GameState,
     moves: &[String],
     seen: &dyn Fn(usize) -> bool,
+    marks: &dyn Fn(usize) -> &'static str,
     review: &mut MessageWriter<ReviewRequest>,
 ) {
     ui.label("Moves");
@@ -211,7 +237,11 @@ fn move_list(
                             }
                             let i = ply - offset;
                             let current = i + 1 == shown;
-                            let text = if seen(i) { moves[i].as_str() } else { "?@?" };
+                            let text = if seen(i) {
+                                format!("{}{}", moves[i], marks(i))
+                            } else {
+                                "?@?".to_string()
+                            };
                             if ui.selectable_label(current, text).clicked() {
                                 review.write(ReviewRequest(Some(i + 1)));
                             }
