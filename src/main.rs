@@ -90,6 +90,9 @@ struct Cli {
     /// mistakes and draws the evaluation graph.
     #[arg(long)]
     review: bool,
+    /// Start with the analysis board on: the engine's best lines and arrows.
+    #[arg(long)]
+    analyse: bool,
     /// Open the settings window at start.
     #[arg(long)]
     settings: bool,
@@ -244,6 +247,10 @@ fn main() -> ExitCode {
     if cli.review {
         app.world_mut()
             .write_message(hexchess::play::review::GameReviewRequest::Start);
+    }
+    if cli.analyse {
+        app.world_mut()
+            .write_message(hexchess::play::analysis::AnalysisRequest::On);
     }
     if cli.settings {
         app.world_mut().write_message(hexchess::ui::OpenSettings);

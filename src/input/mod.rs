@@ -18,6 +18,7 @@ use crate::game::{
 use crate::look::{Settings, View, ViewChanged};
 use crate::pieces::animation::Slide;
 use crate::pieces::{Dragging, PieceView, rest_height};
+use crate::play::analysis::{Analysis, AnalysisRequest};
 use crate::play::{EnginePlayer, HumanSides, Session, undo_plies};
 
 /// The cell under the pointer and the pointer's point on the board plane.
@@ -335,6 +336,7 @@ fn handle_keys(
     mut undo: MessageWriter<UndoRequest>,
     mut redo: MessageWriter<RedoRequest>,
     mut review: MessageWriter<ReviewRequest>,
+    (mut analysis, analysing): (MessageWriter<AnalysisRequest>, Res<Analysis>),
     game: Res<GameState>,
     session: Res<Session>,
     player: Res<EnginePlayer>,
@@ -365,6 +367,16 @@ fn handle_keys(
     if keys.just_pressed(KeyCode::KeyF) {
         settings.flipped = !settings.flipped;
         views.write(ViewChanged);
+    }
+    if keys.just_pressed(KeyCode::KeyH) {
+        analysis.write(AnalysisRequest::Hint);
+    }
+    if keys.just_pressed(KeyCode::KeyA) {
+        analysis.write(if analysing.on {
+            AnalysisRequest::Off
+        } else {
+            AnalysisRequest::On
+        });
     }
     let ctrl = command_key_held(&keys);
     let plies = undo_plies(&game, &session, player.is_thinking());

@@ -2,8 +2,9 @@
 //! states (playing, new-game menu, game over) in [`session`], and the engine as an
 //! opponent thinking on its own thread in [`opponent`], the endgame trainer in
 //! [`trainer`], the hidden deployments of Screen HexaChess in [`screen`], and the
-//! engine's review of a game in [`review`].
+//! engine's review of a game in [`review`], the analysis board and hint in [`analysis`].
 
+pub mod analysis;
 pub mod opponent;
 pub mod review;
 pub mod screen;
@@ -30,6 +31,7 @@ impl Plugin for PlayPlugin {
             screen::ScreenPlugin,
             trainer::TrainerPlugin,
             review::GameReviewPlugin,
+            analysis::AnalysisPlugin,
         ));
     }
 }

@@ -3,6 +3,7 @@
 //! pinned to the board ([`pins`]), when the window is redrawn ([`redraw`]) and its
 //! icon ([`icon`]).
 
+pub mod arrows;
 pub mod camera;
 pub mod icon;
 pub mod pins;
@@ -34,6 +35,9 @@ impl Plugin for ScreenPlugin {
             )
             .add_systems(Last, icon::set_window_icon)
             .add_systems(Update, title::name_the_window)
+            .init_gizmo_group::<arrows::ArrowGizmos>()
+            .add_systems(Startup, arrows::configure_arrows)
+            .add_systems(Update, arrows::draw_arrows.run_if(crate::game::duel))
             .add_systems(
                 PostUpdate,
                 pins::place_pins.after(TransformSystems::Propagate),

@@ -10,6 +10,7 @@
 //! The interface only reads state and sends requests; the game and play plugins apply
 //! them. It tells the screen how much of the window its panels take ([`UiInsets`]).
 
+mod analysis;
 mod bar;
 mod dialogs;
 mod files;

@@ -17,6 +17,7 @@ use super::{UiInsets, UiMemory, root_ui};
 use crate::game::files::{OpenFile, OpenText};
 use crate::game::records;
 use crate::game::{GameNotice, GameState, MoveRequest, NewGameRequest, ReviewRequest};
+use crate::play::analysis::{Analysis, AnalysisRequest};
 use crate::play::review::{GameReviewRequest, GameReviewState};
 use crate::play::{Clocks, EnginePlayer, Mode, Session, Trainer};
 
@@ -49,6 +50,8 @@ pub(super) struct PanelRequests<'w> {
     clipboard: Option<ResMut<'w, bevy_egui::EguiClipboard>>,
     game_review: MessageWriter<'w, GameReviewRequest>,
     reviewed: Res<'w, GameReviewState>,
+    analysis: Res<'w, Analysis>,
+    analysis_requests: MessageWriter<'w, AnalysisRequest>,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -85,6 +88,22 @@ pub(super) fn side_panel(
                 if session.mode != Mode::HumanVsHuman && !unseen {
                     ui.separator();
                     engine_report(ui, &player);
+                }
+                if !unseen {
+                    ui.separator();
+                    let (mut requests, mut moves) = (Vec::new(), Vec::new());
+                    super::analysis::analysis_section(
+                        ui,
+                        &game,
+                        &out.analysis,
+                        &mut requests,
+                        &mut moves,
+                    );
+                    if let Some(hint) = super::analysis::hint_text(&game.position, &out.analysis) {
+                        ui.label(hint);
+                    }
+                    out.analysis_requests.write_batch(requests);
+                    out.moves.write_batch(moves);
                 }
                 let shown = game.displayed();
                 let verdict = trainer.tables.probe(&shown).map(|v| (v, shown.turn()));

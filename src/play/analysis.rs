@@ -1,0 +1,291 @@
+//! The analysis board: the engine thinks without end about the position shown (the
+//! live one, or an earlier one under review), reporting its best 1 to 5 lines, and
+//! starts again whenever the position shown changes. While it is on, nobody's engine
+//! plays: both sides are the player's to try moves with, and the clock is off.
+//!
+//! The hint (H in a game) is the same engine asked once, briefly, for the best move in
+//! the position on the board.
+
+use std::sync::{Arc, Mutex};
+
+use bevy::prelude::*;
+use hexchess_core::{Move, Position};
+use hexchess_engine::{RunningSearch, SearchInfo, SearchLimits, SearchOptions, Searcher};
+
+use super::opponent::search_threads;
+use super::session::{Mode, Session, TimeControl};
+use crate::game::{GameSet, GameState};
+use crate::machine::{Rasteriser, cores};
+
+/// The most lines the analysis shows.
+pub const MAX_LINES: usize = 5;
+
+/// How long the hint thinks.
+const HINT_MILLIS: u64 = 800;
+
+/// Turn the analysis on or off, or show this many lines.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AnalysisRequest {
+    On,
+    Off,
+    Lines(usize),
+    /// The best move in the position on the board, once (the hint).
+    Hint,
+}
+
+/// The search under way and what it has said.
+struct Running {
+    search: RunningSearch,
+    /// The position it is about.
+    position: Position,
+    lines: Arc<Mutex<Vec<SearchInfo>>>,
+}
+
+/// The analysis board's state.
+#[derive(Resource)]
+pub struct Analysis {
+    pub on: bool,
+    /// Lines searched and shown, 1 to [`MAX_LINES`].
+    pub lines: usize,
+    running: Option<Running>,
+    /// Who played and the clock before the analysis, given back after it.
+    before: Option<(Mode, Option<TimeControl>)>,
+    hint: Option<Running>,
+    searcher: Option<Searcher>,
+}
+
+impl Default for Analysis {
+    fn default() -> Analysis {
+        Analysis {
+            on: false,
+            lines: 3,
+            running: None,
+            before: None,
+            hint: None,
+            searcher: None,
+        }
+    }
+}
+
+impl Analysis {
+    /// The best lines so far for `shown` (the position on the board), best first: each
+    /// the deepest report of its rank. Empty for another position.
+    pub fn lines_for(&self, shown: &Position) -> Vec<SearchInfo> {
+        let Some(r) = &self.running else {
+            return Vec::new();
+        };
+        if r.position.hash() != shown.hash() || r.position.ply_count() != shown.ply_count() {
+            return Vec::new();
+        }
+        r.lines.lock().map(|l| l.clone()).unwrap_or_default()
+    }
+
+    /// The hint's move for `shown`, once it has one.
+    pub fn hint_for(&self, shown: &Position) -> Option<Move> {
+        let h = self.hint.as_ref()?;
+        if h.position.hash() != shown.hash() {
+            return None;
+        }
+        let lines = h.lines.lock().ok()?;
+        lines.first().and_then(|i| i.pv.first().copied())
+    }
+}
+
+pub struct AnalysisPlugin;
+
+impl Plugin for AnalysisPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<Analysis>()
+            .add_message::<AnalysisRequest>()
+            .add_systems(
+                Update,
+                (answer_analysis_requests, follow_the_position)
+                    .chain()
+                    .in_set(GameSet::View),
+            );
+    }
+}
+
+fn answer_analysis_requests(
+    mut requests: MessageReader<AnalysisRequest>,
+    mut analysis: ResMut<Analysis>,
+    mut session: ResMut<Session>,
+    game: Res<GameState>,
+    rasteriser: Option<Res<Rasteriser>>,
+) {
+    for request in requests.read() {
+        match *request {
+            AnalysisRequest::On if !analysis.on => {
+                analysis.on = true;
+                analysis.before = Some((session.mode, session.time_control));
+                session.mode = Mode::HumanVsHuman;
+                session.time_control = None;
+            }
+            AnalysisRequest::Off if analysis.on => {
+                analysis.on = false;
+                stop(&mut analysis.running);
+                if let Some((mode, clock)) = analysis.before.take() {
+                    session.mode = mode;
+                    session.time_control = clock;
+                }
+            }
+            AnalysisRequest::Lines(n) => {
+                let n = n.clamp(1, MAX_LINES);
+                if n != analysis.lines {
+                    analysis.lines = n;
+                    // Searched again with the new count.
+                    stop(&mut analysis.running);
+                }
+            }
+            AnalysisRequest::Hint => {
+                stop(&mut analysis.hint);
+                let software = rasteriser.as_deref() == Some(&Rasteriser::Software);
+                let limits = SearchLimits::movetime(HINT_MILLIS);
+                let position = game.position.clone();
+                analysis.hint = Some(start(position, limits, 1, software, None));
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Keeps a search on the position shown while the analysis is on.
+fn follow_the_position(
+    mut analysis: ResMut<Analysis>,
+    game: Res<GameState>,
+    rasteriser: Option<Res<Rasteriser>>,
+) {
+    if !analysis.on {
+        return;
+    }
+    let shown = game.displayed();
+    let current = analysis.running.as_ref().is_some_and(|r| {
+        r.position.hash() == shown.hash() && r.position.ply_count() == shown.ply_count()
+    });
+    if current {
+        return;
+    }
+    // Its searcher (and hash table) goes on to the next position.
+    let kept = analysis.running.take().map(|r| {
+        r.search.stop();
+        r.search.join().0
+    });
+    if kept.is_some() {
+        analysis.searcher = kept;
+    }
+    if shown.legal_moves().is_empty() {
+        return;
+    }
+    let software = rasteriser.as_deref() == Some(&Rasteriser::Software);
+    let limits = SearchLimits {
+        infinite: true,
+        ..SearchLimits::default()
+    };
+    let lines = analysis.lines;
+    let searcher = analysis.searcher.take();
+    analysis.running = Some(start(shown, limits, lines, software, searcher));
+}
+
+/// A search of `position` on its own thread whose reports keep the latest of each line.
+fn start(
+    position: Position,
+    limits: SearchLimits,
+    lines: usize,
+    software: bool,
+    kept: Option<Searcher>,
+) -> Running {
+    let options = SearchOptions {
+        hash_mb: 64,
+        multi_pv: lines,
+        threads: search_threads(cores(), software),
+        ..SearchOptions::default()
+    };
+    let make = move || {
+        let mut s = kept.unwrap_or_else(|| Searcher::new(options));
+        if *s.options() != options {
+            s.set_options(options);
+        }
+        s
+    };
+    let reports: Arc<Mutex<Vec<SearchInfo>>> = Arc::default();
+    let sink = Arc::clone(&reports);
+    let search = RunningSearch::start(
+        make,
+        position.clone(),
+        limits,
+        move |_, info| {
+            if let Ok(mut l) = sink.lock() {
+                keep_line(&mut l, info);
+            }
+        },
+        |_, _| {},
+    );
+    Running {
+        search,
+        position,
+        lines: reports,
+    }
+}
+
+/// Files a report under its rank (`multipv`, 1 when there is one line); a new depth
+/// starts the list afresh from its first line, so that lines of different depths are
+/// not ranked together.
+fn keep_line(lines: &mut Vec<SearchInfo>, info: &SearchInfo) {
+    let rank = info.multipv.unwrap_or(1).max(1) as usize;
+    if rank == 1 && lines.first().is_some_and(|l| l.depth < info.depth) {
+        lines.truncate(1);
+    }
+    if lines.len() < rank {
+        lines.resize(rank, info.clone());
+    }
+    lines[rank - 1] = info.clone();
+}
+
+fn stop(running: &mut Option<Running>) {
+    if let Some(r) = running.take() {
+        r.search.stop();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hexchess_engine::Score;
+
+    fn info(depth: u32, rank: Option<u32>, cp: i32) -> SearchInfo {
+        SearchInfo {
+            depth,
+            seldepth: depth,
+            score: Score::Cp(cp),
+            nodes: 0,
+            nps: 0,
+            time_ms: 0,
+            hashfull: 0,
+            pv: Vec::new(),
+            multipv: rank,
+            bound: None,
+        }
+    }
+
+    #[test]
+    fn lines_are_filed_by_rank_and_a_new_depth_starts_afresh() {
+        let mut lines = Vec::new();
+        for (rank, cp) in [(1, 30), (2, 10), (3, -5)] {
+            keep_line(&mut lines, &info(5, Some(rank), cp));
+        }
+        assert_eq!(
+            lines.iter().map(|l| l.score).collect::<Vec<_>>(),
+            [Score::Cp(30), Score::Cp(10), Score::Cp(-5)]
+        );
+        keep_line(&mut lines, &info(6, Some(1), 25));
+        assert_eq!(lines.len(), 1, "depth 6's first line alone");
+        keep_line(&mut lines, &info(6, Some(2), 20));
+        assert_eq!(lines[1].depth, 6);
+        // One line: no rank given.
+        let mut one = Vec::new();
+        keep_line(&mut one, &info(3, None, 7));
+        keep_line(&mut one, &info(4, None, 9));
+        assert_eq!(one.len(), 1);
+        assert_eq!(one[0].score, Score::Cp(9));
+    }
+}

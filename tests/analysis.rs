@@ -1,0 +1,98 @@
+//! The analysis board: the engine's lines follow the position shown, nobody's engine
+//! plays meanwhile, and the session comes back as it was; the hint names a legal move.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use bevy::prelude::*;
+use hexchess::game::{GameState, MoveRequest, ReviewRequest};
+use hexchess::look::Settings;
+use hexchess::play::analysis::{Analysis, AnalysisRequest};
+use hexchess::play::{Mode, Session};
+use hexchess_core::Side;
+
+fn app() -> App {
+    let session = Session {
+        mode: Mode::HumanVsEngine { human: Side::White },
+        ..Session::default()
+    };
+    let mut app = common::headless_app("glinski", None, Settings::default(), session, None);
+    app.update();
+    app
+}
+
+/// Runs frames until `done` holds (or fails after `limit`).
+fn run_until(app: &mut App, limit: Duration, done: impl Fn(&App) -> bool) {
+    let until = Instant::now() + limit;
+    while !done(app) {
+        assert!(Instant::now() < until, "not within {limit:?}");
+        app.update();
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+fn lines(app: &App) -> usize {
+    let shown = app.world().resource::<GameState>().displayed();
+    app.world().resource::<Analysis>().lines_for(&shown).len()
+}
+
+#[test]
+fn the_lines_follow_the_position_shown_and_nobody_plays_meanwhile() {
+    let mut app = app();
+    app.world_mut().write_message(AnalysisRequest::On);
+    app.world_mut().write_message(AnalysisRequest::Lines(2));
+    app.update();
+    assert_eq!(app.world().resource::<Session>().mode, Mode::HumanVsHuman);
+    run_until(&mut app, Duration::from_secs(20), |a| lines(a) == 2);
+    // The two lines start with different legal moves, the better first.
+    let shown = app.world().resource::<GameState>().displayed();
+    let found = app.world().resource::<Analysis>().lines_for(&shown);
+    assert_ne!(found[0].pv[0], found[1].pv[0]);
+    assert!(found.iter().all(|l| shown.is_legal(l.pv[0])));
+    assert_eq!(found[0].multipv, Some(1));
+
+    // White moves; Black is the player's too now: no engine reply comes.
+    let mv = shown.parse_move("f5f6").unwrap();
+    app.world_mut().write_message(MoveRequest(mv));
+    app.update();
+    run_until(&mut app, Duration::from_secs(20), |a| lines(a) == 2);
+    let game = app.world().resource::<GameState>();
+    assert_eq!(game.position.ply_count(), 1, "no engine move");
+    let after = game.displayed();
+    let found = app.world().resource::<Analysis>().lines_for(&after);
+    assert!(
+        found.iter().all(|l| after.is_legal(l.pv[0])),
+        "lines of the new position"
+    );
+
+    // Back to the start under review: the lines follow.
+    app.world_mut().write_message(ReviewRequest(Some(0)));
+    app.update();
+    run_until(&mut app, Duration::from_secs(20), |a| lines(a) > 0);
+    let start = app.world().resource::<GameState>().displayed();
+    assert_eq!(start.ply_count(), 0);
+
+    // Off: the session is as it was.
+    app.world_mut().write_message(AnalysisRequest::Off);
+    app.update();
+    assert_eq!(
+        app.world().resource::<Session>().mode,
+        Mode::HumanVsEngine { human: Side::White }
+    );
+    assert_eq!(lines(&app), 0);
+}
+
+#[test]
+fn the_hint_names_a_legal_move() {
+    let mut app = app();
+    app.world_mut().write_message(AnalysisRequest::Hint);
+    app.update();
+    run_until(&mut app, Duration::from_secs(20), |a| {
+        let pos = &a.world().resource::<GameState>().position;
+        a.world().resource::<Analysis>().hint_for(pos).is_some()
+    });
+    let pos = app.world().resource::<GameState>().position.clone();
+    let hint = app.world().resource::<Analysis>().hint_for(&pos).unwrap();
+    assert!(pos.is_legal(hint));
+}
