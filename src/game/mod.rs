@@ -130,6 +130,15 @@ pub struct EndRequest(pub GameOutcome);
 #[derive(Message, Clone, Copy, Debug)]
 pub struct ReviewRequest(pub Option<usize>);
 
+/// Put this line of moves on the board, from the game's start: the position after
+/// `moves`, with `then` to come (what redo plays, first move first). Illegal moves end
+/// the line where they start. How the analysis board goes to a variation.
+#[derive(Message, Clone, Debug, Default)]
+pub struct LineRequest {
+    pub moves: Vec<Move>,
+    pub then: Vec<Move>,
+}
+
 /// Replace the game with a recorded one.
 #[derive(Message, Clone, Debug)]
 pub struct LoadRequest(pub GameRecord);
@@ -178,6 +187,7 @@ impl Plugin for GamePlugin {
             .add_message::<EndRequest>()
             .add_message::<ReviewRequest>()
             .add_message::<LoadRequest>()
+            .add_message::<LineRequest>()
             .add_message::<BoardChanged>()
             .add_message::<GameNotice>()
             .add_message::<files::OpenFile>()
@@ -205,6 +215,7 @@ impl Plugin for GamePlugin {
                     load_games,
                     take_back_moves,
                     replay_moves,
+                    set_lines,
                     review_positions,
                     end_games,
                     apply_move_requests,
@@ -405,6 +416,30 @@ fn take_back_moves(
                 variant_changed: false,
             });
         }
+    }
+}
+
+fn set_lines(
+    mut requests: MessageReader<LineRequest>,
+    mut game: ResMut<GameState>,
+    mut changed: MessageWriter<BoardChanged>,
+) {
+    for LineRequest { moves, then } in requests.read() {
+        let mut position = game.position.clone();
+        while position.unmake_move().is_some() {}
+        for &mv in moves {
+            if !position.is_legal(mv) {
+                break;
+            }
+            position.make_move(mv);
+        }
+        game.position = position;
+        game.redo = then.iter().rev().copied().collect();
+        game.ended = None;
+        game.viewing = None;
+        changed.write(BoardChanged::Reset {
+            variant_changed: false,
+        });
     }
 }
 

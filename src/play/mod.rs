@@ -2,7 +2,7 @@
 //! states (playing, new-game menu, game over) in [`session`], and the engine as an
 //! opponent thinking on its own thread in [`opponent`], the endgame trainer in
 //! [`trainer`], the hidden deployments of Screen HexaChess in [`screen`], and the
-//! engine's review of a game in [`review`], the analysis board and hint in [`analysis`].
+//! engine's review of a game in [`review`], the analysis board and hint in [`analysis`] with its tree of lines in [`variations`].
 
 pub mod analysis;
 pub mod opponent;
@@ -10,6 +10,7 @@ pub mod review;
 pub mod screen;
 pub mod session;
 pub mod trainer;
+pub mod variations;
 
 use bevy::prelude::*;
 
@@ -32,6 +33,7 @@ impl Plugin for PlayPlugin {
             trainer::TrainerPlugin,
             review::GameReviewPlugin,
             analysis::AnalysisPlugin,
+            variations::VariationsPlugin,
         ));
     }
 }

@@ -2,12 +2,14 @@
 //! and the engine's best lines in SAN (click one to play its first move).
 
 use bevy_egui::egui;
+use hexchess_core::pgn::{GameTree, NodeId};
 use hexchess_core::{Position, Side};
 use hexchess_engine::review::WinPercent;
 use hexchess_engine::{Score, SearchInfo, pv_san};
 
 use crate::game::{GameState, MoveRequest};
 use crate::play::analysis::{Analysis, AnalysisRequest, MAX_LINES};
+use crate::play::variations::{VariationRequest, Variations};
 
 /// Moves of each line shown.
 const LINE_MOVES: usize = 8;
@@ -112,4 +114,144 @@ pub fn hint_text(pos: &Position, analysis: &Analysis) -> Option<String> {
     analysis
         .hint_for(pos)
         .map(|mv| format!("Hint: {}", pos.move_to_san(mv)))
+}
+
+/// Where move numbers start: the start's fullmove number, and whether Black moves first.
+#[derive(Clone, Copy)]
+struct Numbering {
+    first: u32,
+    black_first: bool,
+}
+
+impl Numbering {
+    /// `12.` before White's move at `ply` (1 for the first move), `12...` before
+    /// Black's when `force`d (at the start of a line, or after a side line).
+    fn label(self, ply: usize, force: bool) -> Option<String> {
+        let index = ply - 1 + usize::from(self.black_first);
+        let number = self.first as usize + index / 2;
+        match (index % 2 == 0, force) {
+            (true, _) => Some(format!("{number}.")),
+            (false, true) => Some(format!("{number}...")),
+            (false, false) => None,
+        }
+    }
+}
+
+/// The tree of lines tried: the main line with side lines in parentheses, each move a
+/// button to go there (right-click: promote the line, or delete from the move on).
+pub(super) fn variation_tree(
+    ui: &mut egui::Ui,
+    game: &GameState,
+    variations: &Variations,
+    out: &mut Vec<VariationRequest>,
+) {
+    let tree = &variations.tree;
+    if tree.children(tree.root()).is_empty() {
+        return;
+    }
+    let mut start = game.position.clone();
+    while start.unmake_move().is_some() {}
+    let numbering = Numbering {
+        first: start.fullmove_number(),
+        black_first: start.turn() != Side::White,
+    };
+    ui.label("Lines tried");
+    egui::ScrollArea::vertical()
+        .max_height(180.0)
+        .id_salt("variations")
+        .show(ui, |ui| {
+            ui.horizontal_wrapped(|ui| {
+                ui.spacing_mut().item_spacing.x = 3.0;
+                let mut printer = TreePrinter {
+                    tree,
+                    at: variations.at,
+                    numbering,
+                    out,
+                };
+                printer.line_after(ui, tree.root(), 0, true, 0);
+            });
+        });
+    if let Some(at) = variations.at.filter(|&n| n != tree.root()) {
+        ui.horizontal(|ui| {
+            if ui
+                .button("Promote line")
+                .on_hover_text("make the line of the move shown the main line where it branches")
+                .clicked()
+            {
+                out.push(VariationRequest::Promote(at));
+            }
+            if ui
+                .button("Delete from here")
+                .on_hover_text("remove the move shown and everything after it")
+                .clicked()
+            {
+                out.push(VariationRequest::Delete(at));
+            }
+        });
+    }
+}
+
+/// Lays out a tree's moves as PGN writes them.
+struct TreePrinter<'a> {
+    tree: &'a GameTree,
+    at: Option<NodeId>,
+    numbering: Numbering,
+    out: &'a mut Vec<VariationRequest>,
+}
+
+/// Side lines nested deeper than this are shown as `(…)`: a tree built by hand never
+/// gets there, and the panel stays readable.
+const MAX_NESTING: usize = 8;
+
+impl TreePrinter<'_> {
+    /// The moves after `node` (at `ply`): its main child, then its other children as
+    /// side lines in parentheses, then on along the main child.
+    fn line_after(
+        &mut self,
+        ui: &mut egui::Ui,
+        node: NodeId,
+        ply: usize,
+        force: bool,
+        nest: usize,
+    ) {
+        let (mut at, mut ply, mut force) = (node, ply, force);
+        while let Some((&main, others)) = self.tree.children(at).split_first() {
+            self.move_button(ui, main, ply + 1, force);
+            force = false;
+            for &side in others {
+                ui.label("(");
+                if nest >= MAX_NESTING {
+                    ui.label("…");
+                } else {
+                    self.move_button(ui, side, ply + 1, true);
+                    self.line_after(ui, side, ply + 1, false, nest + 1);
+                }
+                ui.label(")");
+                force = true;
+            }
+            at = main;
+            ply += 1;
+        }
+    }
+
+    fn move_button(&mut self, ui: &mut egui::Ui, node: NodeId, ply: usize, force: bool) {
+        if let Some(number) = self.numbering.label(ply, force) {
+            ui.label(egui::RichText::new(number).weak());
+        }
+        let current = self.at == Some(node);
+        let response = ui.selectable_label(current, self.tree.san(node));
+        if response.clicked() {
+            self.out.push(VariationRequest::GoTo(node));
+        }
+        response.context_menu(|ui| {
+            if ui.button("Promote line").clicked() {
+                self.out.push(VariationRequest::Promote(node));
+                ui.close();
+            }
+            if ui.button("Delete from here").clicked() {
+                self.out.push(VariationRequest::Delete(node));
+                ui.close();
+            }
+        });
+    }
 }

@@ -19,6 +19,7 @@ use crate::game::records;
 use crate::game::{GameNotice, GameState, MoveRequest, NewGameRequest, ReviewRequest};
 use crate::play::analysis::{Analysis, AnalysisRequest};
 use crate::play::review::{GameReviewRequest, GameReviewState};
+use crate::play::variations::{VariationRequest, Variations};
 use crate::play::{Clocks, EnginePlayer, Mode, Session, Trainer};
 
 fn clock_text(d: Duration) -> String {
@@ -52,6 +53,8 @@ pub(super) struct PanelRequests<'w> {
     reviewed: Res<'w, GameReviewState>,
     analysis: Res<'w, Analysis>,
     analysis_requests: MessageWriter<'w, AnalysisRequest>,
+    variations: Res<'w, Variations>,
+    variation_requests: MessageWriter<'w, VariationRequest>,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -104,6 +107,11 @@ pub(super) fn side_panel(
                     }
                     out.analysis_requests.write_batch(requests);
                     out.moves.write_batch(moves);
+                    if out.analysis.on {
+                        let mut edits = Vec::new();
+                        super::analysis::variation_tree(ui, &game, &out.variations, &mut edits);
+                        out.variation_requests.write_batch(edits);
+                    }
                 }
                 let shown = game.displayed();
                 let verdict = trainer.tables.probe(&shown).map(|v| (v, shown.turn()));

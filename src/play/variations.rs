@@ -1,0 +1,175 @@
+//! The moves tried on the analysis board, kept as a tree: the game's moves are its main
+//! line, and a move played from an earlier position starts a side line instead of
+//! losing what followed. The tree follows the game (any move, undo, load or new game)
+//! rather than driving it: the game's line is always one path of the tree, and going to
+//! another path is a [`LineRequest`].
+
+use bevy::prelude::*;
+use hexchess_core::pgn::{GameTree, NodeId};
+use hexchess_core::{Move, Position};
+
+use super::analysis::Analysis;
+use crate::game::{GameSet, GameState, LineRequest, ReviewRequest, UndoRequest};
+
+/// The tree of lines, the game's start it grows from, and where the board is in it.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Variations {
+    pub tree: GameTree,
+    /// The start's FEN: another start is another tree.
+    start: String,
+    /// The node of the position on the board.
+    pub at: Option<NodeId>,
+}
+
+/// Edit the tree: go to a node's position, promote its line, or delete it and what
+/// follows.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VariationRequest {
+    GoTo(NodeId),
+    Promote(NodeId),
+    Delete(NodeId),
+}
+
+pub struct VariationsPlugin;
+
+impl Plugin for VariationsPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<Variations>()
+            .add_message::<VariationRequest>()
+            .add_systems(
+                Update,
+                (
+                    rewind_to_the_position_shown,
+                    follow_the_game,
+                    answer_requests,
+                )
+                    .chain()
+                    .in_set(GameSet::View),
+            );
+    }
+}
+
+impl Variations {
+    /// The moves from the start to `node`, read on `start`; `None` if one no longer
+    /// reads (it cannot, unless the tree was edited by hand).
+    fn moves_to(&self, start: &Position, node: NodeId) -> Option<Vec<Move>> {
+        let mut p = start.clone();
+        let mut out = Vec::new();
+        for id in self.tree.path_to(node) {
+            let mv = p.parse_move(self.tree.san(id)).ok()?;
+            p.make_move(mv);
+            out.push(mv);
+        }
+        Some(out)
+    }
+
+    /// The main line from `node` on (first children), as moves after `moves`.
+    fn continuation(&self, start: &Position, moves: &[Move], node: NodeId) -> Vec<Move> {
+        let mut p = start.clone();
+        for &mv in moves {
+            p.make_move(mv);
+        }
+        let mut out = Vec::new();
+        let mut at = node;
+        while let Some(&next) = self.tree.children(at).first() {
+            let Ok(mv) = p.parse_move(self.tree.san(next)) else {
+                break;
+            };
+            p.make_move(mv);
+            out.push(mv);
+            at = next;
+        }
+        out
+    }
+}
+
+/// The game's start position.
+fn start_of(game: &GameState) -> Position {
+    let mut p = game.position.clone();
+    while p.unmake_move().is_some() {}
+    p
+}
+
+/// On the analysis board an earlier position shown becomes the board's position (its
+/// later moves wait as redo), so that a move played there starts a side line.
+fn rewind_to_the_position_shown(
+    analysis: Res<Analysis>,
+    game: Res<GameState>,
+    mut review: MessageWriter<ReviewRequest>,
+    mut undo: MessageWriter<UndoRequest>,
+) {
+    let Some(shown) = game.viewing.filter(|_| analysis.on) else {
+        return;
+    };
+    let back = game.position.ply_count().saturating_sub(shown);
+    review.write(ReviewRequest(None));
+    if back > 0 {
+        undo.write(UndoRequest(back));
+    }
+}
+
+/// Grows the tree with the game's line (the moves played and those waiting as redo).
+fn follow_the_game(mut variations: ResMut<Variations>, game: Res<GameState>) {
+    if !game.is_changed() {
+        return;
+    }
+    let start = start_of(&game);
+    let fen = start.to_fen();
+    if variations.start != fen {
+        *variations = Variations {
+            tree: GameTree::new(),
+            start: fen,
+            at: None,
+        };
+    }
+    let tree = &mut variations.tree;
+    let mut node = tree.root();
+    let mut p = start;
+    for mv in game.position.moves_played() {
+        node = tree.add_move(node, &p.move_to_san(mv));
+        p.make_move(mv);
+    }
+    let here = node;
+    for &mv in game.redo.iter().rev() {
+        if !p.is_legal(mv) {
+            break;
+        }
+        node = tree.add_move(node, &p.move_to_san(mv));
+        p.make_move(mv);
+    }
+    variations.at = Some(here);
+}
+
+fn answer_requests(
+    mut requests: MessageReader<VariationRequest>,
+    mut variations: ResMut<Variations>,
+    game: Res<GameState>,
+    mut lines: MessageWriter<LineRequest>,
+) {
+    for request in requests.read() {
+        let start = start_of(&game);
+        let target = match *request {
+            VariationRequest::GoTo(node) => Some(node),
+            VariationRequest::Promote(node) => {
+                variations.tree.promote_variation(node);
+                None
+            }
+            VariationRequest::Delete(node) => {
+                let parent = variations.tree.parent(node);
+                let on_it = variations
+                    .at
+                    .is_some_and(|at| variations.tree.path_to(at).contains(&node));
+                variations.tree.delete(node);
+                // The board leaves a line that is gone.
+                on_it.then_some(parent).flatten()
+            }
+        };
+        let Some(node) = target else {
+            continue;
+        };
+        if let Some(moves) = variations.moves_to(&start, node) {
+            let then = variations.continuation(&start, &moves, node);
+            lines.write(LineRequest { moves, then });
+        }
+    }
+}
