@@ -12,9 +12,10 @@ use std::sync::Arc;
 use crate::bitboard::CellSet;
 use crate::board::{Board, Naming};
 use crate::cell::Cell;
-use crate::piece::{MAX_KINDS, MAX_SIDES, Piece, Side};
-use crate::position::{EnPassant, Phase, Position, State};
+use crate::piece::{Kind, MAX_KINDS, MAX_SIDES, Piece, Side};
+use crate::position::{Phase, Position};
 use crate::rules::Rules;
+use crate::setup::{Setup, SetupError};
 
 /// What is wrong with a FEN.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,7 +44,11 @@ pub enum FenError {
     BadHand(String),
     /// The removals owed in a game of more sides (`owe:c3`).
     BadOwed(String),
+    /// Something other than the position itself (a game of more sides read into a
+    /// two-player one).
     Illegal(String),
+    /// A well-formed FEN of a position that cannot be played: every problem found.
+    Position(SetupError),
 }
 
 impl fmt::Display for FenError {
@@ -82,6 +87,7 @@ impl fmt::Display for FenError {
                 "bad pieces-in-hand field '{s}' (piece letters in brackets after the board: [QRBqrb])"
             ),
             FenError::Illegal(why) => write!(f, "impossible position: {why}"),
+            FenError::Position(e) => write!(f, "impossible position: {e}"),
         }
     }
 }
@@ -179,169 +185,176 @@ pub(crate) fn parse_placement(
     Ok(out)
 }
 
+/// What a hex FEN says, read but not yet checked for legality.
+pub(crate) struct FenParts {
+    pub pieces: Vec<(Cell, Piece)>,
+    pub turn: Side,
+    pub hand: [[u8; MAX_KINDS]; MAX_SIDES],
+    pub castling: u8,
+    /// The en-passant cells as written (from the pawn's start).
+    pub en_passant: Vec<Cell>,
+    pub halfmove: u16,
+    pub fullmove: u32,
+}
+
+/// Reads a hex FEN's fields. The clocks may be left out (they default to `0 1`), and
+/// the en-passant field too.
+pub(crate) fn parse_parts<B: CellSet>(rules: &Rules<B>, fen: &str) -> Result<FenParts, FenError> {
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    if fields.is_empty() {
+        return Err(FenError::Empty);
+    }
+    // Variants with castling have a castling field after the side to move.
+    let castles = rules.has_castling();
+    let most = if castles { 6 } else { 5 };
+    if fields.len() > most {
+        return Err(FenError::TooManyFields(fields.len()));
+    }
+    let shift = usize::from(castles);
+    let board = rules.board();
+    let letters: Vec<char> = rules.kinds().map(|k| rules.kind_info(k).letter).collect();
+    let (groups, hand) = split_hand(rules, fields[0])?;
+    let placed = parse_placement(board, &letters, rules.side_count(), groups)?;
+    let kinds: Vec<Kind> = rules.kinds().collect();
+    let pieces: Vec<(Cell, Piece)> = placed
+        .into_iter()
+        .map(|(c, side, k)| (c, Piece::new(side, kinds[k])))
+        .collect();
+    let turn = match fields.get(1).copied().unwrap_or("w") {
+        "w" => Side::White,
+        "b" => Side::Black,
+        "c" if rules.side_count() > 2 => Side::Third,
+        "d" if rules.side_count() > 3 => Side::Fourth,
+        s => return Err(FenError::BadSide(s.to_string())),
+    };
+    let castling = if castles {
+        parse_castling(fields.get(2).copied().unwrap_or("-"))?
+    } else {
+        0
+    };
+    let en_passant = match fields.get(2 + shift).copied().unwrap_or("-") {
+        "-" => Vec::new(),
+        names => names
+            .split(',')
+            .map(|n| {
+                board
+                    .parse_cell(n.trim())
+                    .ok_or_else(|| FenError::BadEnPassant(names.to_string()))
+            })
+            .collect::<Result<_, _>>()?,
+    };
+    let number = |i: usize, field: &'static str, default: u32| -> Result<u32, FenError> {
+        match fields.get(i) {
+            None => Ok(default),
+            Some(s) => s.parse().map_err(|_| FenError::BadNumber {
+                field,
+                value: s.to_string(),
+            }),
+        }
+    };
+    let halfmove = number(3 + shift, "halfmove clock", 0)?;
+    let fullmove = number(4 + shift, "fullmove number", 1)?;
+    let halfmove = u16::try_from(halfmove).map_err(|_| FenError::BadNumber {
+        field: "halfmove clock",
+        value: halfmove.to_string(),
+    })?;
+    if fullmove == 0 {
+        return Err(FenError::BadNumber {
+            field: "fullmove number",
+            value: "0".into(),
+        });
+    }
+    Ok(FenParts {
+        pieces,
+        turn,
+        hand,
+        castling,
+        en_passant,
+        halfmove,
+        fullmove,
+    })
+}
+
+/// Writes hex FEN from the parts of a position or a setup: the hands (in brackets)
+/// when given, the castling field when the variant has castling.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn write_fen<B: CellSet>(
+    rules: &Rules<B>,
+    piece_at: impl Fn(Cell) -> Option<Piece>,
+    hand: Option<&[[u8; MAX_KINDS]; MAX_SIDES]>,
+    turn: Side,
+    castling: u8,
+    en_passant: &[Cell],
+    halfmove: u16,
+    fullmove: u32,
+) -> String {
+    let board = rules.board();
+    let mut out = if rules.side_count() > 2 {
+        placement_tokens(board, |c| {
+            piece_at(c).map(|p| {
+                let letter = rules.kind_info(p.kind).letter;
+                format!("{}{letter}", p.side.letter())
+            })
+        })
+    } else {
+        placement_field(board, |c| piece_at(c).map(|p| rules.piece_letter(p)))
+    };
+    if let Some(hand) = hand {
+        out.push('[');
+        for side in Side::BOTH {
+            for k in rules.kinds() {
+                let letter = rules.piece_letter(Piece::new(side, k));
+                (0..hand[side.index()][k.index()]).for_each(|_| out.push(letter));
+            }
+        }
+        out.push(']');
+    }
+    out.push(' ');
+    out.push(turn.letter());
+    if rules.has_castling() {
+        out.push(' ');
+        out.push_str(&castling_field(castling));
+    }
+    out.push(' ');
+    if en_passant.is_empty() {
+        out.push('-');
+    } else {
+        let names: Vec<&str> = en_passant.iter().map(|c| board.name(*c)).collect();
+        out.push_str(&names.join(","));
+    }
+    out.push_str(&format!(" {halfmove} {fullmove}"));
+    out
+}
+
 impl<B: CellSet> Position<B> {
     /// Reads a hex FEN. The clocks may be left out (they default to `0 1`), and the
-    /// en-passant field too.
+    /// en-passant field too. The text is read as a [`Setup`], whose castling rights
+    /// the pieces do not allow are dropped (docs/rules.md §8.2), then validated: an
+    /// impossible position is refused with every [`SetupProblem`](crate::SetupProblem)
+    /// it has ([`FenError::Position`]).
     pub fn from_fen(rules: Arc<Rules<B>>, fen: &str) -> Result<Position<B>, FenError> {
-        let fields: Vec<&str> = fen.split_whitespace().collect();
-        if fields.is_empty() {
-            return Err(FenError::Empty);
-        }
-        // Variants with castling have a castling field after the side to move.
-        let castles = rules.has_castling();
-        let most = if castles { 6 } else { 5 };
-        if fields.len() > most {
-            return Err(FenError::TooManyFields(fields.len()));
-        }
-        let shift = usize::from(castles);
-        let board = rules.board();
-        let letters: Vec<char> = rules.kinds().map(|k| rules.kind_info(k).letter).collect();
-        let (groups, hand) = split_hand(&rules, fields[0])?;
-        let placed = parse_placement(board, &letters, rules.side_count(), groups)?;
-        let pieces: Vec<(Cell, Piece)> = placed
-            .into_iter()
-            .map(|(c, side, k)| {
-                (
-                    c,
-                    Piece::new(side, rules.kinds().nth(k).expect("index from letters")),
-                )
-            })
-            .collect();
-        let turn = match fields.get(1).copied().unwrap_or("w") {
-            "w" => Side::White,
-            "b" => Side::Black,
-            "c" if rules.side_count() > 2 => Side::Third,
-            "d" if rules.side_count() > 3 => Side::Fourth,
-            s => return Err(FenError::BadSide(s.to_string())),
-        };
-        let castling = if castles {
-            parse_castling(fields.get(2).copied().unwrap_or("-"))?
-        } else {
-            0
-        };
-        let ep = match fields.get(2 + shift).copied().unwrap_or("-") {
-            "-" => None,
-            names => Some(find_en_passant(&rules, &pieces, turn, names)?),
-        };
-        let number = |i: usize, field: &'static str, default: u32| -> Result<u32, FenError> {
-            match fields.get(i) {
-                None => Ok(default),
-                Some(s) => s.parse().map_err(|_| FenError::BadNumber {
-                    field,
-                    value: s.to_string(),
-                }),
-            }
-        };
-        let halfmove = number(3 + shift, "halfmove clock", 0)?;
-        let fullmove = number(4 + shift, "fullmove number", 1)?;
-        let halfmove = u16::try_from(halfmove).map_err(|_| FenError::BadNumber {
-            field: "halfmove clock",
-            value: halfmove.to_string(),
-        })?;
-        if fullmove == 0 {
-            return Err(FenError::BadNumber {
-                field: "fullmove number",
-                value: "0".into(),
-            });
-        }
-        let state = State {
-            turn,
-            ep,
-            castling,
-            halfmove,
-            fullmove,
-        };
-        let pos = Position::from_parts(rules, &pieces, hand, state).map_err(FenError::Illegal)?;
-        check_no_royal_left_attacked(&pos)?;
-        Ok(pos)
+        let mut setup = Setup::from_fen(rules, fen)?;
+        setup.drop_impossible_castling();
+        setup.validate().map_err(FenError::Position)
     }
 
     /// Writes the position as hex FEN.
     pub fn to_fen(&self) -> String {
         let rules = &*self.rules;
-        let board = rules.board();
-        let mut out = if rules.side_count() > 2 {
-            placement_tokens(board, |c| {
-                self.piece_at(c).map(|p| {
-                    let letter = rules.kind_info(p.kind).letter;
-                    format!("{}{letter}", p.side.letter())
-                })
-            })
-        } else {
-            placement_field(board, |c| self.piece_at(c).map(|p| rules.piece_letter(p)))
-        };
-        if self.phase() == Phase::Setup {
-            out.push('[');
-            for side in Side::BOTH {
-                for k in rules.kinds() {
-                    let letter = rules.piece_letter(Piece::new(side, k));
-                    (0..self.in_hand(side, k)).for_each(|_| out.push(letter));
-                }
-            }
-            out.push(']');
-        }
-        out.push(' ');
-        out.push(self.turn.letter());
-        if rules.has_castling() {
-            out.push(' ');
-            out.push_str(&castling_field(self.castling));
-        }
-        out.push(' ');
-        match self.ep {
-            Some(e) => {
-                // Skipped cells from the pawn's start onward.
-                let v = board.hex(e.victim);
-                let mut cells: Vec<Cell> = e.targets.into_iter().collect();
-                cells.sort_by_key(|c| std::cmp::Reverse(board.hex(*c).distance(v)));
-                let names: Vec<&str> = cells.iter().map(|c| board.name(*c)).collect();
-                out.push_str(&names.join(","));
-            }
-            None => out.push('-'),
-        }
-        out.push_str(&format!(" {} {}", self.halfmove, self.fullmove));
-        out
-    }
-}
-
-/// Whether `side` is checkmated as the board stands (in a game of more sides the side
-/// before the one to move may be: it lost its turn to a checkmate freeze).
-fn is_mated<B: CellSet>(pos: &Position<B>, side: Side) -> bool {
-    let mut p = pos.clone();
-    p.make_pass(side);
-    p.in_check() && p.legal_moves().is_empty()
-}
-
-/// The side that just moved may not be in check: it would have moved into it. In a
-/// setup phase that is not hidden no royal piece may be attacked at all (placements
-/// give no check); a hidden one reveals nothing before its end.
-fn check_no_royal_left_attacked<B: CellSet>(pos: &Position<B>) -> Result<(), FenError> {
-    let rules = pos.rules();
-    let turn = pos.turn();
-    let n = rules.side_count();
-    let mover = Side::from_index((turn.index() + n - 1) % n);
-    let attacked = |side: Side| {
-        pos.royal_on_board(side)
-            && rules
-                .enemies(side)
-                .iter()
-                .any(|them| pos.is_attacked(pos.royal_cell(side), *them))
-    };
-    match pos.phase() {
-        Phase::Setup if rules.setup_is_hidden() => Ok(()),
-        Phase::Setup => match Side::BOTH.into_iter().find(|s| attacked(*s)) {
-            Some(side) => Err(FenError::Illegal(format!(
-                "{side} is in check during the setup, where placements give no check"
-            ))),
-            None => Ok(()),
-        },
-        _ if attacked(mover) && !(n > 2 && is_mated(pos, mover)) => {
-            Err(FenError::Illegal(format!(
-                "{} is in check but it is {}'s move",
-                rules.side_name(mover),
-                rules.side_name(turn)
-            )))
-        }
-        _ => Ok(()),
+        let hand = (self.phase() == Phase::Setup).then_some(&self.hand);
+        let ep = self
+            .ep
+            .map_or_else(Vec::new, |e| crate::setup::en_passant_cells(rules, &e));
+        write_fen(
+            rules,
+            |c| self.piece_at(c),
+            hand,
+            self.turn,
+            self.castling,
+            &ep,
+            self.halfmove,
+            self.fullmove,
+        )
     }
 }
 
@@ -430,51 +443,4 @@ fn parse_castling(field: &str) -> Result<u8, FenError> {
         rights |= 1 << bit;
     }
     Ok(rights)
-}
-
-/// Works out which pawn's first move passed over the named cells (`,`-separated): one
-/// of the mover's pawns one advance beyond the last, the cells consecutive along one
-/// advance vector, and the cell one advance before the first empty.
-fn find_en_passant<B: CellSet>(
-    rules: &Rules<B>,
-    pieces: &[(Cell, Piece)],
-    turn: Side,
-    names: &str,
-) -> Result<EnPassant<B>, FenError> {
-    let bad = || FenError::BadEnPassant(names.to_string());
-    let board = rules.board();
-    let targets: Vec<Cell> = names
-        .split(',')
-        .map(|n| board.parse_cell(n.trim()).ok_or_else(bad))
-        .collect::<Result<_, _>>()?;
-    // Only variants with en passant have the right (Grand Hexachess has none, however
-    // the FEN reads).
-    let pawn = rules
-        .pawn
-        .as_ref()
-        .filter(|p| p.en_passant)
-        .ok_or_else(bad)?;
-    let mover = !turn;
-    let at = |c: Cell| pieces.iter().find(|(pc, _)| *pc == c).map(|(_, p)| *p);
-    if targets.iter().any(|t| at(*t).is_some()) {
-        return Err(bad());
-    }
-    for v in &pawn.advance_vectors[mover.index()] {
-        // Consecutive along `v`, in the order written.
-        let consecutive = targets
-            .windows(2)
-            .all(|w| board.offset(w[0], *v) == Some(w[1]));
-        let last = *targets.last().ok_or_else(bad)?;
-        let (Some(victim), Some(from)) = (board.offset(last, *v), board.offset(targets[0], -*v))
-        else {
-            continue;
-        };
-        if consecutive && at(victim) == Some(Piece::new(mover, pawn.kind)) && at(from).is_none() {
-            return Ok(EnPassant {
-                targets: targets.iter().copied().collect(),
-                victim,
-            });
-        }
-    }
-    Err(bad())
 }

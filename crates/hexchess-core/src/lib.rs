@@ -50,6 +50,7 @@ mod placement;
 pub mod position;
 pub mod record;
 pub mod rules;
+pub mod setup;
 pub mod variant;
 
 pub use bitboard::Bitboard;
@@ -65,4 +66,5 @@ pub use outcome::{GameOutcome, Termination};
 pub use piece::{Kind, Piece, Points, Side};
 pub use position::{EnPassant, Phase, PieceSquareTable, Position};
 pub use rules::{AnyRules, CastlingCells, KindInfo, Rules, RulesError};
+pub use setup::{EditError, EnPassantFault, Setup, SetupError, SetupProblem};
 pub use variant::{PlacementOrder, SetupPhase, Variant, VariantError, VariantSpec};

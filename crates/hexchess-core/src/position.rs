@@ -9,6 +9,7 @@ use crate::cell::Cell;
 use crate::moves::Move;
 use crate::piece::{Kind, MAX_KINDS, MAX_SIDES, PIECE_CODES, Piece, Side};
 use crate::rules::{CastlingCells, Rules, castle_bit};
+use crate::setup::SetupError;
 
 /// The en-passant right left by a long first move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -178,14 +179,34 @@ impl<B: CellSet> Position<B> {
 
     /// Builds a position from pieces, hands and state; fails when a side does not have
     /// exactly one royal piece on the board or in hand (the rules would have nothing to
-    /// protect or nothing to mate), or when the side to move of a setup phase has
-    /// nothing to place.
+    /// protect or nothing to mate), when the side to move of a setup phase has nothing
+    /// to place, and for the other [`crate::setup::structural_problems`]. Castling
+    /// rights the pieces do not allow are dropped; the caller checks the rest (see
+    /// [`crate::Setup::validate`]).
     pub(crate) fn from_parts(
         rules: Arc<Rules<B>>,
         pieces: &[(Cell, Piece)],
         hand: [[u8; MAX_KINDS]; MAX_SIDES],
         state: State<B>,
-    ) -> Result<Position<B>, String> {
+    ) -> Result<Position<B>, SetupError> {
+        let problems = crate::setup::structural_problems(&rules, pieces, &hand, state.turn);
+        if !problems.is_empty() {
+            return Err(SetupError::new(&rules, problems));
+        }
+        Ok(Position::assemble(rules, pieces, hand, state))
+    }
+
+    /// Builds a position from parts that have no
+    /// [`structural_problems`](crate::setup::structural_problems): every side and turn
+    /// in the variant, hands only with a setup phase and within their counts, one royal
+    /// piece a side (or none for a side out of a game of more), and no cell twice (a
+    /// second piece on a cell is left out).
+    pub(crate) fn assemble(
+        rules: Arc<Rules<B>>,
+        pieces: &[(Cell, Piece)],
+        hand: [[u8; MAX_KINDS]; MAX_SIDES],
+        state: State<B>,
+    ) -> Position<B> {
         let State {
             turn,
             ep,
@@ -194,9 +215,6 @@ impl<B: CellSet> Position<B> {
             fullmove,
         } = state;
         let held = hand.iter().flatten().any(|n| *n > 0);
-        if held && rules.phase.is_none() {
-            return Err("this variant has no pieces in hand".into());
-        }
         let mut pos = Position {
             rules,
             mailbox: B::EMPTY_MAILBOX,
@@ -221,55 +239,20 @@ impl<B: CellSet> Position<B> {
         };
         for &(c, p) in pieces {
             if pos.mailbox.as_ref()[c.index()] != 0 {
-                return Err(format!("two pieces on {}", pos.rules.board().name(c)));
-            }
-            if !pos.rules.seats.has(p.side) {
-                return Err(format!(
-                    "a piece of a side this variant does not have on {}",
-                    pos.rules.board().name(c)
-                ));
+                debug_assert!(false, "two pieces on one cell");
+                continue;
             }
             pos.put(p, c);
-        }
-        if !pos.rules.seats.has(turn) {
-            return Err(format!("{turn} does not play in this variant"));
         }
         let sides: Vec<Side> = pos.rules.sides().collect();
         for side in sides {
             for k in pos.rules.kinds() {
                 let n = hand[side.index()][k.index()];
-                if usize::from(n) >= crate::rules::MAX_IN_HAND {
-                    return Err(format!("{side} holds {n} pieces of one kind in hand"));
-                }
                 pos.hash ^= pos.rules.zobrist.hand(side, k, n);
             }
-            let royals = pos.royals(side);
-            let held_royals: u32 = pos
-                .rules
-                .kinds()
-                .filter(|k| pos.rules.is_royal(*k))
-                .map(|k| u32::from(hand[side.index()][k.index()]))
-                .sum();
-            // In a game of more sides a side whose royal piece was captured is out; its
-            // army stays (the game above the position says how).
-            let out_allowed = pos.rules.side_count() > 2 && royals.is_empty() && held_royals == 0;
-            if royals.count() + held_royals != 1 && !out_allowed {
-                return Err(format!(
-                    "{side} has {} royal pieces on the board and {held_royals} in hand; exactly one is needed",
-                    royals.count()
-                ));
-            }
-            if let Some(c) = royals.lowest() {
+            if let Some(c) = pos.royals(side).lowest() {
                 pos.royal[side.index()] = c;
             }
-        }
-        if !held && !pos.royals(turn).any() {
-            return Err(format!(
-                "{turn} is to move but its royal piece is not on the board"
-            ));
-        }
-        if held && pos.held(turn) == 0 {
-            return Err(format!("{turn} is to place but holds nothing"));
         }
         pos.hash ^= pos.rules.zobrist.turn(turn);
         if let Some(e) = ep {
@@ -281,7 +264,7 @@ impl<B: CellSet> Position<B> {
         }
         pos.castling = castling & pos.possible_castling_rights();
         pos.hash ^= pos.castling_key();
-        Ok(pos)
+        pos
     }
 
     /// The castling rights the pieces allow: the royal piece and the rook on their
@@ -289,12 +272,8 @@ impl<B: CellSet> Position<B> {
     fn possible_castling_rights(&self) -> u8 {
         let mut rights = 0;
         for side in Side::BOTH {
-            for (i, c) in self.rules.castling[side.index()].iter().enumerate() {
-                let king_home = self.royal[side.index()] == c.king;
-                let rook_home = self
-                    .piece_at(c.rook)
-                    .is_some_and(|p| p.side == side && !self.rules.is_royal(p.kind));
-                if king_home && rook_home {
+            for i in 0..self.rules.castling[side.index()].len() {
+                if crate::setup::castling_possible(&self.rules, side, i, |c| self.piece_at(c)) {
                     rights |= crate::rules::castle_bit(side, i);
                 }
             }
@@ -911,7 +890,7 @@ impl<B: CellSet> Position<B> {
             }
             None => None,
         };
-        let castling = self.flipped_castling_rights()?;
+        let castling = flip_castling_rights(&self.rules, self.castling)?;
         let state = State {
             turn: !self.turn,
             ep,
@@ -922,33 +901,6 @@ impl<B: CellSet> Position<B> {
         let mut hand = self.hand;
         hand.swap(0, 1);
         Position::from_parts(Arc::clone(&self.rules), &pieces, hand, state).ok()
-    }
-
-    /// The castling rights of the colour-flipped position: each right becomes the other
-    /// side's castling whose cells are its mirror image. A variant may list Black's
-    /// castlings in another order than White's (Shafran does), so the index alone does
-    /// not say which; `None` when some castling has no mirror image.
-    fn flipped_castling_rights(&self) -> Option<u8> {
-        let rules = &*self.rules;
-        let b = rules.board();
-        let mut rights = 0;
-        for side in Side::BOTH {
-            for i in 0..4 {
-                if self.castling & castle_bit(side, i) == 0 {
-                    continue;
-                }
-                let cells = rules.castling_cells(side, i)?;
-                let mirrored = CastlingCells {
-                    king: b.mirror(cells.king)?,
-                    king_to: b.mirror(cells.king_to)?,
-                    rook: b.mirror(cells.rook)?,
-                    rook_to: b.mirror(cells.rook_to)?,
-                };
-                let j = (0..4).find(|&j| rules.castling_cells(!side, j) == Some(mirrored))?;
-                rights |= castle_bit(!side, j);
-            }
-        }
-        Some(rights)
     }
 
     /// Forgets the history (the undo stack), keeping the position: what a FEN would give.
@@ -975,4 +927,30 @@ impl<B: CellSet> PartialEq for Position<B> {
             && self.halfmove == o.halfmove
             && self.fullmove == o.fullmove
     }
+}
+
+/// The castling rights of the colour-flipped position: each right becomes the other
+/// side's castling whose cells are its mirror image. A variant may list Black's
+/// castlings in another order than White's (Shafran does), so the index alone does not
+/// say which; `None` when some castling with a right has no mirror image.
+pub(crate) fn flip_castling_rights<B: CellSet>(rules: &Rules<B>, rights: u8) -> Option<u8> {
+    let b = rules.board();
+    let mut flipped = 0;
+    for side in Side::BOTH {
+        for i in 0..4 {
+            if rights & castle_bit(side, i) == 0 {
+                continue;
+            }
+            let cells = rules.castling_cells(side, i)?;
+            let mirrored = CastlingCells {
+                king: b.mirror(cells.king)?,
+                king_to: b.mirror(cells.king_to)?,
+                rook: b.mirror(cells.rook)?,
+                rook_to: b.mirror(cells.rook_to)?,
+            };
+            let j = (0..4).find(|&j| rules.castling_cells(!side, j) == Some(mirrored))?;
+            flipped |= castle_bit(!side, j);
+        }
+    }
+    Some(flipped)
 }

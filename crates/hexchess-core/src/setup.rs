@@ -1,0 +1,971 @@
+//! An editable position that need not be legal, and exactly why one is not.
+//!
+//! A board editor changes a [`Setup`] freely (pieces placed, removed and moved, the side
+//! to move, hands, castling rights, the en-passant cells, clocks) and asks
+//! [`Setup::validate`] for a playable [`Position`]. When the setup cannot be played the
+//! answer is a [`SetupError`] naming every [`SetupProblem`] at once, in the game's words
+//! ("White has no king"), so the editor can show them all and the player fix them in
+//! any order. Hex FEN reading goes the same way ([`Position::from_fen`] reads a setup,
+//! then validates it), so a bad FEN names the same problems.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use hexchess_core::{Catalog, Piece, Setup, SetupProblem, Side};
+//!
+//! let rules = Arc::clone(&Catalog::builtin().get("glinski").expect("a built-in").rules);
+//! let board = rules.board();
+//! let king = rules.kind_by_letter('K').expect("a king");
+//! let mut setup = Setup::empty(Arc::clone(&rules));
+//! setup.place(board.parse_cell("g1").unwrap(), Piece::new(Side::White, king))?;
+//! let err = setup.validate().unwrap_err();
+//! assert_eq!(err.problems(), [SetupProblem::MissingRoyal { side: Side::Black }]);
+//! assert_eq!(err.to_string(), "Black has no king");
+//!
+//! setup.place(board.parse_cell("g10").unwrap(), Piece::new(Side::Black, king))?;
+//! let pos = setup.validate().expect("two kings apart");
+//! assert_eq!(pos.to_fen(), "6/7/8/9/10/11/K8k/9/8/7/6 w - 0 1");
+//! # Ok::<(), hexchess_core::setup::EditError>(())
+//! ```
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::Arc;
+
+use crate::bitboard::{Bitboard, CellSet};
+use crate::cell::Cell;
+use crate::fen::FenError;
+use crate::piece::{Kind, MAX_KINDS, MAX_SIDES, Piece, Side};
+use crate::position::{EnPassant, Phase, Position, State};
+use crate::rules::{MAX_IN_HAND, Rules, castle_bit};
+
+/// An edit a setup cannot take: something the variant's board or rules do not have.
+/// The setup is left as it was.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EditError {
+    /// A cell of another, larger board (cells are indices into their board).
+    CellNotOnBoard { index: usize },
+    /// A piece kind of another variant, with more kinds than this one.
+    KindNotInVariant { index: usize },
+    /// A side that does not play in this variant (the third and fourth seats of a
+    /// two-player game).
+    SideNotInVariant { side: Side },
+    /// A castling right of a castling the variant does not have (`index` counts the
+    /// side's castlings from 0, as FEN's `A`–`D`).
+    NoSuchCastling { side: Side, index: usize },
+    /// A piece moved from an empty cell.
+    NothingToMove,
+    /// A fullmove number of 0: the count starts at 1.
+    ZeroMoveNumber,
+    /// A colour flip of a variant whose board or rules are not symmetric under it (see
+    /// [`Rules::is_colour_symmetric`]), or that has more than two sides.
+    NotColourSymmetric,
+}
+
+impl fmt::Display for EditError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EditError::CellNotOnBoard { index } => {
+                write!(f, "cell number {index} is not on this board")
+            }
+            EditError::KindNotInVariant { index } => {
+                write!(f, "piece kind number {index} is not in this variant")
+            }
+            EditError::SideNotInVariant { side } => {
+                write!(f, "{side} does not play in this variant")
+            }
+            EditError::NoSuchCastling { side, index } => write!(
+                f,
+                "{side} has no castling {} in this variant",
+                castling_letter(*side, *index)
+            ),
+            EditError::NothingToMove => write!(f, "there is no piece on that cell to move"),
+            EditError::ZeroMoveNumber => write!(f, "the fullmove number starts at 1, not 0"),
+            EditError::NotColourSymmetric => write!(
+                f,
+                "this variant's board or rules change when the colours are swapped"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for EditError {}
+
+/// Why an en-passant right cannot stand (see [`SetupProblem::BadEnPassant`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EnPassantFault {
+    /// The variant has no en passant (or no pawns).
+    NotInVariant,
+    /// One of the skipped cells holds a piece: a pawn cannot have passed over it.
+    Occupied(Cell),
+    /// The last mover has no pawn one step beyond the cells, with the cells in a line
+    /// along its advance and the cell it left empty: no long first move passed over
+    /// them.
+    NoPawn,
+}
+
+/// One reason a setup is not a playable position. Each names the side (and the cell,
+/// kind or castling) it is about, so an editor can point at it; the words are
+/// [`SetupProblem::describe`]'s, which needs the variant to name sides, pieces and
+/// cells (and [`SetupError`] shows).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SetupProblem {
+    /// A piece of, or the turn of, a side that does not play in this variant.
+    NoSuchSide { side: Side },
+    /// Pieces in `side`'s hand in a variant without a setup phase: nothing could ever
+    /// place them.
+    HandNotAllowed { side: Side },
+    /// More pieces of one kind in hand than a position can count (the hash keys stop
+    /// at `max`; no variant's hand comes near).
+    TooManyInHand {
+        side: Side,
+        kind: Kind,
+        count: u8,
+        max: u8,
+    },
+    /// More pieces of one kind on the board than a position can count (`max`, a limit
+    /// of the position's counters, reachable only on boards of more than 255 cells).
+    TooManyPieces {
+        side: Side,
+        kind: Kind,
+        count: usize,
+        max: usize,
+    },
+    /// `side` has no royal piece on the board or in hand: there would be nothing to
+    /// checkmate. (In a game of more sides a side without one is out, and allowed.)
+    MissingRoyal { side: Side },
+    /// `side` has more than one royal piece, on the board and in hand together: the
+    /// rules protect exactly one.
+    TooManyRoyals { side: Side, count: u32 },
+    /// In a game of more sides, the side to move is out (its royal piece is gone).
+    SideToMoveIsOut { side: Side },
+    /// In the setup phase the side to move must place, but its hand is empty.
+    NothingToPlace { side: Side },
+    /// A pawn stands where it must promote: it would have promoted on arriving.
+    PawnOnPromotionCell { side: Side, cell: Cell },
+    /// A castling right (`castling`, the side's castling from 0, FEN's `A`–`D`) that the
+    /// variant does not have, or whose royal piece or rook is not on its starting cell
+    /// (either would have lost the right by moving).
+    BadCastling { side: Side, castling: usize },
+    /// The en-passant cells (as FEN lists them, from the pawn's start) cannot have been
+    /// passed over by the last move.
+    BadEnPassant {
+        cells: Vec<Cell>,
+        fault: EnPassantFault,
+    },
+    /// In a setup phase that is not hidden, `side`'s royal piece is attacked, but
+    /// placements give no check.
+    CheckDuringSetup { side: Side },
+    /// `side`, which just moved, is in check while `turn` is to move: it would have
+    /// moved into check. (The side to move may be in check.)
+    OpponentInCheck { side: Side, turn: Side },
+}
+
+impl SetupProblem {
+    /// The problem in the game's words, naming sides, pieces and cells as `rules` do:
+    /// "White has no king", "Black is in check but it is White's move".
+    pub fn describe<B: CellSet>(&self, rules: &Rules<B>) -> String {
+        let side = |s: &Side| rules.side_name(*s).to_string();
+        let kind = |k: &Kind| {
+            rules.kinds().nth(k.index()).map_or_else(
+                || "piece".to_string(),
+                |k| rules.kind_info(k).name.to_lowercase(),
+            )
+        };
+        let cell = |c: &Cell| {
+            if c.index() < rules.board().len() {
+                rules.board().name(*c).to_string()
+            } else {
+                format!("cell number {}", c.index())
+            }
+        };
+        let royal = royal_name(rules);
+        match self {
+            SetupProblem::NoSuchSide { side: s } => {
+                format!("{} does not play in this variant", s.name())
+            }
+            SetupProblem::HandNotAllowed { side: s } => format!(
+                "{} holds pieces in hand, but {} has no setup phase",
+                side(s),
+                rules.name()
+            ),
+            SetupProblem::TooManyInHand {
+                side: s,
+                kind: k,
+                count,
+                max,
+            } => format!(
+                "{} holds {count} {} in hand; a hand holds at most {max} of a kind",
+                side(s),
+                plural(&kind(k))
+            ),
+            SetupProblem::TooManyPieces {
+                side: s,
+                kind: k,
+                count,
+                max,
+            } => format!(
+                "{} has {count} {} on the board; a position counts at most {max} of a kind",
+                side(s),
+                plural(&kind(k))
+            ),
+            SetupProblem::MissingRoyal { side: s } => format!("{} has no {royal}", side(s)),
+            SetupProblem::TooManyRoyals { side: s, count } => format!(
+                "{} has {count} {}; a side has exactly one",
+                side(s),
+                plural(&royal)
+            ),
+            SetupProblem::SideToMoveIsOut { side: s } => format!(
+                "it is {}'s move, but {} is out of the game (it has no {royal})",
+                side(s),
+                side(s)
+            ),
+            SetupProblem::NothingToPlace { side: s } => format!(
+                "it is {}'s turn to place a piece, but its hand is empty",
+                side(s)
+            ),
+            SetupProblem::PawnOnPromotionCell { side: s, cell: c } => format!(
+                "{}'s {} on {} stands where it must promote",
+                side(s),
+                rules
+                    .pawn_kind()
+                    .map_or_else(|| "pawn".to_string(), |k| kind(&k)),
+                cell(c)
+            ),
+            SetupProblem::BadCastling {
+                side: s,
+                castling: i,
+            } => match rules.castling_cells(*s, *i) {
+                None => format!(
+                    "{} has a castling right {} that this variant does not have",
+                    side(s),
+                    castling_letter(*s, *i)
+                ),
+                Some(cells) => format!(
+                    "{} may not castle {}: that needs its {royal} on {} and its rook on {}",
+                    side(s),
+                    rules.castling_notation(*s, *i).unwrap_or("?"),
+                    cell(&cells.king),
+                    cell(&cells.rook)
+                ),
+            },
+            SetupProblem::BadEnPassant { cells, fault } => {
+                let names: Vec<String> = cells.iter().map(cell).collect();
+                let names = names.join(",");
+                match fault {
+                    EnPassantFault::NotInVariant => {
+                        format!("en passant on {names}, but {} has none", rules.name())
+                    }
+                    EnPassantFault::Occupied(c) => format!(
+                        "en passant on {names}, but {} is occupied: no pawn passed over it",
+                        cell(c)
+                    ),
+                    EnPassantFault::NoPawn => format!(
+                        "en passant on {names}, but no pawn can just have passed over {}",
+                        if cells.len() == 1 { "it" } else { "them" }
+                    ),
+                }
+            }
+            SetupProblem::CheckDuringSetup { side: s } => format!(
+                "{} is in check during the setup, where placements give no check",
+                side(s)
+            ),
+            SetupProblem::OpponentInCheck { side: s, turn } => {
+                format!("{} is in check but it is {}'s move", side(s), side(turn))
+            }
+        }
+    }
+}
+
+/// Every problem found in a setup (at least one), each with its words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SetupError {
+    problems: Vec<SetupProblem>,
+    descriptions: Vec<String>,
+}
+
+impl SetupError {
+    pub(crate) fn new<B: CellSet>(rules: &Rules<B>, problems: Vec<SetupProblem>) -> SetupError {
+        let descriptions = problems.iter().map(|p| p.describe(rules)).collect();
+        SetupError {
+            problems,
+            descriptions,
+        }
+    }
+
+    /// The problems, in the order [`Setup::validate`] checks them.
+    pub fn problems(&self) -> &[SetupProblem] {
+        &self.problems
+    }
+
+    /// Each problem's words, in the same order.
+    pub fn descriptions(&self) -> &[String] {
+        &self.descriptions
+    }
+
+    /// Whether `problem` is among them.
+    pub fn contains(&self, problem: &SetupProblem) -> bool {
+        self.problems.contains(problem)
+    }
+}
+
+impl fmt::Display for SetupError {
+    /// The problems' words, separated by `; `.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.descriptions.join("; "))
+    }
+}
+
+impl std::error::Error for SetupError {}
+
+/// A position being set up: pieces by cell, the side to move, hands, castling rights,
+/// en-passant cells and clocks, none of it checked until [`Setup::validate`]. Cells and
+/// kinds come from the variant's [`Rules`]; an edit naming one of another variant is
+/// refused with an [`EditError`], so a setup always describes this variant's board and
+/// can always be written as hex FEN ([`Setup::to_fen`]).
+///
+/// Edits do not tidy up after one another: removing a rook keeps its castling right,
+/// moving a pawn keeps the en-passant cells. [`Setup::validate`] names what no longer
+/// fits.
+#[derive(Clone)]
+pub struct Setup<B: CellSet = Bitboard> {
+    rules: Arc<Rules<B>>,
+    pieces: BTreeMap<Cell, Piece>,
+    turn: Side,
+    hand: [[u8; MAX_KINDS]; MAX_SIDES],
+    castling: u8,
+    en_passant: Vec<Cell>,
+    halfmove: u16,
+    fullmove: u32,
+}
+
+impl<B: CellSet> Setup<B> {
+    /// An empty board, White to move, empty hands, no castling or en-passant right,
+    /// clocks `0 1`.
+    pub fn empty(rules: Arc<Rules<B>>) -> Setup<B> {
+        Setup {
+            rules,
+            pieces: BTreeMap::new(),
+            turn: Side::White,
+            hand: [[0; MAX_KINDS]; MAX_SIDES],
+            castling: 0,
+            en_passant: Vec::new(),
+            halfmove: 0,
+            fullmove: 1,
+        }
+    }
+
+    /// A position as a setup, to edit: everything FEN would write of it.
+    pub fn from_position(pos: &Position<B>) -> Setup<B> {
+        let rules = pos.rules_arc();
+        let mut hand = [[0; MAX_KINDS]; MAX_SIDES];
+        for side in rules.sides() {
+            for k in rules.kinds() {
+                hand[side.index()][k.index()] = pos.in_hand(side, k);
+            }
+        }
+        Setup {
+            rules: Arc::clone(rules),
+            pieces: pos.pieces().collect(),
+            turn: pos.turn(),
+            hand,
+            castling: pos.castling_rights(),
+            en_passant: pos
+                .en_passant()
+                .map_or_else(Vec::new, |e| en_passant_cells(rules, &e)),
+            halfmove: pos.halfmove_clock(),
+            fullmove: pos.fullmove_number(),
+        }
+    }
+
+    /// Reads a hex FEN without asking whether its position is legal (so that an editor
+    /// can load any position to fix it): only the text's form is checked, as by
+    /// [`Position::from_fen`], whose other refusals come from [`Setup::validate`].
+    pub fn from_fen(rules: Arc<Rules<B>>, fen: &str) -> Result<Setup<B>, FenError> {
+        let parts = crate::fen::parse_parts(&rules, fen)?;
+        Ok(Setup {
+            rules,
+            pieces: parts.pieces.into_iter().collect(),
+            turn: parts.turn,
+            hand: parts.hand,
+            castling: parts.castling,
+            en_passant: parts.en_passant,
+            halfmove: parts.halfmove,
+            fullmove: parts.fullmove,
+        })
+    }
+
+    /// The setup as hex FEN, legal or not: pieces in hand are written (in brackets)
+    /// whenever a hand holds something, castling rights as they are set.
+    /// [`Setup::from_fen`] reads it back to the same setup.
+    pub fn to_fen(&self) -> String {
+        let rules = &*self.rules;
+        let held = Side::BOTH
+            .iter()
+            .any(|s| self.hand[s.index()].iter().any(|n| *n > 0));
+        crate::fen::write_fen(
+            rules,
+            |c| self.pieces.get(&c).copied(),
+            held.then_some(&self.hand),
+            self.turn,
+            self.castling,
+            &self.en_passant,
+            self.halfmove,
+            self.fullmove,
+        )
+    }
+
+    pub fn rules(&self) -> &Rules<B> {
+        &self.rules
+    }
+
+    /// The shared rules, for building other setups or positions of the same variant.
+    pub fn rules_arc(&self) -> &Arc<Rules<B>> {
+        &self.rules
+    }
+
+    /// The piece on a cell (none off the board).
+    pub fn piece_at(&self, cell: Cell) -> Option<Piece> {
+        self.pieces.get(&cell).copied()
+    }
+
+    /// Every piece with its cell, in cell order.
+    pub fn pieces(&self) -> impl Iterator<Item = (Cell, Piece)> + '_ {
+        self.pieces.iter().map(|(c, p)| (*c, *p))
+    }
+
+    /// Puts `piece` on `cell`, replacing whatever stood there (returned).
+    pub fn place(&mut self, cell: Cell, piece: Piece) -> Result<Option<Piece>, EditError> {
+        self.check_cell(cell)?;
+        self.check_side(piece.side)?;
+        self.check_kind(piece.kind)?;
+        Ok(self.pieces.insert(cell, piece))
+    }
+
+    /// Takes the piece off `cell`, returning it (none on an empty cell or off the board).
+    pub fn remove(&mut self, cell: Cell) -> Option<Piece> {
+        self.pieces.remove(&cell)
+    }
+
+    /// Moves the piece on `from` to `to`. A piece already on `to` is replaced, as a
+    /// capture would (it is returned); moving a piece onto its own cell changes nothing.
+    /// Nothing else follows the piece: no castling right is lost, no en passant given.
+    pub fn move_piece(&mut self, from: Cell, to: Cell) -> Result<Option<Piece>, EditError> {
+        self.check_cell(from)?;
+        self.check_cell(to)?;
+        if from == to {
+            return if self.pieces.contains_key(&from) {
+                Ok(None)
+            } else {
+                Err(EditError::NothingToMove)
+            };
+        }
+        let piece = self.pieces.remove(&from).ok_or(EditError::NothingToMove)?;
+        Ok(self.pieces.insert(to, piece))
+    }
+
+    /// Empties the board and the hands and drops the castling rights and the
+    /// en-passant cells; the side to move and the clocks stay.
+    pub fn clear(&mut self) {
+        self.pieces.clear();
+        self.hand = [[0; MAX_KINDS]; MAX_SIDES];
+        self.castling = 0;
+        self.en_passant.clear();
+    }
+
+    /// The side to move.
+    pub fn turn(&self) -> Side {
+        self.turn
+    }
+
+    pub fn set_turn(&mut self, side: Side) -> Result<(), EditError> {
+        self.check_side(side)?;
+        self.turn = side;
+        Ok(())
+    }
+
+    /// How many pieces of a kind `side` holds in hand.
+    pub fn in_hand(&self, side: Side, kind: Kind) -> u8 {
+        self.hand[side.index()]
+            .get(kind.index())
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// Sets how many pieces of a kind `side` holds in hand. Any count is taken; a
+    /// variant without a setup phase, or a count beyond what a hand holds, is
+    /// [`Setup::validate`]'s to refuse.
+    pub fn set_in_hand(&mut self, side: Side, kind: Kind, count: u8) -> Result<(), EditError> {
+        self.check_side(side)?;
+        self.check_kind(kind)?;
+        self.hand[side.index()][kind.index()] = count;
+        Ok(())
+    }
+
+    /// Castling rights: bit `4 side + i` for castling `i` of `side` (as
+    /// [`Position::castling_rights`]).
+    pub fn castling_rights(&self) -> u8 {
+        self.castling
+    }
+
+    /// Whether `side` keeps the right to castling `index` (FEN's `A`–`D` from 0).
+    pub fn can_castle(&self, side: Side, index: usize) -> bool {
+        index < 4 && side.index() < 2 && self.castling & castle_bit(side, index) != 0
+    }
+
+    /// Gives or takes `side`'s right to its castling `index` (FEN's `A`–`D` from 0).
+    pub fn set_castling(
+        &mut self,
+        side: Side,
+        index: usize,
+        allowed: bool,
+    ) -> Result<(), EditError> {
+        if self.rules.castling_cells(side, index).is_none() || side.index() >= 2 {
+            return Err(EditError::NoSuchCastling { side, index });
+        }
+        if allowed {
+            self.castling |= castle_bit(side, index);
+        } else {
+            self.castling &= !castle_bit(side, index);
+        }
+        Ok(())
+    }
+
+    /// Takes every castling right whose royal piece or rook is not on its starting
+    /// cell, and any of a castling the variant does not have: what reading FEN does,
+    /// leniently (docs/rules.md §8.2).
+    pub fn drop_impossible_castling(&mut self) {
+        let mut kept = 0;
+        for side in Side::BOTH {
+            for i in 0..4 {
+                let bit = castle_bit(side, i);
+                if self.castling & bit != 0
+                    && castling_possible(&self.rules, side, i, |c| self.piece_at(c))
+                {
+                    kept |= bit;
+                }
+            }
+        }
+        self.castling = kept;
+    }
+
+    /// The cells the last move's pawn passed over (from its start), empty for none.
+    pub fn en_passant(&self) -> &[Cell] {
+        &self.en_passant
+    }
+
+    /// Sets the en-passant cells: those the last move's pawn passed over, in order from
+    /// its start (one after a double step); none to take the right away.
+    pub fn set_en_passant(&mut self, cells: &[Cell]) -> Result<(), EditError> {
+        for c in cells {
+            self.check_cell(*c)?;
+        }
+        self.en_passant = cells.to_vec();
+        Ok(())
+    }
+
+    /// Plies since the last capture or pawn move.
+    pub fn halfmove_clock(&self) -> u16 {
+        self.halfmove
+    }
+
+    pub fn set_halfmove_clock(&mut self, plies: u16) {
+        self.halfmove = plies;
+    }
+
+    /// The move number, from 1.
+    pub fn fullmove_number(&self) -> u32 {
+        self.fullmove
+    }
+
+    pub fn set_fullmove_number(&mut self, number: u32) -> Result<(), EditError> {
+        if number == 0 {
+            return Err(EditError::ZeroMoveNumber);
+        }
+        self.fullmove = number;
+        Ok(())
+    }
+
+    /// The colour-flipped twin: every piece changes colour and is reflected top to
+    /// bottom, hands swap, the other side moves, castling rights and en-passant cells
+    /// follow their pieces. Refused when the variant is not symmetric under the flip.
+    pub fn colour_flipped(&self) -> Result<Setup<B>, EditError> {
+        let rules = &*self.rules;
+        if !rules.is_colour_symmetric() || rules.side_count() != 2 {
+            return Err(EditError::NotColourSymmetric);
+        }
+        let b = rules.board();
+        let mirror = |c: Cell| b.mirror(c).ok_or(EditError::NotColourSymmetric);
+        let mut pieces = BTreeMap::new();
+        for (c, p) in &self.pieces {
+            pieces.insert(mirror(*c)?, Piece::new(!p.side, p.kind));
+        }
+        let en_passant = self
+            .en_passant
+            .iter()
+            .map(|c| mirror(*c))
+            .collect::<Result<_, _>>()?;
+        // Rights of castlings the variant does not have have no image: they go.
+        let existing = (0..4)
+            .flat_map(|i| Side::BOTH.map(|s| (s, i)))
+            .filter(|(s, i)| rules.castling_cells(*s, *i).is_some())
+            .fold(0, |m, (s, i)| m | castle_bit(s, i));
+        let castling = crate::position::flip_castling_rights(rules, self.castling & existing)
+            .ok_or(EditError::NotColourSymmetric)?;
+        let mut hand = self.hand;
+        hand.swap(0, 1);
+        Ok(Setup {
+            rules: Arc::clone(&self.rules),
+            pieces,
+            turn: !self.turn,
+            hand,
+            castling,
+            en_passant,
+            halfmove: self.halfmove,
+            fullmove: self.fullmove,
+        })
+    }
+
+    /// The position, if this setup is one the game can be played from; otherwise
+    /// every problem found, not just the first. A position is refused when:
+    /// - a side has no royal piece, or more than one (on the board and in hand);
+    /// - pieces are in hand in a variant without a setup phase, or the side to place
+    ///   holds nothing;
+    /// - a pawn stands where it must promote;
+    /// - a castling right's royal piece or rook is not on its starting cell;
+    /// - the en-passant cells were not just passed over by a pawn of the last mover;
+    /// - the side that just moved is in check (or, in an open setup phase, anyone is);
+    /// - and the rarer cases of [`SetupProblem`].
+    ///
+    /// Checks of pieces' attacks need one royal piece a side, so while one is missing
+    /// or doubled they wait: fixing that may bring a check to light.
+    pub fn validate(&self) -> Result<Position<B>, SetupError> {
+        let rules = &*self.rules;
+        let pieces: Vec<(Cell, Piece)> = self.pieces().collect();
+        let mut problems = structural_problems(rules, &pieces, &self.hand, self.turn);
+        let can_build = problems.is_empty();
+        if let Some(pawn) = rules.pawn_kind() {
+            for &(cell, p) in &pieces {
+                if p.kind == pawn && rules.is_promotion_cell(p.side, cell) {
+                    problems.push(SetupProblem::PawnOnPromotionCell { side: p.side, cell });
+                }
+            }
+        }
+        for side in Side::BOTH {
+            for i in 0..4 {
+                if self.castling & castle_bit(side, i) != 0
+                    && !castling_possible(rules, side, i, |c| self.piece_at(c))
+                {
+                    problems.push(SetupProblem::BadCastling { side, castling: i });
+                }
+            }
+        }
+        let ep = if self.en_passant.is_empty() {
+            None
+        } else {
+            match en_passant_of(rules, |c| self.piece_at(c), self.turn, &self.en_passant) {
+                Ok(e) => Some(e),
+                Err(fault) => {
+                    problems.push(SetupProblem::BadEnPassant {
+                        cells: self.en_passant.clone(),
+                        fault,
+                    });
+                    None
+                }
+            }
+        };
+        if !can_build {
+            return Err(SetupError::new(rules, problems));
+        }
+        let state = State {
+            turn: self.turn,
+            ep,
+            castling: self.castling,
+            halfmove: self.halfmove,
+            fullmove: self.fullmove,
+        };
+        let pos = Position::assemble(Arc::clone(&self.rules), &pieces, self.hand, state);
+        problems.extend(check_problem(&pos));
+        if problems.is_empty() {
+            Ok(pos)
+        } else {
+            Err(SetupError::new(rules, problems))
+        }
+    }
+
+    fn check_cell(&self, cell: Cell) -> Result<(), EditError> {
+        if cell.index() < self.rules.board().len() {
+            Ok(())
+        } else {
+            Err(EditError::CellNotOnBoard {
+                index: cell.index(),
+            })
+        }
+    }
+
+    fn check_side(&self, side: Side) -> Result<(), EditError> {
+        if side.index() < self.rules.side_count() {
+            Ok(())
+        } else {
+            Err(EditError::SideNotInVariant { side })
+        }
+    }
+
+    fn check_kind(&self, kind: Kind) -> Result<(), EditError> {
+        if kind.index() < self.rules.kinds().len() {
+            Ok(())
+        } else {
+            Err(EditError::KindNotInVariant {
+                index: kind.index(),
+            })
+        }
+    }
+}
+
+impl<B: CellSet> fmt::Debug for Setup<B> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Setup({})", self.to_fen())
+    }
+}
+
+impl<B: CellSet> PartialEq for Setup<B> {
+    /// Same variant and everything FEN writes.
+    fn eq(&self, o: &Setup<B>) -> bool {
+        self.rules.id() == o.rules.id()
+            && self.pieces == o.pieces
+            && self.turn == o.turn
+            && self.hand == o.hand
+            && self.castling == o.castling
+            && self.en_passant == o.en_passant
+            && self.halfmove == o.halfmove
+            && self.fullmove == o.fullmove
+    }
+}
+
+/// The name of the variant's royal piece, lower case ("king"), or "royal piece" when
+/// it has several royal kinds.
+fn royal_name<B: CellSet>(rules: &Rules<B>) -> String {
+    let mut royals = rules.kinds().filter(|k| rules.is_royal(*k));
+    match (royals.next(), royals.next()) {
+        (Some(k), None) => rules.kind_info(k).name.to_lowercase(),
+        _ => "royal piece".to_string(),
+    }
+}
+
+/// An English plural, good enough for piece names ("kings", "bishops").
+fn plural(word: &str) -> String {
+    if word.ends_with('s') || word.ends_with('x') || word.ends_with("ch") {
+        format!("{word}es")
+    } else {
+        format!("{word}s")
+    }
+}
+
+/// FEN's letter of castling `index` of `side`: `A`–`D` White's, `a`–`d` Black's.
+fn castling_letter(side: Side, index: usize) -> String {
+    match u8::try_from(index).ok().filter(|i| *i < 4) {
+        Some(i) if side == Side::White => char::from(b'A' + i).to_string(),
+        Some(i) if side == Side::Black => char::from(b'a' + i).to_string(),
+        _ => format!("number {}", index + 1),
+    }
+}
+
+/// The en-passant cells as FEN lists them: from the pawn's start onward.
+pub(crate) fn en_passant_cells<B: CellSet>(rules: &Rules<B>, e: &EnPassant<B>) -> Vec<Cell> {
+    let board = rules.board();
+    let v = board.hex(e.victim);
+    let mut cells: Vec<Cell> = e.targets.into_iter().collect();
+    cells.sort_by_key(|c| std::cmp::Reverse(board.hex(*c).distance(v)));
+    cells
+}
+
+/// What makes pieces, hands and turn unplayable, whatever the rest: a side or turn the
+/// variant does not have, hands it cannot have or count, counts a position cannot hold,
+/// and the royal pieces (exactly one a side, on the board or in hand; in a game of more
+/// sides none, for a side that is out). A position can be built only without these.
+pub(crate) fn structural_problems<B: CellSet>(
+    rules: &Rules<B>,
+    pieces: &[(Cell, Piece)],
+    hand: &[[u8; MAX_KINDS]; MAX_SIDES],
+    turn: Side,
+) -> Vec<SetupProblem> {
+    let mut problems = Vec::new();
+    let plays = |s: Side| s.index() < rules.side_count();
+    for side in Side::ALL {
+        if !plays(side) && (turn == side || pieces.iter().any(|(_, p)| p.side == side)) {
+            problems.push(SetupProblem::NoSuchSide { side });
+        }
+    }
+    let holds = |s: Side| hand[s.index()].iter().any(|n| *n > 0);
+    let held = Side::ALL.into_iter().any(holds);
+    if held && !rules.has_setup_phase() {
+        for side in Side::ALL.into_iter().filter(|s| holds(*s)) {
+            problems.push(SetupProblem::HandNotAllowed { side });
+        }
+    }
+    let mut counts = [[0usize; MAX_KINDS]; MAX_SIDES];
+    for (_, p) in pieces {
+        if let Some(n) = counts[p.side.index()].get_mut(p.kind.index()) {
+            *n += 1;
+        }
+    }
+    for side in rules.sides() {
+        for k in rules.kinds() {
+            let n = hand[side.index()][k.index()];
+            if usize::from(n) >= MAX_IN_HAND {
+                problems.push(SetupProblem::TooManyInHand {
+                    side,
+                    kind: k,
+                    count: n,
+                    max: (MAX_IN_HAND - 1) as u8,
+                });
+            }
+            let on_board = counts[side.index()][k.index()];
+            if on_board > usize::from(u8::MAX) {
+                problems.push(SetupProblem::TooManyPieces {
+                    side,
+                    kind: k,
+                    count: on_board,
+                    max: usize::from(u8::MAX),
+                });
+            }
+        }
+    }
+    let royal_kinds: Vec<Kind> = rules.kinds().filter(|k| rules.is_royal(*k)).collect();
+    let mut turn_out = false;
+    for side in rules.sides() {
+        let on_board: u32 = royal_kinds
+            .iter()
+            .map(|k| counts[side.index()][k.index()] as u32)
+            .sum();
+        let in_hand: u32 = royal_kinds
+            .iter()
+            .map(|k| u32::from(hand[side.index()][k.index()]))
+            .sum();
+        let total = on_board + in_hand;
+        // In a game of more sides a side whose royal piece was captured is out; its
+        // army stays (the game above the position says how).
+        let out_allowed = rules.side_count() > 2 && total == 0;
+        if total == 0 && !out_allowed {
+            problems.push(SetupProblem::MissingRoyal { side });
+        } else if total > 1 {
+            problems.push(SetupProblem::TooManyRoyals { side, count: total });
+        }
+        if side == turn && on_board == 0 && out_allowed {
+            turn_out = true;
+        }
+    }
+    if plays(turn) {
+        if !held && turn_out {
+            problems.push(SetupProblem::SideToMoveIsOut { side: turn });
+        }
+        if held && rules.has_setup_phase() && !holds(turn) {
+            problems.push(SetupProblem::NothingToPlace { side: turn });
+        }
+    }
+    problems
+}
+
+/// Whether `side` may keep the right to its castling `i` with these pieces: the
+/// castling exists, the side's royal piece is on its cell and, on the rook's, a piece of
+/// the side that is not royal (of the kind the start array puts there, if it does).
+pub(crate) fn castling_possible<B: CellSet>(
+    rules: &Rules<B>,
+    side: Side,
+    i: usize,
+    piece_at: impl Fn(Cell) -> Option<Piece>,
+) -> bool {
+    let Some(c) = rules.castling_cells(side, i) else {
+        return false;
+    };
+    let king_home = piece_at(c.king).is_some_and(|p| p.side == side && rules.is_royal(p.kind));
+    let start_rook = rules
+        .setup()
+        .iter()
+        .find(|(cell, p)| *cell == c.rook && p.side == side)
+        .map(|(_, p)| p.kind);
+    let rook_home = piece_at(c.rook).is_some_and(|p| {
+        p.side == side && !rules.is_royal(p.kind) && start_rook.is_none_or(|k| k == p.kind)
+    });
+    king_home && rook_home
+}
+
+/// The en-passant right of the named cells (in order from the pawn's start), if the
+/// last mover's pawn can just have passed over them: the cells empty and consecutive
+/// along one of its advance vectors, the pawn one step beyond the last, and the cell
+/// one step before the first empty.
+pub(crate) fn en_passant_of<B: CellSet>(
+    rules: &Rules<B>,
+    piece_at: impl Fn(Cell) -> Option<Piece>,
+    turn: Side,
+    targets: &[Cell],
+) -> Result<EnPassant<B>, EnPassantFault> {
+    let board = rules.board();
+    // Only variants with en passant have the right (Grand Hexachess has none).
+    let pawn = rules
+        .pawn
+        .as_ref()
+        .filter(|p| p.en_passant)
+        .ok_or(EnPassantFault::NotInVariant)?;
+    if let Some(t) = targets.iter().find(|t| piece_at(**t).is_some()) {
+        return Err(EnPassantFault::Occupied(*t));
+    }
+    let (Some(&first), Some(&last)) = (targets.first(), targets.last()) else {
+        return Err(EnPassantFault::NoPawn);
+    };
+    let mover = !turn;
+    for v in &pawn.advance_vectors[mover.index()] {
+        // Consecutive along `v`, in the order written.
+        let consecutive = targets
+            .windows(2)
+            .all(|w| board.offset(w[0], *v) == Some(w[1]));
+        let (Some(victim), Some(from)) = (board.offset(last, *v), board.offset(first, -*v)) else {
+            continue;
+        };
+        if consecutive
+            && piece_at(victim) == Some(Piece::new(mover, pawn.kind))
+            && piece_at(from).is_none()
+        {
+            return Ok(EnPassant {
+                targets: targets.iter().copied().collect(),
+                victim,
+            });
+        }
+    }
+    Err(EnPassantFault::NoPawn)
+}
+
+/// Whether `side` is checkmated as the board stands (in a game of more sides the side
+/// before the one to move may be: it lost its turn to a checkmate freeze).
+fn is_mated<B: CellSet>(pos: &Position<B>, side: Side) -> bool {
+    let mut p = pos.clone();
+    p.make_pass(side);
+    p.in_check() && p.legal_moves().is_empty()
+}
+
+/// The side that just moved may not be in check: it would have moved into it. In a
+/// setup phase that is not hidden no royal piece may be attacked at all (placements
+/// give no check); a hidden one reveals nothing before its end.
+fn check_problem<B: CellSet>(pos: &Position<B>) -> Option<SetupProblem> {
+    let rules = pos.rules();
+    let turn = pos.turn();
+    let n = rules.side_count();
+    let mover = Side::from_index((turn.index() + n - 1) % n);
+    let attacked = |side: Side| {
+        pos.royal_on_board(side)
+            && rules
+                .enemies(side)
+                .iter()
+                .any(|them| pos.is_attacked(pos.royal_cell(side), *them))
+    };
+    match pos.phase() {
+        Phase::Setup if rules.setup_is_hidden() => None,
+        Phase::Setup => Side::BOTH
+            .into_iter()
+            .find(|s| attacked(*s))
+            .map(|side| SetupProblem::CheckDuringSetup { side }),
+        _ if attacked(mover) && !(n > 2 && is_mated(pos, mover)) => {
+            Some(SetupProblem::OpponentInCheck { side: mover, turn })
+        }
+        _ => None,
+    }
+}
