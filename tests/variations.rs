@@ -99,3 +99,40 @@ fn a_move_from_an_earlier_position_starts_a_side_line() {
     assert_eq!(tree_text(&app), "1. f6 e6");
     assert_eq!(line(&app), ["f6"]);
 }
+
+#[test]
+fn a_game_file_brings_its_side_lines_and_saving_keeps_them() {
+    use hexchess::game::files::OpenText;
+    use hexchess::game::records::game_pgn_with;
+
+    let mut app = app();
+    let text = "[Event \"study\"]\n\n1. f6 {the usual} c5 (1... e6 $1) 2. Ni3 *\n";
+    app.world_mut().write_message(OpenText(text.into()));
+    run(&mut app);
+    assert_eq!(line(&app), ["f6", "c5", "Ni3"]);
+    assert_eq!(
+        tree_text(&app),
+        "1. f6 { the usual } 1... c5 ( 1... e6 $1 ) 2. Ni3"
+    );
+    // Going into the side line and saving: the tree is written, the result left open.
+    let e6 = {
+        let v = app.world().resource::<Variations>();
+        let f6 = v.tree.children(v.tree.root())[0];
+        v.tree.children(f6)[1]
+    };
+    app.world_mut().write_message(VariationRequest::GoTo(e6));
+    run(&mut app);
+    assert_eq!(line(&app), ["f6", "e6"]);
+    let game = app.world().resource::<GameState>().clone();
+    let variations = app.world().resource::<Variations>();
+    let tree = variations
+        .worth_saving(&game)
+        .expect("side lines worth saving");
+    let players = app.world().resource::<Session>().players();
+    let text = game_pgn_with(&game, &players, Some(tree)).to_string();
+    assert!(
+        text.contains("1. f6 { the usual } 1... c5 ( 1... e6 $1 ) 2. Ni3 *"),
+        "{text}"
+    );
+    assert!(text.contains("[Result \"*\"]"), "{text}");
+}

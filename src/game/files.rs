@@ -28,6 +28,19 @@ pub struct OpenFile(pub PathBuf);
 #[derive(Message, Clone, Debug)]
 pub struct OpenText(pub String);
 
+/// The whole tree of a game just loaded (its side lines, comments and annotations), for
+/// the analysis board's tree of lines; sent with the [`LoadRequest`] of its main line.
+#[derive(Message, Clone, Debug)]
+pub struct LoadTree(pub hexchess_core::pgn::GameTree);
+
+/// A two-player game read from a file, checked: its main line to load and, when every
+/// side line replays too, its tree in canonical SAN.
+pub fn loadable(game: &PgnGame, catalog: &Catalog) -> (GameRecord, Option<LoadTree>) {
+    let mut checked = game.clone();
+    let tree = checked.replay(catalog).ok().map(|_| LoadTree(checked.tree));
+    (GameRecord::from(game), tree)
+}
+
 /// The games of a file with more than one, or of a game of more sides, waiting for the
 /// player to pick one; with the games that could not be read.
 #[derive(Resource, Clone, Debug, Default)]
@@ -166,6 +179,7 @@ pub(super) fn open_requests(
     game: Res<GameState>,
     mut choice: ResMut<GameChoice>,
     mut load: MessageWriter<LoadRequest>,
+    mut trees: MessageWriter<LoadTree>,
     mut new_game: MessageWriter<NewGameRequest>,
     mut notices: MessageWriter<GameNotice>,
 ) {
@@ -205,7 +219,9 @@ pub(super) fn open_requests(
                 }
                 let two_player = variants.0.get(games[0].variant()).is_some();
                 if games.len() == 1 && problems.is_empty() && two_player {
-                    load.write(LoadRequest(GameRecord::from(&games[0])));
+                    let (record, tree) = loadable(&games[0], &variants.0);
+                    load.write(LoadRequest(record));
+                    trees.write_batch(tree);
                 } else {
                     *choice = GameChoice {
                         source,

@@ -192,6 +192,7 @@ impl Plugin for GamePlugin {
             .add_message::<GameNotice>()
             .add_message::<files::OpenFile>()
             .add_message::<files::OpenText>()
+            .add_message::<files::LoadTree>()
             // The window's (registered again here for apps without one: tests).
             .add_message::<bevy::window::FileDragAndDrop>()
             .init_resource::<files::GameChoice>()

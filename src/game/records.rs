@@ -58,7 +58,28 @@ pub fn game_record(game: &GameState, players: &Players) -> GameRecord {
 /// The game as PGN: the record's tags and moves, and how it ended (the standard's
 /// `Termination` and the reason as a last comment).
 pub fn game_pgn(game: &GameState, players: &Players) -> PgnGame {
+    game_pgn_with(game, players, None)
+}
+
+/// [`game_pgn`] with the moves of `tree` (side lines and comments) in place of the
+/// game's line. The ending is written only when the game's line is the tree's main
+/// line (else the result is `*`: the file's main line did not end so).
+pub fn game_pgn_with(
+    game: &GameState,
+    players: &Players,
+    tree: Option<&hexchess_core::pgn::GameTree>,
+) -> PgnGame {
     let mut pgn = PgnGame::from_record(&game_record(game, players));
+    if let Some(tree) = tree {
+        let main: Vec<&str> = tree.main_line().into_iter().map(|n| tree.san(n)).collect();
+        let same_line = main == game.san_moves();
+        pgn.tree = tree.clone();
+        if !same_line {
+            pgn.set_tag("Result", "*");
+            pgn.remove_tag("Termination");
+            return pgn;
+        }
+    }
     if let Some(outcome) = game.outcome() {
         pgn.set_outcome(&outcome);
     }

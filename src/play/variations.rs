@@ -2,13 +2,15 @@
 //! line, and a move played from an earlier position starts a side line instead of
 //! losing what followed. The tree follows the game (any move, undo, load or new game)
 //! rather than driving it: the game's line is always one path of the tree, and going to
-//! another path is a [`LineRequest`].
+//! another path is a [`LineRequest`]. A game opened from a file brings its side lines,
+//! comments and annotations; a game saved while its tree has side lines keeps them.
 
 use bevy::prelude::*;
 use hexchess_core::pgn::{GameTree, NodeId};
 use hexchess_core::{Move, Position};
 
 use super::analysis::Analysis;
+use crate::game::files::LoadTree;
 use crate::game::{GameSet, GameState, LineRequest, ReviewRequest, UndoRequest};
 
 /// The tree of lines, the game's start it grows from, and where the board is in it.
@@ -50,6 +52,22 @@ impl Plugin for VariationsPlugin {
 }
 
 impl Variations {
+    /// The tree, if it is of `game` (the same start) and holds more than the game's
+    /// line: side lines, comments or annotations worth saving with it.
+    pub fn worth_saving(&self, game: &GameState) -> Option<&GameTree> {
+        let tree = &self.tree;
+        let rich = tree.moves().into_iter().any(|n| {
+            tree.children(n).len() > 1
+                || tree.get(n).is_some_and(|node| {
+                    !node.comment_after().is_empty()
+                        || !node.comment_before().is_empty()
+                        || !node.nags().is_empty()
+                })
+        }) || tree.children(tree.root()).len() > 1
+            || !tree.comment().is_empty();
+        (rich && self.start == start_of(game).to_fen()).then_some(tree)
+    }
+
     /// The moves from the start to `node`, read on `start`; `None` if one no longer
     /// reads (it cannot, unless the tree was edited by hand).
     fn moves_to(&self, start: &Position, node: NodeId) -> Option<Vec<Move>> {
@@ -109,12 +127,25 @@ fn rewind_to_the_position_shown(
 }
 
 /// Grows the tree with the game's line (the moves played and those waiting as redo).
-fn follow_the_game(mut variations: ResMut<Variations>, game: Res<GameState>) {
-    if !game.is_changed() {
+/// A game loaded from a file brings its own tree (side lines, comments) along.
+fn follow_the_game(
+    mut variations: ResMut<Variations>,
+    mut loaded: MessageReader<LoadTree>,
+    game: Res<GameState>,
+) {
+    let loaded = loaded.read().last().cloned();
+    if !game.is_changed() && loaded.is_none() {
         return;
     }
     let start = start_of(&game);
     let fen = start.to_fen();
+    if let Some(LoadTree(tree)) = loaded {
+        *variations = Variations {
+            tree,
+            start: fen.clone(),
+            at: None,
+        };
+    }
     if variations.start != fen {
         *variations = Variations {
             tree: GameTree::new(),

@@ -7,13 +7,13 @@ use bevy_egui::{EguiContexts, egui};
 use hexchess_core::pgn::PgnGame;
 use hexchess_core::record::GameRecord;
 
-use crate::game::files::GameChoice;
+use crate::game::files::{GameChoice, LoadTree, loadable};
 use crate::game::{LoadRequest, Variants};
 use crate::table::{SeatPlayer, TableRequest};
 
 /// What picking a game asks for.
 enum Pick {
-    TwoPlayer(GameRecord),
+    TwoPlayer(GameRecord, Option<LoadTree>),
     Table(TableRequest),
 }
 
@@ -23,7 +23,8 @@ enum Pick {
 fn pick(game: &PgnGame, variants: &Variants) -> Result<Pick, String> {
     let id = game.variant();
     if variants.0.get(id).is_some() {
-        return Ok(Pick::TwoPlayer(GameRecord::from(game)));
+        let (record, tree) = loadable(game, &variants.0);
+        return Ok(Pick::TwoPlayer(record, tree));
     }
     let Some(entry) = variants.0.get_multi(id) else {
         return Err(format!("unknown variant '{id}'"));
@@ -77,6 +78,7 @@ pub(super) fn game_choice(
     mut choice: ResMut<GameChoice>,
     variants: Res<Variants>,
     mut load: MessageWriter<LoadRequest>,
+    mut trees: MessageWriter<LoadTree>,
     mut table: MessageWriter<TableRequest>,
 ) -> Result {
     if choice.games.is_empty() && choice.problems.is_empty() {
@@ -112,8 +114,9 @@ pub(super) fn game_choice(
         });
     if let Some(i) = chosen {
         match pick(&choice.games[i], &variants) {
-            Ok(Pick::TwoPlayer(record)) => {
+            Ok(Pick::TwoPlayer(record, tree)) => {
                 load.write(LoadRequest(record));
+                trees.write_batch(tree);
             }
             Ok(Pick::Table(request)) => {
                 table.write(request);

@@ -378,7 +378,8 @@ fn game_file(
             } else {
                 PathBuf::from(file_text.trim())
             };
-            let pgn = records::game_pgn(game, &session.players());
+            let tree = out.variations.worth_saving(game);
+            let pgn = records::game_pgn_with(game, &session.players(), tree);
             match records::save_pgn(&path, &pgn) {
                 Ok(()) => {
                     *file_text = path.display().to_string();
@@ -399,7 +400,8 @@ fn game_file(
             .on_hover_text("the game as PGN, to paste into other chess programs")
             .clicked()
         {
-            let pgn = records::game_pgn(game, &session.players());
+            let tree = out.variations.worth_saving(game);
+            let pgn = records::game_pgn_with(game, &session.players(), tree);
             ui.ctx().copy_text(pgn.to_string());
         }
         if ui
