@@ -15,6 +15,7 @@
 //! - [`input`]: mouse and keyboard: selecting, dragging, promotion choice, shortcuts.
 //! - [`table`]: games of more than two sides: the table's game, seats, engine seats,
 //!   its board, pieces, highlights and clicks.
+//! - [`editor`]: the board editor: a position set up by hand, checked as it is edited.
 //! - [`prefs`]: the settings and the unfinished game, kept between runs.
 //! - [`ui`]: the egui menus, panels and dialogs.
 //! - [`screen`]: the camera and lights, the pointer's cell, pinned text, redrawing.
@@ -22,6 +23,7 @@
 
 pub mod board;
 pub mod dev;
+pub mod editor;
 pub mod game;
 pub mod input;
 pub mod look;
@@ -131,6 +133,7 @@ pub fn add_game_plugins(
             play::PlayPlugin,
             input::InputPlugin,
             table::TablePlugin,
+            editor::EditorPlugin,
             prefs::PrefsPlugin,
         ));
 }

@@ -93,6 +93,9 @@ struct Cli {
     /// Start with the analysis board on: the engine's best lines and arrows.
     #[arg(long)]
     analyse: bool,
+    /// Open the board editor at start (on the position the other options set up).
+    #[arg(long)]
+    edit: bool,
     /// Open the settings window at start.
     #[arg(long)]
     settings: bool,
@@ -251,6 +254,10 @@ fn main() -> ExitCode {
     if cli.analyse {
         app.world_mut()
             .write_message(hexchess::play::analysis::AnalysisRequest::On);
+    }
+    if cli.edit {
+        app.world_mut()
+            .write_message(hexchess::editor::EditorRequest::Open);
     }
     if cli.settings {
         app.world_mut().write_message(hexchess::ui::OpenSettings);

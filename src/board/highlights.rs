@@ -28,6 +28,7 @@ pub(super) fn update_highlights(
     game: Res<GameState>,
     selection: Res<Selection>,
     screen: Res<crate::game::deployment::ScreenState>,
+    picture: Res<crate::game::BoardPicture>,
     settings: Res<Settings>,
     theme: Res<Theme>,
     mut rebuilt: MessageReader<SceneRebuilt>,
@@ -42,11 +43,16 @@ pub(super) fn update_highlights(
         && !selection.is_changed()
         && !settings.is_changed()
         && !screen.is_changed()
+        && !picture.is_changed()
     {
         return;
     }
     for e in &existing {
         commands.entity(e).despawn();
+    }
+    // The editor's picture is no moment of the game: none of its marks apply.
+    if picture.0.is_some() {
+        return;
     }
     let rules = game.rules();
     let flat_top = rules.layout() == Layout::FlatTop;

@@ -18,6 +18,17 @@ use bevy::prelude::*;
 use hexchess_core::record::GameRecord;
 use hexchess_core::{Catalog, Cell, GameOutcome, Move, Piece, Position, Rules};
 
+/// Pieces the board shows instead of the game's: the board editor's position, which
+/// may be one no game can be in (a king missing). While there is one, the game's
+/// highlights are hidden and the board's clicks are the editor's.
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
+pub struct BoardPicture(pub Option<Vec<(Cell, Piece)>>);
+
+/// A run condition: the board shows the game (no editor picture).
+pub fn showing_the_game(picture: Option<Res<BoardPicture>>) -> bool {
+    picture.is_none_or(|p| p.0.is_none())
+}
+
 /// Every variant the game can play, and the files that failed to load.
 #[derive(Resource, Clone)]
 pub struct Variants(pub Catalog);
@@ -188,6 +199,7 @@ impl Plugin for GamePlugin {
             .add_message::<ReviewRequest>()
             .add_message::<LoadRequest>()
             .add_message::<LineRequest>()
+            .init_resource::<BoardPicture>()
             .add_message::<BoardChanged>()
             .add_message::<GameNotice>()
             .add_message::<files::OpenFile>()

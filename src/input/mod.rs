@@ -73,7 +73,9 @@ impl Plugin for InputPlugin {
                 )
                     .chain()
                     .in_set(GameSet::Input)
-                    .after(PointerTracking),
+                    .after(PointerTracking)
+                    // The board editor's clicks are its own.
+                    .run_if(crate::game::showing_the_game),
             )
             .add_systems(Update, toggle_fullscreen)
             .configure_sets(Update, PointerTracking.in_set(GameSet::Input));

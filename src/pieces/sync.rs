@@ -8,14 +8,23 @@ use super::animation::{CheckFlash, Promote, Slide, Vanish};
 use super::models::PieceShape;
 use super::{Dragging, PieceAssets, PieceView, piece_look, rest_height, shape_of, spawn_piece};
 use crate::board::{SceneRebuilt, cell_world};
-use crate::game::{BoardChanged, GameState};
+use crate::game::{BoardChanged, BoardPicture, GameState};
 use crate::look::{Settings, View};
 
-/// Rebuilds every piece entity from the position, despawning `old` ones.
+/// The pieces the board shows: the editor's picture, or the position shown.
+fn shown_pieces(game: &GameState, picture: &BoardPicture) -> Vec<(Cell, Piece)> {
+    match &picture.0 {
+        Some(pieces) => pieces.clone(),
+        None => game.displayed().pieces().collect(),
+    }
+}
+
+/// Rebuilds every piece entity from the pieces shown, despawning `old` ones.
 fn rebuild(
     commands: &mut Commands,
     assets: &PieceAssets,
     game: &GameState,
+    picture: &BoardPicture,
     settings: &Settings,
     old: impl IntoIterator<Item = Entity>,
 ) {
@@ -23,7 +32,7 @@ fn rebuild(
         commands.entity(e).despawn();
     }
     let rules = game.rules();
-    for (cell, piece) in game.displayed().pieces() {
+    for (cell, piece) in shown_pieces(game, picture) {
         spawn_piece(commands, assets, rules, cell, piece, settings);
     }
 }
@@ -40,6 +49,7 @@ pub fn follow_game(
     mut changes: MessageReader<BoardChanged>,
     mut scenes: MessageReader<SceneRebuilt>,
     game: Res<GameState>,
+    picture: Res<BoardPicture>,
     settings: Res<Settings>,
     assets: Res<PieceAssets>,
     mut pieces: PieceEntities,
@@ -57,7 +67,7 @@ pub fn follow_game(
             .map(|(e, _, _)| e)
             .chain(vanishing.iter())
             .collect();
-        rebuild(&mut commands, &assets, &game, &settings, old);
+        rebuild(&mut commands, &assets, &game, &picture, &settings, old);
         return;
     }
     let speed = if settings.animate {
@@ -233,10 +243,11 @@ fn move_piece(
 
 /// When nothing moves, every piece entity must match the position; if not (a missed
 /// message, an interrupted animation), rebuild.
-#[allow(clippy::type_complexity)]
+#[allow(clippy::type_complexity, clippy::too_many_arguments)]
 pub fn verify_pieces(
     mut commands: Commands,
     game: Res<GameState>,
+    picture: Res<BoardPicture>,
     settings: Res<Settings>,
     assets: Res<PieceAssets>,
     moving: Query<(), Or<(With<Slide>, With<Vanish>, With<Promote>, With<Dragging>)>>,
@@ -246,8 +257,7 @@ pub fn verify_pieces(
     if !moving.is_empty() {
         return;
     }
-    let shown = game.displayed();
-    let mut expected: Vec<(Cell, Piece)> = shown.pieces().collect();
+    let mut expected = shown_pieces(&game, &picture);
     let mut shown: Vec<(Cell, Piece)> = pieces.iter().map(|(_, v)| (v.cell, v.piece)).collect();
     expected.sort_by_key(|(c, _)| *c);
     shown.sort_by_key(|(c, _)| *c);
@@ -257,6 +267,6 @@ pub fn verify_pieces(
             .map(|(e, _)| e)
             .chain(vanishing.iter())
             .collect();
-        rebuild(&mut commands, &assets, &game, &settings, old);
+        rebuild(&mut commands, &assets, &game, &picture, &settings, old);
     }
 }

@@ -95,7 +95,9 @@ impl Plugin for OpponentPlugin {
                     .after(GameSet::Apply)
                     .after(super::trainer::look_up_tables)
                     .before(GameSet::View)
-                    .run_if(crate::game::duel),
+                    .run_if(crate::game::duel)
+                    // Nobody plays on while the board editor has the board.
+                    .run_if(crate::game::showing_the_game),
             );
     }
 }

@@ -129,7 +129,7 @@ impl Numbering {
     fn label(self, ply: usize, force: bool) -> Option<String> {
         let index = ply - 1 + usize::from(self.black_first);
         let number = self.first as usize + index / 2;
-        match (index % 2 == 0, force) {
+        match (index.is_multiple_of(2), force) {
             (true, _) => Some(format!("{number}.")),
             (false, true) => Some(format!("{number}...")),
             (false, false) => None,

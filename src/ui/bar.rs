@@ -35,6 +35,7 @@ pub(super) struct BarRequests<'w> {
     end: MessageWriter<'w, EndRequest>,
     draw: MessageWriter<'w, DrawOffer>,
     views: MessageWriter<'w, ViewChanged>,
+    editor: MessageWriter<'w, crate::editor::EditorRequest>,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -64,6 +65,9 @@ pub(super) fn menu_bar(
             }
             if ui.button("Table for 3 or 4…").clicked() {
                 memory.table.open = true;
+            }
+            if duel && ui.button("Edit board…").clicked() {
+                out.editor.write(crate::editor::EditorRequest::Open);
             }
             if ui.button("Settings…").clicked() {
                 memory.settings_open = true;

@@ -13,6 +13,7 @@
 mod analysis;
 mod bar;
 mod dialogs;
+mod editor;
 mod files;
 mod new_game;
 mod panel;
@@ -59,6 +60,7 @@ impl Plugin for UiPlugin {
                     dialogs::variant_errors,
                     settings::settings_window,
                     files::game_choice,
+                    editor::editor_window.run_if(crate::game::duel),
                     settings::resume_offer,
                     tray::hand_tray.run_if(crate::game::duel),
                     tray::hand_over_screen.run_if(crate::game::duel),
