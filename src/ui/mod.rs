@@ -22,6 +22,7 @@ mod settings;
 mod table;
 mod trainer;
 mod tray;
+mod variant_card;
 
 use std::time::Instant;
 
@@ -104,6 +105,7 @@ pub struct UiMemory {
     show_errors: bool,
     errors_seen: usize,
     settings_open: bool,
+    card: variant_card::CardChoice,
     moves: MoveListCache,
     table: table::TableSetup,
 }
@@ -135,6 +137,7 @@ impl Default for UiMemory {
             show_errors: false,
             errors_seen: 0,
             settings_open: false,
+            card: variant_card::CardChoice::default(),
             moves: MoveListCache {
                 made_for: (0, usize::MAX),
                 san: Vec::new(),

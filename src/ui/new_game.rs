@@ -59,6 +59,7 @@ pub(super) fn new_game_menu(
     mut contexts: EguiContexts,
     state: Res<State<AppState>>,
     variants: Res<Variants>,
+    theme: Res<crate::look::Theme>,
     mut memory: ResMut<UiMemory>,
     mut next_state: ResMut<NextState<AppState>>,
     mut start_game: MessageWriter<StartGame>,
@@ -74,10 +75,27 @@ pub(super) fn new_game_menu(
         .resizable(false)
         .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
         .show(ctx, |ui| {
-            setup_grid(ui, &variants, &mut memory.setup);
-            ui.horizontal(|ui| {
-                start = ui.button("Start").clicked();
-                cancel = ui.button("Cancel").clicked();
+            let memory = &mut *memory;
+            ui.horizontal_top(|ui| {
+                ui.vertical(|ui| {
+                    setup_grid(ui, &variants, &mut memory.setup);
+                    ui.horizontal(|ui| {
+                        start = ui.button("Start").clicked();
+                        cancel = ui.button("Cancel").clicked();
+                    });
+                });
+                if let Some(entry) = variants.0.get(&memory.setup.variant) {
+                    ui.separator();
+                    ui.vertical(|ui| {
+                        super::variant_card::variant_card(
+                            ui,
+                            &entry.rules,
+                            &entry.spec.description,
+                            &theme,
+                            &mut memory.card,
+                        );
+                    });
+                }
             });
         });
     if start {
