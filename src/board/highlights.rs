@@ -18,6 +18,11 @@ pub struct Selection {
     pub hand: Option<Kind>,
 }
 
+/// The piece under the pointer (none over the interface or an empty cell): with nothing
+/// selected, where it can go is shown faintly, so that a player can look before taking.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Hovered(pub Option<Cell>);
+
 /// An overlay marking a cell.
 #[derive(Component)]
 pub struct Highlight;
@@ -27,6 +32,7 @@ pub(super) fn update_highlights(
     mut commands: Commands,
     game: Res<GameState>,
     selection: Res<Selection>,
+    hovered: Res<Hovered>,
     screen: Res<crate::game::deployment::ScreenState>,
     picture: Res<crate::game::BoardPicture>,
     settings: Res<Settings>,
@@ -41,6 +47,7 @@ pub(super) fn update_highlights(
     if !scene
         && !game.is_changed()
         && !selection.is_changed()
+        && !hovered.is_changed()
         && !settings.is_changed()
         && !screen.is_changed()
         && !picture.is_changed()
@@ -97,6 +104,20 @@ pub(super) fn update_highlights(
             0.006,
         );
     }
+    // With nothing selected, the moves of the piece under the pointer, faintly.
+    if let Some(at) = hovered
+        .0
+        .filter(|_| selection.from.is_none() && selection.hand.is_none())
+        && crate::game::deployment::shows(&game, &screen, at)
+    {
+        for mv in pos
+            .legal_moves()
+            .into_iter()
+            .filter(|m| m.from() == at && !m.is_placement())
+        {
+            mark(mv.to(), &assets.dot, &assets.hover, 0.01);
+        }
+    }
     if let Some(from) = selection.from {
         mark(from, &assets.hex, &assets.selected, 0.008);
         for mv in pos.legal_moves().into_iter().filter(|m| m.from() == from) {
@@ -121,6 +142,8 @@ pub(super) struct HighlightAssets {
     check: Handle<Surface>,
     target: Handle<Surface>,
     capture: Handle<Surface>,
+    /// The target dots of the piece under the pointer: the target colour, fainter.
+    hover: Handle<Surface>,
 }
 
 impl HighlightAssets {
@@ -143,6 +166,12 @@ impl HighlightAssets {
             check: overlay(h.check),
             target: overlay(h.target),
             capture: overlay(h.capture),
+            hover: overlay(crate::look::theme::Rgba(
+                h.target.0,
+                h.target.1,
+                h.target.2,
+                h.target.3 * 0.45,
+            )),
         }
     }
 }

@@ -36,6 +36,7 @@ impl Plugin for BoardPlugin {
     fn build(&self, app: &mut App) {
         app.add_message::<SceneRebuilt>()
             .init_resource::<Selection>()
+            .init_resource::<highlights::Hovered>()
             .add_systems(
                 Update,
                 (rebuild_board, highlights::update_highlights)

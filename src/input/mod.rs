@@ -65,6 +65,7 @@ impl Plugin for InputPlugin {
             .add_systems(
                 Update,
                 (
+                    note_hovered_piece,
                     handle_mouse,
                     drag_piece,
                     handle_keys,
@@ -398,6 +399,23 @@ fn handle_keys(
     }
     if keys.just_pressed(KeyCode::End) {
         review.write(ReviewRequest(None));
+    }
+}
+
+/// The piece under the pointer, for its faint moves and its name.
+fn note_hovered_piece(
+    pointer: Res<PointerCell>,
+    over_ui: Res<PointerOverUi>,
+    game: Res<GameState>,
+    mut hovered: ResMut<crate::board::highlights::Hovered>,
+) {
+    let occupied = |c: Cell| match game.viewing {
+        Some(_) => game.displayed().piece_at(c).is_some(),
+        None => game.position.piece_at(c).is_some(),
+    };
+    let cell = pointer.cell.filter(|&c| !over_ui.0 && occupied(c));
+    if hovered.0 != cell {
+        hovered.0 = cell;
     }
 }
 

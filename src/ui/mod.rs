@@ -66,6 +66,7 @@ impl Plugin for UiPlugin {
                     tray::hand_tray.run_if(crate::game::duel),
                     tray::hand_over_screen.run_if(crate::game::duel),
                     settings::apply_ui_scale,
+                    piece_name.run_if(crate::game::duel),
                 )
                     .chain(),
             )
@@ -146,6 +147,50 @@ impl Default for UiMemory {
             table: table::TableSetup::default(),
         }
     }
+}
+
+/// The name of the piece under the pointer beside it (`White Queen, 9 moves`): the
+/// board's fairy pieces are not all known at sight.
+fn piece_name(
+    mut contexts: bevy_egui::EguiContexts,
+    hovered: Res<crate::board::highlights::Hovered>,
+    game: Res<crate::game::GameState>,
+    picture: Res<crate::game::BoardPicture>,
+) -> Result {
+    let Some(cell) = hovered.0.filter(|_| picture.0.is_none()) else {
+        return Ok(());
+    };
+    let shown = game.displayed();
+    let Some(piece) = shown.piece_at(cell) else {
+        return Ok(());
+    };
+    let ctx = contexts.ctx_mut()?;
+    let Some(at) = ctx.pointer_hover_pos() else {
+        return Ok(());
+    };
+    let rules = shown.rules();
+    let mut text = format!(
+        "{} {} on {}",
+        rules.side_name(piece.side),
+        rules.kind_info(piece.kind).name,
+        rules.board().name(cell)
+    );
+    if piece.side == shown.turn() {
+        let n = shown
+            .legal_moves()
+            .into_iter()
+            .filter(|m| m.from() == cell)
+            .count();
+        text.push_str(&format!(", {n} move{}", if n == 1 { "" } else { "s" }));
+    }
+    egui::Area::new(egui::Id::new("piece-name"))
+        .order(egui::Order::Tooltip)
+        .fixed_pos(at + egui::vec2(16.0, 16.0))
+        .interactable(false)
+        .show(ctx, |ui| {
+            egui::Frame::popup(ui.style()).show(ui, |ui| ui.label(text));
+        });
+    Ok(())
 }
 
 /// Clicks on the interface never reach the board beneath it.
