@@ -224,7 +224,12 @@ fn main() -> ExitCode {
     let mut app = App::new();
     let window_size = cli.window_size.unwrap_or(kept.prefs.window);
     add_window_and_game(&mut app, window_size, catalog, state, options, theme);
-    app.insert_resource(KeptPreferences::new(kept.prefs.clone()))
+    // The theme kept is the one this run uses (a `--theme` given becomes the default).
+    let prefs = Preferences {
+        theme: theme_name,
+        ..kept.prefs.clone()
+    };
+    app.insert_resource(KeptPreferences::new(prefs))
         .insert_resource(ResumeOffer(resume))
         .insert_resource(kept.files.clone());
     for w in kept.warnings {

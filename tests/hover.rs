@@ -29,7 +29,11 @@ fn hovering_a_piece_shows_where_it_can_go() {
     assert_eq!(highlights(&mut app), 0, "nothing marked at the start");
     let pos = app.world().resource::<GameState>().position.clone();
     let knight = pos.rules().board().parse_cell("d1").unwrap();
-    let moves = pos.legal_moves().into_iter().filter(|m| m.from() == knight).count();
+    let moves = pos
+        .legal_moves()
+        .into_iter()
+        .filter(|m| m.from() == knight)
+        .count();
     assert!(moves > 0);
     app.world_mut().resource_mut::<PointerCell>().cell = Some(knight);
     app.update();

@@ -10,6 +10,7 @@ pub mod pin;
 pub mod settings;
 pub mod shading;
 pub mod theme;
+pub mod vision;
 
 use bevy::prelude::*;
 

@@ -13,9 +13,10 @@ use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
 /// The themes that ship with the game: (name, RON text).
-pub const SHIPPED: [(&str, &str); 2] = [
+pub const SHIPPED: [(&str, &str); 3] = [
     ("classic", include_str!("../../assets/themes/classic.ron")),
     ("slate", include_str!("../../assets/themes/slate.ron")),
+    ("contrast", include_str!("../../assets/themes/contrast.ron")),
 ];
 
 /// An sRGB colour, each channel 0 to 1.

@@ -121,7 +121,6 @@ fn gather(
     settings: &Settings,
     session: &Session,
     game: &GameState,
-    theme: Option<&crate::look::Theme>,
     window: Option<&Window>,
 ) -> Preferences {
     let mut p = live.clone();
@@ -143,9 +142,6 @@ fn gather(
         .time_control
         .map(|t| ((t.base.as_secs() / 60) as u32, t.increment.as_secs() as u32));
     p.variant = game.rules().id().to_string();
-    if let Some(theme) = theme {
-        p.theme = theme.name.to_ascii_lowercase();
-    }
     if let Some(w) = window
         && w.mode == bevy::window::WindowMode::Windowed
     {
@@ -200,21 +196,13 @@ fn keep_preferences(
     settings: Res<Settings>,
     session: Res<Session>,
     game: Res<GameState>,
-    theme: Option<Res<crate::look::Theme>>,
     window: Query<&Window, With<PrimaryWindow>>,
     mut notices: MessageWriter<GameNotice>,
 ) {
     let Some(path) = &files.settings else {
         return;
     };
-    let now = gather(
-        &kept.live,
-        &settings,
-        &session,
-        &game,
-        theme.as_deref(),
-        window.single().ok(),
-    );
+    let now = gather(&kept.live, &settings, &session, &game, window.single().ok());
     kept.live = now.clone();
     if now == kept.written {
         kept.changed_for = Duration::ZERO;

@@ -84,7 +84,26 @@ pub(super) fn settings_window(
                     ui.end_row();
                 }
                 ui.label("Theme");
-                ui.label(format!("{} (--theme)", kept.live.theme));
+                ui.horizontal(|ui| {
+                    let mut theme = kept.live.theme.clone();
+                    egui::ComboBox::from_id_salt("theme")
+                        .selected_text(&theme)
+                        .show_ui(ui, |ui| {
+                            for (name, _) in crate::look::theme::SHIPPED {
+                                ui.selectable_value(&mut theme, name.to_string(), name)
+                                    .on_hover_text(match name {
+                                        "contrast" => {
+                                            "marks told apart under every kind of colour blindness"
+                                        }
+                                        _ => "",
+                                    });
+                            }
+                        });
+                    if theme != kept.live.theme {
+                        kept.live.theme = theme;
+                    }
+                    ui.label("(from the next start)");
+                });
                 ui.end_row();
             });
             ui.separator();
