@@ -192,7 +192,7 @@ fn limited_strength_plays_the_level_of_its_elo_and_skill_level_is_skill() {
     let skill = |s: &mut Session| s.engine.skill().level();
     assert_eq!(s.run(&["setoption name Skill Level value 7"]), "");
     assert_eq!(skill(&mut s), 7);
-    // Level 3 is 815 on the scale and level 4 1025 (docs/strength.md's matches):
+    // Level 3 is 816 on the scale and level 4 1025 (docs/strength.md's matches):
     // 1000 asks for no more than level 3.
     s.run(&[
         "setoption name UCI_Elo value 1000",
