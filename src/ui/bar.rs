@@ -8,7 +8,6 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 use hexchess_core::{GameOutcome, Termination};
 
-use super::new_game::Setup;
 use super::{UiInsets, UiMemory, root_ui_left_of};
 use crate::game::{EndRequest, GameState, RedoRequest, UndoRequest};
 use crate::look::{Settings, ViewChanged};
@@ -57,7 +56,6 @@ pub(super) fn menu_bar(
     let top = egui::Panel::top("menu").show(&mut root, |ui| {
         ui.horizontal_wrapped(|ui| {
             if ui.button("New game…").clicked() {
-                memory.setup = Setup::from_session(&game, &session);
                 next_state.set(AppState::NewGameMenu);
             }
             if ui.button("Endgames…").clicked() {

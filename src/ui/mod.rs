@@ -74,6 +74,10 @@ impl Plugin for UiPlugin {
             .add_message::<OpenTrainer>()
             .add_message::<OpenSettings>()
             .add_systems(
+                OnEnter(crate::play::AppState::NewGameMenu),
+                new_game::start_from_the_game,
+            )
+            .add_systems(
                 Update,
                 (
                     remember_notices,

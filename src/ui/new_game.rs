@@ -43,6 +43,16 @@ impl Setup {
     }
 }
 
+/// The menu opens on the game on the board (its variant, players, level and clock),
+/// however it is opened: the bar, the game-over dialog, or `--menu` at start.
+pub(super) fn start_from_the_game(
+    game: Res<GameState>,
+    session: Res<Session>,
+    mut memory: ResMut<UiMemory>,
+) {
+    memory.setup = Setup::from_session(&game, &session);
+}
+
 /// A word for a level's strength in the new-game menu.
 fn strength_label(level: Skill) -> &'static str {
     match level.level() {
@@ -119,9 +129,6 @@ pub(super) fn game_over_dialog(
     state: Res<State<AppState>>,
     mut dialog: ResMut<GameOverDialog>,
     mut next_state: ResMut<NextState<AppState>>,
-    mut memory: ResMut<UiMemory>,
-    game: Res<GameState>,
-    session: Res<Session>,
 ) -> Result {
     if *state.get() != AppState::GameOver || dialog.dismissed {
         return Ok(());
@@ -145,7 +152,6 @@ pub(super) fn game_over_dialog(
             });
         });
     if again {
-        memory.setup = Setup::from_session(&game, &session);
         dialog.dismissed = true;
         next_state.set(AppState::NewGameMenu);
     } else if review {
