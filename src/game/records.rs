@@ -69,7 +69,7 @@ pub fn game_pgn_with(
     players: &Players,
     tree: Option<&hexchess_core::pgn::GameTree>,
 ) -> PgnGame {
-    let mut pgn = PgnGame::from_record(&game_record(game, players));
+    let mut pgn = game_record(game, players).to_pgn();
     if let Some(tree) = tree {
         let main: Vec<&str> = tree.main_line().into_iter().map(|n| tree.san(n)).collect();
         let same_line = main == game.san_moves();

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use hexchess_core::pgn::{PgnGame, read_games};
+use hexchess_core::pgn::read_games;
 use hexchess_core::record::GameRecord;
 
 use super::file::write_whole;
@@ -19,7 +19,7 @@ pub struct Unfinished {
 
 /// The game as the file keeps it: PGN, one game.
 pub fn pgn_text(record: &GameRecord) -> String {
-    PgnGame::from_record(record).to_string()
+    record.to_pgn().to_string()
 }
 
 /// Writes a game's text ([`pgn_text`]) whole.

@@ -7,15 +7,13 @@
 //! hands, and the setup phase is over.
 
 use std::fmt;
-use std::sync::Arc;
 
 use crate::bitboard::CellSet;
 use crate::board::{Board, Naming};
 use crate::cell::Cell;
 use crate::piece::{Kind, MAX_KINDS, MAX_SIDES, Piece, Side};
-use crate::position::{Phase, Position};
 use crate::rules::Rules;
-use crate::setup::{Setup, SetupError};
+use crate::setup::problem::SetupError;
 
 /// What is wrong with a FEN.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -326,38 +324,6 @@ pub(crate) fn write_fen<B: CellSet>(
     out
 }
 
-impl<B: CellSet> Position<B> {
-    /// Reads a hex FEN. The clocks may be left out (they default to `0 1`), and the
-    /// en-passant field too. The text is read as a [`Setup`], whose castling rights
-    /// the pieces do not allow are dropped (docs/rules.md §8.2), then validated: an
-    /// impossible position is refused with every [`SetupProblem`](crate::SetupProblem)
-    /// it has ([`FenError::Position`]).
-    pub fn from_fen(rules: Arc<Rules<B>>, fen: &str) -> Result<Position<B>, FenError> {
-        let mut setup = Setup::from_fen(rules, fen)?;
-        setup.drop_impossible_castling();
-        setup.validate().map_err(FenError::Position)
-    }
-
-    /// Writes the position as hex FEN.
-    pub fn to_fen(&self) -> String {
-        let rules = &*self.rules;
-        let hand = (self.phase() == Phase::Setup).then_some(&self.hand);
-        let ep = self
-            .ep
-            .map_or_else(Vec::new, |e| crate::setup::en_passant_cells(rules, &e));
-        write_fen(
-            rules,
-            |c| self.piece_at(c),
-            hand,
-            self.turn,
-            self.castling,
-            &ep,
-            self.halfmove,
-            self.fullmove,
-        )
-    }
-}
-
 /// Splits the board groups from the pieces in hand (`groups[QRqr]`), reading the hand.
 fn split_hand<'a, B: CellSet>(
     rules: &Rules<B>,
@@ -382,7 +348,7 @@ fn split_hand<'a, B: CellSet>(
 /// The placement field of a hex FEN: the board's groups in order, each cell's piece
 /// letter (from `letter_at`) or a count of empty cells: what a tool writes to build a
 /// position cell by cell (a reflected board, an editor) and read it with
-/// [`Position::from_fen`].
+/// [`Position::from_fen`](crate::Position::from_fen).
 pub fn placement_field(board: &Board, letter_at: impl Fn(Cell) -> Option<char>) -> String {
     placement_tokens(board, |c| letter_at(c).map(String::from))
 }

@@ -9,7 +9,7 @@ use crate::cell::Cell;
 use crate::moves::Move;
 use crate::piece::{Kind, MAX_KINDS, MAX_SIDES, PIECE_CODES, Piece, Side};
 use crate::rules::{CastlingCells, Rules, castle_bit};
-use crate::setup::SetupError;
+use crate::setup::problem::{SetupError, castling_possible, structural_problems};
 
 /// The en-passant right left by a long first move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -180,7 +180,7 @@ impl<B: CellSet> Position<B> {
     /// Builds a position from pieces, hands and state; fails when a side does not have
     /// exactly one royal piece on the board or in hand (the rules would have nothing to
     /// protect or nothing to mate), when the side to move of a setup phase has nothing
-    /// to place, and for the other [`crate::setup::structural_problems`]. Castling
+    /// to place, and for the other [`structural_problems`]. Castling
     /// rights the pieces do not allow are dropped; the caller checks the rest (see
     /// [`crate::Setup::validate`]).
     pub(crate) fn from_parts(
@@ -189,7 +189,7 @@ impl<B: CellSet> Position<B> {
         hand: [[u8; MAX_KINDS]; MAX_SIDES],
         state: State<B>,
     ) -> Result<Position<B>, SetupError> {
-        let problems = crate::setup::structural_problems(&rules, pieces, &hand, state.turn);
+        let problems = structural_problems(&rules, pieces, &hand, state.turn);
         if !problems.is_empty() {
             return Err(SetupError::new(&rules, problems));
         }
@@ -197,7 +197,7 @@ impl<B: CellSet> Position<B> {
     }
 
     /// Builds a position from parts that have no
-    /// [`structural_problems`](crate::setup::structural_problems): every side and turn
+    /// [`structural_problems`](structural_problems): every side and turn
     /// in the variant, hands only with a setup phase and within their counts, one royal
     /// piece a side (or none for a side out of a game of more), and no cell twice (a
     /// second piece on a cell is left out).
@@ -273,7 +273,7 @@ impl<B: CellSet> Position<B> {
         let mut rights = 0;
         for side in Side::BOTH {
             for i in 0..self.rules.castling[side.index()].len() {
-                if crate::setup::castling_possible(&self.rules, side, i, |c| self.piece_at(c)) {
+                if castling_possible(&self.rules, side, i, |c| self.piece_at(c)) {
                     rights |= crate::rules::castle_bit(side, i);
                 }
             }

@@ -88,6 +88,33 @@ impl From<&PgnGame> for GameRecord {
 }
 
 impl GameRecord {
+    /// The record's tags and moves as a game to write in PGN. A `Termination` tag in our
+    /// records' words (`checkmate`, `time`) becomes the standard's value, and the word,
+    /// where the standard's value is "normal", a final comment.
+    pub fn to_pgn(&self) -> PgnGame {
+        let mut game = PgnGame::new();
+        game.tags = self.tags.clone();
+        let mut at = game.tree.root();
+        for san in &self.moves {
+            at = game.tree.add_move(at, san);
+        }
+        if let Some(t) = game
+            .tag("Termination")
+            .and_then(crate::pgn::result::our_termination)
+        {
+            let value = crate::pgn::termination_tag(t);
+            game.set_tag("Termination", value);
+            if value == "normal" {
+                let mut word = t.to_string();
+                if let Some(first) = word.get_mut(..1) {
+                    first.make_ascii_uppercase();
+                }
+                game.add_final_comment(&word);
+            }
+        }
+        game
+    }
+
     /// A record of the moves played in `pos` (from its start), with the given tags;
     /// `Variant` and, for a non-standard start, `FEN` are filled in.
     pub fn from_position(

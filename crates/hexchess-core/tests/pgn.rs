@@ -592,7 +592,7 @@ fn how_a_game_ended_in_the_standards_words() {
         ],
         moves: vec!["g6f4".into()],
     };
-    let mut game = PgnGame::from_record(&record);
+    let mut game = record.to_pgn();
     game.replay(&catalog).unwrap();
     assert_eq!(game.tag("Termination"), Some("normal"));
     assert!(

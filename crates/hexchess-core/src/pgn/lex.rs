@@ -6,7 +6,7 @@
 //! the games after it: inside a `{` comment, a line that is wholly tag pairs and starts
 //! at the first column ends the comment as unclosed, and is read as tags.
 
-use super::read::ReadProblem;
+use super::problem::ReadProblem;
 use super::result::is_result;
 use super::tree::Place;
 

@@ -13,9 +13,10 @@
 //! checked it, and the same reader and writer serve games of two sides and of more.
 
 mod lex;
+mod problem;
 mod read;
 mod replay;
-mod result;
+pub(crate) mod result;
 mod tree;
 mod write;
 
@@ -27,7 +28,6 @@ pub use write::{SEVEN_TAG_ROSTER, write_games};
 
 use crate::multi::GameEnd;
 use crate::outcome::GameOutcome;
-use crate::record::GameRecord;
 
 /// One game: its tags and its moves.
 #[derive(Clone, Debug, Default)]
@@ -101,7 +101,7 @@ impl PgnGame {
 
     /// Puts a comment after the last move of the main line (before the first move in
     /// a game without moves), unless it already ends with it.
-    fn add_final_comment(&mut self, text: &str) {
+    pub(crate) fn add_final_comment(&mut self, text: &str) {
         let last = self
             .tree
             .main_line()
@@ -130,30 +130,6 @@ impl PgnGame {
         self.set_tag("Result", multi_result_text(Some(end), sides));
         self.set_tag("Termination", "normal");
         self.add_final_comment(result::end_reason_text(end.reason));
-    }
-
-    /// A game record's tags and moves as a game to write in PGN. A `Termination` tag
-    /// in our records' words (`checkmate`, `time`) becomes the standard's value, and
-    /// the word, where the standard's value is "normal", a final comment.
-    pub fn from_record(record: &GameRecord) -> PgnGame {
-        let mut game = PgnGame::new();
-        game.tags = record.tags.clone();
-        let mut at = game.tree.root();
-        for san in &record.moves {
-            at = game.tree.add_move(at, san);
-        }
-        if let Some(t) = game.tag("Termination").and_then(result::our_termination) {
-            let value = termination_tag(t);
-            game.set_tag("Termination", value);
-            if value == "normal" {
-                let mut word = t.to_string();
-                if let Some(first) = word.get_mut(..1) {
-                    first.make_ascii_uppercase();
-                }
-                game.add_final_comment(&word);
-            }
-        }
-        game
     }
 }
 
