@@ -13,6 +13,7 @@
 mod analysis;
 mod bar;
 mod dialogs;
+mod dialogs_files;
 mod editor;
 mod files;
 mod new_game;
@@ -73,6 +74,12 @@ impl Plugin for UiPlugin {
             .add_systems(PreUpdate, note_pointer_over_ui)
             .add_message::<OpenTrainer>()
             .add_message::<OpenSettings>()
+            .init_resource::<dialogs_files::FileDialog>()
+            .add_message::<dialogs_files::SaveTo>()
+            .add_systems(
+                Update,
+                (dialogs_files::collect_choices, panel::save_to_chosen_paths).chain(),
+            )
             .add_systems(
                 OnEnter(crate::play::AppState::NewGameMenu),
                 new_game::start_from_the_game,

@@ -13,6 +13,7 @@ use hexchess_core::{Piece, Side};
 use crate::play::screen::{ScreenState, hiding};
 use hexchess_engine::Score;
 
+use super::dialogs_files::{FileDialog, Purpose, SaveTo};
 use super::{UiInsets, UiMemory, root_ui};
 use crate::game::files::{OpenFile, OpenText};
 use crate::game::records;
@@ -55,6 +56,7 @@ pub(super) struct PanelRequests<'w> {
     analysis_requests: MessageWriter<'w, AnalysisRequest>,
     variations: Res<'w, Variations>,
     variation_requests: MessageWriter<'w, VariationRequest>,
+    file_dialog: ResMut<'w, FileDialog>,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -359,6 +361,30 @@ fn position(
     });
 }
 
+/// Saves the game where a save dialog chose.
+pub(super) fn save_to_chosen_paths(
+    mut chosen: MessageReader<SaveTo>,
+    game: Res<GameState>,
+    session: Res<Session>,
+    variations: Res<Variations>,
+    mut memory: ResMut<UiMemory>,
+    mut notices: MessageWriter<GameNotice>,
+) {
+    for SaveTo(path) in chosen.read() {
+        let tree = variations.worth_saving(&game);
+        let pgn = records::game_pgn_with(&game, &session.players(), tree);
+        match records::save_pgn(path, &pgn) {
+            Ok(()) => {
+                memory.file_text = path.display().to_string();
+                notices.write(GameNotice(format!("saved {}", path.display())));
+            }
+            Err(e) => {
+                notices.write(GameNotice(e));
+            }
+        }
+    }
+}
+
 /// Saving the game as PGN, opening a game file (or a FEN or variant file), and the
 /// game or position through the clipboard.
 fn game_file(
@@ -394,6 +420,28 @@ fn game_file(
         if ui.button("Open").clicked() {
             out.open_file
                 .write(OpenFile(PathBuf::from(file_text.trim())));
+        }
+    });
+    ui.horizontal(|ui| {
+        let busy = out.file_dialog.is_open();
+        if ui
+            .add_enabled(!busy, egui::Button::new("Open…"))
+            .on_hover_text("choose a game, position or variant file")
+            .clicked()
+        {
+            out.file_dialog
+                .open(Purpose::Open, records::games_dir(), String::new());
+        }
+        if ui
+            .add_enabled(!busy, egui::Button::new("Save as…"))
+            .on_hover_text("choose where to save the game as PGN")
+            .clicked()
+        {
+            let name = records::default_save_path(std::path::Path::new(""), game)
+                .display()
+                .to_string();
+            out.file_dialog
+                .open(Purpose::Save, records::games_dir(), name);
         }
         if ui
             .button("Copy game")
