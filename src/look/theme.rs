@@ -329,7 +329,9 @@ mod tests {
         let t = Theme::default();
         assert_eq!(t.board.cells[0], Rgb(0.80, 0.63, 0.44));
         assert_eq!(t.pieces.white, Rgb(0.93, 0.88, 0.78));
-        assert_eq!(t.pieces.scale, 1.15);
+        // Larger since the desk issue (1.15 before): pieces were small against their
+        // cells from the usual camera.
+        assert_eq!(t.pieces.scale, 1.3);
         assert_eq!(t.pieces.black_image.fill, Rgb8(46, 40, 38));
         assert_eq!(t.highlights.check, Rgba(0.95, 0.1, 0.05, 0.65));
         assert_eq!(t.scene.key_light, 780.0);
@@ -355,7 +357,7 @@ mod tests {
         assert!(e.to_string().starts_with("mine.ron:"), "{e}");
         assert!(e.to_string().contains("label_sise"), "{e}");
         // A value out of range reads but is refused, by name.
-        let text = classic.replace("scale: 1.15", "scale: 40.0");
+        let text = classic.replace("scale: 1.3", "scale: 40.0");
         let e = Theme::parse(&text, path).unwrap_err();
         assert!(matches!(e, ThemeError::Value { .. }), "{e}");
         assert!(e.to_string().contains("pieces.scale"), "{e}");
