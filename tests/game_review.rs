@@ -19,16 +19,7 @@ fn app_with(moves: &[&str]) -> App {
     };
     let mut app = common::headless_app("glinski", None, Settings::default(), session, None);
     app.update();
-    for m in moves {
-        let mv = app
-            .world()
-            .resource::<GameState>()
-            .position
-            .parse_move(m)
-            .unwrap();
-        app.world_mut().write_message(MoveRequest(mv));
-        app.update();
-    }
+    common::play(&mut app, moves, 1);
     app
 }
 

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use bevy::prelude::*;
-use hexchess::game::{EndRequest, GameState, MoveRequest};
+use hexchess::game::{EndRequest, GameState};
 use hexchess::look::{Settings, View};
 use hexchess::play::{Mode, Session};
 use hexchess::prefs::{
@@ -42,17 +42,7 @@ fn app(dir: &Path, prefs: Preferences, offer: ResumeOffer) -> App {
 }
 
 fn play(app: &mut App, moves: &[&str]) {
-    for m in moves {
-        let mv = app
-            .world()
-            .resource::<GameState>()
-            .position
-            .parse_move(m)
-            .unwrap();
-        app.world_mut().write_message(MoveRequest(mv));
-        app.update();
-        app.update();
-    }
+    common::play(app, moves, 2);
 }
 
 #[test]

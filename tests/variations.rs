@@ -4,7 +4,7 @@
 mod common;
 
 use bevy::prelude::*;
-use hexchess::game::{GameState, MoveRequest, ReviewRequest};
+use hexchess::game::{GameState, ReviewRequest};
 use hexchess::look::Settings;
 use hexchess::play::analysis::AnalysisRequest;
 use hexchess::play::variations::{VariationRequest, Variations};
@@ -29,14 +29,7 @@ fn run(app: &mut App) {
 }
 
 fn play(app: &mut App, m: &str) {
-    let mv = app
-        .world()
-        .resource::<GameState>()
-        .position
-        .parse_move(m)
-        .unwrap();
-    app.world_mut().write_message(MoveRequest(mv));
-    run(app);
+    common::play(app, &[m], 4);
 }
 
 /// The game's moves in SAN.

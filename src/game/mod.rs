@@ -63,6 +63,13 @@ impl GameState {
         self.position.rules()
     }
 
+    /// The position the game started from (its moves taken back).
+    pub fn start_position(&self) -> Position {
+        let mut p = self.position.clone();
+        while p.unmake_move().is_some() {}
+        p
+    }
+
     /// The result, if the game is over (by the rules, or by resignation, time or
     /// agreement).
     pub fn outcome(&self) -> Option<GameOutcome> {
@@ -438,8 +445,7 @@ fn set_lines(
     mut changed: MessageWriter<BoardChanged>,
 ) {
     for LineRequest { moves, then } in requests.read() {
-        let mut position = game.position.clone();
-        while position.unmake_move().is_some() {}
+        let mut position = game.start_position();
         for &mv in moves {
             if !position.is_legal(mv) {
                 break;

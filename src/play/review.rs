@@ -36,26 +36,24 @@ struct Running {
     of: Reviewed,
 }
 
-/// The game a review is of: its start and its moves.
+/// The game a review is of: its variant and start (as the game keeps them: no replay
+/// needed to compare, which the panel does every frame) and its moves.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Reviewed {
-    start_fen: String,
+    variant: String,
+    start_fen: Option<String>,
     moves: Vec<Move>,
 }
 
 impl Reviewed {
     fn of(game: &GameState) -> (Reviewed, Position) {
-        let mut start = game.position.clone();
-        let moves: Vec<Move> = game.position.moves_played().collect();
-        for _ in 0..moves.len() {
-            start.unmake_move();
-        }
         (
             Reviewed {
-                start_fen: start.to_fen(),
-                moves,
+                variant: game.rules().id().to_string(),
+                start_fen: game.start_fen.clone(),
+                moves: game.position.moves_played().collect(),
             },
-            start,
+            game.start_position(),
         )
     }
 }
@@ -79,18 +77,17 @@ impl GameReviewState {
     /// after it (its moves reviewed are the first ones), never of another game.
     pub fn review_of(&self, game: &GameState) -> Option<&GameReview> {
         let (reviewed, review) = self.done.as_ref()?;
-        let played: Vec<Move> = game.position.moves_played().collect();
-        let prefix = played.starts_with(&reviewed.moves);
-        (prefix && start_fen(game) == reviewed.start_fen).then_some(review)
+        let same_start =
+            game.rules().id() == reviewed.variant && game.start_fen == reviewed.start_fen;
+        let plies = game.position.ply_count();
+        let prefix = plies >= reviewed.moves.len()
+            && game
+                .position
+                .moves_played()
+                .zip(&reviewed.moves)
+                .all(|(a, b)| a == *b);
+        (same_start && prefix).then_some(review)
     }
-}
-
-fn start_fen(game: &GameState) -> String {
-    let mut p = game.position.clone();
-    while p.ply_count() > 0 {
-        p.unmake_move();
-    }
-    p.to_fen()
 }
 
 pub struct GameReviewPlugin;

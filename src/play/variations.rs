@@ -7,20 +7,35 @@
 
 use bevy::prelude::*;
 use hexchess_core::pgn::{GameTree, NodeId};
-use hexchess_core::{Move, Position};
+use hexchess_core::{Move, Position, Side};
 
 use super::analysis::Analysis;
 use crate::game::files::LoadTree;
 use crate::game::{GameSet, GameState, LineRequest, ReviewRequest, UndoRequest};
 
 /// The tree of lines, the game's start it grows from, and where the board is in it.
-#[derive(Resource, Clone, Debug, Default)]
+#[derive(Resource, Clone, Debug)]
 pub struct Variations {
     pub tree: GameTree,
     /// The start's FEN: another start is another tree.
     start: String,
     /// The node of the position on the board.
     pub at: Option<NodeId>,
+    /// The start's side to move and move number, for numbering the tree's moves.
+    pub start_turn: Side,
+    pub start_number: u32,
+}
+
+impl Default for Variations {
+    fn default() -> Variations {
+        Variations {
+            tree: GameTree::new(),
+            start: String::new(),
+            at: None,
+            start_turn: Side::White,
+            start_number: 1,
+        }
+    }
 }
 
 /// Edit the tree: go to a node's position, promote its line, or delete it and what
@@ -65,7 +80,7 @@ impl Variations {
                 })
         }) || tree.children(tree.root()).len() > 1
             || !tree.comment().is_empty();
-        (rich && self.start == start_of(game).to_fen()).then_some(tree)
+        (rich && self.start == game.start_position().to_fen()).then_some(tree)
     }
 
     /// The moves from the start to `node`, read on `start`; `None` if one no longer
@@ -101,13 +116,6 @@ impl Variations {
     }
 }
 
-/// The game's start position.
-fn start_of(game: &GameState) -> Position {
-    let mut p = game.position.clone();
-    while p.unmake_move().is_some() {}
-    p
-}
-
 /// On the analysis board an earlier position shown becomes the board's position (its
 /// later moves wait as redo), so that a move played there starts a side line.
 fn rewind_to_the_position_shown(
@@ -137,21 +145,20 @@ fn follow_the_game(
     if !game.is_changed() && loaded.is_none() {
         return;
     }
-    let start = start_of(&game);
+    let start = game.start_position();
     let fen = start.to_fen();
+    let fresh = |tree| Variations {
+        tree,
+        start: fen.clone(),
+        at: None,
+        start_turn: start.turn(),
+        start_number: start.fullmove_number(),
+    };
     if let Some(LoadTree(tree)) = loaded {
-        *variations = Variations {
-            tree,
-            start: fen.clone(),
-            at: None,
-        };
+        *variations = fresh(tree);
     }
     if variations.start != fen {
-        *variations = Variations {
-            tree: GameTree::new(),
-            start: fen,
-            at: None,
-        };
+        *variations = fresh(GameTree::new());
     }
     let tree = &mut variations.tree;
     let mut node = tree.root();
@@ -178,7 +185,7 @@ fn answer_requests(
     mut lines: MessageWriter<LineRequest>,
 ) {
     for request in requests.read() {
-        let start = start_of(&game);
+        let start = game.start_position();
         let target = match *request {
             VariationRequest::GoTo(node) => Some(node),
             VariationRequest::Promote(node) => {

@@ -141,7 +141,6 @@ impl Numbering {
 /// button to go there (right-click: promote the line, or delete from the move on).
 pub(super) fn variation_tree(
     ui: &mut egui::Ui,
-    game: &GameState,
     variations: &Variations,
     out: &mut Vec<VariationRequest>,
 ) {
@@ -149,11 +148,9 @@ pub(super) fn variation_tree(
     if tree.children(tree.root()).is_empty() {
         return;
     }
-    let mut start = game.position.clone();
-    while start.unmake_move().is_some() {}
     let numbering = Numbering {
-        first: start.fullmove_number(),
-        black_first: start.turn() != Side::White,
+        first: variations.start_number,
+        black_first: variations.start_turn != Side::White,
     };
     ui.label("Lines tried");
     egui::ScrollArea::vertical()

@@ -111,7 +111,7 @@ pub(super) fn side_panel(
                     out.moves.write_batch(moves);
                     if out.analysis.on {
                         let mut edits = Vec::new();
-                        super::analysis::variation_tree(ui, &game, &out.variations, &mut edits);
+                        super::analysis::variation_tree(ui, &out.variations, &mut edits);
                         out.variation_requests.write_batch(edits);
                     }
                 }

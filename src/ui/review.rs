@@ -66,7 +66,7 @@ pub(super) fn review_section(
         return;
     };
     for side in [Side::White, Side::Black] {
-        ui.label(summary_line(review, side));
+        ui.label(review.summary(side).to_string());
     }
     let shown = game.viewing.unwrap_or(game.position.ply_count());
     if let Some(ply) = graph(ui, review, shown) {
@@ -75,28 +75,6 @@ pub(super) fn review_section(
     if let Some(m) = shown.checked_sub(1).and_then(|i| review.moves.get(i)) {
         shown_move(ui, m);
     }
-}
-
-/// `White: 1 inaccuracy, 2 mistakes, 0 blunders; accuracy 81%`.
-fn summary_line(review: &GameReview, side: Side) -> String {
-    let s = review.summary(side);
-    let count = |n: usize, word: &str| {
-        if n == 1 {
-            format!("1 {word}")
-        } else {
-            format!("{n} {word}s")
-        }
-    };
-    let mut line = format!(
-        "{side}: {}, {}, {}",
-        count(s.inaccuracies, "inaccuracy").replace("inaccuracys", "inaccuracies"),
-        count(s.mistakes, "mistake"),
-        count(s.blunders, "blunder")
-    );
-    if let Some(a) = s.accuracy {
-        line.push_str(&format!("; accuracy {a:.0}%"));
-    }
-    line
 }
 
 /// The move shown: its judgement, what it lost and the better move with its line.

@@ -45,3 +45,22 @@ pub fn headless_app(
     hexchess::add_game_plugins(&mut app, catalog, state, options.settings, options.session);
     app
 }
+
+/// Plays `moves` (long algebraic or SAN) one by one as requests, running `frames`
+/// updates after each so that the game applies it.
+#[allow(dead_code)]
+pub fn play(app: &mut App, moves: &[&str], frames: usize) {
+    for m in moves {
+        let mv = app
+            .world()
+            .resource::<hexchess::game::GameState>()
+            .position
+            .parse_move(m)
+            .unwrap_or_else(|e| panic!("{m}: {e}"));
+        app.world_mut()
+            .write_message(hexchess::game::MoveRequest(mv));
+        for _ in 0..frames {
+            app.update();
+        }
+    }
+}
