@@ -16,6 +16,7 @@
 //! - [`table`]: games of more than two sides: the table's game, seats, engine seats,
 //!   its board, pieces, highlights and clicks.
 //! - [`editor`]: the board editor: a position set up by hand, checked as it is edited.
+//! - [`sound`]: a sound for each move, capture, check and end of game, and the mute.
 //! - [`prefs`]: the settings and the unfinished game, kept between runs.
 //! - [`ui`]: the egui menus, panels and dialogs.
 //! - [`screen`]: the camera and lights, the pointer's cell, pinned text, redrawing.
@@ -32,6 +33,7 @@ pub mod pieces;
 pub mod play;
 pub mod prefs;
 pub mod screen;
+pub mod sound;
 pub mod table;
 pub mod ui;
 
@@ -134,6 +136,7 @@ pub fn add_game_plugins(
             input::InputPlugin,
             table::TablePlugin,
             editor::EditorPlugin,
+            sound::SoundPlugin,
             prefs::PrefsPlugin,
         ));
 }

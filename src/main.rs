@@ -229,7 +229,8 @@ fn main() -> ExitCode {
         theme: theme_name,
         ..kept.prefs.clone()
     };
-    app.insert_resource(KeptPreferences::new(prefs))
+    app.insert_resource(prefs.sound_settings())
+        .insert_resource(KeptPreferences::new(prefs))
         .insert_resource(ResumeOffer(resume))
         .insert_resource(kept.files.clone());
     for w in kept.warnings {

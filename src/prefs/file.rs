@@ -31,6 +31,10 @@ pub struct Preferences {
     pub window: (u32, u32),
     /// The interface's zoom, 0.5 to 3 (1: the platform's own scale).
     pub ui_scale: f32,
+    /// Sounds for moves, captures, checks and the game's end (`false`: muted).
+    pub sound: bool,
+    /// Their loudness, 0 to 1.
+    pub volume: f32,
 }
 
 /// The view, as the file writes it.
@@ -64,6 +68,8 @@ impl Default for Preferences {
             variant: "glinski".into(),
             window: (1280, 800),
             ui_scale: 1.0,
+            sound: true,
+            volume: 0.7,
         }
     }
 }
@@ -169,6 +175,10 @@ impl Preferences {
             warn("ui_scale", self.ui_scale.to_string(), "0.5 to 3");
             self.ui_scale = d.ui_scale;
         }
+        if !(self.volume.is_finite() && (0.0..=1.0).contains(&self.volume)) {
+            warn("volume", self.volume.to_string(), "0 to 1");
+            self.volume = d.volume;
+        }
         let (w, h) = self.window;
         if !((320..=16_384).contains(&w) && (240..=16_384).contains(&h)) {
             warn("window", format!("{w}x{h}"), "320x240 to 16384x16384");
@@ -242,6 +252,8 @@ mod tests {
             variant: "mccooey".into(),
             window: (1600, 900),
             ui_scale: 1.25,
+            sound: false,
+            volume: 0.4,
         };
         assert_ne!(prefs, Preferences::default());
         prefs.write(&path).unwrap();

@@ -26,6 +26,7 @@ use crate::game::records::game_record;
 use crate::game::{GameNotice, GameState, LoadRequest, Seating};
 use crate::look::{Settings, View};
 use crate::play::{Mode, Session, TimeControl};
+use crate::sound::SoundSettings;
 use hexchess_core::Side;
 use hexchess_engine::Skill;
 
@@ -121,9 +122,12 @@ fn gather(
     settings: &Settings,
     session: &Session,
     game: &GameState,
+    sound: &SoundSettings,
     window: Option<&Window>,
 ) -> Preferences {
     let mut p = live.clone();
+    p.sound = sound.on;
+    p.volume = sound.volume;
     p.view = match settings.view {
         View::ThreeD => ViewPref::ThreeD,
         View::TwoD => ViewPref::TwoD,
@@ -168,6 +172,14 @@ impl Preferences {
         }
     }
 
+    /// The sound these preferences give.
+    pub fn sound_settings(&self) -> SoundSettings {
+        SoundSettings {
+            on: self.sound,
+            volume: self.volume,
+        }
+    }
+
     /// Who plays, the level and the clock these preferences give.
     pub fn session(&self) -> Session {
         Session {
@@ -196,13 +208,21 @@ fn keep_preferences(
     settings: Res<Settings>,
     session: Res<Session>,
     game: Res<GameState>,
+    sound: Res<SoundSettings>,
     window: Query<&Window, With<PrimaryWindow>>,
     mut notices: MessageWriter<GameNotice>,
 ) {
     let Some(path) = &files.settings else {
         return;
     };
-    let now = gather(&kept.live, &settings, &session, &game, window.single().ok());
+    let now = gather(
+        &kept.live,
+        &settings,
+        &session,
+        &game,
+        &sound,
+        window.single().ok(),
+    );
     kept.live = now.clone();
     if now == kept.written {
         kept.changed_for = Duration::ZERO;

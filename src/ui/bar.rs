@@ -49,6 +49,7 @@ pub(super) fn menu_bar(
     mut out: BarRequests,
     mut insets: ResMut<UiInsets>,
     seating: Option<Res<State<crate::game::Seating>>>,
+    mut sound: ResMut<crate::sound::SoundSettings>,
 ) -> Result {
     let duel = seating.is_none_or(|s| *s.get() == crate::game::Seating::Duel);
     let ctx = contexts.ctx_mut()?;
@@ -81,6 +82,9 @@ pub(super) fn menu_bar(
             view_controls(ui, &mut settings, &mut out.views);
             ui.separator();
             animation_controls(ui, &mut settings);
+            ui.separator();
+            ui.checkbox(&mut sound.on, "Sound")
+                .on_hover_text("moves, captures, checks and the game's end; loudness in Settings");
         });
     });
     let bottom = egui::Panel::bottom("status").show(&mut root, |ui| {

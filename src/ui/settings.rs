@@ -1,4 +1,4 @@
-//! The settings window (view, animation, the interface's zoom, full screen, where the
+//! The settings window (view, sound, the interface's zoom, full screen, where the
 //! settings are kept) and the offer to continue an unfinished game found at start.
 
 use bevy::prelude::*;
@@ -9,6 +9,7 @@ use super::UiMemory;
 use crate::input::fullscreen_mode;
 use crate::look::{Settings, View, ViewChanged};
 use crate::prefs::{KeptPreferences, PrefsFiles, Resume, ResumeOffer};
+use crate::sound::{Cue, SoundSettings};
 
 /// Opens the settings window (the menu bar's button, `--settings`).
 #[derive(Message, Clone, Copy, Debug)]
@@ -42,6 +43,8 @@ pub(super) fn settings_window(
     files: Res<PrefsFiles>,
     mut window: Query<&mut Window, With<PrimaryWindow>>,
     mut views: MessageWriter<ViewChanged>,
+    mut sound: ResMut<SoundSettings>,
+    mut cues: MessageWriter<Cue>,
 ) -> Result {
     if !memory.settings_open {
         return Ok(());
@@ -67,6 +70,21 @@ pub(super) fn settings_window(
                 ui.end_row();
                 ui.label("Coordinates");
                 ui.checkbox(&mut settings.show_coordinates, "shown");
+                ui.end_row();
+                ui.label("Sound");
+                ui.horizontal(|ui| {
+                    ui.checkbox(&mut sound.on, "on");
+                    let volume = ui.add_enabled(
+                        sound.on,
+                        egui::Slider::new(&mut sound.volume, 0.0..=1.0)
+                            .text("loudness")
+                            .show_value(false),
+                    );
+                    // Let the player hear the loudness chosen.
+                    if volume.drag_stopped() || (volume.changed() && !volume.dragged()) {
+                        cues.write(Cue::Move);
+                    }
+                });
                 ui.end_row();
                 ui.label("Interface size");
                 let mut zoom = kept.live.ui_scale;

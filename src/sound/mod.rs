@@ -1,0 +1,182 @@
+//! Sound: a [`Cue`] for every move, capture, check and end of game, in two-player games
+//! and at the table, played through Bevy's audio when the game is built with the
+//! `sound` feature (the default) and silently dropped without it.
+//!
+//! Deciding the cue is apart from playing it, so that tests (which have no audio
+//! output) check what would be heard. The player mutes or scales it with
+//! [`SoundSettings`], kept between runs with the other preferences.
+
+#[cfg(feature = "sound")]
+mod output;
+pub mod synth;
+
+use bevy::prelude::*;
+
+use crate::game::{BoardChanged, GameSet, GameState, Seating};
+use crate::table::{TableChanged, TableState};
+
+/// What just happened on the board, as the ear should learn it. One cue a change: a
+/// move that checks sounds as a check, one that ends the game as the game's end.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Cue {
+    Move,
+    Capture,
+    Check,
+    GameEnd,
+}
+
+impl Cue {
+    pub const ALL: [Cue; 4] = [Cue::Move, Cue::Capture, Cue::Check, Cue::GameEnd];
+
+    /// The cue for a move that ends nothing: check above capture above a quiet move.
+    pub fn for_move(captures: bool, checks: bool) -> Cue {
+        match (captures, checks) {
+            (_, true) => Cue::Check,
+            (true, false) => Cue::Capture,
+            (false, false) => Cue::Move,
+        }
+    }
+}
+
+/// The player's sound: on or muted, and how loud.
+#[derive(Resource, Clone, Copy, Debug, PartialEq)]
+pub struct SoundSettings {
+    pub on: bool,
+    /// 0 to 1, of the sounds' own loudness.
+    pub volume: f32,
+}
+
+impl Default for SoundSettings {
+    fn default() -> SoundSettings {
+        SoundSettings {
+            on: true,
+            volume: 0.7,
+        }
+    }
+}
+
+impl SoundSettings {
+    /// The loudness a cue plays at; `None` when muted or at nothing.
+    pub fn loudness(&self) -> Option<f32> {
+        (self.on && self.volume > 0.0).then_some(self.volume.clamp(0.0, 1.0))
+    }
+}
+
+pub struct SoundPlugin;
+
+impl Plugin for SoundPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<SoundSettings>()
+            .add_message::<Cue>()
+            .add_systems(
+                Update,
+                (
+                    cue_duel_changes.run_if(in_state(Seating::Duel)),
+                    cue_table_changes.run_if(in_state(Seating::Table)),
+                )
+                    .in_set(GameSet::View),
+            );
+        #[cfg(feature = "sound")]
+        app.add_plugins(output::SoundOutputPlugin);
+    }
+}
+
+/// The two-player game's cues: each move's, or the end's when the game ends (by a move,
+/// a resignation or a flag). A new, loaded or stepped-through game says nothing.
+fn cue_duel_changes(
+    mut changes: MessageReader<BoardChanged>,
+    game: Res<GameState>,
+    mut was_over: Local<bool>,
+    mut cues: MessageWriter<Cue>,
+) {
+    let mut cue = None;
+    let mut reset = false;
+    for change in changes.read() {
+        match change {
+            BoardChanged::Moved {
+                captured, check, ..
+            } => cue = Some(Cue::for_move(captured.is_some(), *check)),
+            BoardChanged::Reset { .. } => {
+                reset = true;
+                cue = None;
+            }
+        }
+    }
+    if game.is_changed() {
+        let over = game.outcome().is_some();
+        if over && !*was_over && !reset {
+            cue = Some(Cue::GameEnd);
+        }
+        *was_over = over;
+    }
+    if let Some(cue) = cue {
+        cues.write(cue);
+    }
+}
+
+/// The table's cues: each step's (a check on any side but the mover's), or the end's.
+fn cue_table_changes(
+    mut changes: MessageReader<TableChanged>,
+    table: Option<Res<TableState>>,
+    mut was_over: Local<bool>,
+    mut cues: MessageWriter<Cue>,
+) {
+    let Some(table) = table else {
+        return;
+    };
+    let mut cue = None;
+    let mut reset = false;
+    for change in changes.read() {
+        match change {
+            TableChanged::Stepped { moved, gone } => {
+                let mover = moved.map(|(_, _, piece)| piece.side);
+                let checks = table
+                    .game
+                    .sides_in()
+                    .into_iter()
+                    .any(|s| Some(s) != mover && table.game.in_check(s));
+                cue = match (moved, gone) {
+                    (None, None) => None,
+                    // A piece taken or removed sounds as a capture.
+                    _ => Some(Cue::for_move(gone.is_some(), checks)),
+                };
+            }
+            TableChanged::Reset => {
+                reset = true;
+                cue = None;
+            }
+        }
+    }
+    if table.is_changed() {
+        let over = table.game.end().is_some();
+        if over && !*was_over && !reset {
+            cue = Some(Cue::GameEnd);
+        }
+        *was_over = over;
+    }
+    if let Some(cue) = cue {
+        cues.write(cue);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_check_outranks_a_capture_which_outranks_a_move() {
+        assert_eq!(Cue::for_move(false, false), Cue::Move);
+        assert_eq!(Cue::for_move(true, false), Cue::Capture);
+        assert_eq!(Cue::for_move(false, true), Cue::Check);
+        assert_eq!(Cue::for_move(true, true), Cue::Check);
+    }
+
+    #[test]
+    fn muted_or_silent_plays_nothing() {
+        let on = SoundSettings::default();
+        assert_eq!(on.loudness(), Some(0.7));
+        assert_eq!(SoundSettings { on: false, ..on }.loudness(), None);
+        assert_eq!(SoundSettings { volume: 0.0, ..on }.loudness(), None);
+        assert_eq!(SoundSettings { volume: 3.0, ..on }.loudness(), Some(1.0));
+    }
+}
