@@ -21,6 +21,7 @@ struct Surface {
     colour: vec4<f32>,
     specular: f32,
     shininess: f32,
+    rim: f32,
 }
 
 @group(#{MATERIAL_BIND_GROUP}) @binding(0) var<uniform> surface: Surface;
@@ -74,8 +75,12 @@ fn fragment(in: VertexOutput) -> @location(0) vec4<f32> {
     let fill = directional_light(1u, n, to_eye, in);
     let diffuse = lights.ambient_color.rgb + key.diffuse + fill.diffuse;
     let highlight = key.highlight + fill.highlight;
+    // A rim: light along the outline, where the surface turns away from the eye, so that
+    // a dark piece's shape shows against dark cells (in display units, after exposure).
+    let edge = 1.0 - max(dot(n, to_eye), 0.0);
+    let rim = surface.rim * edge * edge * edge;
     // Light values are physical (lux); the camera's exposure brings them to display range.
-    albedo = vec4<f32>((albedo.rgb * diffuse + highlight * surface.specular) * view.exposure, albedo.a);
+    albedo = vec4<f32>((albedo.rgb * diffuse + highlight * surface.specular) * view.exposure + vec3<f32>(rim), albedo.a);
 #endif
     return albedo;
 }

@@ -94,6 +94,51 @@ impl Detail {
 /// from the bottom of the axis to its top; normals are smoothed along the profile
 /// except at sharp corners (more than 50 degrees), which stay crisp.
 pub fn lathe(profile: &[Vec2], segments: usize) -> MeshData {
+    lathe_between(profile, segments, 0.0, std::f32::consts::TAU)
+}
+
+/// A lathed shape cut in two by the XY plane, the halves `gap` apart along Z and each
+/// closed by its flat cut face: a bishop's mitre with its slit. `segments` is for the
+/// whole turn, as in [`lathe`].
+pub fn split_lathe(profile: &[Vec2], segments: usize, gap: f32) -> MeshData {
+    use std::f32::consts::PI;
+    let half = (segments / 2).max(2);
+    // The cut face: the profile out along +X, back down along -X (one point on the axis).
+    let mut face: Vec<Vec2> = profile.to_vec();
+    face.extend(
+        profile
+            .iter()
+            .rev()
+            .filter(|p| p.x > 1e-6)
+            .map(|p| Vec2::new(-p.x, p.y)),
+    );
+    face.dedup_by(|a, b| a.distance(*b) < 1e-6);
+    let tris = triangulate(&face);
+    let mut m = MeshData::default();
+    // Angles 0 to PI sweep +Z; their cut face looks toward -Z, into the gap.
+    for (from, side) in [(0.0, 1.0_f32), (PI, -1.0)] {
+        let mut shell = lathe_between(profile, half, from, from + PI);
+        let base = shell.positions.len() as u32;
+        let normal = Vec3::new(0.0, 0.0, -side);
+        for p in &face {
+            shell.positions.push(Vec3::new(p.x, p.y, 0.0));
+            shell.normals.push(normal);
+        }
+        for t in &tris {
+            let [a, b, c] = t.map(|i| base + i as u32);
+            // `triangulate` winds counter-clockwise seen from +Z.
+            shell
+                .indices
+                .extend_from_slice(&if side > 0.0 { [a, c, b] } else { [a, b, c] });
+        }
+        m.merge(&shell.transformed(Vec3::new(0.0, 0.0, side * gap / 2.0), Quat::IDENTITY, 1.0));
+    }
+    m
+}
+
+/// The surface of revolution swept from angle `from` to `to` (radians, from +X toward
+/// +Z).
+fn lathe_between(profile: &[Vec2], segments: usize, from: f32, to: f32) -> MeshData {
     let mut m = MeshData::default();
     let n = profile.len();
     for i in 0..n.saturating_sub(1) {
@@ -120,7 +165,7 @@ pub fn lathe(profile: &[Vec2], segments: usize) -> MeshData {
         let (na, nb) = (smooth(i), smooth(i + 1));
         let base = m.positions.len() as u32;
         for s in 0..=segments {
-            let t = s as f32 / segments as f32 * std::f32::consts::TAU;
+            let t = from + (to - from) * s as f32 / segments as f32;
             let (sin, cos) = t.sin_cos();
             for (p, nn) in [(a, na), (b, nb)] {
                 m.positions.push(Vec3::new(p.x * cos, p.y, p.x * sin));
@@ -405,6 +450,50 @@ pub(crate) mod tests {
             let [a, b, c] = [t[0], t[1], t[2]].map(|i| m.positions[i as usize]);
             assert!((b - a).cross(c - a).y > 0.0, "a triangle faces down");
         }
+    }
+
+    /// Every triangle winds so that it faces the way its corners' normals point (the
+    /// renderer culls the others), or is degenerate.
+    fn faces_out(m: &MeshData) {
+        for t in m.indices.chunks(3) {
+            let [a, b, c] = [t[0], t[1], t[2]].map(|i| m.positions[i as usize]);
+            let facing = (b - a).cross(c - a);
+            if facing.length() < 1e-7 {
+                continue;
+            }
+            let normal: Vec3 = [t[0], t[1], t[2]]
+                .map(|i| m.normals[i as usize])
+                .into_iter()
+                .sum();
+            assert!(facing.dot(normal) > 0.0, "a triangle faces in: {a} {b} {c}");
+        }
+    }
+
+    #[test]
+    fn a_split_lathe_is_two_closed_halves_a_gap_apart() {
+        let profile = [
+            Vec2::new(0.0, 0.0),
+            Vec2::new(0.3, 0.0),
+            Vec2::new(0.2, 0.5),
+            Vec2::new(0.0, 0.6),
+        ];
+        let whole = lathe(&profile, 16);
+        faces_out(&whole);
+        let m = split_lathe(&profile, 16, 0.1);
+        closed_and_consistent(&m);
+        faces_out(&m);
+        assert!(m.positions.iter().all(|p| p.z.abs() >= 0.05 - 1e-6));
+        // Each half has its cut face: flat on the gap, facing into it.
+        for side in [1.0, -1.0] {
+            let face = m
+                .positions
+                .iter()
+                .zip(&m.normals)
+                .filter(|(p, n)| (p.z - side * 0.05).abs() < 1e-6 && n.z == -side)
+                .count();
+            assert_eq!(face, 2 * profile.len() - 2, "side {side}");
+        }
+        assert!((m.top() - whole.top()).abs() < 1e-6);
     }
 
     #[test]

@@ -100,8 +100,13 @@ fn warm_up_pipelines(
 pub enum Lighting {
     /// Drawn in its own colour whatever the light: the 2D view, overlays, sprites.
     Flat,
-    /// Lit by the scene: `specular` scales the highlight, `shininess` narrows it.
-    Lit { specular: f32, shininess: f32 },
+    /// Lit by the scene: `specular` scales the highlight, `shininess` narrows it, `rim`
+    /// lights the outline (see [`crate::look::theme::Finish::rim`]).
+    Lit {
+        specular: f32,
+        shininess: f32,
+        rim: f32,
+    },
 }
 
 /// The material of every board and piece mesh.
@@ -129,9 +134,18 @@ impl Surface {
             lighting: Lighting::Lit {
                 specular,
                 shininess,
+                rim: 0.0,
             },
             blend: false,
         }
+    }
+
+    /// The same surface with its outline lit by `rim` (0 to 1; nothing if not lit).
+    pub fn with_rim(mut self, rim: f32) -> Surface {
+        if let Lighting::Lit { rim: r, .. } = &mut self.lighting {
+            *r = rim.clamp(0.0, 1.0);
+        }
+        self
     }
 
     /// A surface in its own colour, blended when the colour is translucent.
@@ -208,21 +222,24 @@ pub struct SurfaceUniform {
     colour: Vec4,
     specular: f32,
     shininess: f32,
+    rim: f32,
 }
 
 impl From<&Surface> for SurfaceUniform {
     fn from(s: &Surface) -> SurfaceUniform {
-        let (specular, shininess) = match s.lighting {
-            Lighting::Flat => (0.0, 1.0),
+        let (specular, shininess, rim) = match s.lighting {
+            Lighting::Flat => (0.0, 1.0, 0.0),
             Lighting::Lit {
                 specular,
                 shininess,
-            } => (specular, shininess.max(1.0)),
+                rim,
+            } => (specular, shininess.max(1.0), rim),
         };
         SurfaceUniform {
             colour: s.colour.to_linear().to_vec4(),
             specular,
             shininess,
+            rim,
         }
     }
 }
@@ -259,6 +276,16 @@ mod tests {
                 image: true
             }
         );
+    }
+
+    #[test]
+    fn a_rim_reaches_the_shader_only_on_lit_surfaces() {
+        let rimmed = SurfaceUniform::from(&Surface::lit(Color::BLACK, 0.5, 48.0).with_rim(0.4));
+        assert_eq!(rimmed.rim, 0.4);
+        let clamped = SurfaceUniform::from(&Surface::lit(Color::BLACK, 0.5, 48.0).with_rim(7.0));
+        assert_eq!(clamped.rim, 1.0);
+        let flat = SurfaceUniform::from(&Surface::flat(Color::BLACK).with_rim(0.4));
+        assert_eq!(flat.rim, 0.0);
     }
 
     #[test]

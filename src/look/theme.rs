@@ -57,6 +57,22 @@ pub struct Finish {
     pub specular: f32,
     /// Narrows the highlight.
     pub shininess: f32,
+    /// Light along the outline, where the surface turns away from the viewer (0: none,
+    /// up to 1). What lets a dark piece's shape show against dark cells: more light
+    /// from the front washes out the light pieces instead.
+    #[serde(default)]
+    pub rim: f32,
+}
+
+impl Finish {
+    /// A finish with no rim.
+    pub const fn new(specular: f32, shininess: f32) -> Finish {
+        Finish {
+            specular,
+            shininess,
+            rim: 0.0,
+        }
+    }
 }
 
 /// A 2D piece image's body and outline.
@@ -304,6 +320,7 @@ impl Theme {
         ] {
             unit(&format!("{name}.specular"), f.specular)?;
             positive(&format!("{name}.shininess"), f.shininess)?;
+            unit(&format!("{name}.rim"), f.rim)?;
         }
         Ok(())
     }
@@ -335,6 +352,11 @@ mod tests {
         assert_eq!(t.pieces.black_image.fill, Rgb8(46, 40, 38));
         assert_eq!(t.highlights.check, Rgba(0.95, 0.1, 0.05, 0.65));
         assert_eq!(t.scene.key_light, 780.0);
+        // The dark pieces' outline is lit (the light ones need none).
+        assert_eq!(
+            (t.pieces.black_finish.rim, t.pieces.white_finish.rim),
+            (0.4, 0.0)
+        );
     }
 
     #[test]
@@ -364,6 +386,9 @@ mod tests {
         let text = classic.replace("(0.13, 0.11, 0.10)", "(0.13, 1.11, 0.10)");
         let e = Theme::parse(&text, path).unwrap_err();
         assert!(e.to_string().contains("pieces.black"), "{e}");
+        let text = classic.replace("rim: 0.4", "rim: 1.5");
+        let e = Theme::parse(&text, path).unwrap_err();
+        assert!(e.to_string().contains("pieces.black_finish.rim"), "{e}");
         let text = classic.replace(", (0.95, 0.87, 0.71), (0.56, 0.38, 0.24)]", "]");
         let e = Theme::parse(&text, path).unwrap_err();
         assert!(e.to_string().contains("exactly 3"), "{e}");

@@ -150,12 +150,14 @@ fn make_piece_assets(
                 t.white.into(),
                 t.white_finish.specular,
                 t.white_finish.shininess,
-            ),
+            )
+            .with_rim(t.white_finish.rim),
             ArmyColour::Black => Surface::lit(
                 t.black.into(),
                 t.black_finish.specular,
                 t.black_finish.shininess,
-            ),
+            )
+            .with_rim(t.black_finish.rim),
             other => {
                 let (fill, _) = other.fixed();
                 Surface::lit(

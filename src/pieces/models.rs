@@ -3,7 +3,7 @@
 
 use bevy::math::{Quat, Vec2, Vec3};
 
-use crate::look::mesh::{Detail, MeshData, arc, ball, cuboid, extrude, lathe};
+use crate::look::mesh::{Detail, MeshData, arc, ball, cuboid, extrude, lathe, split_lathe};
 
 /// The shapes the game can draw a piece as.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -104,10 +104,10 @@ impl PieceShape {
                 ]);
                 p.extend([
                     v(0.22, 0.86),
-                    v(0.23, 0.95),
-                    v(0.19, 1.06),
-                    v(0.11, 1.15),
-                    v(0.0, 1.19),
+                    v(0.23, MITRE_WIDEST),
+                    v(0.19, 1.07),
+                    v(0.09, 1.18),
+                    v(0.0, 1.22),
                 ]);
             }
             PieceShape::Queen => {
@@ -185,7 +185,11 @@ impl PieceShape {
     /// The 3D model, standing on y = 0, facing +X (turned to face the opponent when
     /// placed).
     pub fn model(self, detail: Detail) -> MeshData {
-        let mut m = lathe(&self.profile(detail), detail.segments());
+        let profile = self.profile(detail);
+        let mut m = match self {
+            PieceShape::Bishop => slit_mitre(&profile, detail),
+            _ => lathe(&profile, detail.segments()),
+        };
         match self {
             PieceShape::Rook => {
                 // Six merlons on the crown.
@@ -229,7 +233,7 @@ impl PieceShape {
                 }
             }
             PieceShape::Bishop => {
-                m.merge(&ball(Vec3::new(0.0, 1.23, 0.0), 0.06, detail));
+                m.merge(&ball(Vec3::new(0.0, 1.26, 0.0), 0.06, detail));
             }
             PieceShape::Knight => {
                 let head = extrude(&PieceShape::knight_head(), 0.26);
@@ -250,6 +254,29 @@ impl PieceShape {
         }
         m
     }
+}
+
+/// Where the bishop's mitre is widest: the slit runs from there to the top.
+const MITRE_WIDEST: f32 = 0.95;
+
+/// How wide the slit is (the model is a unit cell wide).
+const SLIT: f32 = 0.09;
+
+/// The bishop: its body lathed whole up to the mitre's widest point, the rest split by
+/// the slit that tells a bishop from a pawn from above and from behind (the slit lies
+/// along the way the piece faces, so a player sees it end on, as a line).
+fn slit_mitre(profile: &[Vec2], detail: Detail) -> MeshData {
+    let cut = profile
+        .iter()
+        .position(|p| (p.y - MITRE_WIDEST).abs() < 1e-4)
+        .expect("the bishop's profile passes the mitre's widest point");
+    let mut body = profile[..=cut].to_vec();
+    body.push(Vec2::new(0.0, MITRE_WIDEST));
+    let mut top = vec![Vec2::new(0.0, MITRE_WIDEST)];
+    top.extend_from_slice(&profile[cut..]);
+    let mut m = lathe(&body, detail.segments());
+    m.merge(&split_lathe(&top, detail.segments(), SLIT));
+    m
 }
 
 #[cfg(test)]
@@ -295,6 +322,31 @@ mod tests {
             signatures.sort();
             signatures.dedup();
             assert_eq!(signatures.len(), shapes.len(), "two pieces share a model");
+        }
+    }
+
+    #[test]
+    fn the_bishops_mitre_is_open_along_its_slit_and_the_pawns_head_is_whole() {
+        let in_slit = |m: &MeshData, from: f32, to: f32| {
+            m.positions
+                .iter()
+                .filter(|p| p.y > from && p.y < to && p.z.abs() < SLIT / 2.0 - 1e-4)
+                .count()
+        };
+        for detail in [Detail::Fine, Detail::Coarse] {
+            let bishop = PieceShape::Bishop.model(detail);
+            // Below the finial (which bridges the slit), nothing of the mitre lies in it.
+            assert_eq!(in_slit(&bishop, MITRE_WIDEST + 1e-3, 1.19), 0, "{detail:?}");
+            // The cut faces close each half, so the slit shows walls, not the inside.
+            assert!(
+                bishop
+                    .normals
+                    .iter()
+                    .zip(&bishop.positions)
+                    .any(|(n, p)| n.z.abs() == 1.0 && (p.z.abs() - SLIT / 2.0).abs() < 1e-5)
+            );
+            let pawn = PieceShape::Pawn.model(detail);
+            assert!(in_slit(&pawn, 0.6, 1.0) > 0, "{detail:?}");
         }
     }
 
