@@ -400,3 +400,89 @@ fn a_hidden_deployment_is_not_drawn_for_the_other_player() {
     assert_eq!(visible(&mut app).len(), 40);
     assert!(app.world().resource::<ScreenState>().revealed);
 }
+
+#[test]
+fn grands_fairy_pieces_carry_their_letter_in_3d_and_on_their_image_in_2d() {
+    use hexchess::look::View;
+    use hexchess::pieces::PieceLetter;
+
+    let mut app = app("grand", None);
+    // The letters of pieces on the board (a letter whose piece is gone is despawned by
+    // the screen's pins, which a headless app does not run).
+    let letters = |app: &mut App| {
+        let mut q = app.world_mut().query::<(&PieceLetter, &Text)>();
+        let mut v: Vec<String> = q
+            .iter(app.world())
+            .filter(|(l, _)| app.world().get::<PieceView>(l.0).is_some())
+            .map(|(_, t)| t.0.clone())
+            .collect();
+        v.sort();
+        v
+    };
+    // Each side has one War Machine, one Vizir and one Duke; no other piece is lettered.
+    assert_eq!(letters(&mut app), ["D", "D", "V", "V", "W", "W"]);
+    app.world_mut().resource_mut::<Settings>().view = View::TwoD;
+    app.world_mut().write_message(ViewChanged);
+    for _ in 0..4 {
+        app.update();
+    }
+    assert_eq!(letters(&mut app), Vec::<String>::new());
+    // And back: the letters come back with the models.
+    app.world_mut().resource_mut::<Settings>().view = View::ThreeD;
+    app.world_mut().write_message(ViewChanged);
+    for _ in 0..4 {
+        app.update();
+    }
+    assert_eq!(letters(&mut app).len(), 6);
+    // Gliński has no fairy piece: nothing lettered in 3D either.
+    let mut app = self::app("glinski", None);
+    assert_eq!(letters(&mut app), Vec::<String>::new());
+}
+
+#[test]
+fn a_pawn_promoted_to_a_vizir_in_3d_takes_the_vizirs_letter() {
+    use hexchess::pieces::PieceLetter;
+    use hexchess_core::setup::Setup;
+    use hexchess_core::{Piece, Side};
+
+    // White has only its king and a pawn a step from promotion: every other piece is
+    // lost, so the pawn may become a Vizir (Grand Hexachess).
+    let start = app("grand", None);
+    let pos = start.world().resource::<GameState>().position.clone();
+    let rules = pos.rules_arc().clone();
+    let (k, p, v) = ['K', 'P', 'V']
+        .map(|c| rules.kind_by_letter(c).unwrap())
+        .into();
+    let kings: Vec<_> = pos.pieces().filter(|(_, pc)| pc.kind == k).collect();
+    let found = rules.board().cells().find_map(|cell| {
+        let mut setup = Setup::empty(rules.clone());
+        for (at, king) in &kings {
+            setup.place(*at, *king).ok()?;
+        }
+        setup.place(cell, Piece::new(Side::White, p)).ok()?;
+        let pos = setup.validate().ok()?;
+        let mv = pos
+            .legal_moves()
+            .iter()
+            .copied()
+            .find(|m| m.promotion() == Some(v))?;
+        Some((pos.to_fen(), mv))
+    });
+    let (fen, mv) = found.expect("a cell a step from promotion");
+    let mut app = app("grand", Some(&fen));
+    let letters = |app: &mut App| {
+        let mut q = app.world_mut().query::<(&PieceLetter, &Text)>();
+        q.iter(app.world())
+            .filter(|(l, _)| app.world().get::<PieceView>(l.0).is_some())
+            .map(|(_, t)| t.0.clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(letters(&mut app), Vec::<String>::new());
+    app.world_mut()
+        .write_message(hexchess::game::MoveRequest(mv));
+    // Through the move's animation.
+    for _ in 0..60 {
+        app.update();
+    }
+    assert_eq!(letters(&mut app), ["V"]);
+}

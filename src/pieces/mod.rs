@@ -123,7 +123,11 @@ impl Plugin for PiecesPlugin {
             .add_systems(Startup, make_piece_assets)
             .add_systems(
                 Update,
-                (sync::follow_game, sync::verify_pieces)
+                (
+                    sync::follow_game,
+                    sync::verify_pieces,
+                    relabel_promoted_pieces.after(animation::Animate),
+                )
                     .chain()
                     .in_set(GameSet::View)
                     .run_if(crate::game::duel)
@@ -298,27 +302,72 @@ pub(crate) fn spawn_piece<B: CellSet>(
             Visibility::default(),
         ))
         .id();
-    // Pieces without a model of their own (a variant's fairy pieces) show their letter.
-    if shape_of(rules, piece) == PieceShape::Token {
-        // Dark ink on White's light pieces, light ink on Black's (in the classic theme).
-        let text = assets.letter_ink[&ArmyColour::of(rules, piece.side)];
-        let lift = match settings.view {
-            View::ThreeD => 0.45,
-            View::TwoD => 0.1,
-        };
-        commands.spawn((
-            PieceLetter(id),
-            pinned_text(
-                ScreenPin::Above { entity: id, lift },
-                rules.kind_info(piece.kind).letter.to_string(),
-                assets.letter_size,
-                text,
-            ),
-        ));
-    }
+    spawn_letter(commands, assets, rules, id, piece, settings.view);
     id
 }
 
-/// The letter shown on a piece that has no model of its own.
+/// The letter `piece` (shown by entity `id`) carries in `view`, if any.
+fn spawn_letter<B: CellSet>(
+    commands: &mut Commands,
+    assets: &PieceAssets,
+    rules: &Rules<B>,
+    id: Entity,
+    piece: Piece,
+    view: View,
+) {
+    let Some(lift) = letter_lift(shape_of(rules, piece), view) else {
+        return;
+    };
+    // Dark ink on White's light pieces, light ink on Black's (in the classic theme).
+    let ink = assets.letter_ink[&ArmyColour::of(rules, piece.side)];
+    commands.spawn((
+        PieceLetter(id),
+        pinned_text(
+            ScreenPin::Above { entity: id, lift },
+            rules.kind_info(piece.kind).letter.to_string(),
+            assets.letter_size,
+            ink,
+        ),
+    ));
+}
+
+/// A piece that changed kind on its cell (a promotion, after its animation) gets the
+/// letter of its new kind and loses the old one.
+fn relabel_promoted_pieces(
+    mut commands: Commands,
+    assets: Res<PieceAssets>,
+    game: Res<crate::game::GameState>,
+    settings: Res<Settings>,
+    changed: Query<(Entity, &PieceView), Changed<PieceView>>,
+    letters: Query<(Entity, &PieceLetter, &Text)>,
+) {
+    let rules = game.rules();
+    for (id, view) in &changed {
+        let wanted = letter_lift(shape_of(rules, view.piece), settings.view)
+            .map(|_| rules.kind_info(view.piece.kind).letter.to_string());
+        let shown = letters.iter().find(|(_, l, _)| l.0 == id);
+        if shown.map(|(_, _, t)| &t.0) == wanted.as_ref() {
+            continue;
+        }
+        if let Some((letter, _, _)) = shown {
+            commands.entity(letter).despawn();
+        }
+        spawn_letter(&mut commands, &assets, rules, id, view.piece, settings.view);
+    }
+}
+
+/// How high above its cell a piece shows its letter, if it shows one: a piece with no
+/// model of its own always; in 3D the War Machine, Vizir and Duke too, whose knight's
+/// heads look alike from behind (their 2D images carry the letter on the body).
+pub fn letter_lift(shape: PieceShape, view: View) -> Option<f32> {
+    match (shape, view) {
+        (PieceShape::Token, View::ThreeD) => Some(0.45),
+        (PieceShape::Token, View::TwoD) => Some(0.1),
+        (PieceShape::WarMachine | PieceShape::Vizir | PieceShape::Duke, View::ThreeD) => Some(0.3),
+        _ => None,
+    }
+}
+
+/// The letter shown on a piece: one with no model of its own, or a fairy piece in 3D.
 #[derive(Component, Clone, Copy, Debug)]
 pub struct PieceLetter(pub Entity);
