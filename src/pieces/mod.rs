@@ -100,12 +100,27 @@ impl ArmyColour {
 pub struct PieceAssets {
     models: HashMap<PieceShape, Handle<Mesh>>,
     images: HashMap<(PieceShape, ArmyColour), Handle<Surface>>,
+    /// The 2D images themselves, for the interface (the editor's palette).
+    pictures: HashMap<(PieceShape, ArmyColour), Handle<Image>>,
     /// The 3D pieces' material of each army colour.
     armies: HashMap<ArmyColour, Handle<Surface>>,
     quad: Handle<Mesh>,
     /// The letter on a piece without a model: ink for each army colour, and size.
     letter_ink: HashMap<ArmyColour, Color>,
     letter_size: f32,
+}
+
+impl PieceAssets {
+    /// The 2D image of `piece`, for the interface; `None` for a piece with no image of
+    /// its own (a variant's token, told by its letter) or before the images are made.
+    pub fn picture<B: CellSet>(&self, rules: &Rules<B>, piece: Piece) -> Option<&Handle<Image>> {
+        let shape = shape_of(rules, piece);
+        if shape == PieceShape::Token {
+            return None;
+        }
+        self.pictures
+            .get(&(shape, ArmyColour::of(rules, piece.side)))
+    }
 }
 
 /// A piece being dragged by the pointer (the input moves it; syncing waits for it).
@@ -204,6 +219,7 @@ fn make_piece_assets(
                 }
             };
             let image = images.add(sprites::piece_image(shape, colours));
+            assets.pictures.insert((shape, army), image.clone());
             let material = materials.add(Surface::image(image));
             assets.images.insert((shape, army), material);
         }

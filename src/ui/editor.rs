@@ -4,21 +4,27 @@
 //! the way out to a game or the analysis board.
 
 use bevy::prelude::*;
-use bevy_egui::{EguiContexts, egui};
+use bevy_egui::{EguiContexts, EguiTextureHandle, egui};
 use hexchess_core::{Piece, Position, Setup};
 
 use crate::editor::{BoardEditor, EditorRequest, Tool, sides};
 use crate::game::GameState;
+use crate::pieces::PieceAssets;
+
+/// How large the palette draws each piece.
+const PALETTE_PIECE: f32 = 30.0;
 
 pub(super) fn editor_window(
     mut contexts: EguiContexts,
     mut editor: ResMut<BoardEditor>,
     game: Res<GameState>,
+    assets: Res<PieceAssets>,
     mut requests: MessageWriter<EditorRequest>,
 ) -> Result {
-    if editor.setup.is_none() {
+    let Some(setup) = &editor.setup else {
         return Ok(());
-    }
+    };
+    let pictures = palette_pictures(&mut contexts, &assets, setup);
     let ctx = contexts.ctx_mut()?;
     let checked = editor.checked();
     let mut open = true;
@@ -33,7 +39,7 @@ pub(super) fn editor_window(
                 return;
             };
             ui.label("Click a cell to place the piece chosen (again to take it away); right-click empties a cell.");
-            palette(ui, setup, &mut editor.tool);
+            palette(ui, setup, &pictures, &mut editor.tool);
             ui.separator();
             turn_and_hands(ui, setup);
             ui.horizontal(|ui| {
@@ -79,9 +85,37 @@ pub(super) fn editor_window(
     Ok(())
 }
 
-/// A button per piece of each side (its letter, upper case for White as in FEN), and the
-/// eraser.
-fn palette(ui: &mut egui::Ui, setup: &Setup, tool: &mut Tool) {
+/// The image of each piece the palette offers, as egui knows it (none for a piece
+/// told by its letter).
+fn palette_pictures(
+    contexts: &mut EguiContexts,
+    assets: &PieceAssets,
+    setup: &Setup,
+) -> Vec<(Piece, egui::TextureId)> {
+    let rules = setup.rules();
+    let mut out = Vec::new();
+    for &side in sides(setup) {
+        for kind in rules.kinds() {
+            let piece = Piece::new(side, kind);
+            if let Some(image) = assets.picture(rules, piece) {
+                out.push((
+                    piece,
+                    contexts.add_image(EguiTextureHandle::Weak(image.id())),
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// A button per piece of each side (its image, or its letter, upper case for White as
+/// in FEN), and the eraser.
+fn palette(
+    ui: &mut egui::Ui,
+    setup: &Setup,
+    pictures: &[(Piece, egui::TextureId)],
+    tool: &mut Tool,
+) {
     let rules = setup.rules();
     for &side in sides(setup) {
         ui.horizontal_wrapped(|ui| {
@@ -89,14 +123,21 @@ fn palette(ui: &mut egui::Ui, setup: &Setup, tool: &mut Tool) {
             for kind in rules.kinds() {
                 let piece = Piece::new(side, kind);
                 let info = rules.kind_info(kind);
-                let letter = if side == hexchess_core::Side::White {
-                    info.letter.to_ascii_uppercase()
-                } else {
-                    info.letter.to_ascii_lowercase()
-                };
                 let chosen = *tool == Tool::Place(piece);
+                let picture = pictures.iter().find(|(p, _)| *p == piece);
+                let button = match picture {
+                    Some((_, texture)) => egui::Button::image(egui::Image::new((
+                        *texture,
+                        egui::vec2(PALETTE_PIECE, PALETTE_PIECE),
+                    ))),
+                    None => egui::Button::new(if side == hexchess_core::Side::White {
+                        info.letter.to_ascii_uppercase().to_string()
+                    } else {
+                        info.letter.to_ascii_lowercase().to_string()
+                    }),
+                };
                 if ui
-                    .selectable_label(chosen, letter.to_string())
+                    .add(button.selected(chosen))
                     .on_hover_text(format!("{} {}", rules.side_name(side), info.name))
                     .clicked()
                 {
