@@ -486,3 +486,60 @@ fn a_pawn_promoted_to_a_vizir_in_3d_takes_the_vizirs_letter() {
     }
     assert_eq!(letters(&mut app), ["V"]);
 }
+
+#[test]
+fn a_theme_switched_while_playing_redraws_the_board_and_pieces_in_its_colours() {
+    use hexchess::look::{Surface, Theme};
+    use hexchess_core::Side;
+
+    let mut app = app("glinski", None);
+    // The colours the board's cells and Black's pieces are drawn in now.
+    let drawn = |app: &mut App| {
+        let mut cells = app
+            .world_mut()
+            .query::<(&CellTile, &MeshMaterial3d<Surface>)>();
+        let mut pieces = app
+            .world_mut()
+            .query::<(&PieceView, &MeshMaterial3d<Surface>)>();
+        let surfaces = app.world().resource::<Assets<Surface>>();
+        let colour = |h: &MeshMaterial3d<Surface>| surfaces.get(&h.0).unwrap().colour;
+        let mut cell_colours: Vec<Color> = Vec::new();
+        for (_, m) in cells.iter(app.world()) {
+            let c = colour(m);
+            if !cell_colours.contains(&c) {
+                cell_colours.push(c);
+            }
+        }
+        let black: Vec<Color> = pieces
+            .iter(app.world())
+            .filter(|(v, _)| v.piece.side == Side::Black)
+            .map(|(_, m)| colour(m))
+            .collect();
+        (cell_colours, black)
+    };
+    let contains = |colours: &[Color], rgb: hexchess::look::theme::Rgb| {
+        let want: Color = rgb.into();
+        let (w, v) = (want.to_srgba(), |c: &Color| c.to_srgba());
+        colours.iter().any(|c| {
+            let c = v(c);
+            (c.red - w.red).abs() + (c.green - w.green).abs() + (c.blue - w.blue).abs() < 1e-3
+        })
+    };
+    let classic = Theme::shipped("classic").unwrap();
+    let slate = Theme::shipped("slate").unwrap();
+    let (cells, black) = drawn(&mut app);
+    assert!(contains(&cells, classic.board.cells[1]));
+    assert!(!contains(&cells, slate.board.cells[1]));
+    assert!(black.iter().all(|c| contains(&[*c], classic.pieces.black)));
+
+    *app.world_mut().resource_mut::<Theme>() = slate.clone();
+    app.world_mut().write_message(ViewChanged);
+    for _ in 0..4 {
+        app.update();
+    }
+    let (cells, black) = drawn(&mut app);
+    assert!(contains(&cells, slate.board.cells[1]), "{cells:?}");
+    assert!(!contains(&cells, classic.board.cells[1]));
+    assert_eq!(black.len(), 18, "every Black piece is back");
+    assert!(black.iter().all(|c| contains(&[*c], slate.pieces.black)));
+}

@@ -43,6 +43,10 @@ pub(super) fn update_highlights(
     mut materials: ResMut<Assets<Surface>>,
     mut cache: Local<Option<HighlightAssets>>,
 ) {
+    if theme.is_changed() {
+        // A theme switched: the marks' colours are made again.
+        *cache = None;
+    }
     let scene = rebuilt.read().count() > 0;
     if !scene
         && !game.is_changed()

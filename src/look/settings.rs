@@ -52,6 +52,7 @@ impl Default for Settings {
     }
 }
 
-/// The view or the flip changed: cameras, pieces and labels follow.
+/// The view, the flip or the theme changed: cameras, the board, pieces and labels
+/// follow.
 #[derive(Message, Clone, Copy, Debug, Default)]
 pub struct ViewChanged;

@@ -138,6 +138,13 @@ impl Plugin for PiecesPlugin {
             .add_systems(Startup, make_piece_assets)
             .add_systems(
                 Update,
+                remake_piece_assets_for_theme
+                    .in_set(PieceLooks)
+                    .in_set(GameSet::View)
+                    .before(sync::follow_game),
+            )
+            .add_systems(
+                Update,
                 (
                     sync::follow_game,
                     sync::verify_pieces,
@@ -153,15 +160,59 @@ impl Plugin for PiecesPlugin {
     }
 }
 
+/// Where the pieces' looks are made again after a theme switch: whatever spawns pieces
+/// runs after it.
+#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
+pub struct PieceLooks;
+
+/// The stores the pieces' looks are made into.
+#[derive(bevy::ecs::system::SystemParam)]
+struct LookStores<'w> {
+    meshes: ResMut<'w, Assets<Mesh>>,
+    materials: ResMut<'w, Assets<Surface>>,
+    images: ResMut<'w, Assets<Image>>,
+}
+
 fn make_piece_assets(
     mut assets: ResMut<PieceAssets>,
-    mut meshes: ResMut<Assets<Mesh>>,
-    mut materials: ResMut<Assets<Surface>>,
-    mut images: ResMut<Assets<Image>>,
+    stores: LookStores,
     rasteriser: Option<Res<Rasteriser>>,
     theme: Res<Theme>,
 ) {
     let detail = rasteriser.map_or_else(Detail::default, |r| Detail::for_rasteriser(*r));
+    build_piece_assets(&mut assets, stores, detail, &theme);
+}
+
+/// A theme switched while the game runs (not the one it started with): the pieces'
+/// looks are made again, before the pieces are respawned with them (the switch also
+/// rebuilds the board, which respawns the pieces).
+fn remake_piece_assets_for_theme(
+    mut assets: ResMut<PieceAssets>,
+    stores: LookStores,
+    rasteriser: Option<Res<Rasteriser>>,
+    theme: Res<Theme>,
+    mut made_for: Local<Option<Theme>>,
+) {
+    if !theme.is_changed() || made_for.as_ref() == Some(&*theme) {
+        return;
+    }
+    let first = made_for.is_none();
+    *made_for = Some(theme.clone());
+    if first {
+        // The start's theme: `make_piece_assets` made its looks.
+        return;
+    }
+    let detail = rasteriser.map_or_else(Detail::default, |r| Detail::for_rasteriser(*r));
+    *assets = PieceAssets::default();
+    build_piece_assets(&mut assets, stores, detail, &theme);
+}
+
+fn build_piece_assets(assets: &mut PieceAssets, stores: LookStores, detail: Detail, theme: &Theme) {
+    let LookStores {
+        mut meshes,
+        mut materials,
+        mut images,
+    } = stores;
     let t = &theme.pieces;
     for army in ArmyColour::ALL {
         let material = match army {

@@ -64,7 +64,7 @@ impl Plugin for CameraPlugin {
     fn build(&self, app: &mut App) {
         app.insert_resource(Orbit::fitted(Vec3::ZERO, 10.0))
             .add_systems(Startup, spawn_camera_and_lights)
-            .add_systems(Update, adapt_to_renderer)
+            .add_systems(Update, (adapt_to_renderer, follow_theme))
             .add_systems(
                 Update,
                 (
@@ -78,6 +78,38 @@ impl Plugin for CameraPlugin {
                     .in_set(GameSet::View),
             );
     }
+}
+
+/// The scene's key light (it casts the shadows).
+#[derive(Component, Debug)]
+struct KeyLight;
+
+/// The scene's weaker fill light, from the other side.
+#[derive(Component, Debug)]
+struct FillLight;
+
+/// A theme switched while the game runs: the lights, ambient light and background take
+/// its values.
+fn follow_theme(
+    theme: Res<Theme>,
+    mut key: Query<&mut DirectionalLight, (With<KeyLight>, Without<FillLight>)>,
+    mut fill: Query<&mut DirectionalLight, (With<FillLight>, Without<KeyLight>)>,
+    mut ambient: ResMut<GlobalAmbientLight>,
+    mut clear: ResMut<ClearColor>,
+) {
+    if !theme.is_changed() || theme.is_added() {
+        return;
+    }
+    let scene = &theme.scene;
+    for mut light in &mut key {
+        light.illuminance = scene.key_light;
+    }
+    for mut light in &mut fill {
+        light.illuminance = scene.fill_light;
+    }
+    ambient.color = scene.ambient.into();
+    ambient.brightness = scene.ambient_brightness;
+    clear.0 = scene.background.into();
 }
 
 fn spawn_camera_and_lights(mut commands: Commands, theme: Res<Theme>) {
@@ -117,6 +149,7 @@ fn spawn_camera_and_lights(mut commands: Commands, theme: Res<Theme>) {
     // a weaker fill from the other side, and ambient light (lux; the camera's default
     // exposure maps about 1000 lux to full brightness).
     commands.spawn((
+        KeyLight,
         DirectionalLight {
             illuminance: scene.key_light,
             shadow_maps_enabled: true,
@@ -125,6 +158,7 @@ fn spawn_camera_and_lights(mut commands: Commands, theme: Res<Theme>) {
         Transform::from_xyz(-6.0, 14.0, 8.0).looking_at(Vec3::ZERO, Vec3::Y),
     ));
     commands.spawn((
+        FillLight,
         DirectionalLight {
             illuminance: scene.fill_light,
             shadow_maps_enabled: false,

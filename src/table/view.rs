@@ -66,6 +66,7 @@ impl Plugin for TableViewPlugin {
                 )
                     .chain()
                     .in_set(crate::game::GameSet::View)
+                    .after(crate::pieces::PieceLooks)
                     .run_if(in_state(Seating::Table)),
             )
             .configure_sets(Update, super::TableInput.before(super::apply_requests))
@@ -295,6 +296,10 @@ fn update_marks(
     mut materials: ResMut<Assets<Surface>>,
     mut cache: Local<Option<(bool, MarkAssets)>>,
 ) {
+    if theme.is_changed() {
+        // A theme switched: the marks' colours are made again.
+        *cache = None;
+    }
     let Some(table) = table else {
         return;
     };

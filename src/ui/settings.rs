@@ -7,7 +7,7 @@ use bevy_egui::{EguiContexts, egui};
 
 use super::UiMemory;
 use crate::input::fullscreen_mode;
-use crate::look::{Settings, View, ViewChanged};
+use crate::look::{Settings, Theme, View, ViewChanged};
 use crate::prefs::{KeptPreferences, PrefsFiles, Resume, ResumeOffer};
 use crate::sound::{Cue, SoundSettings};
 
@@ -45,6 +45,7 @@ pub(super) fn settings_window(
     mut views: MessageWriter<ViewChanged>,
     mut sound: ResMut<SoundSettings>,
     mut cues: MessageWriter<Cue>,
+    mut drawn: ResMut<Theme>,
 ) -> Result {
     if !memory.settings_open {
         return Ok(());
@@ -118,9 +119,9 @@ pub(super) fn settings_window(
                             }
                         });
                     if theme != kept.live.theme {
+                        switch_theme(&theme, &mut drawn, &mut views);
                         kept.live.theme = theme;
                     }
-                    ui.label("(from the next start)");
                 });
                 ui.end_row();
             });
@@ -132,6 +133,18 @@ pub(super) fn settings_window(
         });
     memory.settings_open = open;
     Ok(())
+}
+
+/// Draws the game with the shipped theme `name` from now on: the board, pieces, marks
+/// and lights are made again (the view's rebuild).
+fn switch_theme(name: &str, drawn: &mut Theme, views: &mut MessageWriter<ViewChanged>) {
+    match Theme::find(name) {
+        Ok(theme) => {
+            *drawn = theme;
+            views.write(ViewChanged);
+        }
+        Err(e) => warn!("{e}"),
+    }
 }
 
 /// "An unfinished game was found": continue it or start afresh.
