@@ -146,3 +146,53 @@ fn a_corrupt_settings_file_starts_the_defaults_with_a_warning() {
     assert_eq!(Preferences::read(&path).unwrap().0.view, ViewPref::TwoD);
     assert!(dir.join("settings.ron.bad").exists(), "the bad one is kept");
 }
+
+#[test]
+fn an_unfinished_game_of_more_sides_comes_back_at_its_table_with_its_seats() {
+    use hexchess::game::Seating;
+    use hexchess::table::{SeatPlayer, TableRequest, TableState};
+    use hexchess_engine::multi::Strategy;
+
+    let dir = folder("autosave-table");
+    let path = dir.join("autosave.pgn");
+    let mut first = app(&dir, Preferences::default(), ResumeOffer::default());
+    let seats = vec![
+        SeatPlayer::Human,
+        SeatPlayer::Engine(Strategy::BestReply),
+        SeatPlayer::Human,
+    ];
+    // Two people and an engine that never moves here: the turns are given.
+    first.world_mut().write_message(TableRequest::Start {
+        variant: "hexachess-3".into(),
+        seats: seats.clone(),
+        fen: None,
+        turns: ["e3e4", "c13d13", "l13l12"].map(String::from).to_vec(),
+    });
+    for _ in 0..4 {
+        first.update();
+    }
+    let turns = first.world().resource::<TableState>().game.turn_texts();
+    assert_eq!(turns.len(), 3);
+    // Kept as soon as the table changed; the engine's seat is back on move (White's
+    // turn again after the round), so nothing else was played yet.
+    let unfinished = autosave::read(&path)
+        .unwrap()
+        .expect("the table's game kept");
+    assert_eq!(unfinished.variant, "hexachess-3");
+    assert_eq!(unfinished.record.moves, turns);
+    assert_eq!(unfinished.record.tag("Seats"), Some("human,brs,human"));
+    drop(first);
+
+    let mut second = app(&dir, Preferences::default(), ResumeOffer(Some(unfinished)));
+    second.world_mut().write_message(Resume::Continue);
+    for _ in 0..6 {
+        second.update();
+    }
+    assert_eq!(
+        *second.world().resource::<State<Seating>>().get(),
+        Seating::Table
+    );
+    let table = second.world().resource::<TableState>();
+    assert_eq!(table.seats, seats);
+    assert_eq!(table.game.turn_texts()[..3], turns[..]);
+}

@@ -23,10 +23,11 @@ pub use autosave::Unfinished;
 pub use file::{ModePref, Preferences, PrefsError, ViewPref};
 
 use crate::game::records::game_record;
-use crate::game::{GameNotice, GameState, LoadRequest, Seating};
+use crate::game::{GameNotice, GameState, LoadRequest, Seating, Variants};
 use crate::look::{Settings, View};
 use crate::play::{Mode, Session, TimeControl};
 use crate::sound::SoundSettings;
+use crate::table::{SeatPlayer, TableRequest, TableState};
 use hexchess_core::Side;
 use hexchess_engine::Skill;
 
@@ -96,6 +97,7 @@ impl Plugin for PrefsPlugin {
                 (
                     answer_resume_offer,
                     autosave_the_game.run_if(in_state(Seating::Duel)),
+                    autosave_the_table.run_if(in_state(Seating::Table)),
                     keep_preferences,
                 )
                     .chain()
@@ -292,18 +294,52 @@ fn autosave_the_game(
     }
 }
 
-/// Continue: the unfinished game is loaded. Discard: its file goes.
+/// The same for a game of more sides at the table (its seats kept with it).
+fn autosave_the_table(
+    files: Res<PrefsFiles>,
+    offer: Res<ResumeOffer>,
+    table: Option<Res<TableState>>,
+    mut last: Local<Option<String>>,
+) {
+    let (Some(path), Some(table)) = (&files.autosave, table) else {
+        return;
+    };
+    if !table.is_changed() || offer.0.is_some() {
+        return;
+    }
+    let text = (!table.game.turns().is_empty() && table.game.end().is_none())
+        .then(|| table.pgn().to_string());
+    if *last == text {
+        return;
+    }
+    let result = match &text {
+        Some(text) => autosave::write(path, text),
+        None => autosave::clear(path),
+    };
+    match result {
+        Ok(()) => *last = text,
+        Err(e) => warn!("autosave {}: {e}", path.display()),
+    }
+}
+
+/// Continue: the unfinished game is loaded (a game of more sides back at its table,
+/// with its seats). Discard: its file goes.
 fn answer_resume_offer(
     mut answers: MessageReader<Resume>,
     mut offer: ResMut<ResumeOffer>,
     files: Res<PrefsFiles>,
+    variants: Res<Variants>,
     mut load: MessageWriter<LoadRequest>,
+    mut tables: MessageWriter<TableRequest>,
 ) {
     for answer in answers.read() {
         let Some(unfinished) = offer.0.take() else {
             continue;
         };
         match answer {
+            Resume::Continue if variants.0.get_multi(&unfinished.variant).is_some() => {
+                tables.write(table_request(unfinished));
+            }
             Resume::Continue => {
                 load.write(LoadRequest(unfinished.record));
             }
@@ -315,5 +351,24 @@ fn answer_resume_offer(
                 }
             }
         }
+    }
+}
+
+/// The table an unfinished game of more sides was played at: its seats as written
+/// (a seat it does not name is an engine's, as at a new table), its start and turns.
+fn table_request(unfinished: Unfinished) -> TableRequest {
+    let record = unfinished.record;
+    let seats = record
+        .tag("Seats")
+        .unwrap_or("")
+        .split(',')
+        .filter(|s| !s.trim().is_empty())
+        .map(|s| SeatPlayer::parse(s).unwrap_or(SeatPlayer::Human))
+        .collect();
+    TableRequest::Start {
+        variant: unfinished.variant,
+        seats,
+        fen: record.tag("FEN").map(str::to_string),
+        turns: record.moves,
     }
 }

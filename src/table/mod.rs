@@ -15,6 +15,7 @@ use std::time::Duration;
 use bevy::prelude::*;
 use hexchess_core::bitboard::WideBitboard;
 use hexchess_core::multi::{Game, Step};
+use hexchess_core::pgn::PgnGame;
 use hexchess_core::{Cell, Piece, Side};
 use hexchess_engine::multi::{MultiLimits, MultiSearcher, Strategy};
 
@@ -32,6 +33,14 @@ impl SeatPlayer {
         match self {
             SeatPlayer::Human => "person".into(),
             SeatPlayer::Engine(s) => format!("engine ({s})"),
+        }
+    }
+
+    /// The word [`SeatPlayer::parse`] reads back.
+    pub fn token(self) -> String {
+        match self {
+            SeatPlayer::Human => "human".into(),
+            SeatPlayer::Engine(s) => s.to_string(),
         }
     }
 
@@ -57,6 +66,8 @@ pub struct TableState {
     pub last: Vec<(Cell, Cell)>,
     /// A move to a promotion cell waiting for the person's choice of piece.
     pub promoting: Option<(Cell, Cell)>,
+    /// The position it started from, when not the variant's start.
+    pub start_fen: Option<String>,
 }
 
 impl TableState {
@@ -64,6 +75,25 @@ impl TableState {
     pub fn human_on_move(&self) -> bool {
         let side = self.game.side_to_move();
         self.game.end().is_none() && self.seats.get(side.index()) == Some(&SeatPlayer::Human)
+    }
+
+    /// The game as PGN: `Variant`, the start (`SetUp`, `FEN`) when it is not the
+    /// variant's, who sits where (`Seats`: `human` or an engine's strategy, in seat
+    /// order), and each turn as a move (its steps joined by `&`).
+    pub fn pgn(&self) -> PgnGame {
+        let mut pgn = PgnGame::new();
+        pgn.set_tag("Variant", self.game.position().rules().id());
+        if let Some(fen) = &self.start_fen {
+            pgn.set_tag("SetUp", "1");
+            pgn.set_tag("FEN", fen);
+        }
+        let seats: Vec<String> = self.seats.iter().map(|s| s.token()).collect();
+        pgn.set_tag("Seats", seats.join(","));
+        let mut at = pgn.tree.root();
+        for turn in self.game.turn_texts() {
+            at = pgn.tree.add_move(at, &turn);
+        }
+        pgn
     }
 
     /// Whether more than one person plays (the board then turns to each in turn).
@@ -234,6 +264,7 @@ fn new_table(
         selected: None,
         last: Vec::new(),
         promoting: None,
+        start_fen: fen.map(str::to_string),
     })
 }
 

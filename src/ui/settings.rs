@@ -170,13 +170,15 @@ pub(super) fn resume_offer(
                 (Some(w), Some(b)) => format!(", {w} vs {b}"),
                 _ => String::new(),
             };
-            let variant = variants
-                .0
-                .get(&unfinished.variant)
-                .map_or(unfinished.variant.as_str(), |e| e.name());
+            let id = unfinished.variant.as_str();
+            let (variant, played) = match (variants.0.get(id), variants.0.get_multi(id)) {
+                (Some(e), _) => (e.name(), "half-moves"),
+                (None, Some(e)) => (e.name(), "turns"),
+                (None, None) => (id, "half-moves"),
+            };
             let last = unfinished.record.moves.last().map_or("", String::as_str);
             ui.label(format!(
-                "Your last game was not finished: {variant}{players}; {} half-moves played, the last {last}.",
+                "Your last game was not finished: {variant}{players}; {} {played} played, the last {last}.",
                 unfinished.plies
             ));
             ui.horizontal(|ui| {
