@@ -96,9 +96,14 @@ pub fn games_dir() -> PathBuf {
 
 /// A fresh file name in `dir` for a saved game.
 pub fn default_save_path(dir: &Path, game: &GameState) -> PathBuf {
+    fresh_save_path(dir, game.rules().id())
+}
+
+/// A fresh file name in `dir` for a saved game of `variant` (`<variant>-<date>-<n>.pgn`).
+pub fn fresh_save_path(dir: &Path, variant: &str) -> PathBuf {
     let date = record_date(SystemTime::now()).replace('.', "-");
     for n in 1.. {
-        let p = dir.join(format!("{}-{date}-{n}.pgn", game.rules().id()));
+        let p = dir.join(format!("{variant}-{date}-{n}.pgn"));
         if !p.exists() {
             return p;
         }

@@ -18,8 +18,8 @@ enum Pick {
 }
 
 /// A game of the choice as the game opens it: a two-player game loads; a game of more
-/// sides opens at a table with a person in every seat (to go through it); an unknown
-/// variant cannot open.
+/// sides opens at a table with the seats it was saved with (a person in every seat if
+/// it names none); an unknown variant cannot open.
 fn pick(game: &PgnGame, variants: &Variants) -> Result<Pick, String> {
     let id = game.variant();
     if variants.0.get(id).is_some() {
@@ -30,9 +30,18 @@ fn pick(game: &PgnGame, variants: &Variants) -> Result<Pick, String> {
         return Err(format!("unknown variant '{id}'"));
     };
     let tree = &game.tree;
+    // The seats the game was saved with (`Seats`, written by the table), else people in
+    // every seat.
+    let seats = match game.tag("Seats") {
+        Some(text) => text
+            .split(',')
+            .map(|s| SeatPlayer::parse(s).unwrap_or(SeatPlayer::Human))
+            .collect(),
+        None => vec![SeatPlayer::Human; entry.rules.side_count()],
+    };
     Ok(Pick::Table(TableRequest::Start {
         variant: id.to_string(),
-        seats: vec![SeatPlayer::Human; entry.rules.side_count()],
+        seats,
         fen: game.tag("FEN").map(str::to_string),
         turns: tree
             .main_line()

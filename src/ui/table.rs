@@ -9,7 +9,8 @@ use hexchess_core::multi::{Standing, Step};
 use hexchess_engine::multi::Strategy;
 
 use super::UiMemory;
-use crate::game::Variants;
+use crate::game::records;
+use crate::game::{GameNotice, Variants};
 use crate::pieces::ArmyColour;
 use crate::table::{SeatPlayer, TableRequest, TableState};
 
@@ -55,6 +56,7 @@ pub(super) fn table_panel(
     mut memory: ResMut<UiMemory>,
     mut insets: ResMut<super::UiInsets>,
     mut requests: MessageWriter<TableRequest>,
+    mut notices: MessageWriter<GameNotice>,
 ) -> Result {
     let Some(table) = table else {
         return Ok(());
@@ -133,6 +135,27 @@ pub(super) fn table_panel(
                 }
                 if ui.button("Two players").clicked() {
                     requests.write(TableRequest::Leave);
+                }
+            });
+            ui.horizontal(|ui| {
+                if ui
+                    .button("Save game")
+                    .on_hover_text("as PGN in your games folder; Open… reads it back")
+                    .clicked()
+                {
+                    let path = records::fresh_save_path(&records::games_dir(), rules.id());
+                    let said = match records::save_pgn(&path, &table.pgn()) {
+                        Ok(()) => format!("saved to {}", path.display()),
+                        Err(e) => format!("not saved: {e}"),
+                    };
+                    notices.write(GameNotice(said));
+                }
+                if ui
+                    .button("Copy game")
+                    .on_hover_text("the game as PGN, with its seats")
+                    .clicked()
+                {
+                    ui.ctx().copy_text(table.pgn().to_string());
                 }
             });
         });
