@@ -96,3 +96,42 @@ fn the_hint_names_a_legal_move() {
     let hint = app.world().resource::<Analysis>().hint_for(&pos).unwrap();
     assert!(pos.is_legal(hint));
 }
+
+#[test]
+fn with_an_endgame_table_the_lines_give_the_mates_exact_length() {
+    use std::sync::Arc;
+
+    use hexchess::play::trainer::{Target, Trainer, pick_start};
+    use hexchess_core::Catalog;
+    use hexchess_engine::{Score, Tablebases};
+    use hexchess_tablebase::{Material, Table, Value};
+
+    let rules = Arc::clone(&Catalog::builtin().get("glinski").unwrap().rules);
+    let table =
+        |m: &str| Arc::new(Table::generate(&rules, &Material::parse(m, &rules).unwrap()).unwrap());
+    let krk = table("KRvK");
+    let tables = Arc::new(Tablebases::new(vec![Arc::clone(&krk), table("KvK")]));
+    // A rook mate too long for the search to see at once.
+    let start = pick_start(&krk, Target::MateIn(14)).unwrap();
+    let Some(Value::Win(plies)) = krk.probe(&start) else {
+        panic!("a won start");
+    };
+    assert!(plies >= 21, "mate in {} moves", plies.div_ceil(2));
+
+    let session = Session {
+        mode: Mode::HumanVsHuman,
+        ..Session::default()
+    };
+    let fen = start.to_fen();
+    let mut app = common::headless_app("glinski", Some(&fen), Settings::default(), session, None);
+    app.update();
+    // The tables of this position, as the trainer finds them on disk.
+    app.world_mut().resource_mut::<Trainer>().tables = tables;
+    app.world_mut().write_message(AnalysisRequest::On);
+    let exact = Score::Mate(i32::from(plies).div_euclid(2) + 1);
+    run_until(&mut app, Duration::from_secs(20), |a| {
+        let shown = a.world().resource::<GameState>().displayed();
+        let lines = a.world().resource::<Analysis>().lines_for(&shown);
+        lines.first().is_some_and(|l| l.score == exact)
+    });
+}

@@ -10,10 +10,13 @@ use std::sync::{Arc, Mutex};
 
 use bevy::prelude::*;
 use hexchess_core::{Move, Position};
-use hexchess_engine::{RunningSearch, SearchInfo, SearchLimits, SearchOptions, Searcher};
+use hexchess_engine::{
+    RunningSearch, SearchInfo, SearchLimits, SearchOptions, Searcher, Tablebases,
+};
 
 use super::opponent::search_threads;
 use super::session::{Mode, Session, TimeControl};
+use super::trainer::Trainer;
 use crate::game::{GameSet, GameState};
 use crate::machine::{Rasteriser, cores};
 
@@ -38,6 +41,8 @@ struct Running {
     search: RunningSearch,
     /// The position it is about.
     position: Position,
+    /// The endgame tables it searches with.
+    tables: Arc<Tablebases>,
     lines: Arc<Mutex<Vec<SearchInfo>>>,
 }
 
@@ -101,7 +106,8 @@ impl Plugin for AnalysisPlugin {
                 Update,
                 (answer_analysis_requests, follow_the_position)
                     .chain()
-                    .in_set(GameSet::View),
+                    .in_set(GameSet::View)
+                    .after(super::trainer::look_up_tables),
             );
     }
 }
@@ -111,6 +117,7 @@ fn answer_analysis_requests(
     mut analysis: ResMut<Analysis>,
     mut session: ResMut<Session>,
     game: Res<GameState>,
+    trainer: Res<Trainer>,
     rasteriser: Option<Res<Rasteriser>>,
 ) {
     for request in requests.read() {
@@ -142,17 +149,21 @@ fn answer_analysis_requests(
                 let software = rasteriser.as_deref() == Some(&Rasteriser::Software);
                 let limits = SearchLimits::movetime(HINT_MILLIS);
                 let position = game.position.clone();
-                analysis.hint = Some(start(position, limits, 1, software, None));
+                let tables = Arc::clone(&trainer.tables);
+                analysis.hint = Some(start(position, limits, 1, software, None, tables));
             }
             _ => {}
         }
     }
 }
 
-/// Keeps a search on the position shown while the analysis is on.
+/// Keeps a search on the position shown while the analysis is on, with the endgame
+/// tables of the position when there are (then its lines are perfect: a mate's length
+/// is exact, a draw is a draw).
 fn follow_the_position(
     mut analysis: ResMut<Analysis>,
     game: Res<GameState>,
+    trainer: Res<Trainer>,
     rasteriser: Option<Res<Rasteriser>>,
 ) {
     if !analysis.on {
@@ -160,7 +171,9 @@ fn follow_the_position(
     }
     let shown = game.displayed();
     let current = analysis.running.as_ref().is_some_and(|r| {
-        r.position.hash() == shown.hash() && r.position.ply_count() == shown.ply_count()
+        r.position.hash() == shown.hash()
+            && r.position.ply_count() == shown.ply_count()
+            && Arc::ptr_eq(&r.tables, &trainer.tables)
     });
     if current {
         return;
@@ -183,7 +196,8 @@ fn follow_the_position(
     };
     let lines = analysis.lines;
     let searcher = analysis.searcher.take();
-    analysis.running = Some(start(shown, limits, lines, software, searcher));
+    let tables = Arc::clone(&trainer.tables);
+    analysis.running = Some(start(shown, limits, lines, software, searcher, tables));
 }
 
 /// A search of `position` on its own thread whose reports keep the latest of each line.
@@ -193,6 +207,7 @@ fn start(
     lines: usize,
     software: bool,
     kept: Option<Searcher>,
+    tables: Arc<Tablebases>,
 ) -> Running {
     let options = SearchOptions {
         hash_mb: 64,
@@ -200,11 +215,13 @@ fn start(
         threads: search_threads(cores(), software),
         ..SearchOptions::default()
     };
+    let searched_with = Arc::clone(&tables);
     let make = move || {
         let mut s = kept.unwrap_or_else(|| Searcher::new(options));
         if *s.options() != options {
             s.set_options(options);
         }
+        s.set_tablebases(tables);
         s
     };
     let reports: Arc<Mutex<Vec<SearchInfo>>> = Arc::default();
@@ -223,6 +240,7 @@ fn start(
     Running {
         search,
         position,
+        tables: searched_with,
         lines: reports,
     }
 }
