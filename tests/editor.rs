@@ -134,3 +134,60 @@ fn an_illegal_setup_does_not_leave_the_editor() {
     app.update();
     assert!(app.world().resource::<BoardPicture>().0.is_none());
 }
+
+#[test]
+fn a_piece_dragged_moves_and_a_click_uses_the_tool() {
+    use hexchess::board::cell_world;
+    use hexchess::input::PointerCell;
+
+    let mut app = app();
+    let board = app.world().resource::<GameState>().rules().board().clone();
+    let cell = |name: &str| board.parse_cell(name).unwrap();
+    let point_at = |app: &mut App, name: &str| {
+        let c = cell(name);
+        let world = cell_world(app.world().resource::<GameState>().rules(), c);
+        *app.world_mut().resource_mut::<PointerCell>() = PointerCell {
+            cell: Some(c),
+            world: Some(world),
+        };
+    };
+    let button = |app: &mut App, down: bool| {
+        let mut b = app.world_mut().resource_mut::<ButtonInput<MouseButton>>();
+        if down {
+            b.press(MouseButton::Left);
+        } else {
+            b.release(MouseButton::Left);
+        }
+        app.update();
+        app.world_mut()
+            .resource_mut::<ButtonInput<MouseButton>>()
+            .clear();
+    };
+    let at = |app: &mut App, name: &str| editor(app).setup.as_ref().unwrap().piece_at(cell(name));
+    // White's queen (e1) dragged to e6.
+    let queen = at(&mut app, "e1").expect("the queen");
+    point_at(&mut app, "e1");
+    button(&mut app, true);
+    point_at(&mut app, "e6");
+    button(&mut app, false);
+    assert_eq!(
+        (at(&mut app, "e1"), at(&mut app, "e6")),
+        (None, Some(queen))
+    );
+    // The board shows it.
+    let picture = app.world().resource::<BoardPicture>().0.clone().unwrap();
+    assert!(picture.contains(&(cell("e6"), queen)));
+    // A click (down and up on one cell) uses the tool: the eraser empties e6.
+    editor(&mut app).tool = Tool::Erase;
+    point_at(&mut app, "e6");
+    button(&mut app, true);
+    button(&mut app, false);
+    assert_eq!(at(&mut app, "e6"), None);
+    // A drag from an empty cell moves nothing.
+    point_at(&mut app, "e6");
+    button(&mut app, true);
+    point_at(&mut app, "f1");
+    let bishop = at(&mut app, "f1");
+    button(&mut app, false);
+    assert_eq!((at(&mut app, "e6"), at(&mut app, "f1")), (None, bishop));
+}

@@ -8,7 +8,7 @@
 //! click on the same piece takes it away), the eraser removes, a right click removes.
 
 use bevy::prelude::*;
-use hexchess_core::{Piece, Setup, SetupError, Side};
+use hexchess_core::{Cell, Piece, Setup, SetupError, Side};
 
 use crate::game::{BoardPicture, GameState, NewGameRequest};
 use crate::input::{PointerCell, PointerOverUi};
@@ -26,6 +26,9 @@ pub enum Tool {
 pub struct BoardEditor {
     pub setup: Option<Setup>,
     pub tool: Tool,
+    /// The cell the left button went down on, until it comes up (a piece dragged from
+    /// there moves to the cell it is released on).
+    pub pressed: Option<Cell>,
 }
 
 impl Default for BoardEditor {
@@ -33,6 +36,7 @@ impl Default for BoardEditor {
         BoardEditor {
             setup: None,
             tool: Tool::Erase,
+            pressed: None,
         }
     }
 }
@@ -101,27 +105,40 @@ fn answer_requests(
     }
 }
 
-/// A left click applies the tool to the cell under the pointer; a right click empties it.
+/// A left click applies the tool to the cell under the pointer; a piece dragged to
+/// another cell moves there (taking the place of what stood there); a right click
+/// empties a cell.
 fn edit_by_clicks(
     buttons: Res<ButtonInput<MouseButton>>,
     pointer: Res<PointerCell>,
     over_ui: Res<PointerOverUi>,
     mut editor: ResMut<BoardEditor>,
 ) {
-    if over_ui.0 || editor.setup.is_none() {
+    if editor.setup.is_none() {
         return;
     }
-    let Some(cell) = pointer.cell else {
-        return;
-    };
+    let cell = pointer.cell.filter(|_| !over_ui.0);
+    if buttons.just_pressed(MouseButton::Left) {
+        editor.pressed = cell;
+    }
+    let released = buttons
+        .just_released(MouseButton::Left)
+        .then(|| editor.pressed.take())
+        .flatten();
     let tool = editor.tool;
-    let Some(setup) = editor.setup.as_mut() else {
+    let (Some(setup), Some(cell)) = (editor.setup.as_mut(), cell) else {
         return;
     };
     if buttons.just_pressed(MouseButton::Right) {
         setup.remove(cell);
-    } else if buttons.just_pressed(MouseButton::Left) {
-        apply(setup, tool, cell);
+    }
+    match released {
+        Some(from) if from == cell => apply(setup, tool, cell),
+        Some(from) if setup.piece_at(from).is_some() => {
+            // Two cells of this variant's board: nothing to refuse.
+            let _ = setup.move_piece(from, cell);
+        }
+        _ => {}
     }
 }
 

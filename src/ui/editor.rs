@@ -38,7 +38,7 @@ pub(super) fn editor_window(
             let Some(setup) = editor.setup.as_mut() else {
                 return;
             };
-            ui.label("Click a cell to place the piece chosen (again to take it away); right-click empties a cell.");
+            ui.label("Click a cell to place the piece chosen (again to take it away); drag a piece to move it; right-click empties a cell.");
             palette(ui, setup, &pictures, &mut editor.tool);
             ui.separator();
             turn_and_hands(ui, setup);
