@@ -35,29 +35,7 @@ fn cell(app: &App, name: &str) -> Cell {
         .unwrap()
 }
 
-/// Runs one frame with the left button pressed or released at its start.
-fn button(app: &mut App, down: bool) {
-    let mut b = app.world_mut().resource_mut::<ButtonInput<MouseButton>>();
-    if down {
-        b.press(MouseButton::Left);
-    } else {
-        b.release(MouseButton::Left);
-    }
-    app.update();
-    app.world_mut()
-        .resource_mut::<ButtonInput<MouseButton>>()
-        .clear();
-}
-
-/// Points at a cell.
-fn point_at(app: &mut App, name: &str) {
-    let c = cell(app, name);
-    let world = cell_world(app.world().resource::<GameState>().rules(), c);
-    *app.world_mut().resource_mut::<PointerCell>() = PointerCell {
-        cell: Some(c),
-        world: Some(world),
-    };
-}
+use common::{button, point_at};
 
 /// Presses and releases the left button over a cell.
 fn click(app: &mut App, name: &str) {

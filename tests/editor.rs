@@ -137,32 +137,11 @@ fn an_illegal_setup_does_not_leave_the_editor() {
 
 #[test]
 fn a_piece_dragged_moves_and_a_click_uses_the_tool() {
-    use hexchess::board::cell_world;
-    use hexchess::input::PointerCell;
+    use common::{button, point_at};
 
     let mut app = app();
     let board = app.world().resource::<GameState>().rules().board().clone();
     let cell = |name: &str| board.parse_cell(name).unwrap();
-    let point_at = |app: &mut App, name: &str| {
-        let c = cell(name);
-        let world = cell_world(app.world().resource::<GameState>().rules(), c);
-        *app.world_mut().resource_mut::<PointerCell>() = PointerCell {
-            cell: Some(c),
-            world: Some(world),
-        };
-    };
-    let button = |app: &mut App, down: bool| {
-        let mut b = app.world_mut().resource_mut::<ButtonInput<MouseButton>>();
-        if down {
-            b.press(MouseButton::Left);
-        } else {
-            b.release(MouseButton::Left);
-        }
-        app.update();
-        app.world_mut()
-            .resource_mut::<ButtonInput<MouseButton>>()
-            .clear();
-    };
     let at = |app: &mut App, name: &str| editor(app).setup.as_ref().unwrap().piece_at(cell(name));
     // White's queen (e1) dragged to e6.
     let queen = at(&mut app, "e1").expect("the queen");

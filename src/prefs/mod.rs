@@ -281,6 +281,12 @@ fn autosave_the_game(
     }
     let text = (game.position.ply_count() > 0 && game.outcome().is_none())
         .then(|| autosave::pgn_text(&game_record(&game, &session.players())));
+    keep_unfinished(path, text, &mut last);
+}
+
+/// Writes the unfinished game's `text` (or removes the file: `None`) unless it is what
+/// was written `last`.
+fn keep_unfinished(path: &std::path::Path, text: Option<String>, last: &mut Option<String>) {
     if *last == text {
         return;
     }
@@ -309,17 +315,7 @@ fn autosave_the_table(
     }
     let text = (!table.game.turns().is_empty() && table.game.end().is_none())
         .then(|| table.pgn().to_string());
-    if *last == text {
-        return;
-    }
-    let result = match &text {
-        Some(text) => autosave::write(path, text),
-        None => autosave::clear(path),
-    };
-    match result {
-        Ok(()) => *last = text,
-        Err(e) => warn!("autosave {}: {e}", path.display()),
-    }
+    keep_unfinished(path, text, &mut last);
 }
 
 /// Continue: the unfinished game is loaded (a game of more sides back at its table,

@@ -64,3 +64,35 @@ pub fn play(app: &mut App, moves: &[&str], frames: usize) {
         }
     }
 }
+
+/// Points at the cell named `name` (the pointer's cell, as the input finds it).
+#[allow(dead_code)]
+pub fn point_at(app: &mut App, name: &str) {
+    let state = app.world().resource::<hexchess::game::GameState>();
+    let cell = state
+        .rules()
+        .board()
+        .parse_cell(name)
+        .unwrap_or_else(|| panic!("no cell {name}"));
+    let world = hexchess::board::cell_world(state.rules(), cell);
+    *app.world_mut()
+        .resource_mut::<hexchess::input::PointerCell>() = hexchess::input::PointerCell {
+        cell: Some(cell),
+        world: Some(world),
+    };
+}
+
+/// Runs one frame with the left button pressed or released at its start.
+#[allow(dead_code)]
+pub fn button(app: &mut App, down: bool) {
+    let mut b = app.world_mut().resource_mut::<ButtonInput<MouseButton>>();
+    if down {
+        b.press(MouseButton::Left);
+    } else {
+        b.release(MouseButton::Left);
+    }
+    app.update();
+    app.world_mut()
+        .resource_mut::<ButtonInput<MouseButton>>()
+        .clear();
+}
