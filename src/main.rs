@@ -229,7 +229,15 @@ fn main() -> ExitCode {
         theme: theme_name,
         ..kept.prefs.clone()
     };
+    // The player's own sounds, beside the data the game keeps (none in a fresh run).
+    let sounds = kept
+        .files
+        .settings
+        .as_ref()
+        .and_then(|_| hexchess_core::folders::data_dir())
+        .map(|d| d.join("sounds"));
     app.insert_resource(prefs.sound_settings())
+        .insert_resource(hexchess::sound::SoundFolder(sounds))
         .insert_resource(KeptPreferences::new(prefs))
         .insert_resource(ResumeOffer(resume))
         .insert_resource(kept.files.clone());

@@ -225,3 +225,70 @@ fn the_table_sounds_its_moves_and_captures() {
     assert_eq!(step(&mut app, true), [Cue::Capture]);
     assert_eq!(step(&mut app, false), [Cue::Move]);
 }
+
+#[cfg(feature = "sound")]
+#[test]
+fn the_players_own_sounds_replace_the_games_and_a_bad_one_is_named() {
+    use bevy::audio::AudioSource;
+    use hexchess::game::GameNotice;
+    use hexchess::sound::{SoundFolder, Sounds, synth};
+
+    let dir = std::env::temp_dir().join(format!("hexchess-own-sounds-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    // A 0.3 s move at 22,050 samples a second; a check that is no WAV file.
+    let spec = hound::WavSpec {
+        channels: 1,
+        sample_rate: 22_050,
+        bits_per_sample: 16,
+        sample_format: hound::SampleFormat::Int,
+    };
+    let mut w = hound::WavWriter::create(dir.join("move.wav"), spec).unwrap();
+    for i in 0..6_615 {
+        w.write_sample(((i % 50) * 200) as i16).unwrap();
+    }
+    w.finalize().unwrap();
+    std::fs::write(dir.join("check.wav"), "not a sound").unwrap();
+
+    let settings = Settings {
+        animate: false,
+        ..Settings::default()
+    };
+    let mut app = common::headless_app("glinski", None, settings, Session::default(), None);
+    app.init_asset::<AudioSource>()
+        .insert_resource(SoundFolder(Some(dir.clone())));
+    app.update();
+    let decoded = |app: &App, cue: Cue| {
+        let sounds = app.world().resource::<Sounds>();
+        let source = app
+            .world()
+            .resource::<Assets<AudioSource>>()
+            .get(sounds.get(cue).unwrap())
+            .unwrap();
+        let reader = hound::WavReader::new(std::io::Cursor::new(source.bytes.to_vec())).unwrap();
+        (reader.spec().sample_rate, reader.len())
+    };
+    assert_eq!(
+        decoded(&app, Cue::Move),
+        (22_050, 6_615),
+        "the player's own"
+    );
+    let game_check = synth::samples(Cue::Check).len() as u32;
+    assert_eq!(
+        decoded(&app, Cue::Check),
+        (synth::RATE, game_check),
+        "the game's"
+    );
+    let notices: Vec<String> = app
+        .world()
+        .resource::<Messages<GameNotice>>()
+        .iter_current_update_messages()
+        .map(|n| n.0.clone())
+        .collect();
+    assert!(
+        notices
+            .iter()
+            .any(|n| n.contains("check.wav") && n.contains("not a WAV file")),
+        "{notices:?}"
+    );
+}

@@ -8,7 +8,13 @@
 
 #[cfg(feature = "sound")]
 mod output;
+#[cfg(feature = "sound")]
+pub use output::Sounds;
+#[cfg(feature = "sound")]
+pub mod pack;
 pub mod synth;
+
+use std::path::PathBuf;
 
 use bevy::prelude::*;
 
@@ -62,11 +68,17 @@ impl SoundSettings {
     }
 }
 
+/// The folder of the player's own sounds (`move.wav`, `capture.wav`, `check.wav`,
+/// `end.wav`), read at start; `None` (tests, `--fresh`): the game's own sounds only.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct SoundFolder(pub Option<PathBuf>);
+
 pub struct SoundPlugin;
 
 impl Plugin for SoundPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<SoundSettings>()
+            .init_resource::<SoundFolder>()
             .add_message::<Cue>()
             .add_systems(
                 Update,

@@ -6,8 +6,8 @@ use std::time::Duration;
 use bevy::audio::{AudioPlayer, AudioSource, PlaybackSettings, Volume};
 use bevy::prelude::*;
 
-use super::{Cue, SoundSettings, synth};
-use crate::game::GameSet;
+use super::{Cue, SoundFolder, SoundSettings, pack, synth};
+use crate::game::{GameNotice, GameSet};
 
 pub(super) struct SoundOutputPlugin;
 
@@ -25,7 +25,7 @@ impl Plugin for SoundOutputPlugin {
 pub struct Sounds(Vec<(Cue, Handle<AudioSource>)>);
 
 impl Sounds {
-    fn get(&self, cue: Cue) -> Option<&Handle<AudioSource>> {
+    pub fn get(&self, cue: Cue) -> Option<&Handle<AudioSource>> {
         self.0.iter().find(|(c, _)| *c == cue).map(|(_, h)| h)
     }
 }
@@ -35,16 +35,34 @@ impl Sounds {
 #[derive(Component, Debug)]
 pub struct Playing(Timer);
 
-/// Makes every cue's sound. Without an audio asset store (an app without Bevy's audio,
-/// as the headless tests are) there is nothing to play into and cues are dropped.
-fn make_sounds(mut commands: Commands, sources: Option<ResMut<Assets<AudioSource>>>) {
+/// Makes every cue's sound: the player's own where the [`SoundFolder`] has a usable one,
+/// else the game's. Without an audio asset store (an app without Bevy's audio, as the
+/// headless tests are) there is nothing to play into and cues are dropped.
+fn make_sounds(
+    mut commands: Commands,
+    sources: Option<ResMut<Assets<AudioSource>>>,
+    folder: Res<SoundFolder>,
+    mut notices: MessageWriter<GameNotice>,
+) {
     let Some(mut sources) = sources else {
         return;
     };
     let sounds = Cue::ALL
         .into_iter()
         .map(|cue| {
-            let bytes = synth::wav(&synth::samples(cue));
+            let own = folder
+                .0
+                .as_deref()
+                .map(|d| pack::read(&pack::file_for(d, cue)));
+            let bytes = match own {
+                Some(Ok(Some(sound))) => synth::wav_at(&sound.samples, sound.rate),
+                Some(Err(e)) => {
+                    warn!("{e}");
+                    notices.write(GameNotice(format!("{e}; the game's own sound plays")));
+                    synth::wav(&synth::samples(cue))
+                }
+                _ => synth::wav(&synth::samples(cue)),
+            };
             let handle = sources.add(AudioSource {
                 bytes: bytes.into(),
             });

@@ -176,8 +176,14 @@ impl Noise {
     }
 }
 
-/// The samples as a WAV file (16-bit PCM, mono), the form the audio decoder reads.
+/// The samples as a WAV file (16-bit PCM, mono, at [`RATE`]), the form the audio
+/// decoder reads.
 pub fn wav(samples: &[f32]) -> Vec<u8> {
+    wav_at(samples, RATE)
+}
+
+/// The samples as a WAV file at `rate` samples a second.
+pub fn wav_at(samples: &[f32], rate: u32) -> Vec<u8> {
     let data_len = (samples.len() * 2) as u32;
     let mut out = Vec::with_capacity(44 + data_len as usize);
     out.extend_from_slice(b"RIFF");
@@ -186,8 +192,8 @@ pub fn wav(samples: &[f32]) -> Vec<u8> {
     out.extend_from_slice(&16_u32.to_le_bytes()); // the format chunk's size
     out.extend_from_slice(&1_u16.to_le_bytes()); // PCM
     out.extend_from_slice(&1_u16.to_le_bytes()); // channels
-    out.extend_from_slice(&RATE.to_le_bytes());
-    out.extend_from_slice(&(RATE * 2).to_le_bytes()); // bytes a second
+    out.extend_from_slice(&rate.to_le_bytes());
+    out.extend_from_slice(&(rate * 2).to_le_bytes()); // bytes a second
     out.extend_from_slice(&2_u16.to_le_bytes()); // bytes a frame
     out.extend_from_slice(&16_u16.to_le_bytes()); // bits a sample
     out.extend_from_slice(b"data");
