@@ -82,6 +82,8 @@ impl TableState {
     /// order), and each turn as a move (its steps joined by `&`).
     pub fn pgn(&self) -> PgnGame {
         let mut pgn = PgnGame::new();
+        let today = crate::game::records::record_date(std::time::SystemTime::now());
+        pgn.set_tag("Date", today);
         pgn.set_tag("Variant", self.game.position().rules().id());
         if let Some(fen) = &self.start_fen {
             pgn.set_tag("SetUp", "1");
