@@ -94,11 +94,6 @@ pub fn games_dir() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from("."))
 }
 
-/// A fresh file name in `dir` for a saved game.
-pub fn default_save_path(dir: &Path, game: &GameState) -> PathBuf {
-    fresh_save_path(dir, game.rules().id())
-}
-
 /// A fresh file name in `dir` for a saved game of `variant` (`<variant>-<date>-<n>.pgn`).
 pub fn fresh_save_path(dir: &Path, variant: &str) -> PathBuf {
     let date = record_date(SystemTime::now()).replace('.', "-");

@@ -354,13 +354,7 @@ fn answer_resume_offer(
 /// (a seat it does not name is an engine's, as at a new table), its start and turns.
 fn table_request(unfinished: Unfinished) -> TableRequest {
     let record = unfinished.record;
-    let seats = record
-        .tag("Seats")
-        .unwrap_or("")
-        .split(',')
-        .filter(|s| !s.trim().is_empty())
-        .map(|s| SeatPlayer::parse(s).unwrap_or(SeatPlayer::Human))
-        .collect();
+    let seats = SeatPlayer::parse_list(record.tag("Seats").unwrap_or(""));
     TableRequest::Start {
         variant: unfinished.variant,
         seats,

@@ -98,7 +98,7 @@ impl Plugin for SoundPlugin {
 fn cue_duel_changes(
     mut changes: MessageReader<BoardChanged>,
     game: Res<GameState>,
-    mut was_over: Local<bool>,
+    mut ending: Local<EndWatch>,
     mut cues: MessageWriter<Cue>,
 ) {
     let mut cue = None;
@@ -114,15 +114,26 @@ fn cue_duel_changes(
             }
         }
     }
-    if game.is_changed() {
-        let over = game.outcome().is_some();
-        if over && !*was_over && !reset {
-            cue = Some(Cue::GameEnd);
-        }
-        *was_over = over;
+    if game.is_changed() && ending.ended_now(game.outcome().is_some(), reset) {
+        cue = Some(Cue::GameEnd);
     }
     if let Some(cue) = cue {
         cues.write(cue);
+    }
+}
+
+/// Whether a game has just ended: over now, not over when last seen, and not because a
+/// finished game was put on the board (a reset).
+#[derive(Default)]
+struct EndWatch {
+    was_over: bool,
+}
+
+impl EndWatch {
+    fn ended_now(&mut self, over: bool, reset: bool) -> bool {
+        let ended = over && !self.was_over && !reset;
+        self.was_over = over;
+        ended
     }
 }
 
@@ -130,7 +141,7 @@ fn cue_duel_changes(
 fn cue_table_changes(
     mut changes: MessageReader<TableChanged>,
     table: Option<Res<TableState>>,
-    mut was_over: Local<bool>,
+    mut ending: Local<EndWatch>,
     mut cues: MessageWriter<Cue>,
 ) {
     let Some(table) = table else {
@@ -159,12 +170,8 @@ fn cue_table_changes(
             }
         }
     }
-    if table.is_changed() {
-        let over = table.game.end().is_some();
-        if over && !*was_over && !reset {
-            cue = Some(Cue::GameEnd);
-        }
-        *was_over = over;
+    if table.is_changed() && ending.ended_now(table.game.end().is_some(), reset) {
+        cue = Some(Cue::GameEnd);
     }
     if let Some(cue) = cue {
         cues.write(cue);

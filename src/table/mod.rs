@@ -44,6 +44,20 @@ impl SeatPlayer {
         }
     }
 
+    /// The seats as a game file's `Seats` tag writes them (`human,paranoid,human`).
+    pub fn list_text(seats: &[SeatPlayer]) -> String {
+        let words: Vec<String> = seats.iter().map(|s| s.token()).collect();
+        words.join(",")
+    }
+
+    /// The seats of a `Seats` tag; a word that names no player is a person's seat.
+    pub fn parse_list(text: &str) -> Vec<SeatPlayer> {
+        text.split(',')
+            .filter(|s| !s.trim().is_empty())
+            .map(|s| SeatPlayer::parse(s).unwrap_or(SeatPlayer::Human))
+            .collect()
+    }
+
     /// Reads `human`, `brs`, `paranoid`, `maxn` or `random`.
     pub fn parse(text: &str) -> Result<SeatPlayer, String> {
         match text.trim().to_ascii_lowercase().as_str() {
@@ -89,8 +103,7 @@ impl TableState {
             pgn.set_tag("SetUp", "1");
             pgn.set_tag("FEN", fen);
         }
-        let seats: Vec<String> = self.seats.iter().map(|s| s.token()).collect();
-        pgn.set_tag("Seats", seats.join(","));
+        pgn.set_tag("Seats", SeatPlayer::list_text(&self.seats));
         let mut at = pgn.tree.root();
         for turn in self.game.turn_texts() {
             at = pgn.tree.add_move(at, &turn);

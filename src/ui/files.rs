@@ -33,10 +33,7 @@ fn pick(game: &PgnGame, variants: &Variants) -> Result<Pick, String> {
     // The seats the game was saved with (`Seats`, written by the table), else people in
     // every seat.
     let seats = match game.tag("Seats") {
-        Some(text) => text
-            .split(',')
-            .map(|s| SeatPlayer::parse(s).unwrap_or(SeatPlayer::Human))
-            .collect(),
+        Some(text) => SeatPlayer::parse_list(text),
         None => vec![SeatPlayer::Human; entry.rules.side_count()],
     };
     Ok(Pick::Table(TableRequest::Start {

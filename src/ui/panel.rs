@@ -400,7 +400,7 @@ fn game_file(
     ui.horizontal(|ui| {
         if ui.button("Save").clicked() {
             let path = if file_text.trim().is_empty() {
-                records::default_save_path(&records::games_dir(), game)
+                records::fresh_save_path(&records::games_dir(), game.rules().id())
             } else {
                 PathBuf::from(file_text.trim())
             };
@@ -437,7 +437,7 @@ fn game_file(
             .on_hover_text("choose where to save the game as PGN")
             .clicked()
         {
-            let name = records::default_save_path(std::path::Path::new(""), game)
+            let name = records::fresh_save_path(std::path::Path::new(""), game.rules().id())
                 .display()
                 .to_string();
             out.file_dialog

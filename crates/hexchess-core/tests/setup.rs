@@ -75,14 +75,20 @@ fn every_two_player_start_and_some_later_positions_round_trip_through_a_setup() 
     assert!(seen >= 10, "{seen} variants");
 }
 
-#[test]
-fn en_passant_cells_and_castling_rights_survive_a_setup() {
-    let r = rules("glinski");
-    let mut pos = Position::start(Arc::clone(&r));
+/// Gliński after 1. f6 c5: an en-passant cell (c6) to keep.
+fn after_f6_c5(r: &Arc<Rules>) -> Position {
+    let mut pos = Position::start(Arc::clone(r));
     for m in ["f5f6", "c7c5"] {
         let mv = pos.parse_move(m).unwrap();
         pos.make_move(mv);
     }
+    pos
+}
+
+#[test]
+fn en_passant_cells_and_castling_rights_survive_a_setup() {
+    let r = rules("glinski");
+    let pos = after_f6_c5(&r);
     let s = Setup::from_position(&pos);
     assert_eq!(s.en_passant(), [cell(&r, "c6")]);
     assert_eq!(s.validate().unwrap().to_fen(), pos.to_fen());
@@ -576,11 +582,7 @@ fn edits_naming_what_the_variant_lacks_are_refused() {
 #[test]
 fn a_colour_flip_twice_is_the_same_setup_and_agrees_with_the_position() {
     let r = rules("glinski");
-    let mut pos = Position::start(Arc::clone(&r));
-    for m in ["f5f6", "c7c5"] {
-        let mv = pos.parse_move(m).unwrap();
-        pos.make_move(mv);
-    }
+    let pos = after_f6_c5(&r);
     let s = Setup::from_position(&pos);
     let flipped = s.colour_flipped().unwrap();
     assert_eq!(flipped.turn(), Side::Black);
