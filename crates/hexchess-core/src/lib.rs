@@ -37,6 +37,7 @@ pub mod cell;
 mod display;
 mod edit;
 pub mod fen;
+pub mod files;
 pub mod folders;
 pub mod hex;
 mod movegen;
