@@ -275,10 +275,8 @@ mod tests {
     use super::*;
 
     fn folder(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!(
-            "hexchess-files-{}-{name}",
-            std::process::id()
-        ));
+        let dir =
+            std::env::temp_dir().join(format!("hexchess-files-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         dir
@@ -291,7 +289,16 @@ mod tests {
         std::fs::write(&path, "line one\nline two\n").unwrap();
         assert_eq!(read_text(&path, 100).unwrap(), "line one\nline two\n");
         let e = read_text(&dir, 100).unwrap_err();
-        assert!(matches!(e, FileError::NotAFile { what: "a folder", .. }), "{e}");
+        assert!(
+            matches!(
+                e,
+                FileError::NotAFile {
+                    what: "a folder",
+                    ..
+                }
+            ),
+            "{e}"
+        );
         let missing = read_text(&dir.join("none"), 100).unwrap_err();
         assert!(missing.is_not_found(), "{missing}");
     }
@@ -339,7 +346,10 @@ mod tests {
             ),
             "{e:?}"
         );
-        assert!(e.to_string().ends_with("t.pgn:2:5: not UTF-8 text (byte 16)"));
+        assert!(
+            e.to_string()
+                .ends_with("t.pgn:2:5: not UTF-8 text (byte 16)")
+        );
     }
 
     #[test]
