@@ -15,7 +15,8 @@
 //!   the old one, so a crash, a full disk or a refused write in the middle leaves the old
 //!   file whole.
 //! - [`keep_aside`] moves a file that could not be read to `<name>.bad` (never over an
-//!   earlier `.bad`), before anything writes a new file in its place.
+//!   earlier `.bad`), before anything writes a new file in its place; [`copy_aside`]
+//!   copies one whose values were refused, before the program writes it again.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -247,27 +248,39 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
 /// `<name>.bad.2`, `.bad.3`, ... when earlier ones are there: none is overwritten), and
 /// returns where it went. The caller tells the player.
 pub fn keep_aside(path: &Path) -> io::Result<PathBuf> {
+    let aside = free_aside_name(path)?;
+    std::fs::rename(path, &aside)?;
+    Ok(aside)
+}
+
+/// Copies a file one of whose values was refused to `<name>.bad` (named as
+/// [`keep_aside`] names), leaving the file itself in place for the program to rewrite:
+/// the player keeps what they wrote.
+pub fn copy_aside(path: &Path) -> io::Result<PathBuf> {
+    check_regular(path).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
+    let aside = free_aside_name(path)?;
+    std::fs::copy(path, &aside)?;
+    Ok(aside)
+}
+
+/// The first of `<name>.bad`, `<name>.bad.2`, ... that names nothing yet.
+fn free_aside_name(path: &Path) -> io::Result<PathBuf> {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "file".to_string());
-    for n in 1..1000u32 {
-        let aside_name = if n == 1 {
-            format!("{name}.bad")
-        } else {
-            format!("{name}.bad.{n}")
-        };
-        let aside = path.with_file_name(aside_name);
-        if std::fs::symlink_metadata(&aside).is_ok() {
-            continue;
-        }
-        std::fs::rename(path, &aside)?;
-        return Ok(aside);
-    }
-    Err(io::Error::new(
-        io::ErrorKind::AlreadyExists,
-        format!("{}: 999 files kept aside already", path.display()),
-    ))
+    (1..1000u32)
+        .map(|n| match n {
+            1 => path.with_file_name(format!("{name}.bad")),
+            n => path.with_file_name(format!("{name}.bad.{n}")),
+        })
+        .find(|aside| std::fs::symlink_metadata(aside).is_err())
+        .ok_or_else(|| {
+            io::Error::new(
+                io::ErrorKind::AlreadyExists,
+                format!("{}: 999 files kept aside already", path.display()),
+            )
+        })
 }
 
 #[cfg(test)]
@@ -404,5 +417,11 @@ mod tests {
         assert_eq!(std::fs::read_to_string(one).unwrap(), "first");
         assert_eq!(std::fs::read_to_string(two).unwrap(), "second");
         assert!(!path.exists());
+        // A copy leaves the file where it was.
+        std::fs::write(&path, "third").unwrap();
+        let three = copy_aside(&path).unwrap();
+        assert_eq!(three, dir.join("autosave.pgn.bad.3"));
+        assert_eq!(std::fs::read_to_string(three).unwrap(), "third");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "third");
     }
 }
