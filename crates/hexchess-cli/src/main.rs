@@ -373,7 +373,7 @@ struct MatchArgs {
     /// 100,000)...
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(i32).range(1..=100_000))]
     resign_score: i32,
-    /// ...for this many moves each (0: never adjudicate; at most 1,000).
+    /// ...for this many moves each (0 to 1,000; 0: never adjudicate).
     #[arg(long, default_value_t = 4, value_parser = count(0..=1_000))]
     resign_moves: usize,
     /// Folder for the game records.
@@ -1192,6 +1192,55 @@ mod tests {
         assert_eq!(engine_time(Some(5), None, Some(20), None), ms(5));
         assert_eq!(engine_time(None, Some(own), Some(20), None), own);
         assert_eq!(engine_time(Some(5), None, None, Some(tc)), ms(5));
+    }
+
+    #[test]
+    fn each_ranged_flags_help_gives_its_range() {
+        use clap::CommandFactory;
+        let cases: &[(&[&str], &str, u64, u64)] = &[
+            (&["perft"], "depth", 0, MAX_PERFT as u64),
+            (&["bench"], "depth", 1, MAX_BENCH as u64),
+            (&["match"], "games", 1, MAX_MATCH_GAMES),
+            (&["match"], "movetime", 1, MAX_MOVETIME_MS),
+            (&["match"], "movetime1", 1, MAX_MOVETIME_MS),
+            (&["match"], "movetime2", 1, MAX_MOVETIME_MS),
+            (&["match"], "opening_plies", 0, MAX_OPENING_PLIES),
+            (&["match"], "concurrency", 1, MAX_CONCURRENCY),
+            (&["match"], "max_plies", 1, MAX_GAME_PLIES),
+            (&["match"], "resign_score", 1, 100_000),
+            (&["match"], "resign_moves", 0, 1_000),
+            (&["review"], "nodes", 1, 1_000_000_000_000),
+            (&["review"], "movetime", 1, MAX_MOVETIME_MS),
+            (&["review"], "depth", 1, MAX_BENCH as u64),
+            (&["tune"], "skip_plies", 0, MAX_SKIP_PLIES),
+            (&["tune"], "sweeps", 1, MAX_SWEEPS),
+            (&["tune"], "threads", 1, MAX_THREADS),
+            (&["tb", "bench"], "probes", 1, MAX_PROBES),
+            (&["round-robin"], "games", 1, MAX_ROUND_ROBIN_GAMES),
+            (&["round-robin"], "nodes", 1, MAX_LAB_NODES),
+            (&["round-robin"], "max_turns", 1, MAX_GAME_PLIES),
+            (&["round-robin"], "threads", 1, MAX_THREADS),
+            (&["soak"], "games", 0, MAX_SOAK_GAMES),
+            (&["soak"], "nodes", 1, MAX_LAB_NODES),
+            (&["soak"], "searches", 0, MAX_SOAK_SEARCHES),
+            (&["soak"], "threads", 1, MAX_THREADS),
+        ];
+        let mut cli = Cli::command();
+        for (path, id, lo, hi) in cases {
+            let mut command = &mut cli;
+            for name in *path {
+                command = command.find_subcommand_mut(name).expect("a subcommand");
+            }
+            let arg = command
+                .get_arguments()
+                .find(|a| a.get_id() == *id)
+                .unwrap_or_else(|| panic!("{path:?} has --{id}"));
+            let help = arg.get_help().map(|h| h.to_string()).unwrap_or_default();
+            assert!(
+                help.replace(',', "").contains(&format!("{lo} to {hi}")),
+                "{path:?} --{id}: {help}"
+            );
+        }
     }
 
     #[test]
