@@ -3,15 +3,16 @@
 //! Whatever the program does, the match stays in control: what is kept of its output is
 //! bounded (a line is cut at [`MAX_LINE`] bytes, lines that are not protocol replies are
 //! dropped as they come, and at most [`QUEUED_LINES`] replies wait to be read, the
-//! engine waiting while the queue is full), and every wait for a reply ends at its
-//! deadline even when the engine keeps talking. A program that floods its output (`yes`)
+//! engine waiting while the queue is full), every wait for a reply ends at its
+//! deadline even when the engine keeps talking, and what is sent to it is written by a
+//! thread of its own, so an engine that stops reading cannot block the match. A program that floods its output (`yes`)
 //! or never answers costs a few seconds and a message naming it, not the memory.
 
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel, sync_channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -137,7 +138,8 @@ impl IoLog {
 /// A running engine.
 pub struct EngineProcess {
     child: Child,
-    stdin: ChildStdin,
+    /// The engine's input, written by [`write_lines`]'s thread.
+    input: Sender<String>,
     lines: Receiver<String>,
     io_log: Option<IoLog>,
 }
@@ -291,6 +293,25 @@ fn log_received(log: &IoLog, line: &OutputLine, reply: bool, others: &mut usize)
     }
 }
 
+/// A thread writing the lines sent to the engine's input, so that an engine that stops
+/// reading it cannot block the match on a full pipe: the wait for its reply then ends at
+/// its deadline. The thread ends when the engine's input closes (the engine is gone; the
+/// next [`EngineProcess::send`] then fails) or nothing more is sent.
+fn write_lines(mut stdin: ChildStdin) -> Sender<String> {
+    let (tx, rx) = channel::<String>();
+    std::thread::spawn(move || {
+        for line in rx {
+            if writeln!(stdin, "{line}")
+                .and_then(|()| stdin.flush())
+                .is_err()
+            {
+                break;
+            }
+        }
+    });
+    tx
+}
+
 /// A thread passing the engine's protocol replies on line by line (and every line, within
 /// bounds, to its log). It ends when the engine's output ends, or once nobody reads the
 /// replies any more.
@@ -333,7 +354,7 @@ impl EngineProcess {
         let stdout = child.stdout.take().ok_or(EngineError::Gone)?;
         let mut e = EngineProcess {
             child,
-            stdin,
+            input: write_lines(stdin),
             lines: read_lines(stdout, io_log.clone()),
             io_log,
         };
@@ -352,10 +373,9 @@ impl EngineProcess {
         if let Some(log) = &self.io_log {
             log.line('>', line);
         }
-        writeln!(self.stdin, "{line}").map_err(|e| EngineError::Io(e.to_string()))?;
-        self.stdin
-            .flush()
-            .map_err(|e| EngineError::Io(e.to_string()))
+        self.input
+            .send(line.to_string())
+            .map_err(|_| EngineError::Gone)
     }
 
     /// The next reply, if one comes before `deadline`. The deadline is checked before
@@ -739,6 +759,35 @@ mod tests {
         })
         .expect("the wait for bestmove ends at its deadline");
         assert_eq!(result.as_deref(), Some("no 'bestmove' in 0.5 s"));
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn an_engine_that_stops_reading_its_input_does_not_block_the_match() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = scratch("deaf");
+        let path = dir.join("deaf.sh");
+        // Answers the start without reading a line, then never reads its input.
+        std::fs::write(
+            &path,
+            "#!/bin/sh\necho uciok\necho readyok\nexec sleep 30\n",
+        )
+        .unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let command = path.display().to_string();
+        let sent = within(Duration::from_secs(30), move || {
+            let mut engine =
+                EngineProcess::start(&spec(&command, None), "glinski", &EngineLogs::default())
+                    .expect("starts");
+            // A megabyte, far more than a pipe holds.
+            let line = format!("position startpos moves {}", "f5f6 ".repeat(200));
+            let sent = (0..1000).all(|_| engine.send(&line).is_ok());
+            let waited = engine.go("go movetime 10", Duration::from_millis(200));
+            (sent, waited.err().map(|e| e.to_string()))
+        })
+        .expect("sending to an engine that does not read returns");
+        assert_eq!(sent, (true, Some("no 'bestmove' in 0.2 s".to_string())));
         std::fs::remove_dir_all(&dir).ok();
     }
 }
