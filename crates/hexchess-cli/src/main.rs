@@ -12,6 +12,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use hexchess_core::AnyRules;
 use hexchess_core::bitboard::CellSet;
 use hexchess_core::catalog::{Catalog, compile};
+use hexchess_core::pgn::read_games;
 use hexchess_core::record::GameRecord;
 use hexchess_core::variant::load_variant_file;
 use hexchess_core::{Position, Rules};
@@ -23,8 +24,67 @@ use hexchess_lab::tune::{self, SampleSet};
 use hexchess_tablebase::{Counts, Material, Table, Value};
 
 mod diagram;
+mod disk;
 mod multi;
 mod review;
+
+/// The most milliseconds per move or per position: a day. Longer is a typo, and a
+/// longer time than the clock arithmetic was made for.
+const MAX_MOVETIME_MS: u64 = 86_400_000;
+
+/// The most games of a match: a million games at 100 ms a move are months of play, so
+/// more is a typo; and the openings for all of them are made before the first game.
+const MAX_MATCH_GAMES: u64 = 1_000_000;
+
+/// The most games at once in a match: each runs two engine processes.
+const MAX_CONCURRENCY: u64 = 64;
+
+/// The most plies of a random opening: past the opening, the engines should play.
+const MAX_OPENING_PLIES: u64 = 100;
+
+/// The most plies (or turns) of a game before it is called a draw: far past any game
+/// the move rules leave unfinished.
+const MAX_GAME_PLIES: u64 = 100_000;
+
+/// The most games of a round robin: each game's result is kept for the table, and a
+/// million games of the searches at their default budget take days.
+const MAX_ROUND_ROBIN_GAMES: u64 = 1_000_000;
+
+/// The most games per variant in a soak: ten thousand already take hours.
+const MAX_SOAK_GAMES: u64 = 100_000;
+
+/// The most searches stopped at random moments in a soak.
+const MAX_SOAK_SEARCHES: u64 = 1_000_000;
+
+/// The most nodes per move for the lab's own games (soak, round robin): a hundred
+/// million is minutes per move.
+const MAX_LAB_NODES: u64 = 100_000_000;
+
+/// The most threads: the engine's own limit.
+const MAX_THREADS: u64 = hexchess_engine::MAX_THREADS as u64;
+
+/// The most probes of `tb bench`: a billion is minutes.
+const MAX_PROBES: u64 = 1_000_000_000;
+
+/// The most plies left out at the start of each game by `tune`.
+const MAX_SKIP_PLIES: u64 = 1_000;
+
+/// The most sweeps of `tune` over the weights: each is a pass over every sample per
+/// weight; it stops earlier once no weight moves.
+const MAX_SWEEPS: u64 = 1_000;
+
+/// The deepest perft: the protocol's `go perft` limit (deeper runs for days; a depth in
+/// the thousands overflowed the stack).
+const MAX_PERFT: i64 = protocol::MAX_PERFT_DEPTH as i64;
+
+/// The deepest bench search: the protocol's `bench` limit (the search itself stops at
+/// its 127 plies, which would run for ever).
+const MAX_BENCH: i64 = protocol::MAX_BENCH_DEPTH as i64;
+
+/// A `usize` flag's parser, refusing values outside `range` with the range.
+fn count(range: std::ops::RangeInclusive<u64>) -> clap::builder::RangedU64ValueParser<usize> {
+    clap::builder::RangedU64ValueParser::<usize>::new().range(range)
+}
 
 /// Prints a line to stdout like `println!`, but a closed pipe (`... | head`) ends the
 /// program quietly instead of panicking.
@@ -59,7 +119,8 @@ enum Command {
         /// Variant id, or a path to a variant file.
         #[arg(long, default_value = "glinski")]
         variant: String,
-        #[arg(long)]
+        /// Plies to count (0 to 12).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(0..=MAX_PERFT))]
         depth: u32,
         /// Start from this hex FEN instead of the variant's start position.
         #[arg(long)]
@@ -78,8 +139,8 @@ enum Command {
         /// For perft: the variant.
         #[arg(long, default_value = "glinski")]
         variant: String,
-        /// Search depth (default 7) or perft depth (default 5).
-        #[arg(long)]
+        /// Search depth (default 7; 1 to 30) or perft depth (default 5; 1 to 12).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=MAX_BENCH))]
         depth: Option<u32>,
         /// For the search: the evaluation used. Anything but `full` searches other trees,
         /// so its counts are not the signature; it shows what the evaluation costs.
@@ -130,16 +191,18 @@ enum Command {
         /// The searches (brs, paranoid, maxn, random); all four when left out.
         #[arg(long = "search")]
         searches: Vec<String>,
-        /// Games at least (whole cycles of every seating are played).
-        #[arg(long, default_value_t = 300)]
+        /// Games at least (whole cycles of every seating are played; 1 to 1,000,000).
+        #[arg(long, default_value_t = 300, value_parser = count(1..=MAX_ROUND_ROBIN_GAMES))]
         games: usize,
-        /// Nodes (whole turns) per search per turn.
-        #[arg(long, default_value_t = 1_000)]
+        /// Nodes (whole turns) per search per turn (1 to 100,000,000).
+        #[arg(long, default_value_t = 1_000, value_parser = clap::value_parser!(u64).range(1..=MAX_LAB_NODES))]
         nodes: u64,
-        /// Turns after which a game is called drawn among the sides still in.
-        #[arg(long, default_value_t = 400)]
+        /// Turns after which a game is called drawn among the sides still in (1 to
+        /// 100,000).
+        #[arg(long, default_value_t = 400, value_parser = count(1..=MAX_GAME_PLIES))]
         max_turns: usize,
-        #[arg(long, default_value_t = 2)]
+        /// Games played at once (1 to 64).
+        #[arg(long, default_value_t = 2, value_parser = count(1..=MAX_THREADS))]
         threads: usize,
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -150,17 +213,18 @@ enum Command {
         /// A variant id (repeat for several); every loaded variant when left out.
         #[arg(long)]
         variant: Vec<String>,
-        /// Games per variant.
-        #[arg(long, default_value_t = 10)]
+        /// Games per variant (0 to 100,000).
+        #[arg(long, default_value_t = 10, value_parser = count(0..=MAX_SOAK_GAMES))]
         games: usize,
-        /// Nodes the engine searches per move.
-        #[arg(long, default_value_t = 2_000)]
+        /// Nodes the engine searches per move (1 to 100,000,000).
+        #[arg(long, default_value_t = 2_000, value_parser = clap::value_parser!(u64).range(1..=MAX_LAB_NODES))]
         nodes: u64,
-        /// Searches to run after the games, each stopped at a random moment.
-        #[arg(long, default_value_t = 0)]
+        /// Searches to run after the games, each stopped at a random moment (0 to
+        /// 1,000,000).
+        #[arg(long, default_value_t = 0, value_parser = count(0..=MAX_SOAK_SEARCHES))]
         searches: usize,
-        /// Threads per search.
-        #[arg(long, default_value_t = 1)]
+        /// Threads per search (1 to 64).
+        #[arg(long, default_value_t = 1, value_parser = count(1..=MAX_THREADS))]
         threads: usize,
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -186,8 +250,8 @@ enum TbCommand {
         variant: String,
         /// The men, White's first: KRvK, KQvKR.
         material: String,
-        /// How many probes of random legal positions.
-        #[arg(long, default_value_t = 1_000_000)]
+        /// How many probes of random legal positions (1 to 1,000,000,000).
+        #[arg(long, default_value_t = 1_000_000, value_parser = count(1..=MAX_PROBES))]
         probes: usize,
     },
     /// Count a table's positions by value, with the longest mate (the table is read
@@ -220,14 +284,15 @@ struct TuneArgs {
     /// Game records, or folders of them (every `.txt` and `.pgn` file inside).
     #[arg(required = true)]
     records: Vec<PathBuf>,
-    /// Plies at the start of each game left out (the openings' random moves).
-    #[arg(long, default_value_t = 8)]
+    /// Plies at the start of each game left out (the openings' random moves; 0 to
+    /// 1,000).
+    #[arg(long, default_value_t = 8, value_parser = count(0..=MAX_SKIP_PLIES))]
     skip_plies: usize,
-    /// Most sweeps over the weights.
-    #[arg(long, default_value_t = 40)]
+    /// Most sweeps over the weights (1 to 1,000).
+    #[arg(long, default_value_t = 40, value_parser = count(1..=MAX_SWEEPS))]
     sweeps: usize,
-    /// Threads computing the error.
-    #[arg(long, default_value_t = 2)]
+    /// Threads computing the error (1 to 64).
+    #[arg(long, default_value_t = 2, value_parser = count(1..=MAX_THREADS))]
     threads: usize,
     /// Weights to start from (RON, as the `EvalWeights` option takes them; omitted
     /// weights keep their defaults).
@@ -267,20 +332,22 @@ struct MatchArgs {
     options2: Vec<(String, String)>,
     #[arg(long, default_value = "glinski")]
     variant: String,
-    /// Number of games (each opening is played twice, colours swapped).
-    #[arg(long, default_value_t = 100)]
+    /// Number of games (each opening is played twice, colours swapped; 1 to 1,000,000).
+    #[arg(long, default_value_t = 100, value_parser = count(1..=MAX_MATCH_GAMES))]
     games: usize,
-    /// Milliseconds per move, for both engines (100 when no time control is given).
-    #[arg(long, conflicts_with = "tc")]
+    /// Milliseconds per move, for both engines (100 when no time control is given; 1 to
+    /// 86,400,000).
+    #[arg(long, conflicts_with = "tc", value_parser = movetime())]
     movetime: Option<u64>,
     /// Clock per player: seconds+increment, e.g. `10+0.1`.
     #[arg(long, value_name = "BASE+INC")]
     tc: Option<TimeControl>,
-    /// The first engine's own milliseconds per move, over --movetime/--tc (time odds).
-    #[arg(long, conflicts_with = "tc1")]
+    /// The first engine's own milliseconds per move, over --movetime/--tc (time odds; 1
+    /// to 86,400,000).
+    #[arg(long, conflicts_with = "tc1", value_parser = movetime())]
     movetime1: Option<u64>,
-    /// The second engine's own milliseconds per move.
-    #[arg(long, conflicts_with = "tc2")]
+    /// The second engine's own milliseconds per move (1 to 86,400,000).
+    #[arg(long, conflicts_with = "tc2", value_parser = movetime())]
     movetime2: Option<u64>,
     /// The first engine's own clock, over --movetime/--tc (time odds).
     #[arg(long, value_name = "BASE+INC")]
@@ -291,22 +358,23 @@ struct MatchArgs {
     /// A file of openings (one per line: a hex FEN, or moves from the start).
     #[arg(long)]
     openings: Option<PathBuf>,
-    /// Without an openings file: random openings of this many plies.
-    #[arg(long, default_value_t = 4)]
+    /// Without an openings file: random openings of this many plies (0 to 100).
+    #[arg(long, default_value_t = 4, value_parser = count(0..=MAX_OPENING_PLIES))]
     opening_plies: usize,
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Games played at the same time.
-    #[arg(long, default_value_t = 1)]
+    /// Games played at the same time (1 to 64).
+    #[arg(long, default_value_t = 1, value_parser = count(1..=MAX_CONCURRENCY))]
     concurrency: usize,
-    /// Plies after which a game is adjudicated a draw.
-    #[arg(long, default_value_t = 400)]
+    /// Plies after which a game is adjudicated a draw (1 to 100,000).
+    #[arg(long, default_value_t = 400, value_parser = count(1..=MAX_GAME_PLIES))]
     max_plies: usize,
-    /// Adjudicate a win when both engines report at least this many centipawns...
-    #[arg(long, default_value_t = 1000)]
+    /// Adjudicate a win when both engines report at least this many centipawns (1 to
+    /// 100,000)...
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(i32).range(1..=100_000))]
     resign_score: i32,
-    /// ...for this many moves each (0: never adjudicate).
-    #[arg(long, default_value_t = 4)]
+    /// ...for this many moves each (0 to 1,000; 0: never adjudicate).
+    #[arg(long, default_value_t = 4, value_parser = count(0..=1_000))]
     resign_moves: usize,
     /// Folder for the game records.
     #[arg(long)]
@@ -327,6 +395,11 @@ struct MatchArgs {
         allow_hyphen_values = true
     )]
     sprt: Option<arena::Sprt>,
+}
+
+/// The parser of a time per move in milliseconds.
+fn movetime() -> clap::builder::RangedU64ValueParser<u64> {
+    clap::value_parser!(u64).range(1..=MAX_MOVETIME_MS)
 }
 
 fn parse_option(s: &str) -> Result<(String, String), String> {
@@ -385,7 +458,12 @@ fn main() -> ExitCode {
             BenchKind::Perft if eval != BenchEval::Full => {
                 Err("--eval is for the search bench; perft does not evaluate".to_string())
             }
-            BenchKind::Perft => bench_perft(&variant, depth.unwrap_or(5)),
+            BenchKind::Perft => match depth.unwrap_or(5) {
+                d if i64::from(d) > MAX_PERFT => Err(format!(
+                    "--depth {d}: perft depth must be 1 to {MAX_PERFT} (1 to {MAX_BENCH} is for the search)"
+                )),
+                d => bench_perft(&variant, d),
+            },
         },
         Some(Command::Match(args)) => play_match(*args),
         Some(Command::Check { files }) => check(&files),
@@ -429,9 +507,7 @@ fn main() -> ExitCode {
             },
         )
         .and_then(|svg| match out {
-            Some(path) => {
-                std::fs::write(&path, svg).map_err(|e| format!("{}: {e}", path.display()))
-            }
+            Some(path) => disk::write_file(&path, svg.as_bytes()),
             None => {
                 print!("{svg}");
                 Ok(())
@@ -451,10 +527,10 @@ fn main() -> ExitCode {
             hexchess_lab::round_robin::RoundRobinConfig {
                 strategies: Vec::new(),
                 games,
-                nodes: nodes.max(1),
+                nodes,
                 max_turns,
                 seed,
-                threads: threads.max(1),
+                threads,
             },
         ),
         Some(Command::Soak {
@@ -467,9 +543,9 @@ fn main() -> ExitCode {
         }) => soak(SoakConfig {
             variants: variant,
             games,
-            nodes: nodes.max(1),
+            nodes,
             searches,
-            threads: threads.clamp(1, hexchess_engine::MAX_THREADS),
+            threads,
             seed,
             ..SoakConfig::default()
         }),
@@ -601,8 +677,7 @@ fn play_match(a: MatchArgs) -> Result<(), String> {
     ];
     let openings = match &a.openings {
         Some(path) => {
-            let text =
-                std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let text = disk::read_text(path, disk::MAX_OPENINGS_BYTES)?;
             arena::parse_openings(&text)
         }
         None => arena::random_openings(&rules, a.games.div_ceil(2), a.opening_plies, a.seed),
@@ -734,6 +809,8 @@ fn tb_generate(variant: &str, material: &str, out: Option<PathBuf>) -> Result<()
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
+    // Before the build, which may take long: the write at its end would be refused.
+    disk::check_output(&path)?;
     let started = Instant::now();
     eprintln!("{name} for {}:", rules.name());
     let stop = std::sync::atomic::AtomicBool::new(false);
@@ -1007,13 +1084,7 @@ fn tune(args: &TuneArgs) -> Result<(), String> {
     let mut set = SampleSet::default();
     let mut skipped = 0;
     for file in &files {
-        let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
-        let added = GameRecord::parse(&text)
-            .and_then(|record| set.add_game(&record, &catalog, args.skip_plies));
-        if let Err(e) = added {
-            eprintln!("{}: {e} (left out)", file.display());
-            skipped += 1;
-        }
+        skipped += add_records(file, &catalog, args.skip_plies, &mut set)?;
     }
     out!(
         "{} games ({skipped} unreadable), {} training positions, {} held out",
@@ -1060,7 +1131,33 @@ fn tune(args: &TuneArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// `path` if it is a file, else the `.txt` and `.pgn` files under it.
+/// Adds every game of the records file `file` to the samples. A game that does not
+/// read or replay is reported on stderr with the file, its number and line, and left
+/// out; the games after it are still read. Returns how many were left out.
+fn add_records(
+    file: &Path,
+    catalog: &Catalog,
+    skip_plies: usize,
+    set: &mut SampleSet,
+) -> Result<usize, String> {
+    let text = disk::read_pgn(file)?;
+    let mut left_out = 0;
+    for game in read_games(&text) {
+        let added = game.map_err(|e| e.to_string()).and_then(|game| {
+            set.add_game(&GameRecord::from(&game), catalog, skip_plies)
+                .map_err(|e| format!("game {}, line {}: {e}", game.number, game.line))
+        });
+        if let Err(e) = added {
+            eprintln!("{}: {e} (left out)", file.display());
+            left_out += 1;
+        }
+    }
+    Ok(left_out)
+}
+
+/// `path` if it is a file, else the `.txt` and `.pgn` files under it. A file found in a
+/// folder that is not a regular file (a FIFO would block the reading) is passed over
+/// with a message; one named on the command line is refused when read.
 fn record_files(path: &Path, out: &mut Vec<PathBuf>) -> io::Result<()> {
     if !path.is_dir() {
         out.push(path.to_path_buf());
@@ -1071,7 +1168,10 @@ fn record_files(path: &Path, out: &mut Vec<PathBuf>) -> io::Result<()> {
         if p.is_dir() {
             record_files(&p, out)?;
         } else if p.extension().is_some_and(|e| e == "txt" || e == "pgn") {
-            out.push(p);
+            match hexchess_core::files::check_regular(&p) {
+                Ok(()) => out.push(p),
+                Err(e) => eprintln!("{e} (passed over)"),
+            }
         }
     }
     Ok(())
@@ -1092,6 +1192,55 @@ mod tests {
         assert_eq!(engine_time(Some(5), None, Some(20), None), ms(5));
         assert_eq!(engine_time(None, Some(own), Some(20), None), own);
         assert_eq!(engine_time(Some(5), None, None, Some(tc)), ms(5));
+    }
+
+    #[test]
+    fn each_ranged_flags_help_gives_its_range() {
+        use clap::CommandFactory;
+        let cases: &[(&[&str], &str, u64, u64)] = &[
+            (&["perft"], "depth", 0, MAX_PERFT as u64),
+            (&["bench"], "depth", 1, MAX_BENCH as u64),
+            (&["match"], "games", 1, MAX_MATCH_GAMES),
+            (&["match"], "movetime", 1, MAX_MOVETIME_MS),
+            (&["match"], "movetime1", 1, MAX_MOVETIME_MS),
+            (&["match"], "movetime2", 1, MAX_MOVETIME_MS),
+            (&["match"], "opening_plies", 0, MAX_OPENING_PLIES),
+            (&["match"], "concurrency", 1, MAX_CONCURRENCY),
+            (&["match"], "max_plies", 1, MAX_GAME_PLIES),
+            (&["match"], "resign_score", 1, 100_000),
+            (&["match"], "resign_moves", 0, 1_000),
+            (&["review"], "nodes", 1, 1_000_000_000_000),
+            (&["review"], "movetime", 1, MAX_MOVETIME_MS),
+            (&["review"], "depth", 1, MAX_BENCH as u64),
+            (&["tune"], "skip_plies", 0, MAX_SKIP_PLIES),
+            (&["tune"], "sweeps", 1, MAX_SWEEPS),
+            (&["tune"], "threads", 1, MAX_THREADS),
+            (&["tb", "bench"], "probes", 1, MAX_PROBES),
+            (&["round-robin"], "games", 1, MAX_ROUND_ROBIN_GAMES),
+            (&["round-robin"], "nodes", 1, MAX_LAB_NODES),
+            (&["round-robin"], "max_turns", 1, MAX_GAME_PLIES),
+            (&["round-robin"], "threads", 1, MAX_THREADS),
+            (&["soak"], "games", 0, MAX_SOAK_GAMES),
+            (&["soak"], "nodes", 1, MAX_LAB_NODES),
+            (&["soak"], "searches", 0, MAX_SOAK_SEARCHES),
+            (&["soak"], "threads", 1, MAX_THREADS),
+        ];
+        let mut cli = Cli::command();
+        for (path, id, lo, hi) in cases {
+            let mut command = &mut cli;
+            for name in *path {
+                command = command.find_subcommand_mut(name).expect("a subcommand");
+            }
+            let arg = command
+                .get_arguments()
+                .find(|a| a.get_id() == *id)
+                .unwrap_or_else(|| panic!("{path:?} has --{id}"));
+            let help = arg.get_help().map(|h| h.to_string()).unwrap_or_default();
+            assert!(
+                help.replace(',', "").contains(&format!("{lo} to {hi}")),
+                "{path:?} --{id}: {help}"
+            );
+        }
     }
 
     #[test]

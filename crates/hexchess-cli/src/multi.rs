@@ -98,7 +98,8 @@ pub fn round_robin(
             r.reason
                 .map_or("turn limit".to_string(), |x| format!("{x:?}"))
         );
-    });
+    })
+    .map_err(|e| e.to_string())?;
     println!("{report}");
     Ok(())
 }

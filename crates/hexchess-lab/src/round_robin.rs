@@ -252,19 +252,71 @@ pub fn play_game(
     }
 }
 
-/// Plays the round robin on `threads` threads; `progress` hears of each game.
+/// Why a round robin cannot be played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RoundRobinError {
+    /// Fewer different searches than the game has seats: no game could be seated.
+    TooFewSearches { seats: usize, given: usize },
+    /// A search given twice (a game seats different searches).
+    Repeated(Strategy),
+}
+
+impl fmt::Display for RoundRobinError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RoundRobinError::TooFewSearches { seats, given } => write!(
+                f,
+                "the game has {seats} seats but {given} search{} given: give at least {seats} \
+                 different searches with --search ({}), or none for all of them",
+                if *given == 1 { " is" } else { "es are" },
+                Strategy::ALL.map(|s| s.name()).join(", ")
+            ),
+            RoundRobinError::Repeated(s) => {
+                write!(
+                    f,
+                    "--search '{}' twice: each search plays once per game",
+                    s.name()
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for RoundRobinError {}
+
+/// Checks that `strategies` can fill a game of `seats` seats: all different, and at least
+/// as many as the seats.
+pub fn check_strategies(strategies: &[Strategy], seats: usize) -> Result<(), RoundRobinError> {
+    for (i, s) in strategies.iter().enumerate() {
+        if strategies[..i].contains(s) {
+            return Err(RoundRobinError::Repeated(*s));
+        }
+    }
+    if strategies.len() < seats {
+        return Err(RoundRobinError::TooFewSearches {
+            seats,
+            given: strategies.len(),
+        });
+    }
+    Ok(())
+}
+
+/// Plays the round robin on `threads` threads; `progress` hears of each game. The games
+/// are handed out as they are played, one cycle of the schedule after another, so a
+/// large count costs no memory before its games are played.
 pub fn run(
     rules: &Arc<Rules<WideBitboard>>,
     config: &RoundRobinConfig,
     progress: &(dyn Fn(usize, &GameResult) + Sync),
-) -> RoundRobinReport {
+) -> Result<RoundRobinReport, RoundRobinError> {
+    check_strategies(&config.strategies, rules.side_count())?;
     let cycle = schedule(&config.strategies, rules.side_count());
-    let cycles = config.games.div_ceil(cycle.len().max(1));
-    let jobs: Vec<(usize, Vec<Strategy>)> = (0..cycles)
-        .flat_map(|_| cycle.iter().cloned())
-        .enumerate()
-        .collect();
-    let queue = Mutex::new(jobs.into_iter());
+    let total = config
+        .games
+        .div_ceil(cycle.len())
+        .saturating_mul(cycle.len());
+    let jobs = (0..total).map(|i| (i, cycle[i % cycle.len()].clone()));
+    let queue = Mutex::new(jobs);
     let results = Mutex::new(Vec::new());
     std::thread::scope(|scope| {
         for _ in 0..config.threads.max(1) {
@@ -287,9 +339,9 @@ pub fn run(
     });
     let mut results = results.into_inner().expect("results");
     results.sort_by_key(|(i, _)| *i);
-    RoundRobinReport {
+    Ok(RoundRobinReport {
         results: results.into_iter().map(|(_, r)| r).collect(),
-    }
+    })
 }
 
 #[cfg(test)]
@@ -308,5 +360,26 @@ mod tests {
                 assert_eq!(s.iter().filter(|g| g[seat] == strategy).count(), 6);
             }
         }
+    }
+
+    #[test]
+    fn a_round_robin_needs_different_searches_for_every_seat() {
+        use Strategy::{BestReply as Brs, MaxN as Maxn, Paranoid};
+        let refused = check_strategies(&[Paranoid], 3).unwrap_err();
+        assert_eq!(
+            refused,
+            RoundRobinError::TooFewSearches { seats: 3, given: 1 }
+        );
+        let text = refused.to_string();
+        assert!(
+            text.starts_with("the game has 3 seats but 1 search is given"),
+            "{text}"
+        );
+        assert_eq!(
+            check_strategies(&[Brs, Maxn, Brs], 3),
+            Err(RoundRobinError::Repeated(Brs))
+        );
+        assert_eq!(check_strategies(&[Brs, Maxn, Paranoid], 3), Ok(()));
+        assert!(check_strategies(&Strategy::ALL, 4).is_ok());
     }
 }

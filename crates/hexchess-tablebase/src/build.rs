@@ -210,7 +210,7 @@ impl<'a> Builder<'a> {
         let cells: Vec<Cell> = rules.board().cells().collect();
         let indexer = Indexer::new(rules, &men);
         let positions = indexer.len() as u64;
-        if positions > u32::MAX as u64 * 4 {
+        if positions > crate::file::MAX_POSITIONS {
             return Err(TableError::TooLarge { positions });
         }
         let mut slots = [Vec::new(), Vec::new()];

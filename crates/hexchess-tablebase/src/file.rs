@@ -13,7 +13,9 @@ use std::fmt;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
+use hexchess_core::files::{self, FileError};
 use hexchess_core::{Bitboard, Piece, Rules, Side};
 
 use crate::material::Material;
@@ -22,6 +24,48 @@ use crate::table::Table;
 const MAGIC: &[u8; 8] = b"HEXCHTB1";
 /// The format this code writes and reads.
 pub const FORMAT_VERSION: u32 = 2;
+
+/// The most slots a table may have: the builder refuses larger tables
+/// ([`crate::TableError::TooLarge`]).
+pub const MAX_POSITIONS: u64 = u32::MAX as u64 * 4;
+
+/// The longest header: magic, version, fingerprint, two texts of at most `u16::MAX`
+/// bytes with their lengths, the slot count and the first stalemate code.
+const MAX_HEADER: u64 = 8 + 4 + 8 + 2 * (2 + u16::MAX as u64) + 8 + 1;
+
+/// The largest table file there can be: the longest header, the most slots, the
+/// checksum. Reading stops past it (a file that large is not a table).
+pub const MAX_FILE_BYTES: u64 = MAX_HEADER + MAX_POSITIONS + 4;
+
+/// Tells the temporary files of one process apart.
+static TEMPORARIES: AtomicU64 = AtomicU64::new(0);
+
+/// A new temporary path in `path`'s folder, for writing a file to rename over it.
+fn temporary_beside(path: &Path) -> PathBuf {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "table".to_string());
+    path.with_file_name(format!(
+        ".{name}.{}.{}.tmp",
+        std::process::id(),
+        TEMPORARIES.fetch_add(1, Ordering::Relaxed)
+    ))
+}
+
+/// A file that could not be read, as a table file error (the path said once).
+fn file_error(e: FileError) -> TableFileError {
+    let path = e.path().to_path_buf();
+    let message = match &e {
+        FileError::Io { error, .. } => error.to_string(),
+        FileError::NotAFile { what, .. } => format!("{what}, not a regular file"),
+        FileError::TooLarge { limit, .. } => {
+            format!("larger than {limit} bytes, the largest table file: not a table")
+        }
+        other => other.to_string(),
+    };
+    TableFileError::Io { path, message }
+}
 
 /// The per-user folder tables live in (`<data>/hexchess/tables`), when there is one.
 pub fn default_dir() -> Option<PathBuf> {
@@ -245,32 +289,55 @@ impl Table {
         out
     }
 
-    /// Writes the table to `path`, streaming it (no second copy of the codes in
-    /// memory).
+    /// Writes the table to `path`, all or nothing, streaming it (no second copy of the
+    /// codes in memory): into a new temporary file beside it, flushed to the disk, then
+    /// renamed over `path`, as [`hexchess_core::files::write_atomic`] does. A crash, a
+    /// full disk or a refused write leaves any older table whole, and a path that is
+    /// not a regular file (a FIFO would block the write) is refused.
     pub fn write(&self, path: &Path) -> Result<(), TableFileError> {
         let io = |e: std::io::Error| TableFileError::Io {
             path: path.to_path_buf(),
             message: e.to_string(),
         };
-        let mut w = std::io::BufWriter::new(std::fs::File::create(path).map_err(io)?);
+        if let Err(e) = files::check_regular(path)
+            && !e.is_not_found()
+        {
+            return Err(file_error(e));
+        }
+        let tmp = temporary_beside(path);
+        let written = self
+            .write_to(&tmp)
+            .and_then(|()| std::fs::rename(&tmp, path));
+        if written.is_err() {
+            let _ = std::fs::remove_file(&tmp);
+        }
+        written.map_err(io)
+    }
+
+    /// Writes the file's bytes to a new file at `path` and flushes it to the disk.
+    fn write_to(&self, path: &Path) -> std::io::Result<()> {
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(path)?;
+        let mut w = std::io::BufWriter::new(file);
         let header = self.header();
         let mut crc = crc32_update(!0, &header);
-        w.write_all(&header).map_err(io)?;
+        w.write_all(&header)?;
         for chunk in self.codes().chunks(1 << 20) {
             crc = crc32_update(crc, chunk);
-            w.write_all(chunk).map_err(io)?;
+            w.write_all(chunk)?;
         }
-        w.write_all(&(!crc).to_le_bytes()).map_err(io)?;
-        w.flush().map_err(io)
+        w.write_all(&(!crc).to_le_bytes())?;
+        w.into_inner().map_err(|e| e.into_error())?.sync_all()
     }
 
     /// Reads a table of `rules`' variant from `path`, refusing one built from other
-    /// rules or damaged.
+    /// rules or damaged. Only a regular file is opened (a FIFO named like a table would
+    /// block the reading until something writes into it), and only one no larger than
+    /// the largest table file, [`MAX_FILE_BYTES`].
     pub fn read(path: &Path, rules: &Arc<Rules>) -> Result<Table, TableFileError> {
-        let bytes = std::fs::read(path).map_err(|e| TableFileError::Io {
-            path: path.to_path_buf(),
-            message: e.to_string(),
-        })?;
+        let bytes = files::read_bytes(path, MAX_FILE_BYTES).map_err(file_error)?;
         Table::from_owned_bytes(bytes, path, rules)
     }
 

@@ -35,6 +35,8 @@ pub mod material;
 pub mod table;
 
 pub use build::Restriction;
-pub use file::{FORMAT_VERSION, TableFileError, default_dir, rules_fingerprint, table_path};
+pub use file::{
+    FORMAT_VERSION, MAX_FILE_BYTES, TableFileError, default_dir, rules_fingerprint, table_path,
+};
 pub use material::{MAX_MEN, Material, MaterialError};
 pub use table::{Counts, Table, TableError, Value};

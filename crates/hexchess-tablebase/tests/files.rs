@@ -160,3 +160,84 @@ fn randomly_damaged_files_never_panic() {
     }
     assert!(refused > 250, "{refused}");
 }
+
+/// Runs `f` on a thread of its own and returns its result, or `None` if it has not
+/// returned within `bound` (a hang then fails the test instead of blocking it).
+fn within<T: Send + 'static>(
+    bound: std::time::Duration,
+    f: impl FnOnce() -> T + Send + 'static,
+) -> Option<T> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(f());
+    });
+    rx.recv_timeout(bound).ok()
+}
+
+/// A FIFO named like a table: opening it would wait for a writer, forever.
+#[cfg(unix)]
+#[test]
+fn a_fifo_named_like_a_table_is_refused_not_waited_on() {
+    let dir = temp("fifo");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("KRvK.htb");
+    let _ = std::fs::remove_file(&path);
+    let made = std::process::Command::new("mkfifo").arg(&path).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+    let rules = rules("glinski");
+    let (read_path, read_rules) = (path.clone(), Arc::clone(&rules));
+    let read = within(std::time::Duration::from_secs(30), move || {
+        Table::read(&read_path, &read_rules).err()
+    })
+    .expect("the read returns at once");
+    let e = read.expect("a FIFO is not a table");
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "{}: a FIFO (named pipe), not a regular file",
+            path.display()
+        )
+    );
+    // Nor is a table written into it (nothing would read it).
+    let kvk = Table::generate(&rules, &Material::parse("KvK", &rules).unwrap()).unwrap();
+    let write_path = path.clone();
+    let written = within(std::time::Duration::from_secs(30), move || {
+        kvk.write(&write_path).err()
+    })
+    .expect("the write returns at once");
+    assert!(
+        written.is_some_and(|e| e.to_string().contains("not a regular file")),
+        "refused"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_table_is_written_whole_over_the_old_one_without_a_temporary_left() {
+    let dir = temp("atomic");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("KRvK.htb");
+    std::fs::write(&path, "an old, damaged table").unwrap();
+    let rules = rules("glinski");
+    let table = krk(&rules);
+    table.write(&path).unwrap();
+    assert_eq!(std::fs::read(&path).unwrap(), table.to_bytes());
+    let names: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert_eq!(names.len(), 1, "only the table itself");
+    // A folder in the table's place is refused, and left as it was.
+    let folder = dir.join("KvK.htb");
+    std::fs::create_dir_all(folder.join("inside")).unwrap();
+    let kvk = Table::generate(&rules, &Material::parse("KvK", &rules).unwrap()).unwrap();
+    let e = kvk.write(&folder).unwrap_err();
+    assert!(
+        e.to_string().contains("a folder, not a regular file"),
+        "{e}"
+    );
+    assert!(folder.join("inside").is_dir());
+    assert_eq!(
+        std::fs::read_dir(&dir).unwrap().count(),
+        2,
+        "no temporary left"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

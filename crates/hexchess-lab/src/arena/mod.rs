@@ -14,6 +14,7 @@ mod command_line;
 mod process;
 pub mod stats;
 
+use std::collections::HashSet;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
@@ -29,6 +30,7 @@ pub use command_line::{CommandLineError, split_command_line};
 pub use process::{EngineError, EngineLogs, EngineProcess};
 pub use stats::{MatchSummary, Sprt, SprtError, SprtVerdict};
 
+use hexchess_core::files::write_atomic;
 use hexchess_core::outcome::{GameOutcome, Termination};
 use hexchess_core::piece::Side;
 use hexchess_core::position::Position;
@@ -64,7 +66,8 @@ pub enum TimeControl {
 pub enum TimeControlError {
     /// Not `BASE` or `BASE+INC` in seconds.
     Format(String),
-    /// A clock that starts empty, or a time that is negative, not finite or too long.
+    /// A clock that starts empty, or a time that is negative, not finite or longer than
+    /// [`MAX_CLOCK`].
     Range(String),
 }
 
@@ -77,13 +80,17 @@ impl fmt::Display for TimeControlError {
             ),
             TimeControlError::Range(s) => write!(
                 f,
-                "time control '{s}': the clock must start above 0 s, and no time may be negative or endless"
+                "time control '{s}': the clock must start above 0 s, and no time may be negative or endless (a day at most)"
             ),
         }
     }
 }
 
 impl std::error::Error for TimeControlError {}
+
+/// The longest clock or increment: a day. Longer is a typo, and the clocks' arithmetic
+/// (what is left, plus a second's grace) must not overflow.
+pub const MAX_CLOCK: Duration = Duration::from_secs(86_400);
 
 /// A clock from `BASE+INC` or `BASE`, in seconds: `10+0.1`, `60`.
 impl FromStr for TimeControl {
@@ -99,7 +106,7 @@ impl FromStr for TimeControl {
             Duration::try_from_secs_f64(v).map_err(|_| TimeControlError::Range(s.to_string()))
         };
         let (base, increment) = (seconds(base)?, seconds(increment)?);
-        if base.is_zero() {
+        if base.is_zero() || base > MAX_CLOCK || increment > MAX_CLOCK {
             return Err(TimeControlError::Range(s.to_string()));
         }
         Ok(TimeControl::Clock { base, increment })
@@ -107,7 +114,7 @@ impl FromStr for TimeControl {
 }
 
 /// A start for a pair of games: moves from the variant's start position.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Opening {
     /// Start position (hex FEN), or the variant's start.
     pub fen: Option<String>,
@@ -208,11 +215,26 @@ fn prepare_logs(config: &MatchConfig, workers: usize) -> Result<(), String> {
         for engine in 0..2 {
             let files = engine_logs(config, engine, worker);
             for path in [files.stderr, files.io].into_iter().flatten() {
-                std::fs::write(&path, "").map_err(|e| format!("{}: {e}", path.display()))?;
+                // A new empty file in its place: never a FIFO or a device opened for
+                // writing (which could block), and an old log kept whole if this fails.
+                write_file(&path, b"")?;
             }
         }
     }
     Ok(())
+}
+
+/// [`write_atomic`], its error naming the file once.
+fn write_file(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    write_atomic(path, bytes).map_err(|e| {
+        let text = e.to_string();
+        let name = path.display().to_string();
+        if text.starts_with(&name) {
+            text
+        } else {
+            format!("{name}: {text}")
+        }
+    })
 }
 
 fn create_dir(dir: &Path) -> Result<(), String> {
@@ -241,30 +263,53 @@ impl GameResult {
     }
 }
 
-/// `count` different openings of `plies` random legal moves (deterministic for a seed).
+/// Attempts in a row that found no new opening after which [`random_openings`] stops
+/// early: the variant has no more openings of that length to give (with one ply there
+/// are some fifty). Any opening a coupon collector still lacks by then has a chance of
+/// about one in 2,500 or less per attempt, and is missed with a chance below e^-39.
+const STALE_ATTEMPTS: usize = 100_000;
+
+/// `count` different openings of `plies` random legal moves (deterministic for a seed),
+/// or as many as were found in `50 * count` attempts. Each attempt costs the same
+/// whatever was found before (a set, not a scan of the openings found: with a scan a
+/// million games took hours before the first one started).
 pub fn random_openings(rules: &Arc<Rules>, count: usize, plies: usize, seed: u64) -> Vec<Opening> {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut out: Vec<Opening> = Vec::new();
+    let mut seen: HashSet<Opening> = HashSet::new();
     let mut attempts = 0;
-    while out.len() < count && attempts < count * 50 {
+    let mut stale = 0;
+    while out.len() < count && attempts < count.saturating_mul(50) && stale < STALE_ATTEMPTS {
         attempts += 1;
-        let mut p = Position::start(Arc::clone(rules));
-        let mut moves = Vec::new();
-        for _ in 0..plies {
-            let legal = p.legal_moves();
-            if legal.is_empty() {
-                break;
-            }
-            let m = legal[rng.random_range(0..legal.len())];
-            moves.push(p.move_to_lan(m));
-            p.make_move(m);
-        }
-        let o = Opening { fen: None, moves };
-        if p.outcome().is_none() && !out.contains(&o) {
+        stale += 1;
+        let Some(o) = random_opening(rules, plies, &mut rng) else {
+            continue;
+        };
+        if seen.insert(o.clone()) {
             out.push(o);
+            stale = 0;
         }
     }
     out
+}
+
+/// `plies` random legal moves from the start (fewer if the game ends), or `None` if
+/// they end the game.
+fn random_opening(rules: &Arc<Rules>, plies: usize, rng: &mut StdRng) -> Option<Opening> {
+    let mut p = Position::start(Arc::clone(rules));
+    let mut moves = Vec::new();
+    for _ in 0..plies {
+        let legal = p.legal_moves();
+        if legal.is_empty() {
+            break;
+        }
+        let m = legal[rng.random_range(0..legal.len())];
+        moves.push(p.move_to_lan(m));
+        p.make_move(m);
+    }
+    p.outcome()
+        .is_none()
+        .then_some(Opening { fen: None, moves })
 }
 
 /// Reads openings, one per line: a hex FEN (optionally followed by `moves ...`), or
@@ -392,8 +437,7 @@ fn collect_results(
         };
         if let Some(dir) = &config.out_dir {
             let path = dir.join(format!("game-{:04}.txt", result.index + 1));
-            std::fs::write(&path, result.record.to_string())
-                .map_err(|e| format!("{}: {e}", path.display()))?;
+            write_file(&path, result.record.to_string().as_bytes())?;
         }
         summary.add(result.index, result.points(0));
         if summary.verdict().is_some() {
@@ -450,7 +494,7 @@ fn play_game(
         let asked = Instant::now();
         let answer = match engine.go(&go, allowed) {
             Ok(a) => a,
-            Err(EngineError::Timeout(_)) => {
+            Err(EngineError::Timeout { .. }) => {
                 // Forget this process: it may still be thinking.
                 engines[e] = None;
                 break GameOutcome::win(!side, Termination::Time);
@@ -781,7 +825,9 @@ mod tests {
             );
         }
         // Parsed as numbers, but no clock: an empty one, a negative or endless time.
-        for bad in ["0+1", "-5+0", "10+-1", "nan", "inf+0", "1e300"] {
+        for bad in [
+            "0+1", "-5+0", "10+-1", "nan", "inf+0", "1e300", "86401", "60+86401",
+        ] {
             assert_eq!(
                 bad.parse::<TimeControl>(),
                 Err(TimeControlError::Range(bad.into())),
@@ -790,6 +836,42 @@ mod tests {
         }
         let err = "ten".parse::<TimeControl>().unwrap_err().to_string();
         assert!(err.contains("BASE+INC"), "{err}");
+    }
+
+    /// The openings as the first version found them: each new one compared with every
+    /// one found before (quadratic in the count).
+    fn openings_by_scan(rules: &Arc<Rules>, count: usize, plies: usize, seed: u64) -> Vec<Opening> {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut out: Vec<Opening> = Vec::new();
+        let mut attempts = 0;
+        while out.len() < count && attempts < count * 50 {
+            attempts += 1;
+            if let Some(o) = random_opening(rules, plies, &mut rng)
+                && !out.contains(&o)
+            {
+                out.push(o);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn openings_found_through_a_set_are_those_a_scan_finds() {
+        let catalog = hexchess_core::Catalog::builtin();
+        let rules = Arc::clone(&catalog.get("glinski").unwrap().rules);
+        // Many, few of one ply (the variant has some fifty), and the start alone.
+        for (count, plies, seed) in [(300, 4, 1), (60, 1, 7), (3, 0, 2)] {
+            let found = random_openings(&rules, count, plies, seed);
+            assert_eq!(
+                found,
+                openings_by_scan(&rules, count, plies, seed),
+                "{count} of {plies}"
+            );
+            let distinct: HashSet<&Opening> = found.iter().collect();
+            assert_eq!(distinct.len(), found.len());
+        }
+        assert_eq!(random_openings(&rules, 300, 4, 1).len(), 300);
+        assert_eq!(random_openings(&rules, 3, 0, 2).len(), 1);
     }
 
     #[test]
