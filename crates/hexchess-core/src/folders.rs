@@ -14,6 +14,17 @@ use std::path::PathBuf;
 
 use directories::ProjectDirs;
 
+/// The folder an environment variable names; set but empty counts as not set (an empty
+/// path would otherwise mean the current folder, and files would land wherever the
+/// program happened to start).
+fn override_dir(variable: &str) -> Option<PathBuf> {
+    folder_named(std::env::var_os(variable))
+}
+
+fn folder_named(value: Option<std::ffi::OsString>) -> Option<PathBuf> {
+    value.filter(|v| !v.is_empty()).map(PathBuf::from)
+}
+
 fn project() -> Option<ProjectDirs> {
     ProjectDirs::from("", "", "hexchess")
 }
@@ -21,14 +32,25 @@ fn project() -> Option<ProjectDirs> {
 /// Where variant files, endgame tables and the autosaved game live; `None` on a
 /// system with no home folder.
 pub fn data_dir() -> Option<PathBuf> {
-    std::env::var_os("HEXCHESS_DATA_DIR")
-        .map(PathBuf::from)
-        .or_else(|| project().map(|p| p.data_dir().to_path_buf()))
+    override_dir("HEXCHESS_DATA_DIR").or_else(|| project().map(|p| p.data_dir().to_path_buf()))
 }
 
 /// Where the player's settings live; `None` on a system with no home folder.
 pub fn config_dir() -> Option<PathBuf> {
-    std::env::var_os("HEXCHESS_CONFIG_DIR")
-        .map(PathBuf::from)
-        .or_else(|| project().map(|p| p.config_dir().to_path_buf()))
+    override_dir("HEXCHESS_CONFIG_DIR").or_else(|| project().map(|p| p.config_dir().to_path_buf()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_empty_variable_names_no_folder() {
+        assert_eq!(folder_named(None), None);
+        assert_eq!(folder_named(Some("".into())), None);
+        assert_eq!(
+            folder_named(Some("/tmp/x".into())),
+            Some(PathBuf::from("/tmp/x"))
+        );
+    }
 }
