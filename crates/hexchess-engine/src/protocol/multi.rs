@@ -112,8 +112,8 @@ impl Table {
     }
 
     /// Searches on its own thread (among the turns `only`, or all when it is empty) and
-    /// prints `bestmove` with the whole turn; a search that must wait (`go infinite`,
-    /// `go ponder`) holds its answer until `stop` or `ponderhit`.
+    /// prints `bestmove` with the whole turn; `go infinite` holds its answer until
+    /// `stop`, and `go ponder` until `stop` or `ponderhit`.
     pub(crate) fn go(
         &mut self,
         out: &SharedOut,
@@ -152,6 +152,44 @@ impl Table {
     pub(crate) fn counter(&self, depth: u32) -> impl FnOnce(&AtomicBool) -> String + Send + use<> {
         let game = self.game.clone();
         move |stop| count_turns(&game, depth, stop)
+    }
+
+    /// The board, the FEN, who moves and where each side stands.
+    pub(crate) fn display(&self, out: &SharedOut) {
+        let g = &self.game;
+        let pos = g.position();
+        let mut text = pos.ascii();
+        text.push_str(&format!("Variant: {}\n", self.rules.name()));
+        text.push_str(&format!("Fen: {}\n", g.to_fen()));
+        text.push_str(&format!(
+            "To move: {} ({} move(s) this turn)\n",
+            self.rules.side_name(g.side_to_move()),
+            g.moves_this_turn().0.max(1)
+        ));
+        for side in g.sides() {
+            let standing = match g.standing(side) {
+                Standing::Playing => "playing",
+                Standing::Frozen => "checkmated: loses its turns",
+                Standing::Out => "out",
+            };
+            let owed = match g.owed(side) {
+                0 => String::new(),
+                v => format!(", owes a piece worth {v}"),
+            };
+            text.push_str(&format!(
+                "{}: {standing}{owed}\n",
+                self.rules.side_name(side)
+            ));
+        }
+        if let Some(end) = g.end() {
+            let names: Vec<&str> = end
+                .winners
+                .iter()
+                .map(|s| self.rules.side_name(*s))
+                .collect();
+            text.push_str(&format!("Over: {:?}, {}", end.reason, names.join(" and ")));
+        }
+        say(out, text.trim_end());
     }
 }
 
@@ -209,46 +247,6 @@ fn answer(
             say(out, format!("bestmove {}", turn_lan(game, &c.steps)));
         }
         None => say(out, "bestmove (none)"),
-    }
-}
-
-impl Table {
-    /// The board, the FEN, who moves and where each side stands.
-    pub(crate) fn display(&self, out: &SharedOut) {
-        let g = &self.game;
-        let pos = g.position();
-        let mut text = pos.ascii();
-        text.push_str(&format!("Variant: {}\n", self.rules.name()));
-        text.push_str(&format!("Fen: {}\n", g.to_fen()));
-        text.push_str(&format!(
-            "To move: {} ({} move(s) this turn)\n",
-            self.rules.side_name(g.side_to_move()),
-            g.moves_this_turn().0.max(1)
-        ));
-        for side in g.sides() {
-            let standing = match g.standing(side) {
-                Standing::Playing => "playing",
-                Standing::Frozen => "checkmated: loses its turns",
-                Standing::Out => "out",
-            };
-            let owed = match g.owed(side) {
-                0 => String::new(),
-                v => format!(", owes a piece worth {v}"),
-            };
-            text.push_str(&format!(
-                "{}: {standing}{owed}\n",
-                self.rules.side_name(side)
-            ));
-        }
-        if let Some(end) = g.end() {
-            let names: Vec<&str> = end
-                .winners
-                .iter()
-                .map(|s| self.rules.side_name(*s))
-                .collect();
-            text.push_str(&format!("Over: {:?}, {}", end.reason, names.join(" and ")));
-        }
-        say(out, text.trim_end());
     }
 }
 
