@@ -1060,7 +1060,11 @@ fn list_variants() -> Result<(), String> {
 fn tune(args: &TuneArgs) -> Result<(), String> {
     let catalog = Catalog::load_default();
     let start = match &args.start {
-        Some(text) => ron::from_str::<EvalWeights>(text).map_err(|e| format!("--start: {e}"))?,
+        Some(text) => {
+            let start = ron::from_str::<EvalWeights>(text).map_err(|e| format!("--start: {e}"))?;
+            start.check().map_err(|e| format!("--start: {e}"))?;
+            start
+        }
         None => EvalWeights::default(),
     };
     let mut frozen = [false; EvalWeights::LEN];

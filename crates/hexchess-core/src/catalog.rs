@@ -7,7 +7,9 @@ use std::sync::Arc;
 use crate::bitboard::WideBitboard;
 use crate::rules::Rules;
 use crate::variant::builtin::BuiltinVariant;
-use crate::variant::{BUILTIN_VARIANTS, Problem, VariantError, VariantSpec, load_variant_file};
+use crate::variant::{
+    BUILTIN_VARIANTS, Problem, VariantError, VariantSpec, parse_variant, read_variant_text,
+};
 
 /// Where a variant came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -254,20 +256,22 @@ impl Catalog {
     pub fn load_file(&mut self, path: &Path) -> Result<Option<&CatalogEntry>, VariantError> {
         let file = path.display().to_string();
         self.errors.retain(|e| e.file() != file);
-        let loaded =
-            load_variant_file(path).and_then(|spec| compile_any(&spec, &file).map(|r| (spec, r)));
-        let (spec, compiled) = match loaded {
+        // Read once: the same text is checked and compared with the built-ins.
+        let loaded = read_variant_text(path).and_then(|text| {
+            let spec = parse_variant(&text, &file)?;
+            let compiled = compile_any(&spec, &file)?;
+            Ok((text, spec, compiled))
+        });
+        let (text, spec, compiled) = match loaded {
             Ok(x) => x,
             Err(e) => {
                 self.errors.push(e.clone());
                 return Err(e);
             }
         };
-        let is_builtin_copy = std::fs::read_to_string(path).is_ok_and(|text| {
-            BUILTIN_VARIANTS
-                .iter()
-                .any(|b| b.id == spec.id && b.source == text)
-        });
+        let is_builtin_copy = BUILTIN_VARIANTS
+            .iter()
+            .any(|b| b.id == spec.id && b.source == text);
         let source = if is_builtin_copy {
             VariantSource::Builtin
         } else {

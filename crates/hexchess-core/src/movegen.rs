@@ -5,6 +5,8 @@
 //! Only en-passant captures (which remove a piece off the target cell) are checked by
 //! testing the resulting occupancy.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use crate::bitboard::{Bitboard, CellSet};
 use crate::cell::Cell;
 use crate::moves::{Move, MoveList};
@@ -696,11 +698,23 @@ impl<B: CellSet> Position<B> {
 
     /// Counts the leaves of the legal move tree `depth` plies deep (draw rules ignored).
     pub fn perft(&mut self, depth: u32) -> u64 {
-        let mut lists: Vec<MoveList> = (0..depth.max(1)).map(|_| Vec::with_capacity(256)).collect();
-        self.perft_with(depth, &mut lists)
+        self.perft_halting(depth, &Never)
     }
 
-    fn perft_with(&mut self, depth: u32, lists: &mut [MoveList]) -> u64 {
+    /// [`Position::perft`] that gives up once `stop` is set: `None` then. The flag is
+    /// read at every node with moves under it (the last ply is counted in bulk), so a
+    /// count of any depth stops within microseconds; the plain count never reads one.
+    pub fn perft_until(&mut self, depth: u32, stop: &AtomicBool) -> Option<u64> {
+        let total = self.perft_halting(depth, stop);
+        (!stop.halted()).then_some(total)
+    }
+
+    fn perft_halting(&mut self, depth: u32, halt: &impl Halt) -> u64 {
+        let mut lists: Vec<MoveList> = (0..depth.max(1)).map(|_| Vec::with_capacity(256)).collect();
+        self.perft_with(depth, &mut lists, halt)
+    }
+
+    fn perft_with(&mut self, depth: u32, lists: &mut [MoveList], halt: &impl Halt) -> u64 {
         if depth == 0 {
             return 1;
         }
@@ -709,10 +723,13 @@ impl<B: CellSet> Position<B> {
         if depth == 1 {
             return list.len() as u64;
         }
+        if halt.halted() {
+            return 0;
+        }
         let mut total = 0;
         for &mv in list.iter() {
             self.make_move(mv);
-            total += self.perft_with(depth - 1, rest);
+            total += self.perft_with(depth - 1, rest, halt);
             self.unmake_move();
         }
         total
@@ -730,6 +747,29 @@ impl<B: CellSet> Position<B> {
                 (mv, n)
             })
             .collect()
+    }
+}
+
+/// Whether a count must give up: [`Never`] for the plain perft (compiled away), a stop
+/// flag for one that can be stopped.
+trait Halt {
+    fn halted(&self) -> bool;
+}
+
+/// A count nobody stops.
+struct Never;
+
+impl Halt for Never {
+    #[inline(always)]
+    fn halted(&self) -> bool {
+        false
+    }
+}
+
+impl Halt for AtomicBool {
+    #[inline(always)]
+    fn halted(&self) -> bool {
+        self.load(Ordering::Relaxed)
     }
 }
 

@@ -111,3 +111,36 @@ fn standard_rank_12_pawn_blocked() {
         &[83, 6_726, 561_772],
     );
 }
+
+/// A count that can be stopped counts the same as the plain one, and once stopped gives
+/// no number at all (a partial total is not a perft count).
+#[test]
+fn a_stoppable_count_agrees_and_a_stopped_one_gives_nothing() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let mut pos = Position::start(rules("glinski"));
+    let go_on = AtomicBool::new(false);
+    assert_eq!(pos.perft_until(3, &go_on), Some(137_858));
+    let stopped = AtomicBool::new(true);
+    assert_eq!(pos.perft_until(3, &stopped), None);
+    // Whatever was counted before the stop, a stopped count gives no number.
+    assert_eq!(pos.perft_until(1, &stopped), None);
+    assert_eq!(pos.perft_until(1, &go_on), Some(51));
+    // Stopped from another thread in the middle of a count of hours.
+    let flag = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            flag.store(true, Ordering::Relaxed);
+        });
+        let started = std::time::Instant::now();
+        assert_eq!(pos.perft_until(9, &flag), None);
+        assert!(started.elapsed().as_secs() < 5, "{:?}", started.elapsed());
+    });
+    assert_eq!(pos.to_fen(), Position::start(rules("glinski")).to_fen());
+
+    let three = hexchess_core::Catalog::builtin();
+    let entry = three.get_multi("hexachess-3").expect("built in");
+    let game = hexchess_core::multi::Game::new(std::sync::Arc::clone(&entry.rules)).unwrap();
+    assert_eq!(game.perft_until(2, &go_on), Some(game.perft(2)));
+    assert_eq!(game.perft_until(2, &stopped), None);
+}

@@ -306,3 +306,91 @@ fn a_deleted_file_takes_its_variants_and_errors_with_it() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A piece value the engine could confuse with a mate, or that overflows its sums, is
+/// refused where it is written; every value the shipped files give passes.
+#[test]
+fn piece_values_out_of_range_are_refused_where_they_stand() {
+    for value in [
+        "2147483647",
+        "30000",
+        "100000",
+        "10001",
+        "-1",
+        "-2147483648",
+    ] {
+        let broken = GLINSKI.replace(
+            "(letter: 'R', name: \"Rook\"",
+            &format!("(letter: 'R', name: \"Rook\", value: {value}"),
+        );
+        assert_ne!(broken, GLINSKI, "the rook line is as expected");
+        let err = parse_variant(&broken, "variants/rich.ron").unwrap_err();
+        let VariantError::Invalid { problems, .. } = &err else {
+            panic!("{value}: {err}")
+        };
+        let p = problems
+            .iter()
+            .find(|p| p.message.contains("value"))
+            .unwrap_or_else(|| panic!("{value}: {err}"));
+        assert_eq!(
+            (p.line, p.column),
+            {
+                let (l, c) = position_of(&broken, "letter: 'R'", value);
+                (Some(l), Some(c))
+            },
+            "{value}: {err}"
+        );
+        assert!(p.message.contains("0 to 10000"), "{value}: {p}");
+    }
+    for value in ["0", "1", "950", "10000"] {
+        let fine = GLINSKI.replace(
+            "(letter: 'R', name: \"Rook\"",
+            &format!("(letter: 'R', name: \"Rook\", value: {value}"),
+        );
+        parse_variant(&fine, "variants/fine.ron").unwrap_or_else(|e| panic!("{value}: {e}"));
+    }
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../variants");
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|x| x == "ron") {
+            hexchess_core::variant::load_variant_file(&path)
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        }
+    }
+}
+
+/// A FIFO named like a variant file, in a folder of them or named directly, is refused
+/// at once: opening it would wait for a writer that never comes.
+#[cfg(unix)]
+#[test]
+fn a_fifo_named_like_a_variant_file_is_refused_not_waited_on() {
+    use hexchess_core::catalog::Catalog;
+    use std::sync::mpsc::channel;
+    use std::time::Duration;
+    let dir = std::env::temp_dir().join(format!("hexchess-fifo-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("x.ron");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+    let (send, receive) = channel();
+    let (d, f) = (dir.clone(), fifo.clone());
+    std::thread::spawn(move || {
+        let mut catalog = Catalog::builtin();
+        catalog.load_dir(&d);
+        let errors: Vec<String> = catalog.errors().iter().map(|e| e.to_string()).collect();
+        let direct = hexchess_core::variant::load_variant_file(&f).map(|_| ());
+        let _ = send.send((errors, direct));
+    });
+    let (errors, direct) = receive
+        .recv_timeout(Duration::from_secs(10))
+        .expect("loading did not block on the FIFO");
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(
+        errors[0].contains("x.ron") && errors[0].contains("FIFO"),
+        "{errors:?}"
+    );
+    let e = direct.unwrap_err();
+    assert!(e.to_string().contains("FIFO"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -3,7 +3,7 @@
 //! change to it changes the count) and its speed the number to watch for regressions.
 
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use super::{EvalMode, SearchLimits, SearchOptions, Searcher};
@@ -62,7 +62,18 @@ pub struct BenchLine {
 /// Runs the benchmark with the engine's evaluation `eval` (the standard signature is
 /// [`EvalMode::FULL`]; a lesser one shows what the evaluation costs in speed); `progress`
 /// sees each position as it finishes.
-pub fn run(depth: u32, eval: EvalMode, mut progress: impl FnMut(&BenchLine)) -> Vec<BenchLine> {
+pub fn run(depth: u32, eval: EvalMode, progress: impl FnMut(&BenchLine)) -> Vec<BenchLine> {
+    run_until(depth, eval, &Arc::new(AtomicBool::new(false)), progress)
+}
+
+/// [`run`], ending as soon as `stop` is set (the protocol's `stop` and `quit`): the
+/// positions searched to the end before it, without the one it interrupted.
+pub fn run_until(
+    depth: u32,
+    eval: EvalMode,
+    stop: &Arc<AtomicBool>,
+    mut progress: impl FnMut(&BenchLine),
+) -> Vec<BenchLine> {
     let catalog = Catalog::builtin();
     let mut lines = Vec::new();
     // One searcher for the whole run, cleared before each position as for a new game:
@@ -74,14 +85,21 @@ pub fn run(depth: u32, eval: EvalMode, mut progress: impl FnMut(&BenchLine)) -> 
         eval,
         ..SearchOptions::default()
     });
+    // The table's pages, fetched now rather than by the first position's search.
+    searcher.touch_hash();
     for &(variant, fen) in BENCH_POSITIONS {
         let rules = Arc::clone(&catalog.get(variant).expect("built-in").rules);
         let mut pos = Position::from_fen(rules, fen).expect("bench positions are valid");
         searcher.clear();
         searcher.evaluator(&pos);
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
         let start = Instant::now();
-        let stop = Arc::new(AtomicBool::new(false));
-        let result = searcher.search(&mut pos, &SearchLimits::depth(depth), &stop, &mut |_| {});
+        let result = searcher.search(&mut pos, &SearchLimits::depth(depth), stop, &mut |_| {});
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
         let line = BenchLine {
             variant,
             fen,

@@ -260,7 +260,8 @@ pub fn tune(
                 for _ in 0..8 {
                     let mut candidate = best.clone();
                     candidate[i] += direction * steps[i];
-                    if candidate[i] < 0 {
+                    // Weights stay positive, and within what the engine accepts.
+                    if candidate[i] < 0 || !EvalWeights::RANGE.contains(&candidate[i]) {
                         break;
                     }
                     let e = error(&candidate, k);

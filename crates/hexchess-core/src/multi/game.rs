@@ -1,6 +1,7 @@
 //! A game of more than two sides: standings, turns of several steps, and the end.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::rounds::{CaptureLog, Captured};
 use super::spec::{Eliminated, Goal, MultiRules};
@@ -213,15 +214,30 @@ impl<B: CellSet> Game<B> {
     /// Counts the sequences of whole turns `depth` turns deep (each turn with all its
     /// steps: a removal, one or two moves; a lost turn is no choice and not counted).
     pub fn perft(&self, depth: u32) -> u64 {
+        self.perft_until(depth, &AtomicBool::new(false))
+            .expect("nothing stops this count")
+    }
+
+    /// [`Game::perft`] that gives up once `stop` is set (read before each turn is
+    /// played): `None` then.
+    pub fn perft_until(&self, depth: u32, stop: &AtomicBool) -> Option<u64> {
         if depth == 0 {
-            return 1;
+            return Some(1);
         }
         let mut total = 0;
-        self.for_each_turn(&mut |g| {
-            total += g.perft(depth - 1);
-            true
+        let whole = self.for_each_turn(&mut |g| {
+            if stop.load(Ordering::Relaxed) {
+                return false;
+            }
+            match g.perft_until(depth - 1, stop) {
+                Some(n) => {
+                    total += n;
+                    true
+                }
+                None => false,
+            }
         });
-        total
+        whole.then_some(total)
     }
 
     /// Calls `f` with the game after each whole turn the side to move may play, until

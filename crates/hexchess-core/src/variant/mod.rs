@@ -14,7 +14,9 @@ mod validate;
 
 pub use builtin::{BUILTIN_VARIANTS, builtin};
 pub use error::{Problem, VariantError};
-pub use validate::{load_variant_file, parse_variant};
+pub use validate::{
+    MAX_PIECE_VALUE, MAX_VARIANT_FILE_BYTES, load_variant_file, parse_variant, read_variant_text,
+};
 
 use crate::board::Naming;
 use crate::hex::{Hex, Layout};

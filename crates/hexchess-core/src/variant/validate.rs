@@ -19,14 +19,61 @@ use crate::piece::{MAX_KINDS, MAX_SIDES, Points, Side};
 /// The schema version this build reads.
 pub const FORMAT_VERSION: u32 = 1;
 
-/// Reads and checks a variant file.
+/// The largest variant file read: the biggest shipped one is a few kilobytes, so a
+/// file this large is not a variant, and reading it whole would only fill the memory.
+pub const MAX_VARIANT_FILE_BYTES: u64 = 1 << 20;
+
+/// The most a piece may be worth, in centipawns: a hundred pawns, more than any piece
+/// of a playable variant, and small enough that the engine's sums of values (up to a
+/// board of 128 cells full of such pieces), its move ordering and the exchange values
+/// never overflow. Larger values made the search loop or read material as a mate; the
+/// evaluation also saturates below the mate scores, whatever the values add up to.
+pub const MAX_PIECE_VALUE: i32 = 10_000;
+
+/// Reads and checks a variant file: a regular file of at most
+/// [`MAX_VARIANT_FILE_BYTES`] (a FIFO named `x.ron` is refused, not waited on).
 pub fn load_variant_file(path: &Path) -> Result<VariantSpec, VariantError> {
+    let text = read_variant_text(path)?;
+    parse_variant(&text, &path.display().to_string())
+}
+
+/// The text of a variant file, through [`crate::files`]: regular files only, within
+/// the size limit, and a byte that is not UTF-8 named by line and column.
+pub fn read_variant_text(path: &Path) -> Result<String, VariantError> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| VariantError::Io {
-        file: file.clone(),
-        message: e.to_string(),
-    })?;
-    parse_variant(&text, &file)
+    crate::files::read_text(path, MAX_VARIANT_FILE_BYTES).map_err(|e| match e {
+        crate::files::FileError::NotUtf8 {
+            line,
+            column,
+            offset,
+            ..
+        } => VariantError::Syntax {
+            file,
+            line,
+            column,
+            message: format!("not UTF-8 text (byte {offset})"),
+            hint: Some("save the file as UTF-8".to_string()),
+        },
+        crate::files::FileError::Io { error, .. } => VariantError::Io {
+            file,
+            message: error.to_string(),
+        },
+        other => VariantError::Io {
+            file,
+            message: file_problem(&other),
+        },
+    })
+}
+
+/// What is wrong with a file, without its path (the error names the file already).
+fn file_problem(e: &crate::files::FileError) -> String {
+    match e {
+        crate::files::FileError::NotAFile { what, .. } => format!("{what}, not a regular file"),
+        crate::files::FileError::TooLarge { limit, .. } => {
+            format!("larger than {limit} bytes: not a variant file")
+        }
+        other => other.to_string(),
+    }
 }
 
 /// Parses and checks variant source text; `file` names it in error messages.
@@ -571,6 +618,16 @@ impl Checker {
                 self.report(
                     format!("{path}.letter"),
                     format!("letter '{}' is used by two pieces", p.letter),
+                );
+            }
+            if let Some(v) = p.value
+                && !(0..=MAX_PIECE_VALUE).contains(&v)
+            {
+                self.report(
+                    format!("{path}.value"),
+                    format!(
+                        "value {v} is out of range: a piece is worth 0 to {MAX_PIECE_VALUE} centipawns (a pawn is 100)"
+                    ),
                 );
             }
             let mut atoms = Vec::new();

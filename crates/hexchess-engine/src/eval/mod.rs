@@ -179,9 +179,56 @@ impl std::fmt::Display for EvalWeights {
     }
 }
 
+/// A weight outside [`EvalWeights::RANGE`]: which one, and its value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WeightError {
+    /// Its name as [`EvalWeights::NAMES`] gives it (`mobility.mg`).
+    pub field: &'static str,
+    pub value: i32,
+}
+
+impl std::fmt::Display for WeightError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (min, max) = (EvalWeights::RANGE.start(), EvalWeights::RANGE.end());
+        write!(
+            f,
+            "{} is {}; each weight is {min} to {max}",
+            self.field, self.value
+        )
+    }
+}
+
+impl std::error::Error for WeightError {}
+
 impl EvalWeights {
     /// How many numbers the weights hold.
     pub const LEN: usize = 13;
+
+    /// The range of every weight: ten times the largest default and beyond anything
+    /// tuning reached, yet small enough that no term overflows its sum however many
+    /// pieces the board holds (unbounded weights made `go` loop or report mates).
+    pub const RANGE: std::ops::RangeInclusive<i32> = -1000..=1000;
+
+    /// The first weight outside [`EvalWeights::RANGE`], if any.
+    pub fn check(&self) -> Result<(), WeightError> {
+        match self
+            .to_vec()
+            .into_iter()
+            .zip(EvalWeights::NAMES)
+            .find(|(v, _)| !EvalWeights::RANGE.contains(v))
+        {
+            Some((value, field)) => Err(WeightError { field, value }),
+            None => Ok(()),
+        }
+    }
+
+    /// Every weight moved into [`EvalWeights::RANGE`]: what an evaluator is built from,
+    /// whoever made the weights.
+    pub fn clamped(&self) -> EvalWeights {
+        let (min, max) = (*EvalWeights::RANGE.start(), *EvalWeights::RANGE.end());
+        let v: Vec<i32> = self.to_vec().iter().map(|w| (*w).clamp(min, max)).collect();
+        EvalWeights::from_slice(&v).unwrap_or_default()
+    }
 
     /// Names of the numbers of [`EvalWeights::to_vec`], for reports.
     pub const NAMES: [&'static str; EvalWeights::LEN] = [
@@ -276,9 +323,10 @@ impl Evaluator {
         Evaluator::with_weights(rules, &EvalWeights::default())
     }
 
-    /// An evaluator whose positional ideas weigh `w`.
+    /// An evaluator whose positional ideas weigh `w` (each moved into
+    /// [`EvalWeights::RANGE`] first).
     pub fn with_weights(rules: &Rules, w: &EvalWeights) -> Evaluator {
-        tables::build(rules, w)
+        tables::build(rules, &w.clamped())
     }
 
     /// Has `pos` keep this evaluator's material and placement summed as it moves, so that
@@ -331,10 +379,8 @@ impl Evaluator {
         };
         let terms = match mode {
             EvalMode::Material => {
-                return (
-                    sign * (self.material(pos, Side::White) - self.material(pos, Side::Black)),
-                    true,
-                );
+                let balance = self.material(pos, Side::White) - self.material(pos, Side::Black);
+                return (sign * balance.clamp(-MAX_EVAL, MAX_EVAL), true);
             }
             EvalMode::Terms(terms) => terms,
         };
@@ -388,9 +434,22 @@ impl Evaluator {
         (score, phase)
     }
 
+    /// The middlegame and endgame scores weighed by the phase, within [`MAX_EVAL`].
+    /// Scores and phases of real games fit 32-bit arithmetic, which is cheaper (a
+    /// 64-bit division cost the bench 4%); a board of many valuable pieces takes the
+    /// 64-bit way.
+    #[inline]
     fn blend(&self, score: Phased, phase: i32) -> i32 {
         let phase = phase.min(self.start_phase);
-        (score.mg * phase + score.eg * (self.start_phase - phase)) / self.start_phase
+        let small = |x: i32| x.unsigned_abs() <= BLEND_SMALL_SCORE;
+        if self.start_phase <= BLEND_SMALL_PHASE && small(score.mg) && small(score.eg) {
+            // At most BLEND_SMALL_SCORE × BLEND_SMALL_PHASE < 2³¹, and the result is at
+            // most the larger score: below MAX_EVAL.
+            return (score.mg * phase + score.eg * (self.start_phase - phase)) / self.start_phase;
+        }
+        let (phase, start) = (i64::from(phase), i64::from(self.start_phase));
+        let blended = (i64::from(score.mg) * phase + i64::from(score.eg) * (start - phase)) / start;
+        blended.clamp(-i64::from(MAX_EVAL), i64::from(MAX_EVAL)) as i32
     }
 
     /// White-minus-Black material, placement and passed pawns, and the game phase.
@@ -461,9 +520,12 @@ impl Evaluator {
                 }
             }
             if attackers >= 2 {
-                let danger = attack_units * attack_units * attackers * self.king_danger / 64;
-                acc.mg += danger.min(500);
-                acc.eg += (danger / 4).min(120);
+                // In 64 bits: valuable pieces make many attack units.
+                let units = i64::from(attack_units);
+                let danger =
+                    units * units * i64::from(attackers) * i64::from(self.king_danger) / 64;
+                acc.mg += danger.clamp(-500, 500) as i32;
+                acc.eg += (danger / 4).clamp(-120, 120) as i32;
             }
             if let Some(p) = self.pawn
                 && shield
@@ -482,6 +544,18 @@ impl Evaluator {
         score
     }
 }
+
+/// The largest evaluation in centipawns, either way: two hundred pawns, well below the
+/// mate scores, so that no material or position, however lopsided, reads as a mate
+/// (the search adds a level's noise and margins to it, still far from them).
+pub const MAX_EVAL: i32 = 20_000;
+const _: () = assert!(MAX_EVAL + 5_000 < crate::search::MATE_BOUND);
+
+/// Scores and a phase within these blend in 32 bits (see `Evaluator::blend`).
+const BLEND_SMALL_SCORE: u32 = 16_383;
+const BLEND_SMALL_PHASE: i32 = 65_536;
+const _: () = assert!(BLEND_SMALL_SCORE as i64 * BLEND_SMALL_PHASE as i64 <= i32::MAX as i64);
+const _: () = assert!((BLEND_SMALL_SCORE as i32) < MAX_EVAL);
 
 /// Bounds so wide that lazy evaluation never cuts.
 const LAZY_OFF: i32 = 1_000_000;
@@ -558,5 +632,62 @@ mod tests {
             let score = e.evaluate(&p, EvalMode::FULL);
             assert!(score.abs() < 60, "{id}: {score}");
         }
+    }
+
+    /// Gliński with every cell but the two kings' filled with White queens.
+    fn board_of_queens(turn: char) -> String {
+        let lengths = [6usize, 7, 8, 9, 10, 11, 10, 9, 8, 7, 6];
+        let last = lengths.len() - 1;
+        let files: Vec<String> = lengths
+            .iter()
+            .enumerate()
+            .map(|(i, &n)| {
+                let mut cells = vec!['Q'; n];
+                if i == 0 {
+                    cells[0] = 'K';
+                }
+                if i == last {
+                    cells[n - 1] = 'k';
+                }
+                cells.into_iter().collect()
+            })
+            .collect();
+        format!("{} {turn} - 0 1", files.join("/"))
+    }
+
+    #[test]
+    fn no_evaluation_reaches_the_mate_band_whatever_it_adds_up() {
+        let r = rules("glinski");
+        let extreme = [i32::MAX, i32::MIN, 0, 1];
+        let crowded = Position::from_fen(Arc::clone(&r), &board_of_queens('b')).unwrap();
+        let start = Position::start(Arc::clone(&r));
+        for (i, &x) in extreme.iter().enumerate() {
+            let y = extreme[(i + 1) % extreme.len()];
+            let w = EvalWeights {
+                pawn_advance: [x, y],
+                pawn_centre: x,
+                king_forward: y,
+                king_centre: x,
+                piece_reach: [y, x],
+                mobility: [x, y],
+                king_danger: y,
+                shield: x,
+                passed: [y, x],
+            };
+            let e = Evaluator::with_weights(&r, &w);
+            for pos in [&crowded, &start] {
+                for mode in [EvalMode::FULL, EvalMode::Material] {
+                    let score = e.evaluate(pos, mode);
+                    assert!(
+                        score.abs() <= MAX_EVAL && MAX_EVAL < crate::MATE_BOUND,
+                        "{w}: {score} at {}",
+                        pos.to_fen()
+                    );
+                }
+            }
+        }
+        // The default weights on the crowded board: as large as an evaluation goes.
+        let e = Evaluator::new(&r);
+        assert_eq!(e.evaluate(&crowded, EvalMode::FULL), -MAX_EVAL);
     }
 }

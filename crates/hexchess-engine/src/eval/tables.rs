@@ -16,6 +16,7 @@ use hexchess_core::bitboard::Bitboard;
 use hexchess_core::piece::{Kind, MAX_KINDS, Piece, Side};
 use hexchess_core::position::PieceSquareTable;
 use hexchess_core::rules::Rules;
+use hexchess_core::variant::MAX_PIECE_VALUE;
 use hexchess_core::{Board, Cell};
 
 use super::{EvalWeights, Evaluator, MobileKind, OPEN_RAY, Phased};
@@ -144,7 +145,7 @@ fn kind_values(rules: &Rules, reach: &KindReach) -> [i32; MAX_KINDS] {
     let mut values = [0i32; MAX_KINDS];
     for k in rules.kinds() {
         let info = rules.kind_info(k);
-        values[k.index()] = if rules.is_royal(k) {
+        let value = if rules.is_royal(k) {
             0
         } else if Some(k) == pawn {
             info.value.unwrap_or(100)
@@ -156,6 +157,9 @@ fn kind_values(rules: &Rules, reach: &KindReach) -> [i32; MAX_KINDS] {
                 (26.2 * m.powf(1.18)).round() as i32
             })
         };
+        // Variant files are checked against this range; rules built otherwise are
+        // held to it too.
+        values[k.index()] = value.clamp(0, MAX_PIECE_VALUE);
     }
     values
 }

@@ -13,6 +13,7 @@ use rand::{Rng, SeedableRng};
 
 use super::eval::{evaluate, relative};
 use super::{MultiLimits, Strategy};
+use crate::time::Ponder;
 
 /// A score past any evaluation: a game won (or lost) in the tree.
 const WIN: i32 = 1_000_000;
@@ -38,6 +39,11 @@ pub struct MultiSearcher {
     started: Instant,
     aborted: bool,
     stop: Arc<AtomicBool>,
+    /// The only turns chosen among (`go searchmoves`); empty: every turn.
+    only: Vec<Vec<Step>>,
+    /// Set for a search on the opponent's time (`go ponder`): no time limit binds until
+    /// the ponder hit, and the time counts from it.
+    ponder: Option<Ponder>,
 }
 
 /// A child of a node: the turn's steps and the game after it.
@@ -56,11 +62,26 @@ impl MultiSearcher {
             started: Instant::now(),
             aborted: false,
             stop: Arc::new(AtomicBool::new(false)),
+            only: Vec::new(),
+            ponder: None,
         }
     }
 
     pub fn strategy(&self) -> Strategy {
         self.strategy
+    }
+
+    /// Chooses only among these whole turns (each the steps of a turn the game
+    /// allows, as [`Game::turns`] records them), as `go searchmoves` asks; empty: every
+    /// turn.
+    pub fn only_turns(&mut self, turns: Vec<Vec<Step>>) {
+        self.only = turns;
+    }
+
+    /// Searches on the opponent's time (`go ponder`) while `ponder` is pondering: the
+    /// time limit counts from its hit.
+    pub fn ponder(&mut self, ponder: Option<Ponder>) {
+        self.ponder = ponder;
     }
 
     /// The turn to play for the side to move; `None` when the game is over or the side
@@ -77,11 +98,24 @@ impl MultiSearcher {
         self.limits = *limits;
         self.started = Instant::now();
         self.aborted = false;
-        if self.strategy == Strategy::Random {
+        if self.strategy == Strategy::Random && self.only.is_empty() {
             return self.random_turn(&root);
         }
         let me = root.side_to_move();
-        let mut children = self.children(&root);
+        let mut children = if self.only.is_empty() {
+            self.children(&root)
+        } else {
+            self.allowed_children(&root)
+        };
+        if self.strategy == Strategy::Random {
+            let i = self.rng.random_range(0..children.len().max(1));
+            return children.get(i).map(|c| MultiChoice {
+                steps: c.steps.clone(),
+                depth: 0,
+                nodes: 0,
+                score: 0,
+            });
+        }
         if children.is_empty() {
             return None;
         }
@@ -153,11 +187,42 @@ impl MultiSearcher {
             && self
                 .limits
                 .time
-                .is_some_and(|t| self.started.elapsed() >= t);
+                .zip(self.clock_start())
+                .is_some_and(|(t, start)| start.elapsed() >= t);
         if self.nodes >= self.limits.nodes || time_up || self.stop.load(Ordering::Relaxed) {
             self.aborted = true;
         }
         self.aborted
+    }
+
+    /// From when the time limit counts: the search's start, or the ponder hit of one on
+    /// the opponent's time; `None` while it is still pondering.
+    fn clock_start(&self) -> Option<Instant> {
+        match &self.ponder {
+            Some(p) if p.is_pondering() => None,
+            Some(p) => Some(p.hit_at().unwrap_or(self.started)),
+            None => Some(self.started),
+        }
+    }
+
+    /// The turns of [`MultiSearcher::only_turns`], with the game after each.
+    fn allowed_children<B: CellSet>(&mut self, game: &Game<B>) -> Vec<Child<B>> {
+        let children: Vec<Child<B>> = self
+            .only
+            .iter()
+            .map(|steps| {
+                let mut g = game.clone();
+                for s in steps {
+                    g.play(*s);
+                }
+                Child {
+                    steps: steps.clone(),
+                    game: g,
+                }
+            })
+            .collect();
+        self.nodes += children.len() as u64;
+        children
     }
 
     /// Every whole turn of the side to move, with the game after it.

@@ -2,13 +2,18 @@
 //! [`Command`] ([`command`]), then runs; every option is one row of the table in
 //! [`options`], which `uci` prints and `setoption` applies.
 //!
-//! Searches run on their own thread, so `stop`, `isready` and `quit` are answered at
-//! once. Bad input never changes state: a malformed FEN or an illegal move answers
-//! `info string error: ...` and the previous position stays.
+//! Input is read as bytes ([`input`]): a line that is not UTF-8, has a NUL byte or is
+//! longer than [`MAX_LINE_BYTES`] is refused on its own. Searches, counts (`go perft`)
+//! and benches run on their own thread ([`work`] for the last two), so `stop`,
+//! `isready` and `quit` are answered at once. Bad input never changes state: a
+//! malformed FEN or an illegal move answers `info string error: ...` and the previous
+//! position stays.
 
 pub mod command;
+pub mod input;
 mod multi;
 pub mod options;
+mod work;
 
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -17,10 +22,9 @@ use std::sync::{Arc, Mutex};
 pub use command::{Command, CommandError, Go, MAX_BENCH_DEPTH, MAX_PERFT_DEPTH, Start};
 pub use options::{EngineOption, MAX_HASH_MB, OptionType};
 
-use crate::eval::EvalMode;
 use crate::{
     Ponder, Progress, ProgressSink, RunningSearch, SearchOptions, SearchResult, Searcher, Skill,
-    TableShelf, Tablebases, bench,
+    TableShelf, Tablebases,
 };
 use hexchess_core::catalog::Catalog;
 use hexchess_core::moves::Move;
@@ -37,6 +41,10 @@ pub enum Flow {
 
 /// Where replies go; shared with the search thread.
 pub type SharedOut = Arc<Mutex<dyn Write + Send>>;
+
+/// The longest line the protocol reads: a `position ... moves` line of a game of
+/// hundreds of thousands of plies fits; a longer one is refused (and not kept in memory).
+pub const MAX_LINE_BYTES: usize = 4 << 20;
 
 /// How long a search runs before it reports the root move it is on and provisional
 /// scores: a GUI has no use for them in a quick search.
@@ -71,6 +79,8 @@ pub struct Engine {
     elo: u32,
     /// `UCI_ShowWDL`: add the chances of a win, draw and loss to each score.
     show_wdl: bool,
+    /// A count or bench running on its own thread.
+    task: Option<work::Task>,
 }
 
 /// Writes one line to the shared output, ignoring a closed pipe (nothing to tell).
@@ -80,8 +90,33 @@ fn say(out: &SharedOut, line: impl AsRef<str>) {
     let _ = w.flush();
 }
 
+/// The most characters of an error message sent back: a refused line may be long,
+/// and a GUI's log needs the start of it.
+const MAX_ERROR_CHARS: usize = 1000;
+
 fn error(out: &SharedOut, message: impl AsRef<str>) {
-    say(out, format!("info string error: {}", message.as_ref()));
+    say(
+        out,
+        format!("info string error: {}", printable(message.as_ref())),
+    );
+}
+
+/// `text` as one line of plain text: control characters (an echoed word of a refused
+/// line may hold any) written as `\u{..}` escapes, cut at [`MAX_ERROR_CHARS`].
+fn printable(text: &str) -> String {
+    let mut out = String::with_capacity(text.len().min(MAX_ERROR_CHARS));
+    for (i, c) in text.chars().enumerate() {
+        if i == MAX_ERROR_CHARS {
+            out.push_str("...");
+            break;
+        }
+        if c.is_control() {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 impl Engine {
@@ -113,6 +148,7 @@ impl Engine {
             limit_strength: false,
             elo: options::DEFAULT_ELO,
             show_wdl: false,
+            task: None,
         }
     }
 
@@ -136,8 +172,11 @@ impl Engine {
             || self.table.as_ref().is_some_and(|t| t.is_searching())
     }
 
-    /// Stops a running search and waits for its `bestmove`.
+    /// Stops a running search (and waits for its `bestmove`), count or bench.
     pub fn stop(&mut self) {
+        if let Some(task) = self.task.take() {
+            task.stop();
+        }
         if let Some(t) = &mut self.table {
             t.stop();
         }
@@ -148,8 +187,12 @@ impl Engine {
         }
     }
 
-    /// Waits for a running search to finish on its own (after its `bestmove`).
+    /// Waits for a running search (until its `bestmove`), count or bench to finish on
+    /// its own.
     pub fn wait(&mut self) {
+        if let Some(task) = self.task.take() {
+            task.wait();
+        }
         if let Some(t) = &mut self.table {
             t.wait();
         }
@@ -157,6 +200,15 @@ impl Engine {
             let (searcher, _) = r.join();
             self.searcher = Some(searcher);
         }
+    }
+
+    /// The end of the input: a count or bench finishes (a script that pipes
+    /// `go perft 5` in gets its count), then a search stops as at `quit`.
+    pub fn finish(&mut self) {
+        if let Some(task) = self.task.take() {
+            task.wait();
+        }
+        self.stop();
     }
 
     fn searcher(&mut self) -> &mut Searcher {
@@ -205,6 +257,9 @@ impl Engine {
                 if let Some(r) = &self.running {
                     r.ponder_hit();
                 }
+                if let Some(t) = &self.table {
+                    t.ponder_hit();
+                }
             }
             Command::Perft(depth) => self.perft(depth),
             Command::Stop => self.stop(),
@@ -248,6 +303,7 @@ impl Engine {
         };
         match option.effect {
             Effect::Variant => return self.set_variant(value),
+            Effect::Hash => return self.set_hash(name, value),
             Effect::ClearHash => {
                 self.searcher().clear();
                 return;
@@ -298,6 +354,22 @@ impl Engine {
         match options::apply(option.effect, value, &mut search_options) {
             Ok(()) => self.searcher().set_options(search_options),
             Err(e) => error(&self.out, e.message(name, value)),
+        }
+    }
+
+    /// `Hash`: a table of the size asked for, or, when the system refuses that much
+    /// memory, an error and the table there was.
+    fn set_hash(&mut self, name: &str, value: &str) {
+        let mut wanted = *self.searcher().options();
+        if let Err(e) = options::apply(Effect::Hash, value, &mut wanted) {
+            return error(&self.out, e.message(name, value));
+        }
+        let kept = self.searcher().hash_mb();
+        if let Err(e) = self.searcher().set_hash(wanted.hash_mb) {
+            error(
+                &self.out,
+                format!("{name}: {e}; the table stays at {kept} MB"),
+            );
         }
     }
 
@@ -406,18 +478,10 @@ impl Engine {
 
     fn go(&mut self, go: Go) {
         self.stop();
-        let mut limits = go.limits;
         if self.table.is_some() {
-            self.searches += 1;
-            let skill = self.searcher().options().skill;
-            let mut limits = limits;
-            if let Some(cap) = crate::multi::skill_nodes(skill) {
-                limits.nodes = Some(limits.nodes.map_or(cap, |n| n.min(cap)));
-            }
-            let (search, seed) = (self.multi_search, self.searches);
-            let t = self.table.as_mut().expect("checked above");
-            return t.go(&self.out, limits, search, seed);
+            return self.go_multi(go);
         }
+        let mut limits = go.limits;
         match self.read_searchmoves(&go.searchmoves) {
             Ok(moves) => limits.searchmoves = moves,
             Err(e) => return error(&self.out, e),
@@ -496,45 +560,39 @@ impl Engine {
         Arc::new(tables)
     }
 
+    /// `go perft`: counted on its own thread (see [`work`]).
     fn perft(&mut self, depth: u32) {
-        if let Some(t) = &self.table {
-            return t.perft(&self.out, depth);
-        }
-        let mut pos = self.position.clone();
-        let mut lines: Vec<(String, u64)> = pos
-            .perft_divide(depth)
-            .into_iter()
-            .map(|(mv, n)| (pos.move_to_lan(mv), n))
-            .collect();
-        lines.sort();
-        let total: u64 = lines.iter().map(|l| l.1).sum();
-        let mut text = String::new();
-        for (mv, n) in lines {
-            text.push_str(&format!("{mv}: {n}\n"));
-        }
-        text.push_str(&format!("\nNodes searched: {total}"));
-        say(&self.out, text);
+        self.stop();
+        let out = Arc::clone(&self.out);
+        let started = match &self.table {
+            Some(t) => {
+                let count = t.counter(depth);
+                work::Task::start("hexchess-perft", move |stop| say(&out, count(stop)))
+            }
+            None => {
+                let pos = self.position.clone();
+                work::Task::start("hexchess-perft", move |stop| {
+                    say(&out, work::perft(pos, depth, stop))
+                })
+            }
+        };
+        self.start_task(started);
     }
 
+    /// `bench`: run on its own thread (see [`work`]).
     fn bench(&mut self, depth: u32) {
         self.stop();
         let out = Arc::clone(&self.out);
-        let lines = bench::run(depth, EvalMode::FULL, |l| {
-            say(
-                &out,
-                format!(
-                    "info string bench {} {} nodes {} time {} bestmove {}",
-                    l.variant, l.fen, l.nodes, l.millis, l.best
-                ),
-            );
-        });
-        let nodes: u64 = lines.iter().map(|l| l.nodes).sum();
-        let millis: u128 = lines.iter().map(|l| l.millis).sum::<u128>().max(1);
-        say(&self.out, format!("Nodes searched: {nodes}"));
-        say(
-            &self.out,
-            format!("Nodes/second: {}", nodes as u128 * 1000 / millis),
-        );
+        let started =
+            work::Task::start("hexchess-bench", move |stop| work::bench(&out, depth, stop));
+        self.start_task(started);
+    }
+
+    fn start_task(&mut self, started: io::Result<work::Task>) {
+        match started {
+            Ok(task) => self.task = Some(task),
+            Err(e) => error(&self.out, format!("cannot start a thread for it: {e}")),
+        }
     }
 
     fn display(&mut self) {
@@ -579,16 +637,25 @@ fn bestmove_line(pos: &Position, result: &SearchResult) -> String {
 pub fn run_stdio(catalog: Catalog) -> io::Result<()> {
     let out: SharedOut = Arc::new(Mutex::new(io::stdout()));
     let mut engine = Engine::new(catalog, out);
-    let stdin = io::stdin();
-    let mut line = String::new();
+    run(&mut engine, io::stdin().lock())
+}
+
+/// Reads commands from `input` line by line until `quit` or its end (see [`input`] for
+/// what a line is and which are refused). An error only when reading itself fails.
+pub fn run(engine: &mut Engine, input: impl io::BufRead) -> io::Result<()> {
+    let mut lines = input::Lines::new(input, MAX_LINE_BYTES);
     loop {
-        line.clear();
-        if stdin.read_line(&mut line)? == 0 {
-            engine.stop();
-            return Ok(());
-        }
-        if engine.handle(&line) == Flow::Quit {
-            return Ok(());
+        match lines.next_line()? {
+            input::Input::Line(line) => {
+                if engine.handle(&line) == Flow::Quit {
+                    return Ok(());
+                }
+            }
+            input::Input::Refused(why) => error(&engine.out, why),
+            input::Input::End => {
+                engine.finish();
+                return Ok(());
+            }
         }
     }
 }
@@ -596,7 +663,7 @@ pub fn run_stdio(catalog: Catalog) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::{EvalTerms, EvalWeights};
+    use crate::eval::{EvalMode, EvalTerms, EvalWeights};
 
     struct Session {
         engine: Engine,
@@ -616,6 +683,13 @@ mod tests {
         /// Sends a line; returns what was written since the last call.
         fn send(&mut self, line: &str) -> String {
             self.engine.handle(line);
+            self.take()
+        }
+
+        /// Sends a line and waits for the work it starts (a count, a search) to end.
+        fn send_and_wait(&mut self, line: &str) -> String {
+            self.engine.handle(line);
+            self.engine.wait();
             self.take()
         }
 
@@ -789,7 +863,7 @@ mod tests {
         let mut s = Session::new();
         s.send("setoption name UCI_Variant value mccooey");
         s.send("position startpos");
-        let reply = s.send("go perft 2");
+        let reply = s.send_and_wait("go perft 2");
         let lines: Vec<&str> = reply.lines().collect();
         assert_eq!(lines.last(), Some(&"Nodes searched: 947"));
         let moves: Vec<&&str> = lines
@@ -942,7 +1016,7 @@ mod tests {
         let mut s = Session::new();
         assert!(s.send("uci").contains("var hexachess-3 var hexachess-4"));
         assert_eq!(s.send("setoption name UCI_Variant value hexachess-3"), "");
-        let perft = s.send("go perft 1");
+        let perft = s.send_and_wait("go perft 1");
         assert!(perft.ends_with("Nodes searched: 44\n"), "{perft}");
         assert_eq!(s.send("position startpos moves e3e4 a15b15"), "");
         let shown = s.send("d");
@@ -974,7 +1048,10 @@ mod tests {
         assert!(refused.contains("is not a search"), "{refused}");
         // Back to a two-player variant.
         assert_eq!(s.send("setoption name UCI_Variant value glinski"), "");
-        assert!(s.send("go perft 1").ends_with("Nodes searched: 51\n"));
+        assert!(
+            s.send_and_wait("go perft 1")
+                .ends_with("Nodes searched: 51\n")
+        );
     }
 
     #[test]

@@ -14,15 +14,17 @@ use hexchess_core::catalog::MultiEntry;
 use hexchess_core::multi::{Game, Standing, Step};
 use hexchess_core::rules::Rules;
 
-use super::{Engine, SharedOut, Start, error, say};
-use crate::SearchLimits;
-use crate::multi::{MultiLimits, MultiSearcher, Strategy};
+use super::{Engine, Go, SharedOut, Start, error, say, work};
+use crate::multi::{MultiChoice, MultiLimits, MultiSearcher, Strategy};
+use crate::{Ponder, SearchLimits};
 
 /// A game of more sides being played through the protocol.
 pub(crate) struct Table {
     rules: Arc<Rules<WideBitboard>>,
     game: Game<WideBitboard>,
     running: Option<(JoinHandle<()>, Arc<AtomicBool>)>,
+    /// The running search's ponder state, for `ponderhit`.
+    ponder: Option<Ponder>,
 }
 
 impl Table {
@@ -32,6 +34,7 @@ impl Table {
             game: Game::new(Arc::clone(&rules))?,
             rules,
             running: None,
+            ponder: None,
         })
     }
 
@@ -56,6 +59,31 @@ impl Table {
 
     pub(crate) fn is_searching(&self) -> bool {
         self.running.as_ref().is_some_and(|(h, _)| !h.is_finished())
+    }
+
+    /// The opponent played the turn pondered on: the search's time runs from now.
+    pub(crate) fn ponder_hit(&self) {
+        if let Some(p) = self.ponder.as_ref().filter(|p| p.is_pondering()) {
+            p.hit();
+        }
+    }
+
+    /// The steps of each turn of `go searchmoves`, each one the game allows here, or
+    /// what is wrong with one.
+    fn read_turns(&self, texts: &[String]) -> Result<Vec<Vec<Step>>, String> {
+        texts
+            .iter()
+            .map(|t| {
+                let mut g = self.game.clone();
+                let before = g.turns().len();
+                g.play_turn(t)
+                    .map_err(|e| format!("searchmoves '{t}': {e}; no search"))?;
+                Ok(g.turns()
+                    .get(before)
+                    .map(|turn| turn.1.clone())
+                    .unwrap_or_else(|| g.current_steps().to_vec()))
+            })
+            .collect()
     }
 
     /// Sets the game from the start or a FEN and whole turns; on an error nothing
@@ -83,67 +111,47 @@ impl Table {
         self.game = game;
     }
 
-    /// Searches on its own thread and prints `bestmove` with the whole turn.
+    /// Searches on its own thread (among the turns `only`, or all when it is empty) and
+    /// prints `bestmove` with the whole turn; `go infinite` holds its answer until
+    /// `stop`, and `go ponder` until `stop` or `ponderhit`.
     pub(crate) fn go(
         &mut self,
         out: &SharedOut,
         limits: SearchLimits,
         strategy: Strategy,
         seed: u64,
+        only: Vec<Vec<Step>>,
     ) {
         self.stop();
         let game = self.game.clone();
         let stop = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&stop);
-        let out = Arc::clone(out);
+        let answer_to = Arc::clone(out);
         let multi_limits = to_multi_limits(&limits, &game);
-        let handle = std::thread::spawn(move || {
-            let mut searcher = MultiSearcher::new(strategy, seed);
-            let choice = searcher.choose(&game, &multi_limits, &flag);
-            match choice {
-                Some(c) => {
-                    say(
-                        &out,
-                        format!(
-                            "info depth {} nodes {} score cp {} string {}",
-                            c.depth, c.nodes, c.score, strategy
-                        ),
-                    );
-                    say(&out, format!("bestmove {}", turn_lan(&game, &c.steps)));
+        self.ponder = limits.ponder.clone();
+        let spawned = std::thread::Builder::new()
+            .name("hexchess-multi-search".into())
+            .spawn(move || {
+                let mut searcher = MultiSearcher::new(strategy, seed);
+                searcher.only_turns(only);
+                searcher.ponder(limits.ponder.clone());
+                let choice = searcher.choose(&game, &multi_limits, &flag);
+                while limits.answer_waits() && !flag.load(Ordering::Relaxed) {
+                    std::thread::sleep(Duration::from_millis(2));
                 }
-                None => say(&out, "bestmove (none)"),
-            }
-        });
-        self.running = Some((handle, stop));
+                answer(&answer_to, &game, choice.as_ref(), strategy);
+            });
+        match spawned {
+            Ok(handle) => self.running = Some((handle, stop)),
+            Err(e) => error(out, format!("cannot start a thread for the search: {e}")),
+        }
     }
 
-    /// Counts whole turns under each turn of the side to move.
-    pub(crate) fn perft(&self, out: &SharedOut, depth: u32) {
-        let mut lines: Vec<(String, u64)> = Vec::new();
-        let before = self.game.turns().len();
-        if depth > 0 {
-            self.game.for_each_turn(&mut |g| {
-                let steps = g
-                    .turns()
-                    .get(before)
-                    .map(|t| t.1.clone())
-                    .unwrap_or_default();
-                lines.push((turn_lan(&self.game, &steps), g.perft(depth - 1)));
-                true
-            });
-        }
-        lines.sort();
-        let total: u64 = if depth == 0 {
-            1
-        } else {
-            lines.iter().map(|l| l.1).sum()
-        };
-        let mut text = String::new();
-        for (t, n) in lines {
-            text.push_str(&format!("{t}: {n}\n"));
-        }
-        text.push_str(&format!("\nNodes searched: {total}"));
-        say(out, text);
+    /// A count of whole turns under each turn of the side to move, to run on a thread of
+    /// its own (see [`work`]): what it prints, once done or stopped.
+    pub(crate) fn counter(&self, depth: u32) -> impl FnOnce(&AtomicBool) -> String + Send + use<> {
+        let game = self.game.clone();
+        move |stop| count_turns(&game, depth, stop)
     }
 
     /// The board, the FEN, who moves and where each side stands.
@@ -182,6 +190,63 @@ impl Table {
             text.push_str(&format!("Over: {:?}, {}", end.reason, names.join(" and ")));
         }
         say(out, text.trim_end());
+    }
+}
+
+/// `go perft` in a game of more sides: each turn with the whole turns under it, then the
+/// total; or, once stopped, how far it got.
+fn count_turns(game: &Game<WideBitboard>, depth: u32, stop: &AtomicBool) -> String {
+    let before = game.turns().len();
+    let mut lines: Vec<(String, u64)> = Vec::new();
+    let mut turns = 0;
+    let mut stopped = false;
+    game.for_each_turn(&mut |g| {
+        turns += 1;
+        if stopped {
+            return true;
+        }
+        let steps = g
+            .turns()
+            .get(before)
+            .map(|t| t.1.clone())
+            .unwrap_or_default();
+        let leaves = if depth <= 1 {
+            Some(1)
+        } else {
+            g.perft_until(depth - 1, stop)
+        };
+        match leaves {
+            Some(n) => lines.push((turn_lan(game, &steps), n)),
+            None => stopped = true,
+        }
+        true
+    });
+    if stopped {
+        return work::stopped_count(lines.len(), turns, "turns");
+    }
+    work::divide_text(lines)
+}
+
+/// The protocol's answer to a search of whole turns: its depth, nodes and score, then
+/// `bestmove` with the turn (`bestmove (none)` when there is none).
+fn answer(
+    out: &SharedOut,
+    game: &Game<WideBitboard>,
+    choice: Option<&MultiChoice>,
+    strategy: Strategy,
+) {
+    match choice {
+        Some(c) => {
+            say(
+                out,
+                format!(
+                    "info depth {} nodes {} score cp {} string {}",
+                    c.depth, c.nodes, c.score, strategy
+                ),
+            );
+            say(out, format!("bestmove {}", turn_lan(game, &c.steps)));
+        }
+        None => say(out, "bestmove (none)"),
     }
 }
 
@@ -226,6 +291,28 @@ fn to_multi_limits(limits: &SearchLimits, game: &Game<WideBitboard>) -> MultiLim
 }
 
 impl Engine {
+    /// `go` in a game of more sides: the search `MultiSearch` names, within the limits
+    /// (and the level's node cap), among the turns of `searchmoves` if it names any (one
+    /// the game does not allow is an error, and nothing is searched).
+    pub(crate) fn go_multi(&mut self, go: Go) {
+        self.searches += 1;
+        let mut limits = go.limits;
+        if let Some(cap) = crate::multi::skill_nodes(self.searcher().options().skill) {
+            limits.nodes = Some(limits.nodes.map_or(cap, |n| n.min(cap)));
+        }
+        if go.ponder {
+            limits.ponder = Some(Ponder::new());
+        }
+        let (search, seed) = (self.multi_search, self.searches);
+        let Some(t) = self.table.as_mut() else {
+            return;
+        };
+        match t.read_turns(&go.searchmoves) {
+            Ok(only) => t.go(&self.out, limits, search, seed, only),
+            Err(e) => error(&self.out, e),
+        }
+    }
+
     /// Plays a game of more sides, from its start.
     pub(crate) fn set_multi_variant(&mut self, id: &str) -> bool {
         let Some(entry) = self.catalog.get_multi(id).cloned() else {

@@ -285,7 +285,7 @@ pub fn table(variant: &str, variants: &[&str]) -> Vec<EngineOption> {
         kind: OptionType::String {
             default: EvalWeights::default().to_string(),
         },
-        doc: "the evaluation's weights in RON; those left out keep their defaults",
+        doc: "the evaluation's weights in RON, each -1000 to 1000; those left out keep their defaults",
         effect: Effect::Weights,
     });
     options
@@ -399,12 +399,16 @@ pub fn apply(effect: Effect, value: &str, options: &mut SearchOptions) -> Result
             }
         }
         Effect::Weights => {
-            options.weights = ron::from_str::<EvalWeights>(value).map_err(|e| {
+            let weights = ron::from_str::<EvalWeights>(value).map_err(|e| {
                 OptionError::BadValue(format!(
                     "{e} (expected for example {})",
                     EvalWeights::default()
                 ))
-            })?
+            })?;
+            weights
+                .check()
+                .map_err(|e| OptionError::Refused(e.to_string()))?;
+            options.weights = weights;
         }
     }
     Ok(())

@@ -17,7 +17,7 @@ use crate::eval::{EvalMode, EvalWeights, Evaluator};
 use crate::order::{MoveOrder, StagedMoves};
 use crate::skill::Handicap;
 use crate::time::{Deadlines, Ponder, SearchLimits};
-use crate::tt::TranspositionTable;
+use crate::tt::{HashError, TranspositionTable};
 use crate::{Progress, ProgressSink, Score, ScoreBound, SearchInfo, SearchOptions, SearchResult};
 use hexchess_core::MAX_CELLS;
 use hexchess_core::moves::{Move, MoveList};
@@ -171,17 +171,30 @@ impl Searcher {
         &self.options
     }
 
-    /// Changes options; a new hash size reallocates the table.
-    pub fn set_options(&mut self, options: SearchOptions) {
-        if options.hash_mb != self.options.hash_mb {
-            self.tt = Arc::new(TranspositionTable::new(options.hash_mb));
-            // Helpers share the old table: they are made again when next needed.
-            self.helpers.clear();
+    /// Changes options; a new hash size reallocates the table (a size the system
+    /// refuses keeps the table there is, and its size in the options: see
+    /// [`Searcher::set_hash`] for the reason).
+    pub fn set_options(&mut self, mut options: SearchOptions) {
+        if options.hash_mb != self.options.hash_mb && self.set_hash(options.hash_mb).is_err() {
+            options.hash_mb = self.options.hash_mb;
         }
         for h in &mut self.helpers {
             h.options = options;
         }
         self.options = options;
+    }
+
+    /// A hash table of `mb` megabytes in place of the current one, or, when the system
+    /// refuses that much, the current one kept and the reason.
+    pub fn set_hash(&mut self, mb: usize) -> Result<(), HashError> {
+        if mb == self.options.hash_mb {
+            return Ok(());
+        }
+        self.tt = Arc::new(TranspositionTable::try_new(mb)?);
+        // Helpers share the old table: they are made again when next needed.
+        self.helpers.clear();
+        self.options.hash_mb = mb;
+        Ok(())
     }
 
     /// Where the next searches tell their progress (`None`: nowhere). Only the main
@@ -201,6 +214,12 @@ impl Searcher {
     /// Size of the hash table in megabytes.
     pub fn hash_mb(&self) -> usize {
         self.tt.size_mb()
+    }
+
+    /// Brings every page of the hash table into memory now (see
+    /// [`TranspositionTable::touch_all`]), for a timed search.
+    pub fn touch_hash(&self) {
+        self.tt.touch_all();
     }
 
     /// Forgets everything learned (a new game).
