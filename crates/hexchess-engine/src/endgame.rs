@@ -139,14 +139,6 @@ impl TableShelf {
         self.load(dir, rules, &material.endings_reached(rules))
     }
 
-    /// Whether every table `material` needs (its own and its captures') is in `dir`.
-    pub fn has_all(dir: &Path, rules: &Rules, material: &Material) -> bool {
-        material
-            .endings_reached(rules)
-            .iter()
-            .all(|m| table_path(dir, rules, m).exists())
-    }
-
     fn load(
         &mut self,
         dir: &Path,
