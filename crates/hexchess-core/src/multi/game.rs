@@ -633,6 +633,8 @@ impl<B: CellSet> Game<B> {
     fn note_repetition(&mut self) {
         let key = self.state_key();
         self.keys.push(key);
+        #[cfg(test)]
+        crate::work::add(self.keys.len());
         if self.keys.iter().filter(|k| **k == key).count() >= 3 {
             self.finish(self.sides_in(), EndReason::Repetition);
         }

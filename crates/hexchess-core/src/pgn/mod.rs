@@ -15,13 +15,15 @@
 mod lex;
 mod problem;
 mod read;
-mod replay;
+pub(crate) mod replay;
 pub(crate) mod result;
 mod tree;
 mod write;
 
-pub use read::{ReadError, ReadProblem, read_games};
-pub use replay::{ReplayError, Replayed};
+pub use read::{
+    MAX_FILE_BYTES, ReadError, ReadProblem, read_file, read_games, read_games_from_bytes,
+};
+pub use replay::{Ended, ReplayError, Replayed};
 pub use result::{TERMINATION_VALUES, is_result, multi_result_text, termination_tag};
 pub use tree::{GameTree, MoveNumber, Node, NodeId, Place};
 pub use write::{SEVEN_TAG_ROSTER, write_games};

@@ -1,0 +1,163 @@
+//! PGN as it comes: bytes that are not all UTF-8 (PGN's own character set is Latin-1),
+//! old line ends, control characters; every error naming its game, line and column.
+
+use hexchess_core::Catalog;
+use hexchess_core::pgn::{self, PgnGame, ReadError, ReadProblem, ReplayError};
+use hexchess_core::record::{GameRecord, RecordError};
+
+/// A folder of its own for a test's files.
+fn folder(name: &str) -> std::path::PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("hexchess-pgn-input-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn comment_after_first_move(game: &PgnGame) -> &str {
+    let first = game.tree.main_line()[0];
+    game.tree.get(first).unwrap().comment_after()
+}
+
+/// Two games in Latin-1: names in the tags, a comment, and in game 2 a word where a
+/// move should be.
+const LATIN1: &[u8] =
+    b"[Event \"Caf\xe9\"]\n[White \"M\xfcller\"]\n\n1. f6 {tr\xe8s bien} c5 *\n\n\
+[Event \"two\"]\n\n1. f6 \xe9t\xe9 *\n";
+
+/// One byte that is not UTF-8 made the whole file unreadable, with no game number or
+/// line: now it reads as its Latin-1 character, and what is still wrong is located.
+#[test]
+fn a_latin1_byte_reads_as_its_character_and_costs_nothing() {
+    let catalog = Catalog::builtin();
+    let mut games = pgn::read_games_from_bytes(LATIN1);
+    assert_eq!(games.len(), 2);
+    let first = games[0].as_mut().unwrap();
+    assert_eq!(first.tag("Event"), Some("Café"));
+    assert_eq!(first.tag("White"), Some("Müller"));
+    assert_eq!(comment_after_first_move(first), "très bien");
+    first.replay(&catalog).unwrap();
+    // The written game is UTF-8 and reads back the same.
+    let written = first.to_string();
+    assert!(written.contains("{ très bien }"), "{written}");
+    let mut second = games.remove(1).unwrap();
+    let e = second.replay(&catalog).unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with("game 2, line 8, column 7: move 'été'"),
+        "{e}"
+    );
+
+    // The same from a file, and a file of UTF-8 with one stray byte keeps both.
+    let dir = folder("latin1");
+    let path = dir.join("games.pgn");
+    std::fs::write(&path, LATIN1).unwrap();
+    let from_file = pgn::read_file(&path).unwrap();
+    assert_eq!(from_file.len(), 2);
+    assert_eq!(from_file[0].as_ref().unwrap().tag("Event"), Some("Café"));
+    let mixed = "[Event \"Café\"]\n\n1. f6 {caf\u{e9} ".as_bytes().to_vec();
+    let mixed = [mixed, b"and caf\xe9} *\n".to_vec()].concat();
+    let games = pgn::read_games_from_bytes(&mixed);
+    let game = games[0].as_ref().unwrap();
+    assert_eq!(game.tag("Event"), Some("Café"));
+    assert_eq!(comment_after_first_move(game), "café and café");
+}
+
+/// Records read from bytes and files go the same way.
+#[test]
+fn a_record_with_a_latin1_byte_reads_and_replays() {
+    let catalog = Catalog::builtin();
+    let all = GameRecord::parse_all_bytes(LATIN1);
+    assert_eq!(all.len(), 2);
+    let first = all[0].as_ref().unwrap();
+    assert_eq!(first.tag("White"), Some("Müller"));
+    first.replay(&catalog).unwrap();
+    let e = all[1].as_ref().unwrap().replay(&catalog).unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with("game 2, line 8, column 7: move 'été' (ply 2)"),
+        "{e}"
+    );
+    let dir = folder("record");
+    let path = dir.join("game.txt");
+    std::fs::write(&path, LATIN1).unwrap();
+    let from_file = GameRecord::read_file(&path).unwrap();
+    assert_eq!(from_file.len(), 2);
+    assert!(matches!(
+        GameRecord::read_file(&dir),
+        Err(e) if e.to_string().contains("a folder")
+    ));
+}
+
+/// A CR alone ended lines on old Macintoshes: it ends a line here too, so that errors
+/// name the line an editor shows.
+#[test]
+fn a_cr_alone_ends_a_line() {
+    let text = "[Event \"a\"]\r[Variant \"glinski\"]\r\r1. f6 ( c5 *\r";
+    let games = pgn::read_games(text);
+    assert_eq!(
+        games,
+        [Err(ReadError {
+            game: 1,
+            line: 4,
+            column: 7,
+            problem: ReadProblem::UnclosedVariation
+        })]
+    );
+    // A `;` comment ends at the line's end, not at the end of the file.
+    let text = "[Event \"a\"]\r\r1. f6 ; a comment\rc5 *\r";
+    let games = pgn::read_games(text);
+    let game = games[0].as_ref().unwrap();
+    assert_eq!(game.tree.main_line().len(), 2, "{game:?}");
+}
+
+/// A control character among the moves (NUL, a C1 control read from a Latin-1 byte) is
+/// refused where it is, and written so that the message can be read.
+#[test]
+fn a_control_character_among_the_moves_is_refused_where_it_is() {
+    for (bytes, c) in [
+        (&b"[Event \"a\"]\n\n1. f6 \x00 c5 *\n"[..], '\0'),
+        (&b"[Event \"a\"]\n\n1. f6\x85c5 \x9b *\n"[..], '\u{9b}'),
+    ] {
+        let games = pgn::read_games_from_bytes(bytes);
+        let e = games[0].as_ref().unwrap_err();
+        assert_eq!((e.game, e.line), (1, 3), "{e}");
+        assert_eq!(e.problem, ReadProblem::Unexpected(c), "{e}");
+        assert!(!e.to_string().chars().any(char::is_control), "{e:?}");
+    }
+}
+
+/// Errors that name no game before: an unknown variant names the game and its line.
+#[test]
+fn an_unknown_variant_names_the_game_and_its_line() {
+    let catalog = Catalog::builtin();
+    let text = "[Event \"a\"]\n\n1. f6 *\n\n[Event \"b\"]\n[Variant \"nope\"]\n\n1. f6 *\n";
+    let mut games = pgn::read_games(text);
+    let e = games[1].as_mut().unwrap().replay(&catalog).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            ReplayError::UnknownVariant {
+                game: 2,
+                line: 5,
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+    assert_eq!(e.to_string(), "game 2, line 5: unknown variant 'nope'");
+    let records = GameRecord::parse_all(text);
+    let e = records[1].as_ref().unwrap().replay(&catalog).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            RecordError::Replay(ReplayError::UnknownVariant {
+                game: 2,
+                line: 5,
+                ..
+            })
+        ),
+        "{e:?}"
+    );
+    assert_eq!(e.to_string(), "game 2, line 5: unknown variant 'nope'");
+}
