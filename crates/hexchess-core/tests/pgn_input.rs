@@ -1,9 +1,17 @@
 //! PGN as it comes: bytes that are not all UTF-8 (PGN's own character set is Latin-1),
 //! old line ends, control characters; every error naming its game, line and column.
 
-use hexchess_core::Catalog;
-use hexchess_core::pgn::{self, PgnGame, ReadError, ReadProblem, ReplayError};
+mod common;
+
+use std::sync::Arc;
+
+use common::{place, place_with};
+use hexchess_core::multi::{Game, Step};
+use hexchess_core::pgn::{self, Ended, PgnGame, ReadError, ReadProblem, ReplayError};
 use hexchess_core::record::{GameRecord, RecordError};
+use hexchess_core::{Catalog, Position};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
 
 /// A folder of its own for a test's files.
 fn folder(name: &str) -> std::path::PathBuf {
@@ -160,4 +168,135 @@ fn an_unknown_variant_names_the_game_and_its_line() {
         "{e:?}"
     );
     assert_eq!(e.to_string(), "game 2, line 5: unknown variant 'nope'");
+}
+
+/// The move refused after the end of the game in `text`: its ply, its text and how the
+/// game had ended, in words. The record of the same text is refused the same way.
+fn after_end(text: &str) -> (usize, String, String) {
+    let catalog = Catalog::builtin();
+    let mut game = pgn::read_games(text).remove(0).unwrap();
+    let e = game.replay(&catalog).unwrap_err();
+    let ReplayError::AfterEnd {
+        game: 1,
+        ply,
+        text: refused,
+        ended,
+        ..
+    } = &e
+    else {
+        panic!("{e:?}\n{text}");
+    };
+    let message = e.to_string();
+    assert!(message.starts_with("game 1, line "), "{message}");
+    assert!(message.ends_with(&format!(": {ended}")), "{message}");
+    if matches!(ended, Ended::Two(_)) {
+        let record = GameRecord::parse(text)
+            .unwrap()
+            .replay(&catalog)
+            .unwrap_err();
+        assert_eq!(record, RecordError::Replay(e.clone()), "{text}");
+    }
+    (*ply, refused.clone(), ended.to_string())
+}
+
+/// A game from `pos` (its FEN in the tags) with `moves`.
+fn from(pos: &Position, moves: &str) -> String {
+    format!(
+        "[Variant \"{}\"]\n[FEN \"{}\"]\n\n{moves} *\n",
+        pos.rules().id(),
+        pos.to_fen()
+    )
+}
+
+/// The project's rules end a game by themselves (checkmate, stalemate, the third
+/// repetition, the 100th quiet ply, bare kings): a move after that is refused, with the
+/// rule, in the main line and in a variation alike. It used to be played on.
+#[test]
+fn moves_after_the_end_are_refused_naming_the_rule() {
+    // Checkmate: the mate, then a move of the mated side.
+    let p = place("glinski", 'w', &[('k', "f11"), ('K', "d8"), ('Q', "h8")]);
+    let mate = p
+        .legal_moves()
+        .into_iter()
+        .map(|m| p.move_to_san(m))
+        .find(|san| san.ends_with('#'))
+        .unwrap();
+    let text = from(&p, &format!("1. {mate} Ke10"));
+    let refused = after_end(&text);
+    assert_eq!(
+        refused,
+        (2, "Ke10".into(), "White wins by checkmate".into())
+    );
+
+    // Stalemate from the start: the first move is refused.
+    let p = place("glinski", 'b', &[('k', "f11"), ('K', "d8"), ('Q', "h8")]);
+    let refused = after_end(&from(&p, "1... Ke10"));
+    assert_eq!(refused.2, "White stalemated Black: 3/4-1/4");
+
+    // The third time the start position comes, in the main line or a variation.
+    let shuffle = "1. Ni3 Nc6 2. Nh1 Nd9 3. Ni3 Nc6 4. Nh1 Nd9";
+    let refused = after_end(&format!("{shuffle} 5. Ni3 *"));
+    assert_eq!(refused, (9, "Ni3".into(), "Draw by repetition".into()));
+    let refused = after_end(&format!("{shuffle} 5. Ni3 (5. f6) *"));
+    assert_eq!(refused.0, 9);
+
+    // The 100th ply without a capture or a pawn move.
+    let p = place_with(
+        "glinski",
+        'w',
+        "-",
+        99,
+        &[('K', "a1"), ('R', "c1"), ('k', "l6"), ('r', "k1")],
+    );
+    let refused = after_end(&from(&p, "1. Rc2 Rk2"));
+    assert_eq!(refused, (2, "Rk2".into(), "Draw by 50-move rule".into()));
+
+    // Bare kings.
+    let p = place("grand", 'w', &[('K', "d1"), ('k', "d12"), ('n', "d2")]);
+    let refused = after_end(&from(&p, "1. Kxd2 Kd11"));
+    assert_eq!(refused.2, "Draw by insufficient material");
+
+    // A game that ends where the rules end it replays.
+    let catalog = Catalog::builtin();
+    let mut game = pgn::read_games(&format!("{shuffle} 1/2-1/2"))
+        .remove(0)
+        .unwrap();
+    game.replay(&catalog).unwrap();
+}
+
+/// A game of more sides played at random to its end: its turns as written, and how it
+/// ended.
+fn game_of_more_to_its_end(variant: &str, seed: u64) -> (Vec<String>, String) {
+    let catalog = Catalog::builtin();
+    let mut game = Game::new(Arc::clone(&catalog.get_multi(variant).unwrap().rules)).unwrap();
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut turns = Vec::new();
+    while game.end().is_none() {
+        let before = game.turns().len();
+        let mut texts = Vec::new();
+        while game.turns().len() == before {
+            let steps = game.steps();
+            let step = steps[rng.random_range(0..steps.len())];
+            if step != Step::Stop {
+                texts.push(game.step_text(step));
+            }
+            game.play(step);
+        }
+        turns.push(texts.join("&"));
+    }
+    let ended = Ended::More(game.end().unwrap().clone()).to_string();
+    (turns, ended)
+}
+
+/// A game of more sides ends by its own rules; a turn after that is refused the same.
+#[test]
+fn turns_after_the_end_of_a_game_of_more_sides_are_refused() {
+    for variant in ["hexachess-3", "hexachess-4"] {
+        let (mut turns, ended) = game_of_more_to_its_end(variant, 3);
+        let played = turns.len();
+        turns.push(turns[played - 1].clone());
+        let text = format!("[Variant \"{variant}\"]\n\n{} *\n", turns.join(" "));
+        let refused = after_end(&text);
+        assert_eq!((refused.0, refused.2), (played + 1, ended), "{variant}");
+    }
 }

@@ -132,9 +132,11 @@ impl<B: CellSet> Game<B> {
     /// Plays a whole turn written as its steps joined by `&` (a removal first, if one
     /// is owed). On an error nothing changes.
     pub fn play_turn(&mut self, text: &str) -> Result<(), TurnError> {
-        let mut game = self.clone();
-        game.read_turn(text)?;
-        *self = game;
+        // Tried on a lean copy (a whole copy would cost the length of the game at
+        // every turn), then played here.
+        for step in self.lean().read_turn(text)? {
+            self.play(step);
+        }
         Ok(())
     }
 

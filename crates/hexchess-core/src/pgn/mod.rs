@@ -13,6 +13,8 @@
 //! checked it, and the same reader and writer serve games of two sides and of more.
 
 mod lex;
+#[cfg(test)]
+mod long_games;
 mod problem;
 mod read;
 pub(crate) mod replay;
