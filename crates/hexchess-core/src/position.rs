@@ -933,6 +933,20 @@ impl<B: CellSet> Position<B> {
         }
     }
 
+    /// A copy keeping only the history a repetition can look back on: the moves since
+    /// the last capture or pawn move. What a search from the position needs (its draws
+    /// by repetition are the game's), at a cost bounded by the move rule rather than
+    /// growing with the game. The copy cannot take back the moves before those.
+    pub fn with_reversible_history(&self) -> Position<B> {
+        let keep = usize::from(self.halfmove).min(self.undo.len());
+        #[cfg(test)]
+        crate::work::add(keep);
+        Position {
+            undo: self.undo[self.undo.len() - keep..].to_vec(),
+            ..self.without_history()
+        }
+    }
+
     /// Forgets the history (the undo stack), keeping the position: what a FEN would give.
     /// The stack's memory goes too (a kept position should not carry a game's worth).
     pub fn clear_history(&mut self) {
