@@ -239,6 +239,18 @@ fn moves_after_the_end_are_refused_naming_the_rule() {
     assert_eq!(refused, (9, "Ni3".into(), "Draw by repetition".into()));
     let refused = after_end(&format!("{shuffle} 5. Ni3 (5. f6) *"));
     assert_eq!(refused.0, 9);
+    // The example of docs/rules.md §10.2, word for word.
+    let text = format!("[Event \"Shuffle\"]\n\n{shuffle} 5. Ni3 *\n");
+    let e = pgn::read_games(&text)
+        .remove(0)
+        .unwrap()
+        .replay(&Catalog::builtin())
+        .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "game 1, line 3, column 48: move 'Ni3' (ply 9) comes after the end of the game: \
+         Draw by repetition"
+    );
 
     // The 100th ply without a capture or a pawn move.
     let p = place_with(
@@ -299,4 +311,37 @@ fn turns_after_the_end_of_a_game_of_more_sides_are_refused() {
         let refused = after_end(&text);
         assert_eq!((refused.0, refused.2), (played + 1, ended), "{variant}");
     }
+}
+
+/// Games saved to a file read back the same, records too; the file is written whole
+/// or not at all (see `files::write_atomic`).
+#[test]
+fn games_saved_to_a_file_read_back_the_same() {
+    let catalog = Catalog::builtin();
+    let dir = folder("save");
+    let mut games: Vec<PgnGame> = pgn::read_games_from_bytes(LATIN1)
+        .into_iter()
+        .take(1)
+        .map(Result::unwrap)
+        .collect();
+    games[0].replay(&catalog).unwrap();
+    let path = dir.join("games.pgn");
+    std::fs::write(&path, "old").unwrap();
+    pgn::save_games(&path, &games).unwrap();
+    let back: Vec<PgnGame> = pgn::read_file(&path)
+        .unwrap()
+        .into_iter()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(back, games);
+    let record = GameRecord::from(&games[0]);
+    let path = dir.join("game.txt");
+    record.save(&path).unwrap();
+    let back = GameRecord::read_file(&path).unwrap().remove(0).unwrap();
+    assert_eq!(back, record);
+    assert_eq!(
+        std::fs::read_dir(&dir).unwrap().count(),
+        2,
+        "no temporary left"
+    );
 }
