@@ -1,14 +1,15 @@
-//! Any text as a PGN file: each game refused with its number and place, or read; a game
-//! that replays is written, read and replayed again to the same bytes.
+//! Any bytes as a PGN file (not UTF-8: read as Latin-1): each game refused with its
+//! number and place, or read; a game that replays is written, read and replayed again
+//! to the same bytes.
 #![no_main]
 
 use hexchess_core::Catalog;
-use hexchess_core::pgn::read_games;
+use hexchess_core::pgn::{read_games, read_games_from_bytes};
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|text: &str| {
+fuzz_target!(|bytes: &[u8]| {
     let catalog = Catalog::builtin();
-    for (i, game) in read_games(text).into_iter().enumerate() {
+    for (i, game) in read_games_from_bytes(bytes).into_iter().enumerate() {
         match game {
             Err(e) => assert_eq!(e.game, i + 1),
             Ok(mut game) => {

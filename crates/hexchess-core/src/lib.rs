@@ -53,6 +53,8 @@ pub mod record;
 pub mod rules;
 pub mod setup;
 pub mod variant;
+#[cfg(test)]
+pub(crate) mod work;
 
 pub use bitboard::Bitboard;
 pub use board::{Board, Naming};
@@ -63,7 +65,7 @@ pub use hex::{Hex, Layout};
 pub use movegen::{Legality, MoveSet};
 pub use moves::{Move, MoveList};
 pub use notation::MoveError;
-pub use outcome::{GameOutcome, Termination};
+pub use outcome::{GameOutcome, Repetitions, Termination};
 pub use piece::{Kind, Piece, Points, Side};
 pub use position::{EnPassant, Phase, PieceSquareTable, Position};
 pub use rules::{AnyRules, CastlingCells, KindInfo, Rules, RulesError};

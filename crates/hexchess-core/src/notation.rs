@@ -92,7 +92,9 @@ impl<B: CellSet> Position<B> {
     /// SAN-like notation, with check (`+`) and mate (`#`) marks.
     pub fn move_to_san(&self, mv: Move) -> String {
         let mut s = self.san_body(mv, &self.legal_moves());
-        let mut after = self.clone();
+        // The marks need the position after the move, not the game's history: a whole
+        // copy would make writing a game's moves cost the square of its length.
+        let mut after = self.without_history();
         after.make_move(mv);
         if after.in_check() {
             s.push(if after.legal_moves().is_empty() {

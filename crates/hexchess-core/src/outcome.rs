@@ -1,5 +1,6 @@
 //! How games end (docs/rules.md §5 and §6).
 
+use std::collections::HashMap;
 use std::fmt;
 
 use crate::bitboard::CellSet;
@@ -147,6 +148,15 @@ impl<B: CellSet> Position<B> {
     /// In the setup phase only a side with nothing it may place ends the game (as a
     /// stalemate); the draw rules wait for the pieces to be on the board.
     pub fn outcome(&self) -> Option<GameOutcome> {
+        self.outcome_counting(|| self.repetitions())
+    }
+
+    /// [`Position::outcome`], with how many times the position has occurred counted by
+    /// `repetitions` (asked only when the other rules leave the game going).
+    pub(crate) fn outcome_counting(
+        &self,
+        repetitions: impl FnOnce() -> usize,
+    ) -> Option<GameOutcome> {
         if self.rules().side_count() > 2 {
             // How a game of more sides ends (king capture, frozen armies) is its own
             // rules' business: the 3- and 4-player games.
@@ -181,7 +191,7 @@ impl<B: CellSet> Position<B> {
         if draws.move_rule_plies > 0 && self.halfmove_clock() >= draws.move_rule_plies {
             return Some(GameOutcome::draw(Termination::MoveRule));
         }
-        if draws.repetitions > 0 && self.repetitions() >= draws.repetitions as usize {
+        if draws.repetitions > 0 && repetitions() >= draws.repetitions as usize {
             return Some(GameOutcome::draw(Termination::Repetition));
         }
         None
@@ -191,6 +201,8 @@ impl<B: CellSet> Position<B> {
     /// Positions repeat only with the same side to move, so every other one is compared.
     pub fn repetitions(&self) -> usize {
         let h = self.hash();
+        #[cfg(test)]
+        crate::work::add(self.reversible_history().count());
         1 + self
             .reversible_history()
             .skip(1)
@@ -202,5 +214,48 @@ impl<B: CellSet> Position<B> {
     /// Whether nothing but the two royal pieces is left.
     pub fn only_royals_left(&self) -> bool {
         self.occupied().count() == 2
+    }
+}
+
+/// How many times each position since the last capture or pawn move has occurred in a
+/// game played move by move, kept as the game goes: [`Position::repetitions`] looks
+/// back through the history at every call, so asking it after every move of a long game
+/// without captures costs the square of its length (and the move rule, which bounds
+/// that history, may be switched off by a variant).
+#[derive(Clone, Debug, Default)]
+pub struct Repetitions {
+    counts: HashMap<u64, u32>,
+}
+
+impl Repetitions {
+    /// The count of a game starting at `pos` (its earlier history, if any, is not
+    /// looked at: as for a position read from a FEN).
+    pub fn new<B: CellSet>(pos: &Position<B>) -> Repetitions {
+        let mut r = Repetitions::default();
+        r.note(pos);
+        r
+    }
+
+    /// Counts `pos`, reached by a move; returns how many times it has now occurred.
+    /// After a capture, a pawn move or a placement no earlier position can come again:
+    /// they are forgotten.
+    pub fn note<B: CellSet>(&mut self, pos: &Position<B>) -> usize {
+        if pos.halfmove_clock() == 0 {
+            self.counts.clear();
+        }
+        let n = self.counts.entry(pos.hash()).or_insert(0);
+        *n = n.saturating_add(1);
+        *n as usize
+    }
+
+    /// How many times `pos` (the last position noted) has occurred, itself included.
+    pub fn count<B: CellSet>(&self, pos: &Position<B>) -> usize {
+        self.counts.get(&pos.hash()).map_or(1, |n| *n as usize)
+    }
+
+    /// [`Position::outcome`] of `pos`, the last position noted, with its repetitions
+    /// counted here.
+    pub fn outcome<B: CellSet>(&self, pos: &Position<B>) -> Option<GameOutcome> {
+        pos.outcome_counting(|| self.count(pos))
     }
 }

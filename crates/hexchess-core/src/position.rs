@@ -125,7 +125,6 @@ pub enum Phase {
 }
 
 /// A position of some variant, with the moves that led to it.
-#[derive(Clone)]
 pub struct Position<B: CellSet = Bitboard> {
     pub(crate) rules: Arc<Rules<B>>,
     pub(crate) mailbox: B::Mailbox,
@@ -510,6 +509,8 @@ impl<B: CellSet> Position<B> {
     /// moves from outside (text, the UI) go through [`Position::parse_move`] or the
     /// legal move list first.
     pub fn make_move(&mut self, mv: Move) {
+        #[cfg(test)]
+        crate::work::add(1);
         if mv.is_off_board() {
             if mv.is_edit() {
                 self.make_edit(mv);
@@ -903,10 +904,66 @@ impl<B: CellSet> Position<B> {
         Position::from_parts(Arc::clone(&self.rules), &pieces, hand, state).ok()
     }
 
+    /// A copy of the position without the moves that led to it, at a cost that does not
+    /// grow with the game: what trying a move needs (its notation, whether it mates),
+    /// where a whole copy would copy the game's history every time. The copy cannot
+    /// take moves back nor see repetitions of positions before it.
+    pub fn without_history(&self) -> Position<B> {
+        Position {
+            rules: Arc::clone(&self.rules),
+            mailbox: self.mailbox,
+            occupied_bb: self.occupied_bb,
+            side_bb: self.side_bb,
+            kind_bb: self.kind_bb,
+            counts: self.counts,
+            royal: self.royal,
+            turn: self.turn,
+            ep: self.ep,
+            ep_hashed: self.ep_hashed,
+            castling: self.castling,
+            halfmove: self.halfmove,
+            fullmove: self.fullmove,
+            hash: self.hash,
+            hand: self.hand,
+            phase: self.phase,
+            inert: self.inert,
+            immune: self.immune,
+            undo: Vec::new(),
+            table: self.table.clone(),
+        }
+    }
+
+    /// A copy keeping only the history a repetition can look back on: the moves since
+    /// the last capture or pawn move. What a search from the position needs (its draws
+    /// by repetition are the game's), at a cost bounded by the move rule rather than
+    /// growing with the game. The copy cannot take back the moves before those.
+    pub fn with_reversible_history(&self) -> Position<B> {
+        let keep = usize::from(self.halfmove).min(self.undo.len());
+        #[cfg(test)]
+        crate::work::add(keep);
+        Position {
+            undo: self.undo[self.undo.len() - keep..].to_vec(),
+            ..self.without_history()
+        }
+    }
+
     /// Forgets the history (the undo stack), keeping the position: what a FEN would give.
     /// The stack's memory goes too (a kept position should not carry a game's worth).
     pub fn clear_history(&mut self) {
         self.undo = Vec::new();
+    }
+}
+
+/// A copy with the whole history: the cost grows with the game (see
+/// [`Position::without_history`] for a copy to try moves on).
+impl<B: CellSet> Clone for Position<B> {
+    fn clone(&self) -> Self {
+        #[cfg(test)]
+        crate::work::add(self.undo.len());
+        Position {
+            undo: self.undo.clone(),
+            ..self.without_history()
+        }
     }
 }
 

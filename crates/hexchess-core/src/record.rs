@@ -15,22 +15,45 @@
 //! game; a file of several is read with [`GameRecord::parse_all`].
 
 use std::fmt;
-use std::sync::Arc;
+use std::path::Path;
 
 use crate::catalog::Catalog;
+use crate::files::{self, FileError};
 use crate::moves::Move;
-use crate::pgn::{PgnGame, ReadError, read_games};
+use crate::pgn::replay::{MoveAt, TwoSides, start_of_two};
+use crate::pgn::{Ended, PgnGame, Place, ReadError, ReplayError, read_games};
 use crate::position::Position;
-use crate::rules::Rules;
 
 /// A parsed or to-be-written game.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct GameRecord {
     /// Tags in order (`Variant`, `Date`, `White`, `Black`, `Result`, `FEN`, ...).
     pub tags: Vec<(String, String)>,
     /// Moves in SAN as written.
     pub moves: Vec<String>,
+    /// Where the record was read, for its errors to name (nothing for a record made
+    /// here).
+    source: Source,
 }
+
+/// Where a record was read: its game's number in the file and the line the game
+/// begins on (0 for a record made here), and each move's place.
+#[derive(Clone, Debug, Default)]
+struct Source {
+    game: usize,
+    line: usize,
+    places: Vec<Place>,
+}
+
+/// Two records are equal when they have the same tags and moves, wherever they were
+/// read.
+impl PartialEq for GameRecord {
+    fn eq(&self, other: &GameRecord) -> bool {
+        self.tags == other.tags && self.moves == other.moves
+    }
+}
+
+impl Eq for GameRecord {}
 
 /// Why a record could not be read or replayed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -40,13 +63,10 @@ pub enum RecordError {
     /// The text holds this many games where one was expected: read them with
     /// [`GameRecord::parse_all`].
     SeveralGames(usize),
-    UnknownVariant(String),
-    BadFen(String),
-    BadMove {
-        number: usize,
-        text: String,
-        reason: String,
-    },
+    /// The record does not replay: an unknown variant, a bad FEN, a move that is not
+    /// legal or that comes after the end of the game; with the game's number and the
+    /// line (and column) in its file when it was read from one.
+    Replay(ReplayError),
 }
 
 impl fmt::Display for RecordError {
@@ -56,15 +76,7 @@ impl fmt::Display for RecordError {
             RecordError::SeveralGames(n) => {
                 write!(f, "{n} games where one was expected")
             }
-            RecordError::UnknownVariant(v) => write!(f, "unknown variant '{v}'"),
-            RecordError::BadFen(e) => write!(f, "bad FEN tag: {e}"),
-            RecordError::BadMove {
-                number,
-                text,
-                reason,
-            } => {
-                write!(f, "move {number} '{text}': {reason}")
-            }
+            RecordError::Replay(e) => e.fmt(f),
         }
     }
 }
@@ -75,19 +87,36 @@ impl From<&PgnGame> for GameRecord {
     /// The game's tags as given and its main line as written (comments, annotations
     /// and variations left out).
     fn from(game: &PgnGame) -> GameRecord {
+        let line = game.tree.main_line();
+        let node = |id| game.tree.get(id);
         GameRecord {
             tags: game.tags.clone(),
-            moves: game
-                .tree
-                .main_line()
-                .into_iter()
-                .map(|id| game.tree.san(id).to_string())
+            moves: line
+                .iter()
+                .map(|id| game.tree.san(*id).to_string())
                 .collect(),
+            source: Source {
+                game: game.number,
+                line: game.line,
+                places: line
+                    .iter()
+                    .map(|id| node(*id).and_then(|n| n.place()).unwrap_or_default())
+                    .collect(),
+            },
         }
     }
 }
 
 impl GameRecord {
+    /// A record of these tags and moves, made here (its errors name no file).
+    pub fn new(tags: Vec<(String, String)>, moves: Vec<String>) -> GameRecord {
+        GameRecord {
+            tags,
+            moves,
+            source: Source::default(),
+        }
+    }
+
     /// The record's tags and moves as a game to write in PGN. A `Termination` tag in our
     /// records' words (`checkmate`, `time`) becomes the standard's value, and the word,
     /// where the standard's value is "normal", a final comment.
@@ -139,7 +168,7 @@ impl GameRecord {
         if let Some(f) = start_fen {
             all.push(("FEN".into(), f.to_string()));
         }
-        GameRecord { tags: all, moves }
+        GameRecord::new(all, moves)
     }
 
     pub fn tag(&self, key: &str) -> Option<&str> {
@@ -162,10 +191,7 @@ impl GameRecord {
     pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
         let mut games = read_games(text);
         match games.len() {
-            0 => Ok(GameRecord {
-                tags: Vec::new(),
-                moves: Vec::new(),
-            }),
+            0 => Ok(GameRecord::new(Vec::new(), Vec::new())),
             1 => games
                 .remove(0)
                 .map(|g| GameRecord::from(&g))
@@ -184,8 +210,30 @@ impl GameRecord {
             .collect()
     }
 
+    /// Every game of a file of records given as its bytes: [`GameRecord::parse_all`]
+    /// of the bytes read as [`crate::pgn::read_games_from_bytes`] reads them (UTF-8,
+    /// and any other byte as its Latin-1 character).
+    pub fn parse_all_bytes(bytes: &[u8]) -> Vec<Result<GameRecord, RecordError>> {
+        GameRecord::parse_all(&files::decode_latin1_fallback(bytes))
+    }
+
+    /// Every game of the file at `path` ([`GameRecord::parse_all_bytes`]); the file
+    /// itself refused when it is not a regular file or is larger than
+    /// [`crate::pgn::MAX_FILE_BYTES`].
+    pub fn read_file(path: &Path) -> Result<Vec<Result<GameRecord, RecordError>>, FileError> {
+        let bytes = files::read_bytes(path, crate::pgn::MAX_FILE_BYTES)?;
+        Ok(GameRecord::parse_all_bytes(&bytes))
+    }
+
+    /// Writes the record to `path`, all or nothing ([`files::write_atomic`]): a failed
+    /// write leaves the file that was there whole.
+    pub fn save(&self, path: &Path) -> std::io::Result<()> {
+        files::write_atomic(path, self.to_string().as_bytes())
+    }
+
     /// Replays the record: the variant from the catalog, the start (FEN tag or the
-    /// variant's), every move checked for legality.
+    /// variant's), every move checked for legality, and no move after the rules have
+    /// ended the game.
     pub fn replay(&self, catalog: &Catalog) -> Result<Position, RecordError> {
         self.replay_with(catalog, |_| {})
     }
@@ -196,28 +244,42 @@ impl GameRecord {
         catalog: &Catalog,
         mut visit: impl FnMut(&Position),
     ) -> Result<Position, RecordError> {
-        let id = self.tag("Variant").unwrap_or("glinski");
-        let rules: Arc<Rules> = catalog
-            .get(id)
-            .map(|e| Arc::clone(&e.rules))
-            .ok_or_else(|| RecordError::UnknownVariant(id.to_string()))?;
-        let mut pos = match self.tag("FEN") {
-            Some(f) => {
-                Position::from_fen(rules, f).map_err(|e| RecordError::BadFen(e.to_string()))?
-            }
-            None => Position::start(rules),
-        };
+        let Source { game, line, .. } = self.source;
+        let variant = self.tag("Variant").unwrap_or("glinski");
+        let start = start_of_two(catalog, variant, self.tag("FEN"), game, line)
+            .unwrap_or_else(|| {
+                Err(ReplayError::UnknownVariant {
+                    game,
+                    line,
+                    variant: variant.to_string(),
+                })
+            })
+            .map_err(RecordError::Replay)?;
+        let mut played = TwoSides::new(start);
         for (i, text) in self.moves.iter().enumerate() {
-            let mv = pos.parse_move(text).map_err(|e| RecordError::BadMove {
-                number: i + 1,
-                text: text.clone(),
-                reason: e.to_string(),
-            })?;
-            pos.make_move(mv);
-            visit(&pos);
+            let at = MoveAt {
+                game,
+                place: self.source.places.get(i).copied().filter(|p| p.line > 0),
+                ply: i + 1,
+                text,
+            };
+            let mv = legal_move(&played, &at).map_err(RecordError::Replay)?;
+            played.make(mv);
+            visit(&played.pos);
         }
-        Ok(pos)
+        Ok(played.pos)
     }
+}
+
+/// The move `at` names, if the game is not over and it is legal.
+fn legal_move(played: &TwoSides, at: &MoveAt) -> Result<Move, ReplayError> {
+    if let Some(outcome) = played.outcome() {
+        return Err(at.after_end(Ended::Two(outcome)));
+    }
+    played
+        .pos
+        .parse_move(at.text)
+        .map_err(|e| at.bad(e.to_string()))
 }
 
 impl fmt::Display for GameRecord {
@@ -265,6 +327,7 @@ impl fmt::Display for GameRecord {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::Arc;
 
     #[test]
     fn writes_and_reads_back_a_game() {
@@ -294,7 +357,11 @@ mod tests {
         assert!(pos.outcome().is_some());
         let bad = GameRecord::parse("[Variant \"glinski\"]\n\n1. f5f9 *").unwrap();
         let err = bad.replay(&catalog).unwrap_err();
-        assert!(err.to_string().starts_with("move 1 'f5f9'"), "{err}");
+        assert!(
+            err.to_string()
+                .starts_with("game 1, line 3, column 4: move 'f5f9' (ply 1)"),
+            "{err}"
+        );
         assert!(GameRecord::parse("[Variant glinski]").is_err());
     }
 

@@ -13,7 +13,9 @@ use std::sync::Arc;
 
 use hexchess_core::catalog::{Catalog, compile};
 use hexchess_core::multi::{Game, Step};
-use hexchess_core::pgn::{GameTree, NodeId, PgnGame, read_games, write_games};
+use hexchess_core::pgn::{
+    GameTree, NodeId, PgnGame, read_games, read_games_from_bytes, write_games,
+};
 use hexchess_core::record::GameRecord;
 use hexchess_core::variant::parse_variant;
 use hexchess_core::{Position, Rules};
@@ -312,9 +314,26 @@ fn pgn_games(catalog: &Catalog, rng: &mut StdRng) -> Vec<PgnGame> {
 /// read; then refused by the rules with a reason, or replayed; and a game replayed is
 /// written, read and replayed again to the same bytes.
 fn check_pgn(text: &str, catalog: &Catalog) -> (usize, usize) {
+    check_games(read_games(text), line_count(text.as_bytes()), catalog)
+}
+
+/// How many lines the reader sees in `bytes`: lines end with LF, CR LF or a CR alone.
+fn line_count(bytes: &[u8]) -> usize {
+    let ends = bytes
+        .iter()
+        .enumerate()
+        .filter(|&(i, &b)| b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n')))
+        .count();
+    ends + 1
+}
+
+/// [`check_pgn`] of the games read from a file of `lines` lines.
+fn check_games(
+    games: Vec<Result<PgnGame, hexchess_core::pgn::ReadError>>,
+    lines: usize,
+    catalog: &Catalog,
+) -> (usize, usize) {
     let (mut refused, mut replayed) = (0, 0);
-    let games = read_games(text);
-    let lines = text.lines().count() + 1;
     for (i, game) in games.into_iter().enumerate() {
         match game {
             Err(e) => {
@@ -332,12 +351,12 @@ fn check_pgn(text: &str, catalog: &Catalog) -> (usize, usize) {
                     replayed += 1;
                     let written = g.to_string();
                     let mut again = read_games(&written);
-                    assert_eq!(again.len(), 1, "{text}\n---\n{written}");
+                    assert_eq!(again.len(), 1, "{written}");
                     let mut back = again.remove(0).unwrap_or_else(|e| panic!("{e}\n{written}"));
                     let end2 = back
                         .replay(catalog)
                         .unwrap_or_else(|e| panic!("{e}\n{written}"));
-                    assert_eq!(back.to_string(), written, "{text}");
+                    assert_eq!(back.to_string(), written);
                     assert_eq!(end2.to_fen(), end.to_fen());
                 }
             },
@@ -390,5 +409,109 @@ fn random_bytes_are_no_pgn_and_no_panic() {
                 .collect()
         };
         check_pgn(&text, &catalog);
+    }
+}
+
+/// Bytes a PGN file may hold that are not the text it means: Latin-1 letters and a
+/// no-break space, NUL, a C1 control, lone UTF-8 continuation bytes, overlong and
+/// truncated forms, an encoded surrogate, bytes never in UTF-8, a CR alone.
+const RAW: [&[u8]; 17] = [
+    b"\xe9",
+    b"\xfc",
+    b"\xa0",
+    b"\x85",
+    b"\x9b",
+    b"\0",
+    b"\x80",
+    b"\xbf",
+    b"\xc0\x80",
+    b"\xc1\xbf",
+    b"\xe0\x80\x80",
+    b"\xf0\x80\x80\x80",
+    b"\xe2\x82",
+    b"\xed\xa0\x80",
+    b"\xff",
+    b"\r",
+    b"\r\r",
+];
+
+/// `good` with one to three raw edits: a [`RAW`] piece put in or written over a byte,
+/// or every line end made a CR alone (as old Macintosh files end them).
+fn mutate_bytes(rng: &mut StdRng, good: &[u8]) -> Vec<u8> {
+    let mut bytes = good.to_vec();
+    for _ in 0..rng.random_range(1..=3) {
+        let piece = RAW[rng.random_range(0..RAW.len())];
+        let i = rng.random_range(0..=bytes.len());
+        match rng.random_range(0..5) {
+            0 if i < bytes.len() => {
+                bytes.splice(i..i + 1, piece.iter().copied());
+            }
+            1 => {
+                bytes = bytes
+                    .iter()
+                    .map(|&b| if b == b'\n' { b'\r' } else { b })
+                    .collect();
+            }
+            _ => {
+                bytes.splice(i..i, piece.iter().copied());
+            }
+        }
+    }
+    bytes
+}
+
+/// Files of three games with raw bytes that are not UTF-8 (or are control characters)
+/// anywhere: each game read or refused with its number and a line of the file, then
+/// replayed or refused naming its game; never a panic.
+#[test]
+fn raw_bytes_in_pgn_files_cost_at_most_their_game() {
+    let catalog = catalog();
+    let mut rng = StdRng::seed_from_u64(7);
+    let games = pgn_games(&catalog, &mut rng);
+    let (mut refused, mut replayed) = (0, 0);
+    for _ in 0..count() {
+        let file: Vec<PgnGame> = (0..3)
+            .map(|_| games[rng.random_range(0..games.len())].clone())
+            .collect();
+        let bytes = mutate_bytes(&mut rng, write_games(&file).as_bytes());
+        let (r, p) = check_games(read_games_from_bytes(&bytes), line_count(&bytes), &catalog);
+        refused += r;
+        replayed += p;
+    }
+    assert!(
+        refused > 0 && replayed > count(),
+        "{refused} refused, {replayed} replayed"
+    );
+}
+
+/// A game whose only fault is a byte that is not UTF-8 in a comment or a tag reads and
+/// replays, in every variant, and keeps the byte's Latin-1 character.
+#[test]
+fn a_latin1_byte_in_a_comment_or_a_tag_costs_nothing() {
+    let catalog = catalog();
+    let mut rng = StdRng::seed_from_u64(8);
+    for mut game in pgn_games(&catalog, &mut rng) {
+        game.tree.set_comment("caf");
+        game.set_tag("Annotator", "Mu");
+        let text = write_games(&[game.clone(), game]);
+        let bytes = text
+            .replace("{ caf }", "{ caf\u{1} }")
+            .replace("\"Mu\"", "\"M\u{1}\"")
+            .into_bytes()
+            .into_iter()
+            .map(|b| match b {
+                1 => 0xe9,
+                b => b,
+            })
+            .collect::<Vec<u8>>();
+        assert!(std::str::from_utf8(&bytes).is_err());
+        let read = read_games_from_bytes(&bytes);
+        assert_eq!(read.len(), 2);
+        for game in read {
+            let mut game = game.unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(game.tree.comment(), "café");
+            assert_eq!(game.tag("Annotator"), Some("Mé"));
+            game.replay(&catalog).unwrap_or_else(|e| panic!("{e}"));
+        }
     }
 }

@@ -363,6 +363,7 @@ fn a_bad_game_among_three_costs_only_itself() {
             game: 2,
             line: 10,
             column: 4,
+            ply: 3,
             text: "f5f9".into(),
             reason: "'f5f9' is not a legal move here".into()
         }
@@ -583,15 +584,15 @@ fn promote_and_delete_change_what_is_written() {
 fn how_a_game_ended_in_the_standards_words() {
     let catalog = Catalog::builtin();
     let fen = "6/7/P6p/RP5pr/QNP4pnq/BBBP3pbbb/KNP2n1p1k/RP5pr/P6p/7/6 b - 0 1";
-    let record = GameRecord {
-        tags: vec![
+    let record = GameRecord::new(
+        vec![
             ("Variant".into(), "mccooey".into()),
             ("FEN".into(), fen.into()),
             ("Result".into(), "0-1".into()),
             ("Termination".into(), "checkmate".into()),
         ],
-        moves: vec!["g6f4".into()],
-    };
+        vec!["g6f4".into()],
+    );
     let mut game = record.to_pgn();
     game.replay(&catalog).unwrap();
     assert_eq!(game.tag("Termination"), Some("normal"));

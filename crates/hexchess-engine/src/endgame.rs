@@ -71,7 +71,8 @@ impl Tablebases {
     pub fn rank_moves(&self, pos: &Position) -> Option<Vec<(Move, Value)>> {
         let mut ranked = Vec::new();
         for mv in pos.legal_moves() {
-            let mut child = pos.clone();
+            // The tables need the position, not the game's history.
+            let mut child = pos.without_history();
             child.make_move(mv);
             ranked.push((mv, self.probe(&child)?.for_mover()));
         }
@@ -81,7 +82,7 @@ impl Tablebases {
 
     /// The line both sides play by the tables from `pos`, at most `plies` long.
     pub fn line(&self, pos: &Position, plies: usize) -> Vec<Move> {
-        let mut pos = pos.clone();
+        let mut pos = pos.without_history();
         let mut line = Vec::new();
         while line.len() < plies {
             let Some(&(mv, _)) = self.rank_moves(&pos).as_ref().and_then(|r| r.first()) else {

@@ -265,7 +265,7 @@ impl SearchInfo {
 /// A PV as long algebraic text, stopping at the first move that is not legal (a stale
 /// hash entry can end a PV with nonsense; it is never played).
 pub fn pv_text(pos: &Position, pv: &[Move]) -> Vec<String> {
-    let mut p = pos.clone();
+    let mut p = pos.without_history();
     let mut out = Vec::new();
     for &m in pv {
         if !p.is_legal(m) {
@@ -280,7 +280,7 @@ pub fn pv_text(pos: &Position, pv: &[Move]) -> Vec<String> {
 /// A PV as a player reads it: SAN with move numbers (`19... Nd4 20. Bxe5 Nxe5`), at most
 /// `max_moves` moves, stopping like [`pv_text`] at the first move that is not legal.
 pub fn pv_san(pos: &Position, pv: &[Move], max_moves: usize) -> String {
-    let mut p = pos.clone();
+    let mut p = pos.without_history();
     let mut out = String::new();
     for (i, &m) in pv.iter().take(max_moves).enumerate() {
         if !p.is_legal(m) {

@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use common::{fen, rules};
-use hexchess_core::pgn::{PgnGame, read_games};
+use hexchess_core::pgn::{PgnGame, ReplayError, read_games};
 use hexchess_core::{Catalog, GameOutcome, Move, Position, Side, Termination};
 use hexchess_engine::review::{
     AnnotateError, Evaluation, GameError, GameReview, Judgement, ReviewError, annotate, main_line,
@@ -316,6 +316,72 @@ fn games_that_cannot_be_reviewed_are_refused_with_the_reason() {
         }
         other => panic!("{other:?}"),
     }
+}
+
+/// Knights out and back: the third time the start position comes the game is drawn.
+/// A file of 100,000 such plies gave no review in three minutes (its replay cost the
+/// square of its length, and played on past the draw); it is refused at once, naming
+/// the rule, and so are moves after the end given to the review directly.
+#[test]
+fn a_game_played_on_after_its_repetition_is_refused_before_any_search() {
+    let shuffle = ["Ni3", "Nc6", "Nh1", "Nd9"];
+    let mut text = String::from("[Event \"shuffle\"]\n\n");
+    for i in 0..100_000 {
+        if i % 2 == 0 {
+            text.push_str(&format!("{}. ", i / 2 + 1));
+        }
+        text.push_str(shuffle[i % 4]);
+        text.push(if i % 10 == 9 { '\n' } else { ' ' });
+    }
+    text.push_str("1/2-1/2\n");
+    let started = Instant::now();
+    let mut game = read_games(&text).remove(0).unwrap();
+    let e = main_line(&mut game, &Catalog::builtin()).unwrap_err();
+    assert!(
+        matches!(
+            &e,
+            GameError::Replay(ReplayError::AfterEnd {
+                game: 1,
+                line: 3,
+                ply: 9,
+                ..
+            })
+        ),
+        "{e:?}"
+    );
+    assert!(e.to_string().ends_with("Draw by repetition"), "{e}");
+    // A bound to catch a hang only: the refusal takes milliseconds.
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
+
+    let start = Position::start(rules("glinski"));
+    let mut pos = start.clone();
+    let mut moves = Vec::new();
+    for text in shuffle.iter().cycle().take(12) {
+        let mv = pos.parse_move(text).unwrap();
+        pos.make_move(mv);
+        moves.push(mv);
+    }
+    let err = review_game(
+        &mut searcher(),
+        &start,
+        &moves,
+        &budget(),
+        &no_stop(),
+        |_, _| {},
+    )
+    .unwrap_err();
+    assert!(
+        matches!(&err, ReviewError::AfterEnd { ply: 8, ended } if ended.termination == Termination::Repetition),
+        "{err:?}"
+    );
+    assert_eq!(
+        err.to_string(),
+        "ply 9 comes after the end of the game: Draw by repetition"
+    );
 }
 
 #[test]

@@ -55,7 +55,7 @@ impl<B: CellSet> Game<B> {
 
     /// Whether an edit leaves the mover's royal piece unattacked.
     fn keeps_royal_safe(&self, edit: Move) -> bool {
-        let mut pos = self.pos.clone();
+        let mut pos = self.pos.without_history();
         pos.make_move(edit);
         !pos.in_check()
     }

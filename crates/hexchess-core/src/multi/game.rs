@@ -115,8 +115,11 @@ pub struct Game<B: CellSet = WideBitboard> {
     pub(crate) turns: Vec<(Side, Vec<Step>)>,
     /// The steps of the turn in progress.
     pub(crate) steps: Vec<Step>,
-    /// The state's key at the start of every turn, for repetition.
+    /// The state's key at the start of every turn since the last capture or pawn move
+    /// (no earlier state can come again), for repetition.
     keys: Vec<u64>,
+    /// The move rule's count at the last key, to see when it has been reset.
+    keys_halfmove: u16,
     /// Kinds each kind's powers properly contain (bit per kind), for swaps.
     pub(crate) weaker: [u32; crate::piece::MAX_KINDS],
     end: Option<GameEnd>,
@@ -153,6 +156,7 @@ impl<B: CellSet> Game<B> {
             turns: Vec::new(),
             steps: Vec::new(),
             keys: Vec::new(),
+            keys_halfmove: 0,
             weaker,
             end: None,
         };
@@ -170,18 +174,28 @@ impl<B: CellSet> Game<B> {
     /// A copy without the record of the game (turns played, the history of the
     /// position, the keys of positions that cannot come again), for searches that copy
     /// a game at every node: the rules and repetitions still apply.
+    ///
+    /// Its cost does not grow with the game (nothing of the record is copied), so a
+    /// replay can try each turn on one before playing it.
     pub fn lean(&self) -> Game<B> {
-        let mut g = self.clone();
-        g.turns.clear();
-        // Only positions since the last capture or pawn move can come again.
-        let reversible = usize::from(self.pos.halfmove_clock()) + 1;
-        let len = g.keys.len();
-        g.keys.drain(..len.saturating_sub(reversible));
-        g.log.keep_last(self.pos.rules().side_count());
-        g.pos.clear_history();
-        g.origin = g.pos.clone();
-        g.start_owed = g.owed;
-        g
+        let pos = self.pos.without_history();
+        Game {
+            origin: pos.without_history(),
+            pos,
+            multi: self.multi.clone(),
+            standing: self.standing,
+            owed: self.owed,
+            turn: self.turn.clone(),
+            start: self.start.clone(),
+            log: self.log.clone(),
+            turns: Vec::new(),
+            steps: self.steps.clone(),
+            keys: self.keys.clone(),
+            keys_halfmove: self.keys_halfmove,
+            weaker: self.weaker,
+            end: self.end.clone(),
+            start_owed: self.owed,
+        }
     }
 
     /// The game with the turn handed to `side` now, as if the sides between lost theirs
@@ -491,7 +505,7 @@ impl<B: CellSet> Game<B> {
         if !self.in_check(side) {
             return false;
         }
-        let mut pos = self.pos.clone();
+        let mut pos = self.pos.without_history();
         if pos.turn() != side {
             pos.make_pass(side);
         }
@@ -646,9 +660,20 @@ impl<B: CellSet> Game<B> {
         };
     }
 
+    /// Counts the state at a turn's start; a third time ends the game. Only states
+    /// since the move rule's count last went down are kept: it goes down only after a
+    /// capture, a pawn move or a placement, which no earlier state can come back from,
+    /// so that the count costs the same however long the game.
     fn note_repetition(&mut self) {
         let key = self.state_key();
+        let halfmove = self.pos.halfmove_clock();
+        if halfmove == 0 || halfmove < self.keys_halfmove {
+            self.keys.clear();
+        }
+        self.keys_halfmove = halfmove;
         self.keys.push(key);
+        #[cfg(test)]
+        crate::work::add(self.keys.len());
         if self.keys.iter().filter(|k| **k == key).count() >= 3 {
             self.finish(self.sides_in(), EndReason::Repetition);
         }

@@ -132,8 +132,21 @@ impl<B: CellSet> Game<B> {
     /// Plays a whole turn written as its steps joined by `&` (a removal first, if one
     /// is owed). On an error nothing changes.
     pub fn play_turn(&mut self, text: &str) -> Result<(), TurnError> {
+        // Tried on a lean copy (a whole copy would cost the length of the game at
+        // every turn), then played here.
+        for step in self.lean().read_turn(text)? {
+            self.play(step);
+        }
+        Ok(())
+    }
+
+    /// Plays the turn written as `text` step by step; the steps played (a `Stop`
+    /// last when the turn could have had another move), or why not (the game then
+    /// left part way through the turn: the caller plays on a copy).
+    pub(crate) fn read_turn(&mut self, text: &str) -> Result<Vec<Step>, TurnError> {
         let t = text.trim();
-        let mut game = self.clone();
+        let game = self;
+        let mut steps = Vec::new();
         let us = game.side_to_move();
         let turns_before = game.turns().len();
         for part in t.split('&') {
@@ -142,17 +155,18 @@ impl<B: CellSet> Game<B> {
             }
             let step = game.parse_step(part)?;
             game.play(step);
+            steps.push(step);
         }
         if game.turns().len() == turns_before {
             // A turn that could have had a second move ends here.
             if game.steps().contains(&Step::Stop) && game.side_to_move() == us {
                 game.play(Step::Stop);
+                steps.push(Step::Stop);
             } else {
                 return Err(TurnError::Incomplete(t.to_string()));
             }
         }
-        *self = game;
-        Ok(())
+        Ok(steps)
     }
 
     /// The last turn played as text (steps joined by `&`; `--` for a lost turn),

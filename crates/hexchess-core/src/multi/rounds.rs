@@ -4,7 +4,7 @@
 
 use super::spec::FairExchange;
 use crate::bitboard::CellSet;
-use crate::piece::{Kind, MAX_KINDS, Piece, Side};
+use crate::piece::{Kind, MAX_KINDS, MAX_SIDES, Piece, Side};
 use crate::rules::Rules;
 
 /// A capture: who took what from whom.
@@ -32,10 +32,13 @@ impl CaptureLog {
         }
     }
 
-    /// Records a turn when fair exchange is not played.
+    /// Records a turn when fair exchange is not played. Only the last round is read
+    /// (a round is at most one turn per side): older turns are forgotten, so that the
+    /// log does not grow with the game.
     pub fn record_plain(&mut self, _us: Side, captures: Vec<Captured>) {
         self.turns
             .push(captures.into_iter().map(|c| (c, false)).collect());
+        self.keep_last(MAX_SIDES);
     }
 
     /// Records `us`'s turn and closes the round that began `live - 1` turns ago: when

@@ -16,7 +16,7 @@ impl<B: CellSet> Game<B> {
             attacked[them.index()] = self.attacked_pieces(us, them);
         }
         TurnStart {
-            pos: self.pos.clone(),
+            pos: self.pos.without_history(),
             attacked,
         }
     }
@@ -67,7 +67,7 @@ impl<B: CellSet> Game<B> {
             return true;
         };
         let us = self.pos.turn();
-        let mut after = self.clone();
+        let mut after = self.lean();
         let victim = after.pos.piece_at(second.to()).filter(|p| p.side != us);
         after.pos.make_move(second);
         let mut captures = self.turn.captures.clone();
@@ -150,7 +150,7 @@ impl<B: CellSet> Game<B> {
 /// Whether `them` is checkmated after `moves` played from `pos` (false if one of them
 /// is not legal there).
 fn mated_after<B: CellSet>(pos: &Position<B>, moves: &[Move], them: Side) -> bool {
-    let mut p = pos.clone();
+    let mut p = pos.without_history();
     for &m in moves {
         if !p.is_legal(m) {
             return false;

@@ -122,14 +122,27 @@ fn clean(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// The lines of `text`, each ended by LF, CR LF, or a CR alone (as old Macintosh files
+/// end them: read as one line, their `;` comments would run to the end of the file and
+/// every error would be on line 1).
+fn lines(text: &str) -> impl Iterator<Item = &str> {
+    text.split('\n')
+        .flat_map(|l| l.strip_suffix('\r').unwrap_or(l).split('\r'))
+}
+
+/// Whether `c` has no place in movetext: a control character that is not a space (NUL,
+/// a C1 control read from a Latin-1 byte), which would only make an unreadable move.
+fn is_stray_control(c: char) -> bool {
+    c.is_control() && !c.is_whitespace()
+}
+
 /// Every token of `text`, in order.
 pub(crate) fn tokens(text: &str) -> Vec<Token> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut out = Vec::new();
     // A `{` comment going on past its line: where it opened and its text so far.
     let mut open: Option<(Place, String)> = None;
-    for (i, raw) in text.split('\n').enumerate() {
-        let line = raw.strip_suffix('\r').unwrap_or(raw);
+    for (i, line) in lines(text).enumerate() {
         let number = i + 1;
         let chars: Vec<char> = line.chars().collect();
         let mut from = 0;
@@ -246,6 +259,10 @@ fn movetext(
                 });
                 j += 1 + digits;
             }
+            c if is_stray_control(c) => {
+                push(Tok::Bad(ReadProblem::Unexpected(c)));
+                j += 1;
+            }
             '[' | ']' | '}' => {
                 push(Tok::Bad(ReadProblem::Unexpected(c)));
                 j += 1;
@@ -253,7 +270,9 @@ fn movetext(
             _ => {
                 let len = chars[j..]
                     .iter()
-                    .take_while(|c| !c.is_whitespace() && !DELIMITERS.contains(c))
+                    .take_while(|c| {
+                        !c.is_whitespace() && !DELIMITERS.contains(c) && !is_stray_control(**c)
+                    })
                     .count();
                 let symbol: String = chars[j..j + len].iter().collect();
                 if let Some(tok) = symbol_token(&symbol) {

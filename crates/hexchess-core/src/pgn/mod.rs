@@ -7,24 +7,31 @@
 //! - [`PgnGame::replay`]: every move checked against the rules of the game's variant
 //!   and rewritten in canonical SAN (two sides: each node a move; more sides: each node
 //!   a whole turn);
-//! - writing ([`PgnGame`]'s `Display`, [`write_games`]): the standard's export format.
+//! - reading from bytes or a file ([`read_games_from_bytes`], [`read_file`]): bytes
+//!   that are not UTF-8 read as Latin-1, PGN's own character set;
+//! - writing ([`PgnGame`]'s `Display`, [`write_games`]): the standard's export format;
+//!   [`save_games`] to a file, all or nothing.
 //!
 //! Reading and writing know nothing of the rules: a tree is text until a replay has
 //! checked it, and the same reader and writer serve games of two sides and of more.
 
 mod lex;
+#[cfg(test)]
+mod long_games;
 mod problem;
 mod read;
-mod replay;
+pub(crate) mod replay;
 pub(crate) mod result;
 mod tree;
 mod write;
 
-pub use read::{ReadError, ReadProblem, read_games};
-pub use replay::{ReplayError, Replayed};
+pub use read::{
+    MAX_FILE_BYTES, ReadError, ReadProblem, read_file, read_games, read_games_from_bytes,
+};
+pub use replay::{Ended, ReplayError, Replayed};
 pub use result::{TERMINATION_VALUES, is_result, multi_result_text, termination_tag};
 pub use tree::{GameTree, MoveNumber, Node, NodeId, Place};
-pub use write::{SEVEN_TAG_ROSTER, write_games};
+pub use write::{SEVEN_TAG_ROSTER, save_games, write_games};
 
 use crate::multi::GameEnd;
 use crate::outcome::GameOutcome;

@@ -8,12 +8,18 @@
 //! over to that boundary.
 
 use std::fmt;
+use std::path::Path;
 
 use super::PgnGame;
 use super::lex::{Tok, Token, tokens};
 use super::problem::MAX_NESTING;
 pub use super::problem::ReadProblem;
 use super::tree::{GameTree, NodeId, Place};
+use crate::files::{self, FileError};
+
+/// The largest PGN file read: some hundred thousand games, far more than anyone keeps
+/// of hexagonal chess, and small enough that reading it cannot exhaust the memory.
+pub const MAX_FILE_BYTES: u64 = 64 << 20;
 
 /// A game that could not be read: its number in the file (from 1), where the problem
 /// is, and what it is.
@@ -287,6 +293,23 @@ pub fn read_games(text: &str) -> Vec<Result<PgnGame, ReadError>> {
         games.push(done);
     }
     games
+}
+
+/// Every game of a PGN file given as its bytes, as [`read_games`] reads text.
+///
+/// The bytes are read as UTF-8 where they are UTF-8, and any other byte as the Latin-1
+/// character of that value: PGN's own character set is Latin-1, and many files are a
+/// mix (a UTF-8 file with a name typed in Latin-1). One such byte in a comment or a
+/// tag then costs nothing (`caf\xe9` reads `café`), instead of the whole file.
+pub fn read_games_from_bytes(bytes: &[u8]) -> Vec<Result<PgnGame, ReadError>> {
+    read_games(&files::decode_latin1_fallback(bytes))
+}
+
+/// Every game of the PGN file at `path` ([`read_games_from_bytes`]); the file itself
+/// refused when it is not a regular file or is larger than [`MAX_FILE_BYTES`].
+pub fn read_file(path: &Path) -> Result<Vec<Result<PgnGame, ReadError>>, FileError> {
+    let bytes = files::read_bytes(path, MAX_FILE_BYTES)?;
+    Ok(read_games_from_bytes(&bytes))
 }
 
 #[cfg(test)]

@@ -4,51 +4,97 @@
 //! The only place where games of two sides and of more differ: a two-player node is a
 //! move of a [`Position`], a node of a game of more sides a whole turn of a
 //! [`Game`] (its steps joined by `&`, as [`Game::play_turn`] reads them).
+//!
+//! A game ends where the rules end it (checkmate, stalemate, threefold repetition, the
+//! move rule, bare royal pieces; a game of more sides by its own rules): a move after
+//! that is refused, naming the rule, rather than played or silently dropped. Each move
+//! costs the same however long the game already is: repetitions are counted as the
+//! game goes ([`Repetitions`]), and nothing copies the game's history per move.
 
 use std::fmt;
 use std::sync::Arc;
 
 use super::PgnGame;
+use super::problem::printable;
+use super::result::end_reason_text;
 use super::tree::{MoveNumber, NodeId, Place};
 use crate::bitboard::WideBitboard;
 use crate::catalog::Catalog;
-use crate::multi::{Game, Step};
+use crate::moves::Move;
+use crate::multi::{Game, GameEnd, Step};
+use crate::outcome::{GameOutcome, Repetitions};
 use crate::piece::Side;
 use crate::position::Position;
 use crate::rules::Rules;
 
-/// Why a game read from a file does not replay.
+/// How a game had ended by the rules, when a move came after its end.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ended {
+    /// A game of two sides: its result and the rule.
+    Two(GameOutcome),
+    /// A game of more sides.
+    More(GameEnd),
+}
+
+impl fmt::Display for Ended {
+    /// `White wins by checkmate`, `Draw by repetition`, `Last king standing`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Ended::Two(outcome) => f.write_str(&outcome.description()),
+            Ended::More(end) => f.write_str(end_reason_text(end.reason)),
+        }
+    }
+}
+
+/// Why a game read from a file does not replay. A game's number is 0 and its lines are
+/// 0 when it was made in memory rather than read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ReplayError {
-    /// The `Variant` tag names no variant of the catalog.
-    UnknownVariant { game: usize, variant: String },
+    /// The `Variant` tag names no variant of the catalog (`line`: where the game
+    /// begins).
+    UnknownVariant {
+        game: usize,
+        line: usize,
+        variant: String,
+    },
     /// The `FEN` tag is not a position of the variant.
     BadFen {
         game: usize,
         line: usize,
         reason: String,
     },
-    /// A move (a turn, in a game of more sides) that is not legal where it stands.
+    /// A move (a turn, in a game of more sides) that is not legal where it stands;
+    /// `ply` counts the moves (turns) of its line from the start, itself included.
     BadMove {
         game: usize,
         line: usize,
         column: usize,
+        ply: usize,
         text: String,
         reason: String,
+    },
+    /// A move after the rules had ended the game, and how they had ended it.
+    AfterEnd {
+        game: usize,
+        line: usize,
+        column: usize,
+        ply: usize,
+        text: String,
+        ended: Ended,
     },
 }
 
 /// `game 3, line 41, column 7: ` with what is known (a game made in memory has no
 /// number and no lines).
-fn prefix(f: &mut fmt::Formatter<'_>, game: usize, place: Option<Place>) -> fmt::Result {
+fn prefix(f: &mut fmt::Formatter<'_>, game: usize, place: Place) -> fmt::Result {
     let mut parts = Vec::new();
     if game > 0 {
         parts.push(format!("game {game}"));
     }
-    if let Some(p) = place.filter(|p| p.line > 0) {
-        parts.push(format!("line {}", p.line));
-        if p.column > 0 {
-            parts.push(format!("column {}", p.column));
+    if place.line > 0 {
+        parts.push(format!("line {}", place.line));
+        if place.column > 0 {
+            parts.push(format!("column {}", place.column));
         }
     }
     if !parts.is_empty() {
@@ -59,32 +105,50 @@ fn prefix(f: &mut fmt::Formatter<'_>, game: usize, place: Option<Place>) -> fmt:
 
 impl fmt::Display for ReplayError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let whole_line = |line| Place { line, column: 0 };
         match self {
-            ReplayError::UnknownVariant { game, variant } => {
-                prefix(f, *game, None)?;
-                write!(f, "unknown variant '{variant}'")
+            ReplayError::UnknownVariant {
+                game,
+                line,
+                variant,
+            } => {
+                prefix(f, *game, whole_line(*line))?;
+                write!(f, "unknown variant '{}'", printable(variant))
             }
             ReplayError::BadFen { game, line, reason } => {
-                let place = Place {
-                    line: *line,
-                    column: 0,
-                };
-                prefix(f, *game, Some(place))?;
-                write!(f, "bad FEN tag: {reason}")
+                prefix(f, *game, whole_line(*line))?;
+                write!(f, "bad FEN tag: {}", printable(reason))
             }
             ReplayError::BadMove {
                 game,
                 line,
                 column,
+                ply,
                 text,
                 reason,
             } => {
-                let place = Place {
-                    line: *line,
-                    column: *column,
-                };
-                prefix(f, *game, Some(place))?;
-                write!(f, "move '{text}': {reason}")
+                prefix(f, *game, Place::new(*line, *column))?;
+                write!(
+                    f,
+                    "move '{}' (ply {ply}): {}",
+                    printable(text),
+                    printable(reason)
+                )
+            }
+            ReplayError::AfterEnd {
+                game,
+                line,
+                column,
+                ply,
+                text,
+                ended,
+            } => {
+                prefix(f, *game, Place::new(*line, *column))?;
+                write!(
+                    f,
+                    "move '{}' (ply {ply}) comes after the end of the game: {ended}",
+                    printable(text)
+                )
             }
         }
     }
@@ -110,27 +174,109 @@ impl Replayed {
     }
 }
 
+/// A move of a game, as errors name it: the game's number, the move's place in the file
+/// (none for a game made in memory), its ply and text.
+pub(crate) struct MoveAt<'a> {
+    pub game: usize,
+    pub place: Option<Place>,
+    pub ply: usize,
+    pub text: &'a str,
+}
+
+impl MoveAt<'_> {
+    fn line_and_column(&self) -> (usize, usize) {
+        self.place.map_or((0, 0), |p| (p.line, p.column))
+    }
+
+    pub(crate) fn bad(&self, reason: String) -> ReplayError {
+        let (line, column) = self.line_and_column();
+        ReplayError::BadMove {
+            game: self.game,
+            line,
+            column,
+            ply: self.ply,
+            text: self.text.to_string(),
+            reason,
+        }
+    }
+
+    pub(crate) fn after_end(&self, ended: Ended) -> ReplayError {
+        let (line, column) = self.line_and_column();
+        ReplayError::AfterEnd {
+            game: self.game,
+            line,
+            column,
+            ply: self.ply,
+            text: self.text.to_string(),
+            ended,
+        }
+    }
+}
+
 /// A game as a replay walks it: two sides or more.
 trait Play: Clone {
     /// The number and side of the next move.
     fn number(&self) -> MoveNumber;
+    /// How the rules have ended the game, if they have: no move may follow.
+    fn ended(&self) -> Option<Ended>;
     /// Plays a move (a turn) written as `text`; its canonical text, or why not.
     fn play(&mut self, text: &str) -> Result<String, String>;
+    /// A copy to play a variation from: the rules still apply (repetitions included),
+    /// but the record of the game so far is left behind, so that a variation costs
+    /// what it plays, not the length of the game before it.
+    fn branch(&self) -> Self;
 }
 
-impl Play for Position {
+/// A game of two sides as it is replayed: the position, and its repetitions counted as
+/// the moves come.
+#[derive(Clone)]
+pub(crate) struct TwoSides {
+    pub pos: Position,
+    seen: Repetitions,
+}
+
+impl TwoSides {
+    pub(crate) fn new(pos: Position) -> TwoSides {
+        let seen = Repetitions::new(&pos);
+        TwoSides { pos, seen }
+    }
+
+    /// Plays a legal move.
+    pub(crate) fn make(&mut self, mv: Move) {
+        self.pos.make_move(mv);
+        self.seen.note(&self.pos);
+    }
+
+    /// How the rules have ended the game, if they have.
+    pub(crate) fn outcome(&self) -> Option<GameOutcome> {
+        self.seen.outcome(&self.pos)
+    }
+}
+
+impl Play for TwoSides {
     fn number(&self) -> MoveNumber {
         MoveNumber {
-            number: self.fullmove_number(),
-            side: self.turn(),
+            number: self.pos.fullmove_number(),
+            side: self.pos.turn(),
         }
     }
 
+    fn ended(&self) -> Option<Ended> {
+        self.outcome().map(Ended::Two)
+    }
+
     fn play(&mut self, text: &str) -> Result<String, String> {
-        let mv = self.parse_move(text).map_err(|e| e.to_string())?;
-        let san = self.move_to_san(mv);
-        self.make_move(mv);
+        let mv = self.pos.parse_move(text).map_err(|e| e.to_string())?;
+        let san = self.pos.move_to_san(mv);
+        self.make(mv);
         Ok(san)
+    }
+
+    fn branch(&self) -> Self {
+        TwoSides {
+            pos: self.pos.without_history(),
+            seen: self.seen.clone(),
+        }
     }
 }
 
@@ -188,62 +334,99 @@ impl Play for Turns {
         }
     }
 
+    fn ended(&self) -> Option<Ended> {
+        self.game.end().cloned().map(Ended::More)
+    }
+
     fn play(&mut self, text: &str) -> Result<String, String> {
         if text.trim() == "--" {
             return Err("a lost turn is not written: the rules pass it over".into());
         }
-        let before = self.game.clone();
-        let played = self.game.turns().len();
-        self.game.play_turn(text).map_err(|e| e.to_string())?;
-        let steps = self.game.turns()[played].1.clone();
-        // Each step written from the position it was played in.
-        let mut replay = before;
+        // Read on a lean copy first, so that a bad turn changes nothing; then each
+        // step is written from the position it is played in.
+        let steps = self
+            .game
+            .lean()
+            .read_turn(text)
+            .map_err(|e| e.to_string())?;
         let mut texts = Vec::new();
         for step in steps {
             if step != Step::Stop {
-                texts.push(replay.step_text(step));
+                texts.push(self.game.step_text(step));
             }
-            replay.play(step);
+            self.game.play(step);
         }
         self.count_turns();
         Ok(texts.join("&"))
     }
+
+    fn branch(&self) -> Self {
+        let game = self.game.lean();
+        let seen = game.turns().len();
+        Turns {
+            game,
+            round: self.round,
+            last: self.last,
+            seen,
+        }
+    }
+}
+
+/// The start of a game of two sides from its tags: `None` when `variant` is not a
+/// two-player variant of the catalog.
+pub(crate) fn start_of_two(
+    catalog: &Catalog,
+    variant: &str,
+    fen: Option<&str>,
+    game: usize,
+    line: usize,
+) -> Option<Result<Position, ReplayError>> {
+    let entry = catalog.get(variant)?;
+    let rules: Arc<Rules> = Arc::clone(&entry.rules);
+    Some(match fen {
+        Some(fen) => Position::from_fen(rules, fen).map_err(|e| ReplayError::BadFen {
+            game,
+            line,
+            reason: e.to_string(),
+        }),
+        None => Ok(Position::start(rules)),
+    })
 }
 
 impl PgnGame {
     /// Replays every move of the tree, main line and variations, from the start the
     /// tags give (`Variant`, default Gliński's; `FEN` for a set-up position), through
     /// the catalog. Every legal move is rewritten in canonical SAN (so long algebraic
-    /// comes out as SAN) and given its move number; a bad move is reported (the first
-    /// in the file's order) and the moves after it are not looked at.
+    /// comes out as SAN) and given its move number; a bad move, or a move after the
+    /// rules had ended the game, is reported (the first in the file's order) and the
+    /// moves after it are not looked at.
     ///
     /// Returns where the main line ends.
     pub fn replay(&mut self, catalog: &Catalog) -> Result<Replayed, ReplayError> {
         let variant = self.variant().to_string();
+        let fen = self.tag("FEN").map(str::to_string);
+        let (game, line) = (self.number, self.line);
+        if let Some(start) = start_of_two(catalog, &variant, fen.as_deref(), game, line) {
+            return self
+                .walk(TwoSides::new(start?))
+                .map(|t| Replayed::Two(Box::new(t.pos)));
+        }
         let unknown = || ReplayError::UnknownVariant {
-            game: self.number,
+            game,
+            line,
             variant: variant.clone(),
         };
-        let bad_fen = |reason: String| ReplayError::BadFen {
-            game: self.number,
-            line: self.line,
-            reason,
-        };
-        if let Some(entry) = catalog.get(&variant) {
-            let rules: Arc<Rules> = Arc::clone(&entry.rules);
-            let start = match self.tag("FEN") {
-                Some(fen) => Position::from_fen(rules, fen).map_err(|e| bad_fen(e.to_string()))?,
-                None => Position::start(rules),
-            };
-            return self.walk(start).map(|p| Replayed::Two(Box::new(p)));
-        }
         let entry = catalog.get_multi(&variant).ok_or_else(unknown)?;
         let rules: Arc<Rules<WideBitboard>> = Arc::clone(&entry.rules);
-        let game = match self.tag("FEN") {
-            Some(fen) => Game::from_fen(rules, fen).map_err(|e| bad_fen(e.to_string()))?,
+        let start = match fen {
+            Some(fen) => Game::from_fen(rules, &fen).map_err(|e| ReplayError::BadFen {
+                game,
+                line,
+                reason: e.to_string(),
+            })?,
             None => Game::new(rules).ok_or_else(unknown)?,
         };
-        self.walk(Turns::new(game))
+        self.walk(Turns::new(start))
             .map(|t| Replayed::More(Box::new(t.game)))
     }
 
@@ -256,12 +439,25 @@ impl PgnGame {
         let tip = tree.main_line().last().copied();
         let mut end = tip.is_none().then(|| start.clone());
         let mut errors: Vec<(Place, ReplayError)> = Vec::new();
-        let mut stack: Vec<(NodeId, P)> = Vec::new();
+        let mut stack: Vec<Pending<P>> = Vec::new();
         let children = tree.children(root).to_vec();
-        push_children(&mut stack, &children, start);
-        while let Some((id, mut state)) = stack.pop() {
+        push_children(&mut stack, &children, start, 1);
+        while let Some(Pending { id, mut state, ply }) = stack.pop() {
             tree.set_number(id, state.number());
             let text = tree.san(id).to_string();
+            let place = tree.get(id).and_then(|n| n.place());
+            let at = MoveAt {
+                game: self.number,
+                place,
+                ply,
+                text: &text,
+            };
+            // A move made in memory has no place: after every move read from the file.
+            let order = place.unwrap_or(Place::new(usize::MAX, usize::MAX));
+            if let Some(ended) = state.ended() {
+                errors.push((order, at.after_end(ended)));
+                continue;
+            }
             match state.play(&text) {
                 Ok(san) => {
                     tree.set_san(id, &san);
@@ -269,25 +465,9 @@ impl PgnGame {
                         end = Some(state.clone());
                     }
                     let children = tree.children(id).to_vec();
-                    push_children(&mut stack, &children, state);
+                    push_children(&mut stack, &children, state, ply + 1);
                 }
-                Err(reason) => {
-                    let place = tree.get(id).and_then(|n| n.place()).unwrap_or(Place {
-                        line: usize::MAX,
-                        column: usize::MAX,
-                    });
-                    let known = |n: usize| if n == usize::MAX { 0 } else { n };
-                    errors.push((
-                        place,
-                        ReplayError::BadMove {
-                            game: self.number,
-                            line: known(place.line),
-                            column: known(place.column),
-                            text,
-                            reason,
-                        },
-                    ));
-                }
+                Err(reason) => errors.push((order, at.bad(reason))),
             }
         }
         // The first bad move in the file (a game made in memory: the first met).
@@ -298,14 +478,26 @@ impl PgnGame {
     }
 }
 
+/// A node waiting to be played from `state`, the `ply`-th move of its line.
+struct Pending<P> {
+    id: NodeId,
+    state: P,
+    ply: usize,
+}
+
 /// The continuations of a node, to be played from `state`: the main line on top of
-/// the stack, so that it is walked first.
-fn push_children<P: Play>(stack: &mut Vec<(NodeId, P)>, children: &[NodeId], state: P) {
+/// the stack, so that it is walked first; each variation from a [`Play::branch`].
+fn push_children<P: Play>(stack: &mut Vec<Pending<P>>, children: &[NodeId], state: P, ply: usize) {
     let Some((&main, variations)) = children.split_first() else {
         return;
     };
-    for &v in variations.iter().rev() {
-        stack.push((v, state.clone()));
+    for &id in variations.iter().rev() {
+        let state = state.branch();
+        stack.push(Pending { id, state, ply });
     }
-    stack.push((main, state));
+    stack.push(Pending {
+        id: main,
+        state,
+        ply,
+    });
 }

@@ -20,10 +20,16 @@ impl NodeId {
 }
 
 /// Where something was read: line and column (in characters), both counted from 1.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Place {
     pub line: usize,
     pub column: usize,
+}
+
+impl Place {
+    pub const fn new(line: usize, column: usize) -> Place {
+        Place { line, column }
+    }
 }
 
 /// The move number a move is written under and the side that plays it: the position's

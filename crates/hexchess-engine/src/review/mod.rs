@@ -25,7 +25,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use hexchess_core::moves::Move;
-use hexchess_core::outcome::GameOutcome;
+use hexchess_core::outcome::{GameOutcome, Repetitions};
 use hexchess_core::piece::Side;
 use hexchess_core::position::Position;
 
@@ -215,6 +215,9 @@ pub enum ReviewError {
     NotTwoSides { sides: usize },
     /// The move at `ply` (from 0) is not legal where it stands.
     IllegalMove { ply: usize },
+    /// The move at `ply` (from 0) comes after the rules had ended the game, as
+    /// `ended` says (a position after the end has no move to judge).
+    AfterEnd { ply: usize, ended: GameOutcome },
 }
 
 impl fmt::Display for ReviewError {
@@ -226,6 +229,12 @@ impl fmt::Display for ReviewError {
             ReviewError::IllegalMove { ply } => {
                 write!(f, "ply {} is not a legal move where it stands", ply + 1)
             }
+            ReviewError::AfterEnd { ply, ended } => write!(
+                f,
+                "ply {} comes after the end of the game: {}",
+                ply + 1,
+                ended.description()
+            ),
         }
     }
 }
@@ -302,20 +311,27 @@ pub fn review_game(
     })
 }
 
-/// Refuses a game of more sides and a move that is not legal, before any search.
+/// Refuses a game of more sides, a move that is not legal and a move after the rules
+/// ended the game, before any search. Repetitions are counted as the moves come, so
+/// that the check costs the same per move however long the game.
 fn check_game(start: &Position, moves: &[Move]) -> Result<(), ReviewError> {
     let sides = start.rules().side_count();
     if sides != 2 {
         return Err(ReviewError::NotTwoSides { sides });
     }
-    let mut pos = start.clone();
+    let mut pos = start.without_history();
+    let mut seen = Repetitions::new(&pos);
     for (ply, &mv) in moves.iter().enumerate() {
+        if let Some(ended) = seen.outcome(&pos) {
+            return Err(ReviewError::AfterEnd { ply, ended });
+        }
         // Not written out: a move made up elsewhere may not even name cells of
         // this board.
         if !pos.is_legal(mv) {
             return Err(ReviewError::IllegalMove { ply });
         }
         pos.make_move(mv);
+        seen.note(&pos);
     }
     Ok(())
 }
@@ -396,7 +412,9 @@ fn line_san(pos: &Position, best: Move, pv: &[Move]) -> Vec<String> {
     } else {
         std::slice::from_ref(&best)
     };
-    let mut p = pos.clone();
+    // A copy without the game's history: a whole copy per move would make a review
+    // cost the square of the game's length.
+    let mut p = pos.without_history();
     let mut out = Vec::new();
     for &m in pv.iter().take(LINE_PLIES) {
         if !p.is_legal(m) {

@@ -305,7 +305,8 @@ impl Searcher {
         let mut running = 0;
         let mut result = std::thread::scope(|scope| {
             for h in helpers.iter_mut() {
-                let mut p = pos.clone();
+                // What repetitions can look back on, not the whole game's history.
+                let mut p = pos.with_reversible_history();
                 let (halt, eval) = (&halt, Arc::clone(eval));
                 let spawned = std::thread::Builder::new()
                     .name(format!("hexchess-helper-{}", h.helper_id))
@@ -461,7 +462,7 @@ impl Searcher {
         let ranked = self.tablebases.rank_moves(pos)?;
         let &(best, value) = ranked.iter().find(|(m, _)| self.root_allows(*m))?;
         let score = table_score(value, 0, self.stalemate_score);
-        let mut after = pos.clone();
+        let mut after = pos.without_history();
         after.make_move(best);
         let mut pv = vec![best];
         pv.extend(self.tablebases.line(&after, 40));
