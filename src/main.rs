@@ -16,7 +16,9 @@ use hexchess::game::GameState;
 use hexchess::look::{Theme, View};
 use hexchess::machine::{cores, run_systems_on_one_thread, systems_on_one_thread};
 use hexchess::play::{AppState, Mode};
-use hexchess::prefs::{KeptPreferences, Preferences, PrefsFiles, ResumeOffer, Unfinished};
+use hexchess::prefs::{
+    KeptPreferences, Preferences, PrefsFiles, ResumeOffer, Unfinished, VariantKind,
+};
 use hexchess::screen::redraw::Redraw;
 use hexchess::{HexchessPlugin, LaunchOptions};
 use hexchess_core::{Catalog, Cell, Side};
@@ -176,7 +178,8 @@ fn main() -> ExitCode {
     for e in catalog.errors() {
         eprintln!("warning: {e}");
     }
-    let kept = KeptSettings::read(&cli);
+    let mut kept = KeptSettings::read(&cli, &catalog);
+    let resume = kept.unfinished_game(&catalog);
     for w in &kept.warnings {
         eprintln!("warning: {w}");
     }
@@ -217,7 +220,6 @@ fn main() -> ExitCode {
         eprintln!("warning: {e}; using the classic theme");
         Theme::default()
     });
-    let resume = kept.unfinished_game(&cli);
     let hand = cli
         .pick
         .and_then(|letter| state.rules().kind_by_letter(letter));
@@ -347,7 +349,7 @@ struct KeptSettings {
 }
 
 impl KeptSettings {
-    fn read(cli: &Cli) -> KeptSettings {
+    fn read(cli: &Cli, catalog: &Catalog) -> KeptSettings {
         if cli.fresh || cli.screenshot.is_some() {
             return KeptSettings {
                 prefs: Preferences::default(),
@@ -357,7 +359,7 @@ impl KeptSettings {
         }
         let files = PrefsFiles::user();
         let (prefs, warnings) = match &files.settings {
-            Some(path) => Preferences::read_or_default(path),
+            Some(path) => Preferences::read_or_default(path, |id| VariantKind::of(catalog, id)),
             None => (Preferences::default(), Vec::new()),
         };
         KeptSettings {
@@ -367,23 +369,14 @@ impl KeptSettings {
         }
     }
 
-    /// The unfinished game to offer, unless the command line asks for a game of its
-    /// own (then the file waits for another start).
-    fn unfinished_game(&self, cli: &Cli) -> Option<Unfinished> {
-        let own_game = cli.variant.is_some()
-            || cli.file.is_some()
-            || cli.fen.is_some()
-            || cli.load.is_some()
-            || !cli.moves.is_empty()
-            || cli.drill.is_some();
-        let path = self.files.autosave.as_ref().filter(|_| !own_game)?;
-        match hexchess::prefs::autosave::read(path) {
-            Ok(found) => found,
-            Err(e) => {
-                eprintln!("warning: the unfinished game cannot be read: {e}");
-                None
-            }
-        }
+    /// The unfinished game to offer. It is offered even when the command line sets up
+    /// a game of its own: while the offer waits nothing overwrites it, so a start with
+    /// `--moves` or `--load` never replaces the player's game without asking.
+    fn unfinished_game(&mut self, catalog: &Catalog) -> Option<Unfinished> {
+        let path = self.files.autosave.as_ref()?;
+        let (offer, warning) = hexchess::prefs::autosave::offer_at_start(path, catalog);
+        self.warnings.extend(warning);
+        offer
     }
 }
 

@@ -14,6 +14,8 @@ use hexchess_core::position::Position;
 use hexchess_core::record::GameRecord;
 use std::sync::Arc;
 
+use hexchess_core::files;
+
 use super::{GameNotice, GameState, LoadRequest, NewGameRequest, Variants};
 
 /// The largest file opened: a game file of this size holds tens of thousands of games.
@@ -144,15 +146,10 @@ pub fn open_path(path: &Path, catalog: &mut Catalog, current: &str) -> Result<Op
             Err(e) => Err(e.to_string()),
         };
     }
-    let size = std::fs::metadata(path)
-        .map_err(|e| format!("{name}: {e}"))?
-        .len();
-    if size > MAX_FILE_BYTES {
-        return Err(format!(
-            "{name}: {size} bytes is more than the {MAX_FILE_BYTES} a game file may have"
-        ));
-    }
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{name}: {e}"))?;
+    // A regular file only (a FIFO would wait forever); bytes that are not UTF-8 read as
+    // Latin-1, PGN's own character set.
+    let bytes = files::read_bytes(path, MAX_FILE_BYTES).map_err(|e| e.to_string())?;
+    let text = files::decode_latin1_fallback(&bytes);
     open_text(&text, catalog, current).map_err(|e| format!("{name}: {e}"))
 }
 

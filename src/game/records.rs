@@ -106,25 +106,25 @@ pub fn fresh_save_path(dir: &Path, variant: &str) -> PathBuf {
     unreachable!("some file name is free")
 }
 
-/// Writes a game as PGN, making its folder if needed.
+/// Writes a game as PGN, making its folder if needed: whole or not at all (a temporary
+/// file renamed over the old one), so a failed save never costs the file it replaces.
 pub fn save_pgn(path: &Path, pgn: &PgnGame) -> Result<(), String> {
-    let fail = |e: std::io::Error| format!("{}: {e}", path.display());
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(fail)?;
-    }
-    std::fs::write(path, pgn.to_string()).map_err(fail)
+    hexchess_core::pgn::save_games(path, std::slice::from_ref(pgn))
+        .map_err(|e| format!("{}: {e}", path.display()))
 }
 
+/// Writes a game as a text game record, whole or not at all.
 pub fn save(path: &Path, record: &GameRecord) -> Result<(), String> {
-    std::fs::write(path, record.to_string()).map_err(|e| format!("{}: {e}", path.display()))
+    record
+        .save(path)
+        .map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// Game `number` (from 1) of a game file, or its only game; a file of several games
 /// without a number, or a number it does not have, is refused with how many it holds.
 pub fn load(path: &Path, number: Option<usize>) -> Result<GameRecord, String> {
     let name = path.display();
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{name}: {e}"))?;
-    let mut games = GameRecord::parse_all(&text);
+    let mut games = GameRecord::read_file(path).map_err(|e| e.to_string())?;
     let count = games.len();
     let index = match (number, count) {
         (_, 0) => return Err(format!("{name}: no game in the file")),

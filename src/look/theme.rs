@@ -220,10 +220,12 @@ impl Theme {
 
     /// Reads a theme file.
     pub fn load(path: &Path) -> Result<Theme, ThemeError> {
-        let text = std::fs::read_to_string(path).map_err(|e| ThemeError::Io {
-            path: path.to_path_buf(),
-            message: e.to_string(),
-        })?;
+        // A theme is a few kilobytes; a regular file only (a FIFO would wait forever).
+        let text =
+            hexchess_core::files::read_text(path, 1024 * 1024).map_err(|e| ThemeError::Io {
+                path: path.to_path_buf(),
+                message: e.to_string(),
+            })?;
         Theme::parse(&text, path)
     }
 

@@ -2,8 +2,12 @@
 //! loses nothing: the next start offers to continue it.
 
 use std::path::Path;
+use std::sync::Arc;
 
-use hexchess_core::pgn::read_games;
+use hexchess_core::catalog::Catalog;
+use hexchess_core::files;
+use hexchess_core::multi::Game;
+use hexchess_core::pgn;
 use hexchess_core::record::GameRecord;
 
 use super::file::write_whole;
@@ -36,17 +40,20 @@ pub fn clear(path: &Path) -> std::io::Result<()> {
 }
 
 /// The game in the file, if there is one worth offering: it reads, and it has moves.
-/// A file that does not read is reported (and left for the player to look at).
+/// A file that does not read is reported (and left for the player to look at). Only
+/// a regular file is opened, and bytes that are not UTF-8 read as Latin-1 (PGN's own
+/// character set), so one stray byte in a comment does not cost the game.
 pub fn read(path: &Path) -> Result<Option<Unfinished>, String> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(format!("{}: {e}", path.display())),
+    let games = match pgn::read_file(path) {
+        Ok(games) => games,
+        Err(e) if e.is_not_found() => return Ok(None),
+        Err(e) => return Err(e.to_string()),
     };
-    let game = match read_games(&text).into_iter().next() {
+    let game = match games.into_iter().next() {
         Some(Ok(game)) => game,
         Some(Err(e)) => return Err(format!("{}: {e}", path.display())),
-        None => return Ok(None),
+        None if is_blank(path) => return Ok(None),
+        None => return Err(format!("{}: no game in the file", path.display())),
     };
     let record = GameRecord::from(&game);
     if record.moves.is_empty() {
@@ -57,4 +64,60 @@ pub fn read(path: &Path) -> Result<Option<Unfinished>, String> {
         plies: record.moves.len(),
         record,
     }))
+}
+
+/// Whether the file holds only white space (nothing to lose by writing over it).
+fn is_blank(path: &Path) -> bool {
+    files::read_bytes(path, 4096).is_ok_and(|b| b.iter().all(u8::is_ascii_whitespace))
+}
+
+/// The unfinished game to offer at start, and what to tell the player. A game the
+/// file holds but that cannot be read, or no longer plays by the rules of `catalog`
+/// (its variant gone, a move refused), is moved aside to `autosave.pgn.bad` before
+/// anything writes a new game there, and the warning says where it went.
+pub fn offer_at_start(path: &Path, catalog: &Catalog) -> (Option<Unfinished>, Option<String>) {
+    let problem = match read(path) {
+        Ok(None) => return (None, None),
+        Ok(Some(unfinished)) => match unfinished.replays(catalog) {
+            Ok(()) => return (Some(unfinished), None),
+            Err(e) => format!("{}: {e}", path.display()),
+        },
+        Err(e) => e,
+    };
+    let kept = match files::keep_aside(path) {
+        Ok(aside) => format!("it is kept as {}", aside.display()),
+        Err(e) => format!("it could not be moved aside ({e}); autosave is off"),
+    };
+    (
+        None,
+        Some(format!(
+            "the unfinished game cannot be read: {problem}; {kept}"
+        )),
+    )
+}
+
+impl Unfinished {
+    /// Whether the game plays to its end under `catalog`'s rules (a two-player game, or
+    /// the turns of a game of more sides from its start).
+    fn replays(&self, catalog: &Catalog) -> Result<(), String> {
+        if catalog.get(&self.variant).is_some() {
+            return self
+                .record
+                .replay(catalog)
+                .map(|_| ())
+                .map_err(|e| e.to_string());
+        }
+        let Some(entry) = catalog.get_multi(&self.variant) else {
+            return Err(format!("no variant '{}' loads", self.variant));
+        };
+        let rules = Arc::clone(&entry.rules);
+        let mut game = match self.record.tag("FEN") {
+            Some(fen) => Game::from_fen(rules, fen).map_err(|e| format!("bad FEN: {e}"))?,
+            None => Game::new(rules).ok_or("not a game of more sides")?,
+        };
+        for turn in &self.record.moves {
+            game.play_turn(turn).map_err(|e| format!("{turn}: {e}"))?;
+        }
+        Ok(())
+    }
 }

@@ -4,6 +4,7 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use hexchess_core::files::{self, FileError};
 use serde::{Deserialize, Serialize};
 
 /// What the game keeps between runs. Every field has a default, so a file written by
@@ -104,22 +105,49 @@ impl fmt::Display for PrefsError {
 
 impl std::error::Error for PrefsError {}
 
+/// A settings file is a few hundred bytes; anything this large is not one.
+const MAX_SETTINGS_BYTES: u64 = 64 * 1024;
+
+/// The settings file's problem as a [`PrefsError`]: a byte that is not UTF-8 has a line
+/// and column like any syntax error.
+fn file_error(path: &Path, e: FileError) -> PrefsError {
+    match e {
+        FileError::NotUtf8 {
+            line,
+            column,
+            offset,
+            ..
+        } => PrefsError::Syntax {
+            file: path.to_path_buf(),
+            line,
+            column,
+            message: format!("not UTF-8 text (byte {offset})"),
+        },
+        FileError::Io { error, .. } => PrefsError::Io {
+            file: path.to_path_buf(),
+            message: error.to_string(),
+        },
+        FileError::NotAFile { what, .. } => PrefsError::Io {
+            file: path.to_path_buf(),
+            message: format!("{what}, not a regular file"),
+        },
+        FileError::TooLarge { limit, .. } => PrefsError::Io {
+            file: path.to_path_buf(),
+            message: format!("larger than {limit} bytes: not a settings file"),
+        },
+    }
+}
+
 impl Preferences {
     /// Reads the settings file. A missing file is not an error (the defaults, and
     /// nothing to say); a value out of its range is set back to its default with a
-    /// warning each.
+    /// warning each. Only a regular file is opened: a FIFO in its place would wait for
+    /// a writer forever.
     pub fn read(path: &Path) -> Result<(Preferences, Vec<String>), PrefsError> {
-        let text = match std::fs::read_to_string(path) {
+        let text = match files::read_text(path, MAX_SETTINGS_BYTES) {
             Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                return Ok((Preferences::default(), Vec::new()));
-            }
-            Err(e) => {
-                return Err(PrefsError::Io {
-                    file: path.to_path_buf(),
-                    message: e.to_string(),
-                });
-            }
+            Err(e) if e.is_not_found() => return Ok((Preferences::default(), Vec::new())),
+            Err(e) => return Err(file_error(path, e)),
         };
         let prefs: Preferences = ron::from_str(&text).map_err(|e| PrefsError::Syntax {
             file: path.to_path_buf(),
@@ -131,22 +159,59 @@ impl Preferences {
     }
 
     /// Reads the settings file, or on any problem the defaults; what went wrong is
-    /// returned to be shown (the game starts either way). A file that cannot be read
-    /// is moved aside to `<name>.bad`, so that saving the settings later does not
-    /// destroy what the player may want to mend.
-    pub fn read_or_default(path: &Path) -> (Preferences, Vec<String>) {
-        match Preferences::read(path) {
+    /// returned to be shown (the game starts either way). Nothing the player wrote is
+    /// lost when the game writes the file again: a file that cannot be read is moved
+    /// aside to `<name>.bad`, and one with a value refused (out of its range, or a
+    /// variant `plays` does not play as a two-player game) is copied there.
+    pub fn read_or_default(
+        path: &Path,
+        plays: impl Fn(&str) -> VariantKind,
+    ) -> (Preferences, Vec<String>) {
+        let (mut prefs, mut warnings) = match Preferences::read(path) {
             Ok(x) => x,
             Err(e) => {
-                let aside = path.with_extension("ron.bad");
-                let kept = std::fs::rename(path, &aside).is_ok();
                 let mut warning = format!("settings ignored, defaults used: {e}");
-                if kept {
-                    warning.push_str(&format!(" (the file is kept as {})", aside.display()));
+                match files::keep_aside(path) {
+                    Ok(aside) => {
+                        warning.push_str(&format!(" (the file is kept as {})", aside.display()))
+                    }
+                    Err(e) => warning.push_str(&format!(" (and could not be kept aside: {e})")),
                 }
-                (Preferences::default(), vec![warning])
+                return (Preferences::default(), vec![warning]);
             }
+        };
+        warnings.extend(prefs.checked_variant(path, plays));
+        if !warnings.is_empty() {
+            let kept = match files::copy_aside(path) {
+                Ok(aside) => format!("the file as it was is kept as {}", aside.display()),
+                Err(e) => format!("the file could not be copied aside: {e}"),
+            };
+            warnings.push(kept);
         }
+        (prefs, warnings)
+    }
+
+    /// The variant kept, when it is a two-player variant that loads; otherwise the
+    /// default with a warning saying why (a game of more sides is begun at the table,
+    /// not kept as the last two-player game).
+    fn checked_variant(
+        &mut self,
+        path: &Path,
+        plays: impl Fn(&str) -> VariantKind,
+    ) -> Option<String> {
+        let why = match plays(&self.variant) {
+            VariantKind::TwoPlayers => return None,
+            VariantKind::MoreSides => "is a game of more sides, not a two-player variant",
+            VariantKind::Unknown => "is not a variant that loads",
+        };
+        let warning = format!(
+            "{}: variant '{}' {why}; {} is used",
+            path.display(),
+            self.variant,
+            Preferences::default().variant
+        );
+        self.variant = Preferences::default().variant;
+        Some(warning)
     }
 
     /// Each value within its range, or its default with a warning naming it.
@@ -218,12 +283,28 @@ impl Preferences {
 /// Writes `text` to `path` through a temporary file in the same folder (created if
 /// missing) and a rename.
 pub fn write_whole(path: &Path, text: &str) -> std::io::Result<()> {
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)?;
+    files::write_atomic(path, text.as_bytes())
+}
+
+/// What a variant id names, for checking the one kept in the settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VariantKind {
+    TwoPlayers,
+    MoreSides,
+    Unknown,
+}
+
+impl VariantKind {
+    /// What `id` names in `catalog`.
+    pub fn of(catalog: &hexchess_core::Catalog, id: &str) -> VariantKind {
+        if catalog.get(id).is_some() {
+            VariantKind::TwoPlayers
+        } else if catalog.get_multi(id).is_some() {
+            VariantKind::MoreSides
+        } else {
+            VariantKind::Unknown
+        }
     }
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, path)
 }
 
 #[cfg(test)]
@@ -233,6 +314,7 @@ mod tests {
     fn temp(name: &str) -> PathBuf {
         let dir =
             std::env::temp_dir().join(format!("hexchess-prefs-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         dir.join("settings.ron")
     }
@@ -274,7 +356,7 @@ mod tests {
             panic!("a corrupt file read")
         };
         assert_eq!(line, 3);
-        let (prefs, warnings) = Preferences::read_or_default(&path);
+        let (prefs, warnings) = Preferences::read_or_default(&path, glinski_only);
         assert_eq!(prefs, Preferences::default());
         assert_eq!(warnings.len(), 1, "{warnings:?}");
         assert!(
@@ -285,9 +367,79 @@ mod tests {
         assert!(path.with_extension("ron.bad").exists());
         // Binary junk too.
         std::fs::write(&path, [0xff, 0xfe, 0x00, 0x41]).unwrap();
-        let (prefs, warnings) = Preferences::read_or_default(&path);
+        let (prefs, warnings) = Preferences::read_or_default(&path, glinski_only);
         assert_eq!(prefs, Preferences::default());
         assert_eq!(warnings.len(), 1);
+        assert!(warnings[0].contains("settings.ron.bad.2"), "{warnings:?}");
+        assert!(
+            path.with_extension("ron.bad").exists(),
+            "the first one stays"
+        );
+    }
+
+    /// What the catalog would say: only Gliński is a two-player variant, and
+    /// `hexachess-3` a game of more sides.
+    fn glinski_only(id: &str) -> VariantKind {
+        match id {
+            "glinski" | "mccooey" => VariantKind::TwoPlayers,
+            "hexachess-3" => VariantKind::MoreSides,
+            _ => VariantKind::Unknown,
+        }
+    }
+
+    #[test]
+    fn a_latin1_byte_is_named_by_line_and_column() {
+        let path = temp("latin1");
+        std::fs::write(&path, b"(\n  theme: \"caf\xe9\",\n)\n").unwrap();
+        let Err(PrefsError::Syntax { line, column, .. }) = Preferences::read(&path) else {
+            panic!("a Latin-1 byte read as text")
+        };
+        assert_eq!((line, column), (2, 14));
+    }
+
+    #[test]
+    fn a_variant_that_does_not_load_or_has_more_sides_is_refused_and_the_file_kept() {
+        for (id, why) in [
+            ("nosuch", "is not a variant that loads"),
+            ("hexachess-3", "is a game of more sides"),
+        ] {
+            let path = temp(&format!("variant-{id}"));
+            let text = format!("(variant: \"{id}\", level: 5)");
+            std::fs::write(&path, &text).unwrap();
+            let (prefs, warnings) = Preferences::read_or_default(&path, glinski_only);
+            assert_eq!(prefs.variant, "glinski");
+            assert_eq!(prefs.level, 5, "the good values stay");
+            assert!(
+                warnings[0].contains(&format!("variant '{id}' {why}")),
+                "{warnings:?}"
+            );
+            let aside = path.with_extension("ron.bad");
+            assert!(warnings[1].contains(&aside.display().to_string()));
+            assert_eq!(std::fs::read_to_string(&aside).unwrap(), text);
+            assert!(path.exists(), "the file stays for the game to write again");
+        }
+        // A good variant: nothing to say, nothing copied.
+        let path = temp("variant-good");
+        std::fs::write(&path, "(variant: \"mccooey\")").unwrap();
+        let (prefs, warnings) = Preferences::read_or_default(&path, glinski_only);
+        assert_eq!((prefs.variant.as_str(), warnings.len()), ("mccooey", 0));
+        assert!(!path.with_extension("ron.bad").exists());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_in_place_of_the_settings_is_passed_over_at_once() {
+        let path = temp("fifo");
+        let made = std::process::Command::new("mkfifo").arg(&path).status();
+        assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+        // Opened, it would block this test for ever: nothing writes to it.
+        let (prefs, warnings) = Preferences::read_or_default(&path, glinski_only);
+        assert_eq!(prefs, Preferences::default());
+        assert!(warnings[0].contains("FIFO"), "{warnings:?}");
+        // Moved aside, so the game's next write makes a regular file.
+        assert!(!path.exists());
+        Preferences::default().write(&path).unwrap();
+        assert!(Preferences::read(&path).is_ok());
     }
 
     #[test]

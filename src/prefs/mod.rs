@@ -17,10 +17,10 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use bevy::prelude::*;
-use bevy::window::PrimaryWindow;
+use bevy::window::{Monitor, PrimaryMonitor, PrimaryWindow};
 
 pub use autosave::Unfinished;
-pub use file::{ModePref, Preferences, PrefsError, ViewPref};
+pub use file::{ModePref, Preferences, PrefsError, VariantKind, ViewPref};
 
 use crate::game::records::game_record;
 use crate::game::{GameNotice, GameState, LoadRequest, Seating, Variants};
@@ -70,9 +70,18 @@ pub struct ResumeOffer(pub Option<Unfinished>);
 /// The player's answer to the [`ResumeOffer`].
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Resume {
+    /// Load it (in place of the game on the board).
     Continue,
+    /// Leave it in the file for a later start; this run's games are then not autosaved.
+    KeepForLater,
+    /// Remove the file; the game on the board is autosaved from now on.
     Discard,
 }
+
+/// The player kept an earlier unfinished game for a later start: the autosave file is
+/// theirs, and nothing of this run is written there.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AutosaveHeld(pub bool);
 
 /// The settings as last written (or read), and since when they differ.
 #[derive(Resource, Clone, Debug, Default)]
@@ -90,6 +99,7 @@ impl Plugin for PrefsPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<PrefsFiles>()
             .init_resource::<ResumeOffer>()
+            .init_resource::<AutosaveHeld>()
             .init_resource::<KeptPreferences>()
             .add_message::<Resume>()
             .add_systems(
@@ -98,6 +108,9 @@ impl Plugin for PrefsPlugin {
                     answer_resume_offer,
                     autosave_the_game.run_if(in_state(Seating::Duel)),
                     autosave_the_table.run_if(in_state(Seating::Table)),
+                    // Fitted first, so that the file is copied aside as the
+                    // player left it before the fitted size is written.
+                    fit_window_to_screen,
                     keep_preferences,
                 )
                     .chain()
@@ -269,6 +282,7 @@ fn write_preferences_at_exit(
 fn autosave_the_game(
     files: Res<PrefsFiles>,
     offer: Res<ResumeOffer>,
+    held: Res<AutosaveHeld>,
     game: Res<GameState>,
     session: Res<Session>,
     mut last: Local<Option<String>>,
@@ -276,7 +290,7 @@ fn autosave_the_game(
     let Some(path) = &files.autosave else {
         return;
     };
-    if !game.is_changed() || offer.0.is_some() {
+    if !game.is_changed() || offer.0.is_some() || held.0 {
         return;
     }
     let text = (game.position.ply_count() > 0 && game.outcome().is_none())
@@ -304,13 +318,14 @@ fn keep_unfinished(path: &std::path::Path, text: Option<String>, last: &mut Opti
 fn autosave_the_table(
     files: Res<PrefsFiles>,
     offer: Res<ResumeOffer>,
+    held: Res<AutosaveHeld>,
     table: Option<Res<TableState>>,
     mut last: Local<Option<String>>,
 ) {
     let (Some(path), Some(table)) = (&files.autosave, table) else {
         return;
     };
-    if !table.is_changed() || offer.0.is_some() {
+    if !table.is_changed() || offer.0.is_some() || held.0 {
         return;
     }
     let text = (!table.game.turns().is_empty() && table.game.end().is_none())
@@ -319,14 +334,18 @@ fn autosave_the_table(
 }
 
 /// Continue: the unfinished game is loaded (a game of more sides back at its table,
-/// with its seats). Discard: its file goes.
+/// with its seats). Keep for later: the file stays and this run writes nothing there.
+/// Discard: its file goes.
+#[allow(clippy::too_many_arguments)]
 fn answer_resume_offer(
     mut answers: MessageReader<Resume>,
     mut offer: ResMut<ResumeOffer>,
+    mut held: ResMut<AutosaveHeld>,
     files: Res<PrefsFiles>,
     variants: Res<Variants>,
     mut load: MessageWriter<LoadRequest>,
     mut tables: MessageWriter<TableRequest>,
+    mut notices: MessageWriter<GameNotice>,
 ) {
     for answer in answers.read() {
         let Some(unfinished) = offer.0.take() else {
@@ -338,6 +357,17 @@ fn answer_resume_offer(
             }
             Resume::Continue => {
                 load.write(LoadRequest(unfinished.record));
+            }
+            Resume::KeepForLater => {
+                held.0 = true;
+                let place = files
+                    .autosave
+                    .as_ref()
+                    .map_or(String::new(), |p| format!(" in {}", p.display()));
+                notices.write(GameNotice(format!(
+                    "your unfinished game stays{place} for a later start; this game is not \
+                     saved unless you save it"
+                )));
             }
             Resume::Discard => {
                 if let Some(path) = &files.autosave
@@ -360,5 +390,109 @@ fn table_request(unfinished: Unfinished) -> TableRequest {
         seats,
         fen: record.tag("FEN").map(str::to_string),
         turns: record.moves,
+    }
+}
+
+/// A window larger than the screen (a size kept from a larger monitor, or written by
+/// hand) would draw a blank picture: it is made to fit the primary monitor once that is
+/// known, and the player is told. When the size came from the settings file, the file
+/// as it was is copied aside first.
+fn fit_window_to_screen(
+    mut done: Local<bool>,
+    monitors: Query<&Monitor, With<PrimaryMonitor>>,
+    mut windows: Query<&mut Window, With<PrimaryWindow>>,
+    files: Res<PrefsFiles>,
+    kept: Res<KeptPreferences>,
+    mut notices: MessageWriter<GameNotice>,
+) {
+    if *done {
+        return;
+    }
+    let (Ok(monitor), Ok(mut window)) = (monitors.single(), windows.single_mut()) else {
+        return;
+    };
+    *done = true;
+    let asked = (window.resolution.width(), window.resolution.height());
+    let Some(fitted) = fit_to_screen(asked, monitor) else {
+        return;
+    };
+    window.resolution.set(fitted.0, fitted.1);
+    let mut notice = format!(
+        "the window of {}x{} is larger than the screen; {}x{} is used",
+        asked.0.round(),
+        asked.1.round(),
+        fitted.0.round(),
+        fitted.1.round()
+    );
+    let from_file = kept.written.window == (asked.0.round() as u32, asked.1.round() as u32);
+    if let (true, Some(path)) = (from_file, &files.settings)
+        && path.exists()
+    {
+        match hexchess_core::files::copy_aside(path) {
+            Ok(aside) => notice.push_str(&format!(
+                " (the settings file as it was is kept as {})",
+                aside.display()
+            )),
+            Err(e) => warn!("{}: {e}", path.display()),
+        }
+    }
+    warn!("{notice}");
+    notices.write(GameNotice(notice));
+}
+
+/// The window's logical size fitted within the monitor's, or `None` when it fits.
+pub fn fit_to_screen(asked: (f32, f32), monitor: &Monitor) -> Option<(f32, f32)> {
+    let scale = if monitor.scale_factor > 0.0 {
+        monitor.scale_factor as f32
+    } else {
+        1.0
+    };
+    let screen = (
+        monitor.physical_width as f32 / scale,
+        monitor.physical_height as f32 / scale,
+    );
+    if screen.0 < 1.0 || screen.1 < 1.0 || (asked.0 <= screen.0 && asked.1 <= screen.1) {
+        return None;
+    }
+    Some((asked.0.min(screen.0), asked.1.min(screen.1)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn monitor(width: u32, height: u32, scale_factor: f64) -> Monitor {
+        Monitor {
+            name: None,
+            physical_width: width,
+            physical_height: height,
+            physical_position: IVec2::ZERO,
+            refresh_rate_millihertz: None,
+            scale_factor,
+            video_modes: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_window_larger_than_the_screen_is_fitted_to_it_in_logical_pixels() {
+        let screen = monitor(1920, 1080, 1.0);
+        assert_eq!(fit_to_screen((1280.0, 800.0), &screen), None);
+        assert_eq!(fit_to_screen((1920.0, 1080.0), &screen), None);
+        assert_eq!(
+            fit_to_screen((16384.0, 16384.0), &screen),
+            Some((1920.0, 1080.0))
+        );
+        assert_eq!(
+            fit_to_screen((1600.0, 2000.0), &screen),
+            Some((1600.0, 1080.0))
+        );
+        // A 4K screen at 200%: 1920x1080 logical pixels.
+        let hidpi = monitor(3840, 2160, 2.0);
+        assert_eq!(
+            fit_to_screen((2560.0, 1440.0), &hidpi),
+            Some((1920.0, 1080.0))
+        );
+        // A monitor that reports no size says nothing to fit.
+        assert_eq!(fit_to_screen((16384.0, 16384.0), &monitor(0, 0, 1.0)), None);
     }
 }

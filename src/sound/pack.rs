@@ -29,15 +29,22 @@ pub fn file_for(dir: &Path, cue: Cue) -> PathBuf {
     dir.join(format!("{name}.wav"))
 }
 
+/// The largest sound file read.
+const MAX_WAV_BYTES: u64 = 80 * 1024 * 1024;
+
 /// The sound in `path`: `None` when there is no such file, an error naming the file
 /// when it is not a WAV file the game can play.
 pub fn read(path: &Path) -> Result<Option<Sound>, String> {
     let name = path.display();
-    let reader = match hound::WavReader::open(path) {
+    // Only a regular file is opened (a FIFO would wait forever), and no larger than ten
+    // seconds of the widest WAV (192 kHz, 8 channels of 32 bits) with room for chunks.
+    let bytes = match hexchess_core::files::read_bytes(path, MAX_WAV_BYTES) {
+        Ok(b) => b,
+        Err(e) if e.is_not_found() => return Ok(None),
+        Err(e) => return Err(e.to_string()),
+    };
+    let reader = match hound::WavReader::new(std::io::Cursor::new(bytes)) {
         Ok(r) => r,
-        Err(hound::Error::IoError(e)) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Ok(None);
-        }
         Err(e) => return Err(format!("{name}: not a WAV file the game can read ({e})")),
     };
     let spec = reader.spec();
@@ -66,7 +73,7 @@ pub fn read(path: &Path) -> Result<Option<Sound>, String> {
 }
 
 /// Every sample as -1..1, whatever the file stores.
-fn samples(reader: hound::WavReader<std::io::BufReader<std::fs::File>>) -> hound::Result<Vec<f32>> {
+fn samples(reader: hound::WavReader<impl std::io::Read>) -> hound::Result<Vec<f32>> {
     let spec = reader.spec();
     match spec.sample_format {
         hound::SampleFormat::Float => reader.into_samples::<f32>().collect(),

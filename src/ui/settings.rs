@@ -147,7 +147,8 @@ fn switch_theme(name: &str, drawn: &mut Theme, views: &mut MessageWriter<ViewCha
     }
 }
 
-/// "An unfinished game was found": continue it or start afresh.
+/// "An unfinished game was found": continue it, keep it for a later start, or discard
+/// it. Until the player answers, nothing overwrites it.
 pub(super) fn resume_offer(
     mut contexts: EguiContexts,
     offer: Res<ResumeOffer>,
@@ -181,11 +182,27 @@ pub(super) fn resume_offer(
                 "Your last game was not finished: {variant}{players}; {} {played} played, the last {last}.",
                 unfinished.plies
             ));
+            ui.label(
+                egui::RichText::new("Until you choose, the game on the board is not autosaved.")
+                    .small()
+                    .weak(),
+            );
             ui.horizontal(|ui| {
                 if ui.button("Continue it").clicked() {
                     answers.write(Resume::Continue);
                 }
-                if ui.button("Start afresh").clicked() {
+                if ui
+                    .button("Keep it for later")
+                    .on_hover_text("Leave it for the next start; this game is not autosaved")
+                    .clicked()
+                {
+                    answers.write(Resume::KeepForLater);
+                }
+                if ui
+                    .button("Discard it")
+                    .on_hover_text("Remove it; the game on the board is autosaved instead")
+                    .clicked()
+                {
                     answers.write(Resume::Discard);
                 }
             });

@@ -256,24 +256,42 @@ pub fn keep_aside(path: &Path) -> io::Result<PathBuf> {
 /// Copies a file one of whose values was refused to `<name>.bad` (named as
 /// [`keep_aside`] names), leaving the file itself in place for the program to rewrite:
 /// the player keeps what they wrote.
+///
+/// A copy already there with the same bytes is named instead of made again (two values
+/// refused in one file make one copy).
 pub fn copy_aside(path: &Path) -> io::Result<PathBuf> {
     check_regular(path).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
+    let bytes = std::fs::read(path)?;
+    if let Some(same) =
+        aside_names(path).find(|aside| std::fs::read(aside).is_ok_and(|b| b == bytes))
+    {
+        return Ok(same);
+    }
     let aside = free_aside_name(path)?;
-    std::fs::copy(path, &aside)?;
+    write_atomic(&aside, &bytes)?;
     Ok(aside)
 }
 
-/// The first of `<name>.bad`, `<name>.bad.2`, ... that names nothing yet.
-fn free_aside_name(path: &Path) -> io::Result<PathBuf> {
+/// `<name>.bad`, `<name>.bad.2`, ... `<name>.bad.999`: where files are kept aside.
+fn aside_candidates(path: &Path) -> impl Iterator<Item = PathBuf> + '_ {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "file".to_string());
-    (1..1000u32)
-        .map(|n| match n {
-            1 => path.with_file_name(format!("{name}.bad")),
-            n => path.with_file_name(format!("{name}.bad.{n}")),
-        })
+    (1..1000u32).map(move |n| match n {
+        1 => path.with_file_name(format!("{name}.bad")),
+        n => path.with_file_name(format!("{name}.bad.{n}")),
+    })
+}
+
+/// The files kept aside so far.
+fn aside_names(path: &Path) -> impl Iterator<Item = PathBuf> + '_ {
+    aside_candidates(path).take_while(|aside| std::fs::symlink_metadata(aside).is_ok())
+}
+
+/// The first place aside that names nothing yet.
+fn free_aside_name(path: &Path) -> io::Result<PathBuf> {
+    aside_candidates(path)
         .find(|aside| std::fs::symlink_metadata(aside).is_err())
         .ok_or_else(|| {
             io::Error::new(
@@ -423,5 +441,8 @@ mod tests {
         assert_eq!(three, dir.join("autosave.pgn.bad.3"));
         assert_eq!(std::fs::read_to_string(three).unwrap(), "third");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "third");
+        // The same bytes again: the copy there is named, none made.
+        assert_eq!(copy_aside(&path).unwrap(), dir.join("autosave.pgn.bad.3"));
+        assert!(!dir.join("autosave.pgn.bad.4").exists());
     }
 }
