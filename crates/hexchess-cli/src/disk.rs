@@ -29,17 +29,9 @@ pub fn read_text(path: &Path, limit: u64) -> Result<String, String> {
 }
 
 /// Writes `bytes` as the whole new content of `path`, all or nothing
-/// ([`files::write_atomic`]); the error names the file once.
+/// ([`files::write_atomic`]); the error names the file.
 pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    files::write_atomic(path, bytes).map_err(|e| {
-        let text = e.to_string();
-        let name = path.display().to_string();
-        if text.starts_with(&name) {
-            text
-        } else {
-            format!("{name}: {text}")
-        }
-    })
+    files::write_atomic(path, bytes).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// Refuses, before any work, an output path that exists and is not a regular file (a

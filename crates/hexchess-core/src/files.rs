@@ -204,7 +204,8 @@ static TEMPORARIES: AtomicU64 = AtomicU64::new(0);
 
 /// Writes `bytes` as the new content of `path`, all or nothing: to a new temporary file
 /// in the same folder (made if missing), flushed to the disk, then renamed over `path`.
-/// On any failure the temporary file is removed and `path` is as it was.
+/// On any failure the temporary file is removed and `path` is as it was. Errors do not
+/// name the file (as the system's own do not): the caller adds it.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
@@ -214,9 +215,10 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     if let Ok(meta) = std::fs::metadata(path)
         && let Some(what) = not_a_file(&meta)
     {
+        // Without the path, as the system's own errors: the caller names the file.
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
-            format!("{}: {what}, not a regular file", path.display()),
+            format!("{what}, not a regular file"),
         ));
     }
     let name = path

@@ -224,17 +224,9 @@ fn prepare_logs(config: &MatchConfig, workers: usize) -> Result<(), String> {
     Ok(())
 }
 
-/// [`write_atomic`], its error naming the file once.
+/// [`write_atomic`], its error naming the file.
 fn write_file(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    write_atomic(path, bytes).map_err(|e| {
-        let text = e.to_string();
-        let name = path.display().to_string();
-        if text.starts_with(&name) {
-            text
-        } else {
-            format!("{name}: {text}")
-        }
-    })
+    write_atomic(path, bytes).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 fn create_dir(dir: &Path) -> Result<(), String> {
