@@ -154,7 +154,7 @@ impl TranspositionTable {
 
     /// Empties every slot: at once when nothing was stored since the table was made or
     /// last cleared, otherwise on several threads (the machine's cores, at most
-    /// [`MAX_CLEAR_THREADS`]), each clearing one part.
+    /// `MAX_CLEAR_THREADS`), each clearing one part.
     pub fn clear(&self) {
         if self.used.swap(false, Ordering::Relaxed) {
             self.clear_slots();

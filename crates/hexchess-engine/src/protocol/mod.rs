@@ -4,7 +4,7 @@
 //!
 //! Input is read as bytes ([`input`]): a line that is not UTF-8, has a NUL byte or is
 //! longer than [`MAX_LINE_BYTES`] is refused on its own. Searches, counts (`go perft`)
-//! and benches run on their own thread ([`work`] for the last two), so `stop`,
+//! and benches run on their own thread (the `work` module for the last two), so `stop`,
 //! `isready` and `quit` are answered at once. Bad input never changes state: a
 //! malformed FEN or an illegal move answers `info string error: ...` and the previous
 //! position stays.
