@@ -96,7 +96,12 @@ impl LaunchOptions {
             id: id.to_string(),
             known: catalog.ids().iter().map(|s| s.to_string()).collect(),
         })?;
-        let rules = Arc::clone(&entry.rules);
+        let rules = entry
+            .two_player_rules()
+            .ok_or_else(|| LaunchError::UnknownVariant {
+                id: id.to_string(),
+                known: catalog.ids().iter().map(|s| s.to_string()).collect(),
+            })?;
         let mut state = GameState::new(Arc::clone(&rules));
         if let Some(fen) = &self.fen {
             state.position =

@@ -311,7 +311,7 @@ fn table_request(
     let Some(variant) = cli.variant.clone() else {
         return Ok(None);
     };
-    let Some(entry) = catalog.get_multi(&variant) else {
+    let Some(entry) = catalog.get(&variant).filter(|e| e.side_count() > 2) else {
         return Ok(None);
     };
     let n = entry.rules.side_count();
@@ -418,7 +418,10 @@ fn launch_options(
     // variant is still there.
     let variant = cli.variant.clone().or_else(|| {
         let own_start = cli.fen.is_some() || !cli.moves.is_empty();
-        (!own_start && catalog.get(&prefs.variant).is_some()).then(|| prefs.variant.clone())
+        let two_player = catalog
+            .get(&prefs.variant)
+            .is_some_and(|e| e.two_player.is_some());
+        (!own_start && two_player).then(|| prefs.variant.clone())
     });
     let options = LaunchOptions {
         variant,

@@ -106,7 +106,11 @@ fn with_an_endgame_table_the_lines_give_the_mates_exact_length() {
     use hexchess_engine::{Score, Tablebases};
     use hexchess_tablebase::{Material, Table, Value};
 
-    let rules = Arc::clone(&Catalog::builtin().get("glinski").unwrap().rules);
+    let rules = Catalog::builtin()
+        .get("glinski")
+        .unwrap()
+        .two_player_rules()
+        .unwrap();
     let table =
         |m: &str| Arc::new(Table::generate(&rules, &Material::parse(m, &rules).unwrap()).unwrap());
     let krk = table("KRvK");

@@ -4,7 +4,6 @@
 
 mod common;
 
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
@@ -101,7 +100,7 @@ fn an_engine_game_at_a_low_level_ends_as_the_rules_say() {
     let outcome = state.outcome().unwrap();
     // Replay the moves in the rules core alone: the same end.
     let catalog = Catalog::builtin();
-    let rules = Arc::clone(&catalog.get("glinski").unwrap().rules);
+    let rules = catalog.get("glinski").unwrap().two_player_rules().unwrap();
     let mut replay = Position::from_fen(rules, state.start_fen.as_deref().unwrap()).unwrap();
     for san in state.san_moves() {
         let mv = replay.parse_move(&san).unwrap();

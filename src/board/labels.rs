@@ -115,7 +115,7 @@ mod tests {
     fn every_file_and_rank_gets_one_label_off_the_board() {
         let catalog = Catalog::builtin();
         for (id, count) in [("glinski", 11 + 11), ("grand", 13 + 13)] {
-            let rules = &catalog.get(id).unwrap().rules;
+            let rules = &catalog.get(id).unwrap().two_player_rules().unwrap();
             let labels = label_positions(rules);
             assert_eq!(labels.len(), count, "{id}: {labels:?}");
             for LabelPlace { text, world: p } in &labels {

@@ -53,7 +53,10 @@ mod tests {
     fn world_positions_round_trip_to_cells() {
         let catalog = Catalog::builtin();
         for e in catalog.entries() {
-            let rules = &e.rules;
+            let Some(rules) = e.two_player_rules() else {
+                continue;
+            };
+            let rules = &rules;
             for c in rules.board().cells() {
                 let p = cell_world(rules, c);
                 assert_eq!(world_cell(rules, p + Vec3::new(0.3, 0.0, -0.4)), Some(c));

@@ -12,7 +12,6 @@ use hexchess_core::Catalog;
 use hexchess_core::pgn::{PgnGame, read_games};
 use hexchess_core::position::Position;
 use hexchess_core::record::GameRecord;
-use std::sync::Arc;
 
 use hexchess_core::files;
 
@@ -113,7 +112,8 @@ fn fen_variant(fen: &str, catalog: &Catalog, current: &str) -> Result<String, St
     let fits = |id: &str| {
         catalog
             .get(id)
-            .map(|e| Position::from_fen(Arc::clone(&e.rules), fen))
+            .and_then(|e| e.two_player_rules())
+            .map(|rules| Position::from_fen(rules, fen))
     };
     match fits(current) {
         Some(Ok(_)) => return Ok(current.to_string()),
@@ -139,10 +139,10 @@ pub fn open_path(path: &Path, catalog: &mut Catalog, current: &str) -> Result<Op
         .is_some_and(|x| x.eq_ignore_ascii_case("ron"))
     {
         return match catalog.load_file(path) {
-            Ok(Some(entry)) => Ok(Opened::Variant(entry.id().to_string())),
-            Ok(None) => Err(format!(
+            Ok(entry) if entry.side_count() > 2 => Err(format!(
                 "{name} is a game of more sides: open it from Table for 3 or 4…"
             )),
+            Ok(entry) => Ok(Opened::Variant(entry.id().to_string())),
             Err(e) => Err(e.to_string()),
         };
     }
@@ -214,7 +214,10 @@ pub(super) fn open_requests(
                 for p in &problems {
                     notices.write(GameNotice(format!("{source}: {p}")));
                 }
-                let two_player = variants.0.get(games[0].variant()).is_some();
+                let two_player = variants
+                    .0
+                    .get(games[0].variant())
+                    .is_some_and(|e| e.two_player.is_some());
                 if games.len() == 1 && problems.is_empty() && two_player {
                     let (record, tree) = loadable(&games[0], &variants.0);
                     load.write(LoadRequest(record));
@@ -238,7 +241,8 @@ mod tests {
     #[test]
     fn text_opens_as_a_position_of_the_right_variant_or_as_games() {
         let catalog = Catalog::builtin();
-        let start = |id: &str| Position::start(Arc::clone(&catalog.get(id).unwrap().rules));
+        let start =
+            |id: &str| Position::start(catalog.get(id).unwrap().two_player_rules().unwrap());
         let (grand, mccooey) = (start("grand"), start("mccooey"));
         // A Grand start pasted while Gliński is on the board: only Grand reads it. A
         // McCooey start fits Gliński's board too, and stays on it.

@@ -334,11 +334,10 @@ fn start_new_games(
     for request in requests.read() {
         let current = game.rules().id().to_string();
         let id = request.variant.clone().unwrap_or(current.clone());
-        let Some(entry) = variants.0.get(&id) else {
+        let Some(rules) = variants.0.get(&id).and_then(|e| e.two_player_rules()) else {
             notices.write(GameNotice(format!("unknown variant '{id}'")));
             continue;
         };
-        let rules = Arc::clone(&entry.rules);
         let mut next = GameState::new(Arc::clone(&rules));
         if let Some(fen) = &request.fen {
             match Position::from_fen(rules, fen) {

@@ -109,7 +109,7 @@ fn poll_variant_files(
     paths.sort();
     for path in paths {
         match variants.0.load_file(path) {
-            Ok(None) => {
+            Ok(entry) if entry.side_count() > 2 => {
                 notices.write(GameNotice(format!(
                     "loaded {} (a game of more than two sides)",
                     path.display()
@@ -119,7 +119,7 @@ fn poll_variant_files(
                     path.display()
                 );
             }
-            Ok(Some(entry)) => {
+            Ok(entry) => {
                 let id = entry.id().to_string();
                 notices.write(GameNotice(format!(
                     "loaded {} ({})",

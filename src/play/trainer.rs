@@ -147,11 +147,14 @@ fn start_drills(
     mut start_game: MessageWriter<StartGame>,
 ) {
     for request in requests.read() {
-        let Some(entry) = variants.0.get(&request.variant) else {
+        let Some(rules) = variants
+            .0
+            .get(&request.variant)
+            .and_then(|e| e.two_player_rules())
+        else {
             notices.write(GameNotice(format!("unknown variant '{}'", request.variant)));
             continue;
         };
-        let rules = Arc::clone(&entry.rules);
         let material = match Material::parse(&request.ending, &rules) {
             Ok(m) => m,
             Err(e) => {
@@ -257,7 +260,9 @@ fn finish_builds(
             let Some(entry) = variants.0.get(&request.variant) else {
                 return;
             };
-            let rules = Arc::clone(&entry.rules);
+            let Some(rules) = entry.two_player_rules() else {
+                return;
+            };
             let (Some(dir), Ok(material)) = (table_dir(), Material::parse(&request.ending, &rules))
             else {
                 return;
@@ -489,7 +494,11 @@ mod tests {
     use crate::game::GameState;
 
     fn krk() -> (Arc<Table>, Arc<Tablebases>) {
-        let rules = Arc::clone(&Catalog::builtin().get("glinski").unwrap().rules);
+        let rules = Catalog::builtin()
+            .get("glinski")
+            .unwrap()
+            .two_player_rules()
+            .unwrap();
         let krk =
             Arc::new(Table::generate(&rules, &Material::parse("KRvK", &rules).unwrap()).unwrap());
         let kk =

@@ -100,14 +100,17 @@ impl Unfinished {
     /// Whether the game plays to its end under `catalog`'s rules (a two-player game, or
     /// the turns of a game of more sides from its start).
     fn replays(&self, catalog: &Catalog) -> Result<(), String> {
-        if catalog.get(&self.variant).is_some() {
+        if catalog
+            .get(&self.variant)
+            .is_some_and(|e| e.two_player.is_some())
+        {
             return self
                 .record
                 .replay(catalog)
                 .map(|_| ())
                 .map_err(|e| e.to_string());
         }
-        let Some(entry) = catalog.get_multi(&self.variant) else {
+        let Some(entry) = catalog.get(&self.variant) else {
             return Err(format!("no variant '{}' loads", self.variant));
         };
         let rules = Arc::clone(&entry.rules);

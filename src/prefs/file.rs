@@ -297,12 +297,10 @@ pub enum VariantKind {
 impl VariantKind {
     /// What `id` names in `catalog`.
     pub fn of(catalog: &hexchess_core::Catalog, id: &str) -> VariantKind {
-        if catalog.get(id).is_some() {
-            VariantKind::TwoPlayers
-        } else if catalog.get_multi(id).is_some() {
-            VariantKind::MoreSides
-        } else {
-            VariantKind::Unknown
+        match catalog.get(id) {
+            Some(e) if e.side_count() > 2 => VariantKind::MoreSides,
+            Some(_) => VariantKind::TwoPlayers,
+            None => VariantKind::Unknown,
         }
     }
 }

@@ -352,7 +352,12 @@ fn answer_resume_offer(
             continue;
         };
         match answer {
-            Resume::Continue if variants.0.get_multi(&unfinished.variant).is_some() => {
+            Resume::Continue
+                if variants
+                    .0
+                    .get(&unfinished.variant)
+                    .is_some_and(|e| e.side_count() > 2) =>
+            {
                 tables.write(table_request(unfinished));
             }
             Resume::Continue => {

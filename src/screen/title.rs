@@ -59,12 +59,11 @@ mod tests {
     use super::*;
     use hexchess_core::Catalog;
     use hexchess_core::Side;
-    use std::sync::Arc;
 
     #[test]
     fn the_title_names_the_variant_and_the_players() {
         let catalog = Catalog::builtin();
-        let game = GameState::new(Arc::clone(&catalog.get("mccooey").unwrap().rules));
+        let game = GameState::new(catalog.get("mccooey").unwrap().two_player_rules().unwrap());
         let session = Session {
             mode: crate::play::Mode::HumanVsEngine { human: Side::Black },
             ..Session::default()

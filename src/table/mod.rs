@@ -257,7 +257,8 @@ fn new_table(
 ) -> Result<TableState, String> {
     let entry = variants
         .0
-        .get_multi(variant)
+        .get(variant)
+        .filter(|e| e.side_count() > 2)
         .ok_or_else(|| format!("'{variant}' is not a game of more sides"))?;
     let mut game = match fen {
         Some(f) => {

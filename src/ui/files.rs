@@ -22,13 +22,13 @@ enum Pick {
 /// it names none); an unknown variant cannot open.
 fn pick(game: &PgnGame, variants: &Variants) -> Result<Pick, String> {
     let id = game.variant();
-    if variants.0.get(id).is_some() {
+    let Some(entry) = variants.0.get(id) else {
+        return Err(format!("unknown variant '{id}'"));
+    };
+    if entry.two_player.is_some() {
         let (record, tree) = loadable(game, &variants.0);
         return Ok(Pick::TwoPlayer(record, tree));
     }
-    let Some(entry) = variants.0.get_multi(id) else {
-        return Err(format!("unknown variant '{id}'"));
-    };
     let tree = &game.tree;
     // The seats the game was saved with (`Seats`, written by the table), else people in
     // every seat.
@@ -55,12 +55,6 @@ fn summary(game: &PgnGame, variants: &Variants) -> String {
         .0
         .get(game.variant())
         .map(|e| e.name().to_string())
-        .or_else(|| {
-            variants
-                .0
-                .get_multi(game.variant())
-                .map(|e| e.name().to_string())
-        })
         .unwrap_or_else(|| game.variant().to_string());
     let mut details = vec![variant, format!("{} moves", game.tree.main_line().len())];
     details.extend(tag("Event").map(str::to_string));

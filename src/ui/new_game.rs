@@ -94,12 +94,14 @@ pub(super) fn new_game_menu(
                         cancel = ui.button("Cancel").clicked();
                     });
                 });
-                if let Some(entry) = variants.0.get(&memory.setup.variant) {
+                if let Some(entry) = variants.0.get(&memory.setup.variant)
+                    && let Some(rules) = entry.two_player_rules()
+                {
                     ui.separator();
                     ui.vertical(|ui| {
                         super::variant_card::variant_card(
                             ui,
-                            &entry.rules,
+                            &rules,
                             &entry.spec.description,
                             &theme,
                             &mut memory.card,
@@ -174,7 +176,12 @@ fn setup_grid(ui: &mut egui::Ui, variants: &Variants, setup: &mut Setup) {
             egui::ComboBox::from_id_salt("variant")
                 .selected_text(name)
                 .show_ui(ui, |ui| {
-                    for e in variants.0.entries() {
+                    for e in variants
+                        .0
+                        .entries()
+                        .iter()
+                        .filter(|e| e.two_player.is_some())
+                    {
                         ui.selectable_value(&mut setup.variant, e.id().to_string(), e.name());
                     }
                 });

@@ -172,10 +172,10 @@ pub(super) fn resume_offer(
                 _ => String::new(),
             };
             let id = unfinished.variant.as_str();
-            let (variant, played) = match (variants.0.get(id), variants.0.get_multi(id)) {
-                (Some(e), _) => (e.name(), "half-moves"),
-                (None, Some(e)) => (e.name(), "turns"),
-                (None, None) => (id, "half-moves"),
+            let (variant, played) = match variants.0.get(id) {
+                Some(e) if e.side_count() > 2 => (e.name(), "turns"),
+                Some(e) => (e.name(), "half-moves"),
+                None => (id, "half-moves"),
             };
             let last = unfinished.record.moves.last().map_or("", String::as_str);
             ui.label(format!(

@@ -245,10 +245,14 @@ pub(super) fn table_setup(
         .resizable(false)
         .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
         .show(ctx, |ui| {
-            for entry in variants.0.multiplayer() {
+            for entry in variants.0.entries().iter().filter(|e| e.side_count() > 2) {
                 ui.radio_value(&mut setup.variant, entry.id().to_string(), entry.name());
             }
-            let Some(entry) = variants.0.get_multi(&setup.variant) else {
+            let Some(entry) = variants
+                .0
+                .get(&setup.variant)
+                .filter(|e| e.side_count() > 2)
+            else {
                 return;
             };
             let rules = &entry.rules;

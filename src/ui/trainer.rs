@@ -81,7 +81,7 @@ pub(super) fn trainer_window(
     let ctx = contexts.ctx_mut()?;
     let setup = &mut memory.drill;
     let variant = game.rules().id().to_string();
-    let rules = variants.0.get(&variant).map(|e| e.rules.clone());
+    let rules = variants.0.get(&variant).and_then(|e| e.two_player_rules());
     let mut start = false;
     let mut close = false;
     egui::Window::new("Endgame trainer")

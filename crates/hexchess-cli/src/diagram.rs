@@ -221,8 +221,9 @@ pub fn run(
     turns: &[String],
     extras: &Extras,
 ) -> Result<String, String> {
-    if let Some(rules) = crate::multi::rules_for(variant) {
-        let rules = rules?;
+    let entry = crate::entry_for(variant)?;
+    if entry.side_count() > 2 {
+        let rules = entry.rules;
         let mut game = match fen {
             Some(f) => Game::from_fen(rules, f).map_err(|e| format!("bad FEN: {e}"))?,
             None => Game::new(rules).ok_or("not a game of more sides")?,
@@ -232,7 +233,9 @@ pub fn run(
         }
         return game_svg(&game, extras);
     }
-    let rules: Arc<Rules> = crate::rules_for(variant)?;
+    let rules: Arc<Rules> = entry
+        .two_player_rules()
+        .ok_or_else(|| format!("{variant}: no rules for its board"))?;
     let mut pos = match fen {
         Some(f) => Position::from_fen(rules, f).map_err(|e| format!("bad FEN: {e}"))?,
         None => Position::start(rules),

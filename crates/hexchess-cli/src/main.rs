@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use clap::{Parser, Subcommand, ValueEnum};
 use hexchess_core::AnyRules;
 use hexchess_core::bitboard::CellSet;
-use hexchess_core::catalog::{Catalog, compile};
+use hexchess_core::catalog::{Catalog, CatalogEntry, compile};
 use hexchess_core::pgn::read_games;
 use hexchess_core::record::GameRecord;
 use hexchess_core::variant::load_variant_file;
@@ -582,23 +582,35 @@ fn bench_search(depth: u32, eval: EvalMode) -> Result<(), String> {
     Ok(())
 }
 
-/// A variant by id from the catalog, or from a file when given a path.
-fn rules_for(variant: &str) -> Result<Arc<Rules>, String> {
+/// A variant by id from the catalog, or from a file when given a path (a variant of
+/// any number of sides).
+fn entry_for(variant: &str) -> Result<CatalogEntry, String> {
     if variant.ends_with(".ron") {
-        let path = Path::new(variant);
-        let spec = load_variant_file(path).map_err(|e| e.to_string())?;
-        return compile(spec, variant).map_err(|e| e.to_string());
+        return Catalog::default()
+            .load_file(Path::new(variant))
+            .cloned()
+            .map_err(|e| e.to_string());
     }
     let catalog = Catalog::load_default();
-    catalog
-        .get(variant)
-        .map(|e| Arc::clone(&e.rules))
-        .ok_or_else(|| {
-            format!(
-                "unknown variant '{variant}'; known: {}",
-                catalog.ids().join(", ")
-            )
-        })
+    catalog.get(variant).cloned().ok_or_else(|| {
+        format!(
+            "unknown variant '{variant}'; known: {}",
+            catalog.ids().join(", ")
+        )
+    })
+}
+
+/// A two-player variant's rules on the narrow cell sets, by id or file, for the
+/// commands only two-player games have (the search bench, endgame tables).
+fn rules_for(variant: &str) -> Result<Arc<Rules>, String> {
+    let entry = entry_for(variant)?;
+    entry.two_player_rules().ok_or_else(|| {
+        format!(
+            "{} is a game of {} sides: this command is for two-player variants",
+            entry.id(),
+            entry.side_count()
+        )
+    })
 }
 
 /// Perft of a variant: a file is compiled with the cell sets its board needs (so
@@ -610,19 +622,25 @@ fn perft(
     moves: &[String],
     divide: bool,
 ) -> Result<(), String> {
-    if let Some(rules) = multi::rules_for(variant) {
-        let total = multi::perft(rules?, depth, fen, moves, divide)?;
-        out!("{total}");
-        return Ok(());
-    }
     if variant.ends_with(".ron") {
+        // A file's board may be past the catalog's 128 cells: compiled as wide as needed.
         let spec = load_variant_file(Path::new(variant)).map_err(|e| e.to_string())?;
-        return match AnyRules::compile(&spec).map_err(|e| e.to_string())? {
-            AnyRules::Narrow(rules) => perft_in(rules, depth, fen, moves, divide),
-            AnyRules::Wide(rules) => perft_in(rules, depth, fen, moves, divide),
-        };
+        if spec.sides.len() <= 2 {
+            return match AnyRules::compile(&spec).map_err(|e| e.to_string())? {
+                AnyRules::Narrow(rules) => perft_in(rules, depth, fen, moves, divide),
+                AnyRules::Wide(rules) => perft_in(rules, depth, fen, moves, divide),
+            };
+        }
     }
-    perft_in(rules_for(variant)?, depth, fen, moves, divide)
+    let entry = entry_for(variant)?;
+    match entry.two_player_rules() {
+        Some(rules) => perft_in(rules, depth, fen, moves, divide),
+        None => {
+            let total = multi::perft(entry.rules, depth, fen, moves, divide)?;
+            out!("{total}");
+            Ok(())
+        }
+    }
 }
 
 fn perft_in<B: CellSet>(
@@ -773,12 +791,13 @@ fn check(files: &[PathBuf]) -> Result<(), String> {
     let mut failed = 0;
     for f in files {
         let name = f.display().to_string();
-        match load_variant_file(f).and_then(|spec| compile(spec.clone(), &name).map(|_| spec)) {
+        match load_variant_file(f).and_then(|spec| compile(&spec, &name).map(|_| spec)) {
             Ok(spec) => out!(
-                "{name}: ok ({} \"{}\", {} cells)",
+                "{name}: ok ({} \"{}\", {} cells, {} sides)",
                 spec.id,
                 spec.name,
-                spec.cells.len()
+                spec.cells.len(),
+                spec.sides.len()
             ),
             Err(e) => {
                 failed += 1;
@@ -1049,7 +1068,12 @@ fn list_variants() -> Result<(), String> {
             hexchess_core::catalog::VariantSource::Builtin => "built-in".to_string(),
             hexchess_core::catalog::VariantSource::File(p) => p.display().to_string(),
         };
-        out!("{:<12} {:<24} {from}", e.id(), e.name());
+        out!(
+            "{:<16} {:<34} {} sides  {from}",
+            e.id(),
+            e.name(),
+            e.side_count()
+        );
     }
     for err in catalog.errors() {
         out!("{err}");

@@ -1,34 +1,13 @@
 //! The commands for games of more than two sides: perft counted in whole turns, and
 //! the round robin of the engine's searches.
 
-use std::path::Path;
 use std::sync::Arc;
 
 use hexchess_core::Rules;
 use hexchess_core::bitboard::WideBitboard;
-use hexchess_core::catalog::{Catalog, compile_multi};
 use hexchess_core::multi::Game;
-use hexchess_core::variant::load_variant_file;
 use hexchess_engine::multi::Strategy;
 use hexchess_lab::round_robin::{self, RoundRobinConfig};
-
-/// The rules of a game of more sides named by id or file; `None` when `variant` is a
-/// two-player one (or unknown: the caller's message then names the two-player ones).
-pub fn rules_for(variant: &str) -> Option<Result<Arc<Rules<WideBitboard>>, String>> {
-    if variant.ends_with(".ron") {
-        let spec = match load_variant_file(Path::new(variant)) {
-            Ok(spec) => spec,
-            Err(e) => return Some(Err(e.to_string())),
-        };
-        if spec.sides.len() <= 2 {
-            return None;
-        }
-        return Some(compile_multi(&spec, variant).map_err(|e| e.to_string()));
-    }
-    Catalog::load_default()
-        .get_multi(variant)
-        .map(|e| Ok(Arc::clone(&e.rules)))
-}
 
 /// Perft in whole turns (a removal, one or two moves), from the start or a FEN, after
 /// turns written as the game writes them (`e3e4`, `Nc3&Qd4`).
@@ -69,8 +48,11 @@ pub fn round_robin(
     strategies: &[String],
     config: RoundRobinConfig,
 ) -> Result<(), String> {
-    let rules =
-        rules_for(variant).ok_or_else(|| format!("'{variant}' is not a game of more sides"))??;
+    let entry = crate::entry_for(variant)?;
+    if entry.side_count() <= 2 {
+        return Err(format!("'{variant}' is not a game of more sides"));
+    }
+    let rules = entry.rules;
     let strategies: Vec<Strategy> = if strategies.is_empty() {
         Strategy::ALL.to_vec()
     } else {

@@ -107,6 +107,74 @@ fn check_reports_problems_with_positions() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+#[test]
+fn check_accepts_every_shipped_file_and_a_copy_of_a_game_of_more_sides() {
+    let shipped: Vec<std::path::PathBuf> =
+        std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../../variants"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+            .collect();
+    assert_eq!(shipped.len(), 12, "{shipped:?}");
+    let out = engine().arg("check").args(&shipped).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains(
+            "hexachess-3.ron: ok (hexachess-3 \"3-player Hexachess\", 217 cells, 3 sides)"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("hexachess-4.ron: ok (hexachess-4"), "{text}");
+    // A modder's copy with its id changed is a variant like any other.
+    let dir = std::env::temp_dir().join(format!("hexchess-check3-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let copy = dir.join("my-three.ron");
+    let source = include_str!("../../../variants/hexachess-3.ron");
+    std::fs::write(&copy, source.replace("\"hexachess-3\"", "\"my-three\"")).unwrap();
+    let out = engine().arg("check").arg(&copy).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("ok (my-three"), "{text}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn variants_lists_every_shipped_variant_with_its_sides() {
+    let text = stdout_of(
+        engine()
+            .arg("variants")
+            .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")),
+    );
+    let listed: Vec<(&str, &str)> = text
+        .lines()
+        .filter_map(|l| {
+            let id = l.split_whitespace().next()?;
+            let sides = l.split(" sides").next()?.rsplit(' ').next()?;
+            Some((id, sides))
+        })
+        .collect();
+    for (id, sides) in [
+        ("glinski", "2"),
+        ("mccooey", "2"),
+        ("grand", "2"),
+        ("standard", "2"),
+        ("standard-short", "2"),
+        ("pre-hexachess", "2"),
+        ("screen-hexachess", "2"),
+        ("hexachess-3", "3"),
+        ("hexachess-4", "4"),
+        ("fairy", "2"),
+        ("mini", "2"),
+        ("shafran", "2"),
+    ] {
+        assert!(
+            listed.contains(&(id, sides)),
+            "{id} with {sides} sides: {text}"
+        );
+    }
+}
+
 /// The pentanomial counts and the LOS (in percent) of a match's `Ptnml(0-2)` line.
 fn pair_line(out: &str) -> ([usize; 5], f64) {
     let line = out

@@ -60,9 +60,9 @@ fn make(variant: &str, plies: &str, file: &str) -> Result<(), String> {
     game.set_tag("Variant", variant);
     let mut at = game.tree.root();
     let moves = if let Some(entry) = catalog.get(variant) {
-        long_game(Position::start(Arc::clone(&entry.rules)), plies)
+        long_game(Position::start(entry.two_player_rules().unwrap()), plies)
     } else {
-        let entry = catalog.get_multi(variant).ok_or("no such variant")?;
+        let entry = catalog.get(variant).ok_or("no such variant")?;
         long_game_of_more(
             Game::new(Arc::clone(&entry.rules)).ok_or("not a game")?,
             plies,

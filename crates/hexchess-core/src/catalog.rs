@@ -18,11 +18,17 @@ pub enum VariantSource {
     File(PathBuf),
 }
 
-/// A playable variant.
+/// A playable variant: two sides or more, each played through the one
+/// [`crate::multi::Game`] type.
 #[derive(Clone, Debug)]
 pub struct CatalogEntry {
     pub spec: VariantSpec,
-    pub rules: Arc<Rules>,
+    /// The variant's rules on the wide cell sets: what every game of it is played by.
+    pub rules: Arc<Rules<WideBitboard>>,
+    /// A two-player variant's rules on the narrow cell sets (one 128-bit word), which
+    /// the engine's search, perft and the endgame tables run on; `None` for a game of
+    /// more sides.
+    pub two_player: Option<Arc<Rules>>,
     pub source: VariantSource,
 }
 
@@ -34,25 +40,15 @@ impl CatalogEntry {
     pub fn name(&self) -> &str {
         &self.spec.name
     }
-}
 
-/// A playable game of more than two sides (3-player Hexachess, 4-player team
-/// Hexachess): compiled with the wide cell sets, played through
-/// [`crate::multi::Game`].
-#[derive(Clone, Debug)]
-pub struct MultiEntry {
-    pub spec: VariantSpec,
-    pub rules: Arc<Rules<WideBitboard>>,
-    pub source: VariantSource,
-}
-
-impl MultiEntry {
-    pub fn id(&self) -> &str {
-        &self.spec.id
+    /// How many sides play.
+    pub fn side_count(&self) -> usize {
+        self.rules.side_count()
     }
 
-    pub fn name(&self) -> &str {
-        &self.spec.name
+    /// The two-player rules on the narrow cell sets (see [`CatalogEntry::two_player`]).
+    pub fn two_player_rules(&self) -> Option<Arc<Rules>> {
+        self.two_player.clone()
     }
 }
 
@@ -60,20 +56,39 @@ impl MultiEntry {
 #[derive(Clone, Debug, Default)]
 pub struct Catalog {
     entries: Vec<CatalogEntry>,
-    multi: Vec<MultiEntry>,
     errors: Vec<VariantError>,
 }
 
-/// A compiled variant: two sides (the narrow, fast rules every two-player program
-/// plays) or more.
-enum Compiled {
-    Two(Arc<Rules>),
-    More(Arc<Rules<WideBitboard>>),
+/// A variant compiled: its rules, and for two sides the narrow rules too.
+#[derive(Clone, Debug)]
+pub struct Compiled {
+    pub rules: Arc<Rules<WideBitboard>>,
+    pub two_player: Option<Arc<Rules>>,
 }
 
-/// Checks and compiles a two-player variant, turning rule-compilation problems into a
-/// variant error. A variant of more sides is refused here: see [`compile_multi`].
-pub fn compile(spec: VariantSpec, file: &str) -> Result<Arc<Rules>, VariantError> {
+/// Checks and compiles a variant of any number of sides, turning rule-compilation
+/// problems into a variant error that names `file`. A two-player variant is compiled
+/// twice (narrow and wide cell sets): its board must fit the narrow sets, as the
+/// engine searches on them.
+pub fn compile(spec: &VariantSpec, file: &str) -> Result<Compiled, VariantError> {
+    let rules = Rules::<WideBitboard>::compile(spec)
+        .map(Arc::new)
+        .map_err(|e| rules_error(file, e))?;
+    let two_player = if spec.sides.len() > 2 {
+        None
+    } else {
+        Some(
+            Rules::new(spec)
+                .map(Arc::new)
+                .map_err(|e| rules_error(file, e))?,
+        )
+    };
+    Ok(Compiled { rules, two_player })
+}
+
+/// Compiles a two-player variant on the narrow cell sets only (tests and tools that
+/// never hold a game: perft, tables); a variant of more sides is refused.
+pub fn compile_two_player(spec: VariantSpec, file: &str) -> Result<Arc<Rules>, VariantError> {
     if spec.sides.len() > 2 {
         return Err(problem(
             file,
@@ -89,54 +104,28 @@ pub fn compile(spec: VariantSpec, file: &str) -> Result<Arc<Rules>, VariantError
         .map_err(|e| rules_error(file, e))
 }
 
-/// Compiles a variant of more than two sides with the wide cell sets.
-pub fn compile_multi(
-    spec: &VariantSpec,
-    file: &str,
-) -> Result<Arc<Rules<WideBitboard>>, VariantError> {
-    Rules::<WideBitboard>::compile(spec)
-        .map(Arc::new)
-        .map_err(|e| rules_error(file, e))
-}
-
-fn compile_any(spec: &VariantSpec, file: &str) -> Result<Compiled, VariantError> {
-    if spec.sides.len() > 2 {
-        compile_multi(spec, file).map(Compiled::More)
-    } else {
-        compile(spec.clone(), file).map(Compiled::Two)
-    }
-}
-
 /// A built-in variant's spec, compiled.
-fn compile_builtin(b: &BuiltinVariant) -> Result<(VariantSpec, Compiled), VariantError> {
+fn compile_builtin(b: &BuiltinVariant) -> Result<CatalogEntry, VariantError> {
     let file = format!("variants/{}", b.file);
-    b.load()
-        .and_then(|spec| compile_any(&spec, &file).map(|r| (spec, r)))
+    let spec = b.load()?;
+    let compiled = compile(&spec, &file)?;
+    Ok(CatalogEntry::new(spec, compiled, VariantSource::Builtin))
 }
 
-/// The built-in two-player variant `id`, as [`Catalog::builtin`] has it.
-fn builtin_two(id: &str) -> Option<CatalogEntry> {
+/// The built-in variant `id`, as [`Catalog::builtin`] has it.
+fn builtin(id: &str) -> Option<CatalogEntry> {
     let b = BUILTIN_VARIANTS.iter().find(|b| b.id == id)?;
-    match compile_builtin(b).ok()? {
-        (spec, Compiled::Two(rules)) => Some(CatalogEntry {
-            spec,
-            rules,
-            source: VariantSource::Builtin,
-        }),
-        _ => None,
-    }
+    compile_builtin(b).ok()
 }
 
-/// The built-in game of more sides `id`.
-fn builtin_multi(id: &str) -> Option<MultiEntry> {
-    let b = BUILTIN_VARIANTS.iter().find(|b| b.id == id)?;
-    match compile_builtin(b).ok()? {
-        (spec, Compiled::More(rules)) => Some(MultiEntry {
+impl CatalogEntry {
+    fn new(spec: VariantSpec, compiled: Compiled, source: VariantSource) -> CatalogEntry {
+        CatalogEntry {
             spec,
-            rules,
-            source: VariantSource::Builtin,
-        }),
-        _ => None,
+            rules: compiled.rules,
+            two_player: compiled.two_player,
+            source,
+        }
     }
 }
 
@@ -182,16 +171,7 @@ impl Catalog {
         let mut c = Catalog::default();
         for b in &BUILTIN_VARIANTS {
             match compile_builtin(b) {
-                Ok((spec, Compiled::Two(rules))) => c.entries.push(CatalogEntry {
-                    spec,
-                    rules,
-                    source: VariantSource::Builtin,
-                }),
-                Ok((spec, Compiled::More(rules))) => c.multi.push(MultiEntry {
-                    spec,
-                    rules,
-                    source: VariantSource::Builtin,
-                }),
+                Ok(entry) => c.entries.push(entry),
                 Err(e) => c.errors.push(e),
             }
         }
@@ -251,15 +231,14 @@ impl Catalog {
     }
 
     /// Loads one file. A file whose id is already known replaces that variant, unless it
-    /// is the very text of a built-in (the project's own `variants/` folder). A game of
-    /// more sides goes to [`Catalog::multiplayer`]; its entry is returned as `None`.
-    pub fn load_file(&mut self, path: &Path) -> Result<Option<&CatalogEntry>, VariantError> {
+    /// is the very text of a built-in (the project's own `variants/` folder).
+    pub fn load_file(&mut self, path: &Path) -> Result<&CatalogEntry, VariantError> {
         let file = path.display().to_string();
         self.errors.retain(|e| e.file() != file);
         // Read once: the same text is checked and compared with the built-ins.
         let loaded = read_variant_text(path).and_then(|text| {
             let spec = parse_variant(&text, &file)?;
-            let compiled = compile_any(&spec, &file)?;
+            let compiled = compile(&spec, &file)?;
             Ok((text, spec, compiled))
         });
         let (text, spec, compiled) = match loaded {
@@ -277,27 +256,7 @@ impl Catalog {
         } else {
             VariantSource::File(path.to_path_buf())
         };
-        let rules = match compiled {
-            Compiled::Two(rules) => rules,
-            Compiled::More(rules) => {
-                let entry = MultiEntry {
-                    spec,
-                    rules,
-                    source,
-                };
-                match self.multi.iter().position(|e| e.id() == entry.id()) {
-                    Some(i) if !is_builtin_copy => self.multi[i] = entry,
-                    Some(_) => {}
-                    None => self.multi.push(entry),
-                }
-                return Ok(None);
-            }
-        };
-        let entry = CatalogEntry {
-            spec,
-            rules,
-            source,
-        };
+        let entry = CatalogEntry::new(spec, compiled, source);
         let index = match self.entries.iter().position(|e| e.id() == entry.id()) {
             Some(i) => {
                 if !is_builtin_copy {
@@ -310,7 +269,7 @@ impl Catalog {
                 self.entries.len() - 1
             }
         };
-        Ok(Some(&self.entries[index]))
+        Ok(&self.entries[index])
     }
 
     /// Forgets what a file that is gone gave: its variants (a built-in it replaced
@@ -327,7 +286,7 @@ impl Catalog {
                 continue;
             }
             gone.push(self.entries[i].id().to_string());
-            match builtin_two(self.entries[i].id()) {
+            match builtin(self.entries[i].id()) {
                 Some(entry) => {
                     self.entries[i] = entry;
                     i += 1;
@@ -337,39 +296,12 @@ impl Catalog {
                 }
             }
         }
-        let mut i = 0;
-        while i < self.multi.len() {
-            if self.multi[i].source != source {
-                i += 1;
-                continue;
-            }
-            gone.push(self.multi[i].id().to_string());
-            match builtin_multi(self.multi[i].id()) {
-                Some(entry) => {
-                    self.multi[i] = entry;
-                    i += 1;
-                }
-                None => {
-                    self.multi.remove(i);
-                }
-            }
-        }
         gone
     }
 
-    /// The two-player variants.
+    /// Every variant, two-player ones and games of more sides, in menu order.
     pub fn entries(&self) -> &[CatalogEntry] {
         &self.entries
-    }
-
-    /// The games of more than two sides.
-    pub fn multiplayer(&self) -> &[MultiEntry] {
-        &self.multi
-    }
-
-    /// A game of more sides by id.
-    pub fn get_multi(&self, id: &str) -> Option<&MultiEntry> {
-        self.multi.iter().find(|e| e.id() == id)
     }
 
     pub fn errors(&self) -> &[VariantError] {

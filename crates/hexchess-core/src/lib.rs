@@ -12,7 +12,7 @@
 //! use hexchess_core::{Catalog, Position};
 //!
 //! let catalog = Catalog::builtin();
-//! let rules = Arc::clone(&catalog.get("glinski").expect("a built-in").rules);
+//! let rules = catalog.get("glinski").expect("a built-in").two_player_rules().unwrap();
 //! let mut pos = Position::start(rules);
 //! for text in ["f5f6", "c7c5", "Bxc5"] {
 //!     let mv = pos.parse_move(text)?;

@@ -327,12 +327,11 @@ impl fmt::Display for GameRecord {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::Arc;
 
     #[test]
     fn writes_and_reads_back_a_game() {
         let catalog = Catalog::builtin();
-        let mut pos = Position::start(Arc::clone(&catalog.get("glinski").unwrap().rules));
+        let mut pos = Position::start(catalog.get("glinski").unwrap().two_player_rules().unwrap());
         for m in ["f5f6", "c7c5", "Ni3", "Nc6", "e4e5"] {
             let mv = pos.parse_move(m).unwrap();
             pos.make_move(mv);

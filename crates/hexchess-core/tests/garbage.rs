@@ -11,7 +11,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use hexchess_core::catalog::{Catalog, compile};
+use hexchess_core::catalog::{Catalog, compile_two_player as compile};
 use hexchess_core::multi::{Game, Step};
 use hexchess_core::pgn::{
     GameTree, NodeId, PgnGame, read_games, read_games_from_bytes, write_games,
@@ -84,16 +84,19 @@ fn bad_fens_are_refused_with_a_reason_or_give_a_working_position() {
     let alphabet: Vec<char> = "KQRBNPkqrbnpVWDvwd0123456789/ -abwcfgh,".chars().collect();
     let (mut refused, mut accepted) = (0, 0);
     for entry in catalog().entries() {
-        let good = positions(&entry.rules, &mut rng);
+        let Some(rules) = entry.two_player_rules() else {
+            continue;
+        };
+        let good = positions(&rules, &mut rng);
         for _ in 0..count() / 4 {
             let pick = rng.random_range(0..good.len());
             let text = mutate(&mut rng, &good[pick], &alphabet);
-            match Position::from_fen(Arc::clone(&entry.rules), &text) {
+            match Position::from_fen(Arc::clone(&rules), &text) {
                 Ok(mut pos) => {
                     accepted += 1;
                     // It works: moves, a FEN that reads back the same, a perft.
                     let fen = pos.to_fen();
-                    let again = Position::from_fen(Arc::clone(&entry.rules), &fen)
+                    let again = Position::from_fen(Arc::clone(&rules), &fen)
                         .unwrap_or_else(|e| panic!("{text} -> {fen}: {e}"));
                     assert_eq!(again.to_fen(), fen);
                     assert_eq!(pos.hash(), pos.compute_hash(), "{text}");
@@ -120,8 +123,11 @@ fn bad_moves_are_refused_and_leave_the_position_alone() {
         .collect();
     let mut tried = 0;
     for entry in catalog().entries() {
-        for fen in positions(&entry.rules, &mut rng) {
-            let pos = Position::from_fen(Arc::clone(&entry.rules), &fen).unwrap();
+        let Some(rules) = entry.two_player_rules() else {
+            continue;
+        };
+        for fen in positions(&rules, &mut rng) {
+            let pos = Position::from_fen(Arc::clone(&rules), &fen).unwrap();
             let legal = pos.legal_moves();
             if legal.is_empty() {
                 continue;
@@ -198,7 +204,10 @@ fn broken_game_records_are_refused_or_replay() {
     let mut rng = StdRng::seed_from_u64(4);
     let mut records = Vec::new();
     for entry in catalog.entries() {
-        let mut pos = Position::start(Arc::clone(&entry.rules));
+        let Some(rules) = entry.two_player_rules() else {
+            continue;
+        };
+        let mut pos = Position::start(Arc::clone(&rules));
         for _ in 0..rng.random_range(4..40) {
             let moves = pos.legal_moves();
             if moves.is_empty() {
@@ -268,13 +277,10 @@ fn pgn_games(catalog: &Catalog, rng: &mut StdRng) -> Vec<PgnGame> {
     let starts = catalog
         .entries()
         .iter()
-        .map(|e| (e.id(), Ok(Position::start(Arc::clone(&e.rules)))))
-        .chain(
-            catalog
-                .multiplayer()
-                .iter()
-                .map(|e| (e.id(), Err(Game::new(Arc::clone(&e.rules)).unwrap()))),
-        );
+        .map(|e| match e.two_player_rules() {
+            Some(rules) => (e.id(), Ok(Position::start(rules))),
+            None => (e.id(), Err(Game::new(Arc::clone(&e.rules)).unwrap())),
+        });
     let mut games = Vec::new();
     for (id, mut game) in starts {
         let mut pgn = PgnGame::new();

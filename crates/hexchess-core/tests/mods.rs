@@ -18,7 +18,7 @@ mod common;
 
 use std::sync::Arc;
 
-use hexchess_core::catalog::compile;
+use hexchess_core::catalog::compile_two_player as compile;
 use hexchess_core::variant::load_variant_file;
 use hexchess_core::{Position, Rules};
 

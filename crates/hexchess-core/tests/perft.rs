@@ -139,7 +139,7 @@ fn a_stoppable_count_agrees_and_a_stopped_one_gives_nothing() {
     assert_eq!(pos.to_fen(), Position::start(rules("glinski")).to_fen());
 
     let three = hexchess_core::Catalog::builtin();
-    let entry = three.get_multi("hexachess-3").expect("built in");
+    let entry = three.get("hexachess-3").expect("built in");
     let game = hexchess_core::multi::Game::new(std::sync::Arc::clone(&entry.rules)).unwrap();
     assert_eq!(game.perft_until(2, &go_on), Some(game.perft(2)));
     assert_eq!(game.perft_until(2, &stopped), None);

@@ -9,7 +9,7 @@ mod common;
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
-use hexchess_core::catalog::compile;
+use hexchess_core::catalog::compile_two_player as compile;
 use hexchess_core::variant::{MoveMode, Reach, Variant, VariantSpec, builtin, parse_variant};
 use hexchess_core::{Hex, Piece, Position, Side};
 use rand::rngs::StdRng;

@@ -15,7 +15,11 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 fn rules(id: &str) -> Arc<Rules> {
-    Arc::clone(&Catalog::builtin().get(id).expect("a built-in").rules)
+    Catalog::builtin()
+        .get(id)
+        .expect("a built-in")
+        .two_player_rules()
+        .unwrap()
 }
 
 fn play(pos: &mut Position, moves: &[&str]) {

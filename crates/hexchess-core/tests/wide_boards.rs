@@ -137,12 +137,14 @@ fn three_sides_on_the_217_cell_board_move_in_turn() {
     // (the catalog's compiler of more sides takes them); a FEN must give every piece
     // its side.
     assert!(Rules::new(&spec).is_err());
-    let listed = hexchess_core::catalog::compile(spec.clone(), "three-sides.ron").unwrap_err();
+    let listed =
+        hexchess_core::catalog::compile_two_player(spec.clone(), "three-sides.ron").unwrap_err();
     assert!(
         listed.to_string().contains("a game of more than two sides"),
         "{listed}"
     );
-    assert!(hexchess_core::catalog::compile_multi(&spec, "three-sides.ron").is_ok());
+    let compiled = hexchess_core::catalog::compile(&spec, "three-sides.ron").unwrap();
+    assert!(compiled.two_player.is_none());
     let start = Position::start(Arc::clone(&rules)).to_fen();
     assert!(start.starts_with("wBwNwRwQwBwKwRwNwB/"), "{start}");
     let bare = start.replacen("wB", "B", 1);

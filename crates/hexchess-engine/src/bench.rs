@@ -88,7 +88,10 @@ pub fn run_until(
     // The table's pages, fetched now rather than by the first position's search.
     searcher.touch_hash();
     for &(variant, fen) in BENCH_POSITIONS {
-        let rules = Arc::clone(&catalog.get(variant).expect("built-in").rules);
+        let rules = catalog
+            .get(variant)
+            .and_then(|e| e.two_player_rules())
+            .expect("a built-in two-player variant");
         let mut pos = Position::from_fen(rules, fen).expect("bench positions are valid");
         searcher.clear();
         searcher.evaluator(&pos);

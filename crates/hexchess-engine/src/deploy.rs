@@ -107,7 +107,13 @@ mod tests {
 
     fn screen() -> Position {
         let catalog = Catalog::builtin();
-        Position::start(Arc::clone(&catalog.get("screen-hexachess").unwrap().rules))
+        Position::start(
+            catalog
+                .get("screen-hexachess")
+                .unwrap()
+                .two_player_rules()
+                .unwrap(),
+        )
     }
 
     /// A deployment fills the hand on the side's own ranks, and Black's does not depend

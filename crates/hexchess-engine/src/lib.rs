@@ -10,7 +10,7 @@
 //! use hexchess_engine::{SearchLimits, SearchOptions, Searcher};
 //!
 //! let catalog = Catalog::builtin();
-//! let mut pos = Position::start(Arc::clone(&catalog.get("mccooey").unwrap().rules));
+//! let mut pos = Position::start(catalog.get("mccooey").unwrap().two_player_rules().unwrap());
 //! let mut searcher = Searcher::new(SearchOptions { hash_mb: 4, ..SearchOptions::default() });
 //! let stop = Arc::new(AtomicBool::new(false));
 //! let result = searcher.search(&mut pos, &SearchLimits::depth(4), &stop, &mut |info| {

@@ -16,7 +16,11 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 fn glinski() -> Arc<Rules> {
-    Arc::clone(&Catalog::builtin().get("glinski").unwrap().rules)
+    Catalog::builtin()
+        .get("glinski")
+        .unwrap()
+        .two_player_rules()
+        .unwrap()
 }
 
 fn table(rules: &Arc<Rules>, name: &str) -> Arc<Table> {

@@ -575,7 +575,7 @@ fn a_variant_reloaded_under_the_same_id_gets_its_own_evaluator() {
     assert_ne!(renamed, source);
     let spec = hexchess_core::variant::parse_variant(&renamed, "edited.ron")
         .expect("the edited file parses");
-    let edited = hexchess_core::catalog::compile(spec, "edited.ron").expect("compiles");
+    let edited = hexchess_core::catalog::compile_two_player(spec, "edited.ron").expect("compiles");
     assert_eq!(edited.id(), "glinski");
 
     let mut searcher = Searcher::new(SearchOptions::default());

@@ -10,7 +10,7 @@ use hexchess_engine::multi::{MultiLimits, MultiSearcher, Strategy};
 
 fn three() -> Game {
     let catalog = Catalog::builtin();
-    let entry = catalog.get_multi("hexachess-3").expect("built in");
+    let entry = catalog.get("hexachess-3").expect("built in");
     Game::new(Arc::clone(&entry.rules)).expect("a game of three")
 }
 

@@ -133,9 +133,13 @@ pub fn run(catalog: &Catalog, config: &SoakConfig, mut progress: impl FnMut(&str
         if !config.variants.is_empty() && !config.variants.iter().any(|v| v == entry.id()) {
             continue;
         }
+        // The two-player search soaks here; games of more sides have `round-robin`.
+        let Some(rules) = entry.two_player_rules() else {
+            continue;
+        };
         for game in 0..config.games {
             searcher.clear();
-            let result = play_game(&entry.rules, config, &mut searcher, &mut rng);
+            let result = play_game(&rules, config, &mut searcher, &mut rng);
             report.games += 1;
             match result {
                 Ok((outcome, plies)) => {
@@ -228,10 +232,13 @@ fn stop_searches(
     rng: &mut StdRng,
     report: &mut SoakReport,
 ) {
-    let entries = catalog.entries();
+    let rules: Vec<Arc<Rules>> = catalog
+        .entries()
+        .iter()
+        .filter_map(|e| e.two_player_rules())
+        .collect();
     for i in 0..config.searches {
-        let rules = &entries[i % entries.len()].rules;
-        let mut pos = Position::start(Arc::clone(rules));
+        let mut pos = Position::start(Arc::clone(&rules[i % rules.len()]));
         for _ in 0..rng.random_range(0..20) {
             let legal = pos.legal_moves();
             if legal.is_empty() {

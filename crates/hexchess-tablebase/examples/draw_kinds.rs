@@ -4,8 +4,6 @@
 //!
 //! `cargo run --release -p hexchess-tablebase --example draw_kinds -- mccooey KQvKR`
 
-use std::sync::Arc;
-
 use hexchess_core::{Catalog, Side};
 use hexchess_tablebase::{Material, Restriction, Table, Value};
 
@@ -16,7 +14,11 @@ fn main() {
         std::process::exit(2);
     };
     let catalog = Catalog::builtin();
-    let rules = Arc::clone(&catalog.get(variant).expect("a built-in variant").rules);
+    let rules = catalog
+        .get(variant)
+        .expect("a built-in variant")
+        .two_player_rules()
+        .unwrap();
     let material = Material::parse(material, &rules).expect("a material");
     let main = Table::generate(&rules, &material).expect("built");
     let limited = |r| Table::generate_restricted(&rules, &material, r).expect("built");

@@ -3,8 +3,6 @@
 //!
 //! `cargo run --release -p hexchess-tablebase --example position_sets -- glinski KQvKR`
 
-use std::sync::Arc;
-
 use hexchess_core::Catalog;
 use hexchess_tablebase::{Material, Table, Value};
 
@@ -32,7 +30,7 @@ fn main() {
         eprintln!("no variant '{variant}'");
         std::process::exit(2);
     };
-    let rules = Arc::clone(&entry.rules);
+    let rules = entry.two_player_rules().unwrap();
     let material = Material::parse(material, &rules).unwrap_or_else(|e| {
         eprintln!("{e}");
         std::process::exit(2)

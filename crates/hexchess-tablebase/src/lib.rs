@@ -12,7 +12,7 @@
 //! use hexchess_tablebase::{Material, Table, Value};
 //!
 //! let catalog = Catalog::builtin();
-//! let rules = Arc::clone(&catalog.get("glinski").unwrap().rules);
+//! let rules = catalog.get("glinski").unwrap().two_player_rules().unwrap();
 //! let material = Material::parse("KQvK", &rules)?;
 //! let table = Table::generate(&rules, &material)?;
 //! // A position the table calls mate in one: some move mates.

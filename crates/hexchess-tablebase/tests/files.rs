@@ -5,13 +5,17 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use hexchess_core::catalog::compile;
+use hexchess_core::catalog::compile_two_player as compile;
 use hexchess_core::variant::parse_variant;
 use hexchess_core::{Catalog, Rules};
 use hexchess_tablebase::{Material, Table, TableFileError, rules_fingerprint};
 
 fn rules(id: &str) -> Arc<Rules> {
-    Arc::clone(&Catalog::builtin().get(id).unwrap().rules)
+    Catalog::builtin()
+        .get(id)
+        .unwrap()
+        .two_player_rules()
+        .unwrap()
 }
 
 fn temp(name: &str) -> PathBuf {

@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use hexchess_core::catalog::compile;
+use hexchess_core::catalog::compile_two_player as compile;
 use hexchess_core::variant::parse_variant;
 use hexchess_core::{Catalog, Position, Rules, Side};
 use hexchess_tablebase::{Material, MaterialError, Table, Value};
@@ -14,7 +14,11 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 fn glinski() -> Arc<Rules> {
-    Arc::clone(&Catalog::builtin().get("glinski").unwrap().rules)
+    Catalog::builtin()
+        .get("glinski")
+        .unwrap()
+        .two_player_rules()
+        .unwrap()
 }
 
 /// A 37-cell variant with kings, rooks and knights: small enough for four-man tables in
@@ -273,7 +277,11 @@ fn pawn_tables_follow_from_their_moves_in_each_pawn_rule() {
     // Gliński's pawns (3/4 stalemate), McCooey's and Peterson's (Grand: optional
     // promotion ranks, only to lost pieces).
     for (id, samples) in [("glinski", 600), ("mccooey", 300), ("grand", 300)] {
-        let rules = Arc::clone(&Catalog::builtin().get(id).unwrap().rules);
+        let rules = Catalog::builtin()
+            .get(id)
+            .unwrap()
+            .two_player_rules()
+            .unwrap();
         let mut names = vec!["KPvK".to_string(), "KvK".to_string()];
         for k in rules.promotion_choices() {
             names.push(format!("K{}vK", rules.kind_info(*k).letter));
@@ -304,7 +312,11 @@ fn materials_are_read_with_clear_errors() {
     assert_eq!(m.name(&rules), "KQvKR");
     assert_eq!(m.men(), 4);
     // Grand's Vizir is `V`, like the separator: a lower-case `v` separates.
-    let grand = Arc::clone(&Catalog::builtin().get("grand").unwrap().rules);
+    let grand = Catalog::builtin()
+        .get("grand")
+        .unwrap()
+        .two_player_rules()
+        .unwrap();
     let vizir = grand.kind_by_letter('V').unwrap();
     let m = Material::parse("KVvK", &grand).unwrap();
     assert_eq!((m.sides[0].len(), m.sides[1].len()), (2, 1));

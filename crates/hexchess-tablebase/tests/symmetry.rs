@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use hexchess_core::catalog::compile;
+use hexchess_core::catalog::compile_two_player as compile;
 use hexchess_core::variant::parse_variant;
 use hexchess_core::{Catalog, Rules};
 use hexchess_tablebase::{Material, Table};
@@ -11,7 +11,11 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 fn builtin(id: &str) -> Arc<Rules> {
-    Arc::clone(&Catalog::builtin().get(id).unwrap().rules)
+    Catalog::builtin()
+        .get(id)
+        .unwrap()
+        .two_player_rules()
+        .unwrap()
 }
 
 fn variant(board: &str, pieces: &str) -> Arc<Rules> {

@@ -29,7 +29,7 @@ fn resets<B: crate::bitboard::CellSet>(pos: &Position<B>, mv: Move) -> bool {
 /// the 100th quiet ply comes near or no quiet move leads anywhere new. Moves in SAN.
 pub(crate) fn long_game(plies: usize, seed: u64) -> Vec<String> {
     let catalog = Catalog::builtin();
-    let mut pos = Position::start(Arc::clone(&catalog.get("glinski").unwrap().rules));
+    let mut pos = Position::start(catalog.get("glinski").unwrap().two_player_rules().unwrap());
     let mut rng = StdRng::seed_from_u64(seed);
     let mut seen = HashSet::from([pos.hash()]);
     let mut out = Vec::new();
@@ -82,7 +82,7 @@ fn next_move(pos: &Position, seen: &HashSet<u64>, rng: &mut StdRng) -> Option<Mo
 /// Turns written as the file writes them (steps joined by `&`).
 pub(crate) fn long_game_of_more(variant: &str, turns: usize, seed: u64) -> Vec<String> {
     let catalog = Catalog::builtin();
-    let rules = Arc::clone(&catalog.get_multi(variant).unwrap().rules);
+    let rules = Arc::clone(&catalog.get(variant).unwrap().rules);
     let mut game = Game::new(rules).unwrap();
     let mut rng = StdRng::seed_from_u64(seed);
     let mut seen = HashSet::new();
@@ -242,7 +242,7 @@ fn a_hundred_thousand_ply_shuffle_is_refused_at_its_repetition() {
 /// A white knight's move, a black knight's, and both back: four plies from the start
 /// back to it, in SAN.
 fn knights_out_and_back(catalog: &Catalog) -> [String; 4] {
-    let start = Position::start(Arc::clone(&catalog.get("glinski").unwrap().rules));
+    let start = Position::start(catalog.get("glinski").unwrap().two_player_rules().unwrap());
     let knight = |pos: &Position, mv: Move| {
         pos.piece_at(mv.from())
             .is_some_and(|p| pos.rules().kind_info(p.kind).letter == 'N')

@@ -381,8 +381,7 @@ pub(crate) fn start_of_two(
     game: usize,
     line: usize,
 ) -> Option<Result<Position, ReplayError>> {
-    let entry = catalog.get(variant)?;
-    let rules: Arc<Rules> = Arc::clone(&entry.rules);
+    let rules: Arc<Rules> = Arc::clone(catalog.get(variant)?.two_player.as_ref()?);
     Some(match fen {
         Some(fen) => Position::from_fen(rules, fen).map_err(|e| ReplayError::BadFen {
             game,
@@ -416,7 +415,7 @@ impl PgnGame {
             line,
             variant: variant.clone(),
         };
-        let entry = catalog.get_multi(&variant).ok_or_else(unknown)?;
+        let entry = catalog.get(&variant).ok_or_else(unknown)?;
         let rules: Arc<Rules<WideBitboard>> = Arc::clone(&entry.rules);
         let start = match fen {
             Some(fen) => Game::from_fen(rules, &fen).map_err(|e| ReplayError::BadFen {

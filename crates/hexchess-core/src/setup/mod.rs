@@ -12,7 +12,7 @@
 //! use std::sync::Arc;
 //! use hexchess_core::{Catalog, Piece, Setup, SetupProblem, Side};
 //!
-//! let rules = Arc::clone(&Catalog::builtin().get("glinski").expect("a built-in").rules);
+//! let rules = Catalog::builtin().get("glinski").expect("a built-in").two_player_rules().unwrap();
 //! let board = rules.board();
 //! let king = rules.kind_by_letter('K').expect("a king");
 //! let mut setup = Setup::empty(Arc::clone(&rules));

@@ -122,13 +122,11 @@ fn printable(text: &str) -> String {
 impl Engine {
     /// An engine over a catalog, playing its first variant (Gliński for the built-ins).
     pub fn new(catalog: Catalog, out: SharedOut) -> Engine {
-        let rules = Arc::clone(
-            &catalog
-                .entries()
-                .first()
-                .expect("the built-in variants always load")
-                .rules,
-        );
+        let rules = catalog
+            .entries()
+            .iter()
+            .find_map(|e| e.two_player_rules())
+            .expect("the built-in variants always load");
         let position = Position::start(Arc::clone(&rules));
         Engine {
             base_catalog: catalog.clone(),
@@ -427,10 +425,10 @@ impl Engine {
         if self.set_multi_variant(id) {
             return;
         }
-        match self.catalog.get(id) {
-            Some(entry) => {
+        match self.catalog.get(id).and_then(|e| e.two_player_rules()) {
+            Some(rules) => {
                 self.table = None;
-                self.rules = Arc::clone(&entry.rules);
+                self.rules = rules;
                 self.position = Position::start(Arc::clone(&self.rules));
             }
             None => error(
@@ -443,11 +441,9 @@ impl Engine {
         }
     }
 
-    /// Every variant the engine plays: two-player ones, then games of more sides.
+    /// Every variant the engine plays.
     fn variant_ids(&self) -> Vec<&str> {
-        let mut ids = self.catalog.ids();
-        ids.extend(self.catalog.multiplayer().iter().map(|e| e.id()));
-        ids
+        self.catalog.ids()
     }
 
     fn set_position(&mut self, start: &Start, moves: &[String]) {

@@ -10,7 +10,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use hexchess_core::bitboard::WideBitboard;
-use hexchess_core::catalog::MultiEntry;
+use hexchess_core::catalog::CatalogEntry;
 use hexchess_core::multi::{Game, Standing, Step};
 use hexchess_core::rules::Rules;
 
@@ -28,7 +28,7 @@ pub(crate) struct Table {
 }
 
 impl Table {
-    pub(crate) fn new(entry: &MultiEntry) -> Option<Table> {
+    pub(crate) fn new(entry: &CatalogEntry) -> Option<Table> {
         let rules = Arc::clone(&entry.rules);
         Some(Table {
             game: Game::new(Arc::clone(&rules))?,
@@ -315,7 +315,7 @@ impl Engine {
 
     /// Plays a game of more sides, from its start.
     pub(crate) fn set_multi_variant(&mut self, id: &str) -> bool {
-        let Some(entry) = self.catalog.get_multi(id).cloned() else {
+        let Some(entry) = self.catalog.get(id).filter(|e| e.side_count() > 2).cloned() else {
             return false;
         };
         self.stop();

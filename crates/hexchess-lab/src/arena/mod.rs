@@ -850,7 +850,7 @@ mod tests {
     #[test]
     fn openings_found_through_a_set_are_those_a_scan_finds() {
         let catalog = hexchess_core::Catalog::builtin();
-        let rules = Arc::clone(&catalog.get("glinski").unwrap().rules);
+        let rules = catalog.get("glinski").unwrap().two_player_rules().unwrap();
         // Many, few of one ply (the variant has some fifty), and the start alone.
         for (count, plies, seed) in [(300, 4, 1), (60, 1, 7), (3, 0, 2)] {
             let found = random_openings(&rules, count, plies, seed);
