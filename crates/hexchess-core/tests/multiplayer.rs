@@ -613,3 +613,26 @@ fn a_removal_never_takes_the_king_or_uncovers_it() {
     let steps = g.steps();
     assert_eq!(steps, vec![Step::Play(Move::removal(cell(&g, 6, 0)))]);
 }
+
+/// Black's rook on d17 can take Red's king on i17; Red's knight, bishop and rook stand
+/// round White's king on f1.
+const BEFORE_RED_IS_OUT: &str =
+    "5wK3/10/11/5wP6/13/14/9wR5/16/17/3bP8cR3/4bB10/bK10cB2/6cN6/12/8wQ2/10/3bR4cK b - 0 1";
+/// The same position after `d17i17`: Red is out, White to move.
+const RED_IS_OUT: &str =
+    "5wK3/10/11/5wP6/13/14/9wR5/16/17/3bP8cR3/4bB10/bK10cB2/6cN6/12/8wQ2/10/8bR w - 0 1";
+
+#[test]
+fn a_side_out_read_from_a_fen_attacks_nothing() {
+    let mut played = Game::from_fen(rules(), BEFORE_RED_IS_OUT).unwrap();
+    played.play_turn("d17i17").unwrap();
+    assert_eq!(played.to_fen(), RED_IS_OUT);
+    let read = Game::from_fen(rules(), RED_IS_OUT).unwrap();
+    assert_eq!(read.standing(RED), Standing::Out);
+    // Red's army is an obstacle: it guards none of the cells round White's king.
+    for turn in ["f1e1", "f1f2", "f1g3"] {
+        assert_eq!(read.clone().play_turn(turn), Ok(()), "{turn}");
+    }
+    assert_eq!(read.perft(1), 92);
+    assert_eq!(read.perft(2), played.perft(2));
+}

@@ -160,9 +160,12 @@ impl<B: CellSet> Game<B> {
             weaker,
             end: None,
         };
+        // Sides out first, as in play: their armies attack nothing (no check, no pin)
+        // when the others' standings are judged, so that a game read from a position
+        // is the game played to it.
         for side in game.sides() {
             if !game.pos.royal_on_board(side) {
-                game.standing[side.index()] = Standing::Out;
+                game.knock_out(side);
             }
         }
         game.update_standings();
