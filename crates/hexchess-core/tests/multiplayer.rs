@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use common::naive::naive_moves;
 use hexchess_core::bitboard::{CellSet, WideBitboard};
-use hexchess_core::multi::{EndReason, Game, Standing, Step};
+use hexchess_core::multi::{EndReason, Game, Standing, Step, TurnError};
 use hexchess_core::variant::{VariantSpec, parse_variant};
 use hexchess_core::{Hex, Move, Position, Rules, Side};
 
@@ -635,4 +635,54 @@ fn a_side_out_read_from_a_fen_attacks_nothing() {
     }
     assert_eq!(read.perft(1), 92);
     assert_eq!(read.perft(2), played.perft(2));
+}
+
+#[test]
+fn a_new_attack_is_excused_only_when_the_piece_making_it_forks() {
+    // White's pawn on i7 hangs to Black's rook on n7 and Red's bishop on o10: two
+    // moves. The rook to p9 attacks Black's rook on n7 and Red's bishop (a fork); the
+    // other rook to e17 then attacks Black's king on a17 and the rook on n7 as well.
+    // Two of White's new attacks on Black (e17's) hit no other side: refused, though
+    // the rook on n7 is also attacked by the forking rook.
+    let fen = "5wK3/10/3wN7/12/13/14/8wP3bR2/3wR12/4wR12/13cB2/15/14/13/11cK/11/2bP7/bK8 w - 0 1";
+    let g = Game::from_fen(rules(), fen).unwrap();
+    assert_eq!(g.moves_this_turn(), (2, 0));
+    assert_eq!(g.clone().play_turn("e9p9"), Ok(()));
+    assert_eq!(
+        g.clone().play_turn("e9p9&d8e17"),
+        Err(TurnError::NotAllowed("d8e17".into()))
+    );
+    assert_eq!(g.perft(1), 4_360);
+}
+
+#[test]
+fn a_piece_newly_attacked_twice_is_two_attacks() {
+    // White's rook on i9 hangs to Black's rook on e9 and Red's on n9: two moves. The
+    // knight e7-f10 attacks Black's pawn on g12, which the rook on c5 behind it now
+    // attacks too; then the rook i9-h8 would attack Black's pawn on b8 and Red's on m8
+    // (a fork).
+    let base = [
+        (0, 0, "wR"),
+        (-4, 0, "bR"),
+        (4, 0, "cR"),
+        (-2, -2, "wN"),
+        (-2, 3, "bP"),
+        (-6, -1, "bP"),
+        (4, -1, "cP"),
+    ];
+    let with_rook_behind: Vec<_> = with_kings(&base)
+        .into_iter()
+        .chain([(-2, -4, "wR")])
+        .collect();
+    let mut g = game(&with_rook_behind, 'w', "");
+    assert_eq!(g.moves_this_turn(), (2, 0));
+    g.play(mv(&g, (-2, -2), (-3, 1)));
+    // Three new attacks on Black; two of them, the knight's and the rook's on g12,
+    // are made by pieces that attack nothing of Red's: refused.
+    let fork = mv(&g, (0, 0), (0, -1));
+    assert!(!g.steps().contains(&fork), "{}", g.to_fen());
+    // Without the rook on c5, one attack that is not a fork: allowed.
+    let mut g = game(&with_kings(&base), 'w', "");
+    g.play(mv(&g, (-2, -2), (-3, 1)));
+    assert!(g.steps().contains(&fork), "{}", g.to_fen());
 }

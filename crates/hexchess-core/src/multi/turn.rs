@@ -92,7 +92,9 @@ impl<B: CellSet> Game<B> {
     }
 
     /// Rule 3: per opponent, the pieces captured and newly attacked are at most one,
-    /// not counting new attacks made by a piece that also attacks another opponent.
+    /// unless all but one of the attacks making the new threats are made by pieces that
+    /// also attack another opponent. Peterson counts attacks, not pieces: a piece newly
+    /// attacked by a forking piece and by one that forks nothing still counts once.
     fn new_threats_within_limits(
         &self,
         us: Side,
@@ -100,28 +102,31 @@ impl<B: CellSet> Game<B> {
         captures: &[Captured],
         opponents: &[Side],
     ) -> bool {
-        for &them in opponents {
+        opponents.iter().all(|&them| {
             let newly = self.attacked_pieces(us, them) & !start.attacked[them.index()];
             let captured = captures.iter().filter(|c| c.victim == them).count();
             if captured + newly.count() as usize <= 1 {
-                continue;
+                return true;
             }
-            // Our pieces that attack some other opponent's piece.
-            let mut forking = B::EMPTY;
-            for &other in opponents.iter().filter(|o| **o != them) {
-                for c in self.pos.side_cells(other) & !self.pos.immune() {
-                    forking |= self.pos.attackers(c, us);
-                }
-            }
-            let lone = newly
+            let forking = self.forking_pieces(us, them, opponents);
+            let lone: usize = newly
                 .into_iter()
-                .filter(|c| (self.pos.attackers(*c, us) & forking).is_empty())
-                .count();
-            if captured + lone > 1 {
-                return false;
+                .map(|c| (self.pos.attackers(c, us) & !forking).count() as usize)
+                .sum();
+            captured + lone <= 1
+        })
+    }
+
+    /// The pieces of `us` that attack a piece of an opponent other than `them`: their
+    /// attacks on `them` are forks, which rule 3 excuses.
+    fn forking_pieces(&self, us: Side, them: Side, opponents: &[Side]) -> B {
+        let mut forking = B::EMPTY;
+        for &other in opponents.iter().filter(|o| **o != them) {
+            for c in self.pos.side_cells(other) & !self.pos.immune() {
+                forking |= self.pos.attackers(c, us);
             }
         }
-        true
+        forking
     }
 
     /// Rule 4: a checkmate made with both moves stands only when every opponent is
