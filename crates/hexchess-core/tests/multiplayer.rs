@@ -686,3 +686,72 @@ fn a_piece_newly_attacked_twice_is_two_attacks() {
     g.play(mv(&g, (-2, -2), (-3, 1)));
     assert!(g.steps().contains(&fork), "{}", g.to_fen());
 }
+
+/// Red to move with two; its queen on c2 can take White's king on c1.
+const RED_MAY_TAKE_THE_KING: &str = "2wKwN3wBwB/2cQ7/wP5wP4/3bRwPwP2cR2cP/10wP2/14/bPbB5cB6cN/3bP2wP2wPcP5/bK2bP3bP2cP1cN4/bN1bPbP7cP4/11cP2cB/2bP6cP2cK1/1bNbP5bB4/3bP8/4bPcP4wB/10/2bP6 c - 0 59";
+
+#[test]
+fn taking_a_king_with_either_move_leaves_the_limits_the_same() {
+    let g = Game::from_fen(rules(), RED_MAY_TAKE_THE_KING).unwrap();
+    assert_eq!(g.moves_this_turn(), (2, 0));
+    // The bishop to f3 attacks White's pawn on e4 and bishop on h1: once White's king
+    // is taken they are obstacles, which nobody threatens.
+    for turn in ["c2c1&h7f3", "h7f3&c2c1"] {
+        assert_eq!(g.clone().play_turn(turn), Ok(()), "{turn}");
+    }
+    // The bishop to b4 attacks Black's pawn on d8 and White's pawn on k8; the queen on
+    // c1 attacks Black's pawn on c17. With White out the pawn on k8 is an obstacle,
+    // so the bishop forks nothing: two new threats on Black.
+    for turn in ["h7b4&c2c1", "c2c1&h7b4"] {
+        assert!(
+            matches!(g.clone().play_turn(turn), Err(TurnError::NotAllowed(_))),
+            "{turn}"
+        );
+    }
+    assert_order_does_not_matter(&g);
+}
+
+#[test]
+fn a_side_taken_out_in_the_turn_still_gives_up_only_one_piece() {
+    // Where the army of a side out may be captured: White's king and its pawn on l5
+    // (or its bishop on i1) are two captures from one opponent, whichever comes first.
+    let rules = rules_with("eliminated: Obstacles", "eliminated: Capturable");
+    let g = Game::from_fen(rules, RED_MAY_TAKE_THE_KING).unwrap();
+    for turn in ["m4l5&c2c1", "c2c1&m4l5", "i4i1&c2c1", "c2c1&i4i1"] {
+        assert!(
+            matches!(g.clone().play_turn(turn), Err(TurnError::NotAllowed(_))),
+            "{turn}"
+        );
+    }
+    assert_order_does_not_matter(&g);
+}
+
+/// Every turn of two moves allowed in `g` is allowed in the other order too, whenever
+/// that order is legal move by move (limit 5 judges each move on its own board).
+fn assert_order_does_not_matter(g: &Game<WideBitboard>) {
+    let us = g.side_to_move();
+    let seconds = |first: Move| {
+        let mut after = g.clone();
+        after.play(Step::Play(first));
+        (after.side_to_move() == us).then(|| (after.position().legal_moves(), after.steps()))
+    };
+    let firsts = g.position().legal_moves();
+    let table: HashMap<Move, _> = firsts
+        .iter()
+        .filter_map(|m| Some((*m, seconds(*m)?)))
+        .collect();
+    for (a, (_, allowed)) in &table {
+        for step in allowed {
+            let Step::Play(b) = *step else { continue };
+            let Some((legal, reversed)) = table.get(&b) else {
+                continue;
+            };
+            if legal.contains(a) {
+                assert!(
+                    reversed.contains(&Step::Play(*a)),
+                    "{a:?} then {b:?}, not the other way"
+                );
+            }
+        }
+    }
+}

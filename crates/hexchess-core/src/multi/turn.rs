@@ -11,12 +11,14 @@ use crate::position::Position;
 impl<B: CellSet> Game<B> {
     /// What the limits compare a turn of several moves with, taken before its first.
     pub(crate) fn turn_start(&self, us: Side) -> TurnStart<B> {
+        let opponents = self.opponents(us);
         let mut attacked = [B::EMPTY; MAX_SIDES];
-        for them in self.opponents(us) {
+        for &them in &opponents {
             attacked[them.index()] = self.attacked_pieces(us, them);
         }
         TurnStart {
             pos: self.pos.without_history(),
+            opponents,
             attacked,
         }
     }
@@ -62,33 +64,27 @@ impl<B: CellSet> Game<B> {
     /// one capture per opponent; one new threat or capture per opponent unless the
     /// others also hit another opponent; no checkmate made with both moves unless every
     /// opponent is left in check.
+    ///
+    /// The threats and mates are judged on the board and standings the turn leaves, so
+    /// that the order of the moves does not matter: a side whose king either move took
+    /// is out, its army obstacles that nobody threatens and no fork hits. The captures
+    /// count against every side that was an opponent as the turn began.
     fn turn_within_limits(&self, second: Move) -> bool {
         let Some(start) = &self.start else {
             return true;
         };
         let us = self.pos.turn();
         let mut after = self.lean();
-        let victim = after.pos.piece_at(second.to()).filter(|p| p.side != us);
-        after.pos.make_move(second);
         let mut captures = self.turn.captures.clone();
-        if let Some(v) = victim {
-            captures.push(Captured {
-                by: us,
-                victim: v.side,
-                kind: v.kind,
-            });
-        }
-        let opponents = self.opponents(us);
-        // No more than one capture from any one opponent.
-        for them in &opponents {
-            if captures.iter().filter(|c| c.victim == *them).count() > 1 {
-                return false;
-            }
-        }
-        if !after.new_threats_within_limits(us, start, &captures, &opponents) {
-            return false;
-        }
-        after.checkmates_within_limits(start, second, &opponents)
+        captures.extend(after.make_move_on_board(us, second));
+        let one_capture_each = start
+            .opponents
+            .iter()
+            .all(|them| captures.iter().filter(|c| c.victim == *them).count() <= 1);
+        let opponents = after.opponents(us);
+        one_capture_each
+            && after.new_threats_within_limits(us, start, &captures, &opponents)
+            && after.checkmates_within_limits(start, second, &opponents)
     }
 
     /// Rule 3: per opponent, the pieces captured and newly attacked are at most one,
