@@ -90,7 +90,8 @@ impl<B: CellSet> Game<B> {
     /// Rule 3: per opponent, the pieces captured and newly attacked are at most one,
     /// unless all but one of the attacks making the new threats are made by pieces that
     /// also attack another opponent. Peterson counts attacks, not pieces: a piece newly
-    /// attacked by a forking piece and by one that forks nothing still counts once.
+    /// attacked by a forking piece and by one that forks nothing still counts once, and
+    /// one attacked by two pieces that fork nothing counts twice.
     fn new_threats_within_limits(
         &self,
         us: Side,
