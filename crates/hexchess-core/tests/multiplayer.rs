@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use common::naive::naive_moves;
 use hexchess_core::bitboard::{CellSet, WideBitboard};
-use hexchess_core::multi::{EndReason, Game, Standing, Step};
+use hexchess_core::multi::{EndReason, Game, Standing, Step, TurnError};
 use hexchess_core::variant::{VariantSpec, parse_variant};
 use hexchess_core::{Hex, Move, Position, Rules, Side};
 
@@ -612,4 +612,146 @@ fn a_removal_never_takes_the_king_or_uncovers_it() {
     );
     let steps = g.steps();
     assert_eq!(steps, vec![Step::Play(Move::removal(cell(&g, 6, 0)))]);
+}
+
+/// Black's rook on d17 can take Red's king on i17; Red's knight, bishop and rook stand
+/// round White's king on f1.
+const BEFORE_RED_IS_OUT: &str =
+    "5wK3/10/11/5wP6/13/14/9wR5/16/17/3bP8cR3/4bB10/bK10cB2/6cN6/12/8wQ2/10/3bR4cK b - 0 1";
+/// The same position after `d17i17`: Red is out, White to move.
+const RED_IS_OUT: &str =
+    "5wK3/10/11/5wP6/13/14/9wR5/16/17/3bP8cR3/4bB10/bK10cB2/6cN6/12/8wQ2/10/8bR w - 0 1";
+
+#[test]
+fn a_side_out_read_from_a_fen_attacks_nothing() {
+    let mut played = Game::from_fen(rules(), BEFORE_RED_IS_OUT).unwrap();
+    played.play_turn("d17i17").unwrap();
+    assert_eq!(played.to_fen(), RED_IS_OUT);
+    let read = Game::from_fen(rules(), RED_IS_OUT).unwrap();
+    assert_eq!(read.standing(RED), Standing::Out);
+    // Red's army is an obstacle: it guards none of the cells round White's king.
+    for turn in ["f1e1", "f1f2", "f1g3"] {
+        assert_eq!(read.clone().play_turn(turn), Ok(()), "{turn}");
+    }
+    assert_eq!(read.perft(1), 92);
+    assert_eq!(read.perft(2), played.perft(2));
+}
+
+#[test]
+fn a_new_attack_is_excused_only_when_the_piece_making_it_forks() {
+    // White's pawn on i7 hangs to Black's rook on n7 and Red's bishop on o10: two
+    // moves. The rook to p9 attacks Black's rook on n7 and Red's bishop (a fork); the
+    // other rook to e17 then attacks Black's king on a17 and the rook on n7 as well.
+    // Two of White's new attacks on Black (e17's) hit no other side: refused, though
+    // the rook on n7 is also attacked by the forking rook.
+    let fen = "5wK3/10/3wN7/12/13/14/8wP3bR2/3wR12/4wR12/13cB2/15/14/13/11cK/11/2bP7/bK8 w - 0 1";
+    let g = Game::from_fen(rules(), fen).unwrap();
+    assert_eq!(g.moves_this_turn(), (2, 0));
+    assert_eq!(g.clone().play_turn("e9p9"), Ok(()));
+    assert_eq!(
+        g.clone().play_turn("e9p9&d8e17"),
+        Err(TurnError::NotAllowed("d8e17".into()))
+    );
+    assert_eq!(g.perft(1), 4_360);
+}
+
+#[test]
+fn a_piece_newly_attacked_twice_is_two_attacks() {
+    // White's rook on i9 hangs to Black's rook on e9 and Red's on n9: two moves. The
+    // knight e7-f10 attacks Black's pawn on g12, which the rook on c5 behind it now
+    // attacks too; then the rook i9-h8 would attack Black's pawn on b8 and Red's on m8
+    // (a fork).
+    let base = [
+        (0, 0, "wR"),
+        (-4, 0, "bR"),
+        (4, 0, "cR"),
+        (-2, -2, "wN"),
+        (-2, 3, "bP"),
+        (-6, -1, "bP"),
+        (4, -1, "cP"),
+    ];
+    let with_rook_behind: Vec<_> = with_kings(&base)
+        .into_iter()
+        .chain([(-2, -4, "wR")])
+        .collect();
+    let mut g = game(&with_rook_behind, 'w', "");
+    assert_eq!(g.moves_this_turn(), (2, 0));
+    g.play(mv(&g, (-2, -2), (-3, 1)));
+    // Three new attacks on Black; two of them, the knight's and the rook's on g12,
+    // are made by pieces that attack nothing of Red's: refused.
+    let fork = mv(&g, (0, 0), (0, -1));
+    assert!(!g.steps().contains(&fork), "{}", g.to_fen());
+    // Without the rook on c5, one attack that is not a fork: allowed.
+    let mut g = game(&with_kings(&base), 'w', "");
+    g.play(mv(&g, (-2, -2), (-3, 1)));
+    assert!(g.steps().contains(&fork), "{}", g.to_fen());
+}
+
+/// Red to move with two; its queen on c2 can take White's king on c1.
+const RED_MAY_TAKE_THE_KING: &str = "2wKwN3wBwB/2cQ7/wP5wP4/3bRwPwP2cR2cP/10wP2/14/bPbB5cB6cN/3bP2wP2wPcP5/bK2bP3bP2cP1cN4/bN1bPbP7cP4/11cP2cB/2bP6cP2cK1/1bNbP5bB4/3bP8/4bPcP4wB/10/2bP6 c - 0 59";
+
+#[test]
+fn taking_a_king_with_either_move_leaves_the_limits_the_same() {
+    let g = Game::from_fen(rules(), RED_MAY_TAKE_THE_KING).unwrap();
+    assert_eq!(g.moves_this_turn(), (2, 0));
+    // The bishop to f3 attacks White's pawn on e4 and bishop on h1: once White's king
+    // is taken they are obstacles, which nobody threatens.
+    for turn in ["c2c1&h7f3", "h7f3&c2c1"] {
+        assert_eq!(g.clone().play_turn(turn), Ok(()), "{turn}");
+    }
+    // The bishop to b4 attacks Black's pawn on d8 and White's pawn on k8; the queen on
+    // c1 attacks Black's pawn on c17. With White out the pawn on k8 is an obstacle,
+    // so the bishop forks nothing: two new threats on Black.
+    for turn in ["h7b4&c2c1", "c2c1&h7b4"] {
+        assert!(
+            matches!(g.clone().play_turn(turn), Err(TurnError::NotAllowed(_))),
+            "{turn}"
+        );
+    }
+    assert_order_does_not_matter(&g);
+}
+
+#[test]
+fn a_side_taken_out_in_the_turn_still_gives_up_only_one_piece() {
+    // Where the army of a side out may be captured: White's king and its pawn on l5
+    // (or its bishop on i1) are two captures from one opponent, whichever comes first.
+    let rules = rules_with("eliminated: Obstacles", "eliminated: Capturable");
+    let g = Game::from_fen(rules, RED_MAY_TAKE_THE_KING).unwrap();
+    for turn in ["m4l5&c2c1", "c2c1&m4l5", "i4i1&c2c1", "c2c1&i4i1"] {
+        assert!(
+            matches!(g.clone().play_turn(turn), Err(TurnError::NotAllowed(_))),
+            "{turn}"
+        );
+    }
+    assert_order_does_not_matter(&g);
+}
+
+/// Every turn of two moves allowed in `g` is allowed in the other order too, whenever
+/// that order is legal move by move (limit 5 judges each move on its own board).
+fn assert_order_does_not_matter(g: &Game<WideBitboard>) {
+    let us = g.side_to_move();
+    let seconds = |first: Move| {
+        let mut after = g.clone();
+        after.play(Step::Play(first));
+        (after.side_to_move() == us).then(|| (after.position().legal_moves(), after.steps()))
+    };
+    let firsts = g.position().legal_moves();
+    let table: HashMap<Move, _> = firsts
+        .iter()
+        .filter_map(|m| Some((*m, seconds(*m)?)))
+        .collect();
+    for (a, (_, allowed)) in &table {
+        for step in allowed {
+            let Step::Play(b) = *step else { continue };
+            let Some((legal, reversed)) = table.get(&b) else {
+                continue;
+            };
+            if legal.contains(a) {
+                assert!(
+                    reversed.contains(&Step::Play(*a)),
+                    "{a:?} then {b:?}, not the other way"
+                );
+            }
+        }
+    }
 }

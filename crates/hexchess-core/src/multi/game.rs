@@ -95,6 +95,9 @@ pub(crate) struct TurnState {
 #[derive(Clone)]
 pub(crate) struct TurnStart<B: CellSet> {
     pub pos: Position<B>,
+    /// The mover's opponents then: a side whose king the turn takes still gives up
+    /// only one piece in it.
+    pub opponents: Vec<Side>,
     /// `[opponent]`: its pieces the mover attacked.
     pub attacked: [B; MAX_SIDES],
 }
@@ -160,9 +163,12 @@ impl<B: CellSet> Game<B> {
             weaker,
             end: None,
         };
+        // Sides out first, as in play: their armies attack nothing (no check, no pin)
+        // when the others' standings are judged, so that a game read from a position
+        // is the game played to it.
         for side in game.sides() {
             if !game.pos.royal_on_board(side) {
-                game.standing[side.index()] = Standing::Out;
+                game.knock_out(side);
             }
         }
         game.update_standings();
@@ -380,17 +386,8 @@ impl<B: CellSet> Game<B> {
         if self.turn.moves == 0 && self.turn.allowed > 1 {
             self.start = Some(self.turn_start(us));
         }
-        let victim = self.pos.piece_at(mv.to()).filter(|p| p.side != us);
-        self.pos.make_move(mv);
-        if let Some(v) = victim {
-            self.turn.captures.push(Captured {
-                by: us,
-                victim: v.side,
-                kind: v.kind,
-            });
-            if self.pos.rules().is_royal(v.kind) {
-                self.knock_out(v.side);
-            }
+        if let Some(captured) = self.make_move_on_board(us, mv) {
+            self.turn.captures.push(captured);
         }
         self.turn.moves += 1;
         self.turn.played.push(mv);
@@ -403,6 +400,23 @@ impl<B: CellSet> Game<B> {
             return;
         }
         self.end_turn(us);
+    }
+
+    /// Makes `us`'s move on the board; a royal piece taken puts its side out at once.
+    /// The limits of a turn of two moves look ahead with it too, so that the side is
+    /// out after the turn whichever move took the king. Returns the capture, if any.
+    pub(crate) fn make_move_on_board(&mut self, us: Side, mv: Move) -> Option<Captured> {
+        let victim = self.pos.piece_at(mv.to()).filter(|p| p.side != us);
+        self.pos.make_move(mv);
+        let v = victim?;
+        if self.pos.rules().is_royal(v.kind) {
+            self.knock_out(v.side);
+        }
+        Some(Captured {
+            by: us,
+            victim: v.side,
+            kind: v.kind,
+        })
     }
 
     /// A side's royal piece was captured: it is out, its army stays as obstacles.

@@ -11,12 +11,14 @@ use crate::position::Position;
 impl<B: CellSet> Game<B> {
     /// What the limits compare a turn of several moves with, taken before its first.
     pub(crate) fn turn_start(&self, us: Side) -> TurnStart<B> {
+        let opponents = self.opponents(us);
         let mut attacked = [B::EMPTY; MAX_SIDES];
-        for them in self.opponents(us) {
+        for &them in &opponents {
             attacked[them.index()] = self.attacked_pieces(us, them);
         }
         TurnStart {
             pos: self.pos.without_history(),
+            opponents,
             attacked,
         }
     }
@@ -62,37 +64,34 @@ impl<B: CellSet> Game<B> {
     /// one capture per opponent; one new threat or capture per opponent unless the
     /// others also hit another opponent; no checkmate made with both moves unless every
     /// opponent is left in check.
+    ///
+    /// The threats and mates are judged on the board and standings the turn leaves, so
+    /// that the order of the moves does not matter: a side whose king either move took
+    /// is out, its army obstacles that nobody threatens and no fork hits. The captures
+    /// count against every side that was an opponent as the turn began.
     fn turn_within_limits(&self, second: Move) -> bool {
         let Some(start) = &self.start else {
             return true;
         };
         let us = self.pos.turn();
         let mut after = self.lean();
-        let victim = after.pos.piece_at(second.to()).filter(|p| p.side != us);
-        after.pos.make_move(second);
         let mut captures = self.turn.captures.clone();
-        if let Some(v) = victim {
-            captures.push(Captured {
-                by: us,
-                victim: v.side,
-                kind: v.kind,
-            });
-        }
-        let opponents = self.opponents(us);
-        // No more than one capture from any one opponent.
-        for them in &opponents {
-            if captures.iter().filter(|c| c.victim == *them).count() > 1 {
-                return false;
-            }
-        }
-        if !after.new_threats_within_limits(us, start, &captures, &opponents) {
-            return false;
-        }
-        after.checkmates_within_limits(start, second, &opponents)
+        captures.extend(after.make_move_on_board(us, second));
+        let one_capture_each = start
+            .opponents
+            .iter()
+            .all(|them| captures.iter().filter(|c| c.victim == *them).count() <= 1);
+        let opponents = after.opponents(us);
+        one_capture_each
+            && after.new_threats_within_limits(us, start, &captures, &opponents)
+            && after.checkmates_within_limits(start, second, &opponents)
     }
 
     /// Rule 3: per opponent, the pieces captured and newly attacked are at most one,
-    /// not counting new attacks made by a piece that also attacks another opponent.
+    /// unless all but one of the attacks making the new threats are made by pieces that
+    /// also attack another opponent. Peterson counts attacks, not pieces: a piece newly
+    /// attacked by a forking piece and by one that forks nothing still counts once, and
+    /// one attacked by two pieces that fork nothing counts twice.
     fn new_threats_within_limits(
         &self,
         us: Side,
@@ -100,28 +99,31 @@ impl<B: CellSet> Game<B> {
         captures: &[Captured],
         opponents: &[Side],
     ) -> bool {
-        for &them in opponents {
+        opponents.iter().all(|&them| {
             let newly = self.attacked_pieces(us, them) & !start.attacked[them.index()];
             let captured = captures.iter().filter(|c| c.victim == them).count();
             if captured + newly.count() as usize <= 1 {
-                continue;
+                return true;
             }
-            // Our pieces that attack some other opponent's piece.
-            let mut forking = B::EMPTY;
-            for &other in opponents.iter().filter(|o| **o != them) {
-                for c in self.pos.side_cells(other) & !self.pos.immune() {
-                    forking |= self.pos.attackers(c, us);
-                }
-            }
-            let lone = newly
+            let forking = self.forking_pieces(us, them, opponents);
+            let lone: usize = newly
                 .into_iter()
-                .filter(|c| (self.pos.attackers(*c, us) & forking).is_empty())
-                .count();
-            if captured + lone > 1 {
-                return false;
+                .map(|c| (self.pos.attackers(c, us) & !forking).count() as usize)
+                .sum();
+            captured + lone <= 1
+        })
+    }
+
+    /// The pieces of `us` that attack a piece of an opponent other than `them`: their
+    /// attacks on `them` are forks, which rule 3 excuses.
+    fn forking_pieces(&self, us: Side, them: Side, opponents: &[Side]) -> B {
+        let mut forking = B::EMPTY;
+        for &other in opponents.iter().filter(|o| **o != them) {
+            for c in self.pos.side_cells(other) & !self.pos.immune() {
+                forking |= self.pos.attackers(c, us);
             }
         }
-        true
+        forking
     }
 
     /// Rule 4: a checkmate made with both moves stands only when every opponent is
