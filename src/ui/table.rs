@@ -172,11 +172,11 @@ fn turn_in_progress(
     let game = &table.game;
     let rules = game.position().rules();
     if let Some(end) = game.end() {
-        let names: Vec<&str> = end.winners.iter().map(|s| rules.side_name(*s)).collect();
+        let names: Vec<&str> = end.winners().iter().map(|s| rules.side_name(*s)).collect();
         let text = if end.is_draw() {
-            format!("Drawn ({:?}) among {}", end.reason, names.join(", "))
+            format!("Drawn ({}) among {}", end.termination, names.join(", "))
         } else {
-            format!("{} won ({:?})", names.join(" and "), end.reason)
+            format!("{} won ({})", names.join(" and "), end.termination)
         };
         ui.label(egui::RichText::new(text).strong());
         return;

@@ -4,21 +4,27 @@ use std::collections::HashMap;
 use std::fmt;
 
 use crate::bitboard::CellSet;
-use crate::piece::{Points, Side};
+use crate::piece::{MAX_SIDES, Points, Side};
 use crate::position::{Phase, Position};
 
 /// Why a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Termination {
+    /// A royal piece with no escape: in two-player games the game's end; in a game of
+    /// more sides, the last two sides' end (or a team game's first mate).
     Checkmate,
-    /// Scored by the variant: a draw, or 3/4-1/4 in Gliński's chess.
+    /// Scored by the variant: a draw, or 3/4-1/4 in Gliński's chess; with more sides a
+    /// draw among the sides still in.
     Stalemate,
     /// The same position occurred the variant's number of times (three by default).
     Repetition,
-    /// The variant's number of plies (100) without a capture or pawn move.
+    /// The variant's number of plies (100) without a capture or pawn move; with more
+    /// sides, fifty moves of every side still in.
     MoveRule,
     /// Nothing but royal pieces left.
     InsufficientMaterial,
+    /// Every other side's royal piece was captured (games of more sides).
+    LastKingStanding,
     Resignation,
     Time,
     Agreement,
@@ -32,12 +38,13 @@ pub enum Termination {
 
 impl Termination {
     /// Every way a game can end.
-    pub const ALL: [Termination; 11] = [
+    pub const ALL: [Termination; 12] = [
         Termination::Checkmate,
         Termination::Stalemate,
         Termination::Repetition,
         Termination::MoveRule,
         Termination::InsufficientMaterial,
+        Termination::LastKingStanding,
         Termination::Resignation,
         Termination::Time,
         Termination::Agreement,
@@ -55,6 +62,7 @@ impl fmt::Display for Termination {
             Termination::Repetition => "repetition",
             Termination::MoveRule => "50-move rule",
             Termination::InsufficientMaterial => "insufficient material",
+            Termination::LastKingStanding => "last king standing",
             Termination::Resignation => "resignation",
             Termination::Time => "time",
             Termination::Agreement => "agreement",
@@ -65,64 +73,126 @@ impl fmt::Display for Termination {
     }
 }
 
-/// A finished game: why it ended and each player's points.
+/// A finished game of any number of sides: why it ended and each side's points.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct GameOutcome {
     pub termination: Termination,
-    pub white: Points,
-    pub black: Points,
+    /// `[side]`: its points; only the first `sides` count.
+    points: [Points; MAX_SIDES],
+    sides: u8,
 }
 
 impl GameOutcome {
-    /// A win for `winner`.
+    /// Each of the `sides` seats' points, in seat order (at most [`MAX_SIDES`]).
+    pub fn scored(termination: Termination, points: &[Points]) -> GameOutcome {
+        let mut all = [Points::ZERO; MAX_SIDES];
+        let sides = points.len().min(MAX_SIDES);
+        all[..sides].copy_from_slice(&points[..sides]);
+        GameOutcome {
+            termination,
+            points: all,
+            sides: sides as u8,
+        }
+    }
+
+    /// A win for `winner` in a two-player game.
     pub fn win(winner: Side, termination: Termination) -> GameOutcome {
-        // A two-player result: a game of more sides is scored by its own rules (the
-        // 3- and 4-player games), not here.
-        let (white, black) = match winner {
-            Side::White => (Points::ONE, Points::ZERO),
-            _ => (Points::ZERO, Points::ONE),
-        };
-        GameOutcome {
-            termination,
-            white,
-            black,
-        }
+        GameOutcome::shared(termination, &[winner], 2)
     }
 
-    /// Half a point each.
+    /// Half a point each in a two-player game.
     pub fn draw(termination: Termination) -> GameOutcome {
-        GameOutcome {
-            termination,
-            white: Points::HALF,
-            black: Points::HALF,
-        }
+        GameOutcome::shared(termination, &Side::BOTH, 2)
     }
 
-    /// The player with more points, if any.
-    pub fn winner(&self) -> Option<Side> {
-        match self.white.cmp(&self.black) {
-            std::cmp::Ordering::Greater => Some(Side::White),
-            std::cmp::Ordering::Less => Some(Side::Black),
-            std::cmp::Ordering::Equal => None,
-        }
+    /// The point shared equally among `winners` (the winning side or team, or the sides
+    /// still in for a draw) in a game of `sides` seats; a third is written 1/3.
+    pub fn shared(termination: Termination, winners: &[Side], sides: usize) -> GameOutcome {
+        let share = Points::share(winners.len());
+        let points: Vec<Points> = Side::ALL[..sides.min(MAX_SIDES)]
+            .iter()
+            .map(|s| {
+                if winners.contains(s) {
+                    share
+                } else {
+                    Points::ZERO
+                }
+            })
+            .collect();
+        GameOutcome::scored(termination, &points)
     }
 
-    /// Points of one player.
+    /// How many seats the game had.
+    pub fn side_count(&self) -> usize {
+        usize::from(self.sides)
+    }
+
+    /// The seats in order.
+    fn sides(&self) -> &'static [Side] {
+        &Side::ALL[..self.side_count()]
+    }
+
+    /// Points of one side.
     pub fn points(&self, side: Side) -> Points {
-        match side {
-            Side::White => self.white,
-            _ => self.black,
+        if side.index() < self.side_count() {
+            self.points[side.index()]
+        } else {
+            Points::ZERO
         }
     }
 
-    /// The result as a game record writes it: `1-0`, `0-1`, `1/2-1/2`, `3/4-1/4`.
+    /// The sides with the most points (several when they share it), in seat order.
+    pub fn winners(&self) -> Vec<Side> {
+        let best = self.sides().iter().map(|s| self.points(*s)).max();
+        self.sides()
+            .iter()
+            .copied()
+            .filter(|s| Some(self.points(*s)) == best && best > Some(Points::ZERO))
+            .collect()
+    }
+
+    /// The one side with the most points, if one has more than every other.
+    pub fn winner(&self) -> Option<Side> {
+        match self.winners()[..] {
+            [w] => Some(w),
+            _ => None,
+        }
+    }
+
+    /// Whether the game was drawn: the point shared (among every side, or in a game of
+    /// more sides among those still in). A team's mate also shares the point, between
+    /// allies: that is a win.
+    pub fn is_draw(&self) -> bool {
+        match self.termination {
+            Termination::Checkmate | Termination::LastKingStanding => false,
+            _ => self.winners().len() > 1,
+        }
+    }
+
+    /// The result as a game record writes it: each side's points in seat order joined
+    /// by `-`: `1-0`, `0-1`, `1/2-1/2`, `3/4-1/4`, `1-0-0`, `1/2-0-1/2`.
     pub fn result_text(&self) -> String {
-        format!("{}-{}", self.white, self.black)
+        let points: Vec<String> = self
+            .sides()
+            .iter()
+            .map(|s| self.points(*s).to_string())
+            .collect();
+        points.join("-")
     }
 
     /// A sentence for players: "White wins by checkmate", "Draw by repetition",
-    /// "Black stalemated White: 3/4-1/4".
+    /// "Black stalemated White: 3/4-1/4"; with more sides, what ended the game
+    /// ("Last king standing", "Draw by stalemate").
     pub fn description(&self) -> String {
+        if self.side_count() > 2 {
+            return match (self.termination, self.is_draw()) {
+                (Termination::LastKingStanding, _) => "Last king standing".to_string(),
+                (Termination::Checkmate, _) => "Checkmate".to_string(),
+                (Termination::MoveRule, true) => "Draw by the 50-move rule".to_string(),
+                (t, true) => format!("Draw by {t}"),
+                (t, false) => format!("Won by {t}"),
+            };
+        }
         match (self.termination, self.winner()) {
             (Termination::Stalemate, Some(w)) => {
                 format!("{w} stalemated {}: {}", !w, self.result_text())
@@ -175,11 +245,7 @@ impl<B: CellSet> Position<B> {
                 Side::White => (score.stalemated, score.stalemating),
                 _ => (score.stalemating, score.stalemated),
             };
-            return Some(GameOutcome {
-                termination: Termination::Stalemate,
-                white,
-                black,
-            });
+            return Some(GameOutcome::scored(Termination::Stalemate, &[white, black]));
         }
         if self.phase() == Phase::Setup {
             return None;

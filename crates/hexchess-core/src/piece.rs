@@ -151,10 +151,17 @@ impl Points {
     pub const fn rest(self) -> Points {
         Points(1000 - self.0)
     }
+
+    /// One point shared among `n` (at least one): `1`, `1/2`, `1/3` (333 thousandths),
+    /// `1/4`.
+    pub const fn share(n: usize) -> Points {
+        let n = if n == 0 { 1 } else { n };
+        Points((1000 / n) as u16)
+    }
 }
 
 impl fmt::Display for Points {
-    /// `1`, `0`, `1/2`, `3/4`, `1/4`, or a decimal for anything else.
+    /// `1`, `0`, `1/2`, `3/4`, `1/4`, `1/3`, `2/3`, or a decimal for anything else.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.0 {
             0 => f.write_str("0"),
@@ -162,6 +169,8 @@ impl fmt::Display for Points {
             500 => f.write_str("1/2"),
             250 => f.write_str("1/4"),
             750 => f.write_str("3/4"),
+            333 => f.write_str("1/3"),
+            667 => f.write_str("2/3"),
             m => {
                 let s = format!("{:.3}", m as f64 / 1000.0);
                 f.write_str(s.trim_end_matches('0'))

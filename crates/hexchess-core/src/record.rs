@@ -21,7 +21,7 @@ use crate::catalog::Catalog;
 use crate::files::{self, FileError};
 use crate::moves::Move;
 use crate::pgn::replay::{MoveAt, TwoSides, start_of_two};
-use crate::pgn::{Ended, PgnGame, Place, ReadError, ReplayError, read_games};
+use crate::pgn::{PgnGame, Place, ReadError, ReplayError, read_games};
 use crate::position::Position;
 
 /// A parsed or to-be-written game.
@@ -274,7 +274,7 @@ impl GameRecord {
 /// The move `at` names, if the game is not over and it is legal.
 fn legal_move(played: &TwoSides, at: &MoveAt) -> Result<Move, ReplayError> {
     if let Some(outcome) = played.outcome() {
-        return Err(at.after_end(Ended::Two(outcome)));
+        return Err(at.after_end(outcome));
     }
     played
         .pos

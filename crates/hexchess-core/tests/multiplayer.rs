@@ -9,9 +9,9 @@ use std::sync::Arc;
 
 use common::naive::naive_moves;
 use hexchess_core::bitboard::{CellSet, WideBitboard};
-use hexchess_core::multi::{EndReason, Game, Standing, Step, TurnError};
+use hexchess_core::multi::{Game, Standing, Step, TurnError};
 use hexchess_core::variant::{VariantSpec, parse_variant};
-use hexchess_core::{Hex, Move, Position, Rules, Side};
+use hexchess_core::{Hex, Move, Points, Position, Rules, Side, Termination};
 
 const WHITE: Side = Side::White;
 /// The second seat, on the upper-left edge (named Black in the file).
@@ -256,8 +256,8 @@ fn with_two_sides_left_checkmate_ends_the_game() {
     assert_eq!(g.standing(RED), Standing::Out);
     g.play(mv(&g, (-4, -2), (-4, 0)));
     let end = g.end().expect("the game is over");
-    assert_eq!(end.reason, EndReason::Checkmate);
-    assert_eq!(end.winners, vec![WHITE]);
+    assert_eq!(end.termination, Termination::Checkmate);
+    assert_eq!(end.winners(), vec![WHITE]);
 }
 
 #[test]
@@ -441,9 +441,9 @@ fn in_the_team_game_the_first_checkmate_wins_for_the_team() {
     assert!(g.steps().contains(&mate));
     g.play(mate);
     let end = g.end().expect("over");
-    assert_eq!(end.reason, EndReason::Checkmate);
-    assert_eq!(end.winners, vec![Side::White, Side::Third]);
-    assert_eq!(end.points(Side::Third), 0.5);
+    assert_eq!(end.termination, Termination::Checkmate);
+    assert_eq!(end.winners(), vec![Side::White, Side::Third]);
+    assert_eq!(end.points(Side::Third), Points::HALF);
 }
 
 /// The 3-player rules with one option of the `multiplayer` section changed.

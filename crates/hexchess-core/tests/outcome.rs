@@ -13,8 +13,8 @@ fn glinski_stalemate_scores_three_quarters_to_the_stalemating_side() {
     assert!(!p.in_check());
     let o = p.outcome().expect("stalemate");
     assert_eq!(o.termination, Termination::Stalemate);
-    assert_eq!(o.white, Points::from_millis(750).unwrap());
-    assert_eq!(o.black, Points::from_millis(250).unwrap());
+    assert_eq!(o.points(Side::White), Points::from_millis(750).unwrap());
+    assert_eq!(o.points(Side::Black), Points::from_millis(250).unwrap());
     assert_eq!(o.result_text(), "3/4-1/4");
     assert_eq!(o.winner(), Some(Side::White));
     assert_eq!(o.description(), "White stalemated Black: 3/4-1/4");

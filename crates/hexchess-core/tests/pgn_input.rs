@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use common::{place, place_with};
 use hexchess_core::multi::{Game, Step};
-use hexchess_core::pgn::{self, Ended, PgnGame, ReadError, ReadProblem, ReplayError};
+use hexchess_core::pgn::{self, PgnGame, ReadError, ReadProblem, ReplayError};
 use hexchess_core::record::{GameRecord, RecordError};
 use hexchess_core::{Catalog, Position};
 use rand::rngs::StdRng;
@@ -188,15 +188,18 @@ fn after_end(text: &str) -> (usize, String, String) {
     };
     let message = e.to_string();
     assert!(message.starts_with("game 1, line "), "{message}");
-    assert!(message.ends_with(&format!(": {ended}")), "{message}");
-    if matches!(ended, Ended::Two(_)) {
+    assert!(
+        message.ends_with(&format!(": {}", ended.description())),
+        "{message}"
+    );
+    if ended.side_count() == 2 {
         let record = GameRecord::parse(text)
             .unwrap()
             .replay(&catalog)
             .unwrap_err();
         assert_eq!(record, RecordError::Replay(e.clone()), "{text}");
     }
-    (*ply, refused.clone(), ended.to_string())
+    (*ply, refused.clone(), ended.description())
 }
 
 /// A game from `pos` (its FEN in the tags) with `moves`.
@@ -296,7 +299,7 @@ fn game_of_more_to_its_end(variant: &str, seed: u64) -> (Vec<String>, String) {
         }
         turns.push(texts.join("&"));
     }
-    let ended = Ended::More(game.end().unwrap().clone()).to_string();
+    let ended = game.end().unwrap().description();
     (turns, ended)
 }
 

@@ -9,7 +9,8 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 
 use hexchess_core::bitboard::WideBitboard;
-use hexchess_core::multi::{EndReason, Game};
+use hexchess_core::multi::Game;
+use hexchess_core::outcome::Termination;
 use hexchess_core::piece::Side;
 use hexchess_core::rules::Rules;
 use hexchess_engine::multi::{MultiLimits, MultiSearcher, Strategy};
@@ -37,7 +38,7 @@ pub struct GameResult {
     /// Points of each seat.
     pub points: Vec<f64>,
     /// How it ended; `None` when called at the turn limit.
-    pub reason: Option<EndReason>,
+    pub reason: Option<Termination>,
     pub turns: usize,
 }
 
@@ -228,10 +229,18 @@ pub fn play_game(
     }
     let sides: Vec<Side> = game.sides().collect();
     let (points, reason) = match game.end() {
-        Some(end) => (
-            sides.iter().map(|s| end.points(*s)).collect(),
-            Some(end.reason),
-        ),
+        Some(end) => {
+            // The point shared exactly (a third is not a thousandth short).
+            let winners = end.winners();
+            let share = 1.0 / winners.len().max(1) as f64;
+            (
+                sides
+                    .iter()
+                    .map(|s| if winners.contains(s) { share } else { 0.0 })
+                    .collect(),
+                Some(end.termination),
+            )
+        }
         None => {
             let sides_in = game.sides_in();
             let share = 1.0 / sides_in.len() as f64;

@@ -312,7 +312,12 @@ mod tests {
         let report = run(&Catalog::builtin(), &config, |l| lines.push(l.to_string()));
         assert!(report.passed(), "{report}");
         // The two-player built-ins (a game of more sides is not soaked here).
-        let builtins = Catalog::builtin().entries().len();
+        let builtins = Catalog::builtin()
+            .entries()
+            .iter()
+            .filter(|e| e.two_player.is_some())
+            .count();
+        assert_eq!(builtins, 7);
         assert_eq!(report.games, builtins);
         assert_eq!(report.endings.len(), builtins, "{report}");
         assert_eq!(lines.len(), builtins);

@@ -7,6 +7,7 @@ use super::rounds::{CaptureLog, Captured};
 use super::spec::{Eliminated, Goal, MultiRules};
 use crate::bitboard::{CellSet, WideBitboard};
 use crate::moves::Move;
+use crate::outcome::{GameOutcome, Termination};
 use crate::piece::{Kind, MAX_SIDES, Piece, Side};
 use crate::position::Position;
 use crate::rules::Rules;
@@ -31,50 +32,6 @@ pub enum Step {
     Play(Move),
     /// Ends a turn that could have had another move.
     Stop,
-}
-
-/// Why a game ended, and who shares the point.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameEnd {
-    /// The side or team that won, or every side still in for a draw.
-    pub winners: Vec<Side>,
-    pub reason: EndReason,
-}
-
-/// How a game of more sides ends.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum EndReason {
-    /// Every other side's royal piece was captured.
-    LastKingStanding,
-    /// Two sides were left and one was checkmated (nobody else could lift the freeze);
-    /// in a team game, the first checkmate or royal capture of the other team.
-    Checkmate,
-    /// Two sides were left and the one to move had no move.
-    Stalemate,
-    /// The same position, with the same side to move and the same standings, a third
-    /// time.
-    Repetition,
-    /// Fifty moves of every side still in without a capture or a pawn move.
-    MoveRule,
-}
-
-impl GameEnd {
-    /// What `side` scores: the point shared among the winners.
-    pub fn points(&self, side: Side) -> f64 {
-        if self.winners.contains(&side) {
-            1.0 / self.winners.len() as f64
-        } else {
-            0.0
-        }
-    }
-
-    /// Whether the game was drawn among the sides still in.
-    pub fn is_draw(&self) -> bool {
-        matches!(
-            self.reason,
-            EndReason::Stalemate | EndReason::Repetition | EndReason::MoveRule
-        )
-    }
 }
 
 /// The turn in progress.
@@ -125,7 +82,7 @@ pub struct Game<B: CellSet = WideBitboard> {
     keys_halfmove: u16,
     /// Kinds each kind's powers properly contain (bit per kind), for swaps.
     pub(crate) weaker: [u32; crate::piece::MAX_KINDS],
-    end: Option<GameEnd>,
+    end: Option<GameOutcome>,
     /// Where the game began, to write its turns again.
     origin: Position<B>,
     pub(crate) start_owed: [u16; MAX_SIDES],
@@ -199,7 +156,7 @@ impl<B: CellSet> Game<B> {
             keys: self.keys.clone(),
             keys_halfmove: self.keys_halfmove,
             weaker: self.weaker,
-            end: self.end.clone(),
+            end: self.end,
             start_owed: self.owed,
         }
     }
@@ -320,7 +277,7 @@ impl<B: CellSet> Game<B> {
     }
 
     /// How the game ended, once it has.
-    pub fn end(&self) -> Option<&GameEnd> {
+    pub fn end(&self) -> Option<&GameOutcome> {
         self.end.as_ref()
     }
 
@@ -549,7 +506,7 @@ impl<B: CellSet> Game<B> {
         match self.multi.goal {
             Goal::LastKingStanding => {
                 if in_game.len() == 1 {
-                    self.finish(in_game, EndReason::LastKingStanding);
+                    self.finish(in_game, Termination::LastKingStanding);
                     return;
                 }
                 if in_game.len() == 2 {
@@ -560,7 +517,7 @@ impl<B: CellSet> Game<B> {
                         .collect();
                     if frozen.len() == 1 {
                         let winner = in_game.into_iter().filter(|s| *s != frozen[0]).collect();
-                        self.finish(winner, EndReason::Checkmate);
+                        self.finish(winner, Termination::Checkmate);
                         return;
                     }
                 }
@@ -571,19 +528,21 @@ impl<B: CellSet> Game<B> {
                     .find(|s| self.standing[s.index()] != Standing::Playing);
                 if let Some(loser) = beaten {
                     let enemies = self.pos.rules().enemies(loser).to_vec();
-                    self.finish(enemies, EndReason::Checkmate);
+                    self.finish(enemies, Termination::Checkmate);
                     return;
                 }
             }
         }
         if u32::from(self.pos.halfmove_clock()) >= 50 * in_game.len() as u32 {
-            self.finish(in_game, EndReason::MoveRule);
+            self.finish(in_game, Termination::MoveRule);
         }
     }
 
-    fn finish(&mut self, mut winners: Vec<Side>, reason: EndReason) {
-        winners.sort_by_key(|s| s.index());
-        self.end = Some(GameEnd { winners, reason });
+    /// Ends the game: the point shared among `winners` (a side, a team, or every side
+    /// still in for a draw).
+    fn finish(&mut self, winners: Vec<Side>, termination: Termination) {
+        let sides = self.pos.rules().side_count();
+        self.end = Some(GameOutcome::shared(termination, &winners, sides));
     }
 
     /// The key of the state at a turn's start: the board, the side to move, standings
@@ -630,7 +589,7 @@ impl<B: CellSet> Game<B> {
                         return;
                     }
                     if live == 2 {
-                        self.finish(self.sides_in(), EndReason::Stalemate);
+                        self.finish(self.sides_in(), Termination::Stalemate);
                         return;
                     }
                     self.lose_turn(us);
@@ -638,7 +597,7 @@ impl<B: CellSet> Game<B> {
                 }
             }
             if lost_in_a_row >= live {
-                self.finish(self.sides_in(), EndReason::Stalemate);
+                self.finish(self.sides_in(), Termination::Stalemate);
             }
         }
     }
@@ -689,7 +648,7 @@ impl<B: CellSet> Game<B> {
         #[cfg(test)]
         crate::work::add(self.keys.len());
         if self.keys.iter().filter(|k| **k == key).count() >= 3 {
-            self.finish(self.sides_in(), EndReason::Repetition);
+            self.finish(self.sides_in(), Termination::Repetition);
         }
     }
 

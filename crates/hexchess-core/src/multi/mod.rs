@@ -15,7 +15,7 @@ mod rounds;
 mod spec;
 mod turn;
 
-pub use game::{EndReason, Game, GameEnd, Standing, Step};
+pub use game::{Game, Standing, Step};
 pub use notation::TurnError;
 pub use spec::{Eliminated, FairExchange, Goal, MultiRules, Threat};
 

@@ -28,12 +28,11 @@ mod write;
 pub use read::{
     MAX_FILE_BYTES, ReadError, ReadProblem, read_file, read_games, read_games_from_bytes,
 };
-pub use replay::{Ended, ReplayError, Replayed};
-pub use result::{TERMINATION_VALUES, is_result, multi_result_text, termination_tag};
+pub use replay::{ReplayError, Replayed};
+pub use result::{TERMINATION_VALUES, is_result, termination_tag};
 pub use tree::{GameTree, MoveNumber, Node, NodeId, Place};
 pub use write::{SEVEN_TAG_ROSTER, save_games, write_games};
 
-use crate::multi::GameEnd;
 use crate::outcome::GameOutcome;
 
 /// One game: its tags and its moves.
@@ -121,22 +120,14 @@ impl PgnGame {
         }
     }
 
-    /// Records how a two-player game ended: the `Result` tag, the `Termination` tag
-    /// with the standard's value, and the reason in words as a final comment
-    /// (`{White wins by checkmate}`), since "normal" does not say which rule ended it.
+    /// Records how a game ended: the `Result` tag (each side's points), the
+    /// `Termination` tag with the standard's value, and the reason in words as a final
+    /// comment (`{White wins by checkmate}`, `{Last king standing}`), since "normal" does
+    /// not say which rule ended it.
     pub fn set_outcome(&mut self, outcome: &GameOutcome) {
         self.set_tag("Result", outcome.result_text());
         self.set_tag("Termination", termination_tag(outcome.termination));
         self.add_final_comment(&outcome.description());
-    }
-
-    /// Records how a game of `sides` sides ended: the points of each
-    /// ([`multi_result_text`]), `Termination` "normal" and the reason as a final
-    /// comment.
-    pub fn set_game_end(&mut self, end: &GameEnd, sides: usize) {
-        self.set_tag("Result", multi_result_text(Some(end), sides));
-        self.set_tag("Termination", "normal");
-        self.add_final_comment(result::end_reason_text(end.reason));
     }
 }
 

@@ -16,35 +16,15 @@ use std::sync::Arc;
 
 use super::PgnGame;
 use super::problem::printable;
-use super::result::end_reason_text;
 use super::tree::{MoveNumber, NodeId, Place};
 use crate::bitboard::WideBitboard;
 use crate::catalog::Catalog;
 use crate::moves::Move;
-use crate::multi::{Game, GameEnd, Step};
+use crate::multi::{Game, Step};
 use crate::outcome::{GameOutcome, Repetitions};
 use crate::piece::Side;
 use crate::position::Position;
 use crate::rules::Rules;
-
-/// How a game had ended by the rules, when a move came after its end.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Ended {
-    /// A game of two sides: its result and the rule.
-    Two(GameOutcome),
-    /// A game of more sides.
-    More(GameEnd),
-}
-
-impl fmt::Display for Ended {
-    /// `White wins by checkmate`, `Draw by repetition`, `Last king standing`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Ended::Two(outcome) => f.write_str(&outcome.description()),
-            Ended::More(end) => f.write_str(end_reason_text(end.reason)),
-        }
-    }
-}
 
 /// Why a game read from a file does not replay. A game's number is 0 and its lines are
 /// 0 when it was made in memory rather than read.
@@ -80,7 +60,7 @@ pub enum ReplayError {
         column: usize,
         ply: usize,
         text: String,
-        ended: Ended,
+        ended: GameOutcome,
     },
 }
 
@@ -146,8 +126,9 @@ impl fmt::Display for ReplayError {
                 prefix(f, *game, Place::new(*line, *column))?;
                 write!(
                     f,
-                    "move '{}' (ply {ply}) comes after the end of the game: {ended}",
-                    printable(text)
+                    "move '{}' (ply {ply}) comes after the end of the game: {}",
+                    printable(text),
+                    ended.description()
                 )
             }
         }
@@ -200,7 +181,7 @@ impl MoveAt<'_> {
         }
     }
 
-    pub(crate) fn after_end(&self, ended: Ended) -> ReplayError {
+    pub(crate) fn after_end(&self, ended: GameOutcome) -> ReplayError {
         let (line, column) = self.line_and_column();
         ReplayError::AfterEnd {
             game: self.game,
@@ -218,7 +199,7 @@ trait Play: Clone {
     /// The number and side of the next move.
     fn number(&self) -> MoveNumber;
     /// How the rules have ended the game, if they have: no move may follow.
-    fn ended(&self) -> Option<Ended>;
+    fn ended(&self) -> Option<GameOutcome>;
     /// Plays a move (a turn) written as `text`; its canonical text, or why not.
     fn play(&mut self, text: &str) -> Result<String, String>;
     /// A copy to play a variation from: the rules still apply (repetitions included),
@@ -261,8 +242,8 @@ impl Play for TwoSides {
         }
     }
 
-    fn ended(&self) -> Option<Ended> {
-        self.outcome().map(Ended::Two)
+    fn ended(&self) -> Option<GameOutcome> {
+        self.outcome()
     }
 
     fn play(&mut self, text: &str) -> Result<String, String> {
@@ -334,8 +315,8 @@ impl Play for Turns {
         }
     }
 
-    fn ended(&self) -> Option<Ended> {
-        self.game.end().cloned().map(Ended::More)
+    fn ended(&self) -> Option<GameOutcome> {
+        self.game.end().copied()
     }
 
     fn play(&mut self, text: &str) -> Result<String, String> {

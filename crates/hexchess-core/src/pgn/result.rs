@@ -1,7 +1,6 @@
 //! Results and how games ended, in the words of the PGN standard: the result token,
 //! the `Termination` tag's values, and a game's end put into its tags.
 
-use crate::multi::{EndReason, GameEnd};
 #[cfg(doc)]
 use crate::outcome::GameOutcome;
 use crate::outcome::Termination;
@@ -26,7 +25,7 @@ fn points(s: &str) -> Option<f64> {
 /// Whether a token is a result, which ends a game's moves: `*`, or each side's points
 /// joined by `-`, as [`GameOutcome::result_text`] writes them (`1-0`, `1/2-1/2`,
 /// `3/4-1/4`, decimals such as `0.6-0.4` for a variant's own stalemate score) and as
-/// [`multi_result_text`] does for three or four sides (`1-0-0`, `0-1/2-0-1/2`).
+/// it does for three or four sides too (`1-0-0`, `0-1/2-0-1/2`, `1/3-1/3-1/3`).
 ///
 /// Points that add up to nothing are no result: `0-0` and `0-0-0` are castling written
 /// with zeros.
@@ -59,6 +58,7 @@ pub fn termination_tag(t: Termination) -> &'static str {
         | Termination::Repetition
         | Termination::MoveRule
         | Termination::InsufficientMaterial
+        | Termination::LastKingStanding
         | Termination::Resignation
         | Termination::Agreement
         | Termination::KingsExposed => "normal",
@@ -86,36 +86,6 @@ pub(crate) fn our_termination(value: &str) -> Option<Termination> {
     Termination::ALL
         .into_iter()
         .find(|t| t.to_string() == value)
-}
-
-/// A game of more sides' result: each side's points in seat order joined by `-`, a
-/// shared point as a fraction (`1-0-0`, `1/2-1/2-0`, `0-1/2-0-1/2`); `*` while it goes
-/// on.
-pub fn multi_result_text(end: Option<&GameEnd>, sides: usize) -> String {
-    let Some(end) = end else {
-        return "*".to_string();
-    };
-    let share = end.winners.len();
-    crate::piece::Side::ALL[..sides.min(crate::piece::MAX_SIDES)]
-        .iter()
-        .map(|s| match (end.winners.contains(s), share) {
-            (false, _) => "0".to_string(),
-            (true, 1) => "1".to_string(),
-            (true, n) => format!("1/{n}"),
-        })
-        .collect::<Vec<_>>()
-        .join("-")
-}
-
-/// What a final comment says of how a game of more sides ended.
-pub(crate) fn end_reason_text(reason: EndReason) -> &'static str {
-    match reason {
-        EndReason::LastKingStanding => "Last king standing",
-        EndReason::Checkmate => "Checkmate",
-        EndReason::Stalemate => "Draw by stalemate",
-        EndReason::Repetition => "Draw by repetition",
-        EndReason::MoveRule => "Draw by the 50-move rule",
-    }
 }
 
 #[cfg(test)]
@@ -168,12 +138,19 @@ mod tests {
 
     #[test]
     fn a_shared_point_is_written_as_a_fraction() {
-        let end = GameEnd {
-            winners: vec![crate::Side::Black, crate::Side::Fourth],
-            reason: EndReason::Checkmate,
-        };
-        assert_eq!(multi_result_text(Some(&end), 4), "0-1/2-0-1/2");
-        assert!(is_result(&multi_result_text(Some(&end), 4)));
-        assert_eq!(multi_result_text(None, 3), "*");
+        use crate::Side;
+        use crate::outcome::GameOutcome;
+        let team = GameOutcome::shared(Termination::Checkmate, &[Side::Black, Side::Fourth], 4);
+        assert_eq!(team.result_text(), "0-1/2-0-1/2");
+        assert!(is_result(&team.result_text()));
+        let three = GameOutcome::shared(
+            Termination::Repetition,
+            &[Side::White, Side::Black, Side::Third],
+            3,
+        );
+        assert_eq!(three.result_text(), "1/3-1/3-1/3");
+        assert!(is_result(&three.result_text()));
+        assert!(three.is_draw());
+        assert_eq!(three.winners().len(), 3);
     }
 }

@@ -454,8 +454,9 @@ fn terminal<B: CellSet>(game: &Game<B>, me: Side) -> Option<i32> {
     if end.is_draw() {
         return Some(0);
     }
-    Some(if end.winners.contains(&me) {
-        WIN / end.winners.len() as i32
+    let winners = end.winners();
+    Some(if winners.contains(&me) {
+        WIN / winners.len() as i32
     } else {
         -WIN
     })

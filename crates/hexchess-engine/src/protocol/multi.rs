@@ -183,11 +183,15 @@ impl Table {
         }
         if let Some(end) = g.end() {
             let names: Vec<&str> = end
-                .winners
+                .winners()
                 .iter()
                 .map(|s| self.rules.side_name(*s))
                 .collect();
-            text.push_str(&format!("Over: {:?}, {}", end.reason, names.join(" and ")));
+            text.push_str(&format!(
+                "Over: {:?}, {}",
+                end.termination,
+                names.join(" and ")
+            ));
         }
         say(out, text.trim_end());
     }

@@ -53,7 +53,7 @@ impl Evaluation {
     pub fn win_percent(self, side: Side) -> WinPercent {
         let white = match self {
             Evaluation::Score(s) => WinPercent::from_score(s),
-            Evaluation::Over(o) => WinPercent::from_points(o.white.millis()),
+            Evaluation::Over(o) => WinPercent::from_points(o.points(Side::White).millis()),
         };
         if side == Side::White {
             white
