@@ -16,7 +16,7 @@ use hexchess::pieces::PieceView;
 use hexchess::play::{Mode, Session};
 use hexchess::table::{SeatPlayer, TableRequest, TableState};
 use hexchess_core::Cell;
-use hexchess_core::multi::{Standing, Step};
+use hexchess_core::game::{Standing, Step};
 use hexchess_engine::multi::Strategy;
 
 fn app() -> App {

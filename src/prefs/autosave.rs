@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use hexchess_core::catalog::Catalog;
 use hexchess_core::files;
-use hexchess_core::multi::Game;
+use hexchess_core::game::Game;
 use hexchess_core::pgn;
 use hexchess_core::record::GameRecord;
 
@@ -116,7 +116,7 @@ impl Unfinished {
         let rules = Arc::clone(&entry.rules);
         let mut game = match self.record.tag("FEN") {
             Some(fen) => Game::from_fen(rules, fen).map_err(|e| format!("bad FEN: {e}"))?,
-            None => Game::new(rules).ok_or("not a game of more sides")?,
+            None => Game::new(rules),
         };
         for turn in &self.record.moves {
             game.play_turn(turn).map_err(|e| format!("{turn}: {e}"))?;

@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use bevy::prelude::*;
 use hexchess_core::bitboard::WideBitboard;
-use hexchess_core::multi::{Game, Step};
+use hexchess_core::game::{Game, Step};
 use hexchess_core::pgn::PgnGame;
 use hexchess_core::{Cell, Piece, Side};
 use hexchess_engine::multi::{MultiLimits, MultiSearcher, Strategy};
@@ -264,7 +264,7 @@ fn new_table(
         Some(f) => {
             Game::from_fen(Arc::clone(&entry.rules), f).map_err(|e| format!("bad FEN: {e}"))?
         }
-        None => Game::new(Arc::clone(&entry.rules)).ok_or("not a game of more sides")?,
+        None => Game::new(Arc::clone(&entry.rules)),
     };
     for t in turns {
         game.play_turn(t).map_err(|e| format!("{t}: {e}"))?;
@@ -308,7 +308,7 @@ fn play_step(t: &mut TableState, step: Step) -> Option<TableChanged> {
         },
         _ => TableChanged::Reset,
     };
-    t.game.play(step);
+    t.game.play_unchecked(step);
     t.selected = None;
     t.promoting = None;
     Some(change)

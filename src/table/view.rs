@@ -6,7 +6,7 @@
 use bevy::prelude::*;
 use hexchess_core::Layout;
 use hexchess_core::bitboard::CellSet;
-use hexchess_core::multi::{Standing, Step};
+use hexchess_core::game::{Standing, Step};
 use hexchess_core::{Cell, Move};
 
 use super::{TableChanged, TableRequest, TableState, facing_side};

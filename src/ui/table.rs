@@ -5,7 +5,7 @@
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
-use hexchess_core::multi::{Standing, Step};
+use hexchess_core::game::{Standing, Step};
 use hexchess_engine::multi::Strategy;
 
 use super::UiMemory;

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use std::sync::Arc;
 
 use hexchess_core::bitboard::CellSet;
-use hexchess_core::multi::{Game, Standing};
+use hexchess_core::game::{Game, Standing};
 use hexchess_core::piece::{Piece, Side};
 use hexchess_core::{Cell, Position, Rules};
 
@@ -226,7 +226,7 @@ pub fn run(
         let rules = entry.rules;
         let mut game = match fen {
             Some(f) => Game::from_fen(rules, f).map_err(|e| format!("bad FEN: {e}"))?,
-            None => Game::new(rules).ok_or("not a game of more sides")?,
+            None => Game::new(rules),
         };
         for t in turns {
             game.play_turn(t).map_err(|e| format!("{t}: {e}"))?;

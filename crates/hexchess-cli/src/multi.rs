@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use hexchess_core::Rules;
 use hexchess_core::bitboard::WideBitboard;
-use hexchess_core::multi::Game;
+use hexchess_core::game::Game;
 use hexchess_engine::multi::Strategy;
 use hexchess_lab::round_robin::{self, RoundRobinConfig};
 
@@ -20,7 +20,7 @@ pub fn perft(
 ) -> Result<u64, String> {
     let mut game = match fen {
         Some(f) => Game::from_fen(rules, f).map_err(|e| format!("bad FEN: {e}"))?,
-        None => Game::new(rules).ok_or("not a game of more sides")?,
+        None => Game::new(rules),
     };
     for t in turns {
         game.play_turn(t).map_err(|e| format!("{t}: {e}"))?;

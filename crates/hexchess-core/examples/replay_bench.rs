@@ -17,7 +17,7 @@ use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use hexchess_core::multi::{Game, Step};
+use hexchess_core::game::{Game, Step};
 use hexchess_core::pgn::{PgnGame, read_games, write_games};
 use hexchess_core::{Catalog, Move, Position};
 
@@ -63,10 +63,7 @@ fn make(variant: &str, plies: &str, file: &str) -> Result<(), String> {
         long_game(Position::start(entry.two_player_rules().unwrap()), plies)
     } else {
         let entry = catalog.get(variant).ok_or("no such variant")?;
-        long_game_of_more(
-            Game::new(Arc::clone(&entry.rules)).ok_or("not a game")?,
-            plies,
-        )
+        long_game_of_more(Game::new(Arc::clone(&entry.rules)), plies)
     };
     for m in &moves {
         at = game.tree.add_move(at, m);
@@ -139,7 +136,7 @@ fn long_game_of_more(mut game: Game, turns: usize) -> Vec<String> {
                 .chain(loud.into_iter().map(|s| (s, false)))
                 .find(|&(s, must_be_new)| {
                     let mut after = game.lean();
-                    after.play(s);
+                    after.play_unchecked(s);
                     let new = !seen.contains(&after.position().hash());
                     after.end().is_none() && (new || !must_be_new)
                 });
@@ -147,7 +144,7 @@ fn long_game_of_more(mut game: Game, turns: usize) -> Vec<String> {
             if step != Step::Stop {
                 texts.push(game.step_text(step));
             }
-            game.play(step);
+            game.play_unchecked(step);
         }
         out.push(texts.join("&"));
         if game.position().halfmove_clock() == 0 {

@@ -19,7 +19,7 @@ pub enum VariantSource {
 }
 
 /// A playable variant: two sides or more, each played through the one
-/// [`crate::multi::Game`] type.
+/// [`crate::game::Game`] type.
 #[derive(Clone, Debug)]
 pub struct CatalogEntry {
     pub spec: VariantSpec,

@@ -12,7 +12,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use hexchess_core::catalog::{Catalog, compile_two_player as compile};
-use hexchess_core::multi::{Game, Step};
+use hexchess_core::game::{Game, Step};
 use hexchess_core::pgn::{
     GameTree, NodeId, PgnGame, read_games, read_games_from_bytes, write_games,
 };
@@ -261,7 +261,7 @@ fn random_move(pos: &mut Result<Position, Game>, rng: &mut StdRng) -> Option<Str
                 if step != Step::Stop {
                     texts.push(g.step_text(step));
                 }
-                g.play(step);
+                g.play_unchecked(step);
                 if g.turns().len() > before {
                     return Some(texts.join("&"));
                 }
@@ -279,7 +279,7 @@ fn pgn_games(catalog: &Catalog, rng: &mut StdRng) -> Vec<PgnGame> {
         .iter()
         .map(|e| match e.two_player_rules() {
             Some(rules) => (e.id(), Ok(Position::start(rules))),
-            None => (e.id(), Err(Game::new(Arc::clone(&e.rules)).unwrap())),
+            None => (e.id(), Err(Game::new(Arc::clone(&e.rules)))),
         });
     let mut games = Vec::new();
     for (id, mut game) in starts {

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use common::naive::naive_moves;
 use hexchess_core::bitboard::{CellSet, WideBitboard};
-use hexchess_core::multi::{Game, Standing, Step, TurnError};
+use hexchess_core::game::{Game, Standing, Step, TurnError};
 use hexchess_core::variant::{VariantSpec, parse_variant};
 use hexchess_core::{Hex, Move, Points, Position, Rules, Side, Termination};
 
@@ -63,7 +63,7 @@ fn with_kings(extra: &[(i8, i8, &'static str)]) -> Vec<(i8, i8, &'static str)> {
 #[test]
 fn the_start_counts_agree_with_a_second_generator() {
     let spec = spec();
-    let g = Game::new(rules()).unwrap();
+    let g = Game::new(rules());
     assert_eq!(g.side_to_move(), WHITE);
     assert_eq!(g.position().rules().side_name(BLACK), "Black");
     let first = naive_moves(g.position(), &spec) as u64;
@@ -93,7 +93,7 @@ fn a_side_threatened_by_both_opponents_moves_two_pieces() {
     assert_eq!(g.threatening(WHITE), vec![BLACK, RED]);
     assert_eq!(g.moves_this_turn(), (2, 0));
     // A knight move first; the second step may stop, or move another piece.
-    g.play(mv(&g, (2, -6), (3, -4)));
+    g.play_unchecked(mv(&g, (2, -6), (3, -4)));
     assert_eq!(g.side_to_move(), WHITE);
     let steps = g.steps();
     assert!(steps.contains(&Step::Stop));
@@ -103,7 +103,7 @@ fn a_side_threatened_by_both_opponents_moves_two_pieces() {
         Step::Stop => true,
     }));
     assert!(steps.contains(&mv(&g, (0, 0), (0, 1))));
-    g.play(mv(&g, (0, 0), (0, 1)));
+    g.play_unchecked(mv(&g, (0, 0), (0, 1)));
     assert_eq!(g.side_to_move(), BLACK);
     let texts = g.turn_texts();
     assert_eq!(texts.len(), 1);
@@ -141,7 +141,7 @@ fn two_moves_capture_at_most_one_piece_of_each_opponent() {
         "",
     );
     assert_eq!(g.moves_this_turn().0, 2);
-    g.play(mv(&g, (0, 0), (-4, 0)));
+    g.play_unchecked(mv(&g, (0, 0), (-4, 0)));
     let steps = g.steps();
     let knight_capture = mv(&g, (0, -3), (0, 2));
     assert!(
@@ -161,7 +161,7 @@ fn two_moves_capture_at_most_one_piece_of_each_opponent() {
         'w',
         "",
     );
-    fresh.play(mv(&fresh, (0, 0), (1, -1)));
+    fresh.play_unchecked(mv(&fresh, (0, 0), (1, -1)));
     assert!(
         fresh.steps().contains(&knight_capture),
         "{:?}",
@@ -200,7 +200,7 @@ fn a_captured_king_leaves_its_army_as_obstacles() {
     // Red is checkmated (frozen) and White takes its king.
     let mut g = corner_mate("cK", (-8, 3, "bK"), &[(4, -2, "bR")], true);
     assert_eq!(g.standing(RED), Standing::Frozen);
-    g.play(mv(&g, (-4, 0), (8, 0)));
+    g.play_unchecked(mv(&g, (-4, 0), (8, 0)));
     assert_eq!(g.standing(RED), Standing::Out);
     assert_eq!(g.side_to_move(), BLACK);
     let pawn = cell(&g, 4, 4);
@@ -220,7 +220,7 @@ fn a_captured_king_leaves_its_army_as_obstacles() {
     assert!(g.end().is_none());
     assert_eq!(g.sides_in(), vec![WHITE, BLACK]);
     let b = g.steps()[0];
-    g.play(b);
+    g.play_unchecked(b);
     assert_eq!(g.side_to_move(), WHITE);
 }
 
@@ -230,7 +230,7 @@ fn a_checkmated_side_loses_its_turns_until_the_mate_is_lifted() {
     assert_eq!(g.standing(RED), Standing::Playing);
     let pawn = cell(&g, 4, 4);
     assert!(!g.position().immune().contains(pawn));
-    g.play(mv(&g, (-4, -2), (-4, 0)));
+    g.play_unchecked(mv(&g, (-4, -2), (-4, 0)));
     assert_eq!(g.standing(RED), Standing::Frozen, "{}", g.to_fen());
     assert!(g.position().immune().contains(pawn));
     assert!(
@@ -239,11 +239,11 @@ fn a_checkmated_side_loses_its_turns_until_the_mate_is_lifted() {
     );
     // If Black plays elsewhere, Red loses its turn.
     let mut elsewhere = g.clone();
-    elsewhere.play(mv(&elsewhere, (-8, 3), (-7, 3)));
+    elsewhere.play_unchecked(mv(&elsewhere, (-8, 3), (-7, 3)));
     assert_eq!(elsewhere.side_to_move(), WHITE);
     assert_eq!(elsewhere.turns().last().unwrap(), &(RED, Vec::new()));
     // Black's knight blocks the check: the mate is lifted and Red moves.
-    g.play(mv(&g, (1, 3), (2, 0)));
+    g.play_unchecked(mv(&g, (1, 3), (2, 0)));
     assert_eq!(g.standing(RED), Standing::Playing);
     assert!(!g.position().immune().contains(pawn));
     assert_eq!(g.side_to_move(), RED);
@@ -254,7 +254,7 @@ fn with_two_sides_left_checkmate_ends_the_game() {
     // Red is out (no king, its pawn stays); White mates Black in the corner.
     let mut g = corner_mate("bK", (0, 0, ""), &[], false);
     assert_eq!(g.standing(RED), Standing::Out);
-    g.play(mv(&g, (-4, -2), (-4, 0)));
+    g.play_unchecked(mv(&g, (-4, -2), (-4, 0)));
     let end = g.end().expect("the game is over");
     assert_eq!(end.termination, Termination::Checkmate);
     assert_eq!(end.winners(), vec![WHITE]);
@@ -278,16 +278,16 @@ fn an_exchange_between_two_sides_costs_the_third_a_piece() {
     );
     let owed_before = g.owed(RED);
     assert_eq!(owed_before, 0);
-    g.play(mv(&g, (0, 0), (0, 3)));
-    g.play(mv(&g, (-3, 3), (0, 3)));
+    g.play_unchecked(mv(&g, (0, 0), (0, 3)));
+    g.play_unchecked(mv(&g, (-3, 3), (0, 3)));
     assert_eq!(g.owed(RED), 0, "the round (White, Black, Red) is not over");
     let red_quiet = quiet(&g);
-    g.play(red_quiet);
+    g.play_unchecked(red_quiet);
     assert_eq!(g.owed(RED), 3);
     assert!(g.to_fen().ends_with(" owe:c3"), "{}", g.to_fen());
     // White and Black play on; at Red's turn it must remove first.
-    g.play(quiet(&g));
-    g.play(quiet(&g));
+    g.play_unchecked(quiet(&g));
+    g.play_unchecked(quiet(&g));
     assert_eq!(g.side_to_move(), RED);
     let steps = g.steps();
     let removals: Vec<Move> = steps
@@ -309,7 +309,7 @@ fn an_exchange_between_two_sides_costs_the_third_a_piece() {
     letters.sort();
     assert_eq!(letters, vec!['N', 'Q']);
     let queen = cell(&g, 6, 2);
-    g.play(Step::Play(Move::removal(queen)));
+    g.play_unchecked(Step::Play(Move::removal(queen)));
     assert_eq!(g.owed(RED), 0);
     assert!(g.position().piece_at(queen).is_none());
     assert_eq!(g.side_to_move(), RED, "the removal comes before the move");
@@ -339,14 +339,14 @@ fn a_queen_may_be_swapped_for_a_lost_rook_instead() {
     // A knight's powers are not in a queen's.
     assert!(!steps.contains(&Step::Play(Move::swap(queen, knight))));
     let mut after = g.clone();
-    after.play(Step::Play(Move::swap(queen, rook)));
+    after.play_unchecked(Step::Play(Move::swap(queen, rook)));
     assert_eq!(after.position().piece_at(queen).unwrap().kind, rook);
     assert_eq!(after.owed(RED), 0);
 }
 
 #[test]
 fn turns_are_written_and_read_back() {
-    let mut g = Game::new(rules()).unwrap();
+    let mut g = Game::new(rules());
     let first = g.steps()[0];
     let text = g.step_text(first);
     g.play_turn(&text).unwrap();
@@ -372,7 +372,7 @@ fn four() -> (VariantSpec, Arc<Rules<WideBitboard>>) {
 fn the_four_player_board_seats_partners_opposite_and_nobody_is_attacked_at_the_start() {
     let (spec, rules) = four();
     assert_eq!(spec.cells.len(), 269);
-    let g = Game::new(Arc::clone(&rules)).unwrap();
+    let g = Game::new(Arc::clone(&rules));
     let names: Vec<&str> = g.sides().map(|s| rules.side_name(s)).collect();
     assert_eq!(names, ["White", "Black", "Gold", "Red"]);
     // Partners opposite: White's ally is Gold (turned half round), Black's is Red.
@@ -401,7 +401,7 @@ fn the_four_player_board_seats_partners_opposite_and_nobody_is_attacked_at_the_s
 #[test]
 fn the_four_player_start_counts_agree_with_a_second_generator() {
     let (spec, rules) = four();
-    let g = Game::new(Arc::clone(&rules)).unwrap();
+    let g = Game::new(Arc::clone(&rules));
     let mut pos = Position::start(rules);
     assert_eq!(g.perft(1), naive_moves(&pos, &spec) as u64);
     let mut naive_two = 0;
@@ -439,7 +439,7 @@ fn in_the_team_game_the_first_checkmate_wins_for_the_team() {
     // third comes to 0.
     let mate = mv(&g, (-4, -2), (-4, 0));
     assert!(g.steps().contains(&mate));
-    g.play(mate);
+    g.play_unchecked(mate);
     let end = g.end().expect("over");
     assert_eq!(end.termination, Termination::Checkmate);
     assert_eq!(end.winners(), vec![Side::White, Side::Third]);
@@ -483,7 +483,7 @@ fn two_moves_make_at_most_one_new_threat_per_opponent_unless_it_forks() {
     ];
     let mut g = game(&with_kings(&base), 'w', "");
     assert_eq!(g.moves_this_turn().0, 2);
-    g.play(mv(&g, (2, -6), (3, -4)));
+    g.play_unchecked(mv(&g, (2, -6), (3, -4)));
     let rook_up = mv(&g, (0, 0), (0, 1));
     assert!(
         !g.steps().contains(&rook_up),
@@ -494,7 +494,7 @@ fn two_moves_make_at_most_one_new_threat_per_opponent_unless_it_forks() {
     let mut forked: Vec<_> = with_kings(&base);
     forked.push((5, 1, "cP"));
     let mut g = game(&forked, 'w', "");
-    g.play(mv(&g, (2, -6), (3, -4)));
+    g.play_unchecked(mv(&g, (2, -6), (3, -4)));
     assert!(g.steps().contains(&rook_up), "{:?}", g.steps());
 }
 
@@ -529,7 +529,7 @@ fn a_mate_that_needs_both_moves_is_not_allowed() {
         g.threatening(WHITE),
         g.to_fen()
     );
-    g.play(mv(&g, (-2, -4), (-2, -1)));
+    g.play_unchecked(mv(&g, (-2, -4), (-2, -1)));
     let check = mv(&g, (-4, -2), (-4, 0));
     assert!(g.position().is_legal(match check {
         Step::Play(m) => m,
@@ -539,9 +539,9 @@ fn a_mate_that_needs_both_moves_is_not_allowed() {
     // When the rank below is already held, the check alone mates: allowed as the
     // second move.
     let mut g = game(&pieces(true), 'w', "");
-    g.play(mv(&g, (0, -5), (1, -3)));
+    g.play_unchecked(mv(&g, (0, -5), (1, -3)));
     assert!(g.steps().contains(&check), "{:?}", g.steps());
-    g.play(check);
+    g.play_unchecked(check);
     assert_eq!(g.standing(RED), Standing::Frozen);
 }
 
@@ -587,7 +587,7 @@ fn a_side_out_may_leave_capturable_pieces_when_the_variant_says_so() {
         &pieces,
         'w',
     );
-    g.play(mv(&g, (-4, 0), (8, 0)));
+    g.play_unchecked(mv(&g, (-4, 0), (8, 0)));
     assert_eq!(g.standing(RED), Standing::Out);
     let pawn = cell(&g, 4, 4);
     assert!(!g.position().immune().contains(pawn));
@@ -676,14 +676,14 @@ fn a_piece_newly_attacked_twice_is_two_attacks() {
         .collect();
     let mut g = game(&with_rook_behind, 'w', "");
     assert_eq!(g.moves_this_turn(), (2, 0));
-    g.play(mv(&g, (-2, -2), (-3, 1)));
+    g.play_unchecked(mv(&g, (-2, -2), (-3, 1)));
     // Three new attacks on Black; two of them, the knight's and the rook's on g12,
     // are made by pieces that attack nothing of Red's: refused.
     let fork = mv(&g, (0, 0), (0, -1));
     assert!(!g.steps().contains(&fork), "{}", g.to_fen());
     // Without the rook on c5, one attack that is not a fork: allowed.
     let mut g = game(&with_kings(&base), 'w', "");
-    g.play(mv(&g, (-2, -2), (-3, 1)));
+    g.play_unchecked(mv(&g, (-2, -2), (-3, 1)));
     assert!(g.steps().contains(&fork), "{}", g.to_fen());
 }
 
@@ -732,7 +732,7 @@ fn assert_order_does_not_matter(g: &Game<WideBitboard>) {
     let us = g.side_to_move();
     let seconds = |first: Move| {
         let mut after = g.clone();
-        after.play(Step::Play(first));
+        after.play_unchecked(Step::Play(first));
         (after.side_to_move() == us).then(|| (after.position().legal_moves(), after.steps()))
     };
     let firsts = g.position().legal_moves();

@@ -9,7 +9,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 
 use hexchess_core::bitboard::WideBitboard;
-use hexchess_core::multi::Game;
+use hexchess_core::game::Game;
 use hexchess_core::outcome::Termination;
 use hexchess_core::piece::Side;
 use hexchess_core::rules::Rules;
@@ -207,7 +207,7 @@ pub fn play_game(
     max_turns: usize,
     seed: u64,
 ) -> GameResult {
-    let mut game = Game::new(Arc::clone(rules)).expect("a game of more sides");
+    let mut game = Game::new(Arc::clone(rules));
     let mut searchers: Vec<MultiSearcher> = seats
         .iter()
         .enumerate()
@@ -222,7 +222,7 @@ pub fn play_game(
         };
         for step in choice.steps {
             assert!(
-                game.play_checked(step),
+                game.play(step).is_ok(),
                 "a search chose a step the rules refuse"
             );
         }

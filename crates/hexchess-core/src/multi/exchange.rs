@@ -3,8 +3,8 @@
 //! (or swaps a piece for a lost one whose powers it contains). The rounds themselves
 //! are recorded in `rounds`; this settles what is owed.
 
-use super::game::Game;
 use crate::bitboard::CellSet;
+use crate::game::Game;
 use crate::moves::Move;
 use crate::piece::Piece;
 
@@ -16,7 +16,7 @@ impl<B: CellSet> Game<B> {
     pub(crate) fn removals(&self) -> Vec<Move> {
         let us = self.pos.turn();
         let debt = self.owed[us.index()];
-        let Some(fair) = &self.multi.fair_exchange else {
+        let Some(fair) = self.multi.as_ref().and_then(|m| m.fair_exchange.as_ref()) else {
             return Vec::new();
         };
         if debt == 0 {

@@ -1,9 +1,9 @@
 //! Turns of several moves (docs/rules.md §13.2): a side threatened by several
 //! opponents moves as many pieces, within Peterson's limits.
 
-use super::game::{Game, Standing, TurnStart};
 use super::rounds::Captured;
 use crate::bitboard::CellSet;
+use crate::game::{Game, Standing, TurnStart};
 use crate::moves::Move;
 use crate::piece::{MAX_SIDES, Side};
 use crate::position::Position;

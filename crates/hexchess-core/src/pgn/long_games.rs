@@ -11,8 +11,8 @@ use rand::seq::SliceRandom;
 
 use super::{PgnGame, ReplayError, read_games};
 use crate::catalog::Catalog;
+use crate::game::{Game, Step};
 use crate::moves::Move;
-use crate::multi::{Game, Step};
 use crate::position::Position;
 use crate::record::{GameRecord, RecordError};
 use crate::work;
@@ -83,7 +83,7 @@ fn next_move(pos: &Position, seen: &HashSet<u64>, rng: &mut StdRng) -> Option<Mo
 pub(crate) fn long_game_of_more(variant: &str, turns: usize, seed: u64) -> Vec<String> {
     let catalog = Catalog::builtin();
     let rules = Arc::clone(&catalog.get(variant).unwrap().rules);
-    let mut game = Game::new(rules).unwrap();
+    let mut game = Game::new(rules);
     let mut rng = StdRng::seed_from_u64(seed);
     let mut seen = HashSet::new();
     let mut out = Vec::new();
@@ -97,7 +97,7 @@ pub(crate) fn long_game_of_more(variant: &str, turns: usize, seed: u64) -> Vec<S
             if step != Step::Stop {
                 texts.push(game.step_text(step));
             }
-            game.play(step);
+            game.play_unchecked(step);
         }
         out.push(texts.join("&"));
         if game.position().halfmove_clock() == 0 {
@@ -127,7 +127,7 @@ fn next_step(game: &Game, seen: &HashSet<u64>, rng: &mut StdRng) -> Option<Step>
         .chain(loud.into_iter().map(|s| (s, false)))
         .find_map(|(s, must_be_new)| {
             let mut after = game.lean();
-            after.play(s);
+            after.play_unchecked(s);
             let new = !seen.contains(&after.position().hash());
             (after.end().is_none() && (new || !must_be_new)).then_some(s)
         })

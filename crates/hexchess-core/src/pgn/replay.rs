@@ -19,8 +19,8 @@ use super::problem::printable;
 use super::tree::{MoveNumber, NodeId, Place};
 use crate::bitboard::WideBitboard;
 use crate::catalog::Catalog;
+use crate::game::{Game, Step};
 use crate::moves::Move;
-use crate::multi::{Game, Step};
 use crate::outcome::{GameOutcome, Repetitions};
 use crate::piece::Side;
 use crate::position::Position;
@@ -335,7 +335,7 @@ impl Play for Turns {
             if step != Step::Stop {
                 texts.push(self.game.step_text(step));
             }
-            self.game.play(step);
+            self.game.play_unchecked(step);
         }
         self.count_turns();
         Ok(texts.join("&"))
@@ -404,7 +404,7 @@ impl PgnGame {
                 line,
                 reason: e.to_string(),
             })?,
-            None => Game::new(rules).ok_or_else(unknown)?,
+            None => Game::new(rules),
         };
         self.walk(Turns::new(start))
             .map(|t| Replayed::More(Box::new(t.game)))

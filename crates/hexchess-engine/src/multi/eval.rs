@@ -6,7 +6,7 @@
 //! a checkmate freeze is close to it.
 
 use hexchess_core::bitboard::CellSet;
-use hexchess_core::multi::{Game, Standing};
+use hexchess_core::game::{Game, Standing};
 use hexchess_core::piece::{Kind, MAX_SIDES, Side};
 use hexchess_core::{Hex, Rules};
 

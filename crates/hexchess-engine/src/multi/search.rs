@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use hexchess_core::bitboard::CellSet;
-use hexchess_core::multi::{Game, Standing, Step};
+use hexchess_core::game::{Game, Standing, Step};
 use hexchess_core::piece::{MAX_SIDES, Side};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -213,7 +213,7 @@ impl MultiSearcher {
             .map(|steps| {
                 let mut g = game.clone();
                 for s in steps {
-                    g.play(*s);
+                    g.play_unchecked(*s);
                 }
                 Child {
                     steps: steps.clone(),
@@ -436,7 +436,7 @@ impl MultiSearcher {
             }
             let step = options[self.rng.random_range(0..options.len())];
             steps.push(step);
-            g.play(step);
+            g.play_unchecked(step);
         }
         (!steps.is_empty()).then_some(MultiChoice {
             steps,

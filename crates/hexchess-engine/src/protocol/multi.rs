@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use hexchess_core::bitboard::WideBitboard;
 use hexchess_core::catalog::CatalogEntry;
-use hexchess_core::multi::{Game, Standing, Step};
+use hexchess_core::game::{Game, Standing, Step};
 use hexchess_core::rules::Rules;
 
 use super::{Engine, Go, SharedOut, Start, error, say, work};
@@ -29,9 +29,12 @@ pub(crate) struct Table {
 
 impl Table {
     pub(crate) fn new(entry: &CatalogEntry) -> Option<Table> {
+        if entry.side_count() <= 2 {
+            return None;
+        }
         let rules = Arc::clone(&entry.rules);
         Some(Table {
-            game: Game::new(Arc::clone(&rules))?,
+            game: Game::new(Arc::clone(&rules)),
             rules,
             running: None,
             ponder: None,
@@ -90,10 +93,7 @@ impl Table {
     /// changes.
     pub(crate) fn set_position(&mut self, out: &SharedOut, start: &Start, turns: &[String]) {
         let mut game = match start {
-            Start::StartPos => match Game::new(Arc::clone(&self.rules)) {
-                Some(g) => g,
-                None => return error(out, "not a game of more sides"),
-            },
+            Start::StartPos => Game::new(Arc::clone(&self.rules)),
             Start::Fen(fen) => match Game::from_fen(Arc::clone(&self.rules), fen) {
                 Ok(g) => g,
                 Err(e) => return error(out, format!("bad FEN: {e}")),
@@ -262,7 +262,7 @@ fn turn_lan(game: &Game<WideBitboard>, steps: &[Step]) -> String {
         if *s != Step::Stop {
             parts.push(g.step_lan(*s));
         }
-        g.play(*s);
+        g.play_unchecked(*s);
     }
     parts.join("&")
 }

@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use super::game::{Game, Step};
+use super::{Game, Step};
 use crate::bitboard::CellSet;
 use crate::moves::Move;
 use crate::notation::MoveError;
@@ -40,13 +40,15 @@ impl fmt::Display for TurnError {
 impl std::error::Error for TurnError {}
 
 impl<B: CellSet> Game<B> {
-    /// A step as text, for the position it is played from: a move in SAN (without
-    /// check marks: a check in a game of more sides may be on any opponent), or a
+    /// A step as text, for the position it is played from: a move in SAN (in a game of
+    /// more sides without check marks: a check there may be on any opponent), or a
     /// removal or swap.
     pub fn step_text(&self, step: Step) -> String {
         match step {
             Step::Stop => String::new(),
             Step::Play(mv) if mv.is_edit() => self.edit_text(mv),
+            // Two sides: SAN with its check and mate marks, as every two-player record.
+            Step::Play(mv) if self.multi.is_none() => self.pos.move_to_san(mv),
             Step::Play(mv) => self.pos.move_to_san_unmarked(mv),
         }
     }
@@ -135,7 +137,7 @@ impl<B: CellSet> Game<B> {
         // Tried on a lean copy (a whole copy would cost the length of the game at
         // every turn), then played here.
         for step in self.lean().read_turn(text)? {
-            self.play(step);
+            self.play_unchecked(step);
         }
         Ok(())
     }
@@ -154,13 +156,13 @@ impl<B: CellSet> Game<B> {
                 return Err(TurnError::NotAllowed(part.to_string()));
             }
             let step = game.parse_step(part)?;
-            game.play(step);
+            game.play_unchecked(step);
             steps.push(step);
         }
         if game.turns().len() == turns_before {
             // A turn that could have had a second move ends here.
             if game.steps().contains(&Step::Stop) && game.side_to_move() == us {
-                game.play(Step::Stop);
+                game.play_unchecked(Step::Stop);
                 steps.push(Step::Stop);
             } else {
                 return Err(TurnError::Incomplete(t.to_string()));
@@ -172,8 +174,7 @@ impl<B: CellSet> Game<B> {
     /// The last turn played as text (steps joined by `&`; `--` for a lost turn),
     /// written from the positions it was played in.
     pub fn turn_texts(&self) -> Vec<String> {
-        let mut replay = Game::from_position(self.start_position(), self.start_owed)
-            .expect("a game of more sides");
+        let mut replay = Game::from_position(self.start_position(), self.start_owed);
         let mut out = Vec::new();
         for (_, steps) in self.turns() {
             if steps.is_empty() {
@@ -185,12 +186,12 @@ impl<B: CellSet> Game<B> {
                 .filter(|s| **s != Step::Stop)
                 .map(|s| {
                     let text = replay.step_text(*s);
-                    replay.play(*s);
+                    replay.play_unchecked(*s);
                     text
                 })
                 .collect();
             if steps.last() == Some(&Step::Stop) {
-                replay.play(Step::Stop);
+                replay.play_unchecked(Step::Stop);
             }
             out.push(texts.join("&"));
         }
@@ -248,9 +249,7 @@ impl<B: CellSet> Game<B> {
             fields.pop();
         }
         let pos = crate::position::Position::from_fen(rules, &fields.join(" "))?;
-        Game::from_position(pos, owed).ok_or_else(|| {
-            FenError::Illegal("this variant is not a game of more than two sides".into())
-        })
+        Ok(Game::from_position(pos, owed))
     }
 }
 

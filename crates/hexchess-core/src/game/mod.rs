@@ -1,15 +1,32 @@
-//! A game of more than two sides: standings, turns of several steps, and the end.
+//! One game for every variant, of two sides or more: the position, each side's standing
+//! (playing, frozen by a checkmate, out), turns of one step or several (a removal owed, a
+//! second move), the rounds' captures, the record of the turns played, and the end.
+//!
+//! A turn is played step by step ([`Game::steps`], [`Game::play`]); each step is a
+//! [`Move`] (a move on the board, a placement in a setup phase, or a removal or swap
+//! owed after a fair exchange) or [`Step::Stop`], which ends a turn that could have had
+//! a second move. A two-player game's turns are one move each, and it ends as its
+//! position does ([`Position::outcome`]); a game of more sides follows the rules its
+//! variant adds ([`crate::multi`]).
+
+mod notation;
+mod report;
+mod start;
+
+pub use notation::TurnError;
+pub use report::{PlayError, StepReport};
+pub use start::StartError;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::rounds::{CaptureLog, Captured};
-use super::spec::{Eliminated, Goal, MultiRules};
 use crate::bitboard::{CellSet, WideBitboard};
 use crate::moves::Move;
-use crate::outcome::{GameOutcome, Termination};
+use crate::multi::rounds::{CaptureLog, Captured};
+use crate::multi::{Eliminated, Goal, MultiRules, Threat};
+use crate::outcome::{GameOutcome, Repetitions, Termination};
 use crate::piece::{Kind, MAX_SIDES, Piece, Side};
-use crate::position::Position;
+use crate::position::{Phase, Position};
 use crate::rules::Rules;
 
 /// Where a side stands in the game.
@@ -63,7 +80,8 @@ pub(crate) struct TurnStart<B: CellSet> {
 #[derive(Clone)]
 pub struct Game<B: CellSet = WideBitboard> {
     pub(crate) pos: Position<B>,
-    pub(crate) multi: MultiRules,
+    /// What the rules of more sides add; `None` in a two-player game.
+    pub(crate) multi: Option<MultiRules>,
     pub(crate) standing: [Standing; MAX_SIDES],
     /// `[side]`: the least worth of the piece it owes after a fair exchange (0: none).
     pub(crate) owed: [u16; MAX_SIDES],
@@ -83,24 +101,27 @@ pub struct Game<B: CellSet = WideBitboard> {
     /// Kinds each kind's powers properly contain (bit per kind), for swaps.
     pub(crate) weaker: [u32; crate::piece::MAX_KINDS],
     end: Option<GameOutcome>,
+    /// A two-player game's positions since the last capture or pawn move, counted for
+    /// repetition as its position counts them (the en-passant right only when usable).
+    repetitions: Repetitions,
     /// Where the game began, to write its turns again.
     origin: Position<B>,
     pub(crate) start_owed: [u16; MAX_SIDES],
 }
 
 impl<B: CellSet> Game<B> {
-    /// A game from the variant's starting position. `None` when the variant is a
-    /// two-player one.
-    pub fn new(rules: Arc<Rules<B>>) -> Option<Game<B>> {
+    /// A game from the variant's starting position.
+    pub fn new(rules: Arc<Rules<B>>) -> Game<B> {
         let pos = Position::start(rules);
         Game::from_position(pos, [0; MAX_SIDES])
     }
 
-    /// A game from a position (a side without its royal piece is out) and the
-    /// removals owed.
-    pub fn from_position(pos: Position<B>, owed: [u16; MAX_SIDES]) -> Option<Game<B>> {
-        let multi = pos.rules().multiplayer()?.clone();
-        let weaker = super::rounds::weaker_kinds(pos.rules());
+    /// A game from a position (in a game of more sides, a side without its royal
+    /// piece is out) and the removals owed.
+    pub fn from_position(pos: Position<B>, owed: [u16; MAX_SIDES]) -> Game<B> {
+        let multi = pos.rules().multiplayer().cloned();
+        let repetitions = Repetitions::new(&pos);
+        let weaker = crate::multi::rounds::weaker_kinds(pos.rules());
         let mut origin = pos.clone();
         origin.clear_history();
         let mut game = Game {
@@ -119,7 +140,13 @@ impl<B: CellSet> Game<B> {
             keys_halfmove: 0,
             weaker,
             end: None,
+            repetitions,
         };
+        if game.multi.is_none() {
+            game.check_end();
+            game.begin_turn();
+            return game;
+        }
         // Sides out first, as in play: their armies attack nothing (no check, no pin)
         // when the others' standings are judged, so that a game read from a position
         // is the game played to it.
@@ -131,7 +158,7 @@ impl<B: CellSet> Game<B> {
         game.update_standings();
         game.check_end();
         game.begin_turn();
-        Some(game)
+        game
     }
 
     /// A copy without the record of the game (turns played, the history of the
@@ -157,6 +184,7 @@ impl<B: CellSet> Game<B> {
             keys_halfmove: self.keys_halfmove,
             weaker: self.weaker,
             end: self.end,
+            repetitions: self.repetitions.clone(),
             start_owed: self.owed,
         }
     }
@@ -223,7 +251,7 @@ impl<B: CellSet> Game<B> {
         let before = self.turns.len();
         for step in self.steps() {
             let mut next = self.clone();
-            next.play(step);
+            next.play_unchecked(step);
             let go_on = if next.turns.len() > before || next.end.is_some() {
                 f(&next)
             } else {
@@ -241,9 +269,14 @@ impl<B: CellSet> Game<B> {
         &self.pos
     }
 
-    /// The rules of more sides this game follows.
-    pub fn multiplayer(&self) -> &MultiRules {
-        &self.multi
+    /// The rules of more sides this game follows; `None` in a two-player game.
+    pub fn multiplayer(&self) -> Option<&MultiRules> {
+        self.multi.as_ref()
+    }
+
+    /// Whether more than two sides play.
+    pub fn has_more_sides(&self) -> bool {
+        self.multi.is_some()
     }
 
     /// The side whose turn it is.
@@ -311,9 +344,9 @@ impl<B: CellSet> Game<B> {
         out
     }
 
-    /// Plays one step; it must be one of [`Game::steps`] (the caller checks, as
-    /// [`Game::play_checked`] does).
-    pub fn play(&mut self, step: Step) {
+    /// Plays one step without checking it: it must be one of [`Game::steps`] (a
+    /// search's fast path; [`Game::play`] checks and reports).
+    pub fn play_unchecked(&mut self, step: Step) {
         let us = self.pos.turn();
         self.steps.push(step);
         match step {
@@ -326,16 +359,6 @@ impl<B: CellSet> Game<B> {
                 self.prepare_moves();
             }
             Step::Play(mv) => self.play_move(us, mv),
-        }
-    }
-
-    /// Plays `step` if the rules allow it now; otherwise changes nothing.
-    pub fn play_checked(&mut self, step: Step) -> bool {
-        if self.steps().contains(&step) {
-            self.play(step);
-            true
-        } else {
-            false
         }
     }
 
@@ -387,6 +410,9 @@ impl<B: CellSet> Game<B> {
     /// The pieces nobody may capture: frozen armies (but their royal pieces), and the
     /// armies of sides out unless the variant lets them be captured.
     fn refresh_immunity(&mut self) {
+        let Some(multi) = &self.multi else {
+            return;
+        };
         let rules = self.pos.rules();
         let mut immune = B::EMPTY;
         for side in self.sides() {
@@ -401,7 +427,7 @@ impl<B: CellSet> Game<B> {
                     immune |= cells & !royal;
                 }
                 Standing::Out => {
-                    if self.multi.eliminated == Eliminated::Obstacles {
+                    if multi.eliminated == Eliminated::Obstacles {
                         immune |= cells;
                     }
                 }
@@ -418,7 +444,11 @@ impl<B: CellSet> Game<B> {
         self.turns.push((us, steps));
         self.start = None;
         let live = self.sides_in().len();
-        if let Some(fair) = &self.multi.fair_exchange {
+        if self.multi.is_none() {
+            self.end_two_player_turn();
+            return;
+        }
+        if let Some(fair) = self.multi.as_ref().and_then(|m| m.fair_exchange.as_ref()) {
             let playing: Vec<Side> = self
                 .sides()
                 .filter(|s| self.standing[s.index()] == Standing::Playing)
@@ -450,9 +480,22 @@ impl<B: CellSet> Game<B> {
         self.begin_turn();
     }
 
+    /// The end of a two-player turn (one move): the position is counted for repetition,
+    /// the game ends as the position does, and the move already gave the turn on.
+    fn end_two_player_turn(&mut self) {
+        self.repetitions.note(&self.pos);
+        self.check_end();
+        self.turn = TurnState::default();
+        self.begin_turn();
+    }
+
     /// Every side's standing after a turn: out (royal piece gone), frozen (checkmated)
     /// or playing; and the immunity that follows.
     fn update_standings(&mut self) {
+        if self.multi.is_none() {
+            // Two sides: a mate or a stalemate ends the game; nobody is frozen or out.
+            return;
+        }
         for side in self.sides().collect::<Vec<_>>() {
             let i = side.index();
             if self.standing[i] == Standing::Out {
@@ -484,8 +527,9 @@ impl<B: CellSet> Game<B> {
     }
 
     /// Whether `side`'s royal piece is attacked by a side still in the game.
+    /// A setup phase has no check: pieces are placed, not played.
     pub fn in_check(&self, side: Side) -> bool {
-        if !self.pos.royal_on_board(side) {
+        if self.pos.phase() != Phase::Play || !self.pos.royal_on_board(side) {
             return false;
         }
         let royal = self.pos.royal_cell(side);
@@ -502,8 +546,13 @@ impl<B: CellSet> Game<B> {
         if self.end.is_some() {
             return;
         }
+        let Some(goal) = self.multi.as_ref().map(|m| m.goal) else {
+            // Two sides: as the position ends, its repetitions counted as the game went.
+            self.end = self.repetitions.outcome(&self.pos);
+            return;
+        };
         let in_game = self.sides_in();
-        match self.multi.goal {
+        match goal {
             Goal::LastKingStanding => {
                 if in_game.len() == 1 {
                     self.finish(in_game, Termination::LastKingStanding);
@@ -566,6 +615,12 @@ impl<B: CellSet> Game<B> {
     /// side loses its turn (it counts in the rounds), and a side with no move loses its
     /// turn too (two sides left: stalemate, a draw).
     fn begin_turn(&mut self) {
+        if self.multi.is_none() {
+            if self.end.is_none() {
+                self.turn.allowed = 1;
+            }
+            return;
+        }
         let mut lost_in_a_row = 0;
         while self.end.is_none() {
             let us = self.pos.turn();
@@ -626,7 +681,8 @@ impl<B: CellSet> Game<B> {
         let us = self.pos.turn();
         let attackers = self.threatening(us).len();
         let live = self.sides_in().len();
-        self.turn.allowed = if self.multi.defence && attackers >= 2 && attackers < live {
+        let defence = self.multi.as_ref().is_some_and(|m| m.defence);
+        self.turn.allowed = if defence && attackers >= 2 && attackers < live {
             attackers as u8
         } else {
             1
@@ -656,9 +712,12 @@ impl<B: CellSet> Game<B> {
     /// Hanging` each gives check or attacks a piece it could win; with `Attack` each
     /// attacks any piece; with `Check` each gives check.
     pub fn threatening(&self, us: Side) -> Vec<Side> {
+        let Some(multi) = &self.multi else {
+            return Vec::new();
+        };
         let rules = self.pos.rules();
-        let targets = match self.multi.threat {
-            super::Threat::Check => B::from_cell(self.pos.royal_cell(us)),
+        let targets = match multi.threat {
+            Threat::Check => B::from_cell(self.pos.royal_cell(us)),
             _ => self.pos.side_cells(us) & !self.pos.immune(),
         };
         rules
@@ -673,10 +732,13 @@ impl<B: CellSet> Game<B> {
     /// Whether `them` threatens `us`'s piece on `c` as the variant reads the word.
     fn threatens(&self, them: Side, us: Side, c: crate::Cell) -> bool {
         let attackers = self.pos.attackers(c, them);
+        let Some(multi) = &self.multi else {
+            return !attackers.is_empty();
+        };
         if attackers.is_empty() {
             return false;
         }
-        if self.multi.threat != super::Threat::Hanging {
+        if multi.threat != Threat::Hanging {
             return true;
         }
         let rules = self.pos.rules();
@@ -686,11 +748,11 @@ impl<B: CellSet> Game<B> {
         if rules.is_royal(target.kind) || !self.pos.is_attacked(c, us) {
             return true;
         }
-        let worth = self.multi.worth(rules, target.kind);
+        let worth = multi.worth(rules, target.kind);
         attackers.any_cell(|a| {
             self.pos
                 .piece_at(a)
-                .is_some_and(|p| self.multi.worth(rules, p.kind) < worth)
+                .is_some_and(|p| multi.worth(rules, p.kind) < worth)
         })
     }
 

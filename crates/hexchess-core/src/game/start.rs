@@ -1,0 +1,90 @@
+//! Where a game comes from: the variant's start or a FEN, then the moves played (every
+//! program that sets up a game does it here), and the same game on the other cell sets,
+//! for the two-player engine.
+
+use std::fmt;
+use std::sync::Arc;
+
+use super::{Game, Step, TurnError};
+use crate::bitboard::CellSet;
+use crate::fen::FenError;
+use crate::position::Position;
+use crate::rules::Rules;
+
+/// Why a game could not be set up.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StartError {
+    /// The FEN is not a position of the variant.
+    Fen(FenError),
+    /// A move (a whole turn in a game of more sides) the game refused: its number
+    /// from 1, its text, and why; the moves before it were good.
+    Turn {
+        number: usize,
+        text: String,
+        error: TurnError,
+    },
+}
+
+impl fmt::Display for StartError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StartError::Fen(e) => write!(f, "bad FEN: {e}"),
+            StartError::Turn {
+                number,
+                text,
+                error,
+            } => write!(f, "move {number} '{text}': {error}"),
+        }
+    }
+}
+
+impl std::error::Error for StartError {}
+
+impl<B: CellSet> Game<B> {
+    /// The game from the variant's start, or from `fen` when given, after `turns`: each
+    /// a move in either notation, or in a game of more sides a whole turn (its steps
+    /// joined by `&`, `--` for none).
+    pub fn from_moves<S: AsRef<str>>(
+        rules: Arc<Rules<B>>,
+        fen: Option<&str>,
+        turns: &[S],
+    ) -> Result<Game<B>, StartError> {
+        let mut game = match fen {
+            Some(fen) => Game::from_fen(rules, fen).map_err(StartError::Fen)?,
+            None => Game::new(rules),
+        };
+        for (i, text) in turns.iter().enumerate() {
+            let text = text.as_ref();
+            game.play_turn(text).map_err(|error| StartError::Turn {
+                number: i + 1,
+                text: text.to_string(),
+                error,
+            })?;
+        }
+        Ok(game)
+    }
+
+    /// The same game on the same variant compiled with other cell sets (`rules`): the
+    /// two-player engine searches on the narrow ones. Its position has the game's whole
+    /// history, so that repetitions count there too.
+    ///
+    /// Panics when `rules` are not this variant's (the moves would not be legal there).
+    pub fn position_on<C: CellSet>(&self, rules: Arc<Rules<C>>) -> Position<C> {
+        assert_eq!(rules.id(), self.position().rules().id(), "the same variant");
+        let mut pos = Position::from_fen(rules, &self.start_position().to_fen())
+            .expect("the game's own start reads back");
+        for (_, steps) in self.turns() {
+            for step in steps {
+                if let Step::Play(mv) = step {
+                    pos.make_move(*mv);
+                }
+            }
+        }
+        for step in self.current_steps() {
+            if let Step::Play(mv) = step {
+                pos.make_move(*mv);
+            }
+        }
+        pos
+    }
+}

@@ -1,0 +1,256 @@
+//! One game for every variant: a two-player game played through [`Game`] is the game its
+//! position plays (the same moves, the same end, the same record), the checked `play`
+//! refuses what the rules refuse and reports what each step did, and a game set up from
+//! a start and moves is the one played to it.
+
+use std::sync::Arc;
+
+use hexchess_core::bitboard::WideBitboard;
+use hexchess_core::record::GameRecord;
+use hexchess_core::{
+    Catalog, Game, Move, PlayError, Position, Rules, Standing, StartError, Step, StepReport,
+};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+/// The built-ins and the project's own mods (Shafran castles on both flanks).
+fn catalog() -> Catalog {
+    let mut c = Catalog::builtin();
+    c.load_dir(std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../variants"
+    )));
+    c
+}
+
+/// Each two-player variant's rules on both cell sets.
+fn two_player(catalog: &Catalog) -> Vec<(String, Arc<Rules<WideBitboard>>, Arc<Rules>)> {
+    catalog
+        .entries()
+        .iter()
+        .filter_map(|e| {
+            let narrow = e.two_player_rules()?;
+            Some((e.id().to_string(), Arc::clone(&e.rules), narrow))
+        })
+        .collect()
+}
+
+fn sorted(mut moves: Vec<Move>) -> Vec<u32> {
+    let mut bits: Vec<u32> = moves.drain(..).map(Move::to_bits).collect();
+    bits.sort();
+    bits
+}
+
+#[test]
+fn a_two_player_game_is_the_game_its_position_plays() {
+    let catalog = catalog();
+    let mut rng = StdRng::seed_from_u64(39);
+    let mut ends = 0;
+    for (id, wide, narrow) in two_player(&catalog) {
+        for round in 0..6 {
+            let mut game = Game::new(Arc::clone(&wide));
+            let mut pos = Position::start(Arc::clone(&narrow));
+            for _ in 0..400 {
+                assert_eq!(game.end().copied(), pos.outcome(), "{id} {}", pos.to_fen());
+                let steps = game.steps();
+                if game.end().is_some() {
+                    assert!(steps.is_empty());
+                    ends += 1;
+                    break;
+                }
+                let moves: Vec<Move> = steps
+                    .iter()
+                    .map(|s| match s {
+                        Step::Play(mv) => *mv,
+                        Step::Stop => panic!("{id}: a two-player turn has no stop"),
+                    })
+                    .collect();
+                assert_eq!(sorted(moves.clone()), sorted(pos.legal_moves()), "{id}");
+                let mv = moves[rng.random_range(0..moves.len())];
+                let report = game.play(Step::Play(mv)).expect("a legal step");
+                assert!(report.turn_ended, "{id}: one move is a whole turn");
+                pos.make_move(mv);
+                assert_eq!(game.position().to_fen(), pos.to_fen(), "{id}");
+                assert_eq!(report.checks.is_empty(), !pos.in_check(), "{id}");
+            }
+            // The record is the two-player record: SAN with its check and mate marks.
+            let record = GameRecord::from_position(&pos, None, &[]);
+            assert_eq!(game.turn_texts(), record.moves, "{id} round {round}");
+            // And the engine's narrow position is the same game, history and all.
+            let again = game.position_on(Arc::clone(&narrow));
+            assert_eq!(again.to_fen(), pos.to_fen());
+            assert_eq!(again.hash(), pos.hash(), "keys are per cell set: narrow to narrow");
+            assert_eq!(again.ply_count(), pos.ply_count());
+            assert_eq!(again.outcome(), pos.outcome());
+        }
+    }
+    assert!(ends > 0, "some random games ended by a rule");
+}
+
+#[test]
+fn perft_through_the_game_agrees_with_the_position() {
+    let catalog = catalog();
+    for (id, wide, narrow) in two_player(&catalog) {
+        let depth = if id == "glinski" { 3 } else { 2 };
+        let game = Game::new(Arc::clone(&wide));
+        let mut pos = Position::start(narrow);
+        assert_eq!(game.perft(depth), pos.perft(depth), "{id}");
+    }
+    // Gliński's published counts (docs/rules.md).
+    let glinski = Arc::clone(&catalog.get("glinski").unwrap().rules);
+    assert_eq!(Game::new(glinski).perft(3), 137_858);
+}
+
+/// Random games of `id` until a move `wanted` appears; the game just before it, and it.
+fn find(
+    id: &str,
+    seed: u64,
+    wanted: impl Fn(&Position<WideBitboard>, Move) -> bool,
+) -> (Game, Move) {
+    let catalog = catalog();
+    let rules = Arc::clone(&catalog.get(id).unwrap().rules);
+    let mut rng = StdRng::seed_from_u64(seed);
+    for _ in 0..2_000 {
+        let mut game = Game::new(Arc::clone(&rules));
+        for _ in 0..200 {
+            let steps = game.steps();
+            if steps.is_empty() {
+                break;
+            }
+            let hit = steps.iter().find_map(|s| match s {
+                Step::Play(mv) if wanted(game.position(), *mv) => Some(*mv),
+                _ => None,
+            });
+            if let Some(mv) = hit {
+                return (game, mv);
+            }
+            game.play_unchecked(steps[rng.random_range(0..steps.len())]);
+        }
+    }
+    panic!("{id}: no such move in 2,000 random games");
+}
+
+#[test]
+fn a_step_report_says_what_was_taken_where_which_rook_castled_and_what_was_promoted() {
+    // En passant: the pawn taken stands beside the target, not on it.
+    let (mut game, mv) = find("glinski", 1, |_, m| m.is_en_passant());
+    let victim = game.position().en_passant().unwrap().victim;
+    let pawn = game.position().piece_at(victim).unwrap();
+    let report = game.play(Step::Play(mv)).unwrap();
+    assert_eq!(report.capture, Some((pawn, victim)));
+    assert_ne!(victim, mv.to());
+    assert_eq!(game.position().piece_at(victim), None);
+
+    // Castling: the king's move, and the rook's from and to.
+    let (mut game, mv) = find("shafran", 2, |_, m| m.castling().is_some());
+    let king = game.position().piece_at(mv.from()).unwrap();
+    let report = game.play(Step::Play(mv)).unwrap();
+    let (rook_from, rook_to) = report.rook.expect("a rook moved");
+    assert_eq!(report.piece, Some(king));
+    assert_eq!(report.capture, None);
+    assert_eq!(game.position().piece_at(rook_from), None);
+    assert!(game.position().piece_at(rook_to).is_some());
+
+    // A promotion: the pawn that moved, and what it became.
+    let (mut game, mv) = find("mccooey", 3, |_, m| m.promotion().is_some());
+    let before = game.position().piece_at(mv.from()).unwrap();
+    let report = game.play(Step::Play(mv)).unwrap();
+    assert_eq!(report.piece, Some(before));
+    let kind = report.promotion.unwrap();
+    assert_eq!(game.position().piece_at(mv.to()).unwrap().kind, kind);
+
+    // A plain capture: the piece on the target.
+    let (mut game, mv) = find("grand", 4, |p, m| p.is_capture(m) && !m.is_en_passant());
+    let taken = game.position().piece_at(mv.to()).unwrap();
+    let report: StepReport = game.play(Step::Play(mv)).unwrap();
+    assert_eq!(report.capture, Some((taken, mv.to())));
+}
+
+#[test]
+fn the_checked_play_refuses_what_the_rules_refuse_and_changes_nothing() {
+    let catalog = catalog();
+    let rules = Arc::clone(&catalog.get("glinski").unwrap().rules);
+    let mut game = Game::new(rules);
+    let before = game.to_fen();
+    let board = game.position().rules().board();
+    let nonsense = Move::new(
+        board.parse_cell("a1").unwrap(),
+        board.parse_cell("l1").unwrap(),
+    );
+    assert_eq!(
+        game.play(Step::Play(nonsense)),
+        Err(PlayError::NotAllowed(Step::Play(nonsense)))
+    );
+    assert_eq!(
+        game.play(Step::Stop),
+        Err(PlayError::NotAllowed(Step::Stop))
+    );
+    assert_eq!(game.to_fen(), before);
+    assert!(game.turns().is_empty());
+    // Once a game has ended every step is refused as game over, the last move too.
+    let mut rng = StdRng::seed_from_u64(7);
+    let over = loop {
+        let mut g = Game::new(Arc::clone(&catalog.get("mini").unwrap().rules));
+        while g.end().is_none() && g.turns().len() < 600 {
+            let steps = g.steps();
+            g.play_unchecked(steps[rng.random_range(0..steps.len())]);
+        }
+        if g.end().is_some() {
+            break g;
+        }
+    };
+    let last = over.turns().last().unwrap().1[0];
+    let mut after = over.clone();
+    assert_eq!(after.play(last), Err(PlayError::GameOver));
+    assert_eq!(after.to_fen(), over.to_fen());
+}
+
+#[test]
+fn a_game_set_up_from_moves_is_the_game_played_to_them_and_a_bad_move_is_named() {
+    let catalog = catalog();
+    let rules = Arc::clone(&catalog.get("glinski").unwrap().rules);
+    let played = {
+        let mut g = Game::new(Arc::clone(&rules));
+        for t in ["f5f6", "c7c5", "Ni3"] {
+            g.play_turn(t).unwrap();
+        }
+        g
+    };
+    let set = Game::from_moves(Arc::clone(&rules), None, &["f5f6", "c7c5", "Ni3"]).unwrap();
+    assert_eq!(set.to_fen(), played.to_fen());
+    assert_eq!(set.turn_texts(), ["f6", "c5", "Ni3"]);
+    let bad = Game::from_moves(Arc::clone(&rules), None, &["f5f6", "zz9", "Ni3"]).unwrap_err();
+    assert!(
+        matches!(&bad, StartError::Turn { number: 2, text, .. } if text == "zz9"),
+        "{bad:?}"
+    );
+    assert!(bad.to_string().starts_with("move 2 'zz9': "), "{bad}");
+    let fen = Game::from_moves(rules, Some("not a fen"), &[] as &[&str]).unwrap_err();
+    assert!(matches!(fen, StartError::Fen(_)), "{fen:?}");
+    // A game of more sides the same way: whole turns.
+    let three = Arc::clone(&catalog.get("hexachess-3").unwrap().rules);
+    let g = Game::from_moves(three, None, &["e3e4", "c13d13", "l13l12"]).unwrap();
+    assert_eq!(g.turns().len(), 3);
+}
+
+#[test]
+fn a_king_taken_is_reported_with_the_standing_it_changed() {
+    // The position of docs/rules.md §13.7's example: Black takes White's king.
+    let catalog = catalog();
+    let rules = Arc::clone(&catalog.get("hexachess-3").unwrap().rules);
+    let mut game = Game::from_fen(
+        rules,
+        "5wK3/10/11/5wP6/13/14/9wR5/16/17/3bP8cR3/4bB10/bK10cB2/6cN6/12/8wQ2/10/3bR4cK b - 0 1",
+    )
+    .unwrap();
+    let step = game.parse_step("d17i17").unwrap();
+    let report = game.play(step).unwrap();
+    assert!(report.capture.is_some(), "{report:?}");
+    assert!(report.turn_ended);
+    let out: Vec<_> = report
+        .standings
+        .iter()
+        .filter(|(_, s)| *s == Standing::Out)
+        .collect();
+    assert_eq!(out.len(), 1, "{report:?}");
+}
