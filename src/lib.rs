@@ -83,9 +83,8 @@ impl LaunchOptions {
     /// The starting game state, or a clear error.
     pub fn game_state(&self, catalog: &Catalog) -> Result<GameState, LaunchError> {
         if let Some(record) = &self.record {
-            let position = record
-                .replay(catalog)
-                .map_err(|e| LaunchError::BadMove(e.to_string()))?;
+            let position = crate::game::records::replay_two_player(record, catalog)
+                .map_err(LaunchError::BadMove)?;
             let mut state = GameState::new(Arc::clone(position.rules_arc()));
             state.position = position;
             state.start_fen = record.tag("FEN").map(str::to_string);

@@ -366,7 +366,7 @@ fn load_games(
     mut notices: MessageWriter<GameNotice>,
 ) {
     for LoadRequest(record) in requests.read() {
-        match record.replay(&variants.0) {
+        match records::replay_two_player(record, &variants.0) {
             Ok(position) => {
                 let variant_changed = position.rules().id() != game.rules().id();
                 *game = GameState {

@@ -120,6 +120,21 @@ pub fn save(path: &Path, record: &GameRecord) -> Result<(), String> {
         .map_err(|e| format!("{}: {e}", path.display()))
 }
 
+/// A two-player record replayed onto the engine's narrow cell sets (the position the
+/// board keeps), or why it does not replay.
+pub fn replay_two_player(
+    record: &GameRecord,
+    catalog: &hexchess_core::Catalog,
+) -> Result<hexchess_core::Position, String> {
+    let game = record.replay(catalog).map_err(|e| e.to_string())?;
+    let id = game.position().rules().id();
+    let rules = catalog
+        .get(id)
+        .and_then(|e| e.two_player_rules())
+        .ok_or_else(|| format!("{id} is a game of more sides"))?;
+    Ok(game.position_on(rules))
+}
+
 /// Game `number` (from 1) of a game file, or its only game; a file of several games
 /// without a number, or a number it does not have, is refused with how many it holds.
 pub fn load(path: &Path, number: Option<usize>) -> Result<GameRecord, String> {

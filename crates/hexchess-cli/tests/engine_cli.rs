@@ -255,7 +255,7 @@ fn a_short_match_plays_both_colours_and_writes_records() {
         let end = record
             .replay(&catalog)
             .expect("every recorded move is legal");
-        assert!(end.ply_count() >= 4);
+        assert!(end.moves().count() >= 4);
     }
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -19,8 +19,9 @@ use std::path::Path;
 
 use crate::catalog::Catalog;
 use crate::files::{self, FileError};
+use crate::game::Game;
 use crate::moves::Move;
-use crate::pgn::replay::{MoveAt, TwoSides, start_of_two};
+use crate::pgn::replay::{MoveAt, start_of};
 use crate::pgn::{PgnGame, Place, ReadError, ReplayError, read_games};
 use crate::position::Position;
 
@@ -231,31 +232,14 @@ impl GameRecord {
         files::write_atomic(path, self.to_string().as_bytes())
     }
 
-    /// Replays the record: the variant from the catalog, the start (FEN tag or the
-    /// variant's), every move checked for legality, and no move after the rules have
-    /// ended the game.
-    pub fn replay(&self, catalog: &Catalog) -> Result<Position, RecordError> {
-        self.replay_with(catalog, |_| {})
-    }
-
-    /// [`GameRecord::replay`], showing `visit` the position after every move.
-    pub fn replay_with(
-        &self,
-        catalog: &Catalog,
-        mut visit: impl FnMut(&Position),
-    ) -> Result<Position, RecordError> {
+    /// Replays the record into its game, of any number of sides: the variant from the
+    /// catalog, the start (FEN tag or the variant's), every move (a whole turn with more
+    /// sides) checked against the rules, and none after the rules have ended the game.
+    pub fn replay(&self, catalog: &Catalog) -> Result<Game, RecordError> {
         let Source { game, line, .. } = self.source;
         let variant = self.tag("Variant").unwrap_or("glinski");
-        let start = start_of_two(catalog, variant, self.tag("FEN"), game, line)
-            .unwrap_or_else(|| {
-                Err(ReplayError::UnknownVariant {
-                    game,
-                    line,
-                    variant: variant.to_string(),
-                })
-            })
-            .map_err(RecordError::Replay)?;
-        let mut played = TwoSides::new(start);
+        let mut played =
+            start_of(catalog, variant, self.tag("FEN"), game, line).map_err(RecordError::Replay)?;
         for (i, text) in self.moves.iter().enumerate() {
             let at = MoveAt {
                 game,
@@ -263,23 +247,15 @@ impl GameRecord {
                 ply: i + 1,
                 text,
             };
-            let mv = legal_move(&played, &at).map_err(RecordError::Replay)?;
-            played.make(mv);
-            visit(&played.pos);
+            if let Some(outcome) = played.end() {
+                return Err(RecordError::Replay(at.after_end(*outcome)));
+            }
+            played
+                .play_turn(text)
+                .map_err(|e| RecordError::Replay(at.bad(e.to_string())))?;
         }
-        Ok(played.pos)
+        Ok(played)
     }
-}
-
-/// The move `at` names, if the game is not over and it is legal.
-fn legal_move(played: &TwoSides, at: &MoveAt) -> Result<Move, ReplayError> {
-    if let Some(outcome) = played.outcome() {
-        return Err(at.after_end(outcome));
-    }
-    played
-        .pos
-        .parse_move(at.text)
-        .map_err(|e| at.bad(e.to_string()))
 }
 
 impl fmt::Display for GameRecord {
@@ -352,8 +328,8 @@ mod tests {
         let text = "[Variant \"mccooey\"]\n[FEN \"6/7/P6p/RP5pr/QNP4pnq/BBBP3pbbb/KNP2n1p1k/RP5pr/P6p/7/6 b - 0 1\"]\n\n1... g6f4 {mate} 0-1\n";
         let rec = GameRecord::parse(text).unwrap();
         assert_eq!(rec.moves, vec!["g6f4"]);
-        let pos = rec.replay(&catalog).unwrap();
-        assert!(pos.outcome().is_some());
+        let game = rec.replay(&catalog).unwrap();
+        assert!(game.end().is_some());
         let bad = GameRecord::parse("[Variant \"glinski\"]\n\n1. f5f9 *").unwrap();
         let err = bad.replay(&catalog).unwrap_err();
         assert!(

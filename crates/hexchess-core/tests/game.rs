@@ -79,7 +79,11 @@ fn a_two_player_game_is_the_game_its_position_plays() {
             // And the engine's narrow position is the same game, history and all.
             let again = game.position_on(Arc::clone(&narrow));
             assert_eq!(again.to_fen(), pos.to_fen());
-            assert_eq!(again.hash(), pos.hash(), "keys are per cell set: narrow to narrow");
+            assert_eq!(
+                again.hash(),
+                pos.hash(),
+                "keys are per cell set: narrow to narrow"
+            );
             assert_eq!(again.ply_count(), pos.ply_count());
             assert_eq!(again.outcome(), pos.outcome());
         }

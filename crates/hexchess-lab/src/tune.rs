@@ -64,7 +64,15 @@ impl SampleSet {
         let mut scratch = MoveList::new();
         let mut evaluator: Option<Evaluator> = None;
         let mut ply = 0;
-        let end = record.replay_with(catalog, |pos| {
+        let game = record.replay(catalog)?;
+        // The tuner fits the two-player evaluation: other games have nothing for it.
+        let Some(rules) = catalog
+            .get(game.position().rules().id())
+            .and_then(|e| e.two_player_rules())
+        else {
+            return Ok(0);
+        };
+        let end = game.replay_on(rules, |pos| {
             ply += 1;
             if ply <= skip_plies || pos.outcome().is_some() {
                 return;
@@ -74,7 +82,7 @@ impl SampleSet {
             if is_quiet(pos, eval, &mut scratch) {
                 found.push(detached(pos));
             }
-        })?;
+        });
         let part = if self.games % 10 == 9 {
             &mut self.held_out
         } else {

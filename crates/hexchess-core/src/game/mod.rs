@@ -304,6 +304,19 @@ impl<B: CellSet> Game<B> {
         &self.turns
     }
 
+    /// Every move played on the board so far, oldest first (placements, removals and
+    /// swaps included; a turn's stop is no move).
+    pub fn moves(&self) -> impl Iterator<Item = Move> + '_ {
+        self.turns
+            .iter()
+            .flat_map(|(_, steps)| steps.iter())
+            .chain(self.steps.iter())
+            .filter_map(|s| match s {
+                Step::Play(mv) => Some(*mv),
+                Step::Stop => None,
+            })
+    }
+
     /// The steps played so far in the turn in progress.
     pub fn current_steps(&self) -> &[Step] {
         &self.steps

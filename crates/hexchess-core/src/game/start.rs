@@ -5,7 +5,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use super::{Game, Step, TurnError};
+use super::{Game, TurnError};
 use crate::bitboard::CellSet;
 use crate::fen::FenError;
 use crate::position::Position;
@@ -70,20 +70,22 @@ impl<B: CellSet> Game<B> {
     ///
     /// Panics when `rules` are not this variant's (the moves would not be legal there).
     pub fn position_on<C: CellSet>(&self, rules: Arc<Rules<C>>) -> Position<C> {
+        self.replay_on(rules, |_| {})
+    }
+
+    /// [`Game::position_on`], showing `visit` the position after every move (the
+    /// tuner reads every position of a game).
+    pub fn replay_on<C: CellSet>(
+        &self,
+        rules: Arc<Rules<C>>,
+        mut visit: impl FnMut(&Position<C>),
+    ) -> Position<C> {
         assert_eq!(rules.id(), self.position().rules().id(), "the same variant");
         let mut pos = Position::from_fen(rules, &self.start_position().to_fen())
             .expect("the game's own start reads back");
-        for (_, steps) in self.turns() {
-            for step in steps {
-                if let Step::Play(mv) = step {
-                    pos.make_move(*mv);
-                }
-            }
-        }
-        for step in self.current_steps() {
-            if let Step::Play(mv) = step {
-                pos.make_move(*mv);
-            }
+        for mv in self.moves() {
+            pos.make_move(mv);
+            visit(&pos);
         }
         pos
     }

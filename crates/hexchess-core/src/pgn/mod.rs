@@ -28,7 +28,7 @@ mod write;
 pub use read::{
     MAX_FILE_BYTES, ReadError, ReadProblem, read_file, read_games, read_games_from_bytes,
 };
-pub use replay::{ReplayError, Replayed};
+pub use replay::ReplayError;
 pub use result::{TERMINATION_VALUES, is_result, termination_tag};
 pub use tree::{GameTree, MoveNumber, Node, NodeId, Place};
 pub use write::{SEVEN_TAG_ROSTER, save_games, write_games};

@@ -17,14 +17,10 @@ use std::sync::Arc;
 use super::PgnGame;
 use super::problem::printable;
 use super::tree::{MoveNumber, NodeId, Place};
-use crate::bitboard::WideBitboard;
 use crate::catalog::Catalog;
 use crate::game::{Game, Step};
-use crate::moves::Move;
-use crate::outcome::{GameOutcome, Repetitions};
+use crate::outcome::GameOutcome;
 use crate::piece::Side;
-use crate::position::Position;
-use crate::rules::Rules;
 
 /// Why a game read from a file does not replay. A game's number is 0 and its lines are
 /// 0 when it was made in memory rather than read.
@@ -137,24 +133,6 @@ impl fmt::Display for ReplayError {
 
 impl std::error::Error for ReplayError {}
 
-/// Where the main line of a replayed game ends (boxed: a position is large, a game of
-/// more sides several times larger).
-#[derive(Clone, Debug)]
-pub enum Replayed {
-    Two(Box<Position>),
-    More(Box<Game>),
-}
-
-impl Replayed {
-    /// Hex FEN of the position (with removals owed, for a game of more sides).
-    pub fn to_fen(&self) -> String {
-        match self {
-            Replayed::Two(p) => p.to_fen(),
-            Replayed::More(g) => g.to_fen(),
-        }
-    }
-}
-
 /// A move of a game, as errors name it: the game's number, the move's place in the file
 /// (none for a game made in memory), its ply and text.
 pub(crate) struct MoveAt<'a> {
@@ -194,74 +172,8 @@ impl MoveAt<'_> {
     }
 }
 
-/// A game as a replay walks it: two sides or more.
-trait Play: Clone {
-    /// The number and side of the next move.
-    fn number(&self) -> MoveNumber;
-    /// How the rules have ended the game, if they have: no move may follow.
-    fn ended(&self) -> Option<GameOutcome>;
-    /// Plays a move (a turn) written as `text`; its canonical text, or why not.
-    fn play(&mut self, text: &str) -> Result<String, String>;
-    /// A copy to play a variation from: the rules still apply (repetitions included),
-    /// but the record of the game so far is left behind, so that a variation costs
-    /// what it plays, not the length of the game before it.
-    fn branch(&self) -> Self;
-}
-
-/// A game of two sides as it is replayed: the position, and its repetitions counted as
-/// the moves come.
-#[derive(Clone)]
-pub(crate) struct TwoSides {
-    pub pos: Position,
-    seen: Repetitions,
-}
-
-impl TwoSides {
-    pub(crate) fn new(pos: Position) -> TwoSides {
-        let seen = Repetitions::new(&pos);
-        TwoSides { pos, seen }
-    }
-
-    /// Plays a legal move.
-    pub(crate) fn make(&mut self, mv: Move) {
-        self.pos.make_move(mv);
-        self.seen.note(&self.pos);
-    }
-
-    /// How the rules have ended the game, if they have.
-    pub(crate) fn outcome(&self) -> Option<GameOutcome> {
-        self.seen.outcome(&self.pos)
-    }
-}
-
-impl Play for TwoSides {
-    fn number(&self) -> MoveNumber {
-        MoveNumber {
-            number: self.pos.fullmove_number(),
-            side: self.pos.turn(),
-        }
-    }
-
-    fn ended(&self) -> Option<GameOutcome> {
-        self.outcome()
-    }
-
-    fn play(&mut self, text: &str) -> Result<String, String> {
-        let mv = self.pos.parse_move(text).map_err(|e| e.to_string())?;
-        let san = self.pos.move_to_san(mv);
-        self.make(mv);
-        Ok(san)
-    }
-
-    fn branch(&self) -> Self {
-        TwoSides {
-            pos: self.pos.without_history(),
-            seen: self.seen.clone(),
-        }
-    }
-}
-
-/// A game of more sides, with its rounds counted as a file numbers them.
+/// A game as a replay walks it, with its rounds counted as a file numbers them (a
+/// two-player game's rounds are its move numbers).
 #[derive(Clone)]
 struct Turns {
     game: Game,
@@ -306,7 +218,8 @@ impl Turns {
     }
 }
 
-impl Play for Turns {
+impl Turns {
+    /// The number and side of the next move.
     fn number(&self) -> MoveNumber {
         let side = self.game.side_to_move();
         MoveNumber {
@@ -315,10 +228,12 @@ impl Play for Turns {
         }
     }
 
+    /// How the rules have ended the game, if they have: no move may follow.
     fn ended(&self) -> Option<GameOutcome> {
         self.game.end().copied()
     }
 
+    /// Plays a move (a turn) written as `text`; its canonical text, or why not.
     fn play(&mut self, text: &str) -> Result<String, String> {
         if text.trim() == "--" {
             return Err("a lost turn is not written: the rules pass it over".into());
@@ -341,6 +256,9 @@ impl Play for Turns {
         Ok(texts.join("&"))
     }
 
+    /// A copy to play a variation from: the rules still apply (repetitions included),
+    /// but the record of the game so far is left behind, so that a variation costs
+    /// what it plays, not the length of the game before it.
     fn branch(&self) -> Self {
         let game = self.game.lean();
         let seen = game.turns().len();
@@ -353,26 +271,6 @@ impl Play for Turns {
     }
 }
 
-/// The start of a game of two sides from its tags: `None` when `variant` is not a
-/// two-player variant of the catalog.
-pub(crate) fn start_of_two(
-    catalog: &Catalog,
-    variant: &str,
-    fen: Option<&str>,
-    game: usize,
-    line: usize,
-) -> Option<Result<Position, ReplayError>> {
-    let rules: Arc<Rules> = Arc::clone(catalog.get(variant)?.two_player.as_ref()?);
-    Some(match fen {
-        Some(fen) => Position::from_fen(rules, fen).map_err(|e| ReplayError::BadFen {
-            game,
-            line,
-            reason: e.to_string(),
-        }),
-        None => Ok(Position::start(rules)),
-    })
-}
-
 impl PgnGame {
     /// Replays every move of the tree, main line and variations, from the start the
     /// tags give (`Variant`, default Gliński's; `FEN` for a set-up position), through
@@ -382,44 +280,23 @@ impl PgnGame {
     /// moves after it are not looked at.
     ///
     /// Returns where the main line ends.
-    pub fn replay(&mut self, catalog: &Catalog) -> Result<Replayed, ReplayError> {
+    pub fn replay(&mut self, catalog: &Catalog) -> Result<Game, ReplayError> {
         let variant = self.variant().to_string();
         let fen = self.tag("FEN").map(str::to_string);
-        let (game, line) = (self.number, self.line);
-        if let Some(start) = start_of_two(catalog, &variant, fen.as_deref(), game, line) {
-            return self
-                .walk(TwoSides::new(start?))
-                .map(|t| Replayed::Two(Box::new(t.pos)));
-        }
-        let unknown = || ReplayError::UnknownVariant {
-            game,
-            line,
-            variant: variant.clone(),
-        };
-        let entry = catalog.get(&variant).ok_or_else(unknown)?;
-        let rules: Arc<Rules<WideBitboard>> = Arc::clone(&entry.rules);
-        let start = match fen {
-            Some(fen) => Game::from_fen(rules, &fen).map_err(|e| ReplayError::BadFen {
-                game,
-                line,
-                reason: e.to_string(),
-            })?,
-            None => Game::new(rules),
-        };
-        self.walk(Turns::new(start))
-            .map(|t| Replayed::More(Box::new(t.game)))
+        let start = start_of(catalog, &variant, fen.as_deref(), self.number, self.line)?;
+        self.walk(Turns::new(start)).map(|t| t.game)
     }
 
     /// Plays every node from `start`, depth first, the main line before its
     /// variations.
-    fn walk<P: Play>(&mut self, start: P) -> Result<P, ReplayError> {
+    fn walk(&mut self, start: Turns) -> Result<Turns, ReplayError> {
         let tree = &mut self.tree;
         let root = tree.root();
         tree.set_number(root, start.number());
         let tip = tree.main_line().last().copied();
         let mut end = tip.is_none().then(|| start.clone());
         let mut errors: Vec<(Place, ReplayError)> = Vec::new();
-        let mut stack: Vec<Pending<P>> = Vec::new();
+        let mut stack: Vec<Pending> = Vec::new();
         let children = tree.children(root).to_vec();
         push_children(&mut stack, &children, start, 1);
         while let Some(Pending { id, mut state, ply }) = stack.pop() {
@@ -459,15 +336,15 @@ impl PgnGame {
 }
 
 /// A node waiting to be played from `state`, the `ply`-th move of its line.
-struct Pending<P> {
+struct Pending {
     id: NodeId,
-    state: P,
+    state: Turns,
     ply: usize,
 }
 
 /// The continuations of a node, to be played from `state`: the main line on top of
 /// the stack, so that it is walked first; each variation from a [`Play::branch`].
-fn push_children<P: Play>(stack: &mut Vec<Pending<P>>, children: &[NodeId], state: P, ply: usize) {
+fn push_children(stack: &mut Vec<Pending>, children: &[NodeId], state: Turns, ply: usize) {
     let Some((&main, variations)) = children.split_first() else {
         return;
     };
@@ -480,4 +357,31 @@ fn push_children<P: Play>(stack: &mut Vec<Pending<P>>, children: &[NodeId], stat
         state,
         ply,
     });
+}
+
+/// The start of game `game` (its first line `line`) from its tags: the variant, and its
+/// start or the FEN.
+pub(crate) fn start_of(
+    catalog: &Catalog,
+    variant: &str,
+    fen: Option<&str>,
+    game: usize,
+    line: usize,
+) -> Result<Game, ReplayError> {
+    let entry = catalog
+        .get(variant)
+        .ok_or_else(|| ReplayError::UnknownVariant {
+            game,
+            line,
+            variant: variant.to_string(),
+        })?;
+    let rules = Arc::clone(&entry.rules);
+    match fen {
+        Some(fen) => Game::from_fen(rules, fen).map_err(|e| ReplayError::BadFen {
+            game,
+            line,
+            reason: e.to_string(),
+        }),
+        None => Ok(Game::new(rules)),
+    }
 }

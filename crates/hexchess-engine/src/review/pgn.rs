@@ -6,7 +6,7 @@ use std::fmt;
 
 use hexchess_core::catalog::Catalog;
 use hexchess_core::moves::Move;
-use hexchess_core::pgn::{PgnGame, ReplayError, Replayed};
+use hexchess_core::pgn::{PgnGame, ReplayError};
 use hexchess_core::position::Position;
 
 use super::GameReview;
@@ -43,20 +43,18 @@ pub fn main_line(
     game: &mut PgnGame,
     catalog: &Catalog,
 ) -> Result<(Position, Vec<Move>), GameError> {
-    let end = match game.replay(catalog).map_err(GameError::Replay)? {
-        Replayed::Two(end) => end,
-        Replayed::More(g) => {
-            return Err(GameError::MoreSides {
-                game: game.number,
-                sides: g.position().rules().side_count(),
-            });
-        }
-    };
-    let moves: Vec<Move> = end.moves_played().collect();
-    // The replay played the main line from the start the tags give: taking it back
-    // move by move finds that start again, with no second reading of the tags.
-    let mut start = *end;
-    while start.unmake_move().is_some() {}
+    let played = game.replay(catalog).map_err(GameError::Replay)?;
+    let rules = catalog
+        .get(game.variant())
+        .and_then(|e| e.two_player_rules())
+        .ok_or(GameError::MoreSides {
+            game: game.number,
+            sides: played.position().rules().side_count(),
+        })?;
+    // The engine reviews on the narrow cell sets: the same start, the same moves.
+    let moves: Vec<Move> = played.moves().collect();
+    let start = Position::from_fen(rules, &played.start_position().to_fen())
+        .expect("the game's own start reads back");
     Ok((start, moves))
 }
 
