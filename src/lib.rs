@@ -1,7 +1,7 @@
 //! hexchess, the game: one Bevy plugin per folder, imports flowing one way.
 //!
-//! [`game::GameState`] holds the position and history and is the only
-//! source of truth; the board, pieces, highlights and labels are views synced from it
+//! [`game::CurrentGame`] holds the game on the board, of any number of sides, and is
+//! the only source of truth; the board, pieces, highlights and labels are views synced from it
 //! after every change, never the other way round.
 //!
 //! The folders, each depending only on those above it:
@@ -11,10 +11,9 @@
 //! - [`look`]: view settings, the material and shader, geometry, pinned text.
 //! - [`board`]: cells in the world, tiles, coordinate labels, highlights.
 //! - [`pieces`]: piece models and images, their entities, animations.
-//! - [`play`]: who plays, the engine's level, clocks, app states, the engine opponent.
+//! - [`play`]: who plays (two sides or a table's seats), the engine's level, clocks,
+//!   app states, the engine opponents.
 //! - [`input`]: mouse and keyboard: selecting, dragging, promotion choice, shortcuts.
-//! - [`table`]: games of more than two sides: the table's game, seats, engine seats,
-//!   its board, pieces, highlights and clicks.
 //! - [`editor`]: the board editor: a position set up by hand, checked as it is edited.
 //! - [`sound`]: a sound for each move, capture, check and end of game, and the mute.
 //! - [`prefs`]: the settings and the unfinished game, kept between runs.
@@ -34,15 +33,12 @@ pub mod play;
 pub mod prefs;
 pub mod screen;
 pub mod sound;
-pub mod table;
 pub mod ui;
 
-use std::sync::Arc;
-
 use bevy::prelude::*;
-use hexchess_core::{Catalog, Position};
+use hexchess_core::{Catalog, StartError};
 
-use crate::game::{GameState, Variants};
+use crate::game::{CurrentGame, Variants};
 use crate::look::Settings;
 use crate::play::Session;
 
@@ -80,41 +76,20 @@ impl std::fmt::Display for LaunchError {
 }
 
 impl LaunchOptions {
-    /// The starting game state, or a clear error.
-    pub fn game_state(&self, catalog: &Catalog) -> Result<GameState, LaunchError> {
+    /// The starting game (any number of sides), or a clear error.
+    pub fn game_state(&self, catalog: &Catalog) -> Result<CurrentGame, LaunchError> {
         if let Some(record) = &self.record {
-            let position = crate::game::records::replay_two_player(record, catalog)
-                .map_err(LaunchError::BadMove)?;
-            let mut state = GameState::new(Arc::clone(position.rules_arc()));
-            state.position = position;
-            state.start_fen = record.tag("FEN").map(str::to_string);
-            return Ok(state);
+            return crate::game::records::replay(record, catalog).map_err(LaunchError::BadMove);
         }
         let id = self.variant.as_deref().unwrap_or("glinski");
         let entry = catalog.get(id).ok_or_else(|| LaunchError::UnknownVariant {
             id: id.to_string(),
             known: catalog.ids().iter().map(|s| s.to_string()).collect(),
         })?;
-        let rules = entry
-            .two_player_rules()
-            .ok_or_else(|| LaunchError::UnknownVariant {
-                id: id.to_string(),
-                known: catalog.ids().iter().map(|s| s.to_string()).collect(),
-            })?;
-        let mut state = GameState::new(Arc::clone(&rules));
-        if let Some(fen) = &self.fen {
-            state.position =
-                Position::from_fen(rules, fen).map_err(|e| LaunchError::BadFen(e.to_string()))?;
-            state.start_fen = Some(fen.clone());
-        }
-        for m in &self.moves {
-            let mv = state
-                .position
-                .parse_move(m)
-                .map_err(|e| LaunchError::BadMove(e.to_string()))?;
-            state.position.make_move(mv);
-        }
-        Ok(state)
+        CurrentGame::from_moves(entry, self.fen.as_deref(), &self.moves).map_err(|e| match e {
+            StartError::Fen(e) => LaunchError::BadFen(e.to_string()),
+            turn => LaunchError::BadMove(turn.to_string()),
+        })
     }
 }
 
@@ -123,7 +98,7 @@ impl LaunchOptions {
 pub fn add_game_plugins(
     app: &mut App,
     catalog: Catalog,
-    state: GameState,
+    state: CurrentGame,
     settings: Settings,
     session: Session,
 ) {
@@ -138,7 +113,6 @@ pub fn add_game_plugins(
             pieces::PiecesPlugin,
             play::PlayPlugin,
             input::InputPlugin,
-            table::TablePlugin,
             editor::EditorPlugin,
             sound::SoundPlugin,
             prefs::PrefsPlugin,
@@ -148,7 +122,7 @@ pub fn add_game_plugins(
 /// Everything: the game plugins plus camera, interface and screenshots.
 pub struct HexchessPlugin {
     pub catalog: Catalog,
-    pub state: GameState,
+    pub state: CurrentGame,
     pub settings: Settings,
     pub session: Session,
     pub theme: look::Theme,

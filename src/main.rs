@@ -11,11 +11,11 @@ use clap::{Parser, ValueEnum};
 use hexchess::board::Selection;
 use hexchess::dev::frames::{ExitAfter, ExitWhenOver, FrameReport};
 use hexchess::dev::screenshot::ScreenshotPlan;
+use hexchess::game::CurrentGame;
 use hexchess::game::GameNotice;
-use hexchess::game::GameState;
 use hexchess::look::{Theme, View};
 use hexchess::machine::{cores, run_systems_on_one_thread, systems_on_one_thread};
-use hexchess::play::{AppState, Mode};
+use hexchess::play::{AppState, Mode, Seats};
 use hexchess::prefs::{
     KeptPreferences, Preferences, PrefsFiles, ResumeOffer, Unfinished, VariantKind,
 };
@@ -173,7 +173,7 @@ enum SideArg {
 }
 
 fn main() -> ExitCode {
-    let mut cli = Cli::parse();
+    let cli = Cli::parse();
     let catalog = Catalog::load_default();
     for e in catalog.errors() {
         eprintln!("warning: {e}");
@@ -183,14 +183,6 @@ fn main() -> ExitCode {
     for w in &kept.warnings {
         eprintln!("warning: {w}");
     }
-    // A game of more sides opens the table; the two-player game waits behind it.
-    let table = match table_request(&mut cli, &catalog) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
-    };
     let (options, selection) = match launch_options(&cli, &kept.prefs, &catalog) {
         Ok(o) => o,
         Err(e) => {
@@ -278,9 +270,6 @@ fn main() -> ExitCode {
     if cli.settings {
         app.world_mut().write_message(hexchess::ui::OpenSettings);
     }
-    if let Some(request) = table {
-        app.world_mut().write_message(request);
-    }
     if let Some(ending) = &cli.drill {
         app.world_mut().write_message(hexchess::play::StartDrill {
             variant: cli.variant.clone().unwrap_or_else(|| "glinski".into()),
@@ -301,42 +290,30 @@ fn main() -> ExitCode {
     }
 }
 
-/// The table to open when `--variant` is a game of more sides (then the two-player
-/// options fall back to their defaults), with its seats and turns.
-fn table_request(
-    cli: &mut Cli,
-    catalog: &Catalog,
-) -> Result<Option<hexchess::table::TableRequest>, String> {
-    use hexchess::table::{SeatPlayer, TableRequest};
-    let Some(variant) = cli.variant.clone() else {
+/// The seats of a game of more sides (`--variant` one of them): as `--seats` names
+/// them, the rest engines; without `--seats`, a person in the first seat (none with
+/// `--mode engine-engine`). `None` for a two-player variant.
+fn table_seats(cli: &Cli, catalog: &Catalog) -> Result<Option<Seats>, String> {
+    let Some(variant) = &cli.variant else {
         return Ok(None);
     };
-    let Some(entry) = catalog.get(&variant).filter(|e| e.side_count() > 2) else {
+    let Some(entry) = catalog.get(variant).filter(|e| e.side_count() > 2) else {
         return Ok(None);
     };
-    let n = entry.rules.side_count();
-    let mut seats = cli
-        .seats
-        .iter()
-        .map(|s| SeatPlayer::parse(s).map_err(|e| format!("--seats: {e}")))
-        .collect::<Result<Vec<_>, _>>()?;
-    if seats.is_empty() && !matches!(cli.mode, Some(ModeArg::EngineEngine)) {
-        seats.push(SeatPlayer::Human);
+    let n = entry.side_count();
+    let mut words = cli.seats.clone();
+    if words.is_empty() && !matches!(cli.mode, Some(ModeArg::EngineEngine)) {
+        words.push("human".into());
     }
-    if seats.len() > n {
+    if words.len() > n {
         return Err(format!(
             "--seats: {} seats given; {variant} has {n}",
-            seats.len()
+            words.len()
         ));
     }
-    let turns = std::mem::take(&mut cli.moves);
-    cli.variant = None;
-    Ok(Some(TableRequest::Start {
-        variant,
-        seats,
-        fen: cli.fen.take(),
-        turns,
-    }))
+    Seats::from_list(&words)
+        .map(Some)
+        .map_err(|e| format!("--seats: {e}"))
 }
 
 /// The settings kept from last time (none with `--fresh` or `--screenshot`, which
@@ -410,6 +387,9 @@ fn launch_options(
             ModeArg::HumanHuman => Mode::HumanVsHuman,
         };
     }
+    if let Some(seats) = table_seats(cli, catalog)? {
+        session.mode = Mode::Table(seats);
+    }
     settings.flipped = cli.flip || session.mode == (Mode::HumanVsEngine { human: Side::Black });
     if let Some(level) = cli.level {
         session.level = level;
@@ -435,7 +415,7 @@ fn launch_options(
 }
 
 /// `--select`'s cell on the game's board.
-fn parse_cell(state: &GameState, name: &str) -> Result<Cell, String> {
+fn parse_cell(state: &CurrentGame, name: &str) -> Result<Cell, String> {
     state
         .rules()
         .board()
@@ -448,7 +428,7 @@ fn add_window_and_game(
     app: &mut App,
     window_size: (u32, u32),
     catalog: Catalog,
-    state: GameState,
+    state: CurrentGame,
     options: LaunchOptions,
     theme: Theme,
 ) {

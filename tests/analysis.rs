@@ -6,7 +6,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
-use hexchess::game::{GameState, MoveRequest, ReviewRequest};
+use hexchess::game::{CurrentGame, ReviewRequest, StepRequest};
 use hexchess::look::Settings;
 use hexchess::play::analysis::{Analysis, AnalysisRequest};
 use hexchess::play::{Mode, Session};
@@ -33,7 +33,7 @@ fn run_until(app: &mut App, limit: Duration, done: impl Fn(&App) -> bool) {
 }
 
 fn lines(app: &App) -> usize {
-    let shown = app.world().resource::<GameState>().displayed();
+    let shown = app.world().resource::<CurrentGame>().displayed();
     app.world().resource::<Analysis>().lines_for(&shown).len()
 }
 
@@ -46,7 +46,7 @@ fn the_lines_follow_the_position_shown_and_nobody_plays_meanwhile() {
     assert_eq!(app.world().resource::<Session>().mode, Mode::HumanVsHuman);
     run_until(&mut app, Duration::from_secs(20), |a| lines(a) == 2);
     // The two lines start with different legal moves, the better first.
-    let shown = app.world().resource::<GameState>().displayed();
+    let shown = app.world().resource::<CurrentGame>().displayed();
     let found = app.world().resource::<Analysis>().lines_for(&shown);
     assert_ne!(found[0].pv[0], found[1].pv[0]);
     assert!(found.iter().all(|l| shown.is_legal(l.pv[0])));
@@ -54,11 +54,11 @@ fn the_lines_follow_the_position_shown_and_nobody_plays_meanwhile() {
 
     // White moves; Black is the player's too now: no engine reply comes.
     let mv = shown.parse_move("f5f6").unwrap();
-    app.world_mut().write_message(MoveRequest(mv));
+    app.world_mut().write_message(StepRequest::play(mv));
     app.update();
     run_until(&mut app, Duration::from_secs(20), |a| lines(a) == 2);
-    let game = app.world().resource::<GameState>();
-    assert_eq!(game.position.ply_count(), 1, "no engine move");
+    let game = app.world().resource::<CurrentGame>();
+    assert_eq!(game.position().ply_count(), 1, "no engine move");
     let after = game.displayed();
     let found = app.world().resource::<Analysis>().lines_for(&after);
     assert!(
@@ -70,7 +70,7 @@ fn the_lines_follow_the_position_shown_and_nobody_plays_meanwhile() {
     app.world_mut().write_message(ReviewRequest(Some(0)));
     app.update();
     run_until(&mut app, Duration::from_secs(20), |a| lines(a) > 0);
-    let start = app.world().resource::<GameState>().displayed();
+    let start = app.world().resource::<CurrentGame>().displayed();
     assert_eq!(start.ply_count(), 0);
 
     // Off: the session is as it was.
@@ -89,10 +89,10 @@ fn the_hint_names_a_legal_move() {
     app.world_mut().write_message(AnalysisRequest::Hint);
     app.update();
     run_until(&mut app, Duration::from_secs(20), |a| {
-        let pos = &a.world().resource::<GameState>().position;
+        let pos = &a.world().resource::<CurrentGame>().position();
         a.world().resource::<Analysis>().hint_for(pos).is_some()
     });
-    let pos = app.world().resource::<GameState>().position.clone();
+    let pos = app.world().resource::<CurrentGame>().position().clone();
     let hint = app.world().resource::<Analysis>().hint_for(&pos).unwrap();
     assert!(pos.is_legal(hint));
 }
@@ -134,7 +134,7 @@ fn with_an_endgame_table_the_lines_give_the_mates_exact_length() {
     app.world_mut().write_message(AnalysisRequest::On);
     let exact = Score::Mate(i32::from(plies).div_euclid(2) + 1);
     run_until(&mut app, Duration::from_secs(20), |a| {
-        let shown = a.world().resource::<GameState>().displayed();
+        let shown = a.world().resource::<CurrentGame>().displayed();
         let lines = a.world().resource::<Analysis>().lines_for(&shown);
         lines.first().is_some_and(|l| l.score == exact)
     });

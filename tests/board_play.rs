@@ -8,7 +8,7 @@ use std::time::Duration;
 use bevy::prelude::*;
 use hexchess::board::Selection;
 use hexchess::board::{BoardLabel, CellTile, cell_world};
-use hexchess::game::{GameState, NewGameRequest};
+use hexchess::game::{CurrentGame, NewGameRequest};
 use hexchess::input::{PendingPromotion, PointerCell, PromotionChoice};
 use hexchess::look::{Settings, ViewChanged};
 use hexchess::pieces::PieceView;
@@ -28,7 +28,7 @@ fn app(variant: &str, fen: Option<&str>) -> App {
 
 fn cell(app: &App, name: &str) -> Cell {
     app.world()
-        .resource::<GameState>()
+        .resource::<CurrentGame>()
         .rules()
         .board()
         .parse_cell(name)
@@ -64,7 +64,7 @@ fn piece_entities(app: &mut App) -> Vec<(Entity, PieceView, Vec3)> {
 }
 
 fn fen(app: &App) -> String {
-    app.world().resource::<GameState>().position.to_fen()
+    app.world().resource::<CurrentGame>().position().to_fen()
 }
 
 #[test]
@@ -81,7 +81,7 @@ fn click_a_piece_then_a_target_moves_it_and_its_entity() {
     click(&mut app, "e4");
     assert_eq!(app.world().resource::<Selection>().from, Some(e4));
     click(&mut app, "e6");
-    let pos = &app.world().resource::<GameState>().position;
+    let pos = &app.world().resource::<CurrentGame>().position();
     assert_eq!(
         pos.last_move().map(|m| pos.move_to_lan(m)).as_deref(),
         Some("e4e6")
@@ -92,7 +92,7 @@ fn click_a_piece_then_a_target_moves_it_and_its_entity() {
         .find(|(e, _, _)| *e == pawn)
         .unwrap();
     assert_eq!(view.cell, e6, "the same entity now stands on e6");
-    let expected = cell_world(app.world().resource::<GameState>().rules(), e6);
+    let expected = cell_world(app.world().resource::<CurrentGame>().rules(), e6);
     assert!(at.distance(expected) < 1e-3, "{at} vs {expected}");
     assert_eq!(app.world().resource::<Selection>().from, None);
 }
@@ -125,7 +125,8 @@ fn dragging_to_an_illegal_cell_snaps_back() {
     let mut app = app("glinski", None);
     let before = fen(&app);
     let f5 = cell(&app, "f5");
-    let rules_pos = |app: &App, c: Cell| cell_world(app.world().resource::<GameState>().rules(), c);
+    let rules_pos =
+        |app: &App, c: Cell| cell_world(app.world().resource::<CurrentGame>().rules(), c);
     // Press on f5, move the pointer over f9, release there.
     let home = rules_pos(&app, f5);
     point_at(&mut app, "f5");
@@ -161,7 +162,7 @@ fn a_promotion_completes_through_the_picker() {
     click(&mut app, "k7");
     let pending = app.world().resource::<PendingPromotion>().moves.clone();
     assert_eq!(pending.len(), 4, "queen, rook, bishop, knight");
-    let pos = app.world().resource::<GameState>().position.clone();
+    let pos = app.world().resource::<CurrentGame>().position().clone();
     let knight = pending
         .iter()
         .position(|m| m.promotion().map(|k| pos.rules().kind_info(k).letter) == Some('N'))
@@ -169,9 +170,9 @@ fn a_promotion_completes_through_the_picker() {
     app.world_mut().write_message(PromotionChoice(Some(knight)));
     app.update();
     settle(&mut app);
-    let state = app.world().resource::<GameState>();
+    let state = app.world().resource::<CurrentGame>();
     let k7 = state.rules().board().parse_cell("k7").unwrap();
-    let promoted = state.position.piece_at(k7).unwrap();
+    let promoted = state.position().piece_at(k7).unwrap();
     assert_eq!(state.rules().kind_info(promoted.kind).letter, 'N');
     let shown = piece_entities(&mut app)
         .into_iter()
@@ -194,12 +195,13 @@ fn switching_variant_rebuilds_board_and_pieces() {
     app.world_mut().write_message(NewGameRequest {
         variant: Some("grand".into()),
         fen: None,
+        moves: Vec::new(),
     });
     app.update();
     app.update();
     assert_eq!(cells(&mut app), 127);
     assert_eq!(piece_entities(&mut app).len(), 46);
-    assert_eq!(app.world().resource::<GameState>().rules().id(), "grand");
+    assert_eq!(app.world().resource::<CurrentGame>().rules().id(), "grand");
 }
 
 #[test]
@@ -223,7 +225,7 @@ fn flipping_keeps_every_coordinate_label_on_its_cell() {
     let after = labels(&mut app);
     assert_eq!(after, before, "labels stay on their cells");
     // Each label sits next to a cell whose name contains it.
-    let state = app.world().resource::<GameState>();
+    let state = app.world().resource::<CurrentGame>();
     let b = state.rules().board();
     for (text, p) in &after {
         let world = Vec3::new(p[0] as f32, p[1] as f32, p[2] as f32) / 100.0;
@@ -252,7 +254,7 @@ fn a_selected_piece_shows_its_targets() {
         .world_mut()
         .query_filtered::<&Transform, With<hexchess::board::Highlight>>();
     let marks: Vec<Vec3> = q.iter(app.world()).map(|t| t.translation).collect();
-    let state = app.world().resource::<GameState>();
+    let state = app.world().resource::<CurrentGame>();
     let at = |n: &str| cell_world(state.rules(), state.rules().board().parse_cell(n).unwrap());
     for target in ["e4", "e5", "e6"] {
         assert!(
@@ -272,7 +274,7 @@ fn a_piece_from_the_hand_is_placed_by_click_or_drag() {
     let mut app = app("pre-hexachess", None);
     let bishop = app
         .world()
-        .resource::<GameState>()
+        .resource::<CurrentGame>()
         .rules()
         .kind_by_letter('B')
         .unwrap();
@@ -294,7 +296,7 @@ fn a_piece_from_the_hand_is_placed_by_click_or_drag() {
     // Black drags a knight from the tray and lets go over f11.
     let knight = app
         .world()
-        .resource::<GameState>()
+        .resource::<CurrentGame>()
         .rules()
         .kind_by_letter('N')
         .unwrap();
@@ -329,11 +331,11 @@ fn a_hidden_deployment_is_not_drawn_for_the_other_player() {
     };
     let place = |app: &mut App, text: &str| {
         let mv = {
-            let game = app.world().resource::<GameState>();
-            game.position.parse_move(text).unwrap()
+            let game = app.world().resource::<CurrentGame>();
+            game.position().parse_move(text).unwrap()
         };
         app.world_mut()
-            .write_message(hexchess::game::MoveRequest(mv));
+            .write_message(hexchess::game::StepRequest::play(mv));
         settle(app);
     };
     app.world_mut().write_message(ScreenReady);
@@ -426,7 +428,7 @@ fn a_pawn_promoted_to_a_vizir_in_3d_takes_the_vizirs_letter() {
     // White has only its king and a pawn a step from promotion: every other piece is
     // lost, so the pawn may become a Vizir (Grand Hexachess).
     let start = app("grand", None);
-    let pos = start.world().resource::<GameState>().position.clone();
+    let pos = start.world().resource::<CurrentGame>().position().clone();
     let rules = pos.rules_arc().clone();
     let (k, p, v) = ['K', 'P', 'V']
         .map(|c| rules.kind_by_letter(c).unwrap())
@@ -457,7 +459,7 @@ fn a_pawn_promoted_to_a_vizir_in_3d_takes_the_vizirs_letter() {
     };
     assert_eq!(letters(&mut app), Vec::<String>::new());
     app.world_mut()
-        .write_message(hexchess::game::MoveRequest(mv));
+        .write_message(hexchess::game::StepRequest::play(mv));
     // Through the move's animation.
     for _ in 0..60 {
         app.update();

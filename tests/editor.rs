@@ -5,7 +5,7 @@ mod common;
 
 use bevy::prelude::*;
 use hexchess::editor::{BoardEditor, EditorRequest, Tool, apply};
-use hexchess::game::{BoardPicture, GameState};
+use hexchess::game::{BoardPicture, CurrentGame};
 use hexchess::look::Settings;
 use hexchess::play::analysis::Analysis;
 use hexchess::play::{Mode, Session};
@@ -39,8 +39,8 @@ fn the_board_shows_the_setup_and_its_problems_are_named() {
     let mut app = app();
     let rules = app
         .world()
-        .resource::<GameState>()
-        .position
+        .resource::<CurrentGame>()
+        .position()
         .rules_arc()
         .clone();
     let king = rules.kind_by_letter('K').unwrap();
@@ -66,7 +66,10 @@ fn the_board_shows_the_setup_and_its_problems_are_named() {
         .expect("a picture");
     assert!(!picture.iter().any(|(c, _)| *c == g1));
     assert_eq!(problems(&app), ["White has no king"]);
-    assert_eq!(app.world().resource::<GameState>().position.ply_count(), 0);
+    assert_eq!(
+        app.world().resource::<CurrentGame>().position().ply_count(),
+        0
+    );
     // A white rook on g2 checking Black's king on g10 along the file (the pawns of
     // file g gone), with White to move: Black is in check out of turn.
     let rook = rules.kind_by_letter('R').unwrap();
@@ -108,9 +111,9 @@ fn the_board_shows_the_setup_and_its_problems_are_named() {
         app.world().resource::<BoardPicture>().0.is_none(),
         "the game shown again"
     );
-    let game = app.world().resource::<GameState>();
-    assert_eq!(game.position.to_fen(), fen);
-    assert!(game.position.in_check());
+    let game = app.world().resource::<CurrentGame>();
+    assert_eq!(game.position().to_fen(), fen);
+    assert!(game.position().in_check());
     assert!(app.world().resource::<Analysis>().on);
 }
 
@@ -120,12 +123,12 @@ fn an_illegal_setup_does_not_leave_the_editor() {
     editor(&mut app).setup.as_mut().unwrap().clear();
     app.update();
     assert_eq!(problems(&app), ["White has no king", "Black has no king"]);
-    let before = app.world().resource::<GameState>().position.to_fen();
+    let before = app.world().resource::<CurrentGame>().position().to_fen();
     app.world_mut().write_message(EditorRequest::Play);
     app.update();
     assert!(app.world().resource::<BoardEditor>().setup.is_some());
     assert_eq!(
-        app.world().resource::<GameState>().position.to_fen(),
+        app.world().resource::<CurrentGame>().position().to_fen(),
         before
     );
     // Cancel: the game is shown again as it was.
@@ -140,7 +143,12 @@ fn a_piece_dragged_moves_and_a_click_uses_the_tool() {
     use common::{button, point_at};
 
     let mut app = app();
-    let board = app.world().resource::<GameState>().rules().board().clone();
+    let board = app
+        .world()
+        .resource::<CurrentGame>()
+        .rules()
+        .board()
+        .clone();
     let cell = |name: &str| board.parse_cell(name).unwrap();
     let at = |app: &mut App, name: &str| editor(app).setup.as_ref().unwrap().piece_at(cell(name));
     // White's queen (e1) dragged to e6.

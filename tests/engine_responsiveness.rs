@@ -6,7 +6,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
-use hexchess::game::GameState;
+use hexchess::game::CurrentGame;
 use hexchess::look::Settings;
 use hexchess::play::EnginePlayer;
 use hexchess::play::{Mode, Session};
@@ -24,8 +24,8 @@ fn new_app(variant: &str, fen: Option<&str>, session: Session) -> App {
     app
 }
 
-fn game(app: &App) -> &GameState {
-    app.world().resource::<GameState>()
+fn game(app: &App) -> &CurrentGame {
+    app.world().resource::<CurrentGame>()
 }
 
 #[test]
@@ -45,7 +45,7 @@ fn the_engine_replies_while_frames_keep_running() {
     let start = Instant::now();
     let mut slowest = Duration::ZERO;
     let mut frames = 0;
-    while game(&app).position.ply_count() == 0 {
+    while game(&app).position().ply_count() == 0 {
         assert!(start.elapsed() < Duration::from_secs(20), "no engine move");
         let t = Instant::now();
         app.update();

@@ -9,7 +9,7 @@ use bevy::prelude::*;
 use bevy::window::FileDragAndDrop;
 use hexchess::game::files::{GameChoice, OpenFile, OpenText};
 use hexchess::game::records::{game_pgn, load, save_pgn};
-use hexchess::game::{EndRequest, GameState, MoveRequest};
+use hexchess::game::{CurrentGame, EndRequest, StepRequest};
 use hexchess::look::Settings;
 use hexchess::play::{Mode, Session};
 use hexchess_core::{GameOutcome, Side, Termination};
@@ -37,8 +37,8 @@ fn run(app: &mut App) {
     }
 }
 
-fn game(app: &App) -> &GameState {
-    app.world().resource::<GameState>()
+fn game(app: &App) -> &CurrentGame {
+    app.world().resource::<CurrentGame>()
 }
 
 const THREE_GAMES: &str = "[Event \"one\"]\n[White \"Ann\"]\n\n1. f6 c5 *\n\n[Event \"two\"]\n[Variant \"mccooey\"]\n\n1. f6 *\n\n[Event \"three\" oops]\n\n1. f6 *\n";
@@ -60,7 +60,7 @@ fn a_file_of_several_games_waits_for_a_pick_and_names_the_bad_one() {
         "{:?}",
         choice.problems
     );
-    assert_eq!(game(&app).position.ply_count(), 0, "nothing loaded yet");
+    assert_eq!(game(&app).position().ply_count(), 0, "nothing loaded yet");
     // From the command line: the file's games counted, one chosen by number.
     let e = load(&path, None).unwrap_err();
     assert!(e.contains("holds 3 games"), "{e}");
@@ -83,7 +83,7 @@ fn one_game_dropped_on_the_window_loads_and_a_position_pasted_starts() {
         path_buf: path,
     });
     run(&mut app);
-    assert_eq!(game(&app).position.ply_count(), 3);
+    assert_eq!(game(&app).position().ply_count(), 3);
     // A Grand Hexachess position from the clipboard, while Gliński is on the board:
     // it fits only Grand's board. (A FEN that fits the board on screen stays there:
     // Gliński's and McCooey's boards are the same.)
@@ -91,12 +91,12 @@ fn one_game_dropped_on_the_window_loads_and_a_position_pasted_starts() {
     app.world_mut().write_message(OpenText(fen.into()));
     run(&mut app);
     assert_eq!(game(&app).rules().id(), "grand");
-    assert_eq!(game(&app).position.to_fen(), fen);
+    assert_eq!(game(&app).position().to_fen(), fen);
     // Garbage changes nothing.
     app.world_mut()
         .write_message(OpenText("not a game at all {".into()));
     run(&mut app);
-    assert_eq!(game(&app).position.to_fen(), fen);
+    assert_eq!(game(&app).position().to_fen(), fen);
 }
 
 #[test]
@@ -117,8 +117,8 @@ fn a_saved_game_is_pgn_with_its_ending_and_reads_back() {
     let path = dir.join("sub").join("game.pgn");
     let mut app = app();
     for m in ["f5f6", "c7c5"] {
-        let mv = game(&app).position.parse_move(m).unwrap();
-        app.world_mut().write_message(MoveRequest(mv));
+        let mv = game(&app).position().parse_move(m).unwrap();
+        app.world_mut().write_message(StepRequest::play(mv));
         run(&mut app);
     }
     app.world_mut().write_message(EndRequest(GameOutcome::win(

@@ -6,7 +6,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
-use hexchess::game::{GameState, MoveRequest, NewGameRequest};
+use hexchess::game::{CurrentGame, NewGameRequest, StepRequest};
 use hexchess::look::Settings;
 use hexchess::play::review::{GameReviewRequest, GameReviewState};
 use hexchess::play::{Mode, Session};
@@ -31,7 +31,7 @@ fn state(app: &App) -> &GameReviewState {
 fn a_review_runs_in_the_background_and_marks_a_queen_given_away() {
     // After four quiet opening moves White's queen walks where a pawn takes it.
     let mut app = app_with(&["f5f6", "c7c5", "e4e5", "g7g6"]);
-    let pos = app.world().resource::<GameState>().position.clone();
+    let pos = app.world().resource::<CurrentGame>().position().clone();
     // The first queen move that puts it where a pawn takes it for nothing.
     let hanging = pos
         .legal_moves()
@@ -51,7 +51,7 @@ fn a_review_runs_in_the_background_and_marks_a_queen_given_away() {
                 }
         })
         .expect("a queen move into a pawn's capture");
-    app.world_mut().write_message(MoveRequest(hanging));
+    app.world_mut().write_message(StepRequest::play(hanging));
     app.update();
     app.world_mut().write_message(GameReviewRequest::Start);
     app.update();
@@ -62,7 +62,7 @@ fn a_review_runs_in_the_background_and_marks_a_queen_given_away() {
         app.update();
         std::thread::sleep(Duration::from_millis(20));
     }
-    let game = app.world().resource::<GameState>().clone();
+    let game = app.world().resource::<CurrentGame>().clone();
     let review = state(&app).review_of(&game).expect("a review of this game");
     assert_eq!(review.moves.len(), 5);
     assert!(review.complete);
@@ -76,7 +76,7 @@ fn a_review_runs_in_the_background_and_marks_a_queen_given_away() {
     // Another game: the review is not its.
     app.world_mut().write_message(NewGameRequest::default());
     app.update();
-    let game = app.world().resource::<GameState>().clone();
+    let game = app.world().resource::<CurrentGame>().clone();
     assert!(state(&app).review_of(&game).is_none());
 }
 

@@ -5,7 +5,7 @@ mod common;
 
 use bevy::prelude::*;
 use hexchess::board::highlights::{Highlight, Hovered};
-use hexchess::game::GameState;
+use hexchess::game::CurrentGame;
 use hexchess::input::PointerCell;
 use hexchess::look::Settings;
 use hexchess::play::{Mode, Session};
@@ -27,7 +27,7 @@ fn hovering_a_piece_shows_where_it_can_go() {
     app.update();
     app.update();
     assert_eq!(highlights(&mut app), 0, "nothing marked at the start");
-    let pos = app.world().resource::<GameState>().position.clone();
+    let pos = app.world().resource::<CurrentGame>().position().clone();
     let knight = pos.rules().board().parse_cell("d1").unwrap();
     let moves = pos
         .legal_moves()

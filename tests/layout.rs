@@ -1,5 +1,5 @@
 //! The game's folders import one way: each uses only the folders listed before it in
-//! `docs/layout.md` (machine, game, look, board, pieces, play, input, table, ui, screen,
+//! `docs/layout.md` (machine, game, look, board, pieces, play, input, ui, screen,
 //! dev),
 //! so there is no import cycle and every folder can be read without those after it.
 //!
@@ -9,9 +9,9 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// The folders, lowest first.
-const LAYERS: [&str; 14] = [
-    "machine", "game", "look", "board", "pieces", "play", "input", "table", "editor", "sound",
-    "prefs", "ui", "screen", "dev",
+const LAYERS: [&str; 13] = [
+    "machine", "game", "look", "board", "pieces", "play", "input", "editor", "sound", "prefs",
+    "ui", "screen", "dev",
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {

@@ -7,7 +7,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
-use hexchess::game::{GameState, LoadRequest, MoveRequest, UndoRequest};
+use hexchess::game::{CurrentGame, LoadRequest, StepRequest, UndoRequest};
 use hexchess::look::Settings;
 use hexchess::play::EnginePlayer;
 use hexchess::play::{AppState, GameOverDialog, Mode, Session};
@@ -25,8 +25,8 @@ fn new_app(variant: &str, fen: Option<&str>, session: Session) -> App {
     app
 }
 
-fn game(app: &App) -> &GameState {
-    app.world().resource::<GameState>()
+fn game(app: &App) -> &CurrentGame {
+    app.world().resource::<CurrentGame>()
 }
 
 /// Runs frames until `done`, failing after `limit` of real time.
@@ -52,14 +52,18 @@ fn undo_while_the_engine_thinks_cancels_the_search() {
             ..Session::default()
         },
     );
-    let mv = game(&app).position.parse_move("f5f6").unwrap();
-    app.world_mut().write_message(MoveRequest(mv));
+    let mv = game(&app).position().parse_move("f5f6").unwrap();
+    app.world_mut().write_message(StepRequest::play(mv));
     run_until(&mut app, Duration::from_secs(5), |app| {
         app.world().resource::<EnginePlayer>().is_thinking()
     });
     app.world_mut().write_message(UndoRequest(1));
     app.update();
-    assert_eq!(game(&app).position.ply_count(), 0, "the move is taken back");
+    assert_eq!(
+        game(&app).position().ply_count(),
+        0,
+        "the move is taken back"
+    );
     assert!(
         !app.world().resource::<EnginePlayer>().is_thinking(),
         "thinking stopped"
@@ -70,12 +74,12 @@ fn undo_while_the_engine_thinks_cancels_the_search() {
         app.update();
         std::thread::sleep(Duration::from_millis(10));
     }
-    assert_eq!(game(&app).position.ply_count(), 0);
-    assert_eq!(game(&app).position.turn(), Side::White);
+    assert_eq!(game(&app).position().ply_count(), 0);
+    assert_eq!(game(&app).position().turn(), Side::White);
     // And it still plays once it is its turn again.
-    app.world_mut().write_message(MoveRequest(mv));
+    app.world_mut().write_message(StepRequest::play(mv));
     run_until(&mut app, Duration::from_secs(10), |app| {
-        game(app).position.ply_count() == 2
+        game(app).position().ply_count() == 2
     });
 }
 
@@ -102,7 +106,7 @@ fn an_engine_game_at_a_low_level_ends_as_the_rules_say() {
     let catalog = Catalog::builtin();
     let rules = catalog.get("glinski").unwrap().two_player_rules().unwrap();
     let mut replay = Position::from_fen(rules, state.start_fen.as_deref().unwrap()).unwrap();
-    for san in state.san_moves() {
+    for san in state.move_texts() {
         let mv = replay.parse_move(&san).unwrap();
         replay.make_move(mv);
     }
@@ -125,12 +129,12 @@ fn save_then_load_restores_position_and_moves() {
         },
     );
     for m in ["f4f5", "e8e6", "e3e4", "g8g7"] {
-        let mv = game(&app).position.parse_move(m).unwrap();
-        app.world_mut().write_message(MoveRequest(mv));
+        let mv = game(&app).position().parse_move(m).unwrap();
+        app.world_mut().write_message(StepRequest::play(mv));
         app.update();
     }
     let before = game(&app).clone();
-    assert_eq!(before.position.ply_count(), 4);
+    assert_eq!(before.position().ply_count(), 4);
     let session = app.world().resource::<Session>().clone();
     let path = std::env::temp_dir().join(format!("hexchess-save-{}.txt", std::process::id()));
     hexchess::game::records::save(
@@ -141,13 +145,13 @@ fn save_then_load_restores_position_and_moves() {
     // A different game in between, then load.
     app.world_mut().write_message(UndoRequest(4));
     app.update();
-    assert_eq!(game(&app).position.ply_count(), 0);
+    assert_eq!(game(&app).position().ply_count(), 0);
     let record = hexchess::game::records::load(&path, None).unwrap();
     app.world_mut().write_message(LoadRequest(record));
     app.update();
     let after = game(&app);
-    assert_eq!(after.position.to_fen(), before.position.to_fen());
-    assert_eq!(after.san_moves(), before.san_moves());
+    assert_eq!(after.position().to_fen(), before.position().to_fen());
+    assert_eq!(after.move_texts(), before.move_texts());
     std::fs::remove_file(&path).ok();
 }
 
@@ -162,7 +166,7 @@ fn the_game_over_dialog_shows_mate_and_stalemate_scores() {
             ..Session::default()
         },
     );
-    let pos = game(&app).position.clone();
+    let pos = game(&app).position().clone();
     let mate = pos
         .legal_moves()
         .into_iter()
@@ -173,7 +177,7 @@ fn the_game_over_dialog_shows_mate_and_stalemate_scores() {
                 .is_some_and(|o| o.termination == Termination::Checkmate)
         })
         .unwrap();
-    app.world_mut().write_message(MoveRequest(mate));
+    app.world_mut().write_message(StepRequest::play(mate));
     app.update();
     app.update();
     assert_eq!(

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use bevy::prelude::*;
-use hexchess::game::{EndRequest, GameState};
+use hexchess::game::{CurrentGame, EndRequest};
 use hexchess::look::{Settings, View};
 use hexchess::play::{Mode, Session};
 use hexchess::prefs::{
@@ -104,8 +104,8 @@ fn an_unfinished_game_is_kept_after_every_move_and_offered_again() {
     for _ in 0..3 {
         second.update();
     }
-    let game = second.world().resource::<GameState>();
-    assert_eq!(game.position.ply_count(), 3, "the game continues");
+    let game = second.world().resource::<CurrentGame>();
+    assert_eq!(game.position().ply_count(), 3, "the game continues");
     assert!(second.world().resource::<ResumeOffer>().0.is_none());
 
     // Over: nothing to offer any more.
@@ -129,7 +129,11 @@ fn an_unfinished_game_is_kept_after_every_move_and_offered_again() {
     fourth.update();
     assert!(!path.exists());
     assert_eq!(
-        fourth.world().resource::<GameState>().position.ply_count(),
+        fourth
+            .world()
+            .resource::<CurrentGame>()
+            .position()
+            .ply_count(),
         0
     );
 }
@@ -157,32 +161,34 @@ fn a_corrupt_settings_file_starts_the_defaults_with_a_warning() {
 
 #[test]
 fn an_unfinished_game_of_more_sides_comes_back_at_its_table_with_its_seats() {
-    use hexchess::game::Seating;
-    use hexchess::table::{SeatPlayer, TableRequest, TableState};
+    use hexchess::play::{Mode, SeatPlayer, Seats, Session, StartGame};
     use hexchess_engine::multi::Strategy;
 
     let dir = folder("autosave-table");
     let path = dir.join("autosave.pgn");
     let mut first = app(&dir, Preferences::default(), ResumeOffer::default());
-    let seats = vec![
+    let mut seats = Seats::default();
+    seats.players[..3].copy_from_slice(&[
         SeatPlayer::Human,
         SeatPlayer::Engine(Strategy::BestReply),
         SeatPlayer::Human,
-    ];
-    // Two people and an engine that never moves here: the turns are given.
-    first.world_mut().write_message(TableRequest::Start {
+    ]);
+    // Two people and an engine that is not on move here: the turns are given.
+    first.world_mut().write_message(StartGame {
         variant: "hexachess-3".into(),
-        seats: seats.clone(),
+        mode: Mode::Table(seats),
+        level: hexchess::play::DEFAULT_LEVEL,
+        time_control: None,
         fen: None,
-        turns: ["e3e4", "c13d13", "l13l12"].map(String::from).to_vec(),
+        moves: ["e3e4", "c13d13", "l13l12"].map(String::from).to_vec(),
     });
     for _ in 0..4 {
         first.update();
     }
-    let turns = first.world().resource::<TableState>().game.turn_texts();
+    let turns = first.world().resource::<CurrentGame>().move_texts();
     assert_eq!(turns.len(), 3);
-    // Kept as soon as the table changed; the engine's seat is back on move (White's
-    // turn again after the round), so nothing else was played yet.
+    // Kept as soon as the game changed; White (a person) is on move again after the
+    // round, so nothing else was played yet.
     let unfinished = autosave::read(&path)
         .unwrap()
         .expect("the table's game kept");
@@ -196,13 +202,13 @@ fn an_unfinished_game_of_more_sides_comes_back_at_its_table_with_its_seats() {
     for _ in 0..6 {
         second.update();
     }
-    assert_eq!(
-        *second.world().resource::<State<Seating>>().get(),
-        Seating::Table
-    );
-    let table = second.world().resource::<TableState>();
-    assert_eq!(table.seats, seats);
-    assert_eq!(table.game.turn_texts()[..3], turns[..]);
+    let game = second.world().resource::<CurrentGame>();
+    assert_eq!(game.side_count(), 3);
+    assert_eq!(game.move_texts()[..3], turns[..]);
+    let Mode::Table(sat) = second.world().resource::<Session>().mode else {
+        panic!("not seated at a table");
+    };
+    assert_eq!(sat.players[..3], seats.players[..3]);
 }
 
 #[test]
@@ -236,7 +242,11 @@ fn a_start_with_a_game_of_its_own_asks_before_the_unfinished_game_is_replaced() 
     play(&mut second, &["d3d5"]);
     assert_eq!(std::fs::read(&path).unwrap(), kept);
     assert_eq!(
-        second.world().resource::<GameState>().position.ply_count(),
+        second
+            .world()
+            .resource::<CurrentGame>()
+            .position()
+            .ply_count(),
         3,
         "the run's own game is on the board"
     );

@@ -8,7 +8,7 @@ use std::time::Duration;
 use bevy::prelude::*;
 use bevy::winit::{UpdateMode, WinitSettings};
 use bevy_egui::{EguiInput, egui};
-use hexchess::game::{GameState, MoveRequest};
+use hexchess::game::{CurrentGame, StepRequest};
 use hexchess::look::Settings;
 use hexchess::play::{Mode, Session};
 use hexchess::screen::camera::Orbit;
@@ -56,11 +56,11 @@ fn the_loop_rests_when_idle_and_runs_while_a_move_animates() {
     // A move: the pieces slide, drawn back to back.
     let mv = app
         .world()
-        .resource::<GameState>()
-        .position
+        .resource::<CurrentGame>()
+        .position()
         .parse_move("e6")
         .unwrap();
-    app.world_mut().write_message(MoveRequest(mv));
+    app.world_mut().write_message(StepRequest::play(mv));
     app.update();
     app.update();
     assert!(hexchess::pieces::animation::animating(app.world_mut()));

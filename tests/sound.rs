@@ -9,11 +9,13 @@ mod common;
 use std::time::Duration;
 
 use bevy::prelude::*;
-use hexchess::game::{EndRequest, GameState, LoadRequest, MoveRequest, UndoRequest};
+use hexchess::game::{
+    BoardPosition, CurrentGame, EndRequest, LoadRequest, StepRequest, UndoRequest,
+};
 use hexchess::look::Settings;
 use hexchess::play::{Mode, Session};
 use hexchess::sound::{Cue, SoundSettings};
-use hexchess_core::{GameOutcome, Move, Position, Side, Termination};
+use hexchess_core::{GameOutcome, Move, Side, Termination};
 
 /// Every cue written, in order.
 #[derive(Resource, Default)]
@@ -41,27 +43,27 @@ fn app(variant: &str, fen: Option<&str>) -> App {
     app
 }
 
-fn position(app: &App) -> Position {
-    app.world().resource::<GameState>().position.clone()
+fn position(app: &App) -> BoardPosition {
+    app.world().resource::<CurrentGame>().position().clone()
 }
 
 /// Plays `mv` and returns the cues it made.
 fn hear(app: &mut App, mv: Move) -> Vec<Cue> {
     app.world_mut().resource_mut::<Heard>().0.clear();
-    app.world_mut().write_message(MoveRequest(mv));
+    app.world_mut().write_message(StepRequest::play(mv));
     app.update();
     app.update();
     std::mem::take(&mut app.world_mut().resource_mut::<Heard>().0)
 }
 
-fn after(pos: &Position, mv: Move) -> Position {
+fn after(pos: &BoardPosition, mv: Move) -> BoardPosition {
     let mut p = pos.clone();
     p.make_move(mv);
     p
 }
 
 /// A line from `pos` of at most `depth` plies after which the side to move can capture.
-fn line_to_a_capture(pos: &Position, depth: u32) -> Option<Vec<Move>> {
+fn line_to_a_capture(pos: &BoardPosition, depth: u32) -> Option<Vec<Move>> {
     if pos.legal_moves().iter().any(|m| pos.is_capture(*m)) {
         return Some(Vec::new());
     }
@@ -131,14 +133,14 @@ fn a_resignation_ends_with_its_sound_and_a_loaded_game_is_silent() {
     // A finished game loaded: the board changes, nothing is heard.
     app.world_mut().resource_mut::<Heard>().0.clear();
     let record = hexchess::game::records::game_record(
-        app.world().resource::<GameState>(),
+        app.world().resource::<CurrentGame>(),
         &Session::default().players(),
     );
     let mut fresh = self::app("glinski", None);
     fresh.world_mut().write_message(LoadRequest(record));
     fresh.update();
     fresh.update();
-    assert!(fresh.world().resource::<GameState>().outcome().is_some());
+    assert!(fresh.world().resource::<CurrentGame>().outcome().is_some());
     assert_eq!(fresh.world().resource::<Heard>().0, []);
 }
 
@@ -176,16 +178,23 @@ fn a_cue_plays_at_the_chosen_loudness_for_its_length_and_not_when_muted() {
 
 #[test]
 fn the_table_sounds_its_moves_and_captures() {
-    use hexchess::table::{SeatPlayer, TableRequest, TableState};
+    use hexchess::game::StepRequest;
+    use hexchess::play::{SeatPlayer, Seats, StartGame};
     use hexchess_core::game::Step;
 
     let mut app = app("glinski", None);
     let start = |app: &mut App, turns: &[&str]| {
-        app.world_mut().write_message(TableRequest::Start {
+        let seats = Seats {
+            players: [SeatPlayer::Human; 4],
+            ..Seats::default()
+        };
+        app.world_mut().write_message(StartGame {
             variant: "hexachess-3".into(),
-            seats: vec![SeatPlayer::Human; 3],
+            mode: Mode::Table(seats),
+            level: hexchess::play::DEFAULT_LEVEL,
+            time_control: None,
             fen: None,
-            turns: turns.iter().map(|t| t.to_string()).collect(),
+            moves: turns.iter().map(|t| t.to_string()).collect(),
         });
         for _ in 0..4 {
             app.update();
@@ -205,7 +214,7 @@ fn the_table_sounds_its_moves_and_captures() {
         "a new table is silent"
     );
     let step = |app: &mut App, capture: bool| {
-        let game = &app.world().resource::<TableState>().game;
+        let game = &app.world().resource::<CurrentGame>().game;
         let found = game.steps().into_iter().find(|s| match s {
             Step::Play(m) => {
                 let takes = game.position().piece_at(m.to()).is_some();
@@ -217,7 +226,7 @@ fn the_table_sounds_its_moves_and_captures() {
         });
         let found = found.expect("such a step");
         app.world_mut().resource_mut::<Heard>().0.clear();
-        app.world_mut().write_message(TableRequest::Step(found));
+        app.world_mut().write_message(StepRequest(found));
         app.update();
         app.update();
         std::mem::take(&mut app.world_mut().resource_mut::<Heard>().0)

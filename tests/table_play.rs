@@ -1,22 +1,22 @@
-//! A game of more sides in the headless app: a table starts from a request, a person
-//! plays by clicks (a second move or ending the turn, a removal owed), engine seats
-//! play their turns, the pieces shown follow the game, and leaving brings the
-//! two-player board back.
+//! A game of more sides in the headless app, through the same resource, requests and
+//! views as a two-player game: a table starts from the new-game request, a person plays
+//! by clicks (a second move or ending the turn, a removal owed, a promotion chosen),
+//! engine seats play their turns, undo takes back whole turns, the move list steps back
+//! through earlier turns, every seat has a clock, and the pieces shown follow the game.
 
 mod common;
 
 use std::time::Duration;
 
 use bevy::prelude::*;
-use hexchess::board::{CellTile, cell_world};
-use hexchess::game::{GameState, Seating};
-use hexchess::input::PointerCell;
+use hexchess::board::{CellTile, Selection, cell_world};
+use hexchess::game::{CurrentGame, RedoRequest, ReviewRequest, StepRequest, UndoRequest};
+use hexchess::input::{PendingPromotion, PointerCell, PromotionChoice};
 use hexchess::look::Settings;
 use hexchess::pieces::PieceView;
-use hexchess::play::{Mode, Session};
-use hexchess::table::{SeatPlayer, TableRequest, TableState};
-use hexchess_core::Cell;
+use hexchess::play::{Clocks, Mode, SeatPlayer, Seats, Session, StartGame, TimeControl};
 use hexchess_core::game::{Standing, Step};
+use hexchess_core::{Cell, Side, Termination};
 use hexchess_engine::multi::Strategy;
 
 fn app() -> App {
@@ -30,45 +30,48 @@ fn app() -> App {
     app
 }
 
-fn start(app: &mut App, variant: &str, seats: Vec<SeatPlayer>, turns: &[&str]) {
-    start_at(app, variant, seats, None, turns);
+fn seats(players: &[SeatPlayer]) -> Seats {
+    let mut seats = Seats::default();
+    seats.players[..players.len()].copy_from_slice(players);
+    seats
+}
+
+fn start(app: &mut App, variant: &str, seats: Seats, turns: &[&str]) {
+    start_at(app, variant, seats, None, turns, None);
 }
 
 fn start_at(
     app: &mut App,
     variant: &str,
-    seats: Vec<SeatPlayer>,
+    seats: Seats,
     fen: Option<&str>,
     turns: &[&str],
+    time_control: Option<TimeControl>,
 ) {
-    app.world_mut().write_message(TableRequest::Start {
+    app.world_mut().write_message(StartGame {
         variant: variant.into(),
-        seats,
+        mode: Mode::Table(seats),
+        level: hexchess::play::DEFAULT_LEVEL,
+        time_control,
         fen: fen.map(str::to_string),
-        turns: turns.iter().map(|t| t.to_string()).collect(),
+        moves: turns.iter().map(|t| t.to_string()).collect(),
     });
     for _ in 0..4 {
         app.update();
     }
 }
 
-fn table(app: &App) -> &TableState {
-    app.world().resource::<TableState>()
+fn game(app: &App) -> &CurrentGame {
+    app.world().resource::<CurrentGame>()
 }
 
 fn cell(app: &App, name: &str) -> Cell {
-    table(app)
-        .game
-        .position()
-        .rules()
-        .board()
-        .parse_cell(name)
-        .unwrap()
+    game(app).rules().board().parse_cell(name).unwrap()
 }
 
 fn click(app: &mut App, name: &str) {
     let c = cell(app, name);
-    let world = cell_world(table(app).game.position().rules(), c);
+    let world = cell_world(game(app).rules(), c);
     *app.world_mut().resource_mut::<PointerCell>() = PointerCell {
         cell: Some(c),
         world: Some(world),
@@ -83,7 +86,8 @@ fn click(app: &mut App, name: &str) {
     app.update();
 }
 
-/// Frames until nothing moves, then the pieces shown must be the game's.
+/// Frames until nothing moves, then the pieces shown must be those of the position
+/// the board shows.
 fn settle_and_compare(app: &mut App) {
     for _ in 0..300 {
         app.update();
@@ -98,9 +102,8 @@ fn settle_and_compare(app: &mut App) {
         .iter(app.world())
         .map(|v| (v.cell.index(), v.piece.side.index(), v.piece.kind.index()))
         .collect();
-    let mut actual: Vec<(usize, usize, usize)> = table(app)
-        .game
-        .position()
+    let mut actual: Vec<(usize, usize, usize)> = game(app)
+        .displayed()
         .pieces()
         .map(|(c, p)| (c.index(), p.side.index(), p.kind.index()))
         .collect();
@@ -110,13 +113,10 @@ fn settle_and_compare(app: &mut App) {
 }
 
 #[test]
-fn people_play_a_game_of_three_by_clicks() {
+fn people_play_a_game_of_three_by_clicks_on_the_one_board() {
     let mut app = app();
-    start(&mut app, "hexachess-3", vec![SeatPlayer::Human; 3], &[]);
-    assert_eq!(
-        *app.world().resource::<State<Seating>>().get(),
-        Seating::Table
-    );
+    start(&mut app, "hexachess-3", seats(&[SeatPlayer::Human; 3]), &[]);
+    assert_eq!(game(&app).side_count(), 3);
     let tiles = app
         .world_mut()
         .query::<&CellTile>()
@@ -124,41 +124,51 @@ fn people_play_a_game_of_three_by_clicks() {
         .map(|t| t.0)
         .collect::<std::collections::HashSet<_>>()
         .len();
-    assert_eq!(tiles, 217, "the table's board replaced the two-player one");
+    assert_eq!(tiles, 217, "the board of three replaced the two-player one");
     settle_and_compare(&mut app);
     // White: e3 to e4 by two clicks.
     click(&mut app, "e3");
-    assert_eq!(table(&app).selected, Some(cell(&app, "e3")));
+    assert_eq!(
+        app.world().resource::<Selection>().from,
+        Some(cell(&app, "e3"))
+    );
     click(&mut app, "e4");
-    assert_eq!(table(&app).game.turns().len(), 1);
+    assert_eq!(game(&app).turn_count(), 1);
     settle_and_compare(&mut app);
     // A click on another side's piece selects nothing.
     click(&mut app, "e4");
-    assert_eq!(table(&app).selected, None);
+    assert_eq!(app.world().resource::<Selection>().from, None);
 }
 
+/// Turns after which White is threatened by both opponents (two moves).
+const TWO_MOVES: [&str; 12] = [
+    "e3e4", "c13d13", "l13l12", "d1e15", "c14d14", "i17n9", "e15g15", "a15g7", "n9l13", "g15n7",
+    "a14n7", "l13m7",
+];
+
 #[test]
-fn a_second_move_is_played_or_the_turn_ended_from_the_board_and_panel() {
+fn a_second_move_is_played_or_the_turn_ended_and_undo_takes_back_the_whole_turn() {
     let mut app = app();
-    // After these turns White is threatened by both opponents (two moves).
-    let turns = [
-        "e3e4", "c13d13", "l13l12", "d1e15", "c14d14", "i17n9", "e15g15", "a15g7", "n9l13",
-        "g15n7", "a14n7", "l13m7",
-    ];
-    start(&mut app, "hexachess-3", vec![SeatPlayer::Human; 3], &turns);
-    let (allowed, _) = table(&app).game.moves_this_turn();
+    start(
+        &mut app,
+        "hexachess-3",
+        seats(&[SeatPlayer::Human; 3]),
+        &TWO_MOVES,
+    );
+    let before = game(&app).game.to_fen();
+    let (allowed, _) = game(&app).game.moves_this_turn();
     assert_eq!(allowed, 2);
-    let first = table(&app)
+    let first = game(&app)
         .game
         .steps()
         .into_iter()
         .find_map(|s| match s {
-            Step::Play(m) if table(&app).game.position().piece_at(m.to()).is_none() => Some(m),
+            Step::Play(m) if game(&app).position().piece_at(m.to()).is_none() => Some(m),
             _ => None,
         })
         .unwrap();
     let (from, to) = {
-        let b = table(&app).game.position().rules().board();
+        let b = game(&app).rules().board();
         (
             b.name(first.from()).to_string(),
             b.name(first.to()).to_string(),
@@ -166,66 +176,171 @@ fn a_second_move_is_played_or_the_turn_ended_from_the_board_and_panel() {
     };
     click(&mut app, &from);
     click(&mut app, &to);
-    assert_eq!(
-        table(&app).game.turns().len(),
-        turns.len(),
-        "the turn goes on"
-    );
-    assert!(table(&app).game.steps().contains(&Step::Stop));
-    app.world_mut()
-        .write_message(TableRequest::Step(Step::Stop));
+    assert_eq!(game(&app).turn_count(), TWO_MOVES.len(), "the turn goes on");
+    assert!(game(&app).game.steps().contains(&Step::Stop));
+    app.world_mut().write_message(StepRequest(Step::Stop));
     app.update();
-    assert_eq!(table(&app).game.turns().len(), turns.len() + 1);
+    assert_eq!(game(&app).turn_count(), TWO_MOVES.len() + 1);
     settle_and_compare(&mut app);
+    // Undo: the whole turn (both of its steps) goes; redo plays it again.
+    app.world_mut().write_message(UndoRequest(1));
+    app.update();
+    assert_eq!(game(&app).turn_count(), TWO_MOVES.len());
+    assert_eq!(game(&app).game.to_fen(), before);
+    settle_and_compare(&mut app);
+    app.world_mut().write_message(RedoRequest(1));
+    app.update();
+    assert_eq!(game(&app).turn_count(), TWO_MOVES.len() + 1);
+    // Half a turn taken back: only the step played so far goes.
+    app.world_mut().write_message(UndoRequest(1));
+    app.update();
+    click(&mut app, &from);
+    click(&mut app, &to);
+    assert_eq!(game(&app).game.current_steps().len(), 1);
+    app.world_mut().write_message(UndoRequest(0));
+    app.update();
+    assert_eq!(game(&app).game.to_fen(), before);
+    assert_eq!(game(&app).turn_count(), TWO_MOVES.len());
 }
 
 #[test]
-fn engine_seats_play_their_turns_and_leaving_restores_the_two_player_board() {
+fn undo_against_engines_goes_back_to_the_persons_turn() {
+    let mut app = app();
+    let mut table = seats(&[
+        SeatPlayer::Human,
+        SeatPlayer::Engine(Strategy::Random),
+        SeatPlayer::Engine(Strategy::Random),
+    ]);
+    table.nodes = [50; 4];
+    start(
+        &mut app,
+        "hexachess-3",
+        table,
+        &["e3e4", "c13d13", "l13l12"],
+    );
+    assert_eq!(game(&app).side_to_move(), Side::White);
+    let turns = hexchess::play::undo_turns(game(&app), app.world().resource::<Session>());
+    assert_eq!(turns, 3, "back over both engines' turns to White's own");
+    app.world_mut().write_message(UndoRequest(turns));
+    app.update();
+    assert_eq!(game(&app).turn_count(), 0);
+    assert_eq!(game(&app).side_to_move(), Side::White);
+}
+
+#[test]
+fn the_move_list_steps_back_through_earlier_turns() {
     let mut app = app();
     start(
         &mut app,
-        "hexachess-4",
-        vec![SeatPlayer::Engine(Strategy::Random); 4],
-        &[],
+        "hexachess-3",
+        seats(&[SeatPlayer::Human; 3]),
+        &TWO_MOVES,
     );
-    app.world_mut().resource_mut::<TableState>().nodes = 50;
+    let live = game(&app).game.to_fen();
+    app.world_mut().write_message(ReviewRequest(Some(3)));
+    app.update();
+    let three = hexchess_core::Game::from_moves(
+        std::sync::Arc::clone(&Catalogue::get("hexachess-3")),
+        None,
+        &TWO_MOVES[..3],
+    )
+    .unwrap();
+    assert_eq!(game(&app).displayed_game().to_fen(), three.to_fen());
+    settle_and_compare(&mut app);
+    // Nothing is played while an earlier turn is shown.
+    click(&mut app, "e4");
+    click(&mut app, "e5");
+    assert_eq!(game(&app).game.to_fen(), live);
+    app.world_mut().write_message(ReviewRequest(None));
+    app.update();
+    settle_and_compare(&mut app);
+}
+
+struct Catalogue;
+
+impl Catalogue {
+    fn get(
+        id: &str,
+    ) -> std::sync::Arc<hexchess_core::Rules<hexchess_core::bitboard::WideBitboard>> {
+        let catalog = hexchess_core::Catalog::builtin();
+        std::sync::Arc::clone(&catalog.get(id).unwrap().rules)
+    }
+}
+
+#[test]
+fn every_seat_has_a_clock_and_a_flag_ends_the_game_for_the_others() {
+    let mut app = app();
+    let tc = TimeControl {
+        base: Duration::from_secs(1),
+        increment: Duration::from_millis(500),
+    };
+    start_at(
+        &mut app,
+        "hexachess-3",
+        seats(&[SeatPlayer::Human; 3]),
+        None,
+        &[],
+        Some(tc),
+    );
+    let left = |app: &App, side: Side| app.world().resource::<Clocks>().left(side).unwrap();
+    let start_white = left(&app, Side::White);
+    assert!(start_white < tc.base, "White's clock runs");
+    assert_eq!(left(&app, Side::Black), tc.base, "Black's waits");
+    assert_eq!(left(&app, Side::Third), tc.base);
+    let e4 = game(&app).game.parse_step("e3e4").unwrap();
+    app.world_mut().write_message(StepRequest(e4));
+    app.update();
+    app.update();
+    assert!(
+        left(&app, Side::White) > start_white,
+        "the increment is White's"
+    );
+    // Black lets its time run out: the two others share the win.
+    for _ in 0..200 {
+        app.update();
+        if game(&app).outcome().is_some() {
+            break;
+        }
+    }
+    let end = game(&app).outcome().expect("the flag fell");
+    assert_eq!(end.termination, Termination::Time);
+    assert_eq!(end.winners(), vec![Side::White, Side::Third]);
+}
+
+#[test]
+fn engine_seats_play_their_turns_and_a_two_player_game_brings_its_board_back() {
+    let mut app = app();
+    let mut table = seats(&[SeatPlayer::Engine(Strategy::Random); 4]);
+    table.nodes = [50; 4];
+    start(&mut app, "hexachess-4", table, &[]);
     for _ in 0..400 {
         app.update();
-        if table(&app).game.turns().len() >= 4 {
+        if game(&app).turn_count() >= 4 {
             break;
         }
         std::thread::sleep(Duration::from_millis(2));
     }
-    assert!(table(&app).game.turns().len() >= 4, "the engines played");
+    assert!(game(&app).turn_count() >= 4, "the engines played");
     assert!(
-        table(&app)
+        game(&app)
             .game
             .sides()
-            .all(|s| table(&app).game.standing(s) != Standing::Out)
+            .all(|s| game(&app).game.standing(s) != Standing::Out)
     );
     settle_and_compare(&mut app);
-    app.world_mut().write_message(TableRequest::Leave);
+    app.world_mut().write_message(StartGame {
+        variant: "glinski".into(),
+        mode: Mode::HumanVsHuman,
+        level: hexchess::play::DEFAULT_LEVEL,
+        time_control: None,
+        fen: None,
+        moves: Vec::new(),
+    });
     for _ in 0..4 {
         app.update();
     }
-    assert_eq!(
-        *app.world().resource::<State<Seating>>().get(),
-        Seating::Duel
-    );
-    assert!(app.world().get_resource::<TableState>().is_none());
-    let pieces = app
-        .world_mut()
-        .query::<&PieceView>()
-        .iter(app.world())
-        .count();
-    assert_eq!(
-        pieces,
-        app.world()
-            .resource::<GameState>()
-            .position
-            .pieces()
-            .count()
-    );
+    assert_eq!(game(&app).side_count(), 2);
+    settle_and_compare(&mut app);
 }
 
 #[test]
@@ -236,36 +351,26 @@ fn a_promotion_waits_for_the_piece_chosen() {
     start_at(
         &mut app,
         "hexachess-3",
-        vec![SeatPlayer::Human; 3],
+        seats(&[SeatPlayer::Human; 3]),
         Some(fen),
         &[],
+        None,
     );
     click(&mut app, "b9");
     click(&mut app, "a10");
-    assert_eq!(table(&app).game.turns().len(), 0, "no piece chosen yet");
-    assert_eq!(
-        table(&app).promoting,
-        Some((cell(&app, "b9"), cell(&app, "a10")))
-    );
-    let rook = table(&app)
-        .game
-        .position()
-        .rules()
-        .kind_by_letter('R')
-        .unwrap();
-    let step = table(&app)
-        .game
-        .steps()
-        .into_iter()
-        .find(|s| matches!(s, Step::Play(m) if m.promotion() == Some(rook)))
-        .unwrap();
-    app.world_mut().write_message(TableRequest::Step(step));
+    assert_eq!(game(&app).turn_count(), 0, "no piece chosen yet");
+    let rook = game(&app).rules().kind_by_letter('R').unwrap();
+    let choice = app
+        .world()
+        .resource::<PendingPromotion>()
+        .moves
+        .iter()
+        .position(|m| m.promotion() == Some(rook))
+        .expect("the rook is offered");
+    app.world_mut().write_message(PromotionChoice(Some(choice)));
     app.update();
-    let promoted = table(&app)
-        .game
-        .position()
-        .piece_at(cell(&app, "a10"))
-        .unwrap();
+    app.update();
+    let promoted = game(&app).position().piece_at(cell(&app, "a10")).unwrap();
     assert_eq!(promoted.kind, rook);
     settle_and_compare(&mut app);
 }

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use bevy::prelude::*;
 use hexchess::game::variants::{RestartOffer, VariantFolders};
-use hexchess::game::{GameState, NewGameRequest, Variants};
+use hexchess::game::{CurrentGame, NewGameRequest, Variants};
 use hexchess::look::Settings;
 use hexchess::play::{Mode, Session};
 
@@ -68,9 +68,10 @@ fn editing_a_variant_file_reloads_it() {
     app.world_mut().write_message(NewGameRequest {
         variant: Some("mine".into()),
         fen: None,
+        moves: Vec::new(),
     });
     app.update();
-    assert_eq!(app.world().resource::<GameState>().rules().id(), "mine");
+    assert_eq!(app.world().resource::<CurrentGame>().rules().id(), "mine");
     write_and_run(&mut app, &path, &mod_text("Mine, edited"));
     assert_eq!(name_of(&app, "mine").as_deref(), Some("Mine, edited"));
     assert_eq!(
@@ -107,6 +108,6 @@ fn editing_a_variant_file_reloads_it() {
         app.update();
     }
     assert_eq!(name_of(&app, "mine"), None);
-    assert_eq!(app.world().resource::<GameState>().rules().id(), "mine");
+    assert_eq!(app.world().resource::<CurrentGame>().rules().id(), "mine");
     std::fs::remove_dir_all(&dir).ok();
 }

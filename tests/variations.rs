@@ -4,7 +4,7 @@
 mod common;
 
 use bevy::prelude::*;
-use hexchess::game::{GameState, ReviewRequest};
+use hexchess::game::{CurrentGame, ReviewRequest};
 use hexchess::look::Settings;
 use hexchess::play::analysis::AnalysisRequest;
 use hexchess::play::variations::{VariationRequest, Variations};
@@ -34,7 +34,7 @@ fn play(app: &mut App, m: &str) {
 
 /// The game's moves in SAN.
 fn line(app: &App) -> Vec<String> {
-    app.world().resource::<GameState>().san_moves()
+    app.world().resource::<CurrentGame>().move_texts()
 }
 
 /// The tree written as PGN movetext (main line, side lines in parentheses).
@@ -116,7 +116,7 @@ fn a_game_file_brings_its_side_lines_and_saving_keeps_them() {
     app.world_mut().write_message(VariationRequest::GoTo(e6));
     run(&mut app);
     assert_eq!(line(&app), ["f6", "e6"]);
-    let game = app.world().resource::<GameState>().clone();
+    let game = app.world().resource::<CurrentGame>().clone();
     let variations = app.world().resource::<Variations>();
     let tree = variations
         .worth_saving(&game)

@@ -1,12 +1,13 @@
-//! Highlights on cells: the last move, a king in check, the selected piece and where it
-//! may go (dots on empty cells, rings on captures).
+//! Highlights on cells: the last move (the last turn's moves), a king in check, the
+//! selected piece and where it may go (dots on empty cells, rings on captures), and in
+//! games of more sides the side on move, armies frozen or out, and a removal owed.
 
 use bevy::prelude::*;
-use hexchess_core::{Cell, Kind, Layout};
+use hexchess_core::{Cell, Game, Kind, Layout, Move, Standing, Step};
 
 use super::SceneRebuilt;
 use super::space::{CELL_SIZE, cell_world};
-use crate::game::GameState;
+use crate::game::CurrentGame;
 use crate::look::mesh;
 use crate::look::{Settings, Surface, Theme};
 
@@ -30,7 +31,7 @@ pub struct Highlight;
 #[allow(clippy::too_many_arguments)]
 pub(super) fn update_highlights(
     mut commands: Commands,
-    game: Res<GameState>,
+    game: Res<CurrentGame>,
     selection: Res<Selection>,
     hovered: Res<Hovered>,
     screen: Res<crate::game::deployment::ScreenState>,
@@ -75,8 +76,8 @@ pub(super) fn update_highlights(
             a
         }
     };
-    let shown = game.displayed();
-    let pos = &shown;
+    let shown = game.displayed_game();
+    let pos = shown.position();
     let mut mark = |cell: Cell, mesh: &Handle<Mesh>, material: &Handle<Surface>, lift: f32| {
         commands.spawn((
             Highlight,
@@ -85,28 +86,40 @@ pub(super) fn update_highlights(
             Transform::from_translation(cell_world(rules, cell) + Vec3::Y * lift),
         ));
     };
-    if let Some(last) = pos.last_move()
-        && crate::game::deployment::shows(&game, &screen, last.to())
-    {
-        mark(last.from(), &assets.hex, &assets.last_move, 0.004);
-        mark(last.to(), &assets.hex, &assets.last_move, 0.004);
+    for last in last_turn_moves(&shown) {
+        if crate::game::deployment::shows(&game, &screen, last.to()) {
+            mark(last.from(), &assets.hex, &assets.last_move, 0.004);
+            mark(last.to(), &assets.hex, &assets.last_move, 0.004);
+        }
     }
+    mark_standings(&shown, &assets, &mut mark);
+    // The pieces a removal owed may take (a swap is the panel's).
+    let steps = shown.steps();
+    if shown.owed(shown.side_to_move()) > 0 {
+        for s in &steps {
+            if let Step::Play(m) = s
+                && m.promotion().is_none()
+            {
+                mark(m.to(), &assets.ring, &assets.owed, 0.013);
+            }
+        }
+    }
+    let moves: Vec<Move> = steps
+        .iter()
+        .filter_map(|s| match s {
+            Step::Play(m) if !m.is_edit() => Some(*m),
+            _ => None,
+        })
+        .collect();
     if let Some(kind) = selection.hand {
-        for mv in pos
-            .legal_moves()
-            .into_iter()
-            .filter(|m| m.placed_kind() == Some(kind))
-        {
+        for mv in moves.iter().filter(|m| m.placed_kind() == Some(kind)) {
             mark(mv.to(), &assets.dot, &assets.target, 0.01);
         }
     }
-    if pos.in_check() {
-        mark(
-            pos.royal_cell(pos.turn()),
-            &assets.hex,
-            &assets.check,
-            0.006,
-        );
+    for side in shown.sides_in() {
+        if shown.in_check(side) {
+            mark(pos.royal_cell(side), &assets.hex, &assets.check, 0.006);
+        }
     }
     // With nothing selected, the moves of the piece under the pointer, faintly.
     if let Some(at) = hovered
@@ -114,23 +127,68 @@ pub(super) fn update_highlights(
         .filter(|_| selection.from.is_none() && selection.hand.is_none())
         && crate::game::deployment::shows(&game, &screen, at)
     {
-        for mv in pos
-            .legal_moves()
-            .into_iter()
-            .filter(|m| m.from() == at && !m.is_placement())
-        {
+        for mv in moves.iter().filter(|m| m.from() == at && !m.is_placement()) {
             mark(mv.to(), &assets.dot, &assets.hover, 0.01);
         }
     }
     if let Some(from) = selection.from {
         mark(from, &assets.hex, &assets.selected, 0.008);
-        for mv in pos.legal_moves().into_iter().filter(|m| m.from() == from) {
-            if pos.is_capture(mv) {
+        for mv in moves.iter().filter(|m| m.from() == from) {
+            if pos.is_capture(*mv) {
                 mark(mv.to(), &assets.ring, &assets.capture, 0.01);
             } else {
                 mark(mv.to(), &assets.dot, &assets.target, 0.01);
             }
         }
+    }
+}
+
+/// The moves of the last turn (the turn in progress once it has a move).
+fn last_turn_moves(game: &Game) -> Vec<Move> {
+    let steps = match game.current_steps() {
+        [] => game.turns().last().map_or(&[][..], |(_, s)| s),
+        now => now,
+    };
+    steps
+        .iter()
+        .filter_map(|s| match s {
+            Step::Play(mv) if !mv.is_edit() => Some(*mv),
+            _ => None,
+        })
+        .collect()
+}
+
+/// In a game of more sides: the royal piece of the side on move, and the armies that
+/// stand checkmated (frozen: its pieces cannot be taken, its king can) or out.
+fn mark_standings(
+    game: &Game,
+    assets: &HighlightAssets,
+    mark: &mut impl FnMut(Cell, &Handle<Mesh>, &Handle<Surface>, f32),
+) {
+    if !game.has_more_sides() {
+        return;
+    }
+    let pos = game.position();
+    for side in game.sides() {
+        let cells = pos.side_cells(side);
+        match game.standing(side) {
+            Standing::Playing => {}
+            Standing::Frozen => {
+                let royal = pos.royal_cell(side);
+                for c in cells.into_iter().filter(|c| *c != royal) {
+                    mark(c, &assets.ring, &assets.frozen, 0.012);
+                }
+            }
+            Standing::Out => {
+                for c in cells {
+                    mark(c, &assets.hex, &assets.out, 0.006);
+                }
+            }
+        }
+    }
+    let side = game.side_to_move();
+    if game.end().is_none() && pos.royal_on_board(side) {
+        mark(pos.royal_cell(side), &assets.ring, &assets.on_move, 0.011);
     }
 }
 
@@ -148,6 +206,12 @@ pub(super) struct HighlightAssets {
     capture: Handle<Surface>,
     /// The target dots of the piece under the pointer: the target colour, fainter.
     hover: Handle<Surface>,
+    /// More sides: an army checkmated (frozen), an army out, a piece a removal owed
+    /// may take, the royal piece of the side on move.
+    frozen: Handle<Surface>,
+    out: Handle<Surface>,
+    owed: Handle<Surface>,
+    on_move: Handle<Surface>,
 }
 
 impl HighlightAssets {
@@ -176,6 +240,10 @@ impl HighlightAssets {
                 h.target.2,
                 h.target.3 * 0.45,
             )),
+            frozen: materials.add(Surface::flat(Color::srgba(0.25, 0.65, 0.95, 0.8))),
+            out: materials.add(Surface::flat(Color::srgba(0.1, 0.1, 0.1, 0.55))),
+            owed: materials.add(Surface::flat(Color::srgba(0.95, 0.55, 0.1, 0.85))),
+            on_move: materials.add(Surface::flat(Color::srgba(0.3, 0.85, 0.35, 0.6))),
         }
     }
 }

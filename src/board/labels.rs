@@ -2,6 +2,7 @@
 //! to their world points (see [`crate::look::pin`]).
 
 use bevy::prelude::*;
+use hexchess_core::bitboard::CellSet;
 use hexchess_core::{Cell, Hex, Naming, Rules};
 
 use super::space::CELL_SIZE;
@@ -23,7 +24,7 @@ pub struct LabelPlace {
 
 /// Where each coordinate label goes: file letters and rank numbers at the board's edge,
 /// each next to the first cell it names.
-pub fn label_positions(rules: &Rules) -> Vec<LabelPlace> {
+pub fn label_positions<B: CellSet>(rules: &Rules<B>) -> Vec<LabelPlace> {
     let b = rules.board();
     let layout = rules.layout();
     let split = |c: Cell| {
@@ -91,7 +92,7 @@ pub fn label_positions(rules: &Rules) -> Vec<LabelPlace> {
 }
 
 /// Spawns the labels of `rules`' board, pinned to their world points.
-pub fn spawn_labels(commands: &mut Commands, rules: &Rules, theme: &Theme) {
+pub fn spawn_labels<B: CellSet>(commands: &mut Commands, rules: &Rules<B>, theme: &Theme) {
     for LabelPlace { text, world } in label_positions(rules) {
         commands.spawn((
             BoardLabel { world },

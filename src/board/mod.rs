@@ -15,7 +15,7 @@ pub use highlights::{Highlight, Selection};
 pub use labels::BoardLabel;
 pub use space::{CELL_SIZE, board_centre, board_radius, cell_world, hex_world, world_cell};
 
-use crate::game::{BoardChanged, GameSet, GameState};
+use crate::game::{BoardChanged, CurrentGame, GameSet};
 use crate::look::mesh;
 use crate::look::{Settings, Surface, Theme, View, ViewChanged};
 
@@ -41,8 +41,7 @@ impl Plugin for BoardPlugin {
                 Update,
                 (rebuild_board, highlights::update_highlights)
                     .chain()
-                    .in_set(GameSet::View)
-                    .run_if(crate::game::duel),
+                    .in_set(GameSet::View),
             );
     }
 }
@@ -57,7 +56,7 @@ pub fn rebuild_board(
     mut changes: MessageReader<BoardChanged>,
     mut views: MessageReader<ViewChanged>,
     mut rebuilt: MessageWriter<SceneRebuilt>,
-    game: Res<GameState>,
+    game: Res<CurrentGame>,
     settings: Res<Settings>,
     theme: Res<Theme>,
     tiles: Query<Entity, BoardPart>,

@@ -195,7 +195,7 @@ fn measure_frames(
     redraw: Option<Res<crate::screen::redraw::Redraw>>,
     mut requests: MessageReader<bevy::window::RequestRedraw>,
     mut exits: MessageReader<AppExit>,
-    game: Option<Res<crate::game::GameState>>,
+    game: Option<Res<crate::game::CurrentGame>>,
 ) {
     let Some(mut report) = report else { return };
     let systems = report
@@ -211,7 +211,7 @@ fn measure_frames(
             let frame = LongFrame {
                 millis: time.delta_secs() * 1000.0,
                 at: report.started.elapsed().as_secs_f32(),
-                ply: game.as_ref().map_or(0, |g| g.position.ply_count()),
+                ply: game.as_ref().map_or(0, |g| g.position().ply_count()),
                 systems_millis: previous_systems.as_secs_f32() * 1000.0,
             };
             report.record(frame);
@@ -225,7 +225,7 @@ fn measure_frames(
         println!("{}", report.summary());
         println!("{}", report.worst_summary());
         if let Some(game) = game {
-            let plies = game.position.ply_count();
+            let plies = game.position().ply_count();
             match game.outcome() {
                 Some(outcome) => println!("game over after {plies} plies: {outcome}"),
                 None => println!("game still on after {plies} plies"),
@@ -248,7 +248,7 @@ fn exit_when_due(
 
 fn exit_when_over(
     when: Option<ResMut<ExitWhenOver>>,
-    game: Option<Res<crate::game::GameState>>,
+    game: Option<Res<crate::game::CurrentGame>>,
     time: Res<Time<Real>>,
     mut exit: MessageWriter<AppExit>,
 ) {

@@ -8,9 +8,10 @@
 //! click on the same piece takes it away), the eraser removes, a right click removes.
 
 use bevy::prelude::*;
+use hexchess_core::bitboard::WideBitboard;
 use hexchess_core::{Cell, Piece, Setup, SetupError, Side};
 
-use crate::game::{BoardPicture, GameState, NewGameRequest};
+use crate::game::{BoardPicture, CurrentGame, NewGameRequest};
 use crate::input::{PointerCell, PointerOverUi};
 use crate::play::analysis::AnalysisRequest;
 
@@ -24,7 +25,7 @@ pub enum Tool {
 /// The editor's state: the setup being edited (none while closed) and the tool.
 #[derive(Resource, Clone, Debug)]
 pub struct BoardEditor {
-    pub setup: Option<Setup>,
+    pub setup: Option<Setup<WideBitboard>>,
     pub tool: Tool,
     /// The cell the left button went down on, until it comes up (a piece dragged from
     /// there moves to the cell it is released on).
@@ -43,7 +44,7 @@ impl Default for BoardEditor {
 
 impl BoardEditor {
     /// The setup's problems, or the position it is.
-    pub fn checked(&self) -> Option<Result<hexchess_core::Position, SetupError>> {
+    pub fn checked(&self) -> Option<Result<hexchess_core::Position<WideBitboard>, SetupError>> {
         self.setup.as_ref().map(Setup::validate)
     }
 }
@@ -68,8 +69,7 @@ impl Plugin for EditorPlugin {
                 Update,
                 (answer_requests, edit_by_clicks, show_the_setup)
                     .chain()
-                    .after(crate::input::PointerTracking)
-                    .run_if(crate::game::duel),
+                    .after(crate::input::PointerTracking),
             );
     }
 }
@@ -77,7 +77,7 @@ impl Plugin for EditorPlugin {
 fn answer_requests(
     mut requests: MessageReader<EditorRequest>,
     mut editor: ResMut<BoardEditor>,
-    game: Res<GameState>,
+    game: Res<CurrentGame>,
     mut new_game: MessageWriter<NewGameRequest>,
     mut analysis: MessageWriter<AnalysisRequest>,
 ) {
@@ -95,6 +95,7 @@ fn answer_requests(
                 new_game.write(NewGameRequest {
                     variant: Some(position.rules().id().to_string()),
                     fen: Some(position.to_fen()),
+                    moves: Vec::new(),
                 });
                 if *request == EditorRequest::Analyse {
                     analysis.write(AnalysisRequest::On);
@@ -144,7 +145,7 @@ fn edit_by_clicks(
 
 /// The tool used on a cell: a piece is placed (or taken away if it is already there),
 /// the eraser empties the cell.
-pub fn apply(setup: &mut Setup, tool: Tool, cell: hexchess_core::Cell) {
+pub fn apply(setup: &mut Setup<WideBitboard>, tool: Tool, cell: hexchess_core::Cell) {
     match tool {
         Tool::Place(piece) if setup.piece_at(cell) == Some(piece) => {
             setup.remove(cell);
@@ -176,6 +177,6 @@ pub fn is_open(editor: &BoardEditor) -> bool {
 }
 
 /// The sides of the setup's variant, in turn order.
-pub fn sides(setup: &Setup) -> &'static [Side] {
+pub fn sides(setup: &Setup<WideBitboard>) -> &'static [Side] {
     &Side::ALL[..setup.rules().side_count().min(Side::ALL.len())]
 }

@@ -5,7 +5,7 @@
 use bevy::prelude::*;
 use hexchess_core::{Cell, Side};
 
-use super::GameState;
+use super::CurrentGame;
 
 /// Who may look at the board during a hidden deployment.
 #[derive(Resource, Default, Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,12 +22,12 @@ pub struct ScreenState {
 pub struct ScreenReady;
 
 /// Whether the game is in a hidden deployment not yet revealed.
-pub fn hiding(game: &GameState, screen: &ScreenState) -> bool {
+pub fn hiding(game: &CurrentGame, screen: &ScreenState) -> bool {
     game.rules().setup_is_hidden() && !screen.revealed
 }
 
 /// Whether the piece on `cell` may be seen now.
-pub fn shows(game: &GameState, screen: &ScreenState, cell: Cell) -> bool {
+pub fn shows(game: &CurrentGame, screen: &ScreenState, cell: Cell) -> bool {
     if !hiding(game, screen) {
         return true;
     }

@@ -9,13 +9,13 @@ use std::path::{Path, PathBuf};
 use bevy::prelude::*;
 use bevy::window::FileDragAndDrop;
 use hexchess_core::Catalog;
+use hexchess_core::Game;
 use hexchess_core::pgn::{PgnGame, read_games};
-use hexchess_core::position::Position;
 use hexchess_core::record::GameRecord;
 
 use hexchess_core::files;
 
-use super::{GameNotice, GameState, LoadRequest, NewGameRequest, Variants};
+use super::{CurrentGame, GameNotice, LoadRequest, NewGameRequest, Variants};
 
 /// The largest file opened: a game file of this size holds tens of thousands of games.
 const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
@@ -42,8 +42,7 @@ pub fn loadable(game: &PgnGame, catalog: &Catalog) -> (GameRecord, Option<LoadTr
     (GameRecord::from(game), tree)
 }
 
-/// The games of a file with more than one, or of a game of more sides, waiting for the
-/// player to pick one; with the games that could not be read.
+/// The games of a file with more than one waiting for the player to pick one; with the games that could not be read.
 #[derive(Resource, Clone, Debug, Default)]
 pub struct GameChoice {
     /// Where they came from: a file's path, or "the clipboard".
@@ -112,8 +111,7 @@ fn fen_variant(fen: &str, catalog: &Catalog, current: &str) -> Result<String, St
     let fits = |id: &str| {
         catalog
             .get(id)
-            .and_then(|e| e.two_player_rules())
-            .map(|rules| Position::from_fen(rules, fen))
+            .map(|e| Game::from_fen(std::sync::Arc::clone(&e.rules), fen))
     };
     match fits(current) {
         Some(Ok(_)) => return Ok(current.to_string()),
@@ -139,9 +137,6 @@ pub fn open_path(path: &Path, catalog: &mut Catalog, current: &str) -> Result<Op
         .is_some_and(|x| x.eq_ignore_ascii_case("ron"))
     {
         return match catalog.load_file(path) {
-            Ok(entry) if entry.side_count() > 2 => Err(format!(
-                "{name} is a game of more sides: open it from Table for 3 or 4…"
-            )),
             Ok(entry) => Ok(Opened::Variant(entry.id().to_string())),
             Err(e) => Err(e.to_string()),
         };
@@ -165,15 +160,15 @@ pub(super) fn open_dropped_files(
     }
 }
 
-/// Opens what was asked for: one two-player game loads at once; several games, or a
-/// game of more sides, wait in the [`GameChoice`]; a position or a variant starts a
+/// Opens what was asked for: one game loads at once; several games (or one of an
+/// unknown variant) wait in the [`GameChoice`]; a position or a variant starts a
 /// new game.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn open_requests(
     mut files: MessageReader<OpenFile>,
     mut texts: MessageReader<OpenText>,
     mut variants: ResMut<Variants>,
-    game: Res<GameState>,
+    game: Res<CurrentGame>,
     mut choice: ResMut<GameChoice>,
     mut load: MessageWriter<LoadRequest>,
     mut trees: MessageWriter<LoadTree>,
@@ -201,6 +196,7 @@ pub(super) fn open_requests(
                 new_game.write(NewGameRequest {
                     variant: Some(variant),
                     fen: Some(fen),
+                    moves: Vec::new(),
                 });
             }
             Ok(Opened::Variant(id)) => {
@@ -208,17 +204,15 @@ pub(super) fn open_requests(
                 new_game.write(NewGameRequest {
                     variant: Some(id),
                     fen: None,
+                    moves: Vec::new(),
                 });
             }
             Ok(Opened::Games { games, problems }) => {
                 for p in &problems {
                     notices.write(GameNotice(format!("{source}: {p}")));
                 }
-                let two_player = variants
-                    .0
-                    .get(games[0].variant())
-                    .is_some_and(|e| e.two_player.is_some());
-                if games.len() == 1 && problems.is_empty() && two_player {
+                let known = variants.0.get(games[0].variant()).is_some();
+                if games.len() == 1 && problems.is_empty() && known {
                     let (record, tree) = loadable(&games[0], &variants.0);
                     load.write(LoadRequest(record));
                     trees.write_batch(tree);
@@ -238,11 +232,13 @@ pub(super) fn open_requests(
 mod tests {
     use super::*;
 
+    use std::sync::Arc;
+
     #[test]
     fn text_opens_as_a_position_of_the_right_variant_or_as_games() {
         let catalog = Catalog::builtin();
         let start =
-            |id: &str| Position::start(catalog.get(id).unwrap().two_player_rules().unwrap());
+            |id: &str| hexchess_core::Position::start(Arc::clone(&catalog.get(id).unwrap().rules));
         let (grand, mccooey) = (start("grand"), start("mccooey"));
         // A Grand start pasted while Gliński is on the board: only Grand reads it. A
         // McCooey start fits Gliński's board too, and stays on it.

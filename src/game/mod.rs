@@ -2,10 +2,12 @@
 //! can be played in (reloaded as their files change, [`variants`]), and games saved
 //! and loaded as text records ([`records`]).
 //!
-//! Other plugins never change the game directly. They send requests ([`MoveRequest`],
+//! One resource, [`CurrentGame`], holds the game on the board for every variant: two
+//! sides or more, setup phases, turns of several moves, standings and removals owed.
+//! Other plugins never change it directly. They send requests ([`StepRequest`],
 //! [`NewGameRequest`], [`UndoRequest`], [`RedoRequest`], [`EndRequest`],
-//! [`ReviewRequest`], [`LoadRequest`]); this plugin checks each against the rules,
-//! applies it, and announces the result with a [`BoardChanged`] message.
+//! [`ReviewRequest`], [`LoadRequest`], [`LineRequest`]); this plugin checks each against
+//! the rules, applies it, and announces the result with one message, [`BoardChanged`].
 
 pub mod deployment;
 pub mod files;
@@ -15,8 +17,12 @@ pub mod variants;
 use std::sync::Arc;
 
 use bevy::prelude::*;
+use hexchess_core::bitboard::WideBitboard;
 use hexchess_core::record::GameRecord;
-use hexchess_core::{Catalog, Cell, GameOutcome, Move, Piece, Position, Rules};
+use hexchess_core::{
+    Catalog, CatalogEntry, Cell, Game, GameOutcome, Move, Piece, Position, Rules, Side, Step,
+    StepReport,
+};
 
 /// Pieces the board shows instead of the game's: the board editor's position, which
 /// may be one no game can be in (a king missing). While there is one, the game's
@@ -33,58 +39,137 @@ pub fn showing_the_game(picture: Option<Res<BoardPicture>>) -> bool {
 #[derive(Resource, Clone)]
 pub struct Variants(pub Catalog);
 
-/// The game being played.
+/// The position the board works with: every variant's, on the cell sets wide enough
+/// for the largest board (the engine's narrow ones are for its search alone).
+pub type BoardPosition = Position<WideBitboard>;
+
+/// The game on the board, of any number of sides, with what the board adds to the
+/// rules: its start, the turns taken back, an ending the rules do not see, and the turn
+/// shown while stepping back through the moves.
 #[derive(Resource, Clone)]
-pub struct GameState {
-    /// The live position, with the moves that led to it.
-    pub position: Position,
+pub struct CurrentGame {
+    /// The game: its position, turns, standings and end.
+    pub game: Game,
     /// The FEN the game started from, when it is not the variant's start.
     pub start_fen: Option<String>,
-    /// Moves taken back, newest last, for redo.
-    pub redo: Vec<Move>,
+    /// Turns taken back, newest last (each as its steps), for redo.
+    pub redo: Vec<Vec<Step>>,
     /// An ending the rules do not see on the board: resignation, time, agreement.
     pub ended: Option<GameOutcome>,
-    /// While reviewing: how many plies of the game the board shows.
+    /// While reviewing: how many turns of the game the board shows.
     pub viewing: Option<usize>,
+    /// The variant on the engine's narrow cell sets (two sides only): its search,
+    /// analysis and endgame tables run there.
+    two_player: Option<Arc<Rules>>,
 }
 
-impl GameState {
-    pub fn new(rules: Arc<Rules>) -> GameState {
-        GameState {
-            position: Position::start(rules),
-            start_fen: None,
+impl CurrentGame {
+    /// A game of the catalog's `entry` from its start.
+    pub fn new(entry: &CatalogEntry) -> CurrentGame {
+        CurrentGame::of(Game::new(Arc::clone(&entry.rules)), entry, None)
+    }
+
+    /// `game`, a game of `entry`'s variant, on the board.
+    pub fn of(game: Game, entry: &CatalogEntry, start_fen: Option<String>) -> CurrentGame {
+        CurrentGame {
+            game,
+            start_fen,
             redo: Vec::new(),
             ended: None,
             viewing: None,
+            two_player: entry.two_player_rules(),
         }
     }
 
-    pub fn rules(&self) -> &Rules {
-        self.position.rules()
+    /// The game from `entry`'s start or `fen`, after `turns` (moves, or for more sides
+    /// whole turns written with `&`).
+    pub fn from_moves<S: AsRef<str>>(
+        entry: &CatalogEntry,
+        fen: Option<&str>,
+        turns: &[S],
+    ) -> Result<CurrentGame, hexchess_core::StartError> {
+        let game = Game::from_moves(Arc::clone(&entry.rules), fen, turns)?;
+        Ok(CurrentGame::of(game, entry, fen.map(str::to_string)))
     }
 
-    /// The position the game started from (its moves taken back).
-    pub fn start_position(&self) -> Position {
-        let mut p = self.position.clone();
-        while p.unmake_move().is_some() {}
-        p
+    pub fn rules(&self) -> &Rules<WideBitboard> {
+        self.game.position().rules()
+    }
+
+    /// The live position, with the moves that led to it.
+    pub fn position(&self) -> &BoardPosition {
+        self.game.position()
+    }
+
+    /// The side whose turn it is.
+    pub fn side_to_move(&self) -> Side {
+        self.game.side_to_move()
+    }
+
+    /// How many sides play.
+    pub fn side_count(&self) -> usize {
+        self.rules().side_count()
+    }
+
+    /// Whether more than two sides play (a table: seats, standings, turns of steps).
+    pub fn has_more_sides(&self) -> bool {
+        self.game.has_more_sides()
+    }
+
+    /// How many turns have been played (in a two-player game, plies).
+    pub fn turn_count(&self) -> usize {
+        self.game.turns().len()
+    }
+
+    /// The variant's rules on the engine's narrow cell sets, for two sides.
+    pub fn two_player_rules(&self) -> Option<Arc<Rules>> {
+        self.two_player.clone()
+    }
+
+    /// The live position on the engine's cell sets, with its history (two sides only):
+    /// what the engine searches and the endgame tables probe.
+    pub fn two_player_position(&self) -> Option<Position> {
+        self.two_player
+            .as_ref()
+            .map(|r| self.game.position_on(Arc::clone(r)))
+    }
+
+    /// [`CurrentGame::two_player_position`] of the position the board shows.
+    pub fn two_player_displayed(&self) -> Option<Position> {
+        let rules = self.two_player.as_ref()?;
+        Some(self.displayed_game().position_on(Arc::clone(rules)))
+    }
+
+    /// The game as it began (no turn played).
+    pub fn start_game(&self) -> Game {
+        self.game.rewound(0)
+    }
+
+    /// The position the game started from.
+    pub fn start_position(&self) -> BoardPosition {
+        self.game.start_position()
     }
 
     /// The result, if the game is over (by the rules, or by resignation, time or
     /// agreement).
     pub fn outcome(&self) -> Option<GameOutcome> {
-        self.ended.or_else(|| self.position.outcome())
+        self.ended.or_else(|| self.game.end().copied())
     }
 
-    /// The position the board shows: the live one, or an earlier one under review.
-    pub fn displayed(&self) -> Position {
-        let mut p = self.position.clone();
-        if let Some(ply) = self.viewing {
-            while p.ply_count() > ply {
-                p.unmake_move();
-            }
+    /// The game as the board shows it: the live one, or an earlier turn under review.
+    pub fn displayed_game(&self) -> Game {
+        match self.viewing {
+            Some(turns) => self.game.rewound(turns),
+            None => self.game.clone(),
         }
-        p
+    }
+
+    /// The position the board shows.
+    pub fn displayed(&self) -> BoardPosition {
+        match self.viewing {
+            Some(turns) => self.game.rewound(turns).position().clone(),
+            None => self.position().clone(),
+        }
     }
 
     /// Whether the board shows the live position (moves can be played).
@@ -92,41 +177,79 @@ impl GameState {
         self.viewing.is_none()
     }
 
-    /// The moves played so far in SAN, oldest first.
-    pub fn san_moves(&self) -> Vec<String> {
-        GameRecord::from_position(&self.position, None, &[]).moves
+    /// The turns played so far as the game writes them (SAN for two sides), oldest
+    /// first.
+    pub fn move_texts(&self) -> Vec<String> {
+        self.game.turn_texts()
     }
 
-    /// Every piece captured so far, in order.
+    /// Every piece captured so far, in order (as the game's reports name them).
     pub fn captured(&self) -> Vec<Piece> {
-        let mut p = self.position.clone();
+        let mut replay = self.start_game();
         let mut out = Vec::new();
-        while let Some(mv) = p.last_move() {
-            p.unmake_move();
-            let victim = if mv.is_en_passant() {
-                p.en_passant().and_then(|e| p.piece_at(e.victim))
-            } else {
-                p.piece_at(mv.to())
-            };
-            out.extend(victim);
+        for (_, steps) in self.game.turns() {
+            for step in steps {
+                if let Ok(report) = replay.play(*step) {
+                    out.extend(report.capture.map(|(piece, _)| piece));
+                }
+            }
         }
-        out.reverse();
         out
+    }
+
+    /// The game after `turns` taken back (the turn in progress always goes), the turns
+    /// kept for redo.
+    fn take_back(&mut self, turns: usize) -> bool {
+        let played = self.turn_count();
+        let keep = played.saturating_sub(turns);
+        if keep == played && self.game.current_steps().is_empty() {
+            return false;
+        }
+        let undone: Vec<Vec<Step>> = self.game.turns()[keep..]
+            .iter()
+            .map(|(_, steps)| steps.clone())
+            .collect();
+        self.redo.extend(undone.into_iter().rev());
+        self.game = self.game.rewound(keep);
+        true
+    }
+
+    /// Plays a taken-back turn again, if it still can be played.
+    fn replay_turn(&mut self, steps: &[Step]) -> bool {
+        let mut next = self.game.clone();
+        for step in steps {
+            if next.play(*step).is_err() {
+                return false;
+            }
+        }
+        self.game = next;
+        true
     }
 }
 
-/// Play this move if it is legal.
+/// Play this step (a move, a removal, a swap, or the end of a turn of several moves)
+/// if the rules allow it now: the one way a move reaches the game, from a click, an
+/// engine or a test.
 #[derive(Message, Clone, Copy, Debug)]
-pub struct MoveRequest(pub Move);
+pub struct StepRequest(pub Step);
+
+impl StepRequest {
+    /// A request to play a move.
+    pub fn play(mv: Move) -> StepRequest {
+        StepRequest(Step::Play(mv))
+    }
+}
 
 /// Start a new game: another variant and/or a position, or the current variant again.
 #[derive(Message, Clone, Debug, Default)]
 pub struct NewGameRequest {
     pub variant: Option<String>,
     pub fen: Option<String>,
+    /// Moves (for more sides, whole turns) to play from the start.
+    pub moves: Vec<String>,
 }
 
-/// Take back this many plies (at least one).
+/// Take back this many turns; a turn in progress goes too (with 0, only it).
 #[derive(Message, Clone, Copy, Debug)]
 pub struct UndoRequest(pub usize);
 
@@ -136,7 +259,7 @@ impl Default for UndoRequest {
     }
 }
 
-/// Play again this many taken-back plies.
+/// Play again this many taken-back turns.
 #[derive(Message, Clone, Copy, Debug)]
 pub struct RedoRequest(pub usize);
 
@@ -144,7 +267,7 @@ pub struct RedoRequest(pub usize);
 #[derive(Message, Clone, Copy, Debug)]
 pub struct EndRequest(pub GameOutcome);
 
-/// Show the position after this many plies (`None`: back to the live position).
+/// Show the position after this many turns (`None`: back to the live position).
 #[derive(Message, Clone, Copy, Debug)]
 pub struct ReviewRequest(pub Option<usize>);
 
@@ -157,35 +280,20 @@ pub struct LineRequest {
     pub then: Vec<Move>,
 }
 
-/// Replace the game with a recorded one.
+/// Replace the game with a recorded one (of any number of sides).
 #[derive(Message, Clone, Debug)]
 pub struct LoadRequest(pub GameRecord);
 
 /// What changed in the game, for the views to follow.
 #[derive(Message, Clone, Debug)]
 pub enum BoardChanged {
-    /// One move was played (views may animate it).
-    Moved {
-        mv: Move,
-        /// The piece that moved, as it was before moving.
-        piece: Piece,
-        /// A captured piece and where it stood (not the target cell for en passant).
-        captured: Option<Captured>,
-        /// Whether the move gives check.
-        check: bool,
-    },
+    /// One step was played (views may animate it): what it did, as the rules say.
+    Played(StepReport),
     /// Anything else: a new game, an undo, a review step, a loaded game. Views rebuild.
     Reset {
         /// The variant changed too, so the board itself must be rebuilt.
         variant_changed: bool,
     },
-}
-
-/// A piece taken by a move, and the cell it stood on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Captured {
-    pub cell: Cell,
-    pub piece: Piece,
 }
 
 /// Why a request was refused, for the interface to show.
@@ -196,7 +304,7 @@ pub struct GamePlugin;
 
 impl Plugin for GamePlugin {
     fn build(&self, app: &mut App) {
-        app.add_message::<MoveRequest>()
+        app.add_message::<StepRequest>()
             .init_resource::<deployment::ScreenState>()
             .add_message::<deployment::ScreenReady>()
             .add_message::<NewGameRequest>()
@@ -216,15 +324,9 @@ impl Plugin for GamePlugin {
             .add_message::<bevy::window::FileDragAndDrop>()
             .init_resource::<files::GameChoice>()
             .add_plugins(variants::VariantsPlugin)
-            .init_state::<Seating>()
             .configure_sets(
                 Update,
                 (GameSet::Input, GameSet::Apply, GameSet::View).chain(),
-            )
-            // A game of more sides (the `table` plugin) has its own requests.
-            .configure_sets(
-                Update,
-                (GameSet::Input, GameSet::Apply).run_if(in_state(Seating::Duel)),
             )
             .add_systems(
                 Update,
@@ -233,32 +335,17 @@ impl Plugin for GamePlugin {
                     files::open_requests,
                     start_new_games,
                     load_games,
-                    take_back_moves,
-                    replay_moves,
+                    take_back_turns,
+                    replay_turns,
                     set_lines,
                     review_positions,
                     end_games,
-                    apply_move_requests,
+                    apply_step_requests,
                 )
                     .chain()
                     .in_set(GameSet::Apply),
             );
     }
-}
-
-/// Which game is on the board: a two-player game ([`GameState`], the default) or a
-/// game of more sides (the `table` plugin's). The two-player requests, views and
-/// panels run only in `Duel`.
-#[derive(States, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Seating {
-    #[default]
-    Duel,
-    Table,
-}
-
-/// A run condition: a two-player game is on the board.
-pub fn duel(seating: Option<Res<State<Seating>>>) -> bool {
-    seating.is_none_or(|s| *s.get() == Seating::Duel)
 }
 
 /// Ordering between plugins: input decides, the game applies, views follow.
@@ -269,16 +356,16 @@ pub enum GameSet {
     View,
 }
 
-/// Applies legal move requests; refuses illegal ones, and any after the game is over
-/// or while an earlier position is under review.
-pub fn apply_move_requests(
-    mut requests: MessageReader<MoveRequest>,
-    mut game: ResMut<GameState>,
+/// Plays the steps the rules allow; refuses the others, and any after the game is
+/// over or while an earlier position is under review.
+pub fn apply_step_requests(
+    mut requests: MessageReader<StepRequest>,
+    mut game: ResMut<CurrentGame>,
     mut changed: MessageWriter<BoardChanged>,
     mut notices: MessageWriter<GameNotice>,
 ) {
-    for MoveRequest(mv) in requests.read() {
-        if game.outcome().is_some() {
+    for StepRequest(step) in requests.read() {
+        if game.ended.is_some() {
             notices.write(GameNotice("the game is over".into()));
             continue;
         }
@@ -286,98 +373,61 @@ pub fn apply_move_requests(
             notices.write(GameNotice("back to the live position to move".into()));
             continue;
         }
-        if !game.position.is_legal(*mv) {
-            notices.write(GameNotice(format!("{mv:?} is not legal here")));
-            continue;
+        let text = game.game.step_text(*step);
+        match game.game.play(*step) {
+            Ok(report) => {
+                game.redo.clear();
+                changed.write(BoardChanged::Played(report));
+            }
+            Err(e) => {
+                notices.write(GameNotice(format!("{text}: {e}")));
+            }
         }
-        let pos = &game.position;
-        // A placement's piece comes from the hand; any other move's from its cell.
-        let Some(piece) = mv
-            .placed_kind()
-            .map(|k| Piece::new(pos.turn(), k))
-            .or_else(|| pos.piece_at(mv.from()))
-        else {
-            continue;
-        };
-        let captured = if mv.is_placement() || mv.castling().is_some() {
-            None
-        } else if mv.is_en_passant() {
-            pos.en_passant().map(|e| Captured {
-                cell: e.victim,
-                piece: pos.piece_at(e.victim).expect("the en-passant victim"),
-            })
-        } else {
-            pos.piece_at(mv.to()).map(|piece| Captured {
-                cell: mv.to(),
-                piece,
-            })
-        };
-        game.position.make_move(*mv);
-        game.redo.clear();
-        let check = game.position.in_check();
-        changed.write(BoardChanged::Moved {
-            mv: *mv,
-            piece,
-            captured,
-            check,
-        });
     }
 }
 
 fn start_new_games(
     mut requests: MessageReader<NewGameRequest>,
     variants: Res<Variants>,
-    mut game: ResMut<GameState>,
+    mut game: ResMut<CurrentGame>,
     mut changed: MessageWriter<BoardChanged>,
     mut notices: MessageWriter<GameNotice>,
 ) {
     for request in requests.read() {
         let current = game.rules().id().to_string();
         let id = request.variant.clone().unwrap_or(current.clone());
-        let Some(rules) = variants.0.get(&id).and_then(|e| e.two_player_rules()) else {
+        let Some(entry) = variants.0.get(&id) else {
             notices.write(GameNotice(format!("unknown variant '{id}'")));
             continue;
         };
-        let mut next = GameState::new(Arc::clone(&rules));
-        if let Some(fen) = &request.fen {
-            match Position::from_fen(rules, fen) {
-                Ok(p) => {
-                    next.position = p;
-                    next.start_fen = Some(fen.clone());
-                }
-                Err(e) => {
-                    notices.write(GameNotice(format!("bad FEN: {e}")));
-                    continue;
-                }
+        match CurrentGame::from_moves(entry, request.fen.as_deref(), &request.moves) {
+            Ok(next) => {
+                *game = next;
+                changed.write(BoardChanged::Reset {
+                    variant_changed: id != current,
+                });
+            }
+            Err(e) => {
+                notices.write(GameNotice(e.to_string()));
             }
         }
-        *game = next;
-        changed.write(BoardChanged::Reset {
-            variant_changed: id != current,
-        });
     }
 }
 
 fn load_games(
     mut requests: MessageReader<LoadRequest>,
     variants: Res<Variants>,
-    mut game: ResMut<GameState>,
+    mut game: ResMut<CurrentGame>,
     mut changed: MessageWriter<BoardChanged>,
     mut notices: MessageWriter<GameNotice>,
 ) {
     for LoadRequest(record) in requests.read() {
-        match records::replay_two_player(record, &variants.0) {
-            Ok(position) => {
-                let variant_changed = position.rules().id() != game.rules().id();
-                *game = GameState {
-                    position,
-                    start_fen: record.tag("FEN").map(str::to_string),
-                    redo: Vec::new(),
-                    ended: None,
-                    viewing: None,
-                };
+        match records::replay(record, &variants.0) {
+            Ok(next) => {
+                let variant_changed = next.rules().id() != game.rules().id();
+                *game = next;
                 // A recorded resignation or flag fall ends the loaded game too.
-                if game.position.outcome().is_none()
+                if game.game.end().is_none()
                     && let Some(result) = record.tag("Result")
                 {
                     game.ended = recorded_ending(result, record.tag("Termination"));
@@ -393,7 +443,7 @@ fn load_games(
 
 /// A decisive or drawn result written in a record but not visible on its board.
 fn recorded_ending(result: &str, termination: Option<&str>) -> Option<GameOutcome> {
-    use hexchess_core::{Side, Termination};
+    use hexchess_core::Termination;
     let why = match termination {
         Some("time") => Termination::Time,
         Some("agreement") => Termination::Agreement,
@@ -412,22 +462,13 @@ fn recorded_ending(result: &str, termination: Option<&str>) -> Option<GameOutcom
     }
 }
 
-fn take_back_moves(
+fn take_back_turns(
     mut requests: MessageReader<UndoRequest>,
-    mut game: ResMut<GameState>,
+    mut game: ResMut<CurrentGame>,
     mut changed: MessageWriter<BoardChanged>,
 ) {
-    for UndoRequest(plies) in requests.read() {
-        let mut any = false;
-        for _ in 0..(*plies).max(1) {
-            match game.position.unmake_move() {
-                Some(mv) => {
-                    game.redo.push(mv);
-                    any = true;
-                }
-                None => break,
-            }
-        }
+    for UndoRequest(turns) in requests.read() {
+        let any = game.take_back(*turns);
         if any || game.ended.is_some() {
             game.ended = None;
             game.viewing = None;
@@ -440,19 +481,18 @@ fn take_back_moves(
 
 fn set_lines(
     mut requests: MessageReader<LineRequest>,
-    mut game: ResMut<GameState>,
+    mut game: ResMut<CurrentGame>,
     mut changed: MessageWriter<BoardChanged>,
 ) {
     for LineRequest { moves, then } in requests.read() {
-        let mut position = game.start_position();
+        let mut line = game.start_game();
         for &mv in moves {
-            if !position.is_legal(mv) {
+            if line.play(Step::Play(mv)).is_err() {
                 break;
             }
-            position.make_move(mv);
         }
-        game.position = position;
-        game.redo = then.iter().rev().copied().collect();
+        game.game = line;
+        game.redo = then.iter().rev().map(|mv| vec![Step::Play(*mv)]).collect();
         game.ended = None;
         game.viewing = None;
         changed.write(BoardChanged::Reset {
@@ -461,20 +501,19 @@ fn set_lines(
     }
 }
 
-fn replay_moves(
+fn replay_turns(
     mut requests: MessageReader<RedoRequest>,
-    mut game: ResMut<GameState>,
+    mut game: ResMut<CurrentGame>,
     mut changed: MessageWriter<BoardChanged>,
 ) {
-    for RedoRequest(plies) in requests.read() {
+    for RedoRequest(turns) in requests.read() {
         let mut any = false;
-        for _ in 0..(*plies).max(1) {
-            let Some(mv) = game.redo.pop() else { break };
-            if !game.position.is_legal(mv) {
+        for _ in 0..(*turns).max(1) {
+            let Some(steps) = game.redo.pop() else { break };
+            if !game.replay_turn(&steps) {
                 game.redo.clear();
                 break;
             }
-            game.position.make_move(mv);
             any = true;
         }
         if any {
@@ -488,12 +527,12 @@ fn replay_moves(
 
 fn review_positions(
     mut requests: MessageReader<ReviewRequest>,
-    mut game: ResMut<GameState>,
+    mut game: ResMut<CurrentGame>,
     mut changed: MessageWriter<BoardChanged>,
 ) {
-    for ReviewRequest(ply) in requests.read() {
-        let live = game.position.ply_count();
-        let next = ply.filter(|p| *p < live);
+    for ReviewRequest(turn) in requests.read() {
+        let live = game.turn_count();
+        let next = turn.filter(|t| *t < live);
         if next != game.viewing {
             game.viewing = next;
             changed.write(BoardChanged::Reset {
@@ -503,7 +542,7 @@ fn review_positions(
     }
 }
 
-fn end_games(mut requests: MessageReader<EndRequest>, mut game: ResMut<GameState>) {
+fn end_games(mut requests: MessageReader<EndRequest>, mut game: ResMut<CurrentGame>) {
     for EndRequest(outcome) in requests.read() {
         if game.outcome().is_none() {
             game.ended = Some(*outcome);

@@ -6,13 +6,16 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use hexchess_core::pgn::PgnGame;
 use hexchess_core::record::GameRecord;
 
-use crate::game::GameState;
+use crate::game::CurrentGame;
 
 /// Who played, as the record names them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Players {
     pub white: String,
     pub black: String,
+    /// A game of more sides: who sits in each seat (a `Seats` tag's words, in seat
+    /// order), so that the game opens again at the same table.
+    pub seats: Vec<String>,
 }
 
 /// Today's date as a record writes it: `2026.11.22`.
@@ -35,9 +38,9 @@ pub fn record_date(now: SystemTime) -> String {
 }
 
 /// The record of the game so far, with the players' names.
-pub fn game_record(game: &GameState, players: &Players) -> GameRecord {
-    let mut r = GameRecord::from_position(
-        &game.position,
+pub fn game_record(game: &CurrentGame, players: &Players) -> GameRecord {
+    let mut r = GameRecord::from_game(
+        &game.game,
         game.start_fen.as_deref(),
         &[
             ("Date", record_date(SystemTime::now())),
@@ -45,6 +48,10 @@ pub fn game_record(game: &GameState, players: &Players) -> GameRecord {
             ("Black", players.black.clone()),
         ],
     );
+    if game.has_more_sides() && !players.seats.is_empty() {
+        let words = &players.seats[..players.seats.len().min(game.side_count())];
+        r.set_tag("Seats", words.join(","));
+    }
     match game.outcome() {
         Some(o) => {
             r.set_tag("Result", o.result_text());
@@ -57,7 +64,7 @@ pub fn game_record(game: &GameState, players: &Players) -> GameRecord {
 
 /// The game as PGN: the record's tags and moves, and how it ended (the standard's
 /// `Termination` and the reason as a last comment).
-pub fn game_pgn(game: &GameState, players: &Players) -> PgnGame {
+pub fn game_pgn(game: &CurrentGame, players: &Players) -> PgnGame {
     game_pgn_with(game, players, None)
 }
 
@@ -65,14 +72,14 @@ pub fn game_pgn(game: &GameState, players: &Players) -> PgnGame {
 /// game's line. The ending is written only when the game's line is the tree's main
 /// line (else the result is `*`: the file's main line did not end so).
 pub fn game_pgn_with(
-    game: &GameState,
+    game: &CurrentGame,
     players: &Players,
     tree: Option<&hexchess_core::pgn::GameTree>,
 ) -> PgnGame {
     let mut pgn = game_record(game, players).to_pgn();
     if let Some(tree) = tree {
         let main: Vec<&str> = tree.main_line().into_iter().map(|n| tree.san(n)).collect();
-        let same_line = main == game.san_moves();
+        let same_line = main == game.move_texts();
         pgn.tree = tree.clone();
         if !same_line {
             pgn.set_tag("Result", "*");
@@ -120,19 +127,22 @@ pub fn save(path: &Path, record: &GameRecord) -> Result<(), String> {
         .map_err(|e| format!("{}: {e}", path.display()))
 }
 
-/// A two-player record replayed onto the engine's narrow cell sets (the position the
-/// board keeps), or why it does not replay.
-pub fn replay_two_player(
+/// A record replayed into the game on the board (any number of sides), or why it does
+/// not replay.
+pub fn replay(
     record: &GameRecord,
     catalog: &hexchess_core::Catalog,
-) -> Result<hexchess_core::Position, String> {
+) -> Result<CurrentGame, String> {
     let game = record.replay(catalog).map_err(|e| e.to_string())?;
-    let id = game.position().rules().id();
-    let rules = catalog
-        .get(id)
-        .and_then(|e| e.two_player_rules())
-        .ok_or_else(|| format!("{id} is a game of more sides"))?;
-    Ok(game.position_on(rules))
+    let id = game.position().rules().id().to_string();
+    let entry = catalog
+        .get(&id)
+        .ok_or_else(|| format!("unknown variant '{id}'"))?;
+    Ok(CurrentGame::of(
+        game,
+        entry,
+        record.tag("FEN").map(str::to_string),
+    ))
 }
 
 /// Game `number` (from 1) of a game file, or its only game; a file of several games

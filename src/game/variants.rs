@@ -11,7 +11,7 @@ use std::time::{Duration, SystemTime};
 use bevy::prelude::*;
 use hexchess_core::catalog::Catalog;
 
-use crate::game::{GameNotice, GameState, Variants};
+use crate::game::{CurrentGame, GameNotice, Variants};
 
 /// The folders to watch and how often.
 #[derive(Resource, Clone, Debug)]
@@ -182,7 +182,7 @@ fn forget_deleted_files(
 /// When the current game's variant was reloaded, offer to restart it with the new rules.
 fn offer_restart(
     mut changes: MessageReader<VariantFileChanged>,
-    game: Res<GameState>,
+    game: Res<CurrentGame>,
     mut offer: ResMut<RestartOffer>,
 ) {
     for c in changes.read() {

@@ -9,17 +9,17 @@
 
 use bevy::input::mouse::MouseButton;
 use bevy::prelude::*;
-use hexchess_core::{Cell, Move};
+use hexchess_core::{Cell, Move, Step};
 
 use crate::board::{Selection, cell_world};
 use crate::game::{
-    BoardChanged, GameSet, GameState, MoveRequest, RedoRequest, ReviewRequest, UndoRequest,
+    BoardChanged, CurrentGame, GameSet, RedoRequest, ReviewRequest, StepRequest, UndoRequest,
 };
 use crate::look::{Settings, View, ViewChanged};
 use crate::pieces::animation::Slide;
 use crate::pieces::{Dragging, PieceView, rest_height};
 use crate::play::analysis::{Analysis, AnalysisRequest};
-use crate::play::{EnginePlayer, HumanSides, Session, undo_plies};
+use crate::play::{HumanSides, Session, undo_turns};
 
 /// The cell under the pointer and the pointer's point on the board plane.
 #[derive(Resource, Default, Clone, Copy, Debug)]
@@ -65,12 +65,14 @@ impl Plugin for InputPlugin {
             .add_systems(
                 Update,
                 (
+                    // Last frame's changes first: a click of this frame is on the
+                    // position as it is now.
+                    clear_stale_selection,
                     note_hovered_piece,
                     handle_mouse,
                     drag_piece,
                     handle_keys,
                     answer_promotion,
-                    clear_stale_selection,
                 )
                     .chain()
                     .in_set(GameSet::Input)
@@ -83,10 +85,22 @@ impl Plugin for InputPlugin {
     }
 }
 
-/// The legal moves from `from` to `to`.
-fn moves_between(game: &GameState, from: Cell, to: Cell) -> Vec<Move> {
-    game.position
-        .legal_moves()
+/// The moves the rules allow now (in a turn of several moves, the second moves the
+/// limits allow), without removals and swaps.
+fn moves_now(game: &CurrentGame) -> Vec<Move> {
+    game.game
+        .steps()
+        .into_iter()
+        .filter_map(|s| match s {
+            Step::Play(mv) if !mv.is_edit() => Some(mv),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The moves allowed from `from` to `to`.
+fn moves_between(game: &CurrentGame, from: Cell, to: Cell) -> Vec<Move> {
+    moves_now(game)
         .into_iter()
         .filter(|m| m.from() == from && m.to() == to)
         .collect()
@@ -95,17 +109,17 @@ fn moves_between(game: &GameState, from: Cell, to: Cell) -> Vec<Move> {
 /// Plays the move between two cells, or opens the picker when there is a choice.
 /// Returns whether anything legal was found.
 fn try_move(
-    game: &GameState,
+    game: &CurrentGame,
     from: Cell,
     to: Cell,
-    requests: &mut MessageWriter<MoveRequest>,
+    requests: &mut MessageWriter<StepRequest>,
     pending: &mut PendingPromotion,
 ) -> bool {
     let moves = moves_between(game, from, to);
     match moves.as_slice() {
         [] => false,
         [one] => {
-            requests.write(MoveRequest(*one));
+            requests.write(StepRequest::play(*one));
             true
         }
         _ => {
@@ -130,7 +144,7 @@ type PieceEntities<'w, 's> = Query<
 /// What the mouse handlers read and change.
 struct Mouse<'a, 'w, 's> {
     commands: Commands<'w, 's>,
-    game: &'a GameState,
+    game: &'a CurrentGame,
     settings: &'a Settings,
     pieces: &'a PieceEntities<'w, 's>,
     /// Whether a person may move now: their turn, the game live and on, no picker open.
@@ -161,17 +175,16 @@ fn handle_mouse(
     commands: Commands,
     buttons: Res<ButtonInput<MouseButton>>,
     pointer: Res<PointerCell>,
-    game: Res<GameState>,
+    game: Res<CurrentGame>,
     humans: Res<HumanSides>,
     settings: Res<Settings>,
     mut selection: ResMut<Selection>,
     mut pending: ResMut<PendingPromotion>,
-    mut requests: MessageWriter<MoveRequest>,
+    mut requests: MessageWriter<StepRequest>,
     mut hand_drag: ResMut<HandDrag>,
     pieces: PieceEntities,
 ) {
-    let pos = &game.position;
-    let playable = humans.moves(pos.turn())
+    let playable = humans.moves(game.side_to_move())
         && game.outcome().is_none()
         && game.is_live()
         && pending.moves.is_empty();
@@ -220,7 +233,7 @@ fn press(
     cell: Option<Cell>,
     selection: &mut Selection,
     pending: &mut PendingPromotion,
-    requests: &mut MessageWriter<MoveRequest>,
+    requests: &mut MessageWriter<StepRequest>,
 ) {
     let Some(cell) = cell else {
         selection.from = None;
@@ -233,8 +246,19 @@ fn press(
         place(mouse.game, selection, cell, requests);
         return;
     }
-    let pos = &mouse.game.position;
-    let own = pos.piece_at(cell).is_some_and(|p| p.side == pos.turn());
+    let game = &mouse.game.game;
+    if game.owed(game.side_to_move()) > 0 {
+        // A removal owed comes first: a click on a piece it may take takes it.
+        let removal = Step::Play(Move::removal(cell));
+        if game.steps().contains(&removal) {
+            requests.write(StepRequest(removal));
+        }
+        return;
+    }
+    let pos = game.position();
+    let own = pos
+        .piece_at(cell)
+        .is_some_and(|p| p.side == game.side_to_move());
     if let Some(from) = selection.from
         && from != cell
         && !own
@@ -257,19 +281,17 @@ fn press(
 /// Places the kind picked from the hand on `cell` if that is legal; the pick is kept
 /// after an illegal cell (the player may try another), dropped after a placement.
 fn place(
-    game: &GameState,
+    game: &CurrentGame,
     selection: &mut Selection,
     cell: Cell,
-    requests: &mut MessageWriter<MoveRequest>,
+    requests: &mut MessageWriter<StepRequest>,
 ) {
     let Some(kind) = selection.hand else { return };
-    let found = game
-        .position
-        .legal_moves()
+    let found = moves_now(game)
         .into_iter()
         .find(|m| m.placed_kind() == Some(kind) && m.to() == cell);
     if let Some(mv) = found {
-        requests.write(MoveRequest(mv));
+        requests.write(StepRequest::play(mv));
         selection.hand = None;
     }
 }
@@ -282,7 +304,7 @@ fn release(
     moved_to: Option<Cell>,
     selection: &mut Selection,
     pending: &mut PendingPromotion,
-    requests: &mut MessageWriter<MoveRequest>,
+    requests: &mut MessageWriter<StepRequest>,
 ) {
     let Some(to) = moved_to else {
         mouse.snap_back(from);
@@ -340,9 +362,8 @@ fn handle_keys(
     mut redo: MessageWriter<RedoRequest>,
     mut review: MessageWriter<ReviewRequest>,
     (mut analysis, analysing): (MessageWriter<AnalysisRequest>, Res<Analysis>),
-    game: Res<GameState>,
+    game: Res<CurrentGame>,
     session: Res<Session>,
-    player: Res<EnginePlayer>,
     dragged: Query<(Entity, &PieceView, &Transform), With<Dragging>>,
 ) {
     // Typing in a text field is not a shortcut.
@@ -382,14 +403,14 @@ fn handle_keys(
         });
     }
     let ctrl = command_key_held(&keys);
-    let plies = undo_plies(&game, &session, player.is_thinking());
+    let turns = undo_turns(&game, &session);
     if ctrl && keys.just_pressed(KeyCode::KeyZ) {
-        undo.write(UndoRequest(plies));
+        undo.write(UndoRequest(turns));
     }
     if ctrl && keys.just_pressed(KeyCode::KeyY) {
-        redo.write(RedoRequest(plies.min(game.redo.len().max(1))));
+        redo.write(RedoRequest(turns.clamp(1, game.redo.len().max(1))));
     }
-    let total = game.position.ply_count();
+    let total = game.turn_count();
     let shown = game.viewing.unwrap_or(total);
     if keys.just_pressed(KeyCode::ArrowLeft) && shown > 0 {
         review.write(ReviewRequest(Some(shown - 1)));
@@ -406,12 +427,12 @@ fn handle_keys(
 fn note_hovered_piece(
     pointer: Res<PointerCell>,
     over_ui: Res<PointerOverUi>,
-    game: Res<GameState>,
+    game: Res<CurrentGame>,
     mut hovered: ResMut<crate::board::highlights::Hovered>,
 ) {
     let occupied = |c: Cell| match game.viewing {
         Some(_) => game.displayed().piece_at(c).is_some(),
-        None => game.position.piece_at(c).is_some(),
+        None => game.position().piece_at(c).is_some(),
     };
     let cell = pointer.cell.filter(|&c| !over_ui.0 && occupied(c));
     if hovered.0 != cell {
@@ -455,11 +476,11 @@ fn toggle_fullscreen(
 fn answer_promotion(
     mut choices: MessageReader<PromotionChoice>,
     mut pending: ResMut<PendingPromotion>,
-    mut requests: MessageWriter<MoveRequest>,
+    mut requests: MessageWriter<StepRequest>,
 ) {
     for PromotionChoice(choice) in choices.read() {
         if let Some(mv) = choice.and_then(|i| pending.moves.get(i).copied()) {
-            requests.write(MoveRequest(mv));
+            requests.write(StepRequest::play(mv));
         }
         pending.moves.clear();
     }

@@ -8,7 +8,7 @@
 use bevy::prelude::*;
 
 use super::{PieceAssets, PieceView, piece_look};
-use crate::game::{GameSet, GameState};
+use crate::game::{CurrentGame, GameSet};
 use crate::look::mesh;
 use crate::look::{Settings, Surface, Theme};
 
@@ -135,7 +135,7 @@ fn step(time: &Time) -> f32 {
 fn slide_pieces(
     mut commands: Commands,
     time: Res<Time>,
-    game: Res<GameState>,
+    game: Res<CurrentGame>,
     settings: Res<Settings>,
     assets: Res<PieceAssets>,
     mut moving: Query<(
@@ -217,7 +217,7 @@ fn pop_promoted(
 fn flash_checks(
     mut commands: Commands,
     time: Res<Time>,
-    game: Res<GameState>,
+    game: Res<CurrentGame>,
     mut flashes: Query<(
         Entity,
         &mut CheckFlash,

@@ -152,7 +152,6 @@ impl Plugin for PiecesPlugin {
                 )
                     .chain()
                     .in_set(GameSet::View)
-                    .run_if(crate::game::duel)
                     .after(crate::board::rebuild_board),
             )
             .configure_sets(Update, animation::Animate.after(sync::follow_game))
@@ -403,7 +402,7 @@ fn spawn_letter<B: CellSet>(
 fn relabel_promoted_pieces(
     mut commands: Commands,
     assets: Res<PieceAssets>,
-    game: Res<crate::game::GameState>,
+    game: Res<crate::game::CurrentGame>,
     settings: Res<Settings>,
     changed: Query<(Entity, &PieceView), Changed<PieceView>>,
     letters: Query<(Entity, &PieceLetter, &Text)>,

@@ -2,17 +2,17 @@
 //! anything else, and check once all is still that nothing drifted.
 
 use bevy::prelude::*;
-use hexchess_core::{Cell, Move, Piece};
+use hexchess_core::{Cell, Move, Piece, Step, StepReport};
 
 use super::animation::{CheckFlash, Promote, Slide, Vanish};
 use super::models::PieceShape;
 use super::{Dragging, PieceAssets, PieceView, piece_look, rest_height, shape_of, spawn_piece};
 use crate::board::{SceneRebuilt, cell_world};
-use crate::game::{BoardChanged, BoardPicture, GameState};
+use crate::game::{BoardChanged, BoardPicture, CurrentGame};
 use crate::look::{Settings, View};
 
 /// The pieces the board shows: the editor's picture, or the position shown.
-fn shown_pieces(game: &GameState, picture: &BoardPicture) -> Vec<(Cell, Piece)> {
+fn shown_pieces(game: &CurrentGame, picture: &BoardPicture) -> Vec<(Cell, Piece)> {
     match &picture.0 {
         Some(pieces) => pieces.clone(),
         None => game.displayed().pieces().collect(),
@@ -23,7 +23,7 @@ fn shown_pieces(game: &GameState, picture: &BoardPicture) -> Vec<(Cell, Piece)> 
 fn rebuild(
     commands: &mut Commands,
     assets: &PieceAssets,
-    game: &GameState,
+    game: &CurrentGame,
     picture: &BoardPicture,
     settings: &Settings,
     old: impl IntoIterator<Item = Entity>,
@@ -48,7 +48,7 @@ pub fn follow_game(
     mut commands: Commands,
     mut changes: MessageReader<BoardChanged>,
     mut scenes: MessageReader<SceneRebuilt>,
-    game: Res<GameState>,
+    game: Res<CurrentGame>,
     picture: Res<BoardPicture>,
     settings: Res<Settings>,
     assets: Res<PieceAssets>,
@@ -76,50 +76,56 @@ pub fn follow_game(
         0.0
     };
     for change in changes {
-        let BoardChanged::Moved {
-            mv,
-            piece,
-            captured,
-            check,
-        } = change
-        else {
+        let BoardChanged::Played(report) = change else {
             continue;
         };
-        if mv.is_placement() {
-            drop_from_hand(
-                &mut commands,
-                (&game, &settings, &assets),
-                mv.to(),
-                piece,
-                speed,
-            );
-            continue;
-        }
-        if let Some(taken) = captured {
-            remove_captured(&mut commands, &pieces, taken.cell, speed);
-        }
-        if let Some(i) = mv.castling() {
-            move_castling_rook(
-                &mut commands,
-                &mut pieces,
-                &game,
-                &settings,
-                piece,
-                i,
-                speed,
-            );
-        }
-        move_piece(
+        follow_step(
             &mut commands,
             &mut pieces,
             (&game, &settings, &assets),
-            mv,
-            piece,
+            &report,
             speed,
         );
-        if check && speed > 0.0 {
-            let rules = game.rules();
-            let king = game.position.royal_cell(game.position.turn());
+    }
+}
+
+/// Animates what one step did, as the game reported it.
+fn follow_step(
+    commands: &mut Commands,
+    pieces: &mut PieceEntities,
+    (game, settings, assets): (&CurrentGame, &Settings, &PieceAssets),
+    report: &StepReport,
+    speed: f32,
+) {
+    let (Step::Play(mv), Some(piece)) = (report.step, report.piece) else {
+        return;
+    };
+    if mv.is_placement() {
+        drop_from_hand(commands, (game, settings, assets), mv.to(), piece, speed);
+        return;
+    }
+    if mv.is_edit() {
+        // A removal takes the piece off; a swap's new piece is put in place once all
+        // is still (`verify_pieces`).
+        if mv.promotion().is_none() {
+            remove_captured(commands, pieces, mv.to(), speed);
+        }
+        return;
+    }
+    if let Some((_, cell)) = report.capture {
+        remove_captured(commands, pieces, cell, speed);
+    }
+    if let Some(rook) = report.rook {
+        move_castling_rook(commands, pieces, game, settings, rook, speed);
+    }
+    move_piece(commands, pieces, (game, settings, assets), mv, piece, speed);
+    if speed > 0.0 {
+        let rules = game.rules();
+        for side in &report.checks {
+            if !game.position().royal_on_board(*side) {
+                continue;
+            }
+            let king = game.position().royal_cell(*side);
             commands.spawn((
                 CheckFlash::new(0.9 / speed),
                 Transform::from_translation(cell_world(rules, king)),
@@ -132,7 +138,7 @@ pub fn follow_game(
 /// A piece placed from the hand comes down onto its cell (or appears at once).
 fn drop_from_hand(
     commands: &mut Commands,
-    (game, settings, assets): (&GameState, &Settings, &PieceAssets),
+    (game, settings, assets): (&CurrentGame, &Settings, &PieceAssets),
     cell: Cell,
     piece: Piece,
     speed: f32,
@@ -163,21 +169,16 @@ fn remove_captured(commands: &mut Commands, pieces: &PieceEntities, cell: Cell, 
     }
 }
 
-/// Castling moves the rook too.
+/// Castling moves the rook too: from, to.
 fn move_castling_rook(
     commands: &mut Commands,
     pieces: &mut PieceEntities,
-    game: &GameState,
+    game: &CurrentGame,
     settings: &Settings,
-    king: Piece,
-    castling: usize,
+    (rook, rook_to): (Cell, Cell),
     speed: f32,
 ) {
     let rules = game.rules();
-    let Some(cells) = rules.castling_cells(king.side, castling) else {
-        return;
-    };
-    let (rook, rook_to) = (cells.rook, cells.rook_to);
     let Some((re, mut rview, rt)) = pieces.iter_mut().find(|(_, v, _)| v.cell == rook) else {
         return;
     };
@@ -200,7 +201,7 @@ fn move_castling_rook(
 fn move_piece(
     commands: &mut Commands,
     pieces: &mut PieceEntities,
-    (game, settings, assets): (&GameState, &Settings, &PieceAssets),
+    (game, settings, assets): (&CurrentGame, &Settings, &PieceAssets),
     mv: Move,
     piece: Piece,
     speed: f32,
@@ -246,7 +247,7 @@ fn move_piece(
 #[allow(clippy::type_complexity, clippy::too_many_arguments)]
 pub fn verify_pieces(
     mut commands: Commands,
-    game: Res<GameState>,
+    game: Res<CurrentGame>,
     picture: Res<BoardPicture>,
     settings: Res<Settings>,
     assets: Res<PieceAssets>,

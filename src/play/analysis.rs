@@ -17,7 +17,7 @@ use hexchess_engine::{
 use super::opponent::search_threads;
 use super::session::{Mode, Session, TimeControl};
 use super::trainer::Trainer;
-use crate::game::{GameSet, GameState};
+use crate::game::{BoardPosition, CurrentGame, GameSet};
 use crate::machine::{Rasteriser, cores};
 
 /// The most lines the analysis shows.
@@ -36,11 +36,28 @@ pub enum AnalysisRequest {
     Hint,
 }
 
+/// Which moment of the game a search is about: the position shown (on the board's
+/// cell sets) and how many plies led to it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Moment {
+    hash: u64,
+    ply: usize,
+}
+
+impl Moment {
+    fn of(shown: &BoardPosition) -> Moment {
+        Moment {
+            hash: shown.hash(),
+            ply: shown.ply_count(),
+        }
+    }
+}
+
 /// The search under way and what it has said.
 struct Running {
     search: RunningSearch,
-    /// The position it is about.
-    position: Position,
+    /// The moment it is about.
+    moment: Moment,
     /// The endgame tables it searches with.
     tables: Arc<Tablebases>,
     lines: Arc<Mutex<Vec<SearchInfo>>>,
@@ -75,20 +92,20 @@ impl Default for Analysis {
 impl Analysis {
     /// The best lines so far for `shown` (the position on the board), best first: each
     /// the deepest report of its rank. Empty for another position.
-    pub fn lines_for(&self, shown: &Position) -> Vec<SearchInfo> {
+    pub fn lines_for(&self, shown: &BoardPosition) -> Vec<SearchInfo> {
         let Some(r) = &self.running else {
             return Vec::new();
         };
-        if r.position.hash() != shown.hash() || r.position.ply_count() != shown.ply_count() {
+        if r.moment != Moment::of(shown) {
             return Vec::new();
         }
         r.lines.lock().map(|l| l.clone()).unwrap_or_default()
     }
 
     /// The hint's move for `shown`, once it has one.
-    pub fn hint_for(&self, shown: &Position) -> Option<Move> {
+    pub fn hint_for(&self, shown: &BoardPosition) -> Option<Move> {
         let h = self.hint.as_ref()?;
-        if h.position.hash() != shown.hash() {
+        if h.moment != Moment::of(shown) {
             return None;
         }
         let lines = h.lines.lock().ok()?;
@@ -116,7 +133,7 @@ fn answer_analysis_requests(
     mut requests: MessageReader<AnalysisRequest>,
     mut analysis: ResMut<Analysis>,
     mut session: ResMut<Session>,
-    game: Res<GameState>,
+    game: Res<CurrentGame>,
     trainer: Res<Trainer>,
     rasteriser: Option<Res<Rasteriser>>,
 ) {
@@ -148,9 +165,13 @@ fn answer_analysis_requests(
                 stop(&mut analysis.hint);
                 let software = rasteriser.as_deref() == Some(&Rasteriser::Software);
                 let limits = SearchLimits::movetime(HINT_MILLIS);
-                let position = game.position.clone();
+                let Some(position) = game.two_player_position() else {
+                    continue;
+                };
+                let moment = Moment::of(game.position());
                 let tables = Arc::clone(&trainer.tables);
-                analysis.hint = Some(start(position, limits, 1, software, None, tables));
+                let search = (position, moment);
+                analysis.hint = Some(start(search, limits, 1, software, None, tables));
             }
             _ => {}
         }
@@ -162,19 +183,21 @@ fn answer_analysis_requests(
 /// is exact, a draw is a draw).
 fn follow_the_position(
     mut analysis: ResMut<Analysis>,
-    game: Res<GameState>,
+    game: Res<CurrentGame>,
     trainer: Res<Trainer>,
     rasteriser: Option<Res<Rasteriser>>,
 ) {
     if !analysis.on {
         return;
     }
-    let shown = game.displayed();
-    let current = analysis.running.as_ref().is_some_and(|r| {
-        r.position.hash() == shown.hash()
-            && r.position.ply_count() == shown.ply_count()
-            && Arc::ptr_eq(&r.tables, &trainer.tables)
-    });
+    let moment = match game.viewing {
+        Some(_) => Moment::of(&game.displayed()),
+        None => Moment::of(game.position()),
+    };
+    let current = analysis
+        .running
+        .as_ref()
+        .is_some_and(|r| r.moment == moment && Arc::ptr_eq(&r.tables, &trainer.tables));
     if current {
         return;
     }
@@ -186,6 +209,10 @@ fn follow_the_position(
     if kept.is_some() {
         analysis.searcher = kept;
     }
+    // Two sides only: the engine's search has no turns of several moves.
+    let Some(shown) = game.two_player_displayed() else {
+        return;
+    };
     if shown.legal_moves().is_empty() {
         return;
     }
@@ -197,12 +224,13 @@ fn follow_the_position(
     let lines = analysis.lines;
     let searcher = analysis.searcher.take();
     let tables = Arc::clone(&trainer.tables);
-    analysis.running = Some(start(shown, limits, lines, software, searcher, tables));
+    let search = (shown, moment);
+    analysis.running = Some(start(search, limits, lines, software, searcher, tables));
 }
 
 /// A search of `position` on its own thread whose reports keep the latest of each line.
 fn start(
-    position: Position,
+    (position, moment): (Position, Moment),
     limits: SearchLimits,
     lines: usize,
     software: bool,
@@ -239,7 +267,7 @@ fn start(
     );
     Running {
         search,
-        position,
+        moment,
         tables: searched_with,
         lines: reports,
     }

@@ -16,8 +16,8 @@ use bevy::prelude::*;
 
 pub use opponent::{DrawOffer, EnginePlayer};
 pub use session::{
-    AppState, Clocks, DEFAULT_LEVEL, GameOverDialog, HumanSides, Mode, Session, StartGame,
-    TIME_CONTROLS, TimeControl, undo_plies,
+    AppState, Clocks, DEFAULT_LEVEL, GameOverDialog, HumanSides, Mode, SEAT_NODES, SeatPlayer,
+    Seats, Session, StartGame, TIME_CONTROLS, TimeControl, loss_of, undo_turns,
 };
 pub use trainer::{ENDINGS, StartDrill, Target, Trainer};
 

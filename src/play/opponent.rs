@@ -1,24 +1,29 @@
 //! The engine as an opponent: it thinks on its own thread, so frames never wait for it.
 //!
-//! When it is an engine's turn a search starts on a copy of the position. Each frame
+//! When it is an engine's turn a search starts on a copy of the position (two sides:
+//! the engine's search on its narrow cell sets; more sides: the seat's strategy over
+//! whole turns, whose steps are then played one at a time, so a turn of two moves is
+//! seen as two). Each frame
 //! checks (without blocking) whether it has finished; its move is played once it has
 //! and a short minimum delay has passed, so players see it coming. An undo, a new game
 //! or a loaded game while it thinks stops the search; the stopped search is collected
 //! later, when its thread has ended, and its answer thrown away.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
-use hexchess_core::{GameOutcome, Side, Termination};
+use hexchess_core::{GameOutcome, Position, Side, Step, Termination};
+use hexchess_engine::multi::{MultiLimits, MultiSearcher};
 use hexchess_engine::{
     Clock, RunningSearch, Score, SearchInfo, SearchLimits, SearchOptions, SearchResult, Searcher,
     Skill, pv_san,
 };
 
-use super::session::{Clocks, Mode, Session};
+use super::session::{Clocks, Mode, SeatPlayer, Session, loss_of};
 use super::trainer::Trainer;
-use crate::game::{BoardChanged, EndRequest, GameNotice, GameSet, GameState, MoveRequest};
+use crate::game::{BoardChanged, CurrentGame, EndRequest, GameNotice, GameSet, StepRequest};
 use crate::machine::{Rasteriser, cores};
 use crate::pieces::animation::{Slide, Vanish};
 
@@ -45,6 +50,28 @@ struct Thinking {
     started: Instant,
     side: Side,
     progress: Arc<Mutex<Option<SearchInfo>>>,
+    /// The position searched (narrow cell sets), to write its lines.
+    position: Position,
+}
+
+/// An engine seat's search for a whole turn of a game of more sides.
+struct SeatThinking {
+    key: PositionKey,
+    /// The turn found, once found.
+    found: Arc<Mutex<Option<Vec<Step>>>>,
+    stop: Arc<AtomicBool>,
+    /// Steps found and not yet played, with the time until the next.
+    queue: Vec<Step>,
+    wait: f32,
+    /// Whether the search has answered.
+    arrived: bool,
+}
+
+impl Drop for SeatThinking {
+    fn drop(&mut self) {
+        // An abandoned search stops; its thread ends on its own.
+        self.stop.store(true, Ordering::Relaxed);
+    }
 }
 
 /// The engine player's state.
@@ -52,6 +79,8 @@ struct Thinking {
 pub struct EnginePlayer {
     searcher: Option<Searcher>,
     thinking: Option<Thinking>,
+    /// An engine seat's turn of a game of more sides.
+    seat: Option<SeatThinking>,
     /// Stopped searches whose threads have not ended yet.
     abandoned: Vec<RunningSearch>,
     pub report: Option<EngineReport>,
@@ -60,7 +89,7 @@ pub struct EnginePlayer {
 impl EnginePlayer {
     /// Whether a search is running for the current position.
     pub fn is_thinking(&self) -> bool {
-        self.thinking.is_some()
+        self.thinking.is_some() || self.seat.is_some()
     }
 
     /// The side it is thinking for.
@@ -86,6 +115,7 @@ impl Plugin for OpponentPlugin {
                     collect_abandoned,
                     play_finished_search,
                     start_thinking,
+                    play_engine_seats,
                     answer_draw_offers,
                 )
                     .chain()
@@ -95,7 +125,6 @@ impl Plugin for OpponentPlugin {
                     .after(GameSet::Apply)
                     .after(super::trainer::look_up_tables)
                     .before(GameSet::View)
-                    .run_if(crate::game::duel)
                     // Nobody plays on while the board editor has the board.
                     .run_if(crate::game::showing_the_game),
             );
@@ -110,17 +139,17 @@ struct PositionKey {
     ply: usize,
 }
 
-fn position_key(game: &GameState) -> PositionKey {
+fn position_key(game: &CurrentGame) -> PositionKey {
     PositionKey {
-        hash: game.position.hash(),
-        ply: game.position.ply_count(),
+        hash: game.position().hash(),
+        ply: game.position().ply_count(),
     }
 }
 
 /// Search limits for a level: lower levels think less (and the searcher also limits
 /// their depth and adds randomness, see `SearchOptions::skill`).
 pub fn limits_for(session: &Session, clocks: &Clocks) -> SearchLimits {
-    if let Some([white, black]) = clocks.remaining {
+    if let Some([white, black, ..]) = clocks.remaining {
         return SearchLimits {
             clock: Some(Clock {
                 white,
@@ -141,7 +170,7 @@ pub fn limits_for(session: &Session, clocks: &Clocks) -> SearchLimits {
 /// Stops a search whose position is no longer the game's (undo, new game, load).
 fn abandon_stale_searches(
     mut changes: MessageReader<BoardChanged>,
-    game: Res<GameState>,
+    game: Res<CurrentGame>,
     mut player: ResMut<EnginePlayer>,
 ) {
     let reset = changes
@@ -156,6 +185,14 @@ fn abandon_stale_searches(
     {
         t.search.stop();
         player.abandoned.push(t.search);
+    }
+    // A seat's search is stale when the game moved on before its turn was asked for.
+    let seat_stale = player
+        .seat
+        .as_ref()
+        .is_some_and(|t| reset || (!t.arrived && t.key != position_key(&game)));
+    if seat_stale {
+        player.seat = None;
     }
 }
 
@@ -175,8 +212,8 @@ fn collect_abandoned(mut player: ResMut<EnginePlayer>) {
 fn play_finished_search(
     mut player: ResMut<EnginePlayer>,
     mut session: ResMut<Session>,
-    game: Res<GameState>,
-    mut requests: MessageWriter<MoveRequest>,
+    game: Res<CurrentGame>,
+    mut requests: MessageWriter<StepRequest>,
     mut end: MessageWriter<EndRequest>,
 ) {
     let Some(t) = player.thinking.as_ref() else {
@@ -189,7 +226,7 @@ fn play_finished_search(
             side: t.side,
             score: info.score.for_white(t.side),
             depth: info.depth,
-            line: pv_san(&game.position, &info.pv, PV_MOVES),
+            line: pv_san(&t.position, &info.pv, PV_MOVES),
         };
         if player.report.as_ref() != Some(&report) {
             player.report = Some(report);
@@ -207,21 +244,18 @@ fn play_finished_search(
     }
     match result.best {
         Some(mv) => {
-            requests.write(MoveRequest(mv));
+            requests.write(StepRequest::play(mv));
             player.report = Some(EngineReport {
                 side: t.side,
                 score: result.score.for_white(t.side),
                 depth: result.depth,
-                line: pv_san(&game.position, &result.pv, PV_MOVES),
+                line: pv_san(&t.position, &result.pv, PV_MOVES),
             });
         }
         // No legal move: the rules end the game; nothing to play. A mated engine with
         // a move left would never get here.
-        None if game.position.outcome().is_none() => {
-            end.write(EndRequest(GameOutcome::win(
-                !t.side,
-                Termination::Resignation,
-            )));
+        None if game.game.end().is_none() => {
+            end.write(EndRequest(loss_of(&game, t.side, Termination::Resignation)));
         }
         None => {}
     }
@@ -235,7 +269,7 @@ fn start_thinking(
     mut player: ResMut<EnginePlayer>,
     session: Res<Session>,
     clocks: Res<Clocks>,
-    game: Res<GameState>,
+    game: Res<CurrentGame>,
     rasteriser: Option<Res<Rasteriser>>,
     animating: Query<(), Moving>,
     trainer: Res<Trainer>,
@@ -243,7 +277,10 @@ fn start_thinking(
     if player.thinking.is_some() || game.outcome().is_some() || !game.is_live() {
         return;
     }
-    let side = game.position.turn();
+    if game.has_more_sides() {
+        return;
+    }
+    let side = game.side_to_move();
     if !session.mode.engine_plays(side) {
         return;
     }
@@ -254,6 +291,9 @@ fn start_thinking(
     if !animating.is_empty() {
         return;
     }
+    let Some(position) = game.two_player_position() else {
+        return;
+    };
     let cores = cores();
     let software = rasteriser.as_deref() == Some(&Rasteriser::Software);
     let options = SearchOptions {
@@ -278,7 +318,7 @@ fn start_thinking(
     let sink = Arc::clone(&progress);
     let search = RunningSearch::start(
         make,
-        game.position.clone(),
+        position.clone(),
         limits_for(&session, &clocks),
         move |_, info| {
             if let Ok(mut p) = sink.lock() {
@@ -293,7 +333,106 @@ fn start_thinking(
         started: Instant::now(),
         side,
         progress,
+        position,
     });
+}
+
+/// Engine seats of a game of more sides: a search for the seat on move starts, then
+/// its turn's steps are played one by one, a moment apart.
+fn play_engine_seats(
+    time: Res<Time>,
+    session: Res<Session>,
+    game: Res<CurrentGame>,
+    mut player: ResMut<EnginePlayer>,
+    animating: Query<(), Moving>,
+    mut requests: MessageWriter<StepRequest>,
+) {
+    if !game.has_more_sides() || game.outcome().is_some() || !game.is_live() {
+        player.seat = None;
+        return;
+    }
+    let Mode::Table(seats) = session.mode else {
+        return;
+    };
+    let side = game.side_to_move();
+    let SeatPlayer::Engine(strategy) = seats.player(side) else {
+        return;
+    };
+    if let Some(t) = player.seat.as_mut() {
+        if play_seat_steps(t, &time, &mut requests) {
+            // The whole turn is asked for: the next search starts with the next turn.
+            player.seat = None;
+        }
+        return;
+    }
+    if !animating.is_empty() {
+        return;
+    }
+    let nodes = u64::from(seats.nodes[side.index()].max(1));
+    player.seat = Some(start_seat_search(&game, strategy, nodes));
+}
+
+/// Takes the searched turn when it has come and plays its next step when it is due;
+/// whether the whole turn has been asked for.
+fn play_seat_steps(
+    t: &mut SeatThinking,
+    time: &Time,
+    requests: &mut MessageWriter<StepRequest>,
+) -> bool {
+    if let Some(steps) = t.found.lock().ok().and_then(|mut f| f.take()) {
+        t.queue = steps;
+        t.wait = 0.25;
+        t.arrived = true;
+    }
+    if !t.arrived {
+        return false;
+    }
+    t.wait -= time.delta_secs();
+    if t.wait > 0.0 {
+        return t.queue.is_empty();
+    }
+    if !t.queue.is_empty() {
+        requests.write(StepRequest(t.queue.remove(0)));
+        t.wait = 0.6;
+    }
+    t.queue.is_empty()
+}
+
+/// A seat's search for a whole turn on its own thread.
+fn start_seat_search(
+    game: &CurrentGame,
+    strategy: hexchess_engine::multi::Strategy,
+    nodes: u64,
+) -> SeatThinking {
+    let copy = game.game.clone();
+    let found = Arc::new(Mutex::new(None));
+    let out = Arc::clone(&found);
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&stop);
+    let seed = copy.turns().len() as u64 + copy.side_to_move().index() as u64 * 7919;
+    std::thread::spawn(move || {
+        let mut searcher = MultiSearcher::new(strategy, seed);
+        let limits = MultiLimits {
+            nodes,
+            depth: 64,
+            time: Some(Duration::from_secs(5)),
+        };
+        let steps = searcher
+            .choose(&copy, &limits, &flag)
+            .map(|c| c.steps)
+            .unwrap_or_default();
+        if let Ok(mut slot) = out.lock() {
+            *slot = Some(steps);
+        }
+    });
+    SeatThinking {
+        key: position_key(game),
+        found,
+        stop,
+        queue: Vec::new(),
+        wait: 0.0,
+        arrived: false,
+    }
 }
 
 /// Threads for the engine's search (they help only at full strength): the machine's
@@ -314,7 +453,7 @@ fn answer_draw_offers(
     mut offers: MessageReader<DrawOffer>,
     player: Res<EnginePlayer>,
     session: Res<Session>,
-    game: Res<GameState>,
+    game: Res<CurrentGame>,
     mut end: MessageWriter<EndRequest>,
     mut notices: MessageWriter<GameNotice>,
 ) {
@@ -344,7 +483,7 @@ fn answer_draw_offers(
                     }
                 }
             });
-        let long_game = game.position.ply_count() >= 80;
+        let long_game = game.position().ply_count() >= 80;
         let accept = match view {
             Some(cp) => cp < -40 || (long_game && cp.abs() <= 15),
             None => false,

@@ -12,7 +12,7 @@ use hexchess_core::{Move, Position};
 use hexchess_engine::review::{GameReview, ReviewError, review_game};
 use hexchess_engine::{SearchLimits, SearchOptions, Searcher};
 
-use crate::game::{GameNotice, GameState};
+use crate::game::{CurrentGame, GameNotice};
 
 /// Nodes searched in each position: a 90-ply game takes about ten seconds on one core
 /// (docs/review.md measures the budgets), and finds the same blunders as five times
@@ -46,15 +46,19 @@ struct Reviewed {
 }
 
 impl Reviewed {
-    fn of(game: &GameState) -> (Reviewed, Position) {
-        (
+    /// The game's moves, and its start on the engine's cell sets (none for a game of
+    /// more sides: the review judges two-player moves).
+    fn of(game: &CurrentGame) -> Option<(Reviewed, Position)> {
+        let rules = game.two_player_rules()?;
+        let start = Position::from_fen(rules, &game.start_position().to_fen()).ok()?;
+        Some((
             Reviewed {
                 variant: game.rules().id().to_string(),
                 start_fen: game.start_fen.clone(),
-                moves: game.position.moves_played().collect(),
+                moves: game.position().moves_played().collect(),
             },
-            game.start_position(),
-        )
+            start,
+        ))
     }
 }
 
@@ -75,14 +79,14 @@ impl GameReviewState {
 
     /// The review of this game's moves, if one was made: also of a game that went on
     /// after it (its moves reviewed are the first ones), never of another game.
-    pub fn review_of(&self, game: &GameState) -> Option<&GameReview> {
+    pub fn review_of(&self, game: &CurrentGame) -> Option<&GameReview> {
         let (reviewed, review) = self.done.as_ref()?;
         let same_start =
             game.rules().id() == reviewed.variant && game.start_fen == reviewed.start_fen;
-        let plies = game.position.ply_count();
+        let plies = game.position().ply_count();
         let prefix = plies >= reviewed.moves.len()
             && game
-                .position
+                .position()
                 .moves_played()
                 .zip(&reviewed.moves)
                 .all(|(a, b)| a == *b);
@@ -110,7 +114,7 @@ impl Plugin for GameReviewPlugin {
 fn answer_review_requests(
     mut requests: MessageReader<GameReviewRequest>,
     mut state: ResMut<GameReviewState>,
-    game: Res<GameState>,
+    game: Res<CurrentGame>,
     mut notices: MessageWriter<GameNotice>,
 ) {
     for request in requests.read() {
@@ -122,17 +126,23 @@ fn answer_review_requests(
         if *request == GameReviewRequest::Stop {
             continue;
         }
-        if game.position.ply_count() == 0 {
+        if game.position().ply_count() == 0 {
             notices.write(GameNotice("no move to review yet".into()));
             continue;
         }
-        state.running = Some(start(&game));
+        let Some(of) = Reviewed::of(&game) else {
+            notices.write(GameNotice(
+                "the review judges two-player games; step through this one with the move list"
+                    .into(),
+            ));
+            continue;
+        };
+        state.running = Some(start(of));
     }
 }
 
 /// The review of the game so far, on a thread.
-fn start(game: &GameState) -> Running {
-    let (of, start) = Reviewed::of(game);
+fn start((of, start): (Reviewed, Position)) -> Running {
     let stop = Arc::new(AtomicBool::new(false));
     let done = Arc::new(AtomicUsize::new(0));
     let total = of.moves.len() + 1;

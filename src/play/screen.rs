@@ -8,7 +8,7 @@ use bevy::prelude::*;
 use hexchess_core::{Phase, Side};
 
 pub use crate::game::deployment::{ScreenReady, ScreenState, hiding, shows};
-use crate::game::{BoardChanged, GameState};
+use crate::game::{BoardChanged, CurrentGame};
 use crate::pieces::PieceView;
 use crate::play::HumanSides;
 
@@ -25,21 +25,20 @@ pub struct ScreenPlugin;
 
 impl Plugin for ScreenPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(
-            Update,
-            (follow_deployment, hide_unseen_pieces)
-                .chain()
-                .run_if(crate::game::duel),
-        );
+        app.add_systems(Update, (follow_deployment, hide_unseen_pieces).chain());
     }
 }
 
 /// The hand-over screen's question, when one is up (people on both sides only).
-pub fn hand_over(game: &GameState, screen: &ScreenState, humans: &HumanSides) -> Option<HandOver> {
-    if !(hiding(game, screen) && humans.white && humans.black) {
+pub fn hand_over(
+    game: &CurrentGame,
+    screen: &ScreenState,
+    humans: &HumanSides,
+) -> Option<HandOver> {
+    if !(hiding(game, screen) && humans.moves(Side::White) && humans.moves(Side::Black)) {
         return None;
     }
-    let pos = &game.position;
+    let pos = &game.position();
     match pos.phase() {
         Phase::Setup if screen.viewer != Some(pos.turn()) => Some(HandOver::PassTo(pos.turn())),
         Phase::Setup => None,
@@ -53,11 +52,11 @@ pub fn hand_over(game: &GameState, screen: &ScreenState, humans: &HumanSides) ->
 fn follow_deployment(
     mut changes: MessageReader<BoardChanged>,
     mut ready: MessageReader<ScreenReady>,
-    game: Res<GameState>,
+    game: Res<CurrentGame>,
     humans: Res<HumanSides>,
     mut screen: ResMut<ScreenState>,
 ) {
-    let pos = &game.position;
+    let pos = &game.position();
     let restarted = changes
         .read()
         .any(|c| matches!(c, BoardChanged::Reset { .. }))
@@ -67,7 +66,7 @@ fn follow_deployment(
         next = ScreenState::default();
     }
     let answered = ready.read().count() > 0;
-    match (humans.white, humans.black) {
+    match (humans.moves(Side::White), humans.moves(Side::Black)) {
         (true, true) => {
             let setting_up = pos.phase() == Phase::Setup;
             if answered && setting_up {
@@ -80,7 +79,7 @@ fn follow_deployment(
             }
         }
         (true, false) | (false, true) => {
-            next.viewer = Some(if humans.white {
+            next.viewer = Some(if humans.moves(Side::White) {
                 Side::White
             } else {
                 Side::Black
@@ -99,7 +98,7 @@ fn follow_deployment(
 
 /// Pieces the looking player may not see are not drawn.
 fn hide_unseen_pieces(
-    game: Res<GameState>,
+    game: Res<CurrentGame>,
     screen: Res<ScreenState>,
     mut pieces: Query<(&PieceView, &mut Visibility)>,
 ) {

@@ -5,27 +5,34 @@
 use std::time::Duration;
 
 use bevy::prelude::*;
+use hexchess_core::piece::MAX_SIDES;
 use hexchess_core::{GameOutcome, Side, Termination};
 use hexchess_engine::Skill;
+use hexchess_engine::multi::Strategy;
 
 use crate::game::records::Players;
-use crate::game::{BoardChanged, EndRequest, GameSet, GameState, NewGameRequest};
+use crate::game::{BoardChanged, CurrentGame, EndRequest, GameSet, LoadRequest, NewGameRequest};
 
 /// Who plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Mode {
-    HumanVsEngine { human: Side },
+    HumanVsEngine {
+        human: Side,
+    },
     EngineVsEngine,
     HumanVsHuman,
+    /// A game of more sides: who sits in each seat.
+    Table(Seats),
 }
 
 impl Mode {
-    pub fn label(self) -> &'static str {
+    pub fn label(self) -> String {
         match self {
-            Mode::HumanVsEngine { human: Side::White } => "You (White) vs engine",
-            Mode::HumanVsEngine { human: _ } => "You (Black) vs engine",
-            Mode::EngineVsEngine => "Engine vs engine",
-            Mode::HumanVsHuman => "Two players",
+            Mode::HumanVsEngine { human: Side::White } => "You (White) vs engine".into(),
+            Mode::HumanVsEngine { human: _ } => "You (Black) vs engine".into(),
+            Mode::EngineVsEngine => "Engine vs engine".into(),
+            Mode::HumanVsHuman => "Two players".into(),
+            Mode::Table(seats) => seats.label(),
         }
     }
 
@@ -35,34 +42,171 @@ impl Mode {
             Mode::HumanVsEngine { human } => human != side,
             Mode::EngineVsEngine => true,
             Mode::HumanVsHuman => false,
+            Mode::Table(seats) => seats.player(side) != SeatPlayer::Human,
+        }
+    }
+
+    /// Who plays a game of `sides` sides in this mode: a two-player mode keeps its
+    /// seats in a table's first two, the others are engines; a table's seats in a
+    /// two-player game become its mode.
+    pub fn for_sides(self, sides: usize) -> Mode {
+        match (self, sides > 2) {
+            (Mode::Table(seats), false) => {
+                match (seats.player(Side::White), seats.player(Side::Black)) {
+                    (SeatPlayer::Human, SeatPlayer::Human) => Mode::HumanVsHuman,
+                    (SeatPlayer::Human, _) => Mode::HumanVsEngine { human: Side::White },
+                    (_, SeatPlayer::Human) => Mode::HumanVsEngine { human: Side::Black },
+                    _ => Mode::EngineVsEngine,
+                }
+            }
+            (Mode::Table(_), true) | (_, false) => self,
+            (two, true) => {
+                let mut seats = Seats::default();
+                for side in Side::ALL {
+                    seats.players[side.index()] = if two.engine_plays(side) {
+                        SeatPlayer::Engine(Strategy::Paranoid)
+                    } else {
+                        SeatPlayer::Human
+                    };
+                }
+                Mode::Table(seats)
+            }
+        }
+    }
+}
+
+/// Who sits in a seat of a game of more sides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SeatPlayer {
+    Human,
+    Engine(Strategy),
+}
+
+impl SeatPlayer {
+    pub fn label(self) -> String {
+        match self {
+            SeatPlayer::Human => "person".into(),
+            SeatPlayer::Engine(s) => format!("engine ({s})"),
+        }
+    }
+
+    /// The word [`SeatPlayer::parse`] reads back.
+    pub fn token(self) -> String {
+        match self {
+            SeatPlayer::Human => "human".into(),
+            SeatPlayer::Engine(s) => s.to_string(),
+        }
+    }
+
+    /// Reads `human`, `brs`, `paranoid`, `maxn` or `random`.
+    pub fn parse(text: &str) -> Result<SeatPlayer, String> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "human" | "person" => Ok(SeatPlayer::Human),
+            other => other.parse().map(SeatPlayer::Engine),
+        }
+    }
+}
+
+/// The seats of a table: who plays each side, and how many turns each engine seat
+/// searches per move (its strength).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Seats {
+    pub players: [SeatPlayer; MAX_SIDES],
+    pub nodes: [u32; MAX_SIDES],
+}
+
+/// Turns an engine seat searches per move unless told otherwise.
+pub const SEAT_NODES: u32 = 3_000;
+
+impl Default for Seats {
+    fn default() -> Seats {
+        let mut players = [SeatPlayer::Engine(Strategy::Paranoid); MAX_SIDES];
+        players[0] = SeatPlayer::Human;
+        Seats {
+            players,
+            nodes: [SEAT_NODES; MAX_SIDES],
+        }
+    }
+}
+
+impl Seats {
+    pub fn player(&self, side: Side) -> SeatPlayer {
+        self.players[side.index()]
+    }
+
+    /// Seats from a list (a game file's `Seats` tag, `--seats`): people and engine
+    /// strategies in seat order, the rest engines. A word that names no player is
+    /// refused.
+    pub fn from_list<S: AsRef<str>>(words: &[S]) -> Result<Seats, String> {
+        if words.len() > MAX_SIDES {
+            return Err(format!("{} seats given; at most {MAX_SIDES}", words.len()));
+        }
+        let mut seats = Seats {
+            players: [SeatPlayer::Engine(Strategy::Paranoid); MAX_SIDES],
+            ..Seats::default()
+        };
+        for (i, w) in words.iter().enumerate() {
+            seats.players[i] = SeatPlayer::parse(w.as_ref())?;
+        }
+        Ok(seats)
+    }
+
+    /// The seats as a game file's `Seats` tag writes them (`human,paranoid,human`).
+    pub fn list_text(&self, sides: usize) -> String {
+        let words: Vec<String> = self.players[..sides].iter().map(|s| s.token()).collect();
+        words.join(",")
+    }
+
+    /// The seats of a `Seats` tag; a word that names no player is a person's seat.
+    pub fn parse_tag(text: &str) -> Seats {
+        let mut seats = Seats {
+            players: [SeatPlayer::Human; MAX_SIDES],
+            ..Seats::default()
+        };
+        for (i, w) in text.split(',').filter(|w| !w.trim().is_empty()).enumerate() {
+            if i < MAX_SIDES {
+                seats.players[i] = SeatPlayer::parse(w).unwrap_or(SeatPlayer::Human);
+            }
+        }
+        seats
+    }
+
+    /// How many people sit at the table.
+    pub fn people(&self, sides: usize) -> usize {
+        self.players[..sides]
+            .iter()
+            .filter(|p| **p == SeatPlayer::Human)
+            .count()
+    }
+
+    fn label(&self) -> String {
+        let people = self.people(MAX_SIDES);
+        match people {
+            0 => "Engines at a table".into(),
+            1 => "You at a table".into(),
+            _ => "People at a table".into(),
         }
     }
 }
 
 /// Who moves which side from this screen: the input accepts moves only for these.
 #[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct HumanSides {
-    pub white: bool,
-    pub black: bool,
-}
+pub struct HumanSides(pub [bool; MAX_SIDES]);
 
 impl Default for HumanSides {
     fn default() -> Self {
-        HumanSides {
-            white: true,
-            black: true,
-        }
+        HumanSides([true, true, false, false])
     }
 }
 
 impl HumanSides {
     pub fn moves(&self, side: Side) -> bool {
-        match side {
-            Side::White => self.white,
-            Side::Black => self.black,
-            // The game seats two players for now (three and four with issue 29).
-            Side::Third | Side::Fourth => false,
-        }
+        self.0[side.index()]
+    }
+
+    /// How many sides people play.
+    pub fn count(&self) -> usize {
+        self.0.iter().filter(|h| **h).count()
     }
 }
 
@@ -139,18 +283,32 @@ impl Session {
             Mode::HumanVsEngine { human: Side::White } => ("Player".to_string(), engine()),
             Mode::HumanVsEngine { human: _ } => (engine(), "Player".to_string()),
             Mode::EngineVsEngine => (engine(), engine()),
-            Mode::HumanVsHuman => ("White".to_string(), "Black".to_string()),
+            Mode::HumanVsHuman | Mode::Table(_) => ("White".to_string(), "Black".to_string()),
         };
-        Players { white, black }
+        let seats = match self.mode {
+            Mode::Table(seats) => seats.players.iter().map(|p| p.token()).collect(),
+            _ => Vec::new(),
+        };
+        Players {
+            white,
+            black,
+            seats,
+        }
     }
 }
 
-/// How many plies "undo" takes back: against the engine, back to the player's turn.
-pub fn undo_plies(game: &GameState, session: &Session, engine_thinking: bool) -> usize {
-    match session.mode {
-        Mode::HumanVsEngine { human } if !engine_thinking && game.position.turn() == human => 2,
-        _ => 1,
+/// How many turns "undo" takes back (0: only the turn in progress): back to a turn a
+/// person plays (against engines,
+/// their turns go too).
+pub fn undo_turns(game: &CurrentGame, session: &Session) -> usize {
+    if !game.game.current_steps().is_empty() {
+        // The turn in progress goes first, alone.
+        return 0;
     }
+    let turns = game.game.turns();
+    (1..=turns.len())
+        .find(|k| !session.mode.engine_plays(turns[turns.len() - k].0))
+        .unwrap_or(1)
 }
 
 /// Start a game of `variant` with a new setup: who plays, the engine's level, the clock.
@@ -162,19 +320,42 @@ pub struct StartGame {
     pub time_control: Option<TimeControl>,
     /// A position to start from instead of the variant's start (hex FEN).
     pub fen: Option<String>,
+    /// Moves (for more sides, whole turns) to play from there.
+    pub moves: Vec<String>,
 }
 
-/// Time left for each side, when a clock is set.
+/// Time left for each side (as many as the game has), when a clock is set.
 #[derive(Resource, Clone, Debug, Default)]
 pub struct Clocks {
-    pub remaining: Option<[Duration; 2]>,
+    pub remaining: Option<[Duration; MAX_SIDES]>,
     pub increment: Duration,
 }
 
 impl Clocks {
     pub fn reset(&mut self, tc: Option<TimeControl>) {
-        self.remaining = tc.map(|t| [t.base, t.base]);
+        self.remaining = tc.map(|t| [t.base; MAX_SIDES]);
         self.increment = tc.map_or(Duration::ZERO, |t| t.increment);
+    }
+
+    /// The time `side` has left, when a clock is set.
+    pub fn left(&self, side: Side) -> Option<Duration> {
+        self.remaining.map(|r| r[side.index()])
+    }
+}
+
+/// How a game ends when `side` runs out of time or resigns: with two sides the other
+/// wins; with more, the game ends there and the sides still in share the win.
+pub fn loss_of(game: &CurrentGame, side: Side, why: Termination) -> GameOutcome {
+    let others: Vec<Side> = game
+        .game
+        .sides_in()
+        .into_iter()
+        .filter(|s| *s != side)
+        .collect();
+    if game.has_more_sides() && !others.is_empty() {
+        GameOutcome::shared(why, &others, game.side_count())
+    } else {
+        GameOutcome::win(!side, why)
     }
 }
 
@@ -212,11 +393,10 @@ impl Plugin for SessionPlugin {
             .add_systems(Update, start_games.in_set(GameSet::Input))
             .add_systems(
                 Update,
-                (seat_players, run_clocks, watch_for_game_over)
+                (seat_the_game, seat_players, run_clocks, watch_for_game_over)
                     .chain()
                     .after(GameSet::Apply)
-                    .before(GameSet::View)
-                    .run_if(crate::game::duel),
+                    .before(GameSet::View),
             );
     }
 }
@@ -237,6 +417,7 @@ fn start_games(
         new_game.write(NewGameRequest {
             variant: Some(start.variant.clone()),
             fen: start.fen.clone(),
+            moves: start.moves.clone(),
         });
     }
 }
@@ -245,15 +426,36 @@ fn start_clocks(session: Res<Session>, mut clocks: ResMut<Clocks>) {
     clocks.reset(session.time_control);
 }
 
+/// The seats follow the game on the board: a game of more sides that was loaded sits
+/// the players its `Seats` tag names (a person in every seat if none); a game the mode
+/// does not fit (a table's seats for two sides, or the reverse) gets one that does.
+fn seat_the_game(
+    mut loads: MessageReader<LoadRequest>,
+    game: Res<CurrentGame>,
+    mut session: ResMut<Session>,
+) {
+    let mut mode = session.mode;
+    for LoadRequest(record) in loads.read() {
+        if game.has_more_sides() {
+            let seats = match record.tag("Seats") {
+                Some(tag) => Seats::parse_tag(tag),
+                None => Seats::parse_tag("human,human,human,human"),
+            };
+            mode = Mode::Table(seats);
+        }
+    }
+    mode = mode.for_sides(game.side_count());
+    if mode != session.mode {
+        session.mode = mode;
+    }
+}
+
 /// Input accepts moves only for the sides people play.
 fn seat_players(session: Res<Session>, mut humans: ResMut<HumanSides>) {
     if !session.is_changed() {
         return;
     }
-    let next = HumanSides {
-        white: !session.mode.engine_plays(Side::White),
-        black: !session.mode.engine_plays(Side::Black),
-    };
+    let next = HumanSides(Side::ALL.map(|s| !session.mode.engine_plays(s)));
     if *humans != next {
         *humans = next;
     }
@@ -262,7 +464,7 @@ fn seat_players(session: Res<Session>, mut humans: ResMut<HumanSides>) {
 /// The side to move's clock runs; a move adds the increment; a flag fall ends the game.
 fn run_clocks(
     time: Res<Time>,
-    game: Res<GameState>,
+    game: Res<CurrentGame>,
     mut changes: MessageReader<BoardChanged>,
     mut clocks: ResMut<Clocks>,
     mut end: MessageWriter<EndRequest>,
@@ -273,23 +475,25 @@ fn run_clocks(
         return;
     };
     for change in changes.read() {
-        if let BoardChanged::Moved { piece, .. } = change {
-            remaining[piece.side.index()] += increment;
+        if let BoardChanged::Played(report) = change
+            && report.turn_ended
+        {
+            remaining[report.side.index()] += increment;
         }
     }
     if game.outcome().is_some() || !game.is_live() {
         return;
     }
-    let side = game.position.turn();
+    let side = game.side_to_move();
     let left = &mut remaining[side.index()];
     *left = left.saturating_sub(time.delta());
     if left.is_zero() {
-        end.write(EndRequest(GameOutcome::win(!side, Termination::Time)));
+        end.write(EndRequest(loss_of(&game, side, Termination::Time)));
     }
 }
 
 fn watch_for_game_over(
-    game: Res<GameState>,
+    game: Res<CurrentGame>,
     state: Res<State<AppState>>,
     mut next: ResMut<NextState<AppState>>,
     mut dialog: ResMut<GameOverDialog>,

@@ -20,7 +20,7 @@ use hexchess_tablebase::{Material, Table, Value, default_dir, table_path};
 use rand::Rng;
 
 use super::session::{Mode, StartGame};
-use crate::game::{BoardChanged, GameNotice, GameSet, GameState, Variants};
+use crate::game::{BoardChanged, CurrentGame, GameNotice, GameSet, Variants};
 
 /// The endings offered, White's men first: each is a win for White in most positions.
 pub const ENDINGS: [&str; 9] = [
@@ -126,8 +126,7 @@ impl Plugin for TrainerPlugin {
                 (look_up_tables, judge_moves)
                     .chain()
                     .after(GameSet::Apply)
-                    .before(GameSet::View)
-                    .run_if(crate::game::duel),
+                    .before(GameSet::View),
             );
     }
 }
@@ -347,6 +346,7 @@ fn begin(
         level: Skill::FULL,
         time_control: None,
         fen: Some(start.to_fen()),
+        moves: Vec::new(),
     });
 }
 
@@ -392,16 +392,20 @@ pub fn pick_start(table: &Table, target: Target) -> Option<Position> {
 /// The tables for the position on the board, looked up when it changes: the drill's
 /// own, or any on disk for a small ending in another game.
 pub(super) fn look_up_tables(
-    game: Res<GameState>,
+    game: Res<CurrentGame>,
     mut trainer: ResMut<Trainer>,
     mut notices: MessageWriter<GameNotice>,
 ) {
-    let key = (game.position.hash(), game.position.ply_count());
+    let key = (game.position().hash(), game.position().ply_count());
     if trainer.looked_up == Some(key) {
         return;
     }
     trainer.looked_up = Some(key);
-    if trainer.drill.is_some() && trainer.tables.probe(&game.position).is_some() {
+    // The tables are two-player positions on the engine's cell sets.
+    let Some(position) = game.two_player_position() else {
+        return;
+    };
+    if trainer.drill.is_some() && trainer.tables.probe(&position).is_some() {
         return;
     }
     let Some(dir) = table_dir() else {
@@ -409,7 +413,7 @@ pub(super) fn look_up_tables(
     };
     let trainer = &mut *trainer;
     // A file that cannot be used is said once (the shelf remembers it until it changes).
-    let (tables, errors) = trainer.shelf.for_position(&dir, &game.position);
+    let (tables, errors) = trainer.shelf.for_position(&dir, &position);
     for e in errors {
         notices.write(GameNotice(format!("endgame table left out: {e}")));
     }
@@ -420,7 +424,7 @@ pub(super) fn look_up_tables(
 /// forgets the verdicts past the position now; a game from another start ends the drill.
 fn judge_moves(
     mut changes: MessageReader<BoardChanged>,
-    game: Res<GameState>,
+    game: Res<CurrentGame>,
     mut trainer: ResMut<Trainer>,
 ) {
     let trainer = &mut *trainer;
@@ -436,28 +440,33 @@ fn judge_moves(
                 }
                 let start = *drill
                     .start_ply
-                    .get_or_insert_with(|| game.position.ply_count());
-                let made = game.position.ply_count().saturating_sub(start);
+                    .get_or_insert_with(|| game.position().ply_count());
+                let made = game.position().ply_count().saturating_sub(start);
                 drill.verdicts.truncate(made);
-                drill.now = trainer.tables.probe(&game.position);
+                drill.now = game
+                    .two_player_position()
+                    .and_then(|p| trainer.tables.probe(&p));
             }
-            BoardChanged::Moved { .. } => judge_last_move(drill, &trainer.tables, &game),
+            BoardChanged::Played(_) => judge_last_move(drill, &trainer.tables, &game),
         }
     }
 }
 
 /// Judges the game's last move with the tables.
-fn judge_last_move(drill: &mut Drill, tables: &Tablebases, game: &GameState) {
+fn judge_last_move(drill: &mut Drill, tables: &Tablebases, game: &CurrentGame) {
     let start = drill.start_ply.unwrap_or(0);
-    let made = game.position.ply_count().saturating_sub(start);
+    let made = game.position().ply_count().saturating_sub(start);
     // A move after a take-back: forget the verdicts past the position it was made from.
     drill.verdicts.truncate(made.saturating_sub(1));
-    let Some(last) = game.position.last_move() else {
+    let Some(now) = game.two_player_position() else {
         return;
     };
-    let mut before = game.position.clone();
+    let Some(last) = now.last_move() else {
+        return;
+    };
+    let mut before = now.clone();
     before.unmake_move();
-    let after = tables.probe(&game.position);
+    let after = tables.probe(&now);
     drill.now = after;
     let (Some(after), Some(ranked)) = (after, tables.rank_moves(&before)) else {
         return;
@@ -469,7 +478,7 @@ fn judge_last_move(drill: &mut Drill, tables: &Tablebases, game: &GameState) {
     let slipped = matches!(best, Value::Win(_)) && !matches!(got, Value::Win(_));
     let slower = !slipped && rank(got) < rank(best);
     let san = game
-        .san_moves()
+        .move_texts()
         .last()
         .cloned()
         .unwrap_or_else(|| before.move_to_san(last));
@@ -486,12 +495,12 @@ fn judge_last_move(drill: &mut Drill, tables: &Tablebases, game: &GameState) {
 mod tests {
     use std::sync::Arc;
 
-    use hexchess_core::{Catalog, Side};
+    use hexchess_core::{Catalog, Position, Side, Step};
     use hexchess_engine::Tablebases;
     use hexchess_tablebase::{Material, Table, Value};
 
     use super::{Drill, Target, judge_last_move, pick_start};
-    use crate::game::GameState;
+    use crate::game::CurrentGame;
 
     fn krk() -> (Arc<Table>, Arc<Tablebases>) {
         let rules = Catalog::builtin()
@@ -522,12 +531,22 @@ mod tests {
         assert!(matches!(table.probe(&pos), Some(Value::Win(_))));
     }
 
+    /// A game on the board from `start` (a two-player position of the drill's variant).
+    fn on_the_board(start: &Position) -> CurrentGame {
+        let catalog = hexchess_core::Catalog::builtin();
+        let entry = catalog.get(start.rules().id()).unwrap();
+        CurrentGame::from_moves(entry, Some(&start.to_fen()), &[] as &[&str]).unwrap()
+    }
+
+    fn narrow(game: &CurrentGame) -> Position {
+        game.two_player_position().unwrap()
+    }
+
     #[test]
     fn each_move_is_judged_and_a_slipped_win_is_named_with_the_move_that_kept_it() {
         let (table, tables) = krk();
         let start = pick_start(&table, Target::MateIn(8)).unwrap();
-        let mut game = GameState::new(Arc::clone(start.rules_arc()));
-        game.position = start.clone();
+        let mut game = on_the_board(&start);
         let mut drill = Drill {
             ending: "KRvK".into(),
             player: Side::White,
@@ -538,19 +557,19 @@ mod tests {
         };
         // The table's best move: judged good.
         let best = tables.rank_moves(&start).unwrap()[0].0;
-        game.position.make_move(best);
+        game.game.play(Step::Play(best)).unwrap();
         judge_last_move(&mut drill, &tables, &game);
         assert_eq!(drill.verdicts.len(), 1);
         assert!(!drill.verdicts[0].slipped && !drill.verdicts[0].slower);
-        assert_eq!(drill.now, table.probe(&game.position));
+        assert_eq!(drill.now, table.probe(&narrow(&game)));
         // Black's best reply, then a White move that hangs the rook, if there is one:
         // the win slips, and the verdict names a move that kept it.
-        let reply = tables.rank_moves(&game.position).unwrap()[0].0;
-        game.position.make_move(reply);
+        let reply = tables.rank_moves(&narrow(&game)).unwrap()[0].0;
+        game.game.play(Step::Play(reply)).unwrap();
         judge_last_move(&mut drill, &tables, &game);
-        let ranked = tables.rank_moves(&game.position).unwrap();
+        let ranked = tables.rank_moves(&narrow(&game)).unwrap();
         if let Some(&(blunder, _)) = ranked.iter().find(|(_, v)| !matches!(v, Value::Win(_))) {
-            game.position.make_move(blunder);
+            game.game.play(Step::Play(blunder)).unwrap();
             judge_last_move(&mut drill, &tables, &game);
             let v = drill.verdicts.last().unwrap();
             assert!(v.slipped, "{v:?}");
@@ -558,8 +577,7 @@ mod tests {
             assert!(v.best.is_some());
         }
         // A slower win: marked slower, not slipped.
-        let mut game2 = GameState::new(Arc::clone(start.rules_arc()));
-        game2.position = start.clone();
+        let mut game2 = on_the_board(&start);
         let mut drill2 = drill.clone();
         drill2.verdicts.clear();
         let ranked = tables.rank_moves(&start).unwrap();
@@ -567,7 +585,7 @@ mod tests {
         if let Some(&(slow, _)) = ranked.iter().find(|(_, v)| {
             matches!(v, Value::Win(_)) && hexchess_engine::endgame::rank(*v) < best_rank
         }) {
-            game2.position.make_move(slow);
+            game2.game.play(Step::Play(slow)).unwrap();
             judge_last_move(&mut drill2, &tables, &game2);
             assert!(drill2.verdicts[0].slower && !drill2.verdicts[0].slipped);
         }

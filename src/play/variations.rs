@@ -7,11 +7,11 @@
 
 use bevy::prelude::*;
 use hexchess_core::pgn::{GameTree, NodeId};
-use hexchess_core::{Move, Position, Side};
+use hexchess_core::{Move, Side, Step};
 
 use super::analysis::Analysis;
 use crate::game::files::LoadTree;
-use crate::game::{GameSet, GameState, LineRequest, ReviewRequest, UndoRequest};
+use crate::game::{BoardPosition, CurrentGame, GameSet, LineRequest, ReviewRequest, UndoRequest};
 
 /// The tree of lines, the game's start it grows from, and where the board is in it.
 #[derive(Resource, Clone, Debug)]
@@ -69,7 +69,7 @@ impl Plugin for VariationsPlugin {
 impl Variations {
     /// The tree, if it is of `game` (the same start) and holds more than the game's
     /// line: side lines, comments or annotations worth saving with it.
-    pub fn worth_saving(&self, game: &GameState) -> Option<&GameTree> {
+    pub fn worth_saving(&self, game: &CurrentGame) -> Option<&GameTree> {
         let tree = &self.tree;
         let rich = tree.moves().into_iter().any(|n| {
             tree.children(n).len() > 1
@@ -85,7 +85,7 @@ impl Variations {
 
     /// The moves from the start to `node`, read on `start`; `None` if one no longer
     /// reads (it cannot, unless the tree was edited by hand).
-    fn moves_to(&self, start: &Position, node: NodeId) -> Option<Vec<Move>> {
+    fn moves_to(&self, start: &BoardPosition, node: NodeId) -> Option<Vec<Move>> {
         let mut p = start.clone();
         let mut out = Vec::new();
         for id in self.tree.path_to(node) {
@@ -97,7 +97,7 @@ impl Variations {
     }
 
     /// The main line from `node` on (first children), as moves after `moves`.
-    fn continuation(&self, start: &Position, moves: &[Move], node: NodeId) -> Vec<Move> {
+    fn continuation(&self, start: &BoardPosition, moves: &[Move], node: NodeId) -> Vec<Move> {
         let mut p = start.clone();
         for &mv in moves {
             p.make_move(mv);
@@ -120,14 +120,14 @@ impl Variations {
 /// later moves wait as redo), so that a move played there starts a side line.
 fn rewind_to_the_position_shown(
     analysis: Res<Analysis>,
-    game: Res<GameState>,
+    game: Res<CurrentGame>,
     mut review: MessageWriter<ReviewRequest>,
     mut undo: MessageWriter<UndoRequest>,
 ) {
     let Some(shown) = game.viewing.filter(|_| analysis.on) else {
         return;
     };
-    let back = game.position.ply_count().saturating_sub(shown);
+    let back = game.position().ply_count().saturating_sub(shown);
     review.write(ReviewRequest(None));
     if back > 0 {
         undo.write(UndoRequest(back));
@@ -139,10 +139,11 @@ fn rewind_to_the_position_shown(
 fn follow_the_game(
     mut variations: ResMut<Variations>,
     mut loaded: MessageReader<LoadTree>,
-    game: Res<GameState>,
+    game: Res<CurrentGame>,
 ) {
     let loaded = loaded.read().last().cloned();
-    if !game.is_changed() && loaded.is_none() {
+    // The tree of lines is a two-player game's (its moves in SAN).
+    if (!game.is_changed() && loaded.is_none()) || game.has_more_sides() {
         return;
     }
     let start = game.start_position();
@@ -163,12 +164,14 @@ fn follow_the_game(
     let tree = &mut variations.tree;
     let mut node = tree.root();
     let mut p = start;
-    for mv in game.position.moves_played() {
+    for mv in game.position().moves_played() {
         node = tree.add_move(node, &p.move_to_san(mv));
         p.make_move(mv);
     }
     let here = node;
-    for &mv in game.redo.iter().rev() {
+    let redo = game.redo.iter().rev().flatten();
+    for step in redo {
+        let Step::Play(mv) = *step else { break };
         if !p.is_legal(mv) {
             break;
         }
@@ -181,7 +184,7 @@ fn follow_the_game(
 fn answer_requests(
     mut requests: MessageReader<VariationRequest>,
     mut variations: ResMut<Variations>,
-    game: Res<GameState>,
+    game: Res<CurrentGame>,
     mut lines: MessageWriter<LineRequest>,
 ) {
     for request in requests.read() {

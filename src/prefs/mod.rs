@@ -23,11 +23,10 @@ pub use autosave::Unfinished;
 pub use file::{ModePref, Preferences, PrefsError, VariantKind, ViewPref};
 
 use crate::game::records::game_record;
-use crate::game::{GameNotice, GameState, LoadRequest, Seating, Variants};
+use crate::game::{CurrentGame, GameNotice, LoadRequest};
 use crate::look::{Settings, View};
 use crate::play::{Mode, Session, TimeControl};
 use crate::sound::SoundSettings;
-use crate::table::{SeatPlayer, TableRequest, TableState};
 use hexchess_core::Side;
 use hexchess_engine::Skill;
 
@@ -106,8 +105,7 @@ impl Plugin for PrefsPlugin {
                 Update,
                 (
                     answer_resume_offer,
-                    autosave_the_game.run_if(in_state(Seating::Duel)),
-                    autosave_the_table.run_if(in_state(Seating::Table)),
+                    autosave_the_game,
                     // Fitted first, so that the file is copied aside as the
                     // player left it before the fitted size is written.
                     fit_window_to_screen,
@@ -136,7 +134,7 @@ fn gather(
     live: &Preferences,
     settings: &Settings,
     session: &Session,
-    game: &GameState,
+    game: &CurrentGame,
     sound: &SoundSettings,
     window: Option<&Window>,
 ) -> Preferences {
@@ -153,7 +151,7 @@ fn gather(
     p.level = session.level.level();
     p.mode = match session.mode {
         Mode::HumanVsEngine { human: Side::Black } => ModePref::HumanBlack,
-        Mode::HumanVsEngine { .. } => ModePref::HumanWhite,
+        Mode::HumanVsEngine { .. } | Mode::Table(_) => ModePref::HumanWhite,
         Mode::EngineVsEngine => ModePref::EngineVsEngine,
         Mode::HumanVsHuman => ModePref::TwoPlayers,
     };
@@ -222,7 +220,7 @@ fn keep_preferences(
     mut kept: ResMut<KeptPreferences>,
     settings: Res<Settings>,
     session: Res<Session>,
-    game: Res<GameState>,
+    game: Res<CurrentGame>,
     sound: Res<SoundSettings>,
     window: Query<&Window, With<PrimaryWindow>>,
     mut notices: MessageWriter<GameNotice>,
@@ -283,7 +281,7 @@ fn autosave_the_game(
     files: Res<PrefsFiles>,
     offer: Res<ResumeOffer>,
     held: Res<AutosaveHeld>,
-    game: Res<GameState>,
+    game: Res<CurrentGame>,
     session: Res<Session>,
     mut last: Local<Option<String>>,
 ) {
@@ -293,7 +291,7 @@ fn autosave_the_game(
     if !game.is_changed() || offer.0.is_some() || held.0 {
         return;
     }
-    let text = (game.position.ply_count() > 0 && game.outcome().is_none())
+    let text = (game.turn_count() > 0 && game.outcome().is_none())
         .then(|| autosave::pgn_text(&game_record(&game, &session.players())));
     keep_unfinished(path, text, &mut last);
 }
@@ -314,37 +312,14 @@ fn keep_unfinished(path: &std::path::Path, text: Option<String>, last: &mut Opti
     }
 }
 
-/// The same for a game of more sides at the table (its seats kept with it).
-fn autosave_the_table(
-    files: Res<PrefsFiles>,
-    offer: Res<ResumeOffer>,
-    held: Res<AutosaveHeld>,
-    table: Option<Res<TableState>>,
-    mut last: Local<Option<String>>,
-) {
-    let (Some(path), Some(table)) = (&files.autosave, table) else {
-        return;
-    };
-    if !table.is_changed() || offer.0.is_some() || held.0 {
-        return;
-    }
-    let text = (!table.game.turns().is_empty() && table.game.end().is_none())
-        .then(|| table.pgn().to_string());
-    keep_unfinished(path, text, &mut last);
-}
-
-/// Continue: the unfinished game is loaded (a game of more sides back at its table,
-/// with its seats). Keep for later: the file stays and this run writes nothing there.
+/// Continue: the unfinished game is loaded (a game of more sides with its seats). Keep for later: the file stays and this run writes nothing there.
 /// Discard: its file goes.
-#[allow(clippy::too_many_arguments)]
 fn answer_resume_offer(
     mut answers: MessageReader<Resume>,
     mut offer: ResMut<ResumeOffer>,
     mut held: ResMut<AutosaveHeld>,
     files: Res<PrefsFiles>,
-    variants: Res<Variants>,
     mut load: MessageWriter<LoadRequest>,
-    mut tables: MessageWriter<TableRequest>,
     mut notices: MessageWriter<GameNotice>,
 ) {
     for answer in answers.read() {
@@ -352,14 +327,6 @@ fn answer_resume_offer(
             continue;
         };
         match answer {
-            Resume::Continue
-                if variants
-                    .0
-                    .get(&unfinished.variant)
-                    .is_some_and(|e| e.side_count() > 2) =>
-            {
-                tables.write(table_request(unfinished));
-            }
             Resume::Continue => {
                 load.write(LoadRequest(unfinished.record));
             }
@@ -382,19 +349,6 @@ fn answer_resume_offer(
                 }
             }
         }
-    }
-}
-
-/// The table an unfinished game of more sides was played at: its seats as written
-/// (a seat it does not name is an engine's, as at a new table), its start and turns.
-fn table_request(unfinished: Unfinished) -> TableRequest {
-    let record = unfinished.record;
-    let seats = SeatPlayer::parse_list(record.tag("Seats").unwrap_or(""));
-    TableRequest::Start {
-        variant: unfinished.variant,
-        seats,
-        fen: record.tag("FEN").map(str::to_string),
-        turns: record.moves,
     }
 }
 

@@ -3,10 +3,10 @@
 //! advice about the board, not a thing standing on it.
 
 use bevy::prelude::*;
-use hexchess_core::{Move, Position};
+use hexchess_core::Move;
 
 use crate::board::space::cell_world;
-use crate::game::GameState;
+use crate::game::{BoardPosition, CurrentGame};
 use crate::play::analysis::Analysis;
 
 /// The arrows' own gizmo settings: thick lines drawn in front of the board and pieces.
@@ -30,7 +30,7 @@ fn line_colour(rank: usize) -> Color {
 
 pub(super) fn draw_arrows(
     analysis: Res<Analysis>,
-    game: Res<GameState>,
+    game: Res<CurrentGame>,
     mut gizmos: Gizmos<ArrowGizmos>,
 ) {
     let shown = game.displayed();
@@ -49,7 +49,7 @@ pub(super) fn draw_arrows(
 }
 
 /// An arrow from a move's cell to its target (a placement has no arrow).
-fn arrow(gizmos: &mut Gizmos<ArrowGizmos>, pos: &Position, mv: Move, colour: Color) {
+fn arrow(gizmos: &mut Gizmos<ArrowGizmos>, pos: &BoardPosition, mv: Move, colour: Color) {
     if mv.is_placement() || !pos.is_legal(mv) {
         return;
     }

@@ -12,10 +12,13 @@ use bevy::render::renderer::RenderAdapterInfo;
 use bevy::render::view::NoIndirectDrawing;
 
 use crate::board::{SceneRebuilt, board_centre, board_radius};
-use crate::game::{GameSet, GameState};
+use hexchess_core::Side;
+
+use crate::game::{CurrentGame, GameSet};
 use crate::input::PointerOverUi;
 use crate::look::{Settings, Theme, View, ViewChanged};
 use crate::machine::Rasteriser;
+use crate::play::HumanSides;
 use crate::ui::UiInsets;
 
 #[derive(Component)]
@@ -68,8 +71,8 @@ impl Plugin for CameraPlugin {
             .add_systems(
                 Update,
                 (
-                    fit_to_board.run_if(crate::game::duel),
-                    follow_table.run_if(in_state(crate::game::Seating::Table)),
+                    fit_to_board,
+                    turn_to_the_seat,
                     orbit_controls,
                     place_camera,
                     fit_viewport,
@@ -224,7 +227,7 @@ fn adapt_to_renderer(
 fn fit_to_board(
     mut scenes: MessageReader<SceneRebuilt>,
     mut views: MessageReader<ViewChanged>,
-    game: Res<GameState>,
+    game: Res<CurrentGame>,
     mut orbit: ResMut<Orbit>,
 ) {
     let scene = scenes.read().count() > 0;
@@ -241,29 +244,43 @@ fn fit_to_board(
     }
 }
 
-/// A game of more sides: fit a new board, and turn it (smoothly) to the seat it faces;
-/// in 2D the piece images turn with it, upright for that seat.
-fn follow_table(
+/// The side the board faces in a game of more sides: the seat on move if a person
+/// plays it (people at one screen take turns), else the first person's seat.
+pub fn facing_side(game: &CurrentGame, humans: &HumanSides) -> Side {
+    let on_move = game.side_to_move();
+    if humans.moves(on_move) {
+        return on_move;
+    }
+    game.game
+        .sides()
+        .find(|s| humans.moves(*s))
+        .unwrap_or(Side::White)
+}
+
+/// A game of more sides: the board turns (smoothly) to the seat it faces; in 2D the
+/// piece images turn with it, upright for that seat.
+fn turn_to_the_seat(
     time: Res<Time>,
     settings: Res<Settings>,
-    mut frame: ResMut<crate::table::view::TableFrame>,
+    game: Res<CurrentGame>,
+    humans: Res<HumanSides>,
     mut orbit: ResMut<Orbit>,
     mut pieces: Query<&mut Transform, With<crate::pieces::PieceView>>,
 ) {
-    if frame.fresh {
-        frame.fresh = false;
-        *orbit = Orbit::fitted(frame.centre, frame.radius);
-        orbit.turn = frame.turn;
+    if !game.has_more_sides() {
+        return;
     }
-    let mut gap = (frame.turn - orbit.turn).rem_euclid(std::f32::consts::TAU);
+    let side = facing_side(&game, &humans);
+    let turn = game.rules().side_rotation_degrees(side).to_radians();
+    let mut gap = (turn - orbit.turn).rem_euclid(std::f32::consts::TAU);
     if gap > std::f32::consts::PI {
         gap -= std::f32::consts::TAU;
     }
     if gap.abs() > 1e-3 {
         let step = (time.delta_secs() * 4.0).min(1.0);
         orbit.turn += if settings.animate { gap * step } else { gap };
-    } else if orbit.turn != frame.turn {
-        orbit.turn = frame.turn;
+    } else if orbit.turn != turn {
+        orbit.turn = turn;
     }
     if settings.view == View::TwoD {
         let flip = if settings.flipped {

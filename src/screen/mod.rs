@@ -21,23 +21,12 @@ pub struct ScreenPlugin;
 impl Plugin for ScreenPlugin {
     fn build(&self, app: &mut App) {
         app.add_plugins((camera::CameraPlugin, redraw::RedrawPlugin))
-            .add_systems(
-                Update,
-                pointer::track_pointer
-                    .in_set(PointerTracking)
-                    .run_if(crate::game::duel),
-            )
-            .add_systems(
-                Update,
-                pointer::track_table_pointer
-                    .before(crate::table::TableInput)
-                    .run_if(in_state(crate::game::Seating::Table)),
-            )
+            .add_systems(Update, pointer::track_pointer.in_set(PointerTracking))
             .add_systems(Last, icon::set_window_icon)
             .add_systems(Update, title::name_the_window)
             .init_gizmo_group::<arrows::ArrowGizmos>()
             .add_systems(Startup, arrows::configure_arrows)
-            .add_systems(Update, arrows::draw_arrows.run_if(crate::game::duel))
+            .add_systems(Update, arrows::draw_arrows)
             .add_systems(
                 PostUpdate,
                 pins::place_pins.after(TransformSystems::Propagate),

@@ -7,7 +7,7 @@ use hexchess_core::bitboard::CellSet;
 
 use super::camera::BoardCamera;
 use crate::board::world_cell;
-use crate::game::GameState;
+use crate::game::CurrentGame;
 use crate::input::{PointerCell, PointerOverUi};
 
 /// The cameras' query both trackers read.
@@ -19,30 +19,11 @@ type BoardCameras<'w, 's> =
 pub(super) fn track_pointer(
     windows: Query<&Window>,
     camera: BoardCameras,
-    game: Res<GameState>,
+    game: Res<CurrentGame>,
     over_ui: Res<PointerOverUi>,
     mut pointer: ResMut<PointerCell>,
 ) {
     point_at(&windows, &camera, game.rules(), &over_ui, &mut pointer);
-}
-
-/// [`track_pointer`] for a game of more sides: the cell of the table's board.
-pub(super) fn track_table_pointer(
-    windows: Query<&Window>,
-    camera: BoardCameras,
-    table: Option<Res<crate::table::TableState>>,
-    over_ui: Res<PointerOverUi>,
-    mut pointer: ResMut<PointerCell>,
-) {
-    if let Some(table) = table {
-        point_at(
-            &windows,
-            &camera,
-            table.game.position().rules(),
-            &over_ui,
-            &mut pointer,
-        );
-    }
 }
 
 /// The cursor's ray onto the board plane, and the cell of `rules`'s board there.

@@ -22,7 +22,7 @@ use bevy_egui::{EguiInput, EguiInputSet, egui};
 
 use super::camera::Orbit;
 use crate::board::Selection;
-use crate::game::{GameState, MoveRequest};
+use crate::game::{CurrentGame, StepRequest};
 use crate::look::Settings;
 use crate::pieces::animation::Animated;
 use crate::play::{AppState, Clocks, EnginePlayer, Mode, Session};
@@ -92,12 +92,12 @@ fn request_redraw_while_changing(
     animated: Query<(), Animated>,
     engine: Res<EnginePlayer>,
     session: Res<Session>,
-    game: Res<GameState>,
+    game: Res<CurrentGame>,
     settings: Res<Settings>,
     orbit: Res<Orbit>,
     selection: Res<Selection>,
     state: Res<State<AppState>>,
-    mut requests: MessageReader<MoveRequest>,
+    mut requests: MessageReader<StepRequest>,
     mut redraw: MessageWriter<RequestRedraw>,
     clocks: Res<Clocks>,
     winit: Option<ResMut<WinitSettings>>,
@@ -133,9 +133,9 @@ fn request_redraw_while_changing(
 
 /// Whether an engine is about to think: between a move's animation and the start of
 /// the search there is a frame with neither, and resting there would delay the game.
-fn engine_to_move(game: &GameState, session: &Session) -> bool {
+fn engine_to_move(game: &CurrentGame, session: &Session) -> bool {
     let paused = session.mode == Mode::EngineVsEngine && session.paused && !session.step;
-    session.mode.engine_plays(game.position.turn())
+    session.mode.engine_plays(game.position().turn())
         && game.outcome().is_none()
         && game.is_live()
         && !paused

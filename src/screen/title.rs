@@ -4,34 +4,20 @@
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 
-use crate::game::{GameState, Seating};
-use crate::play::Session;
-use crate::table::TableState;
+use crate::game::CurrentGame;
+use crate::play::{Mode, Session};
 
 /// The title for the game on the board.
-pub fn window_title(
-    seating: Seating,
-    game: &GameState,
-    session: &Session,
-    table: Option<&TableState>,
-) -> String {
-    match (seating, table) {
-        (Seating::Table, Some(t)) => {
-            let seats: Vec<String> = t.seats.iter().map(|s| s.label()).collect();
-            format!(
-                "hexchess — {} — {}",
-                t.game.position().rules().name(),
-                seats.join(", ")
-            )
+pub fn window_title(game: &CurrentGame, session: &Session) -> String {
+    let name = game.rules().name();
+    match session.mode {
+        Mode::Table(seats) => {
+            let who: Vec<String> = game.game.sides().map(|s| seats.player(s).label()).collect();
+            format!("hexchess — {name} — {}", who.join(", "))
         }
         _ => {
             let players = session.players();
-            format!(
-                "hexchess — {} — {} vs {}",
-                game.rules().name(),
-                players.white,
-                players.black
-            )
+            format!("hexchess — {name} — {} vs {}", players.white, players.black)
         }
     }
 }
@@ -39,16 +25,14 @@ pub fn window_title(
 /// Keeps the title up to date (set only when it changes: the platform is told each
 /// time).
 pub(super) fn name_the_window(
-    seating: Res<State<Seating>>,
-    game: Res<GameState>,
+    game: Res<CurrentGame>,
     session: Res<Session>,
-    table: Option<Res<TableState>>,
     mut window: Query<&mut Window, With<PrimaryWindow>>,
 ) {
     let Ok(mut w) = window.single_mut() else {
         return;
     };
-    let title = window_title(*seating.get(), &game, &session, table.as_deref());
+    let title = window_title(&game, &session);
     if w.title != title {
         w.title = title;
     }
@@ -57,20 +41,32 @@ pub(super) fn name_the_window(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::play::{SeatPlayer, Seats};
     use hexchess_core::Catalog;
     use hexchess_core::Side;
 
     #[test]
     fn the_title_names_the_variant_and_the_players() {
         let catalog = Catalog::builtin();
-        let game = GameState::new(catalog.get("mccooey").unwrap().two_player_rules().unwrap());
+        let game = CurrentGame::new(catalog.get("mccooey").unwrap());
         let session = Session {
-            mode: crate::play::Mode::HumanVsEngine { human: Side::Black },
+            mode: Mode::HumanVsEngine { human: Side::Black },
             ..Session::default()
         };
         assert_eq!(
-            window_title(Seating::Duel, &game, &session, None),
+            window_title(&game, &session),
             "hexchess — McCooey — hexchess-engine (level 11) vs Player"
+        );
+        let three = CurrentGame::new(catalog.get("hexachess-3").unwrap());
+        let mut seats = Seats::default();
+        seats.players[2] = SeatPlayer::Human;
+        let table = Session {
+            mode: Mode::Table(seats),
+            ..Session::default()
+        };
+        assert_eq!(
+            window_title(&three, &table),
+            "hexchess — 3-player Hexachess — person, engine (paranoid), person"
         );
     }
 }

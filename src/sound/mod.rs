@@ -1,6 +1,6 @@
-//! Sound: a [`Cue`] for every move, capture, check and end of game, in two-player games
-//! and at the table, played through Bevy's audio when the game is built with the
-//! `sound` feature (the default) and silently dropped without it.
+//! Sound: a [`Cue`] for every move, capture, check and end of game, in every variant,
+//! played through Bevy's audio when the game is built with the `sound` feature (the
+//! default) and silently dropped without it.
 //!
 //! Deciding the cue is apart from playing it, so that tests (which have no audio
 //! output) check what would be heard. The player mutes or scales it with
@@ -18,8 +18,9 @@ use std::path::PathBuf;
 
 use bevy::prelude::*;
 
-use crate::game::{BoardChanged, GameSet, GameState, Seating};
-use crate::table::{TableChanged, TableState};
+use hexchess_core::{Step, StepReport};
+
+use crate::game::{BoardChanged, CurrentGame, GameSet};
 
 /// What just happened on the board, as the ear should learn it. One cue a change: a
 /// move that checks sounds as a check, one that ends the game as the game's end.
@@ -80,24 +81,19 @@ impl Plugin for SoundPlugin {
         app.init_resource::<SoundSettings>()
             .init_resource::<SoundFolder>()
             .add_message::<Cue>()
-            .add_systems(
-                Update,
-                (
-                    cue_duel_changes.run_if(in_state(Seating::Duel)),
-                    cue_table_changes.run_if(in_state(Seating::Table)),
-                )
-                    .in_set(GameSet::View),
-            );
+            .add_systems(Update, cue_changes.in_set(GameSet::View));
         #[cfg(feature = "sound")]
         app.add_plugins(output::SoundOutputPlugin);
     }
 }
 
-/// The two-player game's cues: each move's, or the end's when the game ends (by a move,
-/// a resignation or a flag). A new, loaded or stepped-through game says nothing.
-fn cue_duel_changes(
+/// Each step's cue (a check on any side but the mover's; a piece taken or removed
+/// sounds as a capture; the end of a turn without a move says nothing), or the end's
+/// when the game ends (by a move, a resignation or a flag). A new, loaded or
+/// stepped-through game says nothing.
+fn cue_changes(
     mut changes: MessageReader<BoardChanged>,
-    game: Res<GameState>,
+    game: Res<CurrentGame>,
     mut ending: Local<EndWatch>,
     mut cues: MessageWriter<Cue>,
 ) {
@@ -105,9 +101,7 @@ fn cue_duel_changes(
     let mut reset = false;
     for change in changes.read() {
         match change {
-            BoardChanged::Moved {
-                captured, check, ..
-            } => cue = Some(Cue::for_move(captured.is_some(), *check)),
+            BoardChanged::Played(report) => cue = step_cue(report),
             BoardChanged::Reset { .. } => {
                 reset = true;
                 cue = None;
@@ -122,6 +116,16 @@ fn cue_duel_changes(
     }
 }
 
+/// The cue of one step, if it sounds.
+fn step_cue(report: &StepReport) -> Option<Cue> {
+    let Step::Play(mv) = report.step else {
+        return None;
+    };
+    let removal = mv.is_edit() && mv.promotion().is_none();
+    let checks = report.checks.iter().any(|s| *s != report.side);
+    Some(Cue::for_move(report.capture.is_some() || removal, checks))
+}
+
 /// Whether a game has just ended: over now, not over when last seen, and not because a
 /// finished game was put on the board (a reset).
 #[derive(Default)]
@@ -134,47 +138,6 @@ impl EndWatch {
         let ended = over && !self.was_over && !reset;
         self.was_over = over;
         ended
-    }
-}
-
-/// The table's cues: each step's (a check on any side but the mover's), or the end's.
-fn cue_table_changes(
-    mut changes: MessageReader<TableChanged>,
-    table: Option<Res<TableState>>,
-    mut ending: Local<EndWatch>,
-    mut cues: MessageWriter<Cue>,
-) {
-    let Some(table) = table else {
-        return;
-    };
-    let mut cue = None;
-    let mut reset = false;
-    for change in changes.read() {
-        match change {
-            TableChanged::Stepped { moved, gone } => {
-                let mover = moved.map(|(_, _, piece)| piece.side);
-                let checks = table
-                    .game
-                    .sides_in()
-                    .into_iter()
-                    .any(|s| Some(s) != mover && table.game.in_check(s));
-                cue = match (moved, gone) {
-                    (None, None) => None,
-                    // A piece taken or removed sounds as a capture.
-                    _ => Some(Cue::for_move(gone.is_some(), checks)),
-                };
-            }
-            TableChanged::Reset => {
-                reset = true;
-                cue = None;
-            }
-        }
-    }
-    if table.is_changed() && ending.ended_now(table.game.end().is_some(), reset) {
-        cue = Some(Cue::GameEnd);
-    }
-    if let Some(cue) = cue {
-        cues.write(cue);
     }
 }
 

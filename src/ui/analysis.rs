@@ -2,12 +2,12 @@
 //! and the engine's best lines in SAN (click one to play its first move).
 
 use bevy_egui::egui;
+use hexchess_core::Side;
 use hexchess_core::pgn::{GameTree, NodeId};
-use hexchess_core::{Position, Side};
 use hexchess_engine::review::WinPercent;
 use hexchess_engine::{Score, SearchInfo, pv_san};
 
-use crate::game::{GameState, MoveRequest};
+use crate::game::{CurrentGame, StepRequest};
 use crate::play::analysis::{Analysis, AnalysisRequest, MAX_LINES};
 use crate::play::variations::{VariationRequest, Variations};
 
@@ -24,10 +24,10 @@ pub fn score_for_white(score: Score, turn: Side) -> String {
 
 pub(super) fn analysis_section(
     ui: &mut egui::Ui,
-    game: &GameState,
+    game: &CurrentGame,
     analysis: &Analysis,
     requests: &mut Vec<AnalysisRequest>,
-    moves: &mut Vec<MoveRequest>,
+    moves: &mut Vec<StepRequest>,
 ) {
     ui.horizontal(|ui| {
         let mut on = analysis.on;
@@ -80,7 +80,7 @@ pub(super) fn analysis_section(
             && game.is_live()
             && let Some(&mv) = info.pv.first()
         {
-            moves.push(MoveRequest(mv));
+            moves.push(StepRequest::play(mv));
         }
     }
 }
@@ -110,7 +110,8 @@ fn evaluation_bar(ui: &mut egui::Ui, best: &SearchInfo, turn: Side) {
 }
 
 /// A position's description for the hint: nothing yet, or the move.
-pub fn hint_text(pos: &Position, analysis: &Analysis) -> Option<String> {
+pub fn hint_text(game: &CurrentGame, analysis: &Analysis) -> Option<String> {
+    let pos = game.position();
     analysis
         .hint_for(pos)
         .map(|mv| format!("Hint: {}", pos.move_to_san(mv)))

@@ -6,12 +6,12 @@ use std::time::Duration;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
-use hexchess_core::{GameOutcome, Termination};
+use hexchess_core::Termination;
 
 use super::{UiInsets, UiMemory, root_ui_left_of};
-use crate::game::{EndRequest, GameState, RedoRequest, UndoRequest};
+use crate::game::{CurrentGame, EndRequest, RedoRequest, UndoRequest};
 use crate::look::{Settings, ViewChanged};
-use crate::play::{AppState, DrawOffer, EnginePlayer, Mode, Session, undo_plies};
+use crate::play::{AppState, DrawOffer, Mode, Session, loss_of, undo_turns};
 
 /// Room a slider with its value and label takes in the menu bar.
 const SLIDER_ROOM: f32 = 220.0;
@@ -40,18 +40,15 @@ pub(super) struct BarRequests<'w> {
 #[allow(clippy::too_many_arguments)]
 pub(super) fn menu_bar(
     mut contexts: EguiContexts,
-    game: Res<GameState>,
-    player: Res<EnginePlayer>,
+    game: Res<CurrentGame>,
     mut session: ResMut<Session>,
     mut settings: ResMut<Settings>,
     mut memory: ResMut<UiMemory>,
     mut next_state: ResMut<NextState<AppState>>,
     mut out: BarRequests,
     mut insets: ResMut<UiInsets>,
-    seating: Option<Res<State<crate::game::Seating>>>,
     mut sound: ResMut<crate::sound::SoundSettings>,
 ) -> Result {
-    let duel = seating.is_none_or(|s| *s.get() == crate::game::Seating::Duel);
     let ctx = contexts.ctx_mut()?;
     let mut root = root_ui_left_of(ctx, insets.right);
     let top = egui::Panel::top("menu").show(&mut root, |ui| {
@@ -62,19 +59,14 @@ pub(super) fn menu_bar(
             if ui.button("Endgames…").clicked() {
                 memory.drill.open = true;
             }
-            if ui.button("Table for 3 or 4…").clicked() {
-                memory.table.open = true;
-            }
-            if duel && ui.button("Edit board…").clicked() {
+            if ui.button("Edit board…").clicked() {
                 out.editor.write(crate::editor::EditorRequest::Open);
             }
             if ui.button("Settings…").clicked() {
                 memory.settings_open = true;
             }
-            if duel {
-                game_buttons(ui, &game, &session, &player, &mut out);
-            }
-            if duel && session.mode == Mode::EngineVsEngine {
+            game_buttons(ui, &game, &session, &mut out);
+            if session.mode == Mode::EngineVsEngine {
                 ui.separator();
                 engine_game_controls(ui, &mut session);
             }
@@ -89,9 +81,7 @@ pub(super) fn menu_bar(
     });
     let bottom = egui::Panel::bottom("status").show(&mut root, |ui| {
         ui.horizontal(|ui| {
-            if duel {
-                ui.label(status_line(&game));
-            }
+            ui.label(status_line(&game));
             if let Some(notice) = &memory.notice
                 && notice.at.elapsed() < Duration::from_secs(6)
             {
@@ -106,27 +96,22 @@ pub(super) fn menu_bar(
 }
 
 /// Undo, redo, resign and offer a draw.
-fn game_buttons(
-    ui: &mut egui::Ui,
-    game: &GameState,
-    session: &Session,
-    player: &EnginePlayer,
-    out: &mut BarRequests,
-) {
-    let plies = undo_plies(game, session, player.is_thinking());
+fn game_buttons(ui: &mut egui::Ui, game: &CurrentGame, session: &Session, out: &mut BarRequests) {
+    let turns = undo_turns(game, session);
+    let started = game.turn_count() > 0 || !game.game.current_steps().is_empty();
     if ui
-        .add_enabled(game.position.ply_count() > 0, egui::Button::new("Undo"))
-        .on_hover_text("Ctrl+Z")
+        .add_enabled(started, egui::Button::new("Undo"))
+        .on_hover_text("Ctrl+Z: back to your turn (a whole turn)")
         .clicked()
     {
-        out.undo.write(UndoRequest(plies));
+        out.undo.write(UndoRequest(turns));
     }
     if ui
         .add_enabled(!game.redo.is_empty(), egui::Button::new("Redo"))
         .on_hover_text("Ctrl+Y")
         .clicked()
     {
-        out.redo.write(RedoRequest(plies.min(game.redo.len())));
+        out.redo.write(RedoRequest(turns.clamp(1, game.redo.len())));
     }
     let playing = game.outcome().is_none();
     if ui
@@ -135,12 +120,10 @@ fn game_buttons(
     {
         let loser = match session.mode {
             Mode::HumanVsEngine { human } => human,
-            _ => game.position.turn(),
+            _ => game.side_to_move(),
         };
-        out.end.write(EndRequest(GameOutcome::win(
-            !loser,
-            Termination::Resignation,
-        )));
+        out.end
+            .write(EndRequest(loss_of(game, loser, Termination::Resignation)));
     }
     let vs_engine = matches!(session.mode, Mode::HumanVsEngine { .. });
     if ui
@@ -216,8 +199,10 @@ fn animation_controls(ui: &mut egui::Ui, settings: &mut ResMut<Settings>) {
 }
 
 /// "White to move", "Black to move, in check", or the result.
-pub fn status_line(game: &GameState) -> String {
-    let pos = &game.position;
+pub fn status_line(game: &CurrentGame) -> String {
+    let pos = game.position();
+    let side = game.side_to_move();
+    let name = game.rules().side_name(side);
     let mut s = match game.outcome() {
         Some(o) => o.description(),
         None if pos.phase() == hexchess_core::Phase::Setup => {
@@ -226,21 +211,26 @@ pub fn status_line(game: &GameState) -> String {
                 .kinds()
                 .map(|k| u32::from(pos.in_hand(pos.turn(), k)))
                 .sum();
-            format!("{} to place ({held} in hand)", pos.turn())
+            format!("{name} to place ({held} in hand)")
         }
         None => {
-            let check = if pos.in_check() { ", in check" } else { "" };
-            format!(
-                "{} to move{check} (move {})",
-                pos.turn(),
-                pos.fullmove_number()
-            )
+            let check = if game.game.in_check(side) {
+                ", in check"
+            } else {
+                ""
+            };
+            format!("{name} to move{check} (move {})", pos.fullmove_number())
         }
     };
-    if let Some(ply) = game.viewing {
+    if let Some(turn) = game.viewing {
+        let unit = if game.has_more_sides() {
+            "turns"
+        } else {
+            "plies"
+        };
         s.push_str(&format!(
-            " | reviewing after {ply} of {} plies",
-            pos.ply_count()
+            " | reviewing after {turn} of {} {unit}",
+            game.turn_count()
         ));
     }
     s

@@ -7,13 +7,13 @@ use bevy_egui::{EguiContexts, egui};
 
 use super::{UiInsets, UiMemory};
 use crate::game::variants::RestartOffer;
-use crate::game::{GameState, NewGameRequest, Variants};
+use crate::game::{CurrentGame, NewGameRequest, Variants};
 use crate::input::{PendingPromotion, PromotionChoice};
 use hexchess_core::VariantError;
 
 pub(super) fn promotion_picker(
     mut contexts: EguiContexts,
-    game: Res<GameState>,
+    game: Res<CurrentGame>,
     pending: Res<PendingPromotion>,
     mut choices: MessageWriter<PromotionChoice>,
 ) -> Result {
@@ -25,7 +25,7 @@ pub(super) fn promotion_picker(
     let moved_is_pawn = pending
         .moves
         .first()
-        .and_then(|m| game.position.piece_at(m.from()))
+        .and_then(|m| game.position().piece_at(m.from()))
         .is_some_and(|p| rules.pawn_kind() == Some(p.kind));
     let title = if moved_is_pawn {
         "Promote to"
@@ -43,7 +43,7 @@ pub(super) fn promotion_picker(
                 for (i, mv) in pending.moves.iter().enumerate() {
                     let label = match (mv.castling(), mv.promotion()) {
                         (Some(i), _) => rules
-                            .castling_notation(game.position.turn(), i)
+                            .castling_notation(game.position().turn(), i)
                             .unwrap_or("Castle")
                             .to_string(),
                         (None, Some(k)) => rules.kind_info(k).name.clone(),
@@ -174,6 +174,7 @@ fn restart_offer(
         new_game.write(NewGameRequest {
             variant: Some(id),
             fen: None,
+            moves: Vec::new(),
         });
     }
     if restart || dismiss {

@@ -5,10 +5,11 @@
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiTextureHandle, egui};
+use hexchess_core::bitboard::WideBitboard;
 use hexchess_core::{Piece, Position, Setup};
 
 use crate::editor::{BoardEditor, EditorRequest, Tool, sides};
-use crate::game::GameState;
+use crate::game::CurrentGame;
 use crate::pieces::PieceAssets;
 
 /// How large the palette draws each piece.
@@ -17,7 +18,7 @@ const PALETTE_PIECE: f32 = 30.0;
 pub(super) fn editor_window(
     mut contexts: EguiContexts,
     mut editor: ResMut<BoardEditor>,
-    game: Res<GameState>,
+    game: Res<CurrentGame>,
     assets: Res<PieceAssets>,
     mut requests: MessageWriter<EditorRequest>,
 ) -> Result {
@@ -48,7 +49,7 @@ pub(super) fn editor_window(
                 }
                 if ui.button("Start position").clicked() {
                     *setup = Setup::from_position(&Position::start(std::sync::Arc::clone(
-                        game.position.rules_arc(),
+                        game.position().rules_arc(),
                     )));
                 }
             });
@@ -90,7 +91,7 @@ pub(super) fn editor_window(
 fn palette_pictures(
     contexts: &mut EguiContexts,
     assets: &PieceAssets,
-    setup: &Setup,
+    setup: &Setup<WideBitboard>,
 ) -> Vec<(Piece, egui::TextureId)> {
     let rules = setup.rules();
     let mut out = Vec::new();
@@ -112,7 +113,7 @@ fn palette_pictures(
 /// in FEN), and the eraser.
 fn palette(
     ui: &mut egui::Ui,
-    setup: &Setup,
+    setup: &Setup<WideBitboard>,
     pictures: &[(Piece, egui::TextureId)],
     tool: &mut Tool,
 ) {
@@ -155,7 +156,7 @@ fn palette(
 }
 
 /// The side to move, and for a variant with hands each side's pieces in hand.
-fn turn_and_hands(ui: &mut egui::Ui, setup: &mut Setup) {
+fn turn_and_hands(ui: &mut egui::Ui, setup: &mut Setup<WideBitboard>) {
     let rules = std::sync::Arc::clone(setup.rules_arc());
     ui.horizontal(|ui| {
         ui.label("To move:");

@@ -1,6 +1,5 @@
 //! The games of a file (or of the clipboard) to pick from: one line each with its
-//! players, result and length, the games that could not be read with their line, and
-//! a game of more sides opened at a table.
+//! players, result and length, and the games that could not be read with their line.
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
@@ -9,43 +8,16 @@ use hexchess_core::record::GameRecord;
 
 use crate::game::files::{GameChoice, LoadTree, loadable};
 use crate::game::{LoadRequest, Variants};
-use crate::table::{SeatPlayer, TableRequest};
 
-/// What picking a game asks for.
-enum Pick {
-    TwoPlayer(GameRecord, Option<LoadTree>),
-    Table(TableRequest),
-}
-
-/// A game of the choice as the game opens it: a two-player game loads; a game of more
-/// sides opens at a table with the seats it was saved with (a person in every seat if
-/// it names none); an unknown variant cannot open.
-fn pick(game: &PgnGame, variants: &Variants) -> Result<Pick, String> {
+/// A game of the choice as the game opens it, with its side lines and comments for
+/// two sides (a game of more sides opens with the seats it was saved with, or a
+/// person in every seat if it names none); an unknown variant cannot open.
+fn pick(game: &PgnGame, variants: &Variants) -> Result<(GameRecord, Option<LoadTree>), String> {
     let id = game.variant();
-    let Some(entry) = variants.0.get(id) else {
+    if variants.0.get(id).is_none() {
         return Err(format!("unknown variant '{id}'"));
-    };
-    if entry.two_player.is_some() {
-        let (record, tree) = loadable(game, &variants.0);
-        return Ok(Pick::TwoPlayer(record, tree));
     }
-    let tree = &game.tree;
-    // The seats the game was saved with (`Seats`, written by the table), else people in
-    // every seat.
-    let seats = match game.tag("Seats") {
-        Some(text) => SeatPlayer::parse_list(text),
-        None => vec![SeatPlayer::Human; entry.rules.side_count()],
-    };
-    Ok(Pick::Table(TableRequest::Start {
-        variant: id.to_string(),
-        seats,
-        fen: game.tag("FEN").map(str::to_string),
-        turns: tree
-            .main_line()
-            .into_iter()
-            .map(|n| tree.san(n).to_string())
-            .collect(),
-    }))
+    Ok(loadable(game, &variants.0))
 }
 
 /// One line for a game: `3. Anna - Ben 1-0 (Gliński, 41 moves, Club, 2026.11.20)`.
@@ -79,7 +51,6 @@ pub(super) fn game_choice(
     variants: Res<Variants>,
     mut load: MessageWriter<LoadRequest>,
     mut trees: MessageWriter<LoadTree>,
-    mut table: MessageWriter<TableRequest>,
 ) -> Result {
     if choice.games.is_empty() && choice.problems.is_empty() {
         return Ok(());
@@ -114,12 +85,9 @@ pub(super) fn game_choice(
         });
     if let Some(i) = chosen {
         match pick(&choice.games[i], &variants) {
-            Ok(Pick::TwoPlayer(record, tree)) => {
+            Ok((record, tree)) => {
                 load.write(LoadRequest(record));
                 trees.write_batch(tree);
-            }
-            Ok(Pick::Table(request)) => {
-                table.write(request);
             }
             Err(e) => {
                 choice.problems.push(format!("game {}: {e}", i + 1));

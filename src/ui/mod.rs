@@ -19,8 +19,8 @@ mod files;
 mod new_game;
 mod panel;
 mod review;
+mod seats;
 mod settings;
-mod table;
 mod trainer;
 mod tray;
 mod variant_card;
@@ -51,10 +51,8 @@ impl Plugin for UiPlugin {
                 (
                     // The side panel first: the bars then take the width it leaves, so
                     // none of their controls hides under it.
-                    panel::side_panel.run_if(crate::game::duel),
-                    table::table_panel.run_if(not(crate::game::duel)),
+                    panel::side_panel,
                     bar::menu_bar,
-                    table::table_setup,
                     new_game::new_game_menu,
                     new_game::game_over_dialog,
                     trainer::trainer_window,
@@ -62,12 +60,12 @@ impl Plugin for UiPlugin {
                     dialogs::variant_errors,
                     settings::settings_window,
                     files::game_choice,
-                    editor::editor_window.run_if(crate::game::duel),
+                    editor::editor_window,
                     settings::resume_offer,
-                    tray::hand_tray.run_if(crate::game::duel),
-                    tray::hand_over_screen.run_if(crate::game::duel),
+                    tray::hand_tray,
+                    tray::hand_over_screen,
                     settings::apply_ui_scale,
-                    piece_name.run_if(crate::game::duel),
+                    piece_name,
                 )
                     .chain(),
             )
@@ -119,7 +117,6 @@ pub struct UiMemory {
     settings_open: bool,
     card: variant_card::CardChoice,
     moves: MoveListCache,
-    table: table::TableSetup,
 }
 
 /// The last thing the game had to say, and when: shown for a few seconds.
@@ -155,7 +152,6 @@ impl Default for UiMemory {
                 san: Vec::new(),
                 captured: Vec::new(),
             },
-            table: table::TableSetup::default(),
         }
     }
 }
@@ -165,7 +161,7 @@ impl Default for UiMemory {
 fn piece_name(
     mut contexts: bevy_egui::EguiContexts,
     hovered: Res<crate::board::highlights::Hovered>,
-    game: Res<crate::game::GameState>,
+    game: Res<crate::game::CurrentGame>,
     picture: Res<crate::game::BoardPicture>,
 ) -> Result {
     let Some(cell) = hovered.0.filter(|_| picture.0.is_none()) else {

@@ -1,5 +1,5 @@
-//! The new-game menu (variant, players, engine level, clock) and the game-over dialog
-//! that leads back to it.
+//! The new-game menu (variant, players or seats, engine level, clock) for every
+//! variant, of two sides or more, and the game-over dialog that leads back to it.
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
@@ -7,14 +7,19 @@ use hexchess_core::Side;
 use hexchess_engine::Skill;
 
 use super::UiMemory;
-use crate::game::{GameState, Variants};
-use crate::play::{AppState, GameOverDialog, Mode, Session, StartGame, TIME_CONTROLS, TimeControl};
+use crate::game::{CurrentGame, Variants};
+use crate::play::{
+    AppState, GameOverDialog, Mode, Seats, Session, StartGame, TIME_CONTROLS, TimeControl,
+};
 
 /// The choices in the new-game menu.
 #[derive(Clone, Debug)]
 pub(super) struct Setup {
     variant: String,
+    /// Who plays a two-player variant.
     mode: Mode,
+    /// Who sits where at a variant of more sides.
+    seats: Seats,
     level: Skill,
     time_control: Option<TimeControl>,
 }
@@ -25,6 +30,7 @@ impl Default for Setup {
         Setup {
             variant: "glinski".into(),
             mode: s.mode,
+            seats: Seats::default(),
             level: s.level,
             time_control: s.time_control,
         }
@@ -33,10 +39,15 @@ impl Default for Setup {
 
 impl Setup {
     /// The setup of the game on the board, to start the menu from.
-    pub(super) fn from_session(game: &GameState, session: &Session) -> Setup {
+    pub(super) fn from_session(game: &CurrentGame, session: &Session) -> Setup {
+        let (mode, seats) = match session.mode {
+            Mode::Table(seats) => (Mode::HumanVsEngine { human: Side::White }, seats),
+            two => (two, Seats::default()),
+        };
         Setup {
             variant: game.rules().id().to_string(),
-            mode: session.mode,
+            mode,
+            seats,
             level: session.level,
             time_control: session.time_control,
         }
@@ -46,7 +57,7 @@ impl Setup {
 /// The menu opens on the game on the board (its variant, players, level and clock),
 /// however it is opened: the bar, the game-over dialog, or `--menu` at start.
 pub(super) fn start_from_the_game(
-    game: Res<GameState>,
+    game: Res<CurrentGame>,
     session: Res<Session>,
     mut memory: ResMut<UiMemory>,
 ) {
@@ -94,14 +105,13 @@ pub(super) fn new_game_menu(
                         cancel = ui.button("Cancel").clicked();
                     });
                 });
-                if let Some(entry) = variants.0.get(&memory.setup.variant)
-                    && let Some(rules) = entry.two_player_rules()
-                {
+                if let Some(entry) = variants.0.get(&memory.setup.variant) {
+                    let rules = &entry.rules;
                     ui.separator();
                     ui.vertical(|ui| {
                         super::variant_card::variant_card(
                             ui,
-                            &rules,
+                            rules,
                             &entry.spec.description,
                             &theme,
                             &mut memory.card,
@@ -112,12 +122,21 @@ pub(super) fn new_game_menu(
         });
     if start {
         let s = memory.setup.clone();
+        let more_sides = variants
+            .0
+            .get(&s.variant)
+            .is_some_and(|e| e.side_count() > 2);
         start_game.write(StartGame {
             variant: s.variant,
-            mode: s.mode,
+            mode: if more_sides {
+                Mode::Table(s.seats)
+            } else {
+                s.mode
+            },
             level: s.level,
             time_control: s.time_control,
             fen: None,
+            moves: Vec::new(),
         });
         next_state.set(AppState::Playing);
     } else if cancel {
@@ -176,27 +195,37 @@ fn setup_grid(ui: &mut egui::Ui, variants: &Variants, setup: &mut Setup) {
             egui::ComboBox::from_id_salt("variant")
                 .selected_text(name)
                 .show_ui(ui, |ui| {
-                    for e in variants
-                        .0
-                        .entries()
-                        .iter()
-                        .filter(|e| e.two_player.is_some())
-                    {
-                        ui.selectable_value(&mut setup.variant, e.id().to_string(), e.name());
+                    for e in variants.0.entries() {
+                        let name = match e.side_count() {
+                            2 => e.name().to_string(),
+                            n => format!("{} ({n} players)", e.name()),
+                        };
+                        ui.selectable_value(&mut setup.variant, e.id().to_string(), name);
                     }
                 });
             ui.end_row();
             ui.label("Players");
-            ui.vertical(|ui| {
-                for mode in [
-                    Mode::HumanVsEngine { human: Side::White },
-                    Mode::HumanVsEngine { human: Side::Black },
-                    Mode::EngineVsEngine,
-                    Mode::HumanVsHuman,
-                ] {
-                    ui.radio_value(&mut setup.mode, mode, mode.label());
+            match variants
+                .0
+                .get(&setup.variant)
+                .filter(|e| e.side_count() > 2)
+            {
+                Some(entry) => {
+                    super::seats::seat_choices(ui, &entry.rules, &mut setup.seats);
                 }
-            });
+                None => {
+                    ui.vertical(|ui| {
+                        for mode in [
+                            Mode::HumanVsEngine { human: Side::White },
+                            Mode::HumanVsEngine { human: Side::Black },
+                            Mode::EngineVsEngine,
+                            Mode::HumanVsHuman,
+                        ] {
+                            ui.radio_value(&mut setup.mode, mode, mode.label());
+                        }
+                    });
+                }
+            }
             ui.end_row();
             ui.label("Engine level");
             let mut level = setup.level.level();

@@ -17,11 +17,11 @@ use super::dialogs_files::{FileDialog, Purpose, SaveTo};
 use super::{UiInsets, UiMemory, root_ui};
 use crate::game::files::{OpenFile, OpenText};
 use crate::game::records;
-use crate::game::{GameNotice, GameState, MoveRequest, NewGameRequest, ReviewRequest};
+use crate::game::{CurrentGame, GameNotice, NewGameRequest, ReviewRequest, StepRequest};
 use crate::play::analysis::{Analysis, AnalysisRequest};
 use crate::play::review::{GameReviewRequest, GameReviewState};
 use crate::play::variations::{VariationRequest, Variations};
-use crate::play::{Clocks, EnginePlayer, Mode, Session, Trainer};
+use crate::play::{Clocks, EnginePlayer, HumanSides, Mode, Session, Trainer};
 
 fn clock_text(d: Duration) -> String {
     let s = d.as_secs();
@@ -44,7 +44,7 @@ fn score_text(score: Score) -> String {
 #[derive(SystemParam)]
 pub(super) struct PanelRequests<'w> {
     review: MessageWriter<'w, ReviewRequest>,
-    moves: MessageWriter<'w, MoveRequest>,
+    moves: MessageWriter<'w, StepRequest>,
     new_game: MessageWriter<'w, NewGameRequest>,
     open_file: MessageWriter<'w, OpenFile>,
     open_text: MessageWriter<'w, OpenText>,
@@ -62,22 +62,23 @@ pub(super) struct PanelRequests<'w> {
 #[allow(clippy::too_many_arguments)]
 pub(super) fn side_panel(
     mut contexts: EguiContexts,
-    game: Res<GameState>,
+    game: Res<CurrentGame>,
     session: Res<Session>,
     clocks: Res<Clocks>,
     player: Res<EnginePlayer>,
     trainer: Res<Trainer>,
     screen: Res<ScreenState>,
+    humans: Res<HumanSides>,
     mut memory: ResMut<UiMemory>,
     mut out: PanelRequests,
     mut insets: ResMut<UiInsets>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let mut root = root_ui(ctx);
-    let key = (game.position.hash(), game.position.ply_count());
+    let key = (game.position().hash(), game.position().ply_count());
     if memory.moves.made_for != key {
         memory.moves.made_for = key;
-        memory.moves.san = game.san_moves();
+        memory.moves.san = game.move_texts();
         memory.moves.captured = game.captured();
     }
     let memory = &mut *memory;
@@ -87,6 +88,13 @@ pub(super) fn side_panel(
         .show(&mut root, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
                 players(ui, &game, &session);
+                if let Mode::Table(seats) = session.mode {
+                    ui.separator();
+                    super::seats::seat_list(ui, &game, &seats);
+                    let mut steps = Vec::new();
+                    super::seats::turn_in_progress(ui, &game, &humans, &mut steps);
+                    out.moves.write_batch(steps);
+                }
                 clocks_shown(ui, &game, &clocks);
                 // Behind Screen HexaChess's screen the engine's line is its deployment.
                 let unseen = hiding(&game, &screen);
@@ -104,7 +112,7 @@ pub(super) fn side_panel(
                         &mut requests,
                         &mut moves,
                     );
-                    if let Some(hint) = super::analysis::hint_text(&game.position, &out.analysis) {
+                    if let Some(hint) = super::analysis::hint_text(&game, &out.analysis) {
                         ui.label(hint);
                     }
                     out.analysis_requests.write_batch(requests);
@@ -115,8 +123,10 @@ pub(super) fn side_panel(
                         out.variation_requests.write_batch(edits);
                     }
                 }
-                let shown = game.displayed();
-                let verdict = trainer.tables.probe(&shown).map(|v| (v, shown.turn()));
+                let shown = game.two_player_displayed();
+                let verdict = shown
+                    .as_ref()
+                    .and_then(|p| trainer.tables.probe(p).map(|v| (v, p.turn())));
                 if trainer.drill.is_some() || verdict.is_some() {
                     ui.separator();
                     super::trainer::table_report(ui, verdict, &trainer, &mut out.review);
@@ -165,23 +175,25 @@ pub(super) fn side_panel(
 }
 
 /// The variant, who plays, and the engine's level.
-fn players(ui: &mut egui::Ui, game: &GameState, session: &Session) {
+fn players(ui: &mut egui::Ui, game: &CurrentGame, session: &Session) {
     ui.heading(game.rules().name());
     ui.label(match session.mode {
-        Mode::HumanVsHuman => session.mode.label().to_string(),
+        Mode::HumanVsHuman | Mode::Table(_) => session.mode.label(),
         _ => format!("{} | level {}", session.mode.label(), session.level),
     });
 }
 
-/// Both clocks, the running one bold (nothing without a clock).
-fn clocks_shown(ui: &mut egui::Ui, game: &GameState, clocks: &Clocks) {
-    let Some([w, b]) = clocks.remaining else {
+/// Every side's clock, the running one bold (nothing without a clock).
+fn clocks_shown(ui: &mut egui::Ui, game: &CurrentGame, clocks: &Clocks) {
+    if clocks.remaining.is_none() {
         return;
-    };
+    }
     ui.separator();
-    let turn = game.position.turn();
-    for (side, t) in [(Side::White, w), (Side::Black, b)] {
-        let text = egui::RichText::new(format!("{side}: {}", clock_text(t)))
+    let turn = game.side_to_move();
+    for side in game.game.sides() {
+        let t = clocks.left(side).unwrap_or_default();
+        let name = game.rules().side_name(side);
+        let text = egui::RichText::new(format!("{name}: {}", clock_text(t)))
             .monospace()
             .size(18.0);
         ui.label(if side == turn {
@@ -217,8 +229,8 @@ fn engine_report(ui: &mut egui::Ui, player: &EnginePlayer) {
 /// buttons that step through the game.
 /// The side that placed the piece of ply `i`, while the game is still in its setup
 /// (every ply so far a placement, every placed piece still on its cell).
-fn placed_by(game: &GameState, i: usize) -> Option<Side> {
-    let pos = &game.position;
+fn placed_by(game: &CurrentGame, i: usize) -> Option<Side> {
+    let pos = &game.position();
     let mv = pos.moves_played().nth(i)?;
     pos.piece_at(mv.to()).map(|p| p.side)
 }
@@ -227,7 +239,7 @@ fn placed_by(game: &GameState, i: usize) -> Option<Side> {
 /// player may not see (`seen` false) is written `?@?`.
 fn move_list(
     ui: &mut egui::Ui,
-    game: &GameState,
+    game: &CurrentGame,
     moves: &[String],
     seen: &dyn Fn(usize) -> bool,
     marks: &dyn Fn(usize) -> &'static str,
@@ -235,6 +247,11 @@ fn move_list(
 ) {
     ui.label("Moves");
     let shown = game.viewing.unwrap_or(moves.len());
+    if game.has_more_sides() {
+        turn_list(ui, game, moves, review);
+        step_buttons(ui, game, moves.len(), shown, review);
+        return;
+    }
     let black_first = game
         .start_fen
         .as_deref()
@@ -279,8 +296,44 @@ fn move_list(
                     }
                 });
         });
+    step_buttons(ui, game, moves.len(), shown, review);
+}
+
+/// A game of more sides' turns, one a line with its side, each a button that shows the
+/// position after it.
+fn turn_list(
+    ui: &mut egui::Ui,
+    game: &CurrentGame,
+    turns: &[String],
+    review: &mut MessageWriter<ReviewRequest>,
+) {
+    let rules = game.rules();
+    let shown = game.viewing.unwrap_or(turns.len());
+    let n = rules.side_count();
+    egui::ScrollArea::vertical()
+        .max_height(260.0)
+        .id_salt("turns")
+        .stick_to_bottom(true)
+        .show(ui, |ui| {
+            for (i, (side, _)) in game.game.turns().iter().enumerate() {
+                let text = turns.get(i).map_or("", String::as_str);
+                let line = format!("{:>3}. {}: {text}", i / n + 1, rules.side_name(*side));
+                if ui.selectable_label(i + 1 == shown, line).clicked() {
+                    review.write(ReviewRequest(Some(i + 1)));
+                }
+            }
+        });
+}
+
+/// The buttons that step through the game: its start, a turn back, a turn on, live.
+fn step_buttons(
+    ui: &mut egui::Ui,
+    game: &CurrentGame,
+    total: usize,
+    shown: usize,
+    review: &mut MessageWriter<ReviewRequest>,
+) {
     ui.horizontal(|ui| {
-        let total = moves.len();
         if ui.button("⏮").on_hover_text("Start").clicked() {
             review.write(ReviewRequest(Some(0)));
         }
@@ -299,9 +352,24 @@ fn move_list(
     });
 }
 
-/// What each side has taken.
-fn captured(ui: &mut egui::Ui, game: &GameState, captured: &[Piece]) {
+/// What each side has taken (with more sides, what each has lost).
+fn captured(ui: &mut egui::Ui, game: &CurrentGame, captured: &[Piece]) {
     let rules = game.rules();
+    if game.has_more_sides() {
+        for side in game.game.sides() {
+            let lost: String = captured
+                .iter()
+                .filter(|p| p.side == side)
+                .map(|p| rules.piece_letter(*p))
+                .collect();
+            let name = rules.side_name(side);
+            ui.label(format!(
+                "{name} has lost: {}",
+                if lost.is_empty() { "-" } else { &lost }
+            ));
+        }
+        return;
+    }
     for side in Side::BOTH {
         let taken: String = captured
             .iter()
@@ -315,15 +383,16 @@ fn captured(ui: &mut egui::Ui, game: &GameState, captured: &[Piece]) {
     }
 }
 
-/// A text field for a move in SAN or long algebraic.
-fn move_entry(ui: &mut egui::Ui, game: &GameState, text: &mut String, out: &mut PanelRequests) {
+/// A text field for a move in SAN or long algebraic (with more sides, one step: a
+/// move, a removal `-Bf6` or a swap `Qd4>R`).
+fn move_entry(ui: &mut egui::Ui, game: &CurrentGame, text: &mut String, out: &mut PanelRequests) {
     ui.label("Type a move (SAN or long algebraic):");
     let entry = ui.text_edit_singleline(text);
     if entry.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
         let typed = text.trim().to_string();
-        match game.position.parse_move(&typed) {
-            Ok(mv) => {
-                out.moves.write(MoveRequest(mv));
+        match game.game.parse_step(&typed) {
+            Ok(step) => {
+                out.moves.write(StepRequest(step));
                 text.clear();
             }
             Err(e) => {
@@ -336,12 +405,12 @@ fn move_entry(ui: &mut egui::Ui, game: &GameState, text: &mut String, out: &mut 
 /// The position as hex FEN, to copy, and a field to set up another.
 fn position(
     ui: &mut egui::Ui,
-    game: &GameState,
+    game: &CurrentGame,
     fen_text: &mut String,
     new_game: &mut MessageWriter<NewGameRequest>,
 ) {
     ui.label("Position (hex FEN):");
-    let fen = game.displayed().to_fen();
+    let fen = game.displayed_game().to_fen();
     ui.add(
         egui::Label::new(egui::RichText::new(&fen).monospace().small())
             .wrap_mode(egui::TextWrapMode::Wrap),
@@ -356,6 +425,7 @@ fn position(
             new_game.write(NewGameRequest {
                 variant: None,
                 fen: Some(fen_text.trim().to_string()),
+                moves: Vec::new(),
             });
         }
     });
@@ -364,7 +434,7 @@ fn position(
 /// Saves the game where a save dialog chose.
 pub(super) fn save_to_chosen_paths(
     mut chosen: MessageReader<SaveTo>,
-    game: Res<GameState>,
+    game: Res<CurrentGame>,
     session: Res<Session>,
     variations: Res<Variations>,
     mut memory: ResMut<UiMemory>,
@@ -389,7 +459,7 @@ pub(super) fn save_to_chosen_paths(
 /// game or position through the clipboard.
 fn game_file(
     ui: &mut egui::Ui,
-    game: &GameState,
+    game: &CurrentGame,
     session: &Session,
     file_text: &mut String,
     out: &mut PanelRequests,

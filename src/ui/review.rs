@@ -7,7 +7,7 @@ use bevy_egui::egui;
 use hexchess_core::Side;
 use hexchess_engine::review::{GameReview, Judgement, MoveReview};
 
-use crate::game::{GameState, ReviewRequest};
+use crate::game::{CurrentGame, ReviewRequest};
 use crate::play::review::{GameReviewRequest, GameReviewState};
 
 /// Height of the evaluation graph, in points.
@@ -35,7 +35,7 @@ fn colour(judgement: Judgement) -> egui::Color32 {
 /// and the shown move's judgement.
 pub(super) fn review_section(
     ui: &mut egui::Ui,
-    game: &GameState,
+    game: &CurrentGame,
     state: &GameReviewState,
     requests: &mut Vec<GameReviewRequest>,
     view: &mut Option<ReviewRequest>,
@@ -53,7 +53,7 @@ pub(super) fn review_section(
             }
         } else if ui
             .add_enabled(
-                game.position.ply_count() > 0,
+                game.position().ply_count() > 0,
                 egui::Button::new("Review the game"),
             )
             .on_hover_text("the engine goes through every move and marks the mistakes")
@@ -68,7 +68,7 @@ pub(super) fn review_section(
     for side in [Side::White, Side::Black] {
         ui.label(review.summary(side).to_string());
     }
-    let shown = game.viewing.unwrap_or(game.position.ply_count());
+    let shown = game.viewing.unwrap_or(game.position().ply_count());
     if let Some(ply) = graph(ui, review, shown) {
         *view = Some(ReviewRequest(Some(ply)));
     }

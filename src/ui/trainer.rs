@@ -7,7 +7,7 @@ use hexchess_core::Side;
 use hexchess_tablebase::{Material, Value};
 
 use super::UiMemory;
-use crate::game::{GameState, ReviewRequest, Variants};
+use crate::game::{CurrentGame, ReviewRequest, Variants};
 use crate::play::{ENDINGS, StartDrill, Target, Trainer};
 
 /// The trainer window's choices.
@@ -71,7 +71,7 @@ pub(super) fn trainer_window(
     mut contexts: EguiContexts,
     mut memory: ResMut<UiMemory>,
     variants: Res<Variants>,
-    game: Res<GameState>,
+    game: Res<CurrentGame>,
     trainer: Res<Trainer>,
     mut drills: MessageWriter<StartDrill>,
 ) -> Result {

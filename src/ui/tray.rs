@@ -7,7 +7,7 @@ use bevy_egui::{EguiContexts, egui};
 use hexchess_core::{Phase, Piece};
 
 use crate::board::Selection;
-use crate::game::GameState;
+use crate::game::CurrentGame;
 use crate::input::HandDrag;
 use crate::play::HumanSides;
 use crate::play::screen::{HandOver, ScreenReady, ScreenState, hand_over, hiding};
@@ -15,13 +15,13 @@ use crate::play::screen::{HandOver, ScreenReady, ScreenState, hand_over, hiding}
 /// The side to move's hand, while it places and its player is a person who may look.
 pub(super) fn hand_tray(
     mut contexts: EguiContexts,
-    game: Res<GameState>,
+    game: Res<CurrentGame>,
     humans: Res<HumanSides>,
     screen: Res<ScreenState>,
     mut selection: ResMut<Selection>,
     mut drag: ResMut<HandDrag>,
 ) -> Result {
-    let pos = &game.position;
+    let pos = &game.position();
     let us = pos.turn();
     let may_look = !hiding(&game, &screen) || screen.viewer == Some(us);
     if pos.phase() != Phase::Setup || !humans.moves(us) || !game.is_live() || !may_look {
@@ -84,7 +84,7 @@ pub(super) fn hand_tray(
 /// player says they are at the screen, and again before both armies are revealed.
 pub(super) fn hand_over_screen(
     mut contexts: EguiContexts,
-    game: Res<GameState>,
+    game: Res<CurrentGame>,
     humans: Res<HumanSides>,
     screen: Res<ScreenState>,
     mut ready: MessageWriter<ScreenReady>,
@@ -94,7 +94,7 @@ pub(super) fn hand_over_screen(
     };
     let ctx = contexts.ctx_mut()?;
     let (title, body, button) = match question {
-        HandOver::PassTo(side) if game.position.ply_count() == 0 => (
+        HandOver::PassTo(side) if game.position().ply_count() == 0 => (
             format!("{side} deploys first"),
             format!(
                 "Screen HexaChess: each player places his whole army on his side of the board, \

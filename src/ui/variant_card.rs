@@ -5,7 +5,8 @@
 use std::sync::Arc;
 
 use bevy_egui::egui;
-use hexchess_core::{Bitboard, Cell, Hex, Kind, Piece, Position, Rules, Setup, Side};
+use hexchess_core::bitboard::{CellSet, WideBitboard};
+use hexchess_core::{Cell, Hex, Kind, Piece, Position, Rules, Setup, Side};
 
 use crate::look::Theme;
 
@@ -21,7 +22,7 @@ pub(super) struct CardChoice {
 
 pub(super) fn variant_card(
     ui: &mut egui::Ui,
-    rules: &Arc<Rules>,
+    rules: &Arc<Rules<WideBitboard>>,
     description: &str,
     theme: &Theme,
     choice: &mut CardChoice,
@@ -74,7 +75,7 @@ pub(super) fn variant_card(
 
 /// The cell nearest the board's middle and where a White `kind` goes from there on an
 /// otherwise empty board (a pawn: its legal moves with the two kings far away).
-fn moves_from_the_middle(rules: &Arc<Rules>, kind: Kind) -> (Cell, Vec<Cell>) {
+fn moves_from_the_middle(rules: &Arc<Rules<WideBitboard>>, kind: Kind) -> (Cell, Vec<Cell>) {
     let board = rules.board();
     let middle = board
         .cells()
@@ -82,7 +83,7 @@ fn moves_from_the_middle(rules: &Arc<Rules>, kind: Kind) -> (Cell, Vec<Cell>) {
         .expect("a board has cells");
     let piece = Piece::new(Side::White, kind);
     if !rules.kind_info(kind).pawn {
-        let none = Bitboard::EMPTY;
+        let none = WideBitboard::EMPTY;
         let reach = rules.reach(piece, middle, none, none, none);
         return (
             middle,
@@ -94,7 +95,7 @@ fn moves_from_the_middle(rules: &Arc<Rules>, kind: Kind) -> (Cell, Vec<Cell>) {
 
 /// A pawn's legal moves from `from` with only the two royal pieces on the board, placed
 /// on the cells farthest from it (none if no such position is legal).
-fn pawn_steps(rules: &Arc<Rules>, from: Cell) -> Vec<Cell> {
+fn pawn_steps(rules: &Arc<Rules<WideBitboard>>, from: Cell) -> Vec<Cell> {
     let board = rules.board();
     let Some(pawn) = rules.kinds().find(|&k| rules.kind_info(k).pawn) else {
         return Vec::new();
@@ -130,7 +131,7 @@ fn pawn_steps(rules: &Arc<Rules>, from: Cell) -> Vec<Cell> {
 /// `marks` ringed and `from` outlined.
 fn board(
     ui: &mut egui::Ui,
-    rules: &Rules,
+    rules: &Rules<WideBitboard>,
     theme: &Theme,
     pieces: &[(Cell, Piece)],
     marks: &[Cell],
@@ -239,7 +240,7 @@ mod tests {
     #[test]
     fn each_piece_shows_where_it_goes_from_the_middle() {
         let catalog = Catalog::builtin();
-        let rules = catalog.get("glinski").unwrap().two_player_rules().unwrap();
+        let rules = Arc::clone(&catalog.get("glinski").unwrap().rules);
         let count = |letter: char| {
             let kind = rules.kind_by_letter(letter).unwrap();
             moves_from_the_middle(&rules, kind).1.len()

@@ -53,12 +53,12 @@ pub fn play(app: &mut App, moves: &[&str], frames: usize) {
     for m in moves {
         let mv = app
             .world()
-            .resource::<hexchess::game::GameState>()
-            .position
+            .resource::<hexchess::game::CurrentGame>()
+            .position()
             .parse_move(m)
             .unwrap_or_else(|e| panic!("{m}: {e}"));
         app.world_mut()
-            .write_message(hexchess::game::MoveRequest(mv));
+            .write_message(hexchess::game::StepRequest::play(mv));
         for _ in 0..frames {
             app.update();
         }
@@ -68,7 +68,7 @@ pub fn play(app: &mut App, moves: &[&str], frames: usize) {
 /// Points at the cell named `name` (the pointer's cell, as the input finds it).
 #[allow(dead_code)]
 pub fn point_at(app: &mut App, name: &str) {
-    let state = app.world().resource::<hexchess::game::GameState>();
+    let state = app.world().resource::<hexchess::game::CurrentGame>();
     let cell = state
         .rules()
         .board()

@@ -145,6 +145,25 @@ impl GameRecord {
         game
     }
 
+    /// A record of `game` so far: each turn as the game writes it (a two-player move in
+    /// SAN, a turn of more sides with its steps joined by `&`), with the given tags;
+    /// `Variant` and, for a non-standard start, `FEN` are filled in.
+    pub fn from_game<B: crate::bitboard::CellSet>(
+        game: &Game<B>,
+        start_fen: Option<&str>,
+        tags: &[(&str, String)],
+    ) -> GameRecord {
+        let mut all: Vec<(String, String)> =
+            vec![("Variant".into(), game.position().rules().id().to_string())];
+        for (k, v) in tags {
+            all.push((k.to_string(), v.clone()));
+        }
+        if let Some(f) = start_fen {
+            all.push(("FEN".into(), f.to_string()));
+        }
+        GameRecord::new(all, game.turn_texts())
+    }
+
     /// A record of the moves played in `pos` (from its start), with the given tags;
     /// `Variant` and, for a non-standard start, `FEN` are filled in.
     pub fn from_position(

@@ -258,3 +258,51 @@ fn a_king_taken_is_reported_with_the_standing_it_changed() {
         .collect();
     assert_eq!(out.len(), 1, "{report:?}");
 }
+
+#[test]
+fn a_game_rewound_is_the_game_as_it_stood_after_so_many_turns() {
+    let catalog = catalog();
+    let mut rng = StdRng::seed_from_u64(39);
+    for id in ["glinski", "hexachess-3", "hexachess-4"] {
+        let rules = Arc::clone(&catalog.get(id).unwrap().rules);
+        let mut game = Game::new(Arc::clone(&rules));
+        // Snapshots taken as the game is played: what each rewind must give back.
+        let mut seen = vec![game.clone()];
+        while game.turns().len() < 40 && game.end().is_none() {
+            let steps = game.steps();
+            let step = steps[rng.random_range(0..steps.len())];
+            let before = game.turns().len();
+            game.play(step).unwrap();
+            if game.turns().len() > before {
+                seen.push(game.clone());
+            }
+        }
+        assert!(seen.len() > 20, "{id}: {} turns", seen.len());
+        for (k, then) in seen.iter().enumerate() {
+            let back = game.rewound(k);
+            assert_eq!(back.to_fen(), then.to_fen(), "{id} after {k} turns");
+            assert_eq!(back.turns().len(), k);
+            assert_eq!(
+                sorted_steps(back.steps()),
+                sorted_steps(then.steps()),
+                "{id} {k}"
+            );
+            for side in back.sides() {
+                assert_eq!(back.standing(side), then.standing(side), "{id} {k}");
+            }
+            assert_eq!(back.end(), then.end(), "{id} {k}");
+        }
+        // A turn in progress is dropped: the game after the turns played.
+        let mut half = game.rewound(seen.len() - 1);
+        if let Some(&step) = half.steps().first() {
+            half.play(step).unwrap();
+        }
+        assert_eq!(half.rewound(half.turns().len()).current_steps(), &[]);
+    }
+}
+
+fn sorted_steps(steps: Vec<Step>) -> Vec<String> {
+    let mut out: Vec<String> = steps.iter().map(|s| format!("{s:?}")).collect();
+    out.sort();
+    out
+}

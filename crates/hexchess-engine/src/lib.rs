@@ -279,7 +279,11 @@ pub fn pv_text(pos: &Position, pv: &[Move]) -> Vec<String> {
 
 /// A PV as a player reads it: SAN with move numbers (`19... Nd4 20. Bxe5 Nxe5`), at most
 /// `max_moves` moves, stopping like [`pv_text`] at the first move that is not legal.
-pub fn pv_san(pos: &Position, pv: &[Move], max_moves: usize) -> String {
+pub fn pv_san<B: hexchess_core::bitboard::CellSet>(
+    pos: &Position<B>,
+    pv: &[Move],
+    max_moves: usize,
+) -> String {
     let mut p = pos.without_history();
     let mut out = String::new();
     for (i, &m) in pv.iter().take(max_moves).enumerate() {

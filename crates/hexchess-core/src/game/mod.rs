@@ -211,6 +211,19 @@ impl<B: CellSet> Game<B> {
         Some(g)
     }
 
+    /// The game as it stood after its first `turns` turns (a turn in progress is
+    /// dropped): what an undo or a step back through the move list shows. Replayed
+    /// from the start, so standings, debts and repetitions are the game's own.
+    pub fn rewound(&self, turns: usize) -> Game<B> {
+        let mut game = Game::from_position(self.origin.clone(), self.start_owed);
+        for (_, steps) in self.turns.iter().take(turns) {
+            for step in steps {
+                game.play_unchecked(*step);
+            }
+        }
+        game
+    }
+
     /// The position the game began from.
     pub fn start_position(&self) -> Position<B> {
         self.origin.clone()
