@@ -15,7 +15,7 @@ use hexchess::game::CurrentGame;
 use hexchess::game::GameNotice;
 use hexchess::look::{Theme, View};
 use hexchess::machine::{cores, run_systems_on_one_thread, systems_on_one_thread};
-use hexchess::play::{AppState, Mode, Seats};
+use hexchess::play::{AppState, Mode, Seats, TimeControl};
 use hexchess::prefs::{
     KeptPreferences, Preferences, PrefsFiles, ResumeOffer, Unfinished, VariantKind,
 };
@@ -129,6 +129,10 @@ struct Cli {
     /// Log the time each render pass takes on the GPU, once a second.
     #[arg(long)]
     render_diagnostics: bool,
+    /// A clock for every side: minutes and increment in seconds, as MIN+INC (`5+3`;
+    /// `none` for no clock) (default: as last time).
+    #[arg(long, value_parser = parse_clock)]
+    clock: Option<ClockArg>,
     /// The window's size in logical pixels, as WIDTHxHEIGHT (default: as last time,
     /// else 1280x800).
     #[arg(long, value_parser = parse_window_size)]
@@ -149,6 +153,30 @@ fn parse_window_size(s: &str) -> Result<(u32, u32), String> {
         return Err(bad());
     }
     Ok((w, h))
+}
+
+/// `--clock`'s value: a time control, or none.
+#[derive(Clone, Copy, Debug)]
+struct ClockArg(Option<TimeControl>);
+
+/// Reads `--clock`: `none`, or whole minutes and seconds of increment joined by `+`
+/// ("5+3", the menu's choices and any other).
+fn parse_clock(s: &str) -> Result<ClockArg, String> {
+    if s.trim().eq_ignore_ascii_case("none") {
+        return Ok(ClockArg(None));
+    }
+    let bad =
+        || format!("'{s}' is not MIN+INC (minutes and seconds of increment, like 5+3) or none");
+    let (minutes, increment) = s.split_once('+').ok_or_else(bad)?;
+    let minutes: u64 = minutes.trim().parse().map_err(|_| bad())?;
+    let increment: u64 = increment.trim().parse().map_err(|_| bad())?;
+    if !(1..=600).contains(&minutes) || increment > 600 {
+        return Err(bad());
+    }
+    Ok(ClockArg(Some(TimeControl {
+        base: Duration::from_secs(minutes * 60),
+        increment: Duration::from_secs(increment),
+    })))
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -394,6 +422,9 @@ fn launch_options(
     if let Some(level) = cli.level {
         session.level = level;
     }
+    if let Some(ClockArg(clock)) = cli.clock {
+        session.time_control = clock;
+    }
     // Last time's variant, when the command line sets up no game of its own and the
     // variant is still there.
     let variant = cli.variant.clone().or_else(|| {
@@ -495,7 +526,8 @@ fn add_measuring_tools(app: &mut App, cli: &Cli) {
 
 #[cfg(test)]
 mod tests {
-    use super::parse_window_size;
+    use super::{parse_clock, parse_window_size};
+    use std::time::Duration;
 
     #[test]
     fn window_sizes_read_as_width_by_height() {
@@ -512,6 +544,18 @@ mod tests {
         ] {
             let e = parse_window_size(bad).unwrap_err();
             assert!(e.contains("WIDTHxHEIGHT"), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn clocks_read_as_minutes_plus_increment() {
+        let tc = parse_clock("5+3").unwrap().0.unwrap();
+        assert_eq!(tc.base, Duration::from_secs(300));
+        assert_eq!(tc.increment, Duration::from_secs(3));
+        assert!(parse_clock("none").unwrap().0.is_none());
+        for bad in ["5", "+3", "0+2", "5+-1", "1.5+2", "601+0", "five+3"] {
+            let e = parse_clock(bad).unwrap_err();
+            assert!(e.contains("MIN+INC"), "{bad}: {e}");
         }
     }
 }

@@ -374,3 +374,56 @@ fn a_promotion_waits_for_the_piece_chosen() {
     assert_eq!(promoted.kind, rook);
     settle_and_compare(&mut app);
 }
+
+#[test]
+fn the_analysis_board_finds_a_whole_turn_for_the_side_on_move() {
+    use hexchess::play::analysis::{Analysis, AnalysisRequest};
+
+    let mut app = app();
+    start(
+        &mut app,
+        "hexachess-3",
+        seats(&[SeatPlayer::Human; 3]),
+        &TWO_MOVES,
+    );
+    app.world_mut().write_message(AnalysisRequest::On);
+    let mut found = None;
+    for _ in 0..6000 {
+        app.update();
+        let shown = game(&app).displayed();
+        found = app.world().resource::<Analysis>().best_turn_for(&shown);
+        if found.is_some() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let steps = found.expect("a turn found");
+    // The turn is the side on move's, whole: played step by step it ends the turn.
+    let mut g = game(&app).game.clone();
+    let before = g.turns().len();
+    for step in &steps {
+        g.play(*step).expect("each step allowed");
+    }
+    assert_eq!(g.turns().len(), before + 1, "{steps:?}");
+    // Nobody's seat plays while the analysis is on, and it follows the position shown.
+    app.world_mut().write_message(ReviewRequest(Some(3)));
+    // (A debug build searches slowly: up to a minute on a busy machine.)
+    for _ in 0..6000 {
+        app.update();
+        let shown = game(&app).displayed();
+        if let Some(turn) = app.world().resource::<Analysis>().best_turn_for(&shown) {
+            let mut earlier = game(&app).displayed_game();
+            assert_eq!(earlier.side_to_move(), Side::White);
+            for step in &turn {
+                earlier.play(*step).expect("a turn of the position shown");
+            }
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    panic!(
+        "no turn for the earlier position: {} turns, viewing {:?}",
+        game(&app).turn_count(),
+        game(&app).viewing
+    );
+}

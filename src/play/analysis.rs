@@ -5,11 +5,17 @@
 //!
 //! The hint (H in a game) is the same engine asked once, briefly, for the best move in
 //! the position on the board.
+//!
+//! In a game of more sides the analysis is the best turn for the side on move (one
+//! move or two, a removal owed first) as the seats' paranoid search finds it.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use bevy::prelude::*;
-use hexchess_core::{Move, Position};
+use hexchess_core::{Move, Position, Step};
+use hexchess_engine::multi::{MultiLimits, MultiSearcher, Strategy};
 use hexchess_engine::{
     RunningSearch, SearchInfo, SearchLimits, SearchOptions, Searcher, Tablebases,
 };
@@ -53,6 +59,23 @@ impl Moment {
     }
 }
 
+/// Turns the analysis of a game of more sides searches.
+const TURN_NODES: u64 = 20_000;
+
+/// The search of a game of more sides for the best turn in the position shown.
+struct TurnSearch {
+    moment: Moment,
+    found: Arc<Mutex<Option<Vec<Step>>>>,
+    stop: Arc<AtomicBool>,
+}
+
+impl Drop for TurnSearch {
+    fn drop(&mut self) {
+        // A search for a position no longer shown stops; its thread ends on its own.
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
+
 /// The search under way and what it has said.
 struct Running {
     search: RunningSearch,
@@ -73,6 +96,8 @@ pub struct Analysis {
     /// Who played and the clock before the analysis, given back after it.
     before: Option<(Mode, Option<TimeControl>)>,
     hint: Option<Running>,
+    /// A game of more sides: the search for the best turn.
+    turn: Option<TurnSearch>,
     searcher: Option<Searcher>,
 }
 
@@ -84,6 +109,7 @@ impl Default for Analysis {
             running: None,
             before: None,
             hint: None,
+            turn: None,
             searcher: None,
         }
     }
@@ -100,6 +126,15 @@ impl Analysis {
             return Vec::new();
         }
         r.lines.lock().map(|l| l.clone()).unwrap_or_default()
+    }
+
+    /// The best turn for the side on move in `shown` (a game of more sides), once found.
+    pub fn best_turn_for(&self, shown: &BoardPosition) -> Option<Vec<Step>> {
+        let t = self
+            .turn
+            .as_ref()
+            .filter(|t| t.moment == Moment::of(shown))?;
+        t.found.lock().ok()?.clone()
     }
 
     /// The hint's move for `shown`, once it has one.
@@ -188,6 +223,11 @@ fn follow_the_position(
     rasteriser: Option<Res<Rasteriser>>,
 ) {
     if !analysis.on {
+        analysis.turn = None;
+        return;
+    }
+    if game.has_more_sides() {
+        follow_the_table(&mut analysis, &game);
         return;
     }
     let moment = match game.viewing {
@@ -226,6 +266,42 @@ fn follow_the_position(
     let tables = Arc::clone(&trainer.tables);
     let search = (shown, moment);
     analysis.running = Some(start(search, limits, lines, software, searcher, tables));
+}
+
+/// A game of more sides: a search for the best turn in the position shown, started
+/// again when it changes.
+fn follow_the_table(analysis: &mut Analysis, game: &CurrentGame) {
+    let shown = game.displayed_game();
+    let moment = Moment::of(shown.position());
+    if analysis.turn.as_ref().is_some_and(|t| t.moment == moment) {
+        return;
+    }
+    analysis.turn = None;
+    if shown.end().is_some() {
+        return;
+    }
+    let found = Arc::new(Mutex::new(None));
+    let out = Arc::clone(&found);
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&stop);
+    std::thread::spawn(move || {
+        let mut searcher = MultiSearcher::new(Strategy::Paranoid, moment.hash);
+        let limits = MultiLimits {
+            nodes: TURN_NODES,
+            depth: 64,
+            time: Some(Duration::from_secs(3)),
+        };
+        if let Some(choice) = searcher.choose(&shown, &limits, &flag)
+            && let Ok(mut slot) = out.lock()
+        {
+            *slot = Some(choice.steps);
+        }
+    });
+    analysis.turn = Some(TurnSearch {
+        moment,
+        found,
+        stop,
+    });
 }
 
 /// A search of `position` on its own thread whose reports keep the latest of each line.

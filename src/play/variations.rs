@@ -127,7 +127,7 @@ fn rewind_to_the_position_shown(
     let Some(shown) = game.viewing.filter(|_| analysis.on) else {
         return;
     };
-    let back = game.position().ply_count().saturating_sub(shown);
+    let back = game.turn_count().saturating_sub(shown);
     review.write(ReviewRequest(None));
     if back > 0 {
         undo.write(UndoRequest(back));

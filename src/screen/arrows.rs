@@ -3,7 +3,7 @@
 //! advice about the board, not a thing standing on it.
 
 use bevy::prelude::*;
-use hexchess_core::Move;
+use hexchess_core::{Move, Step};
 
 use crate::board::space::cell_world;
 use crate::game::{BoardPosition, CurrentGame};
@@ -40,6 +40,20 @@ pub(super) fn draw_arrows(
         for (rank, info) in lines.iter().enumerate().rev() {
             if let Some(&mv) = info.pv.first() {
                 arrow(&mut gizmos, &shown, mv, line_colour(rank));
+            }
+        }
+    }
+    if analysis.on {
+        // A game of more sides: the best turn's moves, each from where it starts.
+        for step in analysis.best_turn_for(&shown).unwrap_or_default() {
+            if let Step::Play(mv) = step
+                && !mv.is_edit()
+                && !mv.is_placement()
+            {
+                let rules = shown.rules();
+                let from = cell_world(rules, mv.from()) + Vec3::Y * LIFT;
+                let to = cell_world(rules, mv.to()) + Vec3::Y * LIFT;
+                gizmos.arrow(from, to, line_colour(0)).with_tip_length(0.45);
             }
         }
     }

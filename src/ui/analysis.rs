@@ -2,8 +2,8 @@
 //! and the engine's best lines in SAN (click one to play its first move).
 
 use bevy_egui::egui;
-use hexchess_core::Side;
 use hexchess_core::pgn::{GameTree, NodeId};
+use hexchess_core::{Side, Step};
 use hexchess_engine::review::WinPercent;
 use hexchess_engine::{Score, SearchInfo, pv_san};
 
@@ -53,6 +53,10 @@ pub(super) fn analysis_section(
     if !analysis.on {
         return;
     }
+    if game.has_more_sides() {
+        best_turn(ui, game, analysis);
+        return;
+    }
     let shown = game.displayed();
     let lines = analysis.lines_for(&shown);
     let Some(best) = lines.first() else {
@@ -83,6 +87,40 @@ pub(super) fn analysis_section(
             moves.push(StepRequest::play(mv));
         }
     }
+}
+
+/// A game of more sides: the best turn for the side on move in the position shown.
+fn best_turn(ui: &mut egui::Ui, game: &CurrentGame, analysis: &Analysis) {
+    let shown = game.displayed_game();
+    if shown.end().is_some() {
+        ui.label("No move here.");
+        return;
+    }
+    let side = game.rules().side_name(shown.side_to_move());
+    let Some(steps) = analysis.best_turn_for(shown.position()) else {
+        ui.label(format!("Thinking about {side}'s turn…"));
+        return;
+    };
+    let mut replay = shown.clone();
+    let texts: Vec<String> = steps
+        .iter()
+        .filter(|s| **s != Step::Stop)
+        .map(|s| {
+            let text = replay.step_text(*s);
+            replay.play_unchecked(*s);
+            text
+        })
+        .collect();
+    let turn = if texts.is_empty() {
+        "--".to_string()
+    } else {
+        texts.join(" & ")
+    };
+    ui.label(
+        egui::RichText::new(format!("Best turn for {side}: {turn}"))
+            .monospace()
+            .strong(),
+    );
 }
 
 /// White's share of the winning chances as a bar: white from the left, black from the

@@ -142,7 +142,8 @@ pub(super) fn side_panel(
                 };
                 move_list(ui, &game, &memory.moves.san, &seen, &marks, &mut out.review);
                 ui.separator();
-                if !unseen {
+                // The engine's review judges two-player moves.
+                if !unseen && !game.has_more_sides() {
                     let (mut requests, mut view) = (Vec::new(), None);
                     super::review::review_section(
                         ui,
