@@ -3,15 +3,15 @@
 //! is edited ([`hexchess_core::Setup::validate`] names every problem: which king is
 //! missing, which side is in check out of turn), then played or analysed from.
 //!
-//! While the editor is open the board shows its setup ([`BoardPicture`]) instead of the
-//! game, and a click on a cell is the editor's: the tool in hand is placed there (a
+//! While the editor is open (the state [`BoardMode::Editing`]) the board shows its setup
+//! ([`BoardPicture`]) instead of the game, and a click on a cell is the editor's: the tool in hand is placed there (a
 //! click on the same piece takes it away), the eraser removes, a right click removes.
 
 use bevy::prelude::*;
 use hexchess_core::bitboard::WideBitboard;
 use hexchess_core::{Cell, Piece, Setup, SetupError, Side};
 
-use crate::game::{BoardPicture, CurrentGame, NewGameRequest};
+use crate::game::{BoardMode, BoardPicture, CurrentGame, NewGameRequest};
 use crate::input::{PointerCell, PointerOverUi};
 use crate::play::analysis::AnalysisRequest;
 
@@ -67,7 +67,11 @@ impl Plugin for EditorPlugin {
             .add_message::<EditorRequest>()
             .add_systems(
                 Update,
-                (answer_requests, edit_by_clicks, show_the_setup)
+                (
+                    answer_requests,
+                    edit_by_clicks.run_if(in_state(BoardMode::Editing)),
+                    show_the_setup,
+                )
                     .chain()
                     .after(crate::input::PointerTracking),
             );
@@ -115,9 +119,6 @@ fn edit_by_clicks(
     over_ui: Res<PointerOverUi>,
     mut editor: ResMut<BoardEditor>,
 ) {
-    if editor.setup.is_none() {
-        return;
-    }
     let cell = pointer.cell.filter(|_| !over_ui.0);
     if buttons.just_pressed(MouseButton::Left) {
         editor.pressed = cell;
@@ -161,9 +162,22 @@ pub fn apply(setup: &mut Setup<WideBitboard>, tool: Tool, cell: hexchess_core::C
 }
 
 /// The board shows the setup while the editor is open, and the game again after.
-fn show_the_setup(editor: Res<BoardEditor>, mut picture: ResMut<BoardPicture>) {
+fn show_the_setup(
+    editor: Res<BoardEditor>,
+    mut picture: ResMut<BoardPicture>,
+    mode: Res<State<BoardMode>>,
+    mut next: ResMut<NextState<BoardMode>>,
+) {
     if !editor.is_changed() {
         return;
+    }
+    let wanted = if editor.setup.is_some() {
+        BoardMode::Editing
+    } else {
+        BoardMode::Game
+    };
+    if *mode.get() != wanted {
+        next.set(wanted);
     }
     let next = editor.setup.as_ref().map(|s| s.pieces().collect());
     if picture.0 != next {

@@ -30,9 +30,13 @@ use hexchess_core::{
 #[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
 pub struct BoardPicture(pub Option<Vec<(Cell, Piece)>>);
 
-/// A run condition: the board shows the game (no editor picture).
-pub fn showing_the_game(picture: Option<Res<BoardPicture>>) -> bool {
-    picture.is_none_or(|p| p.0.is_none())
+/// What the board is for: the game, or the board editor's setup (then the clicks are
+/// the editor's and nobody plays on).
+#[derive(States, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum BoardMode {
+    #[default]
+    Game,
+    Editing,
 }
 
 /// Every variant the game can play, and the files that failed to load.
@@ -315,6 +319,7 @@ impl Plugin for GamePlugin {
             .add_message::<LoadRequest>()
             .add_message::<LineRequest>()
             .init_resource::<BoardPicture>()
+            .init_state::<BoardMode>()
             .add_message::<BoardChanged>()
             .add_message::<GameNotice>()
             .add_message::<files::OpenFile>()

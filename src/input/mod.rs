@@ -78,7 +78,7 @@ impl Plugin for InputPlugin {
                     .in_set(GameSet::Input)
                     .after(PointerTracking)
                     // The board editor's clicks are its own.
-                    .run_if(crate::game::showing_the_game),
+                    .run_if(in_state(crate::game::BoardMode::Game)),
             )
             .add_systems(Update, toggle_fullscreen)
             .configure_sets(Update, PointerTracking.in_set(GameSet::Input));

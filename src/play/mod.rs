@@ -1,13 +1,14 @@
 //! Playing a game: who plays each side, the engine's level, the clocks, the app's
 //! states (playing, new-game menu, game over) in [`session`], and the engine as an
 //! opponent thinking on its own thread in [`opponent`], the endgame trainer in
-//! [`trainer`], the hidden deployments of Screen HexaChess in [`screen`], and the
-//! engine's review of a game in [`review`], the analysis board and hint in [`analysis`] with its tree of lines in [`variations`].
+//! [`trainer`], the hidden deployments of Screen HexaChess in [`hidden`], the engine's
+//! review of a game in [`review`], and the analysis board and hint in [`analysis`]
+//! with its tree of lines in [`variations`].
 
 pub mod analysis;
+pub mod hidden;
 pub mod opponent;
 pub mod review;
-pub mod screen;
 pub mod session;
 pub mod trainer;
 pub mod variations;
@@ -29,7 +30,7 @@ impl Plugin for PlayPlugin {
         app.add_plugins((
             session::SessionPlugin,
             opponent::OpponentPlugin,
-            screen::ScreenPlugin,
+            hidden::HiddenSetupPlugin,
             trainer::TrainerPlugin,
             review::GameReviewPlugin,
             analysis::AnalysisPlugin,

@@ -126,7 +126,7 @@ impl Plugin for OpponentPlugin {
                     .after(super::trainer::look_up_tables)
                     .before(GameSet::View)
                     // Nobody plays on while the board editor has the board.
-                    .run_if(crate::game::showing_the_game),
+                    .run_if(in_state(crate::game::BoardMode::Game)),
             );
     }
 }

@@ -10,7 +10,7 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 use hexchess_core::{Piece, Side};
 
-use crate::play::screen::{ScreenState, hiding};
+use crate::play::hidden::{ScreenState, hiding};
 use hexchess_engine::Score;
 
 use super::dialogs_files::{FileDialog, Purpose, SaveTo};

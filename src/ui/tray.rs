@@ -10,7 +10,7 @@ use crate::board::Selection;
 use crate::game::CurrentGame;
 use crate::input::HandDrag;
 use crate::play::HumanSides;
-use crate::play::screen::{HandOver, ScreenReady, ScreenState, hand_over, hiding};
+use crate::play::hidden::{HandOver, ScreenReady, ScreenState, hand_over, hiding};
 
 /// The side to move's hand, while it places and its player is a person who may look.
 pub(super) fn hand_tray(

@@ -202,19 +202,33 @@ fn board(
         let (x, y) = layout.to_pixel(b.hex(cell));
         let letter = rules.kind_info(piece.kind).letter;
         // A light disc with a dark letter for White, the other way round for Black, as
-        // the pieces themselves look.
-        let (text, ink, disc) = if piece.side == Side::White {
-            (
+        // the pieces themselves look; a third or fourth side in its army's colour.
+        let (text, ink, disc) = match piece.side {
+            Side::White => (
                 letter.to_ascii_uppercase(),
                 egui::Color32::from_gray(25),
                 egui::Color32::from_gray(240),
-            )
-        } else {
-            (
+            ),
+            Side::Black => (
                 letter.to_ascii_lowercase(),
                 egui::Color32::from_gray(240),
                 egui::Color32::from_gray(35),
-            )
+            ),
+            other => {
+                let c = crate::pieces::ArmyColour::of(rules, other)
+                    .swatch()
+                    .to_srgba();
+                let disc = egui::Color32::from_rgb(
+                    (c.red * 255.0) as u8,
+                    (c.green * 255.0) as u8,
+                    (c.blue * 255.0) as u8,
+                );
+                (
+                    letter.to_ascii_lowercase(),
+                    egui::Color32::from_gray(245),
+                    disc,
+                )
+            }
         };
         let at = centre(x, y);
         painter.circle_filled(at, scale * 0.62, disc);

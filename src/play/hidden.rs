@@ -21,9 +21,9 @@ pub enum HandOver {
     Reveal,
 }
 
-pub struct ScreenPlugin;
+pub struct HiddenSetupPlugin;
 
-impl Plugin for ScreenPlugin {
+impl Plugin for HiddenSetupPlugin {
     fn build(&self, app: &mut App) {
         app.add_systems(Update, (follow_deployment, hide_unseen_pieces).chain());
     }
