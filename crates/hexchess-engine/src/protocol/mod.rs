@@ -613,7 +613,7 @@ impl Engine {
     }
 
     /// `d`: the board, the FEN, and what the number of sides makes worth showing.
-    fn display(&mut self) {
+    fn display(&self) {
         let text = match self.position() {
             Some(pos) => show::two_sides(&pos),
             None => show::more_sides(&self.game),
