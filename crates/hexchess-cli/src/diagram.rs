@@ -3,12 +3,11 @@
 //! army with a blue ring and an army out greyed.
 
 use std::fmt::Write as _;
-use std::sync::Arc;
 
 use hexchess_core::bitboard::CellSet;
-use hexchess_core::game::{Game, Standing};
+use hexchess_core::game::{Draws, Game, Standing};
 use hexchess_core::piece::{Piece, Side};
-use hexchess_core::{Cell, Position, Rules};
+use hexchess_core::{Cell, Rules};
 
 /// What to draw besides the pieces.
 #[derive(Clone, Debug, Default)]
@@ -23,17 +22,8 @@ pub struct Extras {
 /// Cell size in SVG units (the circumradius of a cell).
 const SIZE: f32 = 14.0;
 
-/// A two-player position as SVG.
-pub fn position_svg<B: CellSet>(pos: &Position<B>, extras: &Extras) -> Result<String, String> {
-    draw(
-        pos.rules(),
-        |c| pos.piece_at(c),
-        |_| Standing::Playing,
-        extras,
-    )
-}
-
-/// A game of more sides as SVG.
+/// A game as SVG: in a game of more sides each army as its side stands (a two-player
+/// game's sides are always playing).
 pub fn game_svg<B: CellSet>(game: &Game<B>, extras: &Extras) -> Result<String, String> {
     let pos = game.position();
     draw(
@@ -213,8 +203,9 @@ fn escape(text: &str) -> String {
         .replace('>', "&gt;")
 }
 
-/// Draws a variant by id or file: a game of more sides from its start or FEN after
-/// `turns`, a two-player position after moves.
+/// Draws a variant by id or file, from its start or FEN after `turns` (moves, or whole
+/// turns in a game of more sides). The moves go on past a draw by rule: a diagram may
+/// show any position they reach.
 pub fn run(
     variant: &str,
     fen: Option<&str>,
@@ -222,27 +213,7 @@ pub fn run(
     extras: &Extras,
 ) -> Result<String, String> {
     let entry = crate::entry_for(variant)?;
-    if entry.side_count() > 2 {
-        let rules = entry.rules;
-        let mut game = match fen {
-            Some(f) => Game::from_fen(rules, f).map_err(|e| format!("bad FEN: {e}"))?,
-            None => Game::new(rules),
-        };
-        for t in turns {
-            game.play_turn(t).map_err(|e| format!("{t}: {e}"))?;
-        }
-        return game_svg(&game, extras);
-    }
-    let rules: Arc<Rules> = entry
-        .two_player_rules()
-        .ok_or_else(|| format!("{variant}: no rules for its board"))?;
-    let mut pos = match fen {
-        Some(f) => Position::from_fen(rules, f).map_err(|e| format!("bad FEN: {e}"))?,
-        None => Position::start(rules),
-    };
-    for m in turns {
-        let mv = pos.parse_move(m).map_err(|e| e.to_string())?;
-        pos.make_move(mv);
-    }
-    position_svg(&pos, extras)
+    let game =
+        Game::from_moves_with(entry.rules, fen, turns, Draws::Called).map_err(|e| e.to_string())?;
+    game_svg(&game, extras)
 }

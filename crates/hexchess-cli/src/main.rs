@@ -12,6 +12,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use hexchess_core::AnyRules;
 use hexchess_core::bitboard::CellSet;
 use hexchess_core::catalog::{Catalog, CatalogEntry, compile};
+use hexchess_core::game::{Draws, Game};
 use hexchess_core::pgn::read_games;
 use hexchess_core::record::GameRecord;
 use hexchess_core::variant::load_variant_file;
@@ -650,14 +651,11 @@ fn perft_in<B: CellSet>(
     moves: &[String],
     divide: bool,
 ) -> Result<(), String> {
-    let mut pos = match fen {
-        Some(f) => Position::from_fen(rules, f).map_err(|e| format!("bad FEN: {e}"))?,
-        None => Position::start(rules),
-    };
-    for m in moves {
-        let mv = pos.parse_move(m).map_err(|e| e.to_string())?;
-        pos.make_move(mv);
-    }
+    // A perft counts every legal move, draws or not: the moves go on past one too.
+    let mut pos = Game::from_moves_with(rules, fen, moves, Draws::Called)
+        .map_err(|e| e.to_string())?
+        .position()
+        .clone();
     let mut out = io::stdout().lock();
     let total = if divide {
         let mut lines: Vec<(String, u64)> = pos

@@ -18,13 +18,7 @@ pub fn perft(
     turns: &[String],
     divide: bool,
 ) -> Result<u64, String> {
-    let mut game = match fen {
-        Some(f) => Game::from_fen(rules, f).map_err(|e| format!("bad FEN: {e}"))?,
-        None => Game::new(rules),
-    };
-    for t in turns {
-        game.play_turn(t).map_err(|e| format!("{t}: {e}"))?;
-    }
+    let game = Game::from_moves(rules, fen, turns).map_err(|e| e.to_string())?;
     if !divide || depth == 0 {
         return Ok(game.perft(depth));
     }

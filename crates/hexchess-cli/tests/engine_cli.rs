@@ -820,3 +820,50 @@ fn review_annotates_the_good_game_and_reports_the_broken_one_by_number() {
     assert!(!ok && err.contains("cannot be used with"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `perft` and `diagram` set their game from the start or a FEN and the moves as the
+/// protocol does: past a draw by rule (a perft counts every legal move, a diagram
+/// shows any position), refusing a bad move by its number, for every number of sides.
+#[test]
+fn perft_and_diagram_play_their_moves_as_one_game() {
+    let shuffle = ["d1c3", "d9f8", "c3d1", "f8d9"];
+    let mut args = vec!["perft", "--depth", "1", "--moves"];
+    args.extend(shuffle.iter().cycle().take(8));
+    args.push("e4e5");
+    let out = stdout_of(engine().args(&args));
+    assert_eq!(out.lines().last(), Some("50"), "{out}");
+    args[0] = "diagram";
+    args.drain(1..3);
+    assert!(stdout_of(engine().args(&args)).starts_with("<svg "));
+
+    for (variant, moves, message) in [
+        ("glinski", ["f5f6", "zz"], "move 2 'zz': 'zz' is not a move"),
+        (
+            "hexachess-3",
+            ["e3e4", "e3e4"],
+            "move 2 'e3e4': 'e3e4' is not a legal move here",
+        ),
+    ] {
+        for command in ["perft", "diagram"] {
+            let mut args = vec![command, "--variant", variant, "--moves", moves[0], moves[1]];
+            if command == "perft" {
+                args.extend(["--depth", "1"]);
+            }
+            let (ok, _, err) = run_engine(&args);
+            assert!(!ok && err.contains(message), "{command} {variant}: {err}");
+        }
+    }
+    // Whole turns of a game of three, counted in whole turns.
+    let out = stdout_of(engine().args([
+        "perft",
+        "--variant",
+        "hexachess-3",
+        "--depth",
+        "1",
+        "--moves",
+        "e3e4",
+        "c13d13",
+        "l13l12",
+    ]));
+    assert_eq!(out.lines().last(), Some("68"), "{out}");
+}

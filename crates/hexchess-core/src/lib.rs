@@ -62,7 +62,7 @@ pub use board::{Board, Naming};
 pub use catalog::{Catalog, CatalogEntry};
 pub use cell::{Cell, MAX_CELLS};
 pub use fen::FenError;
-pub use game::{Game, PlayError, Standing, StartError, Step, StepReport, TurnError};
+pub use game::{Draws, Game, PlayError, Standing, StartError, Step, StepReport, TurnError};
 pub use hex::{Hex, Layout};
 pub use movegen::{Legality, MoveSet};
 pub use moves::{Move, MoveList};

@@ -232,20 +232,11 @@ impl<B: CellSet> Position<B> {
             // rules' business: the 3- and 4-player games.
             return None;
         }
-        let us = self.turn();
         if self.phase() == Phase::KingsExposed {
             return Some(GameOutcome::draw(Termination::KingsExposed));
         }
-        if self.legal_moves().is_empty() {
-            if self.in_check() {
-                return Some(GameOutcome::win(!us, Termination::Checkmate));
-            }
-            let score = self.rules().stalemate();
-            let (white, black) = match us {
-                Side::White => (score.stalemated, score.stalemating),
-                _ => (score.stalemating, score.stalemated),
-            };
-            return Some(GameOutcome::scored(Termination::Stalemate, &[white, black]));
+        if let Some(end) = self.no_move_outcome() {
+            return Some(end);
         }
         if self.phase() == Phase::Setup {
             return None;
@@ -261,6 +252,26 @@ impl<B: CellSet> Position<B> {
             return Some(GameOutcome::draw(Termination::Repetition));
         }
         None
+    }
+
+    /// The end of a two-player game whose side to move has no legal move: checkmate,
+    /// or stalemate scored as the variant scores it. The one end no draw rule can
+    /// stand in for, so a game whose draws are called by its driver
+    /// ([`crate::game::Draws::Called`]) still ends here.
+    pub(crate) fn no_move_outcome(&self) -> Option<GameOutcome> {
+        if self.rules().side_count() > 2 || !self.legal_moves().is_empty() {
+            return None;
+        }
+        let us = self.turn();
+        if self.in_check() {
+            return Some(GameOutcome::win(!us, Termination::Checkmate));
+        }
+        let score = self.rules().stalemate();
+        let (white, black) = match us {
+            Side::White => (score.stalemated, score.stalemating),
+            _ => (score.stalemating, score.stalemated),
+        };
+        Some(GameOutcome::scored(Termination::Stalemate, &[white, black]))
     }
 
     /// How many times the current position has occurred in this game, itself included.

@@ -8,7 +8,8 @@ use std::sync::Arc;
 use hexchess_core::bitboard::WideBitboard;
 use hexchess_core::record::GameRecord;
 use hexchess_core::{
-    Catalog, Game, Move, PlayError, Position, Rules, Standing, StartError, Step, StepReport,
+    Catalog, Draws, Game, Move, PlayError, Position, Rules, Standing, StartError, Step, StepReport,
+    Termination, TurnError,
 };
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -305,4 +306,148 @@ fn sorted_steps(steps: Vec<Step>) -> Vec<String> {
     let mut out: Vec<String> = steps.iter().map(|s| format!("{s:?}")).collect();
     out.sort();
     out
+}
+
+/// A FEN with its move rule's count and move number replaced.
+fn with_clock(fen: &str, halfmove: u32) -> String {
+    let mut fields: Vec<&str> = fen.split_whitespace().collect();
+    let n = fields.len();
+    let clock = halfmove.to_string();
+    fields[n - 2] = &clock;
+    fields.join(" ")
+}
+
+#[test]
+fn a_game_whose_draws_are_called_by_its_driver_plays_on_past_them() {
+    let catalog = catalog();
+    let rules = Arc::clone(&catalog.get("glinski").unwrap().rules);
+    // Knights out and back three times: the start comes a third time.
+    let shuffle = ["d1c3", "d9f8", "c3d1", "f8d9"];
+    let mut moves: Vec<&str> = shuffle.iter().cycle().take(8).copied().collect();
+    moves.push("e4e5");
+    let by_rule = Game::from_moves(Arc::clone(&rules), None, &moves).unwrap_err();
+    assert!(
+        matches!(
+            &by_rule,
+            StartError::Turn {
+                number: 9,
+                error: TurnError::GameOver,
+                ..
+            }
+        ),
+        "{by_rule:?}"
+    );
+    let called = Game::from_moves_with(Arc::clone(&rules), None, &moves, Draws::Called).unwrap();
+    assert_eq!(called.end(), None);
+    assert_eq!(called.draws(), Draws::Called);
+    assert_eq!(called.turns().len(), 9);
+    // Rewound, it is still the driver's to call.
+    let back = called.rewound(9);
+    assert_eq!((back.draws(), back.end()), (Draws::Called, None));
+    // Handed back to the rules, the repetitions before count: the position after e4e5
+    // comes a third time two shuffles on.
+    let mut judged = called.clone();
+    judged.set_draws(Draws::ByRule);
+    let black_first = ["d9f8", "d1c3", "f8d9", "c3d1"];
+    for t in black_first.iter().cycle().take(8) {
+        assert_eq!(judged.end(), None);
+        judged.play_turn(t).unwrap();
+    }
+    assert_eq!(
+        judged.end().map(|e| e.termination),
+        Some(Termination::Repetition)
+    );
+
+    // Past the move rule from the FEN on: over at once by rule, playable when called.
+    let fen = with_clock(&Game::new(Arc::clone(&rules)).to_fen(), 120);
+    let over = Game::from_moves(Arc::clone(&rules), Some(&fen), &[] as &[&str]).unwrap();
+    assert_eq!(
+        over.end().map(|e| e.termination),
+        Some(Termination::MoveRule)
+    );
+    let on = Game::from_moves_with(Arc::clone(&rules), Some(&fen), &["d1c3"], Draws::Called);
+    assert_eq!(on.unwrap().end(), None);
+
+    // A game of three sides the same way.
+    let three = Arc::clone(&catalog.get("hexachess-3").unwrap().rules);
+    let fen = with_clock(&Game::new(Arc::clone(&three)).to_fen(), 160);
+    let over = Game::from_moves(Arc::clone(&three), Some(&fen), &[] as &[&str]).unwrap();
+    assert_eq!(
+        over.end().map(|e| e.termination),
+        Some(Termination::MoveRule)
+    );
+    let mut on = Game::from_moves_with(
+        Arc::clone(&three),
+        Some(&fen),
+        &[] as &[&str],
+        Draws::Called,
+    )
+    .unwrap();
+    assert_eq!(on.end(), None);
+    // A quiet turn by a piece (a pawn's would reset the count) under the rule again.
+    on.set_draws(Draws::ByRule);
+    let pos = on.position();
+    let quiet = on
+        .steps()
+        .into_iter()
+        .find(|s| match s {
+            Step::Play(mv) => pos.piece_at(mv.from()).is_some_and(|p| {
+                pos.rules().kind_info(p.kind).letter != 'P' && pos.piece_at(mv.to()).is_none()
+            }),
+            Step::Stop => false,
+        })
+        .expect("a piece that can move");
+    on.play_unchecked(quiet);
+    assert_eq!(on.end().map(|e| e.termination), Some(Termination::MoveRule));
+}
+
+#[test]
+fn a_game_whose_draws_are_called_still_ends_at_a_checkmate() {
+    let catalog = catalog();
+    let rules = Arc::clone(&catalog.get("glinski").unwrap().rules);
+    // White mates in two (the engine's tests prove it): find a line that mates.
+    let fen = "6/7/4Q3/9/10/11/4R5/9/1K4k1/7/6 w - 0 1";
+    let start = Game::from_moves_with(Arc::clone(&rules), Some(fen), &[] as &[&str], Draws::Called)
+        .unwrap();
+    let mated = start
+        .steps()
+        .into_iter()
+        .flat_map(|a| {
+            let mut g = start.clone();
+            g.play_unchecked(a);
+            g.steps().into_iter().map(move |b| {
+                let mut g = g.clone();
+                g.play_unchecked(b);
+                g
+            })
+        })
+        .flat_map(|g| {
+            g.steps().into_iter().map(move |c| {
+                let mut g = g.clone();
+                g.play_unchecked(c);
+                g
+            })
+        })
+        .find(|g| {
+            g.end()
+                .is_some_and(|e| e.termination == Termination::Checkmate)
+        })
+        .expect("a mate in two");
+    assert_eq!(mated.draws(), Draws::Called);
+    assert_eq!(
+        mated.end().unwrap().winners(),
+        vec![hexchess_core::Side::White]
+    );
+    assert!(mated.steps().is_empty());
+}
+
+#[test]
+fn a_two_player_fen_owes_nothing() {
+    let catalog = catalog();
+    let rules = Arc::clone(&catalog.get("glinski").unwrap().rules);
+    let fen = format!("{} owe:w3", Game::new(Arc::clone(&rules)).to_fen());
+    assert!(Game::from_fen(rules, &fen).is_err(), "{fen}");
+    let three = Arc::clone(&catalog.get("hexachess-3").unwrap().rules);
+    let fen = format!("{} owe:c3", Game::new(Arc::clone(&three)).to_fen());
+    assert_eq!(Game::from_fen(three, &fen).unwrap().to_fen(), fen);
 }

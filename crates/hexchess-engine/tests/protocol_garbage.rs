@@ -122,7 +122,7 @@ fn bad_lines_never_cost_the_engine_its_state_or_its_answers() {
     let (mut refused, mut gos) = (0, 0);
     for _ in 0..lines {
         let text = line(&mut rng);
-        let before = s.engine.position().to_fen();
+        let before = s.engine.position().unwrap().to_fen();
         let is_go = text.split_whitespace().next() == Some("go");
         if s.engine.handle(&text) == Flow::Quit {
             continue;
@@ -134,7 +134,7 @@ fn bad_lines_never_cost_the_engine_its_state_or_its_answers() {
         if reply.lines().any(|l| l.starts_with("info string error: ")) {
             refused += 1;
             assert_eq!(
-                s.engine.position().to_fen(),
+                s.engine.position().unwrap().to_fen(),
                 before,
                 "a refused line changed the position: {text:?}\n{reply}"
             );
@@ -377,7 +377,7 @@ fn an_over_long_line_is_refused_and_its_rest_is_not_read_as_commands() {
 #[test]
 fn a_long_game_still_fits_on_one_position_line() {
     let mut s = Session::new();
-    let mut pos = s.engine.position().clone();
+    let mut pos = s.engine.position().unwrap();
     // Each side's first knight move out and back, over and over: a game of thousands
     // of plies (repetitions do not end a game the protocol is given).
     let knight_out = |p: &Position| {
@@ -404,7 +404,7 @@ fn a_long_game_still_fits_on_one_position_line() {
             moves.push(m);
         }
     }
-    let mut replay = s.engine.position().clone();
+    let mut replay = s.engine.position().unwrap();
     let mut line = "position startpos moves".to_string();
     for m in moves {
         line.push(' ');
@@ -419,5 +419,5 @@ fn a_long_game_still_fits_on_one_position_line() {
     line.push('\n');
     protocol::run(&mut s.engine, Cursor::new(line.into_bytes())).expect("reading");
     assert_eq!(s.take(), "");
-    assert_eq!(s.engine.position().to_fen(), pos.to_fen());
+    assert_eq!(s.engine.position().unwrap().to_fen(), pos.to_fen());
 }

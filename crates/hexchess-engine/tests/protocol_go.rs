@@ -73,14 +73,14 @@ fn searchmoves_searches_only_the_moves_named() {
     let reply = s.run(&["go depth 4 searchmoves b1b2 k1k2"]);
     assert!(["b1b2", "k1k2"].contains(&bestmove(&reply)), "{reply}");
     // A move that is not legal here: an error, no search, the position kept.
-    let before = s.engine.position().to_fen();
+    let before = s.engine.position().unwrap().to_fen();
     let reply = s.run(&["go depth 4 searchmoves f5f6 f5f9"]);
     assert!(
         reply.starts_with("info string error: searchmoves 'f5f9'"),
         "{reply}"
     );
     assert!(!reply.contains("bestmove"), "{reply}");
-    assert_eq!(s.engine.position().to_fen(), before);
+    assert_eq!(s.engine.position().unwrap().to_fen(), before);
 }
 
 #[test]
@@ -105,7 +105,13 @@ fn a_ponder_search_answers_only_after_ponderhit_or_stop() {
     assert!(!early.contains("bestmove"), "{early}");
     s.engine.handle("ponderhit");
     let reply = wait_for_bestmove(&mut s, Duration::from_secs(10));
-    assert!(s.engine.position().parse_move(bestmove(&reply)).is_ok());
+    assert!(
+        s.engine
+            .position()
+            .unwrap()
+            .parse_move(bestmove(&reply))
+            .is_ok()
+    );
 
     // On the opponent's time no deadline binds: a movetime counts from the hit.
     s.engine.handle("go ponder movetime 100");
@@ -143,7 +149,7 @@ fn go_infinite_answers_only_when_stopped_and_tells_its_root_moves() {
     let reply = s.take();
     let currmoves: Vec<&str> = reply.lines().filter(|l| l.contains(" currmove ")).collect();
     assert!(!currmoves.is_empty(), "{reply}");
-    let pos = s.engine.position().clone();
+    let pos = s.engine.position().unwrap();
     for line in currmoves {
         let words: Vec<&str> = line.split_whitespace().collect();
         let [_, "depth", depth, "currmove", mv, "currmovenumber", number] = words[..] else {
@@ -165,7 +171,7 @@ fn bestmove_names_the_expected_reply_to_ponder_on() {
     let ["bestmove", best, "ponder", expected] = words[..] else {
         panic!("{last}")
     };
-    let mut p = s.engine.position().clone();
+    let mut p = s.engine.position().unwrap();
     let best = p.parse_move(best).unwrap();
     p.make_move(best);
     assert!(p.parse_move(expected).is_ok(), "{last}");

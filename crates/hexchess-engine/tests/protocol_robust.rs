@@ -190,7 +190,7 @@ fn the_largest_weights_allowed_still_search_and_never_score_a_mate() {
 /// that no queen attacks it. Far more material than any score below a mate holds (and
 /// White mates in a move or two, which a search of depth 1 for Black does not see).
 fn walled_king_among_queens(s: &Session) -> String {
-    let pos = s.engine.position();
+    let pos = s.engine.position().unwrap();
     let board = pos.rules().board();
     let black_king = board.parse_cell("l6").expect("Gliński's l6");
     let white_king = board.parse_cell("a1").expect("Gliński's a1");

@@ -51,6 +51,20 @@ pub enum Step {
     Stop,
 }
 
+/// Who ends a game at a draw its rules make automatic: a repetition, the move rule,
+/// nothing but royal pieces left, both kings attacked at the reveal.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Draws {
+    /// The game itself, as its rules say: a record, the board, a search.
+    #[default]
+    ByRule,
+    /// Whoever drives the game. A GUI talking to the engine judges the games it sends
+    /// (it may play on past a repetition nobody claimed), so the engine's game takes
+    /// every legal move after such a draw; only a checkmate, a stalemate or a side's
+    /// royal piece taken ends it.
+    Called,
+}
+
 /// The turn in progress.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct TurnState {
@@ -107,6 +121,8 @@ pub struct Game<B: CellSet = WideBitboard> {
     /// Where the game began, to write its turns again.
     origin: Position<B>,
     pub(crate) start_owed: [u16; MAX_SIDES],
+    /// Who ends it at a draw by rule.
+    draws: Draws,
 }
 
 impl<B: CellSet> Game<B> {
@@ -119,6 +135,16 @@ impl<B: CellSet> Game<B> {
     /// A game from a position (in a game of more sides, a side without its royal
     /// piece is out) and the removals owed.
     pub fn from_position(pos: Position<B>, owed: [u16; MAX_SIDES]) -> Game<B> {
+        Game::from_position_with(pos, owed, Draws::ByRule)
+    }
+
+    /// [`Game::from_position`], with its draws by rule ended by `draws` (already at the
+    /// start: a FEN past the move rule is a draw, or not, from the first move).
+    pub(crate) fn from_position_with(
+        pos: Position<B>,
+        owed: [u16; MAX_SIDES],
+        draws: Draws,
+    ) -> Game<B> {
         let multi = pos.rules().multiplayer().cloned();
         let repetitions = Repetitions::new(&pos);
         let weaker = crate::multi::rounds::weaker_kinds(pos.rules());
@@ -141,6 +167,7 @@ impl<B: CellSet> Game<B> {
             weaker,
             end: None,
             repetitions,
+            draws,
         };
         if game.multi.is_none() {
             game.check_end();
@@ -186,6 +213,7 @@ impl<B: CellSet> Game<B> {
             end: self.end,
             repetitions: self.repetitions.clone(),
             start_owed: self.owed,
+            draws: self.draws,
         }
     }
 
@@ -213,9 +241,10 @@ impl<B: CellSet> Game<B> {
 
     /// The game as it stood after its first `turns` turns (a turn in progress is
     /// dropped): what an undo or a step back through the move list shows. Replayed
-    /// from the start, so standings, debts and repetitions are the game's own.
+    /// from the start, so standings, debts, repetitions and who calls its draws are the
+    /// game's own.
     pub fn rewound(&self, turns: usize) -> Game<B> {
-        let mut game = Game::from_position(self.origin.clone(), self.start_owed);
+        let mut game = Game::from_position_with(self.origin.clone(), self.start_owed, self.draws);
         for (_, steps) in self.turns.iter().take(turns) {
             for step in steps {
                 game.play_unchecked(*step);
@@ -280,6 +309,18 @@ impl<B: CellSet> Game<B> {
     /// The position on the board.
     pub fn position(&self) -> &Position<B> {
         &self.pos
+    }
+
+    /// Who ends this game at a draw by rule.
+    pub fn draws(&self) -> Draws {
+        self.draws
+    }
+
+    /// Hands the draws by rule to the game, or to its driver, from the next turn's end
+    /// on (an end already reached stays). The engine's protocol keeps a game whose
+    /// draws its GUI calls, and searches a copy that ends as the rules say.
+    pub fn set_draws(&mut self, draws: Draws) {
+        self.draws = draws;
     }
 
     /// The rules of more sides this game follows; `None` in a two-player game.
@@ -574,7 +615,10 @@ impl<B: CellSet> Game<B> {
         }
         let Some(goal) = self.multi.as_ref().map(|m| m.goal) else {
             // Two sides: as the position ends, its repetitions counted as the game went.
-            self.end = self.repetitions.outcome(&self.pos);
+            self.end = match self.draws {
+                Draws::ByRule => self.repetitions.outcome(&self.pos),
+                Draws::Called => self.pos.no_move_outcome(),
+            };
             return;
         };
         let in_game = self.sides_in();
@@ -608,7 +652,9 @@ impl<B: CellSet> Game<B> {
                 }
             }
         }
-        if u32::from(self.pos.halfmove_clock()) >= 50 * in_game.len() as u32 {
+        if self.draws == Draws::ByRule
+            && u32::from(self.pos.halfmove_clock()) >= 50 * in_game.len() as u32
+        {
             self.finish(in_game, Termination::MoveRule);
         }
     }
@@ -729,7 +775,9 @@ impl<B: CellSet> Game<B> {
         self.keys.push(key);
         #[cfg(test)]
         crate::work::add(self.keys.len());
-        if self.keys.iter().filter(|k| **k == key).count() >= 3 {
+        // Counted whoever calls the draw, so that a copy handed back to the rules
+        // counts what came before.
+        if self.draws == Draws::ByRule && self.keys.iter().filter(|k| **k == key).count() >= 3 {
             self.finish(self.sides_in(), Termination::Repetition);
         }
     }

@@ -223,10 +223,24 @@ impl<B: CellSet> Game<B> {
         rules: std::sync::Arc<crate::rules::Rules<B>>,
         text: &str,
     ) -> Result<Game<B>, crate::fen::FenError> {
+        let (pos, owed) = Game::read_fen(rules, text)?;
+        Ok(Game::from_position(pos, owed))
+    }
+
+    /// The position and the removals owed of [`Game::to_fen`]'s text, for the
+    /// constructors to make a game of.
+    pub(crate) fn read_fen(
+        rules: std::sync::Arc<crate::rules::Rules<B>>,
+        text: &str,
+    ) -> Result<(crate::position::Position<B>, [u16; crate::piece::MAX_SIDES]), crate::fen::FenError>
+    {
         use crate::fen::FenError;
         let mut owed = [0u16; crate::piece::MAX_SIDES];
         let mut fields: Vec<&str> = text.split_whitespace().collect();
-        if let Some(last) = fields.last()
+        // Only a game of more sides owes removals (a fair exchange); in a two-player
+        // game the field is one too many, as the position's FEN says.
+        if rules.side_count() > 2
+            && let Some(last) = fields.last()
             && let Some(list) = last.strip_prefix("owe:")
         {
             for entry in list.split(',') {
@@ -249,7 +263,7 @@ impl<B: CellSet> Game<B> {
             fields.pop();
         }
         let pos = crate::position::Position::from_fen(rules, &fields.join(" "))?;
-        Ok(Game::from_position(pos, owed))
+        Ok((pos, owed))
     }
 }
 

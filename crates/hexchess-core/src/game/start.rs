@@ -5,9 +5,10 @@
 use std::fmt;
 use std::sync::Arc;
 
-use super::{Game, TurnError};
+use super::{Draws, Game, TurnError};
 use crate::bitboard::CellSet;
 use crate::fen::FenError;
+use crate::piece::MAX_SIDES;
 use crate::position::Position;
 use crate::rules::Rules;
 
@@ -49,10 +50,23 @@ impl<B: CellSet> Game<B> {
         fen: Option<&str>,
         turns: &[S],
     ) -> Result<Game<B>, StartError> {
-        let mut game = match fen {
-            Some(fen) => Game::from_fen(rules, fen).map_err(StartError::Fen)?,
-            None => Game::new(rules),
+        Game::from_moves_with(rules, fen, turns, Draws::ByRule)
+    }
+
+    /// [`Game::from_moves`] with its draws by rule called by `draws` from the start:
+    /// with [`Draws::Called`] the moves go on past a repetition or the move rule, as
+    /// a GUI may send them to the engine.
+    pub fn from_moves_with<S: AsRef<str>>(
+        rules: Arc<Rules<B>>,
+        fen: Option<&str>,
+        turns: &[S],
+        draws: Draws,
+    ) -> Result<Game<B>, StartError> {
+        let (pos, owed) = match fen {
+            Some(fen) => Game::read_fen(rules, fen).map_err(StartError::Fen)?,
+            None => (Position::start(rules), [0; MAX_SIDES]),
         };
+        let mut game = Game::from_position_with(pos, owed, draws);
         for (i, text) in turns.iter().enumerate() {
             let text = text.as_ref();
             game.play_turn(text).map_err(|error| StartError::Turn {

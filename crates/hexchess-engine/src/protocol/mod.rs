@@ -8,11 +8,17 @@
 //! `isready` and `quit` are answered at once. Bad input never changes state: a
 //! malformed FEN or an illegal move answers `info string error: ...` and the previous
 //! position stays.
+//!
+//! One [`Game`] holds the game `position` sets, of two sides or more; the commands
+//! branch only where the number of sides changes what they do: which search `go`
+//! starts (the `search` module), what `go perft` counts (moves or whole turns) and what
+//! `d` shows.
 
 pub mod command;
 pub mod input;
-mod multi;
 pub mod options;
+mod search;
+mod show;
 mod work;
 
 use std::io::{self, Write};
@@ -23,14 +29,15 @@ pub use command::{Command, CommandError, Go, MAX_BENCH_DEPTH, MAX_PERFT_DEPTH, S
 pub use options::{EngineOption, MAX_HASH_MB, OptionType};
 
 use crate::{
-    Ponder, Progress, ProgressSink, RunningSearch, SearchOptions, SearchResult, Searcher, Skill,
-    TableShelf, Tablebases,
+    Ponder, Progress, ProgressSink, RunningSearch, SearchOptions, Searcher, Skill, TableShelf,
+    Tablebases,
 };
-use hexchess_core::catalog::Catalog;
+use hexchess_core::catalog::{Catalog, CatalogEntry};
+use hexchess_core::game::{Draws, Game, StartError, TurnError};
 use hexchess_core::moves::Move;
 use hexchess_core::position::Position;
-use hexchess_core::rules::Rules;
 use options::Effect;
+use search::Running;
 
 /// Whether the protocol loop should go on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,24 +57,27 @@ pub const MAX_LINE_BYTES: usize = 4 << 20;
 /// scores: a GUI has no use for them in a quick search.
 const PROGRESS_AFTER: std::time::Duration = std::time::Duration::from_secs(1);
 
-/// Protocol state: the variants, the current variant and position, the searcher.
+/// Protocol state: the variants, the current variant and game, the searcher.
 pub struct Engine {
     /// The variants the engine was started with; `VariantPath` adds to a copy.
     base_catalog: Catalog,
     catalog: Catalog,
-    rules: Arc<Rules>,
-    position: Position,
+    /// The variant played: its rules on the wide cell sets (the game's) and, for two
+    /// sides, on the narrow ones the two-player search, perft and tables run on.
+    variant: CatalogEntry,
+    /// The game `position` set (or the variant's start), of any number of sides. Its
+    /// draws by rule are the GUI's to call ([`Draws::Called`]): a GUI may go on past
+    /// a repetition, and the engine takes the moves it sends.
+    game: Game,
     out: SharedOut,
+    /// The two-player searcher (and its hash table) while no search has it.
     searcher: Option<Searcher>,
-    running: Option<RunningSearch>,
+    running: Option<Running>,
     /// Endgame tables: whether to read them, from where (`None`: the per-user data
     /// folder), and those read so far.
     use_tables: bool,
     table_dir: Option<PathBuf>,
     shelf: TableShelf,
-    /// The game of more sides being played, when the variant is one (the position
-    /// above is then unused).
-    table: Option<multi::Table>,
     /// How games of more sides are searched (`MultiSearch`).
     multi_search: crate::multi::Strategy,
     /// Seeds each search of a game of more sides differently (the random mover).
@@ -122,24 +132,23 @@ fn printable(text: &str) -> String {
 impl Engine {
     /// An engine over a catalog, playing its first variant (Gliński for the built-ins).
     pub fn new(catalog: Catalog, out: SharedOut) -> Engine {
-        let rules = catalog
+        let variant = catalog
             .entries()
             .iter()
-            .find_map(|e| e.two_player_rules())
+            .find(|e| e.two_player_rules().is_some())
+            .cloned()
             .expect("the built-in variants always load");
-        let position = Position::start(Arc::clone(&rules));
         Engine {
             base_catalog: catalog.clone(),
             catalog,
-            rules,
-            position,
+            game: start_of(&variant),
+            variant,
             out,
             searcher: Some(Searcher::new(SearchOptions::default())),
             running: None,
             use_tables: true,
             table_dir: None,
             shelf: TableShelf::new(),
-            table: None,
             multi_search: crate::multi::Strategy::Paranoid,
             searches: 0,
             chosen_skill: Skill::FULL,
@@ -150,8 +159,16 @@ impl Engine {
         }
     }
 
-    pub fn position(&self) -> &Position {
-        &self.position
+    /// The game as `position` set it (or the variant's start).
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The game's position on the narrow cell sets, as the two-player search is given
+    /// it (with the game's history, for repetitions); `None` in a game of more sides.
+    pub fn position(&self) -> Option<Position> {
+        let rules = self.variant.two_player_rules()?;
+        Some(self.game.position_on(rules))
     }
 
     pub fn catalog(&self) -> &Catalog {
@@ -167,7 +184,6 @@ impl Engine {
     /// Whether a search is running.
     pub fn is_searching(&self) -> bool {
         self.running.as_ref().is_some_and(|r| !r.is_finished())
-            || self.table.as_ref().is_some_and(|t| t.is_searching())
     }
 
     /// Stops a running search (and waits for its `bestmove`), count or bench.
@@ -175,12 +191,7 @@ impl Engine {
         if let Some(task) = self.task.take() {
             task.stop();
         }
-        if let Some(t) = &mut self.table {
-            t.stop();
-        }
-        if let Some(r) = self.running.take() {
-            r.stop();
-            let (searcher, _) = r.join();
+        if let Some(searcher) = self.running.take().and_then(Running::stop) {
             self.searcher = Some(searcher);
         }
     }
@@ -191,11 +202,7 @@ impl Engine {
         if let Some(task) = self.task.take() {
             task.wait();
         }
-        if let Some(t) = &mut self.table {
-            t.wait();
-        }
-        if let Some(r) = self.running.take() {
-            let (searcher, _) = r.join();
+        if let Some(searcher) = self.running.take().and_then(Running::wait) {
             self.searcher = Some(searcher);
         }
     }
@@ -242,10 +249,7 @@ impl Engine {
             Command::NewGame => {
                 self.stop();
                 self.searcher().clear();
-                self.position = Position::start(Arc::clone(&self.rules));
-                if let Some(t) = &mut self.table {
-                    t.set_position(&self.out, &Start::StartPos, &[]);
-                }
+                self.game = start_of(&self.variant);
             }
             Command::SetOption { name, value } => self.setoption(&name, &value),
             Command::Position { start, moves } => self.set_position(&start, &moves),
@@ -254,9 +258,6 @@ impl Engine {
                 // A hit after the search ended (or for no search) changes nothing.
                 if let Some(r) = &self.running {
                     r.ponder_hit();
-                }
-                if let Some(t) = &self.table {
-                    t.ponder_hit();
                 }
             }
             Command::Perft(depth) => self.perft(depth),
@@ -273,11 +274,7 @@ impl Engine {
 
     /// The option table for the current variant.
     fn options(&self) -> Vec<EngineOption> {
-        let current = match &self.table {
-            Some(t) => t.rules().id(),
-            None => self.rules.id(),
-        };
-        options::table(current, &self.variant_ids())
+        options::table(self.variant.rules.id(), &self.variant_ids())
     }
 
     fn uci(&self) {
@@ -420,25 +417,20 @@ impl Engine {
         self.catalog = catalog;
     }
 
-    /// Plays another variant, from its start.
+    /// Plays another variant, of any number of sides, from its start.
     fn set_variant(&mut self, id: &str) {
-        if self.set_multi_variant(id) {
-            return;
-        }
-        match self.catalog.get(id).and_then(|e| e.two_player_rules()) {
-            Some(rules) => {
-                self.table = None;
-                self.rules = rules;
-                self.position = Position::start(Arc::clone(&self.rules));
-            }
-            None => error(
+        let Some(entry) = self.catalog.get(id).cloned() else {
+            return error(
                 &self.out,
                 format!(
                     "unknown variant '{id}'; known: {}",
                     self.variant_ids().join(", ")
                 ),
-            ),
-        }
+            );
+        };
+        self.stop();
+        self.game = start_of(&entry);
+        self.variant = entry;
     }
 
     /// Every variant the engine plays.
@@ -446,80 +438,109 @@ impl Engine {
         self.catalog.ids()
     }
 
+    /// `position`: the game from the start or a FEN after the moves (whole turns in a
+    /// game of more sides), or, when the game refuses one, an error and the game there
+    /// was.
     fn set_position(&mut self, start: &Start, moves: &[String]) {
-        if let Some(t) = &mut self.table {
-            return t.set_position(&self.out, start, moves);
-        }
-        let mut pos = match start {
-            Start::StartPos => Position::start(Arc::clone(&self.rules)),
-            Start::Fen(fen) => match Position::from_fen(Arc::clone(&self.rules), fen) {
-                Ok(p) => p,
-                Err(e) => return error(&self.out, format!("bad FEN: {e}")),
-            },
+        let fen = match start {
+            Start::StartPos => None,
+            Start::Fen(fen) => Some(fen.as_str()),
         };
-        for text in moves {
-            match pos.parse_move(text) {
-                Ok(mv) => pos.make_move(mv),
-                Err(e) => {
-                    return error(
-                        &self.out,
-                        format!("{e} (after {} moves); position unchanged", pos.ply_count()),
-                    );
-                }
+        let rules = Arc::clone(&self.variant.rules);
+        match Game::from_moves_with(rules, fen, moves, Draws::Called) {
+            Ok(game) => {
+                self.stop();
+                self.game = game;
             }
+            Err(e) => error(&self.out, refusal(&e, self.variant.side_count() > 2)),
         }
-        self.stop();
-        self.position = pos;
     }
 
+    /// `go`: the two-player search on the game's narrow position, or the search of
+    /// whole turns `MultiSearch` names in a game of more sides.
     fn go(&mut self, go: Go) {
         self.stop();
-        if self.table.is_some() {
-            return self.go_multi(go);
+        match self.position() {
+            Some(pos) => self.go_two_sides(go, pos),
+            None => self.go_more_sides(go),
         }
+    }
+
+    /// `go` in a two-player game: searches `pos` (the game's, derived once for this
+    /// search) within the limits, among the moves of `searchmoves` if it names any (one
+    /// not legal here is an error, and nothing is searched).
+    fn go_two_sides(&mut self, go: Go, pos: Position) {
         let mut limits = go.limits;
-        match self.read_searchmoves(&go.searchmoves) {
+        match read_searchmoves(&pos, &go.searchmoves) {
             Ok(moves) => limits.searchmoves = moves,
             Err(e) => return error(&self.out, e),
         }
         if go.ponder {
             limits.ponder = Some(Ponder::new());
         }
-        let tables = self.tables_for_position();
+        let tables = self.tables_for_position(&pos);
         let mut searcher = self
             .searcher
             .take()
             .unwrap_or_else(|| Searcher::new(SearchOptions::default()));
         searcher.set_tablebases(tables);
-        searcher.set_progress(Some(self.progress_sink()));
+        searcher.set_progress(Some(self.progress_sink(&pos)));
         let show_wdl = self.show_wdl;
         let info_out = Arc::clone(&self.out);
         let done_out = Arc::clone(&self.out);
-        self.running = Some(RunningSearch::start(
+        self.running = Some(Running::TwoSides(RunningSearch::start(
             move || searcher,
-            self.position.clone(),
+            pos,
             limits,
             move |pos, info| say(&info_out, info.to_uci_with(pos, show_wdl)),
-            move |pos, result| say(&done_out, bestmove_line(pos, result)),
-        ));
+            move |pos, result| say(&done_out, search::bestmove_line(pos, result)),
+        )));
     }
 
-    /// The moves of `go searchmoves`, each legal here, or what is wrong with one.
-    fn read_searchmoves(&self, texts: &[String]) -> Result<Vec<Move>, String> {
-        texts
-            .iter()
-            .map(|t| {
-                self.position
-                    .parse_move(t)
-                    .map_err(|e| format!("searchmoves '{t}': {e}; no search"))
-            })
-            .collect()
+    /// `go` in a game of more sides: the search `MultiSearch` names, within the limits
+    /// (and the level's node cap), among the turns of `searchmoves` if it names any (one
+    /// the game does not allow is an error, and nothing is searched).
+    fn go_more_sides(&mut self, go: Go) {
+        self.searches += 1;
+        let mut limits = go.limits;
+        if let Some(cap) = crate::multi::skill_nodes(self.searcher().options().skill) {
+            limits.nodes = Some(limits.nodes.map_or(cap, |n| n.min(cap)));
+        }
+        if go.ponder {
+            limits.ponder = Some(Ponder::new());
+        }
+        let only = match search::read_turns(&self.game, &go.searchmoves) {
+            Ok(only) => only,
+            Err(e) => return error(&self.out, e),
+        };
+        let question = search::TurnQuestion {
+            game: self.game_by_rule(),
+            only,
+            strategy: self.multi_search,
+            seed: self.searches,
+        };
+        match search::start_turn_search(&self.out, question, limits) {
+            Ok(t) => self.running = Some(Running::MoreSides(t)),
+            Err(e) => error(
+                &self.out,
+                format!("cannot start a thread for the search: {e}"),
+            ),
+        }
+    }
+
+    /// A copy of the game whose draws by rule end it again: a search or a count judges
+    /// the lines ahead as the rules do (as the two-player search does on its position),
+    /// whatever the GUI called before.
+    fn game_by_rule(&self) -> Game {
+        let mut game = self.game.clone();
+        game.set_draws(Draws::ByRule);
+        game
     }
 
     /// Where a search on the protocol reports its root moves and provisional scores.
-    fn progress_sink(&self) -> ProgressSink {
+    fn progress_sink(&self, root: &Position) -> ProgressSink {
         let out = Arc::clone(&self.out);
-        let root = self.position.clone();
+        let root = root.clone();
         let show_wdl = self.show_wdl;
         ProgressSink {
             after: PROGRESS_AFTER,
@@ -536,9 +557,9 @@ impl Engine {
         }
     }
 
-    /// The endgame tables the position can reach, read from the table folder (each
-    /// file once); files that cannot be used are reported and left out.
-    fn tables_for_position(&mut self) -> Arc<Tablebases> {
+    /// The endgame tables `pos` can reach, read from the table folder (each file once);
+    /// files that cannot be used are reported and left out.
+    fn tables_for_position(&mut self, pos: &Position) -> Arc<Tablebases> {
         if !self.use_tables {
             return Arc::new(Tablebases::none());
         }
@@ -549,26 +570,26 @@ impl Engine {
         else {
             return Arc::new(Tablebases::none());
         };
-        let (tables, errors) = self.shelf.for_position(&dir, &self.position);
+        let (tables, errors) = self.shelf.for_position(&dir, pos);
         for e in errors {
             error(&self.out, format!("endgame table left out: {e}"));
         }
         Arc::new(tables)
     }
 
-    /// `go perft`: counted on its own thread (see [`work`]).
+    /// `go perft`: the moves of the game's narrow position, or the whole turns of a
+    /// game of more sides, counted on their own thread (see [`work`]).
     fn perft(&mut self, depth: u32) {
         self.stop();
         let out = Arc::clone(&self.out);
-        let started = match &self.table {
-            Some(t) => {
-                let count = t.counter(depth);
-                work::Task::start("hexchess-perft", move |stop| say(&out, count(stop)))
-            }
+        let started = match self.position() {
+            Some(pos) => work::Task::start("hexchess-perft", move |stop| {
+                say(&out, work::perft(pos, depth, stop))
+            }),
             None => {
-                let pos = self.position.clone();
+                let game = self.game_by_rule();
                 work::Task::start("hexchess-perft", move |stop| {
-                    say(&out, work::perft(pos, depth, stop))
+                    say(&out, work::count_turns(&game, depth, stop))
                 })
             }
         };
@@ -591,42 +612,58 @@ impl Engine {
         }
     }
 
-    fn display(&mut self) {
-        if let Some(t) = &self.table {
-            return t.display(&self.out);
-        }
-        let pos = &self.position;
-        let mut text = pos.ascii();
-        text.push_str(&format!("Variant: {}\n", self.rules.name()));
-        text.push_str(&format!("Fen: {}\n", pos.to_fen()));
-        text.push_str(&format!("Key: {:016X}\n", pos.hash()));
-        let checkers: Vec<&str> = pos
-            .attackers(pos.royal_cell(pos.turn()), !pos.turn())
-            .map(|c| self.rules.board().name(c))
-            .collect();
-        text.push_str(&format!("Checkers: {}", checkers.join(" ")));
+    /// `d`: the board, the FEN, and what the number of sides makes worth showing.
+    fn display(&self) {
+        let text = match self.position() {
+            Some(pos) => show::two_sides(&pos),
+            None => show::more_sides(&self.game),
+        };
         say(&self.out, text);
     }
 }
 
-/// The protocol's answer to a search: `bestmove <move>`, with `ponder <move>` when the
-/// line goes on (the reply the engine expects, for a GUI that ponders), or
-/// `bestmove (none)` when there is no legal move.
-fn bestmove_line(pos: &Position, result: &SearchResult) -> String {
-    let Some(best) = result.best else {
-        return "bestmove (none)".to_string();
-    };
-    let mut line = format!("bestmove {}", pos.move_to_lan(best));
-    if let [first, reply, ..] = result.pv[..]
-        && first == best
-    {
-        let mut after = pos.clone();
-        after.make_move(best);
-        if after.is_legal(reply) {
-            line.push_str(&format!(" ponder {}", after.move_to_lan(reply)));
-        }
+/// The variant's start as the protocol keeps a game: its draws the GUI's to call.
+fn start_of(variant: &CatalogEntry) -> Game {
+    let rules = Arc::clone(&variant.rules);
+    let no_moves: &[&str] = &[];
+    match Game::from_moves_with(Arc::clone(&rules), None, no_moves, Draws::Called) {
+        Ok(game) => game,
+        // Without a FEN or a move there is nothing to refuse.
+        Err(_) => Game::new(rules),
     }
-    line
+}
+
+/// The moves of `go searchmoves`, each legal in `pos`, or what is wrong with one.
+fn read_searchmoves(pos: &Position, texts: &[String]) -> Result<Vec<Move>, String> {
+    texts
+        .iter()
+        .map(|t| {
+            pos.parse_move(t)
+                .map_err(|e| format!("searchmoves '{t}': {e}; no search"))
+        })
+        .collect()
+}
+
+/// What `position` answers when the game refuses it: the FEN's fault, or the move
+/// refused and how many before it were good. A two-player move's own error names it
+/// (`'e7e5' is not a legal move here`); a turn of more sides, whose error may name one
+/// step of it, and an error that names no move (the game is over) are named first.
+fn refusal(e: &StartError, more_sides: bool) -> String {
+    let StartError::Turn {
+        number,
+        text,
+        error,
+    } = e
+    else {
+        return e.to_string();
+    };
+    let good = number - 1;
+    let unit = if more_sides { "turns" } else { "moves" };
+    let named = match error {
+        TurnError::Step(e) if !more_sides => e.to_string(),
+        _ => format!("{text}: {error}"),
+    };
+    format!("{named} (after {good} {unit}); position unchanged")
 }
 
 /// Reads stdin line by line until `quit` or end of input, writing to stdout.
@@ -706,7 +743,10 @@ mod tests {
                 .and_then(|l| l.strip_prefix("bestmove "))
                 .and_then(|l| l.split_whitespace().next())
                 .unwrap_or_else(|| panic!("no bestmove last: {reply}"));
-            assert!(self.engine.position().parse_move(best).is_ok(), "{best}");
+            assert!(
+                self.engine.position().unwrap().parse_move(best).is_ok(),
+                "{best}"
+            );
             reply
         }
     }
@@ -715,7 +755,7 @@ mod tests {
     fn bad_input_reports_an_error_and_keeps_the_position() {
         let mut s = Session::new();
         s.send("position startpos moves f5f6");
-        let before = s.engine.position().to_fen();
+        let before = s.engine.position().unwrap().to_fen();
         for bad in [
             "position fen 6/P5p/RP4pr w - 0 1",
             "position fen",
@@ -741,7 +781,7 @@ mod tests {
             let reply = s.send(bad);
             assert!(reply.starts_with("info string error: "), "{bad}: {reply}");
             assert_eq!(
-                s.engine.position().to_fen(),
+                s.engine.position().unwrap().to_fen(),
                 before,
                 "{bad} changed the position"
             );
@@ -1066,9 +1106,9 @@ mod tests {
         let fresh = nodes(&s.go_to_the_end("go depth 6"));
         let warm = nodes(&s.go_to_the_end("go depth 6"));
         assert_ne!(warm, fresh, "a second search uses what the first stored");
-        let before = s.engine.position().to_fen();
+        let before = s.engine.position().unwrap().to_fen();
         assert_eq!(s.send("setoption name Clear Hash"), "");
-        assert_eq!(s.engine.position().to_fen(), before);
+        assert_eq!(s.engine.position().unwrap().to_fen(), before);
         assert_eq!(nodes(&s.go_to_the_end("go depth 6")), fresh, "as if fresh");
     }
 }

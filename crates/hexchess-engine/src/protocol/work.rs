@@ -1,15 +1,18 @@
-//! Long work off the protocol's thread: `go perft` and `bench` run on a thread of their
-//! own, as searches do, so that `isready` is answered while they run and `stop` and
-//! `quit` end them at once (a count of depth 7 runs for a quarter of an hour). A count
-//! that is stopped says so instead of printing a total that is not one.
+//! Long work off the protocol's thread: `go perft` (moves, or whole turns in a game of
+//! more sides) and `bench` run on a thread of their own, as searches do, so that
+//! `isready` is answered while they run and `stop` and `quit` end them at once (a count
+//! of depth 7 runs for a quarter of an hour). A count that is stopped says so instead
+//! of printing a total that is not one.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 
+use super::search::turn_lan;
 use super::{SharedOut, say};
 use crate::bench;
 use crate::eval::EvalMode;
+use hexchess_core::game::Game;
 use hexchess_core::position::Position;
 
 /// A count or a bench running on its own thread. Dropping it stops it.
@@ -79,6 +82,40 @@ pub(crate) fn perft(mut pos: Position, depth: u32, stop: &AtomicBool) -> String 
             Some(n) => lines.push((pos.move_to_lan(mv), n)),
             None => return stopped_count(done, moves.len(), "moves"),
         }
+    }
+    divide_text(lines)
+}
+
+/// `go perft` in a game of more sides: each turn with the whole turns under it, then the
+/// total; or, once stopped, how far it got.
+pub(crate) fn count_turns(game: &Game, depth: u32, stop: &AtomicBool) -> String {
+    let before = game.turns().len();
+    let mut lines: Vec<(String, u64)> = Vec::new();
+    let mut turns = 0;
+    let mut stopped = false;
+    game.for_each_turn(&mut |g| {
+        turns += 1;
+        if stopped {
+            return true;
+        }
+        let steps = g
+            .turns()
+            .get(before)
+            .map(|t| t.1.clone())
+            .unwrap_or_default();
+        let leaves = if depth <= 1 {
+            Some(1)
+        } else {
+            g.perft_until(depth - 1, stop)
+        };
+        match leaves {
+            Some(n) => lines.push((turn_lan(game, &steps), n)),
+            None => stopped = true,
+        }
+        true
+    });
+    if stopped {
+        return stopped_count(lines.len(), turns, "turns");
     }
     divide_text(lines)
 }
