@@ -2,6 +2,7 @@
 //! selected piece and where it may go (dots on empty cells, rings on captures), and in
 //! games of more sides the side on move, armies frozen or out, and a removal owed.
 
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use hexchess_core::{Cell, Game, Kind, Layout, Move, Standing, Step};
 
@@ -9,7 +10,7 @@ use super::SceneRebuilt;
 use super::space::{CELL_SIZE, cell_world};
 use crate::game::CurrentGame;
 use crate::look::mesh;
-use crate::look::{Settings, Surface, Theme};
+use crate::look::{Paint, Settings, Surface, Theme};
 
 /// The selected piece's cell, or the kind picked from the hand in a setup phase: the
 /// input and the tray set it, the highlights show its moves.
@@ -28,35 +29,50 @@ pub struct Hovered(pub Option<Cell>);
 #[derive(Component)]
 pub struct Highlight;
 
-#[allow(clippy::too_many_arguments)]
+/// What the highlights show: a change to any of it redraws them.
+#[derive(SystemParam)]
+pub(super) struct Marked<'w> {
+    game: Res<'w, CurrentGame>,
+    selection: Res<'w, Selection>,
+    hovered: Res<'w, Hovered>,
+    screen: Res<'w, crate::game::deployment::ScreenState>,
+    picture: Res<'w, crate::game::BoardPicture>,
+    settings: Res<'w, Settings>,
+}
+
+impl Marked<'_> {
+    fn changed(&self) -> bool {
+        self.game.is_changed()
+            || self.selection.is_changed()
+            || self.hovered.is_changed()
+            || self.settings.is_changed()
+            || self.screen.is_changed()
+            || self.picture.is_changed()
+    }
+}
+
 pub(super) fn update_highlights(
     mut commands: Commands,
-    game: Res<CurrentGame>,
-    selection: Res<Selection>,
-    hovered: Res<Hovered>,
-    screen: Res<crate::game::deployment::ScreenState>,
-    picture: Res<crate::game::BoardPicture>,
-    settings: Res<Settings>,
-    theme: Res<Theme>,
+    marked: Marked,
     mut rebuilt: MessageReader<SceneRebuilt>,
     existing: Query<Entity, With<Highlight>>,
-    mut meshes: ResMut<Assets<Mesh>>,
-    mut materials: ResMut<Assets<Surface>>,
+    mut paint: Paint,
     mut cache: Local<Option<HighlightAssets>>,
 ) {
-    if theme.is_changed() {
+    let Marked {
+        game,
+        selection,
+        hovered,
+        screen,
+        picture,
+        ..
+    } = &marked;
+    if paint.theme.is_changed() {
         // A theme switched: the marks' colours are made again.
         *cache = None;
     }
     let scene = rebuilt.read().count() > 0;
-    if !scene
-        && !game.is_changed()
-        && !selection.is_changed()
-        && !hovered.is_changed()
-        && !settings.is_changed()
-        && !screen.is_changed()
-        && !picture.is_changed()
-    {
+    if !scene && !marked.changed() {
         return;
     }
     for e in &existing {
@@ -71,7 +87,12 @@ pub(super) fn update_highlights(
     let assets = match cache.as_ref() {
         Some(a) if a.flat_top == flat_top => a.clone(),
         _ => {
-            let a = HighlightAssets::new(flat_top, &theme, &mut meshes, &mut materials);
+            let Paint {
+                meshes,
+                materials,
+                theme,
+            } = &mut paint;
+            let a = HighlightAssets::new(flat_top, theme, meshes, materials);
             *cache = Some(a.clone());
             a
         }
@@ -87,7 +108,7 @@ pub(super) fn update_highlights(
         ));
     };
     for last in last_turn_moves(&shown) {
-        if crate::game::deployment::shows(&game, &screen, last.to()) {
+        if crate::game::deployment::shows(game, screen, last.to()) {
             mark(last.from(), &assets.hex, &assets.last_move, 0.004);
             mark(last.to(), &assets.hex, &assets.last_move, 0.004);
         }
@@ -125,7 +146,7 @@ pub(super) fn update_highlights(
     if let Some(at) = hovered
         .0
         .filter(|_| selection.from.is_none() && selection.hand.is_none())
-        && crate::game::deployment::shows(&game, &screen, at)
+        && crate::game::deployment::shows(game, screen, at)
     {
         for mv in moves.iter().filter(|m| m.from() == at && !m.is_placement()) {
             mark(mv.to(), &assets.dot, &assets.hover, 0.01);

@@ -17,7 +17,7 @@ pub use space::{CELL_SIZE, board_centre, board_radius, cell_world, hex_world, wo
 
 use crate::game::{BoardChanged, CurrentGame, GameSet};
 use crate::look::mesh;
-use crate::look::{Settings, Surface, Theme, View, ViewChanged};
+use crate::look::{Paint, Settings, Surface, Theme, View, ViewChanged};
 
 /// Height of the raised 3D cells.
 const CELL_HEIGHT: f32 = 0.22;
@@ -49,19 +49,14 @@ impl Plugin for BoardPlugin {
 /// Entities that belong to the board itself (rebuilt with it).
 type BoardPart = Or<(With<CellTile>, With<BoardLabel>)>;
 
-#[allow(clippy::too_many_arguments)]
 pub fn rebuild_board(
     mut commands: Commands,
     mut first: Local<bool>,
-    mut changes: MessageReader<BoardChanged>,
-    mut views: MessageReader<ViewChanged>,
+    (mut changes, mut views): (MessageReader<BoardChanged>, MessageReader<ViewChanged>),
     mut rebuilt: MessageWriter<SceneRebuilt>,
-    game: Res<CurrentGame>,
-    settings: Res<Settings>,
-    theme: Res<Theme>,
+    (game, settings): (Res<CurrentGame>, Res<Settings>),
     tiles: Query<Entity, BoardPart>,
-    mut meshes: ResMut<Assets<Mesh>>,
-    mut materials: ResMut<Assets<Surface>>,
+    mut paint: Paint,
 ) {
     let variant_changed = changes.read().any(|c| {
         matches!(
@@ -80,10 +75,15 @@ pub fn rebuild_board(
         commands.entity(e).despawn();
     }
     let rules = game.rules();
-    let look = TileLook::new(rules, settings.view, &theme, &mut meshes, &mut materials);
+    let Paint {
+        meshes,
+        materials,
+        theme,
+    } = &mut paint;
+    let look = TileLook::new(rules, settings.view, theme, meshes, materials);
     spawn_tiles(&mut commands, rules, &look);
     if settings.show_coordinates {
-        labels::spawn_labels(&mut commands, rules, &theme);
+        labels::spawn_labels(&mut commands, rules, theme);
     }
     rebuilt.write(SceneRebuilt);
 }

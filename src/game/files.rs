@@ -148,6 +148,15 @@ pub fn open_path(path: &Path, catalog: &mut Catalog, current: &str) -> Result<Op
     open_text(&text, catalog, current).map_err(|e| format!("{name}: {e}"))
 }
 
+/// What opening a file or text asks of the game.
+#[derive(bevy::ecs::system::SystemParam)]
+pub(super) struct Opening<'w> {
+    load: MessageWriter<'w, LoadRequest>,
+    trees: MessageWriter<'w, LoadTree>,
+    new_game: MessageWriter<'w, NewGameRequest>,
+    notices: MessageWriter<'w, GameNotice>,
+}
+
 /// Files dropped on the window open as if chosen.
 pub(super) fn open_dropped_files(
     mut drops: MessageReader<FileDragAndDrop>,
@@ -163,18 +172,19 @@ pub(super) fn open_dropped_files(
 /// Opens what was asked for: one game loads at once; several games (or one of an
 /// unknown variant) wait in the [`GameChoice`]; a position or a variant starts a
 /// new game.
-#[allow(clippy::too_many_arguments)]
 pub(super) fn open_requests(
-    mut files: MessageReader<OpenFile>,
-    mut texts: MessageReader<OpenText>,
+    (mut files, mut texts): (MessageReader<OpenFile>, MessageReader<OpenText>),
     mut variants: ResMut<Variants>,
     game: Res<CurrentGame>,
     mut choice: ResMut<GameChoice>,
-    mut load: MessageWriter<LoadRequest>,
-    mut trees: MessageWriter<LoadTree>,
-    mut new_game: MessageWriter<NewGameRequest>,
-    mut notices: MessageWriter<GameNotice>,
+    mut out: Opening,
 ) {
+    let Opening {
+        load,
+        trees,
+        new_game,
+        notices,
+    } = &mut out;
     let current = game.rules().id().to_string();
     let mut opened: Vec<(String, Result<Opened, String>)> = Vec::new();
     for OpenFile(path) in files.read() {

@@ -7,6 +7,7 @@
 //! The mouse is read through [`PointerCell`], the cell under the cursor, which the
 //! screen computes from the camera (`crate::screen::camera`) and tests set directly.
 
+use bevy::ecs::system::SystemParam;
 use bevy::input::mouse::MouseButton;
 use bevy::prelude::*;
 use hexchess_core::{Cell, Move, Step};
@@ -170,20 +171,29 @@ impl Mouse<'_, '_, '_> {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
+/// What a click or drag changes: the selection, the promotion picker, a pick from the
+/// hand, and the steps asked of the game.
+#[derive(SystemParam)]
+struct Choosing<'w> {
+    selection: ResMut<'w, Selection>,
+    pending: ResMut<'w, PendingPromotion>,
+    requests: MessageWriter<'w, StepRequest>,
+    hand_drag: ResMut<'w, HandDrag>,
+}
+
 fn handle_mouse(
     commands: Commands,
-    buttons: Res<ButtonInput<MouseButton>>,
-    pointer: Res<PointerCell>,
-    game: Res<CurrentGame>,
-    humans: Res<HumanSides>,
-    settings: Res<Settings>,
-    mut selection: ResMut<Selection>,
-    mut pending: ResMut<PendingPromotion>,
-    mut requests: MessageWriter<StepRequest>,
-    mut hand_drag: ResMut<HandDrag>,
+    (buttons, pointer): (Res<ButtonInput<MouseButton>>, Res<PointerCell>),
+    (game, humans, settings): (Res<CurrentGame>, Res<HumanSides>, Res<Settings>),
+    choosing: Choosing,
     pieces: PieceEntities,
 ) {
+    let Choosing {
+        mut selection,
+        mut pending,
+        mut requests,
+        mut hand_drag,
+    } = choosing;
     let playable = humans.moves(game.side_to_move())
         && game.outcome().is_none()
         && game.is_live()
@@ -349,23 +359,38 @@ fn drag_piece(
     }
 }
 
-#[allow(clippy::too_many_arguments)]
+/// What the keyboard's shortcuts ask for: a view, a take-back or replay, a step through
+/// the moves, the analysis board.
+#[derive(SystemParam)]
+struct Shortcuts<'w> {
+    views: MessageWriter<'w, ViewChanged>,
+    undo: MessageWriter<'w, UndoRequest>,
+    redo: MessageWriter<'w, RedoRequest>,
+    review: MessageWriter<'w, ReviewRequest>,
+    analysis: MessageWriter<'w, AnalysisRequest>,
+    analysing: Res<'w, Analysis>,
+}
+
 fn handle_keys(
     mut commands: Commands,
-    keys: Res<ButtonInput<KeyCode>>,
-    keyboard_busy: Option<Res<bevy_egui::input::EguiWantsInput>>,
+    (keys, keyboard_busy): (
+        Res<ButtonInput<KeyCode>>,
+        Option<Res<bevy_egui::input::EguiWantsInput>>,
+    ),
     mut settings: ResMut<Settings>,
-    mut selection: ResMut<Selection>,
-    mut pending: ResMut<PendingPromotion>,
-    mut views: MessageWriter<ViewChanged>,
-    mut undo: MessageWriter<UndoRequest>,
-    mut redo: MessageWriter<RedoRequest>,
-    mut review: MessageWriter<ReviewRequest>,
-    (mut analysis, analysing): (MessageWriter<AnalysisRequest>, Res<Analysis>),
-    game: Res<CurrentGame>,
-    session: Res<Session>,
+    (mut selection, mut pending): (ResMut<Selection>, ResMut<PendingPromotion>),
+    shortcuts: Shortcuts,
+    (game, session): (Res<CurrentGame>, Res<Session>),
     dragged: Query<(Entity, &PieceView, &Transform), With<Dragging>>,
 ) {
+    let Shortcuts {
+        mut views,
+        mut undo,
+        mut redo,
+        mut review,
+        mut analysis,
+        analysing,
+    } = shortcuts;
     // Typing in a text field is not a shortcut.
     if keyboard_busy.is_some_and(|w| w.wants_any_keyboard_input()) {
         return;

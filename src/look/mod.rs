@@ -19,6 +19,15 @@ pub use settings::{Settings, View, ViewChanged};
 pub use shading::{ShadingPlugin, Surface};
 pub use theme::{ImageColours, Theme};
 
+/// What a system that makes board geometry needs: the meshes and materials to add to,
+/// and the theme whose colours they take.
+#[derive(bevy::ecs::system::SystemParam)]
+pub struct Paint<'w> {
+    pub meshes: bevy::prelude::ResMut<'w, bevy::prelude::Assets<bevy::prelude::Mesh>>,
+    pub materials: bevy::prelude::ResMut<'w, bevy::prelude::Assets<Surface>>,
+    pub theme: bevy::prelude::Res<'w, Theme>,
+}
+
 /// Registers the view messages and the theme (classic unless one was inserted first). (The renderer side, [`ShadingPlugin`], is added only
 /// where there is a renderer.)
 pub struct LookPlugin;

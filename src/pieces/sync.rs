@@ -1,6 +1,7 @@
 //! Keeping piece entities in step with the game: animate a single move, rebuild after
 //! anything else, and check once all is still that nothing drifted.
 
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use hexchess_core::{Cell, Move, Piece, Step, StepReport};
 
@@ -37,24 +38,38 @@ fn rebuild(
     }
 }
 
+/// Pieces not at rest: moving, leaving, changing kind or dragged.
+type Unsettled = Or<(With<Slide>, With<Vanish>, With<Promote>, With<Dragging>)>;
+
 /// The pieces' entities of the board, with where they stand.
 type PieceEntities<'w, 's> =
     Query<'w, 's, (Entity, &'static mut PieceView, &'static Transform), Without<Vanish>>;
 
+/// Where the pieces shown come from: the game (or the editor's picture), and how they
+/// look.
+#[derive(SystemParam)]
+pub struct PieceSource<'w> {
+    game: Res<'w, CurrentGame>,
+    picture: Res<'w, BoardPicture>,
+    settings: Res<'w, Settings>,
+    assets: Res<'w, PieceAssets>,
+}
+
 /// After one move, animates the pieces it moves (or moves them at once with animation
 /// off); after anything else, rebuilds them from the position.
-#[allow(clippy::too_many_arguments)]
 pub fn follow_game(
     mut commands: Commands,
-    mut changes: MessageReader<BoardChanged>,
-    mut scenes: MessageReader<SceneRebuilt>,
-    game: Res<CurrentGame>,
-    picture: Res<BoardPicture>,
-    settings: Res<Settings>,
-    assets: Res<PieceAssets>,
+    (mut changes, mut scenes): (MessageReader<BoardChanged>, MessageReader<SceneRebuilt>),
+    source: PieceSource,
     mut pieces: PieceEntities,
     vanishing: Query<Entity, With<Vanish>>,
 ) {
+    let PieceSource {
+        game,
+        picture,
+        settings,
+        assets,
+    } = &source;
     let changes: Vec<BoardChanged> = changes.read().cloned().collect();
     let scene = scenes.read().count() > 0;
     let reset = scene
@@ -67,7 +82,7 @@ pub fn follow_game(
             .map(|(e, _, _)| e)
             .chain(vanishing.iter())
             .collect();
-        rebuild(&mut commands, &assets, &game, &picture, &settings, old);
+        rebuild(&mut commands, assets, game, picture, settings, old);
         return;
     }
     let speed = if settings.animate {
@@ -82,7 +97,7 @@ pub fn follow_game(
         follow_step(
             &mut commands,
             &mut pieces,
-            (&game, &settings, &assets),
+            (game, settings, assets),
             &report,
             speed,
         );
@@ -244,21 +259,23 @@ fn move_piece(
 
 /// When nothing moves, every piece entity must match the position; if not (a missed
 /// message, an interrupted animation), rebuild.
-#[allow(clippy::type_complexity, clippy::too_many_arguments)]
 pub fn verify_pieces(
     mut commands: Commands,
-    game: Res<CurrentGame>,
-    picture: Res<BoardPicture>,
-    settings: Res<Settings>,
-    assets: Res<PieceAssets>,
-    moving: Query<(), Or<(With<Slide>, With<Vanish>, With<Promote>, With<Dragging>)>>,
+    source: PieceSource,
+    moving: Query<(), Unsettled>,
     pieces: Query<(Entity, &PieceView), Without<Vanish>>,
     vanishing: Query<Entity, With<Vanish>>,
 ) {
+    let PieceSource {
+        game,
+        picture,
+        settings,
+        assets,
+    } = &source;
     if !moving.is_empty() {
         return;
     }
-    let mut expected = shown_pieces(&game, &picture);
+    let mut expected = shown_pieces(game, picture);
     let mut shown: Vec<(Cell, Piece)> = pieces.iter().map(|(_, v)| (v.cell, v.piece)).collect();
     expected.sort_by_key(|(c, _)| *c);
     shown.sort_by_key(|(c, _)| *c);
@@ -268,6 +285,6 @@ pub fn verify_pieces(
             .map(|(e, _)| e)
             .chain(vanishing.iter())
             .collect();
-        rebuild(&mut commands, &assets, &game, &picture, &settings, old);
+        rebuild(&mut commands, assets, game, picture, settings, old);
     }
 }

@@ -344,13 +344,16 @@ impl Clocks {
 }
 
 /// How a game ends when `side` runs out of time or resigns: with two sides the other
-/// wins; with more, the game ends there and the sides still in share the win.
+/// wins; with more, the game ends there and its opponents still in share the point
+/// (docs/rules.md §13.6).
 pub fn loss_of(game: &CurrentGame, side: Side, why: Termination) -> GameOutcome {
+    // Its opponents still in: in a team game the other team.
+    let enemies = game.rules().enemies(side);
     let others: Vec<Side> = game
         .game
         .sides_in()
         .into_iter()
-        .filter(|s| *s != side)
+        .filter(|s| enemies.contains(s))
         .collect();
     if game.has_more_sides() && !others.is_empty() {
         GameOutcome::shared(why, &others, game.side_count())
@@ -512,5 +515,59 @@ fn watch_for_game_over(
             next.set(AppState::Playing);
         }
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hexchess_core::{Catalog, Standing};
+
+    fn game(id: &str, fen: Option<&str>) -> CurrentGame {
+        let catalog = Catalog::builtin();
+        CurrentGame::from_moves(catalog.get(id).unwrap(), fen, &[] as &[&str]).unwrap()
+    }
+
+    #[test]
+    fn a_flag_or_resignation_at_a_table_gives_the_point_to_the_opponents_still_in() {
+        // Three sides: the two others share.
+        let three = game("hexachess-3", None);
+        let end = loss_of(&three, Side::Black, Termination::Time);
+        assert_eq!(end.winners(), vec![Side::White, Side::Third]);
+        assert_eq!(end.result_text(), "1/2-0-1/2");
+        // The team game: the other team, never the partner.
+        let four = game("hexachess-4", None);
+        let end = loss_of(&four, Side::Black, Termination::Resignation);
+        let mut winners = end.winners();
+        winners.sort_by_key(|s| s.index());
+        let mut enemies = four.rules().enemies(Side::Black).to_vec();
+        enemies.sort_by_key(|s| s.index());
+        assert_eq!(winners, enemies);
+        assert_eq!(winners.len(), 2);
+        // A side out scores nothing: White's flag after Black took a king.
+        let mut taken = game(
+            "hexachess-3",
+            Some(
+                "5wK3/10/11/5wP6/13/14/9wR5/16/17/3bP8cR3/4bB10/bK10cB2/6cN6/12/8wQ2/10/3bR4cK b - 0 1",
+            ),
+        );
+        let step = taken.game.parse_step("d17i17").unwrap();
+        let report = taken.game.play(step).unwrap();
+        let (out, _) = report
+            .standings
+            .iter()
+            .find(|(_, s)| *s == Standing::Out)
+            .copied()
+            .unwrap();
+        let mover = taken.side_to_move();
+        let end = loss_of(&taken, mover, Termination::Time);
+        assert!(!end.winners().contains(&out));
+        assert_eq!(end.winners().len(), 1, "{}", end.result_text());
+        // Two sides: the other wins.
+        let two = game("glinski", None);
+        assert_eq!(
+            loss_of(&two, Side::White, Termination::Resignation).winner(),
+            Some(Side::Black)
+        );
     }
 }

@@ -212,17 +212,23 @@ impl Preferences {
     }
 }
 
+/// What the settings file keeps of a run: the view, who played, the variant, the sound
+/// and the window.
+#[derive(bevy::ecs::system::SystemParam)]
+struct Kept<'w, 's> {
+    settings: Res<'w, Settings>,
+    session: Res<'w, Session>,
+    game: Res<'w, CurrentGame>,
+    sound: Res<'w, SoundSettings>,
+    window: Query<'w, 's, &'static Window, With<PrimaryWindow>>,
+}
+
 /// Writes the settings when they have differed from the file for [`PrefsFiles::every`].
-#[allow(clippy::too_many_arguments)]
 fn keep_preferences(
     time: Res<Time<Real>>,
     files: Res<PrefsFiles>,
     mut kept: ResMut<KeptPreferences>,
-    settings: Res<Settings>,
-    session: Res<Session>,
-    game: Res<CurrentGame>,
-    sound: Res<SoundSettings>,
-    window: Query<&Window, With<PrimaryWindow>>,
+    what: Kept,
     mut notices: MessageWriter<GameNotice>,
 ) {
     let Some(path) = &files.settings else {
@@ -230,11 +236,11 @@ fn keep_preferences(
     };
     let now = gather(
         &kept.live,
-        &settings,
-        &session,
-        &game,
-        &sound,
-        window.single().ok(),
+        &what.settings,
+        &what.session,
+        &what.game,
+        &what.sound,
+        what.window.single().ok(),
     );
     kept.live = now.clone();
     if now == kept.written {

@@ -297,7 +297,6 @@ fn turn_to_the_seat(
     }
 }
 
-#[allow(clippy::too_many_arguments)]
 fn orbit_controls(
     buttons: Option<Res<ButtonInput<MouseButton>>>,
     keys: Option<Res<ButtonInput<KeyCode>>>,

@@ -15,6 +15,7 @@
 
 use std::time::Duration;
 
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy::window::RequestRedraw;
 use bevy::winit::{UpdateMode, WinitSettings};
@@ -86,32 +87,46 @@ pub struct RedrawSet;
 /// next frame, an animation) follow at once; otherwise it goes back to waiting.
 /// Switching the loop's mode, rather than only asking for single redraws, keeps frames
 /// back to back: a reactive loop first catches up with its own schedule.
-#[allow(clippy::too_many_arguments)]
+/// What keeps the picture changing: a move asked for, an engine thinking or about to,
+/// pieces moving, or a change to the game, the view, the camera, the selection or the
+/// app's state.
+#[derive(SystemParam)]
+struct Changing<'w, 's> {
+    requests: MessageReader<'w, 's, StepRequest>,
+    engine: Res<'w, EnginePlayer>,
+    session: Res<'w, Session>,
+    animated: Query<'w, 's, (), Animated>,
+    game: Res<'w, CurrentGame>,
+    settings: Res<'w, Settings>,
+    orbit: Res<'w, Orbit>,
+    selection: Res<'w, Selection>,
+    state: Res<'w, State<AppState>>,
+}
+
+impl Changing<'_, '_> {
+    fn busy(&mut self) -> bool {
+        let requested = self.requests.read().count() > 0;
+        requested
+            || self.engine.is_thinking()
+            || engine_to_move(&self.game, &self.session)
+            || !self.animated.is_empty()
+            || self.game.is_changed()
+            || self.settings.is_changed()
+            || self.orbit.is_changed()
+            || self.selection.is_changed()
+            || self.state.is_changed()
+    }
+}
+
 fn request_redraw_while_changing(
     policy: Res<Redraw>,
-    animated: Query<(), Animated>,
-    engine: Res<EnginePlayer>,
-    session: Res<Session>,
-    game: Res<CurrentGame>,
-    settings: Res<Settings>,
-    orbit: Res<Orbit>,
-    selection: Res<Selection>,
-    state: Res<State<AppState>>,
-    mut requests: MessageReader<StepRequest>,
+    mut changing: Changing,
     mut redraw: MessageWriter<RequestRedraw>,
     clocks: Res<Clocks>,
     winit: Option<ResMut<WinitSettings>>,
 ) {
-    let requested = requests.read().count() > 0;
-    let busy = requested
-        || engine.is_thinking()
-        || engine_to_move(&game, &session)
-        || !animated.is_empty()
-        || game.is_changed()
-        || settings.is_changed()
-        || orbit.is_changed()
-        || selection.is_changed()
-        || state.is_changed();
+    let busy = changing.busy();
+    let game = &changing.game;
     if busy {
         redraw.write(RequestRedraw);
     }
@@ -135,7 +150,7 @@ fn request_redraw_while_changing(
 /// the search there is a frame with neither, and resting there would delay the game.
 fn engine_to_move(game: &CurrentGame, session: &Session) -> bool {
     let paused = session.mode == Mode::EngineVsEngine && session.paused && !session.step;
-    session.mode.engine_plays(game.position().turn())
+    session.mode.engine_plays(game.side_to_move())
         && game.outcome().is_none()
         && game.is_live()
         && !paused

@@ -37,17 +37,14 @@ pub(super) struct BarRequests<'w> {
     editor: MessageWriter<'w, crate::editor::EditorRequest>,
 }
 
-#[allow(clippy::too_many_arguments)]
 pub(super) fn menu_bar(
     mut contexts: EguiContexts,
     game: Res<CurrentGame>,
     mut session: ResMut<Session>,
-    mut settings: ResMut<Settings>,
-    mut memory: ResMut<UiMemory>,
+    (mut settings, mut sound): (ResMut<Settings>, ResMut<crate::sound::SoundSettings>),
+    (mut memory, mut insets): (ResMut<UiMemory>, ResMut<UiInsets>),
     mut next_state: ResMut<NextState<AppState>>,
     mut out: BarRequests,
-    mut insets: ResMut<UiInsets>,
-    mut sound: ResMut<crate::sound::SoundSettings>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let mut root = root_ui_left_of(ctx, insets.right);

@@ -75,7 +75,6 @@ fn strength_label(level: Skill) -> &'static str {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
 pub(super) fn new_game_menu(
     mut contexts: EguiContexts,
     state: Res<State<AppState>>,

@@ -59,20 +59,33 @@ pub(super) struct PanelRequests<'w> {
     file_dialog: ResMut<'w, FileDialog>,
 }
 
-#[allow(clippy::too_many_arguments)]
+/// What the side panel shows besides the game: who plays, the clocks, the engine's
+/// word, the endgame tables, who may look during a hidden deployment.
+#[derive(SystemParam)]
+pub(super) struct PanelView<'w> {
+    session: Res<'w, Session>,
+    clocks: Res<'w, Clocks>,
+    player: Res<'w, EnginePlayer>,
+    trainer: Res<'w, Trainer>,
+    screen: Res<'w, ScreenState>,
+    humans: Res<'w, HumanSides>,
+}
+
 pub(super) fn side_panel(
     mut contexts: EguiContexts,
     game: Res<CurrentGame>,
-    session: Res<Session>,
-    clocks: Res<Clocks>,
-    player: Res<EnginePlayer>,
-    trainer: Res<Trainer>,
-    screen: Res<ScreenState>,
-    humans: Res<HumanSides>,
-    mut memory: ResMut<UiMemory>,
+    view: PanelView,
+    (mut memory, mut insets): (ResMut<UiMemory>, ResMut<UiInsets>),
     mut out: PanelRequests,
-    mut insets: ResMut<UiInsets>,
 ) -> Result {
+    let PanelView {
+        session,
+        clocks,
+        player,
+        trainer,
+        screen,
+        humans,
+    } = &view;
     let ctx = contexts.ctx_mut()?;
     let mut root = root_ui(ctx);
     let key = (game.position().hash(), game.position().ply_count());
@@ -87,20 +100,20 @@ pub(super) fn side_panel(
         .exact_size(300.0)
         .show(&mut root, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
-                players(ui, &game, &session);
+                players(ui, &game, session);
                 if let Mode::Table(seats) = session.mode {
                     ui.separator();
                     super::seats::seat_list(ui, &game, &seats);
                     let mut steps = Vec::new();
-                    super::seats::turn_in_progress(ui, &game, &humans, &mut steps);
+                    super::seats::turn_in_progress(ui, &game, humans, &mut steps);
                     out.moves.write_batch(steps);
                 }
-                clocks_shown(ui, &game, &clocks);
+                clocks_shown(ui, &game, clocks);
                 // Behind Screen HexaChess's screen the engine's line is its deployment.
-                let unseen = hiding(&game, &screen);
+                let unseen = hiding(&game, screen);
                 if session.mode != Mode::HumanVsHuman && !unseen {
                     ui.separator();
-                    engine_report(ui, &player);
+                    engine_report(ui, player);
                 }
                 if !unseen {
                     ui.separator();
@@ -129,7 +142,7 @@ pub(super) fn side_panel(
                     .and_then(|p| trainer.tables.probe(p).map(|v| (v, p.turn())));
                 if trainer.drill.is_some() || verdict.is_some() {
                     ui.separator();
-                    super::trainer::table_report(ui, verdict, &trainer, &mut out.review);
+                    super::trainer::table_report(ui, verdict, trainer, &mut out.review);
                 }
                 ui.separator();
                 let seen = |i: usize| !unseen || placed_by(&game, i) == screen.viewer;
@@ -168,7 +181,7 @@ pub(super) fn side_panel(
                     position(ui, &game, &mut memory.fen_text, &mut out.new_game);
                 }
                 ui.separator();
-                game_file(ui, &game, &session, &mut memory.file_text, &mut out);
+                game_file(ui, &game, session, &mut memory.file_text, &mut out);
             });
         });
     insets.right = panel.response.rect.width();

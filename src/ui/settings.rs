@@ -34,18 +34,13 @@ pub(super) fn apply_ui_scale(mut contexts: EguiContexts, kept: Res<KeptPreferenc
     Ok(())
 }
 
-#[allow(clippy::too_many_arguments)]
 pub(super) fn settings_window(
     mut contexts: EguiContexts,
     mut memory: ResMut<UiMemory>,
-    mut settings: ResMut<Settings>,
-    mut kept: ResMut<KeptPreferences>,
-    files: Res<PrefsFiles>,
+    (mut settings, mut sound, mut drawn): (ResMut<Settings>, ResMut<SoundSettings>, ResMut<Theme>),
+    (mut kept, files): (ResMut<KeptPreferences>, Res<PrefsFiles>),
     mut window: Query<&mut Window, With<PrimaryWindow>>,
-    mut views: MessageWriter<ViewChanged>,
-    mut sound: ResMut<SoundSettings>,
-    mut cues: MessageWriter<Cue>,
-    mut drawn: ResMut<Theme>,
+    (mut views, mut cues): (MessageWriter<ViewChanged>, MessageWriter<Cue>),
 ) -> Result {
     if !memory.settings_open {
         return Ok(());

@@ -37,6 +37,8 @@ pub const MAX_PLY: usize = 128;
 pub const MATE: i32 = 30_000;
 /// Scores beyond this are mates.
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+// No evaluation, with a level's noise and margins added, reads as a mate.
+const _: () = assert!(crate::eval::MAX_EVAL + 5_000 < MATE_BOUND);
 const INFINITY: i32 = MATE + 1;
 
 /// Entries in the evaluation cache (a power of two). Small enough to stay in the
