@@ -9,7 +9,6 @@
 //! In a game of more sides the analysis is the best turn for the side on move (one
 //! move or two, a removal owed first) as the seats' paranoid search finds it.
 
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -23,6 +22,7 @@ use hexchess_engine::{
 use super::opponent::search_threads;
 use super::session::{Mode, Session, TimeControl};
 use super::trainer::Trainer;
+use super::work::{Answer, Job, SEARCH_STACK};
 use crate::game::{BoardPosition, CurrentGame, GameSet};
 use crate::machine::{Rasteriser, cores};
 
@@ -62,18 +62,13 @@ impl Moment {
 /// Turns the analysis of a game of more sides searches.
 const TURN_NODES: u64 = 20_000;
 
-/// The search of a game of more sides for the best turn in the position shown.
+/// The search of a game of more sides for the best turn in the position shown (a
+/// search for a position no longer shown is dropped, and so stopped).
 struct TurnSearch {
     moment: Moment,
-    found: Arc<Mutex<Option<Vec<Step>>>>,
-    stop: Arc<AtomicBool>,
-}
-
-impl Drop for TurnSearch {
-    fn drop(&mut self) {
-        // A search for a position no longer shown stops; its thread ends on its own.
-        self.stop.store(true, Ordering::Relaxed);
-    }
+    job: Job<Option<Vec<Step>>>,
+    /// Its answer, once it has come.
+    found: Option<Vec<Step>>,
 }
 
 /// The search under way and what it has said.
@@ -134,7 +129,7 @@ impl Analysis {
             .turn
             .as_ref()
             .filter(|t| t.moment == Moment::of(shown))?;
-        t.found.lock().ok()?.clone()
+        t.found.clone()
     }
 
     /// The hint's move for `shown`, once it has one.
@@ -273,34 +268,29 @@ fn follow_the_position(
 fn follow_the_table(analysis: &mut Analysis, game: &CurrentGame) {
     let shown = game.displayed_game();
     let moment = Moment::of(shown.position());
-    if analysis.turn.as_ref().is_some_and(|t| t.moment == moment) {
+    if let Some(t) = analysis.turn.as_mut().filter(|t| t.moment == moment) {
+        if let Answer::Ready(steps) = t.job.poll() {
+            t.found = steps;
+        }
         return;
     }
     analysis.turn = None;
     if shown.end().is_some() {
         return;
     }
-    let found = Arc::new(Mutex::new(None));
-    let out = Arc::clone(&found);
-    let stop = Arc::new(AtomicBool::new(false));
-    let flag = Arc::clone(&stop);
-    std::thread::spawn(move || {
+    let job = Job::start("hexchess-turn-analysis", SEARCH_STACK, move |stop| {
         let mut searcher = MultiSearcher::new(Strategy::Paranoid, moment.hash);
         let limits = MultiLimits {
             nodes: TURN_NODES,
             depth: 64,
             time: Some(Duration::from_secs(3)),
         };
-        if let Some(choice) = searcher.choose(&shown, &limits, &flag)
-            && let Ok(mut slot) = out.lock()
-        {
-            *slot = Some(choice.steps);
-        }
+        searcher.choose(&shown, &limits, &stop).map(|c| c.steps)
     });
     analysis.turn = Some(TurnSearch {
         moment,
-        found,
-        stop,
+        job,
+        found: None,
     });
 }
 

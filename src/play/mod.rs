@@ -12,6 +12,7 @@ pub mod review;
 pub mod session;
 pub mod trainer;
 pub mod variations;
+pub mod work;
 
 use bevy::prelude::*;
 

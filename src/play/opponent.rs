@@ -9,7 +9,6 @@
 //! or a loaded game while it thinks stops the search; the stopped search is collected
 //! later, when its thread has ended, and its answer thrown away.
 
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -23,6 +22,7 @@ use hexchess_engine::{
 
 use super::session::{Clocks, Mode, SeatPlayer, Session, loss_of};
 use super::trainer::Trainer;
+use super::work::{Answer, Job, SEARCH_STACK};
 use crate::game::{BoardChanged, CurrentGame, EndRequest, GameNotice, GameSet, StepRequest};
 use crate::machine::{Rasteriser, cores};
 use crate::pieces::animation::{Slide, Vanish};
@@ -54,24 +54,16 @@ struct Thinking {
     position: Position,
 }
 
-/// An engine seat's search for a whole turn of a game of more sides.
+/// An engine seat's search for a whole turn of a game of more sides (dropped: stopped).
 struct SeatThinking {
     key: PositionKey,
-    /// The turn found, once found.
-    found: Arc<Mutex<Option<Vec<Step>>>>,
-    stop: Arc<AtomicBool>,
+    /// The search, until it answers.
+    job: Job<Vec<Step>>,
     /// Steps found and not yet played, with the time until the next.
     queue: Vec<Step>,
     wait: f32,
     /// Whether the search has answered.
     arrived: bool,
-}
-
-impl Drop for SeatThinking {
-    fn drop(&mut self) {
-        // An abandoned search stops; its thread ends on its own.
-        self.stop.store(true, Ordering::Relaxed);
-    }
 }
 
 /// The engine player's state.
@@ -379,13 +371,15 @@ fn play_seat_steps(
     time: &Time,
     requests: &mut MessageWriter<StepRequest>,
 ) -> bool {
-    if let Some(steps) = t.found.lock().ok().and_then(|mut f| f.take()) {
-        t.queue = steps;
+    if !t.arrived {
+        match t.job.poll() {
+            Answer::Pending => return false,
+            Answer::Ready(steps) => t.queue = steps,
+            // No answer (its thread failed): the seat searches again.
+            Answer::Lost => return true,
+        }
         t.wait = 0.25;
         t.arrived = true;
-    }
-    if !t.arrived {
-        return false;
     }
     t.wait -= time.delta_secs();
     if t.wait > 0.0 {
@@ -405,30 +399,22 @@ fn start_seat_search(
     nodes: u64,
 ) -> SeatThinking {
     let copy = game.game.clone();
-    let found = Arc::new(Mutex::new(None));
-    let out = Arc::clone(&found);
-    let stop = Arc::new(AtomicBool::new(false));
-    let flag = Arc::clone(&stop);
     let seed = copy.turns().len() as u64 + copy.side_to_move().index() as u64 * 7919;
-    std::thread::spawn(move || {
+    let job = Job::start("hexchess-seat", SEARCH_STACK, move |stop| {
         let mut searcher = MultiSearcher::new(strategy, seed);
         let limits = MultiLimits {
             nodes,
             depth: 64,
             time: Some(Duration::from_secs(5)),
         };
-        let steps = searcher
-            .choose(&copy, &limits, &flag)
+        searcher
+            .choose(&copy, &limits, &stop)
             .map(|c| c.steps)
-            .unwrap_or_default();
-        if let Ok(mut slot) = out.lock() {
-            *slot = Some(steps);
-        }
+            .unwrap_or_default()
     });
     SeatThinking {
         key: position_key(game),
-        found,
-        stop,
+        job,
         queue: Vec::new(),
         wait: 0.0,
         arrived: false,

@@ -4,14 +4,14 @@
 //! and a stop.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::thread::JoinHandle;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use bevy::prelude::*;
 use hexchess_core::{Move, Position};
 use hexchess_engine::review::{GameReview, ReviewError, review_game};
 use hexchess_engine::{SearchLimits, SearchOptions, Searcher};
 
+use super::work::{Answer, Job, SEARCH_STACK};
 use crate::game::{CurrentGame, GameNotice};
 
 /// Nodes searched in each position: a 90-ply game takes about ten seconds on one core
@@ -26,13 +26,12 @@ pub enum GameReviewRequest {
     Stop,
 }
 
-/// A review running on its thread.
+/// A review running on its thread (dropped: stopped).
 struct Running {
-    stop: Arc<AtomicBool>,
     /// Positions searched so far, of `total`.
     done: Arc<AtomicUsize>,
     total: usize,
-    handle: JoinHandle<Result<GameReview, ReviewError>>,
+    job: Job<Result<GameReview, ReviewError>>,
     of: Reviewed,
 }
 
@@ -118,11 +117,8 @@ fn answer_review_requests(
     mut notices: MessageWriter<GameNotice>,
 ) {
     for request in requests.read() {
-        if let Some(r) = state.running.take() {
-            r.stop.store(true, Ordering::Relaxed);
-            // The search stops within a few thousand nodes.
-            let _ = r.handle.join();
-        }
+        // A review under way stops (its thread ends within a few thousand nodes).
+        state.running = None;
         if *request == GameReviewRequest::Stop {
             continue;
         }
@@ -143,54 +139,48 @@ fn answer_review_requests(
 
 /// The review of the game so far, on a thread.
 fn start((of, start): (Reviewed, Position)) -> Running {
-    let stop = Arc::new(AtomicBool::new(false));
     let done = Arc::new(AtomicUsize::new(0));
     let total = of.moves.len() + 1;
-    let (flag, counter, moves) = (Arc::clone(&stop), Arc::clone(&done), of.moves.clone());
-    let handle = std::thread::Builder::new()
-        .name("hexchess-review".into())
-        .stack_size(64 * 1024 * 1024)
-        .spawn(move || {
-            let mut searcher = Searcher::new(SearchOptions {
-                hash_mb: 32,
-                ..SearchOptions::default()
-            });
-            let limits = SearchLimits {
-                nodes: Some(REVIEW_NODES),
-                ..SearchLimits::default()
-            };
-            review_game(&mut searcher, &start, &moves, &limits, &flag, |d, _| {
-                counter.store(d, Ordering::Relaxed)
-            })
+    let (counter, moves) = (Arc::clone(&done), of.moves.clone());
+    let job = Job::start("hexchess-review", SEARCH_STACK, move |stop| {
+        let mut searcher = Searcher::new(SearchOptions {
+            hash_mb: 32,
+            ..SearchOptions::default()
+        });
+        let limits = SearchLimits {
+            nodes: Some(REVIEW_NODES),
+            ..SearchLimits::default()
+        };
+        review_game(&mut searcher, &start, &moves, &limits, &stop, |d, _| {
+            counter.store(d, Ordering::Relaxed)
         })
-        .expect("the review thread starts");
+    });
     Running {
-        stop,
         done,
         total,
-        handle,
+        job,
         of,
     }
 }
 
 /// A finished review becomes the game's.
 fn collect_review(mut state: ResMut<GameReviewState>, mut notices: MessageWriter<GameNotice>) {
-    if !state
-        .running
-        .as_ref()
-        .is_some_and(|r| r.handle.is_finished())
-    {
+    let Some(r) = state.running.as_mut() else {
+        return;
+    };
+    let answer = r.job.poll();
+    if matches!(answer, Answer::Pending) {
         return;
     }
     let Some(r) = state.running.take() else {
         return;
     };
-    match r.handle.join() {
-        Ok(Ok(review)) => state.done = Some((r.of, review)),
-        Ok(Err(e)) => {
+    match answer {
+        Answer::Ready(Ok(review)) => state.done = Some((r.of, review)),
+        Answer::Ready(Err(e)) => {
             notices.write(GameNotice(format!("the review stopped: {e}")));
         }
-        Err(_) => {
+        Answer::Pending | Answer::Lost => {
             notices.write(GameNotice("the review failed".into()));
         }
     }

@@ -8,9 +8,7 @@
 //! folder in every game, so it defends perfectly here.
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
 
 use bevy::prelude::*;
 use hexchess_core::{Position, Rules, Side};
@@ -20,6 +18,7 @@ use hexchess_tablebase::{Material, Table, Value, default_dir, table_path};
 use rand::Rng;
 
 use super::session::{Mode, StartGame};
+use super::work::{Answer, Job, SMALL_STACK};
 use crate::game::{BoardChanged, CurrentGame, GameNotice, GameSet, Variants};
 
 /// The endings offered, White's men first: each is a win for White in most positions.
@@ -87,15 +86,14 @@ pub struct Building {
     pub ending: String,
     /// What it is doing (the build's progress lines).
     pub progress: Arc<Mutex<String>>,
-    stop: Arc<AtomicBool>,
-    job: Option<JoinHandle<Result<(), String>>>,
+    job: Job<Result<(), String>>,
     request: StartDrill,
 }
 
 impl Building {
     /// Asks the build to stop; the drill is not started.
     pub fn cancel(&self) {
-        self.stop.store(true, Ordering::Relaxed);
+        self.job.stop();
     }
 }
 
@@ -192,9 +190,8 @@ fn build_on_thread(
     request: StartDrill,
 ) -> Building {
     let progress = Arc::new(Mutex::new(String::from("starting")));
-    let stop = Arc::new(AtomicBool::new(false));
-    let (sink, halt) = (Arc::clone(&progress), Arc::clone(&stop));
-    let job = std::thread::spawn(move || -> Result<(), String> {
+    let sink = Arc::clone(&progress);
+    let job = Job::start("hexchess-tables", SMALL_STACK, move |halt| {
         // Smallest first, each written as soon as it is done, so a stop keeps what was
         // finished (each build makes its smaller tables again in memory: they are small).
         let mut needed = material.endings_reached(&rules);
@@ -222,8 +219,7 @@ fn build_on_thread(
     Building {
         ending: request.ending.clone(),
         progress,
-        stop,
-        job: Some(job),
+        job,
         request,
     }
 }
@@ -235,22 +231,15 @@ fn finish_builds(
     mut notices: MessageWriter<GameNotice>,
     mut start_game: MessageWriter<StartGame>,
 ) {
-    let done = trainer
-        .building
-        .as_ref()
-        .and_then(|b| b.job.as_ref())
-        .is_some_and(|j| j.is_finished());
-    if !done {
+    let Some(building) = trainer.building.as_mut() else {
         return;
-    }
-    let mut building = trainer.building.take().expect("checked");
-    let outcome = building
-        .job
-        .take()
-        .expect("checked")
-        .join()
-        .unwrap_or_else(|_| Err("the table build failed".into()));
-    let request = building.request;
+    };
+    let outcome = match building.job.poll() {
+        Answer::Pending => return,
+        Answer::Ready(outcome) => outcome,
+        Answer::Lost => Err("the table build failed".into()),
+    };
+    let request = trainer.building.take().expect("checked").request;
     match outcome {
         Err(e) => {
             notices.write(GameNotice(format!("{}: {e}", request.ending)));

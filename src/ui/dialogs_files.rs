@@ -4,13 +4,12 @@
 //! service), the dialog answers as if cancelled and the path field still works.
 
 use std::path::PathBuf;
-use std::sync::Mutex;
-use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
 use bevy::prelude::*;
 
 use crate::game::GameNotice;
 use crate::game::files::OpenFile;
+use crate::play::work::{Answer, Job, SMALL_STACK};
 
 /// What a dialog was opened for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,9 +21,8 @@ pub(super) enum Purpose {
 /// The dialog waiting for the player's choice, if one is open.
 #[derive(Resource, Default)]
 pub(super) struct FileDialog {
-    /// The purpose, and where the dialog's thread sends the choice (behind a lock: a
-    /// resource is shared between threads, a receiver alone may not be).
-    waiting: Option<(Purpose, Mutex<Receiver<Option<PathBuf>>>)>,
+    /// The purpose, and the dialog's thread, whose answer is the path chosen.
+    waiting: Option<(Purpose, Job<Option<PathBuf>>)>,
 }
 
 /// A path chosen in a save dialog, for the panel to save to.
@@ -42,28 +40,24 @@ impl FileDialog {
         if self.is_open() {
             return;
         }
-        let (tx, rx) = channel();
-        let spawned = std::thread::Builder::new()
-            .name("hexchess-file-dialog".into())
-            .spawn(move || {
-                let dialog = rfd::AsyncFileDialog::new()
-                    .set_directory(&dir)
-                    .add_filter("Games and positions", &["pgn", "txt", "fen", "ron"])
-                    .add_filter("Everything", &["*"]);
-                let chosen = match purpose {
-                    Purpose::Open => pollster::block_on(dialog.pick_file()),
-                    Purpose::Save => pollster::block_on(
-                        dialog
-                            .set_file_name(name)
-                            .add_filter("PGN", &["pgn"])
-                            .save_file(),
-                    ),
-                };
-                let _ = tx.send(chosen.map(|f| f.path().to_path_buf()));
-            });
-        if spawned.is_ok() {
-            self.waiting = Some((purpose, Mutex::new(rx)));
-        }
+        // A dialog cannot be stopped: it waits for the player, whatever the flag says.
+        let job = Job::start("hexchess-file-dialog", SMALL_STACK, move |_| {
+            let dialog = rfd::AsyncFileDialog::new()
+                .set_directory(&dir)
+                .add_filter("Games and positions", &["pgn", "txt", "fen", "ron"])
+                .add_filter("Everything", &["*"]);
+            let chosen = match purpose {
+                Purpose::Open => pollster::block_on(dialog.pick_file()),
+                Purpose::Save => pollster::block_on(
+                    dialog
+                        .set_file_name(name)
+                        .add_filter("PGN", &["pgn"])
+                        .save_file(),
+                ),
+            };
+            chosen.map(|f| f.path().to_path_buf())
+        });
+        self.waiting = Some((purpose, job));
     }
 }
 
@@ -74,18 +68,14 @@ pub(super) fn collect_choices(
     mut save: MessageWriter<SaveTo>,
     mut notices: MessageWriter<GameNotice>,
 ) {
-    let Some((purpose, rx)) = &dialog.waiting else {
+    let Some((purpose, job)) = dialog.waiting.as_mut() else {
         return;
     };
     let purpose = *purpose;
-    let received = match rx.lock() {
-        Ok(rx) => rx.try_recv(),
-        Err(_) => Err(TryRecvError::Disconnected),
-    };
-    let chosen = match received {
-        Err(TryRecvError::Empty) => return,
-        Ok(chosen) => chosen,
-        Err(TryRecvError::Disconnected) => {
+    let chosen = match job.poll() {
+        Answer::Pending => return,
+        Answer::Ready(chosen) => chosen,
+        Answer::Lost => {
             notices.write(GameNotice("the file dialog could not open".into()));
             None
         }
