@@ -263,7 +263,7 @@ impl Catalogue {
         id: &str,
     ) -> std::sync::Arc<hexchess_core::Rules<hexchess_core::bitboard::WideBitboard>> {
         let catalog = hexchess_core::Catalog::builtin();
-        std::sync::Arc::clone(&catalog.get(id).unwrap().rules)
+        std::sync::Arc::clone(catalog.get(id).unwrap().rules())
     }
 }
 

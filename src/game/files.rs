@@ -111,7 +111,7 @@ fn fen_variant(fen: &str, catalog: &Catalog, current: &str) -> Result<String, St
     let fits = |id: &str| {
         catalog
             .get(id)
-            .map(|e| Game::from_fen(std::sync::Arc::clone(&e.rules), fen))
+            .map(|e| Game::from_fen(std::sync::Arc::clone(e.rules()), fen))
     };
     match fits(current) {
         Some(Ok(_)) => return Ok(current.to_string()),
@@ -248,7 +248,7 @@ mod tests {
     fn text_opens_as_a_position_of_the_right_variant_or_as_games() {
         let catalog = Catalog::builtin();
         let start =
-            |id: &str| hexchess_core::Position::start(Arc::clone(&catalog.get(id).unwrap().rules));
+            |id: &str| hexchess_core::Position::start(Arc::clone(catalog.get(id).unwrap().rules()));
         let (grand, mccooey) = (start("grand"), start("mccooey"));
         // A Grand start pasted while Gliński is on the board: only Grand reads it. A
         // McCooey start fits Gliński's board too, and stays on it.

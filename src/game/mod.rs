@@ -70,7 +70,7 @@ pub struct CurrentGame {
 impl CurrentGame {
     /// A game of the catalog's `entry` from its start.
     pub fn new(entry: &CatalogEntry) -> CurrentGame {
-        CurrentGame::of(Game::new(Arc::clone(&entry.rules)), entry, None)
+        CurrentGame::of(Game::new(Arc::clone(entry.rules())), entry, None)
     }
 
     /// `game`, a game of `entry`'s variant, on the board.
@@ -92,7 +92,7 @@ impl CurrentGame {
         fen: Option<&str>,
         turns: &[S],
     ) -> Result<CurrentGame, hexchess_core::StartError> {
-        let game = Game::from_moves(Arc::clone(&entry.rules), fen, turns)?;
+        let game = Game::from_moves(Arc::clone(entry.rules()), fen, turns)?;
         Ok(CurrentGame::of(game, entry, fen.map(str::to_string)))
     }
 

@@ -113,7 +113,7 @@ impl Unfinished {
         let Some(entry) = catalog.get(&self.variant) else {
             return Err(format!("no variant '{}' loads", self.variant));
         };
-        let rules = Arc::clone(&entry.rules);
+        let rules = Arc::clone(entry.rules());
         let mut game = match self.record.tag("FEN") {
             Some(fen) => Game::from_fen(rules, fen).map_err(|e| format!("bad FEN: {e}"))?,
             None => Game::new(rules),

@@ -105,7 +105,7 @@ pub(super) fn new_game_menu(
                     });
                 });
                 if let Some(entry) = variants.0.get(&memory.setup.variant) {
-                    let rules = &entry.rules;
+                    let rules = &entry.rules();
                     ui.separator();
                     ui.vertical(|ui| {
                         super::variant_card::variant_card(
@@ -210,7 +210,7 @@ fn setup_grid(ui: &mut egui::Ui, variants: &Variants, setup: &mut Setup) {
                 .filter(|e| e.side_count() > 2)
             {
                 Some(entry) => {
-                    super::seats::seat_choices(ui, &entry.rules, &mut setup.seats);
+                    super::seats::seat_choices(ui, entry.rules(), &mut setup.seats);
                 }
                 None => {
                     ui.vertical(|ui| {

@@ -254,7 +254,7 @@ mod tests {
     #[test]
     fn each_piece_shows_where_it_goes_from_the_middle() {
         let catalog = Catalog::builtin();
-        let rules = Arc::clone(&catalog.get("glinski").unwrap().rules);
+        let rules = Arc::clone(catalog.get("glinski").unwrap().rules());
         let count = |letter: char| {
             let kind = rules.kind_by_letter(letter).unwrap();
             moves_from_the_middle(&rules, kind).1.len()

@@ -213,7 +213,12 @@ pub fn run(
     extras: &Extras,
 ) -> Result<String, String> {
     let entry = crate::entry_for(variant)?;
-    let game =
-        Game::from_moves_with(entry.rules, fen, turns, Draws::Called).map_err(|e| e.to_string())?;
+    let game = Game::from_moves_with(
+        std::sync::Arc::clone(entry.rules()),
+        fen,
+        turns,
+        Draws::Called,
+    )
+    .map_err(|e| e.to_string())?;
     game_svg(&game, extras)
 }

@@ -637,7 +637,7 @@ fn perft(
     match entry.two_player_rules() {
         Some(rules) => perft_in(rules, depth, fen, moves, divide),
         None => {
-            let total = multi::perft(entry.rules, depth, fen, moves, divide)?;
+            let total = multi::perft(Arc::clone(entry.rules()), depth, fen, moves, divide)?;
             out!("{total}");
             Ok(())
         }

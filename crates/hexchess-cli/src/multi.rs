@@ -46,7 +46,7 @@ pub fn round_robin(
     if entry.side_count() <= 2 {
         return Err(format!("'{variant}' is not a game of more sides"));
     }
-    let rules = entry.rules;
+    let rules = entry.rules();
     let strategies: Vec<Strategy> = if strategies.is_empty() {
         Strategy::ALL.to_vec()
     } else {
@@ -59,7 +59,7 @@ pub fn round_robin(
         strategies,
         ..config
     };
-    let report = round_robin::run(&rules, &config, &|i, r| {
+    let report = round_robin::run(rules, &config, &|i, r| {
         let seats: Vec<String> = r
             .seats
             .iter()

@@ -63,7 +63,7 @@ fn make(variant: &str, plies: &str, file: &str) -> Result<(), String> {
         long_game(Position::start(entry.two_player_rules().unwrap()), plies)
     } else {
         let entry = catalog.get(variant).ok_or("no such variant")?;
-        long_game_of_more(Game::new(Arc::clone(&entry.rules)), plies)
+        long_game_of_more(Game::new(Arc::clone(entry.rules())), plies)
     };
     for m in &moves {
         at = game.tree.add_move(at, m);

@@ -2,7 +2,7 @@
 //! folders, with the errors of the files that did not load.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use crate::bitboard::WideBitboard;
 use crate::rules::Rules;
@@ -24,7 +24,10 @@ pub enum VariantSource {
 pub struct CatalogEntry {
     pub spec: VariantSpec,
     /// The variant's rules on the wide cell sets: what every game of it is played by.
-    pub rules: Arc<Rules<WideBitboard>>,
+    /// A two-player variant's are compiled on first use (the engine's tools, which
+    /// search on the narrow sets, never need them; a start-up compiling both for every
+    /// variant took twice as long); a clone shares them.
+    wide: Arc<OnceLock<Arc<Rules<WideBitboard>>>>,
     /// A two-player variant's rules on the narrow cell sets (one 128-bit word), which
     /// the engine's search, perft and the endgame tables run on; `None` for a game of
     /// more sides.
@@ -41,9 +44,22 @@ impl CatalogEntry {
         &self.spec.name
     }
 
+    /// The variant's rules on the wide cell sets: what every game of it is played by.
+    pub fn rules(&self) -> &Arc<Rules<WideBitboard>> {
+        self.wide.get_or_init(|| {
+            // Only a two-player variant gets here uncompiled, and its narrow rules
+            // compiled from this spec: the wide cell sets hold every board the narrow
+            // ones do, and the compiler checks nothing else that depends on them, so
+            // this cannot fail.
+            let rules = Rules::<WideBitboard>::compile(&self.spec)
+                .expect("a variant that compiles on the narrow cell sets compiles on the wide");
+            Arc::new(rules)
+        })
+    }
+
     /// How many sides play.
     pub fn side_count(&self) -> usize {
-        self.rules.side_count()
+        self.spec.sides.len()
     }
 
     /// The two-player rules on the narrow cell sets (see [`CatalogEntry::two_player`]).
@@ -59,31 +75,36 @@ pub struct Catalog {
     errors: Vec<VariantError>,
 }
 
-/// A variant compiled: its rules, and for two sides the narrow rules too.
+/// A variant compiled: a two-player variant on the narrow cell sets (its wide rules
+/// come when first asked for: [`CatalogEntry::rules`]), a game of more sides on the
+/// wide ones.
 #[derive(Clone, Debug)]
 pub struct Compiled {
-    pub rules: Arc<Rules<WideBitboard>>,
+    pub rules: Option<Arc<Rules<WideBitboard>>>,
     pub two_player: Option<Arc<Rules>>,
 }
 
 /// Checks and compiles a variant of any number of sides, turning rule-compilation
 /// problems into a variant error that names `file`. A two-player variant is compiled
-/// twice (narrow and wide cell sets): its board must fit the narrow sets, as the
-/// engine searches on them.
+/// on the narrow cell sets (its board must fit them, as the engine searches on them;
+/// the wide rules follow from the same spec when first asked for).
 pub fn compile(spec: &VariantSpec, file: &str) -> Result<Compiled, VariantError> {
-    let rules = Rules::<WideBitboard>::compile(spec)
+    if spec.sides.len() > 2 {
+        let rules = Rules::<WideBitboard>::compile(spec)
+            .map(Arc::new)
+            .map_err(|e| rules_error(file, e))?;
+        return Ok(Compiled {
+            rules: Some(rules),
+            two_player: None,
+        });
+    }
+    let narrow = Rules::new(spec)
         .map(Arc::new)
         .map_err(|e| rules_error(file, e))?;
-    let two_player = if spec.sides.len() > 2 {
-        None
-    } else {
-        Some(
-            Rules::new(spec)
-                .map(Arc::new)
-                .map_err(|e| rules_error(file, e))?,
-        )
-    };
-    Ok(Compiled { rules, two_player })
+    Ok(Compiled {
+        rules: None,
+        two_player: Some(narrow),
+    })
 }
 
 /// Compiles a two-player variant on the narrow cell sets only (tests and tools that
@@ -120,9 +141,13 @@ fn builtin(id: &str) -> Option<CatalogEntry> {
 
 impl CatalogEntry {
     fn new(spec: VariantSpec, compiled: Compiled, source: VariantSource) -> CatalogEntry {
+        let wide = OnceLock::new();
+        if let Some(rules) = compiled.rules {
+            let _ = wide.set(rules);
+        }
         CatalogEntry {
             spec,
-            rules: compiled.rules,
+            wide: Arc::new(wide),
             two_player: compiled.two_player,
             source,
         }

@@ -31,7 +31,7 @@ fn two_player(catalog: &Catalog) -> Vec<(String, Arc<Rules<WideBitboard>>, Arc<R
         .iter()
         .filter_map(|e| {
             let narrow = e.two_player_rules()?;
-            Some((e.id().to_string(), Arc::clone(&e.rules), narrow))
+            Some((e.id().to_string(), Arc::clone(e.rules()), narrow))
         })
         .collect()
 }
@@ -102,7 +102,7 @@ fn perft_through_the_game_agrees_with_the_position() {
         assert_eq!(game.perft(depth), pos.perft(depth), "{id}");
     }
     // Gliński's published counts (docs/rules.md).
-    let glinski = Arc::clone(&catalog.get("glinski").unwrap().rules);
+    let glinski = Arc::clone(catalog.get("glinski").unwrap().rules());
     assert_eq!(Game::new(glinski).perft(3), 137_858);
 }
 
@@ -113,7 +113,7 @@ fn find(
     wanted: impl Fn(&Position<WideBitboard>, Move) -> bool,
 ) -> (Game, Move) {
     let catalog = catalog();
-    let rules = Arc::clone(&catalog.get(id).unwrap().rules);
+    let rules = Arc::clone(catalog.get(id).unwrap().rules());
     let mut rng = StdRng::seed_from_u64(seed);
     for _ in 0..2_000 {
         let mut game = Game::new(Arc::clone(&rules));
@@ -174,7 +174,7 @@ fn a_step_report_says_what_was_taken_where_which_rook_castled_and_what_was_promo
 #[test]
 fn the_checked_play_refuses_what_the_rules_refuse_and_changes_nothing() {
     let catalog = catalog();
-    let rules = Arc::clone(&catalog.get("glinski").unwrap().rules);
+    let rules = Arc::clone(catalog.get("glinski").unwrap().rules());
     let mut game = Game::new(rules);
     let before = game.to_fen();
     let board = game.position().rules().board();
@@ -195,7 +195,7 @@ fn the_checked_play_refuses_what_the_rules_refuse_and_changes_nothing() {
     // Once a game has ended every step is refused as game over, the last move too.
     let mut rng = StdRng::seed_from_u64(7);
     let over = loop {
-        let mut g = Game::new(Arc::clone(&catalog.get("mini").unwrap().rules));
+        let mut g = Game::new(Arc::clone(catalog.get("mini").unwrap().rules()));
         while g.end().is_none() && g.turns().len() < 600 {
             let steps = g.steps();
             g.play_unchecked(steps[rng.random_range(0..steps.len())]);
@@ -213,7 +213,7 @@ fn the_checked_play_refuses_what_the_rules_refuse_and_changes_nothing() {
 #[test]
 fn a_game_set_up_from_moves_is_the_game_played_to_them_and_a_bad_move_is_named() {
     let catalog = catalog();
-    let rules = Arc::clone(&catalog.get("glinski").unwrap().rules);
+    let rules = Arc::clone(catalog.get("glinski").unwrap().rules());
     let played = {
         let mut g = Game::new(Arc::clone(&rules));
         for t in ["f5f6", "c7c5", "Ni3"] {
@@ -233,7 +233,7 @@ fn a_game_set_up_from_moves_is_the_game_played_to_them_and_a_bad_move_is_named()
     let fen = Game::from_moves(rules, Some("not a fen"), &[] as &[&str]).unwrap_err();
     assert!(matches!(fen, StartError::Fen(_)), "{fen:?}");
     // A game of more sides the same way: whole turns.
-    let three = Arc::clone(&catalog.get("hexachess-3").unwrap().rules);
+    let three = Arc::clone(catalog.get("hexachess-3").unwrap().rules());
     let g = Game::from_moves(three, None, &["e3e4", "c13d13", "l13l12"]).unwrap();
     assert_eq!(g.turns().len(), 3);
 }
@@ -242,7 +242,7 @@ fn a_game_set_up_from_moves_is_the_game_played_to_them_and_a_bad_move_is_named()
 fn a_king_taken_is_reported_with_the_standing_it_changed() {
     // The position of docs/rules.md §13.7's example: Black takes White's king.
     let catalog = catalog();
-    let rules = Arc::clone(&catalog.get("hexachess-3").unwrap().rules);
+    let rules = Arc::clone(catalog.get("hexachess-3").unwrap().rules());
     let mut game = Game::from_fen(
         rules,
         "5wK3/10/11/5wP6/13/14/9wR5/16/17/3bP8cR3/4bB10/bK10cB2/6cN6/12/8wQ2/10/3bR4cK b - 0 1",
@@ -265,7 +265,7 @@ fn a_game_rewound_is_the_game_as_it_stood_after_so_many_turns() {
     let catalog = catalog();
     let mut rng = StdRng::seed_from_u64(39);
     for id in ["glinski", "hexachess-3", "hexachess-4"] {
-        let rules = Arc::clone(&catalog.get(id).unwrap().rules);
+        let rules = Arc::clone(catalog.get(id).unwrap().rules());
         let mut game = Game::new(Arc::clone(&rules));
         // Snapshots taken as the game is played: what each rewind must give back.
         let mut seen = vec![game.clone()];
@@ -320,7 +320,7 @@ fn with_clock(fen: &str, halfmove: u32) -> String {
 #[test]
 fn a_game_whose_draws_are_called_by_its_driver_plays_on_past_them() {
     let catalog = catalog();
-    let rules = Arc::clone(&catalog.get("glinski").unwrap().rules);
+    let rules = Arc::clone(catalog.get("glinski").unwrap().rules());
     // Knights out and back three times: the start comes a third time.
     let shuffle = ["d1c3", "d9f8", "c3d1", "f8d9"];
     let mut moves: Vec<&str> = shuffle.iter().cycle().take(8).copied().collect();
@@ -369,7 +369,7 @@ fn a_game_whose_draws_are_called_by_its_driver_plays_on_past_them() {
     assert_eq!(on.unwrap().end(), None);
 
     // A game of three sides the same way.
-    let three = Arc::clone(&catalog.get("hexachess-3").unwrap().rules);
+    let three = Arc::clone(catalog.get("hexachess-3").unwrap().rules());
     let fen = with_clock(&Game::new(Arc::clone(&three)).to_fen(), 160);
     let over = Game::from_moves(Arc::clone(&three), Some(&fen), &[] as &[&str]).unwrap();
     assert_eq!(
@@ -404,7 +404,7 @@ fn a_game_whose_draws_are_called_by_its_driver_plays_on_past_them() {
 #[test]
 fn a_game_whose_draws_are_called_still_ends_at_a_checkmate() {
     let catalog = catalog();
-    let rules = Arc::clone(&catalog.get("glinski").unwrap().rules);
+    let rules = Arc::clone(catalog.get("glinski").unwrap().rules());
     // White mates in two (the engine's tests prove it): find a line that mates.
     let fen = "6/7/4Q3/9/10/11/4R5/9/1K4k1/7/6 w - 0 1";
     let start = Game::from_moves_with(Arc::clone(&rules), Some(fen), &[] as &[&str], Draws::Called)
@@ -444,10 +444,10 @@ fn a_game_whose_draws_are_called_still_ends_at_a_checkmate() {
 #[test]
 fn a_two_player_fen_owes_nothing() {
     let catalog = catalog();
-    let rules = Arc::clone(&catalog.get("glinski").unwrap().rules);
+    let rules = Arc::clone(catalog.get("glinski").unwrap().rules());
     let fen = format!("{} owe:w3", Game::new(Arc::clone(&rules)).to_fen());
     assert!(Game::from_fen(rules, &fen).is_err(), "{fen}");
-    let three = Arc::clone(&catalog.get("hexachess-3").unwrap().rules);
+    let three = Arc::clone(catalog.get("hexachess-3").unwrap().rules());
     let fen = format!("{} owe:c3", Game::new(Arc::clone(&three)).to_fen());
     assert_eq!(Game::from_fen(three, &fen).unwrap().to_fen(), fen);
 }

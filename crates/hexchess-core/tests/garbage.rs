@@ -280,7 +280,7 @@ fn pgn_games(catalog: &Catalog, rng: &mut StdRng) -> Vec<PgnGame> {
         .iter()
         .map(|e| match e.two_player_rules() {
             Some(rules) => (e.id(), Ok(Position::start(rules))),
-            None => (e.id(), Err(Game::new(Arc::clone(&e.rules)))),
+            None => (e.id(), Err(Game::new(Arc::clone(e.rules())))),
         });
     let mut games = Vec::new();
     for (id, mut game) in starts {

@@ -140,7 +140,7 @@ fn a_stoppable_count_agrees_and_a_stopped_one_gives_nothing() {
 
     let three = hexchess_core::Catalog::builtin();
     let entry = three.get("hexachess-3").expect("built in");
-    let game = hexchess_core::game::Game::new(std::sync::Arc::clone(&entry.rules));
+    let game = hexchess_core::game::Game::new(std::sync::Arc::clone(entry.rules()));
     assert_eq!(game.perft_until(2, &go_on), Some(game.perft(2)));
     assert_eq!(game.perft_until(2, &stopped), None);
 }

@@ -208,7 +208,7 @@ fn games_of_more_sides_round_trip_turn_by_turn() {
     let mut rng = StdRng::seed_from_u64(5);
     for entry in more {
         for from_fen in [false, true] {
-            let mut start = Game::new(Arc::clone(&entry.rules));
+            let mut start = Game::new(Arc::clone(entry.rules()));
             let mut game = PgnGame::new();
             tags(&mut game, entry.id());
             if from_fen {
@@ -217,7 +217,7 @@ fn games_of_more_sides_round_trip_turn_by_turn() {
                 }
                 let fen = start.to_fen();
                 game.set_tag("FEN", fen.as_str());
-                start = Game::from_fen(Arc::clone(&entry.rules), &fen).unwrap();
+                start = Game::from_fen(Arc::clone(entry.rules()), &fen).unwrap();
             }
             let root = game.tree.root();
             let end = random_line(&mut game.tree, root, start, 30, 2, &mut rng);
@@ -241,7 +241,7 @@ fn a_round_of_more_sides_is_under_one_number() {
     let catalog = Catalog::builtin();
     let entry = catalog.get("hexachess-3").unwrap();
     let mut rng = StdRng::seed_from_u64(1);
-    let mut g = Game::new(Arc::clone(&entry.rules));
+    let mut g = Game::new(Arc::clone(entry.rules()));
     let mut game = PgnGame::new();
     game.set_tag("Variant", "hexachess-3");
     let mut at = game.tree.root();

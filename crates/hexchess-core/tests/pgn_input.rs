@@ -283,7 +283,7 @@ fn moves_after_the_end_are_refused_naming_the_rule() {
 /// ended.
 fn game_of_more_to_its_end(variant: &str, seed: u64) -> (Vec<String>, String) {
     let catalog = Catalog::builtin();
-    let mut game = Game::new(Arc::clone(&catalog.get(variant).unwrap().rules));
+    let mut game = Game::new(Arc::clone(catalog.get(variant).unwrap().rules()));
     let mut rng = StdRng::seed_from_u64(seed);
     let mut turns = Vec::new();
     while game.end().is_none() {

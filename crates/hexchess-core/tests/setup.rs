@@ -440,7 +440,7 @@ fn two_problems_are_both_listed_and_checks_are_looked_for_beside_others() {
 #[test]
 fn a_side_out_of_a_game_of_three_may_not_be_the_one_to_move() {
     let entry = Catalog::builtin();
-    let rules = Arc::clone(&entry.get("hexachess-3").expect("built in").rules);
+    let rules = Arc::clone(entry.get("hexachess-3").expect("built in").rules());
     let start = Position::start(Arc::clone(&rules));
     let mut s = Setup::from_position(&start);
     let third_king = s

@@ -11,7 +11,7 @@ use hexchess_engine::multi::{MultiLimits, MultiSearcher, Strategy};
 fn three() -> Game {
     let catalog = Catalog::builtin();
     let entry = catalog.get("hexachess-3").expect("built in");
-    Game::new(Arc::clone(&entry.rules))
+    Game::new(Arc::clone(entry.rules()))
 }
 
 #[test]

@@ -119,7 +119,7 @@ fn a_game_of_more_sides_from_a_fen_and_turns_answers_a_turn_it_can_play() {
         s.run(&[&format!("setoption name UCI_Variant value {variant}")]);
         assert!(s.engine.position().is_none(), "no narrow position");
         // A FEN of the game two turns in, then the third turn.
-        let rules = Arc::clone(&catalog.get(variant).unwrap().rules);
+        let rules = Arc::clone(catalog.get(variant).unwrap().rules());
         let fen = Game::from_moves(Arc::clone(&rules), None, &turns[..2])
             .unwrap()
             .to_fen();

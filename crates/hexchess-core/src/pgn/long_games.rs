@@ -82,7 +82,7 @@ fn next_move(pos: &Position, seen: &HashSet<u64>, rng: &mut StdRng) -> Option<Mo
 /// Turns written as the file writes them (steps joined by `&`).
 pub(crate) fn long_game_of_more(variant: &str, turns: usize, seed: u64) -> Vec<String> {
     let catalog = Catalog::builtin();
-    let rules = Arc::clone(&catalog.get(variant).unwrap().rules);
+    let rules = Arc::clone(catalog.get(variant).unwrap().rules());
     let mut game = Game::new(rules);
     let mut rng = StdRng::seed_from_u64(seed);
     let mut seen = HashSet::new();

@@ -375,7 +375,7 @@ pub(crate) fn start_of(
             line,
             variant: variant.to_string(),
         })?;
-    let rules = Arc::clone(&entry.rules);
+    let rules = Arc::clone(entry.rules());
     match fen {
         Some(fen) => Game::from_fen(rules, fen).map_err(|e| ReplayError::BadFen {
             game,

@@ -274,7 +274,7 @@ impl Engine {
 
     /// The option table for the current variant.
     fn options(&self) -> Vec<EngineOption> {
-        options::table(self.variant.rules.id(), &self.variant_ids())
+        options::table(self.variant.rules().id(), &self.variant_ids())
     }
 
     fn uci(&self) {
@@ -446,7 +446,7 @@ impl Engine {
             Start::StartPos => None,
             Start::Fen(fen) => Some(fen.as_str()),
         };
-        let rules = Arc::clone(&self.variant.rules);
+        let rules = Arc::clone(self.variant.rules());
         match Game::from_moves_with(rules, fen, moves, Draws::Called) {
             Ok(game) => {
                 self.stop();
@@ -624,7 +624,7 @@ impl Engine {
 
 /// The variant's start as the protocol keeps a game: its draws the GUI's to call.
 fn start_of(variant: &CatalogEntry) -> Game {
-    let rules = Arc::clone(&variant.rules);
+    let rules = Arc::clone(variant.rules());
     let no_moves: &[&str] = &[];
     match Game::from_moves_with(Arc::clone(&rules), None, no_moves, Draws::Called) {
         Ok(game) => game,
