@@ -1,0 +1,257 @@
+//! A game's events, numbered: every change the server announces (a move, a clock, an
+//! offer, the end) gets the next version, and the newest are kept so that a client
+//! that lost its connection names the last version it saw and receives what it
+//! missed. When what it missed is no longer all kept, it is told to resync (fetch the
+//! whole game) instead: a gap is never papered over.
+//!
+//! An event may be for one seat only (Screen HexaChess: a side's hidden deployment).
+//! Everyone else still receives its number, without its content, so that every
+//! client's count stays without gaps and a missing event is always noticed.
+
+use std::collections::VecDeque;
+
+use hexchess_core::Side;
+use serde_json::{Value, json};
+
+/// Who may see an event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Audience {
+    Everyone,
+    /// Only the player of this seat (a hidden deployment).
+    Seat(Side),
+}
+
+/// Who is looking: a seat's player, or a spectator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Viewer {
+    Seat(Side),
+    Spectator,
+}
+
+impl Audience {
+    fn shows_to(self, viewer: Viewer) -> bool {
+        match (self, viewer) {
+            (Audience::Everyone, _) => true,
+            (Audience::Seat(s), Viewer::Seat(v)) => s == v,
+            (Audience::Seat(_), Viewer::Spectator) => false,
+        }
+    }
+}
+
+/// One event as kept.
+#[derive(Clone, Debug, PartialEq)]
+struct Event {
+    version: u64,
+    audience: Audience,
+    body: Value,
+}
+
+/// What a viewer is sent of one event: the event (its body with its version `v`), or
+/// only its version when it is not theirs to see.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Sent {
+    Event { version: u64, body: Value },
+    Skip { version: u64 },
+}
+
+impl Sent {
+    pub fn version(&self) -> u64 {
+        match self {
+            Sent::Event { version, .. } | Sent::Skip { version } => *version,
+        }
+    }
+
+    /// The JSON a client receives: the body's fields and `v`, or `{"v": N}` alone.
+    pub fn to_json(&self) -> Value {
+        match self {
+            Sent::Skip { version } => json!({ "v": version }),
+            Sent::Event { version, body } => {
+                let mut out = match body {
+                    Value::Object(fields) => fields.clone(),
+                    other => {
+                        let mut m = serde_json::Map::new();
+                        m.insert("d".into(), other.clone());
+                        m
+                    }
+                };
+                out.insert("v".into(), json!(version));
+                Value::Object(out)
+            }
+        }
+    }
+}
+
+/// What a reconnecting client receives.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CatchUp {
+    /// It has seen everything.
+    UpToDate,
+    /// The events after the version it named, oldest first.
+    Events(Vec<Sent>),
+    /// What it missed is no longer all kept (or it named a version that never was):
+    /// it must fetch the whole game.
+    Resync,
+}
+
+/// A game's numbered events, the newest `capacity` kept.
+#[derive(Clone, Debug)]
+pub struct EventLog {
+    newest: u64,
+    kept: VecDeque<Event>,
+    capacity: usize,
+}
+
+/// Events kept per game: lichess keeps 20; a turn of two moves with its clocks and
+/// standings is more events than a two-player move, so a few more.
+pub const KEPT_EVENTS: usize = 64;
+
+impl EventLog {
+    /// A log starting after `version` (0 for a new game; a game's stored version when
+    /// the server restarts, so that numbering goes on).
+    pub fn starting_at(version: u64, capacity: usize) -> EventLog {
+        EventLog {
+            newest: version,
+            kept: VecDeque::with_capacity(capacity),
+            capacity: capacity.max(1),
+        }
+    }
+
+    /// The newest version (0 before any event).
+    pub fn version(&self) -> u64 {
+        self.newest
+    }
+
+    /// Numbers and keeps an event; its version.
+    pub fn publish(&mut self, audience: Audience, body: Value) -> u64 {
+        self.newest += 1;
+        if self.kept.len() == self.capacity {
+            self.kept.pop_front();
+        }
+        self.kept.push_back(Event {
+            version: self.newest,
+            audience,
+            body,
+        });
+        self.newest
+    }
+
+    /// How `viewer` sees the event just published (for sending it live).
+    pub fn latest_for(&self, viewer: Viewer) -> Option<Sent> {
+        self.kept.back().map(|e| sent(e, viewer))
+    }
+
+    /// What a client that saw up to `seen` has missed.
+    pub fn since(&self, seen: u64, viewer: Viewer) -> CatchUp {
+        if seen == self.newest {
+            return CatchUp::UpToDate;
+        }
+        if seen > self.newest {
+            return CatchUp::Resync;
+        }
+        let oldest_kept = self.kept.front().map_or(self.newest + 1, |e| e.version);
+        if seen + 1 < oldest_kept {
+            return CatchUp::Resync;
+        }
+        CatchUp::Events(
+            self.kept
+                .iter()
+                .filter(|e| e.version > seen)
+                .map(|e| sent(e, viewer))
+                .collect(),
+        )
+    }
+}
+
+fn sent(e: &Event, viewer: Viewer) -> Sent {
+    if e.audience.shows_to(viewer) {
+        Sent::Event {
+            version: e.version,
+            body: e.body.clone(),
+        }
+    } else {
+        Sent::Skip { version: e.version }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn log_of(n: u64, capacity: usize) -> EventLog {
+        let mut log = EventLog::starting_at(0, capacity);
+        for i in 1..=n {
+            assert_eq!(
+                log.publish(Audience::Everyone, json!({ "t": "move", "n": i })),
+                i
+            );
+        }
+        log
+    }
+
+    #[test]
+    fn a_client_is_caught_up_from_the_last_version_it_saw() {
+        let log = log_of(10, 64);
+        assert_eq!(log.since(10, Viewer::Spectator), CatchUp::UpToDate);
+        let CatchUp::Events(missed) = log.since(7, Viewer::Spectator) else {
+            panic!("events")
+        };
+        let versions: Vec<u64> = missed.iter().map(Sent::version).collect();
+        assert_eq!(versions, [8, 9, 10]);
+        assert_eq!(missed[0].to_json(), json!({ "t": "move", "n": 8, "v": 8 }));
+        // From the very start, while everything is kept.
+        let CatchUp::Events(all) = log.since(0, Viewer::Spectator) else {
+            panic!("events")
+        };
+        assert_eq!(all.len(), 10);
+    }
+
+    #[test]
+    fn a_gap_that_is_no_longer_kept_or_a_version_from_the_future_means_resync() {
+        let log = log_of(30, 20);
+        // Kept: 11..=30. Seen 10: 11 onwards are all there.
+        assert!(matches!(log.since(10, Viewer::Spectator), CatchUp::Events(e) if e.len() == 20));
+        // Seen 9: event 10 is gone.
+        assert_eq!(log.since(9, Viewer::Spectator), CatchUp::Resync);
+        assert_eq!(log.since(31, Viewer::Spectator), CatchUp::Resync);
+    }
+
+    #[test]
+    fn a_hidden_deployment_reaches_its_seat_only_and_the_others_keep_count() {
+        let mut log = EventLog::starting_at(0, 64);
+        log.publish(Audience::Everyone, json!({ "t": "start" }));
+        log.publish(
+            Audience::Seat(Side::White),
+            json!({ "t": "place", "cell": "f2" }),
+        );
+        log.publish(Audience::Everyone, json!({ "t": "placed", "by": "white" }));
+        let white = log.since(0, Viewer::Seat(Side::White));
+        let black = log.since(0, Viewer::Seat(Side::Black));
+        let watcher = log.since(0, Viewer::Spectator);
+        let CatchUp::Events(w) = white else { panic!() };
+        assert_eq!(
+            w[1].to_json(),
+            json!({ "t": "place", "cell": "f2", "v": 2 })
+        );
+        for other in [black, watcher] {
+            let CatchUp::Events(o) = other else { panic!() };
+            assert_eq!(o[1], Sent::Skip { version: 2 });
+            assert_eq!(o[1].to_json(), json!({ "v": 2 }));
+            // Nothing of the hidden cell in anything sent.
+            let text: String = o.iter().map(|s| s.to_json().to_string()).collect();
+            assert!(!text.contains("f2"), "{text}");
+            let versions: Vec<u64> = o.iter().map(Sent::version).collect();
+            assert_eq!(versions, [1, 2, 3], "no gap");
+        }
+    }
+
+    #[test]
+    fn numbering_goes_on_after_a_restart() {
+        let mut log = EventLog::starting_at(41, KEPT_EVENTS);
+        assert_eq!(log.version(), 41);
+        // Nothing kept yet: a client that saw 41 is up to date, one that saw 40 resyncs.
+        assert_eq!(log.since(41, Viewer::Spectator), CatchUp::UpToDate);
+        assert_eq!(log.since(40, Viewer::Spectator), CatchUp::Resync);
+        assert_eq!(log.publish(Audience::Everyone, json!({ "t": "x" })), 42);
+        assert!(matches!(log.since(41, Viewer::Spectator), CatchUp::Events(e) if e.len() == 1));
+    }
+}

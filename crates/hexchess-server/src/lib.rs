@@ -1,0 +1,19 @@
+//! The online server's mechanisms, apart from the network and the database that will
+//! carry them (issue 40; the research behind them is docs/online-research.md):
+//!
+//! - [`history`]: every event of a game numbered, the newest kept, a reconnecting
+//!   client caught up from the last number it saw (or told to resync), and events a
+//!   seat may not see (a hidden deployment) sent to the others as a bare number.
+//! - [`clock`]: a clock per seat with Fischer increment, charged for the time a move
+//!   took less the network's lag, within a quota that grows with each move.
+//! - [`rate`]: how many messages a client may send in a window of time.
+//! - [`message`]: what a client sends, read with a size limit and clear errors, and
+//!   the judgement of a move by its ply, so that a move sent twice is played once.
+//!
+//! Time is passed in as a [`std::time::Duration`] since any fixed moment, so that each
+//! mechanism is tested exactly, without sleeping.
+
+pub mod clock;
+pub mod history;
+pub mod message;
+pub mod rate;

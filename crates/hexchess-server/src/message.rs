@@ -1,0 +1,210 @@
+//! What a client sends: JSON objects with a type `t`, each at most
+//! [`MAX_MESSAGE_BYTES`], read with errors that say what is wrong (and where), never a
+//! panic. A move names the ply it is for (how many steps the game had played before
+//! it), so that a move sent again after a lost acknowledgement is recognised and
+//! acknowledged again, never played twice.
+
+use std::fmt;
+
+use serde::Deserialize;
+
+/// The largest message a client may send (lila-ws refuses frames over 8 KiB; a move
+/// is some tens of bytes).
+pub const MAX_MESSAGE_BYTES: usize = 8192;
+
+/// A client's message.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(tag = "t", rename_all = "snake_case")]
+pub enum ClientMessage {
+    /// The first message: who the client is (an anonymous secret or an account's
+    /// session), and the protocol version it speaks.
+    Hello {
+        protocol: u32,
+        #[serde(default)]
+        token: Option<String>,
+    },
+    /// Follow a game, as a seat's player or a spectator, from the last event version
+    /// seen (none: the whole game).
+    Join {
+        game: String,
+        #[serde(default)]
+        seen: Option<u64>,
+    },
+    /// One step of a turn (a move, a removal, a swap, or `--` to end a turn of two
+    /// moves after one), for the ply it names; `ack` is the client's number for it.
+    Move {
+        game: String,
+        ply: u32,
+        step: String,
+        ack: u64,
+        /// The client's own measure of its lag, in milliseconds.
+        #[serde(default)]
+        lag_ms: Option<u32>,
+    },
+    Resign {
+        game: String,
+    },
+    /// Offer a draw, or accept one on the table.
+    Draw {
+        game: String,
+    },
+    Ping,
+}
+
+/// Why a message was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MessageError {
+    TooLong {
+        bytes: usize,
+    },
+    NotText,
+    /// Not JSON: what is wrong, and where.
+    NotJson {
+        line: usize,
+        column: usize,
+        what: String,
+    },
+    /// JSON, but not a message: an unknown type, a field missing or of the wrong kind.
+    NotAMessage(String),
+}
+
+impl fmt::Display for MessageError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MessageError::TooLong { bytes } => write!(
+                f,
+                "message of {bytes} bytes; at most {MAX_MESSAGE_BYTES} are read"
+            ),
+            MessageError::NotText => f.write_str("message is not UTF-8 text"),
+            MessageError::NotJson { line, column, what } => {
+                write!(f, "not JSON: line {line}, column {column}: {what}")
+            }
+            MessageError::NotAMessage(what) => write!(f, "not a message: {what}"),
+        }
+    }
+}
+
+impl std::error::Error for MessageError {}
+
+impl ClientMessage {
+    /// Reads one message from a websocket frame's bytes.
+    pub fn read(bytes: &[u8]) -> Result<ClientMessage, MessageError> {
+        if bytes.len() > MAX_MESSAGE_BYTES {
+            return Err(MessageError::TooLong { bytes: bytes.len() });
+        }
+        let text = std::str::from_utf8(bytes).map_err(|_| MessageError::NotText)?;
+        // In two steps: the syntax first, whose errors have a place (a tagged enum's
+        // own errors come without one).
+        let value: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| MessageError::NotJson {
+                line: e.line(),
+                column: e.column(),
+                what: e.to_string(),
+            })?;
+        ClientMessage::deserialize(value).map_err(|e| MessageError::NotAMessage(e.to_string()))
+    }
+}
+
+/// What to do with a move for ply `claimed` when the game has played `played` steps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveCheck {
+    /// The move is for the ply the game is at: play it (if the rules allow).
+    Play,
+    /// The same step was already played at that ply (a resend): acknowledge it again,
+    /// play nothing.
+    AlreadyPlayed,
+    /// For a ply long past with another step, or one not reached yet: refused, and
+    /// the client resyncs.
+    OutOfStep,
+}
+
+/// Judges a move by its ply: `played_at` gives the step the game played at a past ply
+/// (as the client wrote it, so a resend compares equal), `step` is the move's text.
+pub fn check_move(
+    played: u32,
+    claimed: u32,
+    step: &str,
+    played_at: impl Fn(u32) -> Option<String>,
+) -> MoveCheck {
+    if claimed == played {
+        return MoveCheck::Play;
+    }
+    if claimed < played && played_at(claimed).is_some_and(|s| s == step) {
+        return MoveCheck::AlreadyPlayed;
+    }
+    MoveCheck::OutOfStep
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_are_read_by_their_type() {
+        assert_eq!(
+            ClientMessage::read(br#"{"t":"move","game":"ab12","ply":4,"step":"f5f6","ack":7}"#),
+            Ok(ClientMessage::Move {
+                game: "ab12".into(),
+                ply: 4,
+                step: "f5f6".into(),
+                ack: 7,
+                lag_ms: None,
+            })
+        );
+        assert_eq!(
+            ClientMessage::read(br#"{"t":"ping"}"#),
+            Ok(ClientMessage::Ping)
+        );
+        assert_eq!(
+            ClientMessage::read(br#"{"t":"join","game":"ab12","seen":41}"#),
+            Ok(ClientMessage::Join {
+                game: "ab12".into(),
+                seen: Some(41),
+            })
+        );
+    }
+
+    #[test]
+    fn a_bad_message_is_refused_with_what_and_where() {
+        let long = vec![b' '; MAX_MESSAGE_BYTES + 1];
+        assert_eq!(
+            ClientMessage::read(&long),
+            Err(MessageError::TooLong {
+                bytes: MAX_MESSAGE_BYTES + 1
+            })
+        );
+        assert_eq!(ClientMessage::read(b"\xff\xfe"), Err(MessageError::NotText));
+        for (bad, said) in [
+            ("{\"t\":\"move\",\n\"ply\": four}", "line 2, column 9"),
+            (
+                r#"{"t":"move","game":"x","ply":"four","step":"a","ack":1}"#,
+                "invalid type",
+            ),
+            (r#"{"t":"move","game":"x","ply":4}"#, "missing field"),
+            (r#"{"t":"castle"}"#, "unknown variant `castle`"),
+            (
+                r#"{"t":"move","game":"x","ply":-1,"step":"a","ack":1}"#,
+                "-1",
+            ),
+            (r#"[1,2]"#, "not a message"),
+            ("", "EOF"),
+        ] {
+            let e = ClientMessage::read(bad.as_bytes()).unwrap_err();
+            assert!(e.to_string().contains(said), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn a_move_sent_again_is_acknowledged_again_and_never_played_twice() {
+        let history = ["f5f6", "c7c5", "Ni3"];
+        let played_at = |ply: u32| history.get(ply as usize).map(|s| s.to_string());
+        // The game has played 3 steps: the next is ply 3.
+        assert_eq!(check_move(3, 3, "e4e5", played_at), MoveCheck::Play);
+        // Ply 2 was "Ni3": the same sent again after a lost ack.
+        assert_eq!(check_move(3, 2, "Ni3", played_at), MoveCheck::AlreadyPlayed);
+        // Ply 2 with another move: the client is out of step (it resyncs).
+        assert_eq!(check_move(3, 2, "Nf4", played_at), MoveCheck::OutOfStep);
+        // A ply not reached yet.
+        assert_eq!(check_move(3, 5, "e4e5", played_at), MoveCheck::OutOfStep);
+    }
+}
