@@ -347,19 +347,7 @@ impl Clocks {
 /// wins; with more, the game ends there and its opponents still in share the point
 /// (docs/rules.md §13.6).
 pub fn loss_of(game: &CurrentGame, side: Side, why: Termination) -> GameOutcome {
-    // Its opponents still in: in a team game the other team.
-    let enemies = game.rules().enemies(side);
-    let others: Vec<Side> = game
-        .game
-        .sides_in()
-        .into_iter()
-        .filter(|s| enemies.contains(s))
-        .collect();
-    if game.has_more_sides() && !others.is_empty() {
-        GameOutcome::shared(why, &others, game.side_count())
-    } else {
-        GameOutcome::win(!side, why)
-    }
+    game.game.lost_by(side, why)
 }
 
 /// The app's states.

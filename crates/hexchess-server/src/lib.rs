@@ -9,11 +9,15 @@
 //! - [`rate`]: how many messages a client may send in a window of time.
 //! - [`message`]: what a client sends, read with a size limit and clear errors, and
 //!   the judgement of a move by its ply, so that a move sent twice is played once.
+//! - [`hosted`]: a game the server holds, of any variant and number of sides, with
+//!   these together: only a seat's owner moves, every step checked by the rules, the
+//!   server's clocks, and every end (rules, flag, resignation, agreement, abort).
 //!
 //! Time is passed in as a [`std::time::Duration`] since any fixed moment, so that each
 //! mechanism is tested exactly, without sleeping.
 
 pub mod clock;
 pub mod history;
+pub mod hosted;
 pub mod message;
 pub mod rate;

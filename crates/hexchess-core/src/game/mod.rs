@@ -253,6 +253,24 @@ impl<B: CellSet> Game<B> {
         game
     }
 
+    /// How the game ends when `side` loses off the board (its time runs out, it
+    /// resigns): with two sides the other wins; with more, its opponents still in
+    /// share the point, a team game's other team (docs/rules.md §13.6).
+    pub fn lost_by(&self, side: Side, why: Termination) -> GameOutcome {
+        let enemies = self.pos.rules().enemies(side);
+        let winners: Vec<Side> = self
+            .sides_in()
+            .into_iter()
+            .filter(|s| enemies.contains(s))
+            .collect();
+        let sides = self.pos.rules().side_count();
+        if self.multi.is_some() && !winners.is_empty() {
+            GameOutcome::shared(why, &winners, sides)
+        } else {
+            GameOutcome::win(!side, why)
+        }
+    }
+
     /// The position the game began from.
     pub fn start_position(&self) -> Position<B> {
         self.origin.clone()

@@ -1,0 +1,484 @@
+//! A game the server holds: the core's one [`Game`] for every variant (two sides or
+//! more), who sits in each seat, the clocks, and the numbered events every client
+//! follows. The server is the authority: only a seat's owner moves for it, every step
+//! is checked by the rules, a step sent twice is played once, the clocks are the
+//! server's, and every end (by the rules, a flag, a resignation, a draw agreed, an
+//! abort) is decided here.
+
+use std::time::Duration;
+
+use hexchess_core::{Game, GameOutcome, Phase, Side, Step, Termination};
+use serde_json::json;
+
+use crate::clock::{Clock, Flagged, TimeControl};
+use crate::history::{Audience, CatchUp, EventLog, KEPT_EVENTS, Viewer};
+use crate::message::{MoveCheck, check_move};
+
+/// Who a player is to the server (an account, or an anonymous player's secret id).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PlayerId(pub String);
+
+/// Why a request was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// The player holds no seat in this game.
+    NotSeated,
+    /// The seat on move is another's.
+    NotYourTurn,
+    GameOver,
+    /// The move names a ply the game is not at (the client resyncs).
+    OutOfStep,
+    /// Not a step the rules allow now, with what the rules said.
+    NotAllowed(String),
+    /// An abort once every seat has moved.
+    TooLateToAbort,
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refusal::NotSeated => f.write_str("you hold no seat in this game"),
+            Refusal::NotYourTurn => f.write_str("it is not your turn"),
+            Refusal::GameOver => f.write_str("the game is over"),
+            Refusal::OutOfStep => f.write_str("that move is for another ply: resync"),
+            Refusal::NotAllowed(why) => write!(f, "not allowed: {why}"),
+            Refusal::TooLateToAbort => f.write_str("every side has moved: resign instead"),
+        }
+    }
+}
+
+/// Where the game stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    Playing,
+    Over(GameOutcome),
+    /// Called off before every side had moved: no result.
+    Aborted,
+}
+
+/// What a move request did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Played {
+    /// The newest event version after it.
+    pub version: u64,
+    /// The step had already been played (a resend): nothing changed.
+    pub resent: bool,
+}
+
+/// A game on the server.
+#[derive(Clone, Debug)]
+pub struct HostedGame {
+    game: Game,
+    seats: Vec<Option<PlayerId>>,
+    clock: Option<Clock>,
+    log: EventLog,
+    /// Each step played, as its mover sent it, by ply: a resend compares equal.
+    sent: Vec<String>,
+    status: Status,
+    /// The sides offering a draw now.
+    draw_offers: Vec<Side>,
+}
+
+impl HostedGame {
+    /// A game of `game` with a player (or none yet) for each seat, and a clock.
+    pub fn new(game: Game, seats: Vec<Option<PlayerId>>, control: Option<TimeControl>) -> Self {
+        let sides = game.sides().count();
+        let mut seats = seats;
+        seats.resize(sides, None);
+        HostedGame {
+            clock: control.map(|c| Clock::new(c, sides)),
+            game,
+            seats,
+            log: EventLog::starting_at(0, KEPT_EVENTS),
+            sent: Vec::new(),
+            status: Status::Playing,
+            draw_offers: Vec::new(),
+        }
+    }
+
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    pub fn status(&self) -> Status {
+        self.status
+    }
+
+    /// The time `side` has left at `now`, with a clock.
+    pub fn time_left(&self, side: Side, now: Duration) -> Option<Duration> {
+        self.clock.as_ref().map(|c| c.left(side, now))
+    }
+
+    /// The seats `who` holds (several at one screen).
+    pub fn seats_of(&self, who: &PlayerId) -> Vec<Side> {
+        self.game
+            .sides()
+            .filter(|s| self.seats[s.index()].as_ref() == Some(who))
+            .collect()
+    }
+
+    /// How `who` sees the game's events: as the player of its (first) seat, or as a
+    /// spectator.
+    fn viewer(&self, who: Option<&PlayerId>) -> Viewer {
+        match who.and_then(|w| self.seats_of(w).first().copied()) {
+            Some(side) => Viewer::Seat(side),
+            None => Viewer::Spectator,
+        }
+    }
+
+    /// What `who` missed since the version it saw.
+    pub fn catch_up(&self, who: Option<&PlayerId>, seen: u64) -> CatchUp {
+        self.log.since(seen, self.viewer(who))
+    }
+
+    /// The steps played so far (the ply the next move must name).
+    pub fn ply(&self) -> u32 {
+        self.sent.len() as u32
+    }
+
+    /// Plays `who`'s step `text` for ply `ply`, its move reaching the server at `now`
+    /// after `lag` on the wire.
+    pub fn play(
+        &mut self,
+        who: &PlayerId,
+        ply: u32,
+        text: &str,
+        now: Duration,
+        lag: Duration,
+    ) -> Result<Played, Refusal> {
+        match check_move(self.ply(), ply, text, |p| {
+            self.sent.get(p as usize).cloned()
+        }) {
+            MoveCheck::AlreadyPlayed => {
+                return Ok(Played {
+                    version: self.log.version(),
+                    resent: true,
+                });
+            }
+            MoveCheck::OutOfStep => return Err(Refusal::OutOfStep),
+            MoveCheck::Play => {}
+        }
+        if self.status != Status::Playing {
+            return Err(Refusal::GameOver);
+        }
+        let side = self.game.side_to_move();
+        if self.seats[side.index()].as_ref() != Some(who) {
+            return Err(if self.seats_of(who).is_empty() {
+                Refusal::NotSeated
+            } else {
+                Refusal::NotYourTurn
+            });
+        }
+        let step = self
+            .game
+            .parse_step(text)
+            .map_err(|e| Refusal::NotAllowed(e.to_string()))?;
+        let hidden = self.is_hidden(step);
+        let lan = self.game.step_lan(step);
+        let turns = self.game.turns().len();
+        let report = self
+            .game
+            .play(step)
+            .map_err(|e| Refusal::NotAllowed(e.to_string()))?;
+        self.sent.push(text.to_string());
+        self.draw_offers.clear();
+        let mut left = None;
+        if self.game.turns().len() > turns {
+            left = self.end_turn_on_the_clock(side, now, lag)?;
+        }
+        let audience = if hidden {
+            Audience::Seat(side)
+        } else {
+            Audience::Everyone
+        };
+        self.log.publish(
+            audience,
+            json!({
+                "t": "step",
+                "ply": ply,
+                "side": self.game.position().rules().side_name(side),
+                "step": lan,
+                "left_ms": left.map(|d: Duration| d.as_millis() as u64),
+            }),
+        );
+        if let Some(end) = report.end {
+            self.finish(Status::Over(end));
+        }
+        Ok(Played {
+            version: self.log.version(),
+            resent: false,
+        })
+    }
+
+    /// Whether a step is a hidden deployment's (Screen HexaChess: placements unseen
+    /// by the other side until both have deployed).
+    fn is_hidden(&self, step: Step) -> bool {
+        let pos = self.game.position();
+        matches!(step, Step::Play(mv) if mv.is_placement())
+            && pos.phase() == Phase::Setup
+            && pos.rules().setup_is_hidden()
+    }
+
+    /// The clock of a turn just ended; a flag ends the game (the step stays played:
+    /// it is the record of what reached the server).
+    fn end_turn_on_the_clock(
+        &mut self,
+        side: Side,
+        now: Duration,
+        lag: Duration,
+    ) -> Result<Option<Duration>, Refusal> {
+        let next = self.game.side_to_move();
+        let Some(clock) = self.clock.as_mut() else {
+            return Ok(None);
+        };
+        // The clocks start once every side has played its first turn.
+        let started = self.game.turns().len() > self.seats.len();
+        if !started {
+            if self.game.turns().len() == self.seats.len() {
+                clock.start(next, now);
+            }
+            return Ok(None);
+        }
+        match clock.turn_ended(side, now, lag, next) {
+            Ok(left) => Ok(Some(left)),
+            Err(Flagged(side)) => {
+                let end = self.game.lost_by(side, Termination::Time);
+                self.finish(Status::Over(end));
+                Ok(None)
+            }
+        }
+    }
+
+    /// The server's timer: ends the game when the seat on move has run out of time.
+    pub fn check_flag(&mut self, now: Duration) -> Option<GameOutcome> {
+        if self.status != Status::Playing {
+            return None;
+        }
+        let side = self.clock.as_ref()?.flagged(now)?;
+        let end = self.game.lost_by(side, Termination::Time);
+        self.finish(Status::Over(end));
+        Some(end)
+    }
+
+    /// `who` resigns (for its seat; with several, the one on move or its first).
+    pub fn resign(&mut self, who: &PlayerId) -> Result<GameOutcome, Refusal> {
+        let side = self.acting_seat(who)?;
+        let end = self.game.lost_by(side, Termination::Resignation);
+        self.finish(Status::Over(end));
+        Ok(end)
+    }
+
+    /// `who` offers a draw (or accepts one): once every side still in has, the game is
+    /// drawn by agreement. Whether it was.
+    pub fn offer_draw(&mut self, who: &PlayerId) -> Result<bool, Refusal> {
+        let side = self.acting_seat(who)?;
+        if !self.draw_offers.contains(&side) {
+            self.draw_offers.push(side);
+            self.log.publish(
+                Audience::Everyone,
+                json!({ "t": "draw_offer", "side": self.game.position().rules().side_name(side) }),
+            );
+        }
+        let all = self
+            .game
+            .sides_in()
+            .iter()
+            .all(|s| self.draw_offers.contains(s));
+        if all {
+            let sides_in = self.game.sides_in();
+            let n = self.seats.len();
+            let end = GameOutcome::shared(Termination::Agreement, &sides_in, n);
+            self.finish(Status::Over(end));
+        }
+        Ok(all)
+    }
+
+    /// Calls the game off before every side has moved.
+    pub fn abort(&mut self, who: &PlayerId) -> Result<(), Refusal> {
+        self.acting_seat(who)?;
+        if self.game.turns().len() >= self.seats.len() {
+            return Err(Refusal::TooLateToAbort);
+        }
+        self.finish(Status::Aborted);
+        Ok(())
+    }
+
+    /// The seat `who` acts for in a game still on.
+    fn acting_seat(&self, who: &PlayerId) -> Result<Side, Refusal> {
+        if self.status != Status::Playing {
+            return Err(Refusal::GameOver);
+        }
+        let seats = self.seats_of(who);
+        let on_move = self.game.side_to_move();
+        if seats.contains(&on_move) {
+            return Ok(on_move);
+        }
+        seats.first().copied().ok_or(Refusal::NotSeated)
+    }
+
+    fn finish(&mut self, status: Status) {
+        self.status = status;
+        let body = match status {
+            Status::Over(end) => json!({
+                "t": "end",
+                "result": end.result_text(),
+                "why": end.termination.to_string(),
+            }),
+            Status::Aborted => json!({ "t": "end", "result": "*", "why": "aborted" }),
+            Status::Playing => return,
+        };
+        self.log.publish(Audience::Everyone, body);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::history::Sent;
+    use hexchess_core::Catalog;
+
+    fn player(name: &str) -> PlayerId {
+        PlayerId(name.into())
+    }
+
+    fn hosted(variant: &str, names: &[&str], control: Option<TimeControl>) -> HostedGame {
+        let catalog = Catalog::builtin();
+        let game = Game::new(Arc::clone(catalog.get(variant).unwrap().rules()));
+        let seats = names.iter().map(|n| Some(player(n))).collect();
+        HostedGame::new(game, seats, control)
+    }
+
+    const T0: Duration = Duration::ZERO;
+
+    #[test]
+    fn only_the_seats_owner_moves_and_each_step_is_checked() {
+        let mut g = hosted("glinski", &["ann", "ben"], None);
+        assert_eq!(
+            g.play(&player("ben"), 0, "c7c6", T0, T0),
+            Err(Refusal::NotYourTurn)
+        );
+        assert_eq!(
+            g.play(&player("eve"), 0, "f5f6", T0, T0),
+            Err(Refusal::NotSeated)
+        );
+        assert!(matches!(
+            g.play(&player("ann"), 0, "f5f8", T0, T0),
+            Err(Refusal::NotAllowed(_))
+        ));
+        assert_eq!(g.ply(), 0, "nothing played");
+        let played = g.play(&player("ann"), 0, "f5f6", T0, T0).unwrap();
+        assert!(!played.resent);
+        assert_eq!(g.ply(), 1);
+        assert_eq!(g.game().side_to_move(), Side::Black);
+    }
+
+    #[test]
+    fn a_move_sent_twice_is_played_once_and_a_stale_ply_is_refused() {
+        let mut g = hosted("glinski", &["ann", "ben"], None);
+        g.play(&player("ann"), 0, "f5f6", T0, T0).unwrap();
+        let version = g.log.version();
+        // The acknowledgement was lost: the same move comes again.
+        let again = g.play(&player("ann"), 0, "f5f6", T0, T0).unwrap();
+        assert!(again.resent);
+        assert_eq!(again.version, version, "no new event");
+        assert_eq!(g.ply(), 1);
+        // Black replies; a resend of White's first move is still recognised, not
+        // played as a second White move.
+        g.play(&player("ben"), 1, "c7c5", T0, T0).unwrap();
+        assert!(g.play(&player("ann"), 0, "f5f6", T0, T0).unwrap().resent);
+        assert_eq!(g.ply(), 2);
+        assert_eq!(
+            g.play(&player("ann"), 0, "e4e5", T0, T0),
+            Err(Refusal::OutOfStep)
+        );
+        assert_eq!(
+            g.play(&player("ann"), 7, "e4e5", T0, T0),
+            Err(Refusal::OutOfStep)
+        );
+    }
+
+    #[test]
+    fn the_clocks_start_once_every_side_has_moved_and_a_flag_ends_the_game_for_the_others() {
+        let control = TimeControl {
+            base: Duration::from_secs(60),
+            increment: Duration::ZERO,
+        };
+        let mut g = hosted("hexachess-3", &["ann", "ben", "cy"], Some(control));
+        let s = Duration::from_secs;
+        g.play(&player("ann"), 0, "e3e4", s(5), T0).unwrap();
+        g.play(&player("ben"), 1, "c13d13", s(30), T0).unwrap();
+        g.play(&player("cy"), 2, "l13l12", s(50), T0).unwrap();
+        // Now White's clock runs, from 50 s.
+        assert_eq!(g.time_left(Side::White, s(60)), Some(s(50)));
+        assert_eq!(g.time_left(Side::Black, s(60)), Some(s(60)));
+        assert_eq!(g.check_flag(s(100)), None, "50 s of its 60 spent");
+        let end = g.check_flag(s(115)).expect("White's flag");
+        assert_eq!(end.termination, Termination::Time);
+        assert_eq!(end.winners(), vec![Side::Black, Side::Third]);
+        assert!(matches!(g.status(), Status::Over(_)));
+        assert_eq!(
+            g.play(&player("ann"), 3, "d1e15", s(116), T0),
+            Err(Refusal::GameOver)
+        );
+    }
+
+    #[test]
+    fn a_draw_needs_every_side_still_in_and_an_abort_only_comes_before_all_have_moved() {
+        let mut g = hosted("hexachess-3", &["ann", "ben", "cy"], None);
+        assert_eq!(g.offer_draw(&player("ann")), Ok(false));
+        assert_eq!(g.offer_draw(&player("ben")), Ok(false));
+        assert_eq!(g.offer_draw(&player("cy")), Ok(true));
+        let Status::Over(end) = g.status() else {
+            panic!("drawn")
+        };
+        assert!(end.is_draw());
+
+        let mut early = hosted("glinski", &["ann", "ben"], None);
+        early.play(&player("ann"), 0, "f5f6", T0, T0).unwrap();
+        assert_eq!(early.abort(&player("ben")), Ok(()));
+        assert_eq!(early.status(), Status::Aborted);
+        let mut late = hosted("glinski", &["ann", "ben"], None);
+        late.play(&player("ann"), 0, "f5f6", T0, T0).unwrap();
+        late.play(&player("ben"), 1, "c7c5", T0, T0).unwrap();
+        assert_eq!(late.abort(&player("ann")), Err(Refusal::TooLateToAbort));
+        let end = late.resign(&player("ann")).unwrap();
+        assert_eq!(end.winner(), Some(Side::Black));
+    }
+
+    #[test]
+    fn a_hidden_deployment_reaches_no_one_else_before_the_reveal() {
+        let catalog = Catalog::builtin();
+        let Some(entry) = catalog
+            .entries()
+            .iter()
+            .find(|e| e.spec.sides.len() == 2 && e.rules().setup_is_hidden())
+        else {
+            panic!("a variant with a hidden setup (Screen HexaChess)");
+        };
+        let game = Game::new(Arc::clone(entry.rules()));
+        let mut g = HostedGame::new(game, vec![Some(player("ann")), Some(player("ben"))], None);
+        let placement = g
+            .game()
+            .steps()
+            .into_iter()
+            .find_map(|s| match s {
+                Step::Play(mv) if mv.is_placement() => Some(g.game().step_lan(s)),
+                _ => None,
+            })
+            .expect("a placement");
+        g.play(&player("ann"), 0, &placement, T0, T0).unwrap();
+        let seen_by = |who: Option<&PlayerId>| match g.catch_up(who, 0) {
+            CatchUp::Events(e) => e,
+            other => panic!("{other:?}"),
+        };
+        let own = seen_by(Some(&player("ann")));
+        assert!(matches!(&own[0], Sent::Event { .. }), "{own:?}");
+        for other in [seen_by(Some(&player("ben"))), seen_by(None)] {
+            assert_eq!(other[0], Sent::Skip { version: 1 });
+            let text: String = other.iter().map(|s| s.to_json().to_string()).collect();
+            assert!(!text.contains(&placement), "{text}");
+        }
+    }
+}
