@@ -7,6 +7,7 @@
 //! - [`clock`]: a clock per seat with Fischer increment, charged for the time a move
 //!   took less the network's lag, within a quota that grows with each move.
 //! - [`rate`]: how many messages a client may send in a window of time.
+//! - [`ratings`]: Glicko-2 with lichess's constants for two sides, Weng-Lin for tables.
 //! - [`message`]: what a client sends, read with a size limit and clear errors, and
 //!   the judgement of a move by its ply, so that a move sent twice is played once.
 //! - [`hosted`]: a game the server holds, of any variant and number of sides, with
@@ -21,3 +22,4 @@ pub mod history;
 pub mod hosted;
 pub mod message;
 pub mod rate;
+pub mod ratings;
