@@ -453,6 +453,7 @@ fn recorded_ending(result: &str, termination: Option<&str>) -> Option<GameOutcom
         Some("time") => Termination::Time,
         Some("agreement") => Termination::Agreement,
         Some("adjudication") => Termination::Adjudication,
+        Some("abandoned") => Termination::Abandonment,
         _ => Termination::Resignation,
     };
     match result {

@@ -34,11 +34,14 @@ pub enum Termination {
     IllegalMove,
     /// A hidden deployment ended with both royal pieces attacked (Screen HexaChess).
     KingsExposed,
+    /// A player stayed away from an online game on their turn, and an opponent claimed
+    /// the game.
+    Abandonment,
 }
 
 impl Termination {
     /// Every way a game can end.
-    pub const ALL: [Termination; 12] = [
+    pub const ALL: [Termination; 13] = [
         Termination::Checkmate,
         Termination::Stalemate,
         Termination::Repetition,
@@ -51,6 +54,7 @@ impl Termination {
         Termination::Adjudication,
         Termination::IllegalMove,
         Termination::KingsExposed,
+        Termination::Abandonment,
     ];
 }
 
@@ -69,6 +73,7 @@ impl fmt::Display for Termination {
             Termination::Adjudication => "adjudication",
             Termination::IllegalMove => "illegal move",
             Termination::KingsExposed => "both kings attacked at the reveal",
+            Termination::Abandonment => "abandonment",
         })
     }
 }

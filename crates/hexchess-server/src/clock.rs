@@ -107,6 +107,11 @@ impl Clock {
         self.running = Some((side, now));
     }
 
+    /// The time control.
+    pub fn control(&self) -> TimeControl {
+        self.control
+    }
+
     /// The seat whose clock runs.
     pub fn running(&self) -> Option<Side> {
         self.running.map(|(s, _)| s)

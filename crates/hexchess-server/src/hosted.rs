@@ -32,6 +32,11 @@ pub enum Refusal {
     NotAllowed(String),
     /// An abort once every seat has moved.
     TooLateToAbort,
+    /// A claim of victory while the seat on move is present, or before every side has
+    /// moved.
+    NothingToClaim,
+    /// A claim of victory before the absent player's wait is over: this long is left.
+    TooEarlyToClaim(Duration),
 }
 
 impl std::fmt::Display for Refusal {
@@ -43,6 +48,12 @@ impl std::fmt::Display for Refusal {
             Refusal::OutOfStep => f.write_str("that move is for another ply: resync"),
             Refusal::NotAllowed(why) => write!(f, "not allowed: {why}"),
             Refusal::TooLateToAbort => f.write_str("every side has moved: resign instead"),
+            Refusal::NothingToClaim => {
+                f.write_str("the side on move is here, or not every side has moved")
+            }
+            Refusal::TooEarlyToClaim(left) => {
+                write!(f, "they may still come back: {} s more", left.as_secs() + 1)
+            }
         }
     }
 }
@@ -77,7 +88,24 @@ pub struct HostedGame {
     status: Status,
     /// The sides offering a draw now.
     draw_offers: Vec<Side>,
+    /// `[seat]`: since when its player has been away, if they are.
+    away: Vec<Option<Away>>,
 }
+
+/// A player gone from a game: since when, and whether they left on purpose (closed
+/// the game) or their connection was lost.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Away {
+    since: Duration,
+    on_purpose: bool,
+}
+
+/// How long an opponent must wait before claiming a game whose player left on
+/// purpose (lichess: 10 s).
+pub const CLAIM_AFTER_LEAVING: Duration = Duration::from_secs(10);
+/// ...and after a lost connection, in a blitz game (lichess: 40 s; twice that in a
+/// rapid game, three times in a classical or untimed one).
+pub const CLAIM_AFTER_DISCONNECT: Duration = Duration::from_secs(40);
 
 impl HostedGame {
     /// A game of `game` with a player (or none yet) for each seat, and a clock.
@@ -93,6 +121,7 @@ impl HostedGame {
             sent: Vec::new(),
             status: Status::Playing,
             draw_offers: Vec::new(),
+            away: vec![None; sides],
         }
     }
 
@@ -293,6 +322,66 @@ impl HostedGame {
         Ok(all)
     }
 
+    /// `who`'s player left at `now`: closed the game (`on_purpose`) or lost the
+    /// connection.
+    pub fn left(&mut self, who: &PlayerId, now: Duration, on_purpose: bool) {
+        for side in self.seats_of(who) {
+            self.away[side.index()] = Some(Away {
+                since: now,
+                on_purpose,
+            });
+        }
+    }
+
+    /// `who` is back.
+    pub fn returned(&mut self, who: &PlayerId) {
+        for side in self.seats_of(who) {
+            self.away[side.index()] = None;
+        }
+    }
+
+    /// How long an opponent waits to claim a game whose player is away: after leaving
+    /// on purpose [`CLAIM_AFTER_LEAVING`]; after a lost connection
+    /// [`CLAIM_AFTER_DISCONNECT`], times two in a rapid game and three in a classical
+    /// or untimed one (a longer game gives a lost connection longer to come back).
+    fn claim_wait(&self, away: Away) -> Duration {
+        if away.on_purpose {
+            return CLAIM_AFTER_LEAVING;
+        }
+        let length = self
+            .clock
+            .as_ref()
+            .map(|c| c.control().base + c.control().increment * 40);
+        let factor = match length {
+            Some(l) if l < Duration::from_secs(480) => 1,
+            Some(l) if l < Duration::from_secs(1500) => 2,
+            _ => 3,
+        };
+        CLAIM_AFTER_DISCONNECT * factor
+    }
+
+    /// `who` claims the game because the player on move has stayed away long enough
+    /// (only once every side has moved): that side loses by abandonment, its opponents
+    /// still in sharing the point.
+    pub fn claim_victory(&mut self, who: &PlayerId, now: Duration) -> Result<GameOutcome, Refusal> {
+        self.acting_seat(who)?;
+        let absent = self.game.side_to_move();
+        let Some(away) = self.away[absent.index()] else {
+            return Err(Refusal::NothingToClaim);
+        };
+        if self.seats_of(who).contains(&absent) || self.game.turns().len() < self.seats.len() {
+            return Err(Refusal::NothingToClaim);
+        }
+        let waited = now.saturating_sub(away.since);
+        let wait = self.claim_wait(away);
+        if waited < wait {
+            return Err(Refusal::TooEarlyToClaim(wait - waited));
+        }
+        let end = self.game.lost_by(absent, Termination::Abandonment);
+        self.finish(Status::Over(end));
+        Ok(end)
+    }
+
     /// Calls the game off before every side has moved.
     pub fn abort(&mut self, who: &PlayerId) -> Result<(), Refusal> {
         self.acting_seat(who)?;
@@ -445,6 +534,78 @@ mod tests {
         assert_eq!(late.abort(&player("ann")), Err(Refusal::TooLateToAbort));
         let end = late.resign(&player("ann")).unwrap();
         assert_eq!(end.winner(), Some(Side::Black));
+    }
+
+    #[test]
+    fn a_game_is_claimed_only_from_a_player_away_on_their_turn_long_enough() {
+        let s = Duration::from_secs;
+        let blitz = TimeControl {
+            base: s(180),
+            increment: s(2),
+        };
+        let mut g = hosted("glinski", &["ann", "ben"], Some(blitz));
+        g.play(&player("ann"), 0, "f5f6", s(1), T0).unwrap();
+        // Before both have moved: nothing to claim (an abort instead).
+        g.left(&player("ben"), s(2), true);
+        assert_eq!(
+            g.claim_victory(&player("ann"), s(60)),
+            Err(Refusal::NothingToClaim)
+        );
+        g.returned(&player("ben"));
+        g.play(&player("ben"), 1, "c7c5", s(3), T0).unwrap();
+        // White on move and present: Black cannot claim.
+        assert_eq!(
+            g.claim_victory(&player("ben"), s(4)),
+            Err(Refusal::NothingToClaim)
+        );
+        // White closes the game: after 10 s Black may claim, not before.
+        g.left(&player("ann"), s(5), true);
+        assert_eq!(
+            g.claim_victory(&player("ben"), s(12)),
+            Err(Refusal::TooEarlyToClaim(s(3)))
+        );
+        // The absent player cannot claim against themselves.
+        assert_eq!(
+            g.claim_victory(&player("ann"), s(30)),
+            Err(Refusal::NothingToClaim)
+        );
+        let end = g.claim_victory(&player("ben"), s(15)).unwrap();
+        assert_eq!(end.winner(), Some(Side::Black));
+        assert_eq!(end.termination, Termination::Abandonment);
+        assert_eq!(g.status(), Status::Over(end));
+    }
+
+    #[test]
+    fn a_lost_connection_is_waited_for_longer_in_longer_games() {
+        let s = Duration::from_secs;
+        let cases = [(3, 2, 40), (10, 5, 80), (30, 20, 120)];
+        for (minutes, increment, wait) in cases {
+            let control = TimeControl {
+                base: s(minutes * 60),
+                increment: s(increment),
+            };
+            let mut g = hosted("glinski", &["ann", "ben"], Some(control));
+            g.play(&player("ann"), 0, "f5f6", T0, T0).unwrap();
+            g.play(&player("ben"), 1, "c7c5", T0, T0).unwrap();
+            g.left(&player("ann"), s(100), false);
+            assert_eq!(
+                g.claim_victory(&player("ben"), s(100 + wait - 1)),
+                Err(Refusal::TooEarlyToClaim(s(1))),
+                "{minutes}+{increment}"
+            );
+            assert!(g.claim_victory(&player("ben"), s(100 + wait)).is_ok());
+        }
+        // At a table: the absent side loses, the two others share.
+        let mut t = hosted("hexachess-3", &["ann", "ben", "cy"], None);
+        for (ply, (who, step)) in [("ann", "e3e4"), ("ben", "c13d13"), ("cy", "l13l12")]
+            .into_iter()
+            .enumerate()
+        {
+            t.play(&player(who), ply as u32, step, T0, T0).unwrap();
+        }
+        t.left(&player("ann"), s(0), false);
+        let end = t.claim_victory(&player("cy"), s(120)).unwrap();
+        assert_eq!(end.winners(), vec![Side::Black, Side::Third]);
     }
 
     #[test]

@@ -65,6 +65,7 @@ pub fn termination_tag(t: Termination) -> &'static str {
         Termination::Time => "time forfeit",
         Termination::Adjudication => "adjudication",
         Termination::IllegalMove => "rules infraction",
+        Termination::Abandonment => "abandoned",
     }
 }
 
