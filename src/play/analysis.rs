@@ -132,6 +132,11 @@ impl Analysis {
         t.found.clone()
     }
 
+    /// Whether a hint was asked for (its move may still be coming).
+    pub fn has_hint(&self) -> bool {
+        self.hint.is_some()
+    }
+
     /// The hint's move for `shown`, once it has one.
     pub fn hint_for(&self, shown: &BoardPosition) -> Option<Move> {
         let h = self.hint.as_ref()?;

@@ -33,6 +33,10 @@ pub(super) fn draw_arrows(
     game: Res<CurrentGame>,
     mut gizmos: Gizmos<ArrowGizmos>,
 ) {
+    // Nothing to draw: the position shown is not made (under review it is replayed).
+    if !analysis.on && !analysis.has_hint() {
+        return;
+    }
     let shown = game.displayed();
     if analysis.on {
         // Worst first, so that the best is drawn over the others.

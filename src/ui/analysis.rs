@@ -2,8 +2,8 @@
 //! and the engine's best lines in SAN (click one to play its first move).
 
 use bevy_egui::egui;
+use hexchess_core::Side;
 use hexchess_core::pgn::{GameTree, NodeId};
-use hexchess_core::{Side, Step};
 use hexchess_engine::review::WinPercent;
 use hexchess_engine::{Score, SearchInfo, pv_san};
 
@@ -101,21 +101,7 @@ fn best_turn(ui: &mut egui::Ui, game: &CurrentGame, analysis: &Analysis) {
         ui.label(format!("Thinking about {side}'s turn…"));
         return;
     };
-    let mut replay = shown.clone();
-    let texts: Vec<String> = steps
-        .iter()
-        .filter(|s| **s != Step::Stop)
-        .map(|s| {
-            let text = replay.step_text(*s);
-            replay.play_unchecked(*s);
-            text
-        })
-        .collect();
-    let turn = if texts.is_empty() {
-        "--".to_string()
-    } else {
-        texts.join(" & ")
-    };
+    let turn = shown.clone().write_turn(&steps).replace('&', " & ");
     ui.label(
         egui::RichText::new(format!("Best turn for {side}: {turn}"))
             .monospace()

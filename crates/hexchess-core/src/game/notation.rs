@@ -175,27 +175,27 @@ impl<B: CellSet> Game<B> {
     /// written from the positions it was played in.
     pub fn turn_texts(&self) -> Vec<String> {
         let mut replay = Game::from_position(self.start_position(), self.start_owed);
-        let mut out = Vec::new();
-        for (_, steps) in self.turns() {
-            if steps.is_empty() {
-                out.push("--".to_string());
-                continue;
+        self.turns()
+            .iter()
+            .map(|(_, steps)| replay.write_turn(steps))
+            .collect()
+    }
+
+    /// Plays `steps` (a turn, or its start) without checking them, and writes them as
+    /// the turn notation does: each step as played from its position, joined by `&`
+    /// (a turn's closing stop unwritten), `--` for a turn with no step.
+    pub fn write_turn(&mut self, steps: &[Step]) -> String {
+        let mut texts = Vec::new();
+        for &step in steps {
+            if step != Step::Stop {
+                texts.push(self.step_text(step));
             }
-            let texts: Vec<String> = steps
-                .iter()
-                .filter(|s| **s != Step::Stop)
-                .map(|s| {
-                    let text = replay.step_text(*s);
-                    replay.play_unchecked(*s);
-                    text
-                })
-                .collect();
-            if steps.last() == Some(&Step::Stop) {
-                replay.play_unchecked(Step::Stop);
-            }
-            out.push(texts.join("&"));
+            self.play_unchecked(step);
         }
-        out
+        if texts.is_empty() {
+            return "--".to_string();
+        }
+        texts.join("&")
     }
 }
 
