@@ -21,6 +21,18 @@ pub struct TimeControl {
 }
 
 impl TimeControl {
+    /// lichess's speed of a game with this clock, by the length of a game of 40 moves
+    /// a side: ratings are kept per variant and speed.
+    pub fn speed(self) -> &'static str {
+        match self.expected_length().as_secs() {
+            0..=28 => "ultrabullet",
+            29..=178 => "bullet",
+            179..=478 => "blitz",
+            479..=1498 => "rapid",
+            _ => "classical",
+        }
+    }
+
     /// The length of a game of 40 moves a side, which sizes the lag quota.
     fn expected_length(self) -> Duration {
         self.base + self.increment * 40
@@ -107,6 +119,14 @@ impl Clock {
         self.running = Some((side, now));
     }
 
+    /// Each seat's time left as stored before a restart; none runs.
+    pub fn restore(&mut self, left: &[Duration]) {
+        for (kept, stored) in self.left.iter_mut().zip(left) {
+            *kept = *stored;
+        }
+        self.running = None;
+    }
+
     /// The time control.
     pub fn control(&self) -> TimeControl {
         self.control
@@ -173,6 +193,22 @@ impl Clock {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_clock_has_lichess_s_speed() {
+        let tc = |m: u64, i: u64| TimeControl {
+            base: Duration::from_secs(m * 60),
+            increment: Duration::from_secs(i),
+        };
+        assert_eq!(tc(0, 0).speed(), "ultrabullet");
+        assert_eq!(tc(1, 0).speed(), "bullet");
+        assert_eq!(tc(2, 1).speed(), "bullet"); // 120 + 40 = 160 s
+        assert_eq!(tc(3, 0).speed(), "blitz");
+        assert_eq!(tc(5, 3).speed(), "blitz"); // 300 + 120 = 420 s
+        assert_eq!(tc(10, 0).speed(), "rapid");
+        assert_eq!(tc(15, 10).speed(), "rapid"); // 900 + 400 = 1300 s
+        assert_eq!(tc(30, 0).speed(), "classical");
+    }
+
     use super::*;
 
     fn secs(s: f64) -> Duration {

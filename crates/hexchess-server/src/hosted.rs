@@ -85,6 +85,9 @@ pub struct HostedGame {
     log: EventLog,
     /// Each step played, as its mover sent it, by ply: a resend compares equal.
     sent: Vec<String>,
+    /// Each step by ply as the game writes it, and the seat that alone may see it
+    /// until the reveal (a hidden deployment's), for a full view of the game.
+    written: Vec<(String, Option<Side>)>,
     status: Status,
     /// The sides offering a draw now.
     draw_offers: Vec<Side>,
@@ -119,14 +122,137 @@ impl HostedGame {
             seats,
             log: EventLog::starting_at(0, KEPT_EVENTS),
             sent: Vec::new(),
+            written: Vec::new(),
             status: Status::Playing,
             draw_offers: Vec::new(),
             away: vec![None; sides],
         }
     }
 
+    /// A game the server held before it stopped, from its stored steps (as their movers
+    /// sent them), its event version and each seat's time left: the clock of the seat
+    /// on move starts again at `now`, and clients that saw an older version resync.
+    pub fn restore(
+        game: Game,
+        seats: Vec<Option<PlayerId>>,
+        control: Option<TimeControl>,
+        steps: &[String],
+        version: u64,
+        left: Option<&[Duration]>,
+        now: Duration,
+    ) -> Result<HostedGame, String> {
+        let mut hosted = HostedGame::new(game, seats, control);
+        for (ply, text) in steps.iter().enumerate() {
+            let step = hosted
+                .game
+                .parse_step(text)
+                .map_err(|e| format!("ply {ply} '{text}': {e}"))?;
+            let hidden = hosted.is_hidden(step);
+            let side = hosted.game.side_to_move();
+            let lan = hosted.game.step_lan(step);
+            let report = hosted
+                .game
+                .play(step)
+                .map_err(|e| format!("ply {ply} '{text}': {e}"))?;
+            hosted.sent.push(text.clone());
+            let lan = if lan.is_empty() { "--".into() } else { lan };
+            hosted.written.push((lan, hidden.then_some(side)));
+            if hosted.game.position().phase() != Phase::Setup {
+                hosted.written.iter_mut().for_each(|(_, only)| *only = None);
+            }
+            if let Some(end) = report.end {
+                hosted.status = Status::Over(end);
+            }
+        }
+        hosted.log = EventLog::starting_at(version, KEPT_EVENTS);
+        let turns = hosted.game.turns().len();
+        let on_move = hosted.game.side_to_move();
+        if let (Some(clock), Some(left)) = (hosted.clock.as_mut(), left) {
+            clock.restore(left);
+            if turns >= hosted.seats.len() && hosted.status == Status::Playing {
+                clock.start(on_move, now);
+            }
+        }
+        Ok(hosted)
+    }
+
     pub fn game(&self) -> &Game {
         &self.game
+    }
+
+    /// Who holds each seat (none: open, or an engine the caller tracks).
+    pub fn seats(&self) -> &[Option<PlayerId>] {
+        &self.seats
+    }
+
+    /// The player whose seat is on move, while the game is on.
+    pub fn on_move(&self) -> Option<&PlayerId> {
+        if self.status != Status::Playing {
+            return None;
+        }
+        self.seats[self.game.side_to_move().index()].as_ref()
+    }
+
+    /// The steps as their movers sent them, by ply (what a restart replays).
+    pub fn sent_steps(&self) -> &[String] {
+        &self.sent
+    }
+
+    /// The newest event version.
+    pub fn version(&self) -> u64 {
+        self.log.version()
+    }
+
+    /// Every seat's time left at `now`, with a clock.
+    pub fn clocks(&self, now: Duration) -> Option<Vec<Duration>> {
+        let clock = self.clock.as_ref()?;
+        Some(self.game.sides().map(|s| clock.left(s, now)).collect())
+    }
+
+    /// How long from `now` until the running clock's flag falls (for the server's
+    /// timer).
+    pub fn flag_due(&self, now: Duration) -> Option<Duration> {
+        if self.status != Status::Playing {
+            return None;
+        }
+        let clock = self.clock.as_ref()?;
+        let side = clock.running()?;
+        Some(clock.left(side, now) + clock.quota(side).grace())
+    }
+
+    /// The whole game as `who` may see it: every step (a hidden deployment of another
+    /// seat as `null` before the reveal), the clocks, the status and the version the
+    /// view is at. A client that joins, or resyncs, starts from this.
+    pub fn view_for(&self, who: Option<&PlayerId>, now: Duration) -> serde_json::Value {
+        let viewer = self.viewer(who);
+        let rules = self.game.position().rules();
+        let steps: Vec<_> = self
+            .written
+            .iter()
+            .map(|(step, only)| match (only, viewer) {
+                (None, _) => json!(step),
+                (Some(side), Viewer::Seat(me)) if *side == me => json!(step),
+                _ => serde_json::Value::Null,
+            })
+            .collect();
+        let (result, why) = match self.status {
+            Status::Playing => (None, None),
+            Status::Over(end) => (Some(end.result_text()), Some(end.termination.to_string())),
+            Status::Aborted => (Some("*".to_string()), Some("aborted".to_string())),
+        };
+        json!({
+            "t": "state",
+            "variant": rules.id(),
+            "steps": steps,
+            "to_move": rules.side_name(self.game.side_to_move()),
+            "ply": self.ply(),
+            "clocks_ms": self.clocks(now).map(|c| c.iter().map(|d| d.as_millis() as u64).collect::<Vec<_>>()),
+            "running": self.clock.as_ref().and_then(|c| c.running()).map(|s| rules.side_name(s)),
+            "draw_offers": self.draw_offers.iter().map(|s| rules.side_name(*s)).collect::<Vec<_>>(),
+            "result": result,
+            "why": why,
+            "v": self.log.version(),
+        })
     }
 
     pub fn status(&self) -> Status {
@@ -203,13 +329,17 @@ impl HostedGame {
             .parse_step(text)
             .map_err(|e| Refusal::NotAllowed(e.to_string()))?;
         let hidden = self.is_hidden(step);
-        let lan = self.game.step_lan(step);
+        let lan = match self.game.step_lan(step) {
+            end if end.is_empty() => "--".to_string(),
+            lan => lan,
+        };
         let turns = self.game.turns().len();
         let report = self
             .game
             .play(step)
             .map_err(|e| Refusal::NotAllowed(e.to_string()))?;
         self.sent.push(text.to_string());
+        self.written.push((lan.clone(), hidden.then_some(side)));
         self.draw_offers.clear();
         let mut left = None;
         if self.game.turns().len() > turns {
@@ -230,6 +360,9 @@ impl HostedGame {
                 "left_ms": left.map(|d: Duration| d.as_millis() as u64),
             }),
         );
+        if hidden && self.game.position().phase() != Phase::Setup {
+            self.reveal();
+        }
         if let Some(end) = report.end {
             self.finish(Status::Over(end));
         }
@@ -237,6 +370,22 @@ impl HostedGame {
             version: self.log.version(),
             resent: false,
         })
+    }
+
+    /// Every side has deployed: the hidden steps reach everyone, in the order played.
+    fn reveal(&mut self) {
+        let steps: Vec<_> = self
+            .written
+            .iter_mut()
+            .enumerate()
+            .filter(|(_, (_, only))| only.is_some())
+            .map(|(ply, (step, only))| {
+                *only = None;
+                json!({ "ply": ply, "step": step })
+            })
+            .collect();
+        self.log
+            .publish(Audience::Everyone, json!({ "t": "reveal", "steps": steps }));
     }
 
     /// Whether a step is a hidden deployment's (Screen HexaChess: placements unseen

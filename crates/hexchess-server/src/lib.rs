@@ -14,12 +14,30 @@
 //!   these together: only a seat's owner moves, every step checked by the rules, the
 //!   server's clocks, and every end (rules, flag, resignation, agreement, abort).
 //!
+//! Around them, the server itself:
+//!
+//! - [`store`]: SQLite or PostgreSQL, one schema, every move stored before it is
+//!   acknowledged; [`secret`]: secrets, codes and password hashes.
+//! - [`room`]: one task per game in play, the only one to change it; [`engine_seat`]:
+//!   the built-in engine in a seat.
+//! - [`hub`]: who is online, seeks and pairing, the rooms; [`connection`]: one
+//!   websocket; [`http`]: the routes.
+//!
 //! Time is passed in as a [`std::time::Duration`] since any fixed moment, so that each
 //! mechanism is tested exactly, without sleeping.
 
+pub mod client;
 pub mod clock;
+pub mod connection;
+pub mod engine_seat;
 pub mod history;
 pub mod hosted;
+pub mod http;
+pub mod hub;
+pub mod load;
 pub mod message;
 pub mod rate;
 pub mod ratings;
+pub mod room;
+pub mod secret;
+pub mod store;

@@ -16,19 +16,47 @@ pub const MAX_MESSAGE_BYTES: usize = 8192;
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(tag = "t", rename_all = "snake_case")]
 pub enum ClientMessage {
-    /// The first message: who the client is (an anonymous secret or an account's
-    /// session), and the protocol version it speaks.
+    /// The first message: who the client is (an anonymous secret, or none for a new
+    /// anonymous player), and the protocol version it speaks.
     Hello {
         protocol: u32,
         #[serde(default)]
         token: Option<String>,
     },
+    /// Make this anonymous player an account: a name and a password.
+    Register {
+        name: String,
+        password: String,
+    },
+    /// Sign in to an account (a new secret for this client).
+    Login {
+        name: String,
+        password: String,
+    },
+    /// Follow the list of open seeks.
+    Lobby,
+    /// Offer a game.
+    Seek(SeekRequest),
+    /// Withdraw one's seek.
+    Cancel {
+        seek: String,
+    },
+    /// Take a seat in a seek (by its id, or a private challenge's code).
+    Accept {
+        seek: String,
+    },
+    /// Play the first compatible seek, or seek one like it.
+    Quick(SeekRequest),
     /// Follow a game, as a seat's player or a spectator, from the last event version
     /// seen (none: the whole game).
     Join {
         game: String,
         #[serde(default)]
         seen: Option<u64>,
+    },
+    /// Stop following a game (a player leaving on purpose).
+    Leave {
+        game: String,
     },
     /// One step of a turn (a move, a removal, a swap, or `--` to end a turn of two
     /// moves after one), for the ply it names; `ack` is the client's number for it.
@@ -48,7 +76,47 @@ pub enum ClientMessage {
     Draw {
         game: String,
     },
+    /// Call the game off before every side has moved.
+    Abort {
+        game: String,
+    },
+    /// Claim the game from a player who stays away.
+    Claim {
+        game: String,
+    },
+    /// The player's games in progress, those on their turn first.
+    Games,
+    /// The player's ratings.
+    Ratings,
     Ping,
+}
+
+/// A game offered: its variant and time, rated or casual, which side the seeker
+/// takes, and which seats the server's engine fills.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+pub struct SeekRequest {
+    pub variant: String,
+    /// Minutes each on the clock (with `increment`), or none with `days`.
+    #[serde(default)]
+    pub minutes: Option<u32>,
+    #[serde(default)]
+    pub increment: u32,
+    /// Correspondence: days per move.
+    #[serde(default)]
+    pub days: Option<u32>,
+    #[serde(default)]
+    pub rated: bool,
+    /// The seeker's side by name (`white`, `black`, ...), or none for any.
+    #[serde(default)]
+    pub side: Option<String>,
+    /// A private challenge: not listed; the server answers with a code to share.
+    #[serde(default)]
+    pub private: bool,
+    /// How many of the other seats the built-in engine takes, at `level`.
+    #[serde(default)]
+    pub engines: u32,
+    #[serde(default)]
+    pub level: Option<u8>,
 }
 
 /// Why a message was refused.

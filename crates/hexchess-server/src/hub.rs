@@ -1,0 +1,751 @@
+//! Everything the server shares between connections: who is online, the open seeks,
+//! the rooms of the games in play, and the database. Pairing happens here: a seek
+//! filled (by people, and the engine for the seats it was given) becomes a game,
+//! stored, given a room, and announced to every seated player.
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use hexchess_core::{Catalog, Game};
+use rand::seq::SliceRandom;
+use serde_json::{Value, json};
+use tokio::sync::mpsc;
+use tokio::time::Instant;
+
+use crate::clock::TimeControl;
+use crate::hosted::{HostedGame, PlayerId};
+use crate::message::SeekRequest;
+use crate::rate::RateLimit;
+use crate::room::{Brief, ConnId, GameFacts, Outbox, Room, RoomCommand, RoomContext, SeatHolder};
+use crate::secret::{hash_password, new_code, new_secret, password_matches, secret_hash};
+use crate::store::{NewGame, Store, StoreError};
+
+/// Commands a room's mailbox holds before a sender waits.
+const ROOM_MAILBOX: usize = 256;
+
+/// The server's limits, set by its flags.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// New connections an address may open per [`Limits::window`].
+    pub connections_per_address: u32,
+    pub window: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            connections_per_address: 30,
+            window: Duration::from_secs(10),
+        }
+    }
+}
+
+/// Who a connection speaks for, once it said hello.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Identity {
+    pub id: PlayerId,
+    pub name: String,
+    /// The secret the client keeps (a new one for a new player or a login).
+    pub token: String,
+    pub account: bool,
+}
+
+/// An open seek: the seats taken so far.
+#[derive(Clone, Debug)]
+struct OpenSeek {
+    id: String,
+    /// A private challenge's code (not listed).
+    code: Option<String>,
+    owner: PlayerId,
+    request: SeekRequest,
+    /// Each seat's holder, in turn order; `None` is open.
+    seats: Vec<Option<SeatHolder>>,
+}
+
+impl OpenSeek {
+    fn open_seats(&self) -> usize {
+        self.seats.iter().filter(|s| s.is_none()).count()
+    }
+
+    fn listing(&self) -> Value {
+        let owner = self.seats.iter().flatten().find_map(|s| match s {
+            SeatHolder::Player { id, name } if *id == self.owner => Some(name.clone()),
+            _ => None,
+        });
+        json!({
+            "id": self.id,
+            "variant": self.request.variant,
+            "minutes": self.request.minutes,
+            "increment": self.request.increment,
+            "days": self.request.days,
+            "rated": self.request.rated,
+            "by": owner,
+            "seats": self.seats.len(),
+            "open": self.open_seats(),
+        })
+    }
+
+    fn has(&self, who: &PlayerId) -> bool {
+        self.seats
+            .iter()
+            .flatten()
+            .any(|s| matches!(s, SeatHolder::Player { id, .. } if id == who))
+    }
+}
+
+/// Why a request of the lobby or the accounts was refused.
+#[derive(Debug)]
+pub enum HubError {
+    /// What the player asked cannot be done, and why.
+    Refused(String),
+    Store(StoreError),
+}
+
+impl std::fmt::Display for HubError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            HubError::Refused(why) => f.write_str(why),
+            HubError::Store(e) => write!(f, "the server's database failed: {e}"),
+        }
+    }
+}
+
+impl From<StoreError> for HubError {
+    fn from(e: StoreError) -> HubError {
+        HubError::Store(e)
+    }
+}
+
+fn refused<T>(why: impl Into<String>) -> Result<T, HubError> {
+    Err(HubError::Refused(why.into()))
+}
+
+/// The server's shared state.
+pub struct Hub {
+    pub store: Store,
+    catalog: Catalog,
+    context: RoomContext,
+    pub limits: Limits,
+    rooms: Mutex<HashMap<String, mpsc::Sender<RoomCommand>>>,
+    seeks: Mutex<Vec<OpenSeek>>,
+    lobby: Mutex<Vec<(ConnId, Outbox)>>,
+    online: Mutex<HashMap<PlayerId, Vec<(ConnId, Outbox)>>>,
+    addresses: Mutex<HashMap<IpAddr, RateLimit>>,
+    next_conn: AtomicU64,
+}
+
+/// A mutex's contents even if a thread panicked holding it (the maps stay usable).
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl Hub {
+    /// The hub over `store`, with the games in progress there resumed.
+    pub async fn start(store: Store, limits: Limits) -> Result<Arc<Hub>, StoreError> {
+        let context = RoomContext {
+            store: store.clone(),
+            origin: Instant::now(),
+            briefs: Arc::default(),
+            linger: Duration::from_secs(120),
+        };
+        let hub = Arc::new(Hub {
+            store,
+            catalog: Catalog::load_default(),
+            context,
+            limits,
+            rooms: Mutex::default(),
+            seeks: Mutex::default(),
+            lobby: Mutex::default(),
+            online: Mutex::default(),
+            addresses: Mutex::default(),
+            next_conn: AtomicU64::new(1),
+        });
+        hub.resume_games().await?;
+        Ok(hub)
+    }
+
+    /// The time since the server started (the games' clocks count from it).
+    pub fn now(&self) -> Duration {
+        self.context.origin.elapsed()
+    }
+
+    pub fn next_conn(&self) -> ConnId {
+        self.next_conn.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// Whether `address` may open another connection now.
+    pub fn allow_connection(&self, address: IpAddr) -> bool {
+        let now = self.now();
+        let mut addresses = lock(&self.addresses);
+        if addresses.len() > 100_000 {
+            // Forget the quiet ones rather than grow without end.
+            addresses.retain(|_, limit| !limit.allow(now));
+        }
+        addresses
+            .entry(address)
+            .or_insert_with(|| {
+                RateLimit::new(self.limits.connections_per_address, self.limits.window, now)
+            })
+            .allow(now)
+    }
+
+    /// Every game the database holds as in progress, in a room again: each goes on
+    /// from its last stored move.
+    async fn resume_games(self: &Arc<Hub>) -> Result<(), StoreError> {
+        for stored in self.store.games_in_progress().await? {
+            let id = stored.game.id.clone();
+            match self.restore_room(&stored) {
+                Ok(()) => {}
+                Err(why) => eprintln!("hexchess-server: game {id} not resumed: {why}"),
+            }
+        }
+        Ok(())
+    }
+
+    fn restore_room(self: &Arc<Hub>, stored: &crate::store::GameInProgress) -> Result<(), String> {
+        let seats = seats_from_json(&stored.game.seats)?;
+        let control: Value =
+            serde_json::from_str(&stored.game.control).map_err(|e| e.to_string())?;
+        let clock = clock_from_json(&control);
+        let entry = self
+            .catalog
+            .get(&stored.game.variant)
+            .ok_or_else(|| format!("no variant '{}' here", stored.game.variant))?;
+        let left: Option<Vec<Duration>> = stored
+            .clocks
+            .as_deref()
+            .and_then(|c| serde_json::from_str::<Vec<u64>>(c).ok())
+            .map(|ms| ms.into_iter().map(Duration::from_millis).collect());
+        let hosted = HostedGame::restore(
+            Game::new(Arc::clone(entry.rules())),
+            Room::seat_ids(&seats),
+            clock,
+            &stored.steps,
+            stored.version,
+            left.as_deref(),
+            self.now(),
+        )?;
+        let facts = GameFacts {
+            id: stored.game.id.clone(),
+            variant: stored.game.variant.clone(),
+            rated: stored.game.rated,
+            speed: speed_of(&control),
+            seats,
+        };
+        self.open_room(facts, hosted, entry.two_player_rules());
+        Ok(())
+    }
+
+    fn open_room(
+        &self,
+        facts: GameFacts,
+        hosted: HostedGame,
+        narrow: Option<Arc<hexchess_core::Rules>>,
+    ) {
+        let (tx, rx) = mpsc::channel(ROOM_MAILBOX);
+        let id = facts.id.clone();
+        let room = Room::new(facts, hosted, narrow, self.context.clone());
+        lock(&self.rooms).insert(id, tx);
+        tokio::spawn(room.run(rx));
+    }
+
+    /// The mailbox of game `id`'s room, while it is open.
+    pub fn room(&self, id: &str) -> Option<mpsc::Sender<RoomCommand>> {
+        let mut rooms = lock(&self.rooms);
+        match rooms.get(id) {
+            Some(tx) if tx.is_closed() => {
+                rooms.remove(id);
+                None
+            }
+            Some(tx) => Some(tx.clone()),
+            None => None,
+        }
+    }
+
+    // ---- who is who ----
+
+    /// A connection's hello: the player its secret names, or a new anonymous player.
+    pub async fn hello(&self, token: Option<&str>) -> Result<Identity, HubError> {
+        if let Some(token) = token {
+            return match self.store.player_by_token(&secret_hash(token)).await? {
+                Some(p) => Ok(Identity {
+                    name: p.name.clone().unwrap_or_else(|| anonymous_name(&p.id)),
+                    account: p.name.is_some(),
+                    id: PlayerId(p.id),
+                    token: token.to_string(),
+                }),
+                None => refused("unknown secret: say hello without one for a new player"),
+            };
+        }
+        let id = new_code(12);
+        let token = new_secret();
+        self.store.add_player(&id, &secret_hash(&token)).await?;
+        Ok(Identity {
+            name: anonymous_name(&id),
+            id: PlayerId(id),
+            token,
+            account: false,
+        })
+    }
+
+    /// Makes an anonymous player an account.
+    pub async fn register(
+        &self,
+        who: &Identity,
+        name: &str,
+        password: &str,
+    ) -> Result<Identity, HubError> {
+        let name = check_name(name)?;
+        if password.chars().count() < 8 || password.len() > 256 {
+            return refused("a password has 8 to 256 characters");
+        }
+        if who.account {
+            return refused("this player already has an account");
+        }
+        let password = password.to_string();
+        let hash = tokio::task::spawn_blocking(move || hash_password(&password))
+            .await
+            .ok()
+            .flatten()
+            .ok_or_else(|| HubError::Refused("the password could not be hashed".into()))?;
+        if !self.store.name_player(&who.id.0, &name, &hash).await? {
+            return refused(format!("the name '{name}' is taken"));
+        }
+        Ok(Identity {
+            name,
+            account: true,
+            ..who.clone()
+        })
+    }
+
+    /// Signs in to an account: a new secret for this client.
+    pub async fn login(&self, name: &str, password: &str) -> Result<Identity, HubError> {
+        let name = name.trim().to_lowercase();
+        let found = self.store.player_by_name(&name).await?;
+        let hash = found.as_ref().and_then(|p| p.password_hash.clone());
+        let password = password.to_string();
+        // Checked even for an unknown name (against nothing), so the answer's time
+        // does not tell which names exist.
+        let matches = tokio::task::spawn_blocking(move || match hash {
+            Some(hash) => password_matches(&password, &hash),
+            None => {
+                let _ = hash_password(&password);
+                false
+            }
+        })
+        .await
+        .unwrap_or(false);
+        let (true, Some(player)) = (matches, found) else {
+            return refused("no account with that name and password");
+        };
+        let token = new_secret();
+        self.store
+            .set_token(&player.id, &secret_hash(&token))
+            .await?;
+        Ok(Identity {
+            id: PlayerId(player.id),
+            name,
+            token,
+            account: true,
+        })
+    }
+
+    /// A connection of `who` is open (it hears of games that start for it).
+    pub fn online(&self, who: &PlayerId, conn: ConnId, out: Outbox) {
+        lock(&self.online)
+            .entry(who.clone())
+            .or_default()
+            .push((conn, out));
+    }
+
+    /// A connection closed: it follows no list any more, and its seeks go when it was
+    /// the player's last.
+    pub fn offline(&self, who: Option<&PlayerId>, conn: ConnId) {
+        lock(&self.lobby).retain(|(c, _)| *c != conn);
+        let Some(who) = who else { return };
+        let last = {
+            let mut online = lock(&self.online);
+            let conns = online.entry(who.clone()).or_default();
+            conns.retain(|(c, _)| *c != conn);
+            let last = conns.is_empty();
+            if last {
+                online.remove(who);
+            }
+            last
+        };
+        if last {
+            let before = lock(&self.seeks).len();
+            lock(&self.seeks).retain(|s| s.owner != *who || s.code.is_some());
+            if lock(&self.seeks).len() != before {
+                self.announce_seeks();
+            }
+        }
+    }
+
+    fn tell_player(&self, who: &PlayerId, message: &Value) {
+        let text = message.to_string();
+        if let Some(conns) = lock(&self.online).get(who) {
+            for (_, out) in conns {
+                let _ = out.try_send(text.clone());
+            }
+        }
+    }
+
+    // ---- the lobby ----
+
+    /// Follows the list of open seeks: sent now and on every change.
+    pub fn follow_lobby(&self, conn: ConnId, out: Outbox) {
+        let _ = out.try_send(self.seek_list().to_string());
+        let mut lobby = lock(&self.lobby);
+        lobby.retain(|(c, _)| *c != conn);
+        lobby.push((conn, out));
+    }
+
+    fn seek_list(&self) -> Value {
+        let seeks: Vec<Value> = lock(&self.seeks)
+            .iter()
+            .filter(|s| s.code.is_none())
+            .map(OpenSeek::listing)
+            .collect();
+        json!({ "t": "seeks", "seeks": seeks })
+    }
+
+    fn announce_seeks(&self) {
+        let text = self.seek_list().to_string();
+        lock(&self.lobby).retain(|(_, out)| out.try_send(text.clone()).is_ok() || !out.is_closed());
+    }
+
+    /// Offers a game; started at once when the engine takes every other seat. The
+    /// seek's id (and a private challenge's code).
+    pub async fn seek(&self, who: &Identity, request: SeekRequest) -> Result<Value, HubError> {
+        let seek = self.make_seek(who, request)?;
+        let answer = json!({ "t": "seek", "id": seek.id, "code": seek.code });
+        if seek.open_seats() == 0 {
+            self.start_game(seek).await?;
+        } else {
+            let private = seek.code.is_some();
+            lock(&self.seeks).push(seek);
+            if !private {
+                self.announce_seeks();
+            }
+        }
+        Ok(answer)
+    }
+
+    fn make_seek(&self, who: &Identity, request: SeekRequest) -> Result<OpenSeek, HubError> {
+        let Some(entry) = self.catalog.get(&request.variant) else {
+            return refused(format!("no variant '{}' on this server", request.variant));
+        };
+        check_control(&request)?;
+        let rules = entry.rules();
+        let sides: Vec<_> = rules.sides().collect();
+        let mut seats: Vec<Option<SeatHolder>> = vec![None; sides.len()];
+        let mine = match &request.side {
+            Some(name) => sides
+                .iter()
+                .position(|s| rules.side_name(*s).eq_ignore_ascii_case(name))
+                .ok_or_else(|| HubError::Refused(format!("no side '{name}' in this variant")))?,
+            None => rand::random_range(0..sides.len()),
+        };
+        seats[mine] = Some(SeatHolder::Player {
+            id: who.id.clone(),
+            name: who.name.clone(),
+        });
+        let engines = request.engines as usize;
+        if engines >= sides.len() {
+            return refused(format!(
+                "{} seats: at most {} engines",
+                sides.len(),
+                sides.len() - 1
+            ));
+        }
+        if engines > 0 && request.rated {
+            return refused("a game with the engine is casual");
+        }
+        let level = engine_level(request.level)?;
+        let mut free: Vec<usize> = (0..seats.len()).filter(|i| seats[*i].is_none()).collect();
+        free.shuffle(&mut rand::rng());
+        for i in free.into_iter().take(engines) {
+            seats[i] = Some(SeatHolder::Engine { level });
+        }
+        Ok(OpenSeek {
+            id: new_code(10),
+            code: request.private.then(|| new_code(8)),
+            owner: who.id.clone(),
+            request,
+            seats,
+        })
+    }
+
+    /// Withdraws `who`'s seek `id`.
+    pub fn cancel(&self, who: &PlayerId, id: &str) -> Result<(), HubError> {
+        let mut seeks = lock(&self.seeks);
+        let before = seeks.len();
+        seeks.retain(|s| !(s.id == id && s.owner == *who));
+        if seeks.len() == before {
+            return refused("no seek of yours by that id");
+        }
+        drop(seeks);
+        self.announce_seeks();
+        Ok(())
+    }
+
+    /// Takes a seat in seek `id` (or a private challenge by its code); the game
+    /// starts when the last seat is taken.
+    pub async fn accept(&self, who: &Identity, id: &str) -> Result<(), HubError> {
+        let full = {
+            let mut seeks = lock(&self.seeks);
+            let code = id.trim().to_uppercase();
+            let Some(i) = seeks
+                .iter()
+                .position(|s| s.id == id || s.code.as_deref() == Some(code.as_str()))
+            else {
+                return refused("no open seek or challenge by that id or code");
+            };
+            if seeks[i].has(&who.id) {
+                return refused("you already sit in this seek");
+            }
+            let seek = &mut seeks[i];
+            if let Some(seat) = seek.seats.iter_mut().find(|s| s.is_none()) {
+                *seat = Some(SeatHolder::Player {
+                    id: who.id.clone(),
+                    name: who.name.clone(),
+                });
+            }
+            (seek.open_seats() == 0).then(|| seeks.remove(i))
+        };
+        self.announce_seeks();
+        if let Some(seek) = full {
+            self.start_game(seek).await?;
+        }
+        Ok(())
+    }
+
+    /// Plays the oldest listed seek like `request` (variant, time, rating), or seeks
+    /// one.
+    pub async fn quick(&self, who: &Identity, request: SeekRequest) -> Result<Value, HubError> {
+        let like = lock(&self.seeks)
+            .iter()
+            .find(|s| {
+                s.code.is_none()
+                    && !s.has(&who.id)
+                    && s.request.variant == request.variant
+                    && s.request.minutes == request.minutes
+                    && s.request.increment == request.increment
+                    && s.request.days == request.days
+                    && s.request.rated == request.rated
+            })
+            .map(|s| s.id.clone());
+        match like {
+            Some(id) => {
+                self.accept(who, &id).await?;
+                Ok(json!({ "t": "seek", "id": id, "code": null }))
+            }
+            None => self.seek(who, request).await,
+        }
+    }
+
+    /// A full seek becomes a game: stored, given a room, announced to its players.
+    async fn start_game(&self, seek: OpenSeek) -> Result<(), HubError> {
+        let Some(entry) = self.catalog.get(&seek.request.variant) else {
+            return refused("the variant is gone");
+        };
+        let seats: Vec<SeatHolder> = seek.seats.into_iter().flatten().collect();
+        let control = control_json(&seek.request);
+        let id = new_code(12);
+        self.store
+            .add_game(&NewGame {
+                id: id.clone(),
+                variant: seek.request.variant.clone(),
+                seats: seats_json(&seats).to_string(),
+                control: control.to_string(),
+                rated: seek.request.rated,
+            })
+            .await?;
+        let hosted = HostedGame::new(
+            Game::new(Arc::clone(entry.rules())),
+            Room::seat_ids(&seats),
+            clock_from_json(&control),
+        );
+        let facts = GameFacts {
+            id: id.clone(),
+            variant: seek.request.variant.clone(),
+            rated: seek.request.rated,
+            speed: speed_of(&control),
+            seats: seats.clone(),
+        };
+        self.open_room(facts, hosted, entry.two_player_rules());
+        let rules = entry.rules();
+        for (i, seat) in seats.iter().enumerate() {
+            if let SeatHolder::Player { id: player, .. } = seat {
+                let side = rules.side_name(hexchess_core::Side::from_index(i));
+                self.tell_player(
+                    player,
+                    &json!({ "t": "started", "game": id, "variant": seek.request.variant, "side": side }),
+                );
+            }
+        }
+        Ok(())
+    }
+
+    // ---- lists ----
+
+    /// `who`'s games in progress, those on their turn first (the "your turn" list).
+    pub fn games_of(&self, who: &PlayerId) -> Value {
+        let briefs = lock(&self.context.briefs);
+        let mut games: Vec<(&String, &Brief)> = briefs
+            .iter()
+            .filter(|(_, b)| !b.over && b.players.iter().flatten().any(|p| p == who))
+            .collect();
+        games.sort_by_key(|(id, b)| (b.to_move.as_ref() != Some(who), (*id).clone()));
+        let list: Vec<Value> = games
+            .into_iter()
+            .map(|(id, b)| {
+                json!({
+                    "game": id,
+                    "variant": b.variant,
+                    "speed": b.speed,
+                    "names": b.names,
+                    "your_turn": b.to_move.as_ref() == Some(who),
+                })
+            })
+            .collect();
+        json!({ "t": "games", "games": list })
+    }
+
+    /// Every game in play (for spectators).
+    pub fn games_in_play(&self) -> Value {
+        let briefs = lock(&self.context.briefs);
+        let list: Vec<Value> = briefs
+            .iter()
+            .filter(|(_, b)| !b.over)
+            .map(|(id, b)| json!({ "game": id, "variant": b.variant, "speed": b.speed, "names": b.names }))
+            .collect();
+        json!({ "games": list })
+    }
+
+    /// `who`'s ratings.
+    pub async fn ratings_of(&self, who: &PlayerId) -> Result<Value, HubError> {
+        let list: Vec<Value> = self
+            .store
+            .ratings_of(&who.0)
+            .await?
+            .into_iter()
+            .map(|(variant, speed, r, games)| {
+                json!({
+                    "variant": variant,
+                    "speed": speed,
+                    "rating": r.rating.round(),
+                    "deviation": r.deviation.round(),
+                    "games": games,
+                })
+            })
+            .collect();
+        Ok(json!({ "t": "ratings", "ratings": list }))
+    }
+}
+
+fn anonymous_name(id: &str) -> String {
+    format!("Anonymous {}", &id[..id.len().min(4)])
+}
+
+/// An account's name: 3 to 20 letters, digits, `-` or `_`, kept in lower case.
+fn check_name(name: &str) -> Result<String, HubError> {
+    let name = name.trim().to_lowercase();
+    let ok = (3..=20).contains(&name.chars().count())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    if !ok {
+        return refused("a name has 3 to 20 letters, digits, '-' or '_'");
+    }
+    Ok(name)
+}
+
+fn check_control(request: &SeekRequest) -> Result<(), HubError> {
+    match (request.minutes, request.days) {
+        (Some(_), Some(_)) => refused("minutes or days, not both"),
+        (Some(m), None) if m > 180 || request.increment > 180 => {
+            refused("at most 180 minutes and 180 seconds' increment")
+        }
+        (Some(0), None) if request.increment == 0 => refused("a clock needs time"),
+        (None, Some(d)) if !(1..=14).contains(&d) => refused("1 to 14 days a move"),
+        _ => Ok(()),
+    }
+}
+
+fn engine_level(level: Option<u8>) -> Result<u8, HubError> {
+    let skill = crate::engine_seat::level(level);
+    match level {
+        Some(l) if l != skill.level() => refused(format!(
+            "levels are 1 to {}",
+            hexchess_engine::Skill::FULL.level()
+        )),
+        _ => Ok(skill.level()),
+    }
+}
+
+fn control_json(request: &SeekRequest) -> Value {
+    match (request.minutes, request.days) {
+        (Some(minutes), _) => json!({ "minutes": minutes, "increment": request.increment }),
+        (None, Some(days)) => json!({ "days": days }),
+        (None, None) => json!({}),
+    }
+}
+
+fn clock_from_json(control: &Value) -> Option<TimeControl> {
+    let minutes = control.get("minutes")?.as_u64()?;
+    let increment = control
+        .get("increment")
+        .and_then(Value::as_u64)
+        .unwrap_or(0);
+    Some(TimeControl {
+        base: Duration::from_secs(minutes * 60),
+        increment: Duration::from_secs(increment),
+    })
+}
+
+fn speed_of(control: &Value) -> String {
+    match clock_from_json(control) {
+        Some(tc) => tc.speed().to_string(),
+        None if control.get("days").is_some() => "correspondence".to_string(),
+        None => "untimed".to_string(),
+    }
+}
+
+fn seats_json(seats: &[SeatHolder]) -> Value {
+    json!(
+        seats
+            .iter()
+            .map(|s| match s {
+                SeatHolder::Player { id, name } => json!({ "player": id.0, "name": name }),
+                SeatHolder::Engine { level } => json!({ "engine": level }),
+            })
+            .collect::<Vec<_>>()
+    )
+}
+
+fn seats_from_json(text: &str) -> Result<Vec<SeatHolder>, String> {
+    let seats: Vec<Value> = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    seats
+        .iter()
+        .map(|s| {
+            if let Some(level) = s.get("engine").and_then(Value::as_u64) {
+                return Ok(SeatHolder::Engine { level: level as u8 });
+            }
+            match (
+                s.get("player").and_then(Value::as_str),
+                s.get("name").and_then(Value::as_str),
+            ) {
+                (Some(id), Some(name)) => Ok(SeatHolder::Player {
+                    id: PlayerId(id.to_string()),
+                    name: name.to_string(),
+                }),
+                _ => Err(format!("a seat I cannot read: {s}")),
+            }
+        })
+        .collect()
+}
