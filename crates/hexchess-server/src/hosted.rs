@@ -88,6 +88,8 @@ pub struct HostedGame {
     /// Each step by ply as the game writes it, and the seat that alone may see it
     /// until the reveal (a hidden deployment's), for a full view of the game.
     written: Vec<(String, Option<Side>)>,
+    /// The side that played each ply (only its player may send that step again).
+    movers: Vec<Side>,
     status: Status,
     /// The sides offering a draw now.
     draw_offers: Vec<Side>,
@@ -123,6 +125,7 @@ impl HostedGame {
             log: EventLog::starting_at(0, KEPT_EVENTS),
             sent: Vec::new(),
             written: Vec::new(),
+            movers: Vec::new(),
             status: Status::Playing,
             draw_offers: Vec::new(),
             away: vec![None; sides],
@@ -157,6 +160,7 @@ impl HostedGame {
             hosted.sent.push(text.clone());
             let lan = if lan.is_empty() { "--".into() } else { lan };
             hosted.written.push((lan, hidden.then_some(side)));
+            hosted.movers.push(side);
             if hosted.game.position().phase() != Phase::Setup {
                 hosted.written.iter_mut().for_each(|(_, only)| *only = None);
             }
@@ -305,6 +309,11 @@ impl HostedGame {
             self.sent.get(p as usize).cloned()
         }) {
             MoveCheck::AlreadyPlayed => {
+                // The same step again, but only from the player who played it.
+                let mover = self.movers[ply as usize];
+                if self.seats[mover.index()].as_ref() != Some(who) {
+                    return Err(self.not_theirs(who));
+                }
                 return Ok(Played {
                     version: self.log.version(),
                     resent: true,
@@ -318,11 +327,7 @@ impl HostedGame {
         }
         let side = self.game.side_to_move();
         if self.seats[side.index()].as_ref() != Some(who) {
-            return Err(if self.seats_of(who).is_empty() {
-                Refusal::NotSeated
-            } else {
-                Refusal::NotYourTurn
-            });
+            return Err(self.not_theirs(who));
         }
         let step = self
             .game
@@ -340,6 +345,7 @@ impl HostedGame {
             .map_err(|e| Refusal::NotAllowed(e.to_string()))?;
         self.sent.push(text.to_string());
         self.written.push((lan.clone(), hidden.then_some(side)));
+        self.movers.push(side);
         self.draw_offers.clear();
         let mut left = None;
         if self.game.turns().len() > turns {
@@ -370,6 +376,15 @@ impl HostedGame {
             version: self.log.version(),
             resent: false,
         })
+    }
+
+    /// Why `who` may not play a seat's step: it holds no seat, or another.
+    fn not_theirs(&self, who: &PlayerId) -> Refusal {
+        if self.seats_of(who).is_empty() {
+            Refusal::NotSeated
+        } else {
+            Refusal::NotYourTurn
+        }
     }
 
     /// Every side has deployed: the hidden steps reach everyone, in the order played.
@@ -610,6 +625,21 @@ mod tests {
         assert!(!played.resent);
         assert_eq!(g.ply(), 1);
         assert_eq!(g.game().side_to_move(), Side::Black);
+    }
+
+    #[test]
+    fn a_step_sent_again_by_another_player_is_refused_not_acknowledged() {
+        let mut g = hosted("glinski", &["ann", "ben"], None);
+        g.play(&player("ann"), 0, "f5f6", T0, T0).unwrap();
+        assert_eq!(
+            g.play(&player("ben"), 0, "f5f6", T0, T0),
+            Err(Refusal::NotYourTurn)
+        );
+        assert_eq!(
+            g.play(&player("eve"), 0, "f5f6", T0, T0),
+            Err(Refusal::NotSeated)
+        );
+        assert!(g.play(&player("ann"), 0, "f5f6", T0, T0).unwrap().resent);
     }
 
     #[test]

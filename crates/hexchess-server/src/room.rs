@@ -326,11 +326,17 @@ impl Room {
         if let Some(who) = &who {
             self.hosted.returned(who);
         }
+        // A join is answered by the whole game, or by the events missed and then
+        // `joined` (so a client knows it is in step even when it missed nothing).
+        let joined = json!({ "t": "joined", "game": self.facts.id, "v": self.hosted.version() });
         let sent = match seen.map(|v| self.hosted.catch_up(who.as_ref(), v)) {
-            Some(CatchUp::UpToDate) => true,
-            Some(CatchUp::Events(events)) => events
-                .iter()
-                .all(|e| send(&out, &self.event_json(e.to_json()))),
+            Some(CatchUp::UpToDate) => send(&out, &joined),
+            Some(CatchUp::Events(events)) => {
+                events
+                    .iter()
+                    .all(|e| send(&out, &self.event_json(e.to_json())))
+                    && send(&out, &joined)
+            }
             Some(CatchUp::Resync) | None => send(&out, &self.view_for(who.as_ref())),
         };
         if sent {
