@@ -249,6 +249,7 @@ impl HostedGame {
             "variant": rules.id(),
             "steps": steps,
             "to_move": rules.side_name(self.game.side_to_move()),
+            "legal": self.legal_texts(),
             "ply": self.ply(),
             "clocks_ms": self.clocks(now).map(|c| c.iter().map(|d| d.as_millis() as u64).collect::<Vec<_>>()),
             "running": self.clock.as_ref().and_then(|c| c.running()).map(|s| rules.side_name(s)),
@@ -364,6 +365,8 @@ impl HostedGame {
                 "side": self.game.position().rules().side_name(side),
                 "step": lan,
                 "left_ms": left.map(|d: Duration| d.as_millis() as u64),
+                "to_move": self.game.position().rules().side_name(self.game.side_to_move()),
+                "legal": self.legal_texts(),
             }),
         );
         if hidden && self.game.position().phase() != Phase::Setup {
@@ -376,6 +379,30 @@ impl HostedGame {
             version: self.log.version(),
             resent: false,
         })
+    }
+
+    /// The steps the side on move may play, as the protocol writes them (as lichess
+    /// sends a move's destinations, so that a client needs no rules of its own). None
+    /// while deployments are hidden (a side's choices would tell where its pieces
+    /// stand) and once the game is over.
+    fn legal_texts(&self) -> Option<Vec<String>> {
+        let pos = self.game.position();
+        if self.status != Status::Playing
+            || self.game.end().is_some()
+            || (pos.phase() == Phase::Setup && pos.rules().setup_is_hidden())
+        {
+            return None;
+        }
+        Some(
+            self.game
+                .steps()
+                .into_iter()
+                .map(|s| match self.game.step_lan(s) {
+                    end if end.is_empty() => "--".to_string(),
+                    lan => lan,
+                })
+                .collect(),
+        )
     }
 
     /// Why `who` may not play a seat's step: it holds no seat, or another.

@@ -156,7 +156,13 @@ pub async fn run(args: LoadArgs) -> Result<(), String> {
     } else {
         println!(
             "{} games, {} moves, p50 {:.1} ms, p99 {:.1} ms, {} errors, {} illegal accepted, {} mismatches",
-            s.games, s.moves, report["p50_ms"], report["p99_ms"], s.errors, s.illegal_accepted, s.mismatches
+            s.games,
+            s.moves,
+            report["p50_ms"],
+            report["p99_ms"],
+            s.errors,
+            s.illegal_accepted,
+            s.mismatches
         );
     }
     Ok(())
@@ -241,7 +247,12 @@ fn think() -> Duration {
 }
 
 impl Pair {
-    async fn play(args: LoadArgs, rules: Arc<Rules<hexchess_core::bitboard::WideBitboard>>, stats: Shared, deadline: Instant) {
+    async fn play(
+        args: LoadArgs,
+        rules: Arc<Rules<hexchess_core::bitboard::WideBitboard>>,
+        stats: Shared,
+        deadline: Instant,
+    ) {
         let players = match (Player::new(&args.url).await, Player::new(&args.url).await) {
             (Ok(a), Ok(b)) => [a, b],
             (Err(e), _) | (_, Err(e)) => return note(&stats, |s| s.error(e)),
@@ -282,9 +293,14 @@ impl Pair {
         let (Some(ca), Some(cb)) = (a.client.as_mut(), b.client.as_mut()) else {
             return Err("a player is away".into());
         };
-        ca.send(&json!({"t": "seek", "variant": self.args.variant, "side": "white", "private": true}))
-            .await?;
-        let code = ca.wait_for("seek").await?["code"].as_str().unwrap_or_default().to_string();
+        ca.send(
+            &json!({"t": "seek", "variant": self.args.variant, "side": "white", "private": true}),
+        )
+        .await?;
+        let code = ca.wait_for("seek").await?["code"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
         cb.send(&json!({"t": "accept", "seek": code})).await?;
         let started = ca.wait_for("started").await?;
         cb.wait_for("started").await?;
@@ -400,7 +416,9 @@ impl Pair {
         let text = message["step"].as_str().unwrap_or_default().to_string();
         if ply < self.texts.len() {
             if self.texts[ply] != text {
-                note(&self.stats, |s| s.error(format!("ply {ply}: {text} after {}", self.texts[ply])));
+                note(&self.stats, |s| {
+                    s.error(format!("ply {ply}: {text} after {}", self.texts[ply]))
+                });
             }
         } else if ply == self.texts.len() {
             let played = self
@@ -409,11 +427,15 @@ impl Pair {
                 .ok()
                 .and_then(|s| self.replica.play(s).ok());
             if played.is_none() {
-                return note(&self.stats, |s| s.error(format!("ply {ply}: '{text}' does not play")));
+                return note(&self.stats, |s| {
+                    s.error(format!("ply {ply}: '{text}' does not play"))
+                });
             }
             self.texts.push(text);
         } else {
-            return note(&self.stats, |s| s.error(format!("ply {ply} before {}", self.texts.len())));
+            return note(&self.stats, |s| {
+                s.error(format!("ply {ply} before {}", self.texts.len()))
+            });
         }
         let mover = if ply % 2 == 0 { 0 } else { 1 };
         if i != mover {
@@ -434,7 +456,11 @@ impl Pair {
     async fn resync(&mut self, i: usize, state: &Value) {
         let steps: Vec<String> = state["steps"]
             .as_array()
-            .map(|a| a.iter().filter_map(|s| s.as_str().map(String::from)).collect())
+            .map(|a| {
+                a.iter()
+                    .filter_map(|s| s.as_str().map(String::from))
+                    .collect()
+            })
             .unwrap_or_default();
         if steps.len() >= self.texts.len() && steps[..self.texts.len()] == self.texts[..] {
             let mut replica = Game::new(Arc::clone(&self.rules));
@@ -462,7 +488,8 @@ impl Pair {
             note(&self.stats, |s| s.rejoin_ms.push(ms));
         }
         if let Some((ply, step, ack)) = self.players[i].pending.clone() {
-            let message = json!({"t": "move", "game": self.game, "ply": ply, "step": step, "ack": ack});
+            let message =
+                json!({"t": "move", "game": self.game, "ply": ply, "step": step, "ack": ack});
             self.players[i].send(&message).await;
         }
         let on_move = self.texts.len() % 2;
@@ -474,7 +501,9 @@ impl Pair {
     /// The planned move: now and then a move that must be refused first, then a
     /// random legal one.
     async fn move_now(&mut self) {
-        let Some((i, _)) = self.next.take() else { return };
+        let Some((i, _)) = self.next.take() else {
+            return;
+        };
         if self.texts.len() % 2 != i || self.replica.end().is_some() {
             return;
         }
@@ -500,7 +529,8 @@ impl Pair {
             let p = &mut self.players[who];
             p.acks += 1;
             p.must_refuse.insert(p.acks);
-            let message = json!({"t": "move", "game": self.game, "ply": ply, "step": wrong, "ack": p.acks});
+            let message =
+                json!({"t": "move", "game": self.game, "ply": ply, "step": wrong, "ack": p.acks});
             p.send(&message).await;
             note(&self.stats, |s| s.illegal_sent += 1);
         }
@@ -508,14 +538,19 @@ impl Pair {
         p.acks += 1;
         p.pending = Some((ply, text.clone(), p.acks));
         self.sent_at.insert(ply, Instant::now());
-        let message = json!({"t": "move", "game": self.game, "ply": ply, "step": text, "ack": p.acks});
+        let message =
+            json!({"t": "move", "game": self.game, "ply": ply, "step": text, "ack": p.acks});
         p.send(&message).await;
     }
 
     /// The game as the server holds it against what the players saw.
     async fn check_game(&mut self) {
-        let Some(c) = self.players[0].client.as_mut() else { return };
-        let Ok(()) = c.send(&json!({"t": "join", "game": self.game})).await else { return };
+        let Some(c) = self.players[0].client.as_mut() else {
+            return;
+        };
+        let Ok(()) = c.send(&json!({"t": "join", "game": self.game})).await else {
+            return;
+        };
         let game = self.game.clone();
         let Ok(state) = c
             .wait_until(|m| m["t"] == "state" && m["game"] == game.as_str(), "state")

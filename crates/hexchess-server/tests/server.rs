@@ -6,116 +6,13 @@
 //! `scripts/test-postgres.sh` installs, starts and creates (the README's setup and CI
 //! run it).
 
-use std::net::TcpListener;
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+mod common;
+
 use std::time::Duration;
 
+use common::{Server, postgres, sqlite};
 use hexchess_server::client::Client;
 use serde_json::{Value, json};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-
-const POSTGRES: &str = "postgres://hexchess:hexchess@127.0.0.1:5432/hexchess_test";
-
-/// A server process; killed when dropped.
-struct Server {
-    child: Child,
-    port: u16,
-    database: String,
-}
-
-impl Server {
-    async fn start(database: &str) -> Server {
-        let port = TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .expect("a free port on 127.0.0.1")
-            .port();
-        Server::start_on(database, port).await
-    }
-
-    async fn start_on(database: &str, port: u16) -> Server {
-        let child = Command::new(env!("CARGO_BIN_EXE_hexchess-server"))
-            .args([
-                "--listen",
-                &format!("127.0.0.1:{port}"),
-                "--database",
-                database,
-            ])
-            .args(["--connections-per-address", "1000"])
-            .stdout(Stdio::null())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("the server starts");
-        let server = Server {
-            child,
-            port,
-            database: database.to_string(),
-        };
-        for _ in 0..200 {
-            if tokio::net::TcpStream::connect(("127.0.0.1", port))
-                .await
-                .is_ok()
-            {
-                return server;
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-        panic!("the server did not listen on 127.0.0.1:{port}");
-    }
-
-    fn url(&self) -> String {
-        format!("ws://127.0.0.1:{}/socket", self.port)
-    }
-
-    /// Kills the process at once (SIGKILL: no chance to write anything more).
-    fn kill(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-
-    async fn restart(mut self) -> Server {
-        self.kill();
-        Server::start_on(&self.database, self.port).await
-    }
-
-    /// An HTTP GET on the server: the status line and the body.
-    async fn get(&self, path: &str) -> (String, String) {
-        let mut stream = tokio::net::TcpStream::connect(("127.0.0.1", self.port))
-            .await
-            .unwrap();
-        let request =
-            format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
-        stream.write_all(request.as_bytes()).await.unwrap();
-        let mut response = String::new();
-        stream.read_to_string(&mut response).await.unwrap();
-        let status = response.lines().next().unwrap_or_default().to_string();
-        let body = response
-            .split_once("\r\n\r\n")
-            .map(|(_, b)| b.to_string())
-            .unwrap_or_default();
-        (status, body)
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        self.kill();
-    }
-}
-
-fn sqlite() -> String {
-    let dir: PathBuf = std::env::temp_dir().join(format!(
-        "hexchess-server-test-{}-{}",
-        std::process::id(),
-        hexchess_server::secret::new_code(8)
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    hexchess_server::store::sqlite_url(&dir)
-}
-
-fn postgres() -> String {
-    std::env::var("HEXCHESS_TEST_POSTGRES").unwrap_or_else(|_| POSTGRES.to_string())
-}
 
 /// Each test on both databases.
 macro_rules! on_both_databases {
