@@ -437,7 +437,7 @@ impl Pair {
                 s.error(format!("ply {ply} before {}", self.texts.len()))
             });
         }
-        let mover = if ply % 2 == 0 { 0 } else { 1 };
+        let mover = ply % 2;
         if i != mover {
             if let Some(sent) = self.sent_at.remove(&(ply as u32)) {
                 let ms = sent.elapsed().as_secs_f64() * 1000.0;
@@ -465,7 +465,7 @@ impl Pair {
         if steps.len() >= self.texts.len() && steps[..self.texts.len()] == self.texts[..] {
             let mut replica = Game::new(Arc::clone(&self.rules));
             for s in &steps {
-                if let Some(step) = replica.parse_step(s).ok() {
+                if let Ok(step) = replica.parse_step(s) {
                     let _ = replica.play(step);
                 }
             }
