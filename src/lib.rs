@@ -16,6 +16,7 @@
 //! - [`input`]: mouse and keyboard: selecting, dragging, promotion choice, shortcuts.
 //! - [`editor`]: the board editor: a position set up by hand, checked as it is edited.
 //! - [`sound`]: a sound for each move, capture, check and end of game, and the mute.
+//! - [`online`]: games on a server: the connection, the lobby, the server's moves.
 //! - [`prefs`]: the settings and the unfinished game, kept between runs.
 //! - [`ui`]: the egui menus, panels and dialogs.
 //! - [`screen`]: the camera and lights, the pointer's cell, pinned text, redrawing.
@@ -28,6 +29,7 @@ pub mod game;
 pub mod input;
 pub mod look;
 pub mod machine;
+pub mod online;
 pub mod pieces;
 pub mod play;
 pub mod prefs;
@@ -116,6 +118,7 @@ pub fn add_game_plugins(
             editor::EditorPlugin,
             sound::SoundPlugin,
             prefs::PrefsPlugin,
+            online::OnlinePlugin,
         ));
 }
 

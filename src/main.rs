@@ -101,6 +101,14 @@ struct Cli {
     /// Open the settings window at start.
     #[arg(long)]
     settings: bool,
+    /// Open the Online window and connect to a server at start: this address
+    /// (`ws://HOST:PORT/socket`), or the one kept in the settings.
+    #[arg(long, num_args = 0..=1, default_missing_value = "")]
+    online: Option<String>,
+    /// With --online: pair quickly in this variant (with --clock's time) once
+    /// connected: two games started so meet on the server.
+    #[arg(long)]
+    online_quick: Option<String>,
     /// Open the endgame trainer's window at start.
     #[arg(long)]
     endgames: bool,
@@ -298,6 +306,7 @@ fn main() -> ExitCode {
     if cli.settings {
         app.world_mut().write_message(hexchess::ui::OpenSettings);
     }
+    start_online(&mut app, &cli, &kept.files);
     if let Some(ending) = &cli.drill {
         app.world_mut().write_message(hexchess::play::StartDrill {
             variant: cli.variant.clone().unwrap_or_else(|| "glinski".into()),
@@ -342,6 +351,54 @@ fn table_seats(cli: &Cli, catalog: &Catalog) -> Result<Option<Seats>, String> {
     Seats::from_list(&words)
         .map(Some)
         .map_err(|e| format!("--seats: {e}"))
+}
+
+/// The server kept in the settings (or `--online`'s), the secrets file when settings
+/// are kept, and `--online`/`--online-quick` at start.
+fn start_online(app: &mut App, cli: &Cli, files: &PrefsFiles) {
+    use hexchess::online::{Online, OnlineRequest, SeekForm, WhenConnected, secrets};
+    let kept = app
+        .world()
+        .resource::<KeptPreferences>()
+        .live
+        .server
+        .clone();
+    let server = match cli.online.as_deref() {
+        Some(url) if !url.is_empty() => url.to_string(),
+        _ => kept,
+    };
+    let kept_secrets = files
+        .settings
+        .as_ref()
+        .and_then(|_| secrets::default_file());
+    app.insert_resource(Online::new(server.clone(), kept_secrets));
+    app.world_mut()
+        .resource_mut::<KeptPreferences>()
+        .live
+        .server = server;
+    if cli.online.is_none() {
+        return;
+    }
+    app.world_mut().write_message(hexchess::ui::OpenOnline);
+    app.world_mut().write_message(OnlineRequest::Connect);
+    if let Some(variant) = &cli.online_quick {
+        let clock = match cli.clock {
+            Some(ClockArg(Some(tc))) => Some((
+                (tc.base.as_secs() / 60) as u32,
+                tc.increment.as_secs() as u32,
+            )),
+            _ => None,
+        };
+        app.insert_resource(WhenConnected(vec![OnlineRequest::Quick(SeekForm {
+            variant: variant.clone(),
+            clock,
+            days: None,
+            rated: false,
+            side: None,
+            engines: 0,
+            level: 8,
+        })]));
+    }
 }
 
 /// The settings kept from last time (none with `--fresh` or `--screenshot`, which

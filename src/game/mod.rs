@@ -244,6 +244,25 @@ impl StepRequest {
     }
 }
 
+/// Who decides the moves of the game on the board: this program, or a server (an
+/// online game, where a person's move is proposed to the server and played when the
+/// server sends it back, so that the board never holds a move the server refused).
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Authority {
+    #[default]
+    Local,
+    Server,
+}
+
+/// A step a person asked for in a game the server decides: to be sent to it.
+#[derive(Message, Clone, Copy, Debug)]
+pub struct StepProposed(pub Step);
+
+/// A step the server played: played on the board as it is, its views animated as
+/// for any move.
+#[derive(Message, Clone, Copy, Debug)]
+pub struct StepDecided(pub Step);
+
 /// Start a new game: another variant and/or a position, or the current variant again.
 #[derive(Message, Clone, Debug, Default)]
 pub struct NewGameRequest {
@@ -309,6 +328,9 @@ pub struct GamePlugin;
 impl Plugin for GamePlugin {
     fn build(&self, app: &mut App) {
         app.add_message::<StepRequest>()
+            .add_message::<StepProposed>()
+            .add_message::<StepDecided>()
+            .init_resource::<Authority>()
             .init_resource::<deployment::ScreenState>()
             .add_message::<deployment::ScreenReady>()
             .add_message::<NewGameRequest>()
@@ -365,21 +387,47 @@ pub enum GameSet {
 /// over or while an earlier position is under review.
 pub fn apply_step_requests(
     mut requests: MessageReader<StepRequest>,
+    mut decided: MessageReader<StepDecided>,
+    authority: Res<Authority>,
+    mut proposed: MessageWriter<StepProposed>,
     mut game: ResMut<CurrentGame>,
     mut changed: MessageWriter<BoardChanged>,
     mut notices: MessageWriter<GameNotice>,
 ) {
-    for StepRequest(step) in requests.read() {
+    let local: Vec<Step> = requests.read().map(|r| r.0).collect();
+    let steps: Vec<Step> = match *authority {
+        Authority::Local => local,
+        Authority::Server => {
+            // Checked here first, so that a refusal is said at once; played only when
+            // the server sends it back.
+            for step in local {
+                if game.is_live() && game.ended.is_none() && game.game.steps().contains(&step) {
+                    proposed.write(StepProposed(step));
+                } else {
+                    notices.write(GameNotice(format!(
+                        "{}: not a move here now",
+                        game.game.step_text(step)
+                    )));
+                }
+            }
+            Vec::new()
+        }
+    };
+    let from_here = steps.into_iter().map(|s| (s, false));
+    let from_server = decided.read().map(|d| (d.0, true));
+    for (step, decided) in from_here.chain(from_server) {
         if game.ended.is_some() {
             notices.write(GameNotice("the game is over".into()));
             continue;
         }
-        if !game.is_live() {
+        // The server's moves come whatever the board shows; a person's only on the
+        // live position.
+        if !decided && !game.is_live() {
             notices.write(GameNotice("back to the live position to move".into()));
             continue;
         }
-        let text = game.game.step_text(*step);
-        match game.game.play(*step) {
+        let text = game.game.step_text(step);
+        match game.game.play(step) {
             Ok(report) => {
                 game.redo.clear();
                 changed.write(BoardChanged::Played(report));
@@ -470,10 +518,16 @@ fn recorded_ending(result: &str, termination: Option<&str>) -> Option<GameOutcom
 
 fn take_back_turns(
     mut requests: MessageReader<UndoRequest>,
+    authority: Res<Authority>,
     mut game: ResMut<CurrentGame>,
     mut changed: MessageWriter<BoardChanged>,
+    mut notices: MessageWriter<GameNotice>,
 ) {
     for UndoRequest(turns) in requests.read() {
+        if *authority == Authority::Server {
+            notices.write(GameNotice("no take-backs in a game on a server".into()));
+            continue;
+        }
         let any = game.take_back(*turns);
         if any || game.ended.is_some() {
             game.ended = None;

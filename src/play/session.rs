@@ -23,6 +23,30 @@ pub enum Mode {
     HumanVsHuman,
     /// A game of more sides: who sits in each seat.
     Table(Seats),
+    /// A game on a server: the seats this player holds; the server plays the others'
+    /// moves (people elsewhere, or its engine).
+    Online(OnlineSeats),
+}
+
+/// The seats one holds in a game on a server.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct OnlineSeats {
+    pub mine: [bool; MAX_SIDES],
+}
+
+impl OnlineSeats {
+    /// Holding `sides`.
+    pub fn holding(sides: &[Side]) -> OnlineSeats {
+        let mut mine = [false; MAX_SIDES];
+        for side in sides {
+            mine[side.index()] = true;
+        }
+        OnlineSeats { mine }
+    }
+
+    pub fn holds(self, side: Side) -> bool {
+        self.mine[side.index()]
+    }
 }
 
 impl Mode {
@@ -33,6 +57,7 @@ impl Mode {
             Mode::EngineVsEngine => "Engine vs engine".into(),
             Mode::HumanVsHuman => "Two players".into(),
             Mode::Table(seats) => seats.label(),
+            Mode::Online(_) => "Online".into(),
         }
     }
 
@@ -43,6 +68,15 @@ impl Mode {
             Mode::EngineVsEngine => true,
             Mode::HumanVsHuman => false,
             Mode::Table(seats) => seats.player(side) != SeatPlayer::Human,
+            Mode::Online(_) => false,
+        }
+    }
+
+    /// Whether a person at this screen plays this side (input accepts their moves).
+    pub fn people_play(self, side: Side) -> bool {
+        match self {
+            Mode::Online(seats) => seats.holds(side),
+            _ => !self.engine_plays(side),
         }
     }
 
@@ -59,7 +93,7 @@ impl Mode {
                     _ => Mode::EngineVsEngine,
                 }
             }
-            (Mode::Table(_), true) | (_, false) => self,
+            (Mode::Table(_) | Mode::Online(_), true) | (_, false) => self,
             (two, true) => {
                 let mut seats = Seats::default();
                 for side in Side::ALL {
@@ -283,7 +317,9 @@ impl Session {
             Mode::HumanVsEngine { human: Side::White } => ("Player".to_string(), engine()),
             Mode::HumanVsEngine { human: _ } => (engine(), "Player".to_string()),
             Mode::EngineVsEngine => (engine(), engine()),
-            Mode::HumanVsHuman | Mode::Table(_) => ("White".to_string(), "Black".to_string()),
+            Mode::HumanVsHuman | Mode::Table(_) | Mode::Online(_) => {
+                ("White".to_string(), "Black".to_string())
+            }
         };
         let seats = match self.mode {
             Mode::Table(seats) => seats.players.iter().map(|p| p.token()).collect(),
@@ -446,7 +482,7 @@ fn seat_players(session: Res<Session>, mut humans: ResMut<HumanSides>) {
     if !session.is_changed() {
         return;
     }
-    let next = HumanSides(Side::ALL.map(|s| !session.mode.engine_plays(s)));
+    let next = HumanSides(Side::ALL.map(|s| session.mode.people_play(s)));
     if *humans != next {
         *humans = next;
     }

@@ -36,6 +36,8 @@ pub struct Preferences {
     pub sound: bool,
     /// Their loudness, 0 to 1.
     pub volume: f32,
+    /// The online server's address (`ws://HOST:PORT/socket`).
+    pub server: String,
 }
 
 /// The view, as the file writes it.
@@ -71,6 +73,7 @@ impl Default for Preferences {
             ui_scale: 1.0,
             sound: true,
             volume: 0.7,
+            server: crate::online::DEFAULT_SERVER.into(),
         }
     }
 }
@@ -236,6 +239,10 @@ impl Preferences {
             );
             self.animation_speed = d.animation_speed;
         }
+        if !(self.server.starts_with("ws://") || self.server.starts_with("wss://")) {
+            warn("server", self.server.clone(), "a ws:// or wss:// address");
+            self.server = d.server.clone();
+        }
         if !(self.ui_scale.is_finite() && (0.5..=3.0).contains(&self.ui_scale)) {
             warn("ui_scale", self.ui_scale.to_string(), "0.5 to 3");
             self.ui_scale = d.ui_scale;
@@ -334,6 +341,7 @@ mod tests {
             ui_scale: 1.25,
             sound: false,
             volume: 0.4,
+            server: "ws://192.0.2.7:7474/socket".into(),
         };
         assert_ne!(prefs, Preferences::default());
         prefs.write(&path).unwrap();

@@ -152,6 +152,8 @@ fn gather(
     p.mode = match session.mode {
         Mode::HumanVsEngine { human: Side::Black } => ModePref::HumanBlack,
         Mode::HumanVsEngine { .. } | Mode::Table(_) => ModePref::HumanWhite,
+        // An online game is the server's: the next start plays locally as before.
+        Mode::Online(_) => live.mode,
         Mode::EngineVsEngine => ModePref::EngineVsEngine,
         Mode::HumanVsHuman => ModePref::TwoPlayers,
     };

@@ -35,6 +35,7 @@ pub(super) struct BarRequests<'w> {
     draw: MessageWriter<'w, DrawOffer>,
     views: MessageWriter<'w, ViewChanged>,
     editor: MessageWriter<'w, crate::editor::EditorRequest>,
+    online: MessageWriter<'w, crate::online::OnlineRequest>,
 }
 
 pub(super) fn menu_bar(
@@ -61,6 +62,9 @@ pub(super) fn menu_bar(
             }
             if ui.button("Settings…").clicked() {
                 memory.settings_open = true;
+            }
+            if ui.button("Online…").clicked() {
+                memory.online.open = true;
             }
             game_buttons(ui, &game, &session, &mut out);
             if session.mode == Mode::EngineVsEngine {
@@ -92,8 +96,25 @@ pub(super) fn menu_bar(
     Ok(())
 }
 
-/// Undo, redo, resign and offer a draw.
+/// Undo, redo, resign and offer a draw (in a game on a server: resign and the draw,
+/// asked of the server).
 fn game_buttons(ui: &mut egui::Ui, game: &CurrentGame, session: &Session, out: &mut BarRequests) {
+    if let Mode::Online(seats) = session.mode {
+        let playing = game.outcome().is_none() && seats.mine.contains(&true);
+        if ui
+            .add_enabled(playing, egui::Button::new("Resign"))
+            .clicked()
+        {
+            out.online.write(crate::online::OnlineRequest::Resign);
+        }
+        if ui
+            .add_enabled(playing, egui::Button::new("Offer draw"))
+            .clicked()
+        {
+            out.online.write(crate::online::OnlineRequest::Draw);
+        }
+        return;
+    }
     let turns = undo_turns(game, session);
     let started = game.turn_count() > 0 || !game.game.current_steps().is_empty();
     if ui

@@ -17,6 +17,7 @@ mod dialogs_files;
 mod editor;
 mod files;
 mod new_game;
+mod online;
 mod panel;
 mod review;
 mod seats;
@@ -35,6 +36,16 @@ use hexchess_core::Piece;
 pub use bar::status_line;
 pub use settings::OpenSettings;
 pub use trainer::OpenTrainer;
+
+/// Opens the *Online…* window (the menu bar's button, `--online`).
+#[derive(Message, Clone, Copy, Debug)]
+pub struct OpenOnline;
+
+fn open_online(mut opens: MessageReader<OpenOnline>, mut memory: ResMut<UiMemory>) {
+    if opens.read().count() > 0 {
+        memory.online.open = true;
+    }
+}
 
 use crate::game::GameNotice;
 use crate::input::PointerOverUi;
@@ -59,6 +70,7 @@ impl Plugin for UiPlugin {
                     dialogs::promotion_picker,
                     dialogs::variant_errors,
                     settings::settings_window,
+                    online::online_window,
                     files::game_choice,
                     editor::editor_window,
                     settings::resume_offer,
@@ -72,6 +84,7 @@ impl Plugin for UiPlugin {
             .add_systems(PreUpdate, note_pointer_over_ui)
             .add_message::<OpenTrainer>()
             .add_message::<OpenSettings>()
+            .add_message::<OpenOnline>()
             .init_resource::<dialogs_files::FileDialog>()
             .add_message::<dialogs_files::SaveTo>()
             .add_systems(
@@ -88,6 +101,7 @@ impl Plugin for UiPlugin {
                     remember_notices,
                     trainer::open_trainer,
                     settings::open_settings,
+                    open_online,
                 ),
             );
     }
@@ -115,6 +129,7 @@ pub struct UiMemory {
     show_errors: bool,
     errors_seen: usize,
     settings_open: bool,
+    online: online::OnlineForm,
     card: variant_card::CardChoice,
     moves: MoveListCache,
 }
@@ -146,6 +161,7 @@ impl Default for UiMemory {
             show_errors: false,
             errors_seen: 0,
             settings_open: false,
+            online: online::OnlineForm::default(),
             card: variant_card::CardChoice::default(),
             moves: MoveListCache {
                 made_for: (0, usize::MAX),

@@ -58,6 +58,14 @@ impl Termination {
     ];
 }
 
+impl Termination {
+    /// The termination whose text (its `Display`) is `name`: how a protocol that
+    /// sends the text is read back.
+    pub fn from_name(name: &str) -> Option<Termination> {
+        Termination::ALL.into_iter().find(|t| t.to_string() == name)
+    }
+}
+
 impl fmt::Display for Termination {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
@@ -339,5 +347,18 @@ impl Repetitions {
     /// counted here.
     pub fn outcome<B: CellSet>(&self, pos: &Position<B>) -> Option<GameOutcome> {
         pos.outcome_counting(|| self.count(pos))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_termination_reads_back_from_its_name() {
+        for t in Termination::ALL {
+            assert_eq!(Termination::from_name(&t.to_string()), Some(t));
+        }
+        assert_eq!(Termination::from_name("boredom"), None);
     }
 }

@@ -244,6 +244,15 @@ impl HostedGame {
             Status::Over(end) => (Some(end.result_text()), Some(end.termination.to_string())),
             Status::Aborted => (Some("*".to_string()), Some("aborted".to_string())),
         };
+        let points = match self.status {
+            Status::Over(end) => Some(
+                self.game
+                    .sides()
+                    .map(|s| end.points(s).millis())
+                    .collect::<Vec<_>>(),
+            ),
+            _ => None,
+        };
         json!({
             "t": "state",
             "variant": rules.id(),
@@ -256,6 +265,7 @@ impl HostedGame {
             "draw_offers": self.draw_offers.iter().map(|s| rules.side_name(*s)).collect::<Vec<_>>(),
             "result": result,
             "why": why,
+            "points": points,
             "v": self.log.version(),
         })
     }
@@ -603,6 +613,8 @@ impl HostedGame {
                 "t": "end",
                 "result": end.result_text(),
                 "why": end.termination.to_string(),
+                // Each seat's points in thousandths (a third of a point is 333).
+                "points": self.game.sides().map(|s| end.points(s).millis()).collect::<Vec<_>>(),
             }),
             Status::Aborted => json!({ "t": "end", "result": "*", "why": "aborted" }),
             Status::Playing => return,

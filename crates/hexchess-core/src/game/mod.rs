@@ -394,6 +394,16 @@ impl<B: CellSet> Game<B> {
         &self.steps
     }
 
+    /// Every step played so far, ends of turns (`Step::Stop`) included: the ply a
+    /// server numbers the next step with.
+    pub fn steps_played(&self) -> usize {
+        self.turns
+            .iter()
+            .map(|(_, steps)| steps.len())
+            .sum::<usize>()
+            + self.steps.len()
+    }
+
     /// How the game ended, once it has.
     pub fn end(&self) -> Option<&GameOutcome> {
         self.end.as_ref()

@@ -1,0 +1,458 @@
+//! The *Online…* window: the server's address and the connection's state, the seeks
+//! to accept and a form to make one (or a private challenge, or quick pairing), a
+//! challenge code to enter, your games (those on your turn first) and your ratings,
+//! an account, and the game on the board's own buttons (resign, draw, abort, claim).
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, egui};
+use serde_json::Value;
+
+use super::UiMemory;
+use crate::game::Variants;
+use crate::online::link::LinkStatus;
+use crate::online::{Online, OnlineRequest, SeekForm};
+use crate::prefs::KeptPreferences;
+
+/// What the window keeps between frames.
+#[derive(Clone, Debug)]
+pub(super) struct OnlineForm {
+    pub open: bool,
+    seek: SeekForm,
+    /// Index into the clocks offered.
+    clock: usize,
+    code: String,
+    name: String,
+    password: String,
+}
+
+impl Default for OnlineForm {
+    fn default() -> OnlineForm {
+        OnlineForm {
+            open: false,
+            seek: SeekForm {
+                variant: "glinski".into(),
+                clock: Some((5, 3)),
+                days: None,
+                rated: false,
+                side: None,
+                engines: 0,
+                level: 8,
+            },
+            clock: 2,
+            code: String::new(),
+            name: String::new(),
+            password: String::new(),
+        }
+    }
+}
+
+/// A clock a seek offers: its label, minutes and increment, or days per move.
+type ClockChoice = (&'static str, Option<(u32, u32)>, Option<u32>);
+
+/// The clocks a seek offers (neither: untimed).
+const CLOCKS: [ClockChoice; 7] = [
+    ("1+0 bullet", Some((1, 0)), None),
+    ("3+2 blitz", Some((3, 2)), None),
+    ("5+3 blitz", Some((5, 3)), None),
+    ("10+5 rapid", Some((10, 5)), None),
+    ("30+20 classical", Some((30, 20)), None),
+    ("3 days a move", None, Some(3)),
+    ("untimed", None, None),
+];
+
+pub(super) fn online_window(
+    mut contexts: EguiContexts,
+    mut memory: ResMut<UiMemory>,
+    mut online: ResMut<Online>,
+    mut kept: ResMut<KeptPreferences>,
+    variants: Res<Variants>,
+    mut requests: MessageWriter<OnlineRequest>,
+) -> Result {
+    if !memory.online.open {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    let mut open = true;
+    let form = &mut memory.online;
+    egui::Window::new("Online")
+        .open(&mut open)
+        .default_width(460.0)
+        .show(ctx, |ui| {
+            connection(ui, &mut online, &mut kept, &mut requests);
+            if !online.is_connected() {
+                return;
+            }
+            ui.separator();
+            this_game(ui, &online, &mut requests);
+            seeks(ui, &online, &mut requests);
+            ui.separator();
+            new_seek(ui, form, &variants, &online, &mut requests);
+            ui.separator();
+            my_games(ui, &online, &mut requests);
+            account(ui, form, &online, &mut requests);
+        });
+    if !open {
+        memory.online.open = false;
+    }
+    Ok(())
+}
+
+/// The address (kept in the settings), the state of the connection, connect.
+fn connection(
+    ui: &mut egui::Ui,
+    online: &mut Online,
+    kept: &mut KeptPreferences,
+    requests: &mut MessageWriter<OnlineRequest>,
+) {
+    ui.horizontal(|ui| {
+        ui.label("Server");
+        let edit = ui.add(egui::TextEdit::singleline(&mut kept.live.server).desired_width(240.0));
+        if edit.changed() {
+            online.server = kept.live.server.clone();
+        }
+        match online.status {
+            LinkStatus::Closed => {
+                if ui.button("Connect").clicked() {
+                    online.server = kept.live.server.clone();
+                    requests.write(OnlineRequest::Connect);
+                }
+            }
+            _ => {
+                if ui.button("Disconnect").clicked() {
+                    requests.write(OnlineRequest::Disconnect);
+                }
+            }
+        }
+    });
+    let (colour, text) = match (&online.status, &online.me) {
+        (LinkStatus::Connected, Some(me)) => (
+            egui::Color32::from_rgb(110, 200, 120),
+            format!(
+                "connected as {}{}",
+                me.name,
+                if me.account { "" } else { " (anonymous)" }
+            ),
+        ),
+        (LinkStatus::Connected, None) | (LinkStatus::Connecting, _) => (
+            egui::Color32::from_rgb(220, 200, 90),
+            "connecting…".to_string(),
+        ),
+        (LinkStatus::Lost(why), _) => (
+            egui::Color32::from_rgb(230, 120, 90),
+            format!("connection lost, trying again: {why}"),
+        ),
+        (LinkStatus::Closed, _) => (egui::Color32::GRAY, "not connected".to_string()),
+    };
+    ui.colored_label(colour, text);
+}
+
+/// The game on the board, when it is the server's.
+fn this_game(ui: &mut egui::Ui, online: &Online, requests: &mut MessageWriter<OnlineRequest>) {
+    let Some(table) = &online.table else { return };
+    ui.horizontal_wrapped(|ui| {
+        ui.strong(format!("Game {}", table.game));
+        ui.label(table.names.join(" – "));
+        if table.mine.is_empty() {
+            ui.label("(watching)");
+        }
+    });
+    if let Some((result, why)) = &table.result {
+        ui.label(format!("Over: {result} ({why})"));
+        return;
+    }
+    if table.mine.is_empty() {
+        return;
+    }
+    ui.horizontal(|ui| {
+        if ui.button("Resign").clicked() {
+            requests.write(OnlineRequest::Resign);
+        }
+        let draw = if table.draw_offers.is_empty() {
+            "Offer draw".to_string()
+        } else {
+            format!("Accept draw ({})", table.draw_offers.join(", "))
+        };
+        if ui.button(draw).clicked() {
+            requests.write(OnlineRequest::Draw);
+        }
+        if ui
+            .button("Abort")
+            .on_hover_text("before every side has moved")
+            .clicked()
+        {
+            requests.write(OnlineRequest::Abort);
+        }
+        if ui
+            .button("Claim victory")
+            .on_hover_text("when the side on move has left the game")
+            .clicked()
+        {
+            requests.write(OnlineRequest::Claim);
+        }
+    });
+    ui.separator();
+}
+
+fn text(v: &Value, key: &str) -> String {
+    match &v[key] {
+        Value::String(s) => s.clone(),
+        Value::Null => String::new(),
+        other => other.to_string(),
+    }
+}
+
+fn time_of(seek: &Value) -> String {
+    match (seek["minutes"].as_u64(), seek["days"].as_u64()) {
+        (Some(m), _) => format!("{m}+{}", seek["increment"].as_u64().unwrap_or(0)),
+        (None, Some(d)) => format!("{d} days"),
+        (None, None) => "untimed".into(),
+    }
+}
+
+/// The open seeks, each with its Accept.
+fn seeks(ui: &mut egui::Ui, online: &Online, requests: &mut MessageWriter<OnlineRequest>) {
+    ui.strong("Seeks");
+    if online.seeks.is_empty() {
+        ui.label("none open: make one below, or pair quickly");
+    }
+    egui::Grid::new("seeks").striped(true).show(ui, |ui| {
+        for seek in &online.seeks {
+            ui.label(text(seek, "by"));
+            ui.label(text(seek, "variant"));
+            ui.label(time_of(seek));
+            ui.label(if seek["rated"] == true {
+                "rated"
+            } else {
+                "casual"
+            });
+            ui.label(format!(
+                "{} of {} seats open",
+                text(seek, "open"),
+                text(seek, "seats")
+            ));
+            let mine = seek["by"].as_str() == online.me.as_ref().map(|m| m.name.as_str());
+            if mine {
+                if ui.button("Cancel").clicked() {
+                    requests.write(OnlineRequest::Cancel(text(seek, "id")));
+                }
+            } else if ui.button("Accept").clicked() {
+                requests.write(OnlineRequest::Accept(text(seek, "id")));
+            }
+            ui.end_row();
+        }
+    });
+}
+
+/// A new seek: variant, time, rated, side, engine seats; seek, quick pairing or a
+/// private challenge; a challenge code to enter.
+fn new_seek(
+    ui: &mut egui::Ui,
+    form: &mut OnlineForm,
+    variants: &Variants,
+    online: &Online,
+    requests: &mut MessageWriter<OnlineRequest>,
+) {
+    ui.strong("New game");
+    egui::Grid::new("seek form").num_columns(2).show(ui, |ui| {
+        ui.label("Variant");
+        egui::ComboBox::from_id_salt("online variant")
+            .selected_text(form.seek.variant.clone())
+            .show_ui(ui, |ui| {
+                for entry in variants.0.entries() {
+                    ui.selectable_value(
+                        &mut form.seek.variant,
+                        entry.id().to_string(),
+                        entry.name(),
+                    );
+                }
+            });
+        ui.end_row();
+        ui.label("Time");
+        egui::ComboBox::from_id_salt("online clock")
+            .selected_text(CLOCKS[form.clock].0)
+            .show_ui(ui, |ui| {
+                for (i, (label, _, _)) in CLOCKS.iter().enumerate() {
+                    ui.selectable_value(&mut form.clock, i, *label);
+                }
+            });
+        ui.end_row();
+        ui.label("Side");
+        let sides: Vec<String> = variants
+            .0
+            .get(&form.seek.variant)
+            .map(|e| {
+                e.rules()
+                    .sides()
+                    .map(|s| e.rules().side_name(s).to_string())
+                    .collect()
+            })
+            .unwrap_or_default();
+        egui::ComboBox::from_id_salt("online side")
+            .selected_text(form.seek.side.clone().unwrap_or_else(|| "any".into()))
+            .show_ui(ui, |ui| {
+                ui.selectable_value(&mut form.seek.side, None, "any");
+                for side in sides.iter() {
+                    ui.selectable_value(&mut form.seek.side, Some(side.clone()), side);
+                }
+            });
+        ui.end_row();
+        ui.label("Engine seats");
+        ui.horizontal(|ui| {
+            ui.add(
+                egui::DragValue::new(&mut form.seek.engines)
+                    .range(0..=sides.len().saturating_sub(1) as u32),
+            );
+            ui.label("at level");
+            ui.add(egui::DragValue::new(&mut form.seek.level).range(1..=20));
+        });
+        ui.end_row();
+        ui.label("");
+        ui.add_enabled(
+            form.seek.engines == 0,
+            egui::Checkbox::new(&mut form.seek.rated, "rated"),
+        );
+        ui.end_row();
+    });
+    let (_, clock, days) = CLOCKS[form.clock];
+    form.seek.clock = clock;
+    form.seek.days = days;
+    if form.seek.engines > 0 {
+        form.seek.rated = false;
+    }
+    ui.horizontal(|ui| {
+        if ui.button("Seek").clicked() {
+            requests.write(OnlineRequest::Seek(form.seek.clone()));
+        }
+        if ui
+            .button("Quick pairing")
+            .on_hover_text("play the first seek like this one, or seek it")
+            .clicked()
+        {
+            requests.write(OnlineRequest::Quick(form.seek.clone()));
+        }
+        if ui
+            .button("Challenge a friend")
+            .on_hover_text("a private game: share its code")
+            .clicked()
+        {
+            requests.write(OnlineRequest::Challenge(form.seek.clone()));
+        }
+    });
+    if let Some(code) = &online.challenge {
+        ui.horizontal(|ui| {
+            ui.label("Your challenge's code:");
+            ui.strong(code);
+            if ui.small_button("Copy").clicked() {
+                ui.ctx().copy_text(code.clone());
+            }
+        });
+    }
+    ui.horizontal(|ui| {
+        ui.label("A friend's code");
+        ui.add(egui::TextEdit::singleline(&mut form.code).desired_width(100.0));
+        if ui
+            .add_enabled(!form.code.trim().is_empty(), egui::Button::new("Join"))
+            .clicked()
+        {
+            requests.write(OnlineRequest::Accept(form.code.trim().to_string()));
+            form.code.clear();
+        }
+    });
+}
+
+/// Your games in play (your turn first) to open, and your ratings.
+fn my_games(ui: &mut egui::Ui, online: &Online, requests: &mut MessageWriter<OnlineRequest>) {
+    ui.horizontal(|ui| {
+        ui.strong("Your games");
+        if ui.small_button("Refresh").clicked() {
+            requests.write(OnlineRequest::Refresh);
+        }
+    });
+    if online.my_games.is_empty() {
+        ui.label("none in play");
+    }
+    for game in &online.my_games {
+        ui.horizontal(|ui| {
+            let id = text(game, "game");
+            if game["your_turn"] == true {
+                ui.colored_label(egui::Color32::from_rgb(110, 200, 120), "your turn");
+            }
+            let names: Vec<String> = game["names"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|n| n.as_str().map(String::from))
+                .collect();
+            ui.label(format!(
+                "{} {} – {}",
+                text(game, "variant"),
+                text(game, "speed"),
+                names.join(" – ")
+            ));
+            let on_board = online.table.as_ref().is_some_and(|t| t.game == id);
+            if !on_board && ui.small_button("Open").clicked() {
+                requests.write(OnlineRequest::Open(id));
+            }
+        });
+    }
+    if !online.ratings.is_empty() {
+        ui.strong("Ratings");
+        for r in &online.ratings {
+            ui.label(format!(
+                "{} {}: {} ± {} ({} games)",
+                text(r, "variant"),
+                text(r, "speed"),
+                text(r, "rating"),
+                text(r, "deviation"),
+                text(r, "games")
+            ));
+        }
+    }
+}
+
+/// An account: a name and a password for the player this machine is.
+fn account(
+    ui: &mut egui::Ui,
+    form: &mut OnlineForm,
+    online: &Online,
+    requests: &mut MessageWriter<OnlineRequest>,
+) {
+    if online.me.as_ref().is_some_and(|m| m.account) {
+        return;
+    }
+    ui.separator();
+    ui.collapsing("Account", |ui| {
+        ui.label("Keep your games and ratings under a name, and sign in from another machine.");
+        ui.horizontal(|ui| {
+            ui.label("Name");
+            ui.add(egui::TextEdit::singleline(&mut form.name).desired_width(120.0));
+            ui.label("Password");
+            ui.add(
+                egui::TextEdit::singleline(&mut form.password)
+                    .password(true)
+                    .desired_width(120.0),
+            );
+        });
+        ui.horizontal(|ui| {
+            let filled = !form.name.is_empty() && !form.password.is_empty();
+            if ui
+                .add_enabled(filled, egui::Button::new("Make this player an account"))
+                .clicked()
+            {
+                requests.write(OnlineRequest::Register {
+                    name: form.name.clone(),
+                    password: std::mem::take(&mut form.password),
+                });
+            }
+            if ui
+                .add_enabled(filled, egui::Button::new("Sign in"))
+                .clicked()
+            {
+                requests.write(OnlineRequest::Login {
+                    name: form.name.clone(),
+                    password: std::mem::take(&mut form.password),
+                });
+            }
+        });
+    });
+}

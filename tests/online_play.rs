@@ -1,0 +1,202 @@
+//! The game as a client of a real server (started in this process on 127.0.0.1): it
+//! connects, seeks, puts the server's game on the board, proposes a person's moves
+//! (played only when the server sends them back) and plays the server's moves (the
+//! engine's, another person's) through the same path as local moves.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use bevy::prelude::*;
+use hexchess::game::{Authority, CurrentGame, StepRequest, UndoRequest};
+use hexchess::look::Settings;
+use hexchess::online::{Online, OnlineRequest, SeekForm};
+use hexchess::play::{Mode, Session};
+use hexchess_server::client::Client;
+use serde_json::json;
+
+/// A server on 127.0.0.1 on a fresh SQLite file, on its own thread; its socket URL.
+fn start_server() -> String {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+        runtime.block_on(async move {
+            let dir = std::env::temp_dir().join(format!(
+                "hexchess-online-play-{}-{}",
+                std::process::id(),
+                hexchess_server::secret::new_code(6)
+            ));
+            std::fs::create_dir_all(&dir).unwrap();
+            let url = hexchess_server::store::sqlite_url(&dir);
+            let store = hexchess_server::store::Store::open(&url).await.unwrap();
+            let hub = hexchess_server::hub::Hub::start(store, Default::default())
+                .await
+                .unwrap();
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            tx.send(listener.local_addr().unwrap()).unwrap();
+            hexchess_server::http::serve(listener, hub).await.unwrap();
+        });
+    });
+    format!("ws://{}/socket", rx.recv().expect("the server listens"))
+}
+
+fn app(url: &str) -> App {
+    let session = Session {
+        mode: Mode::HumanVsHuman,
+        ..Session::default()
+    };
+    let mut app = common::headless_app("glinski", None, Settings::default(), session, None);
+    app.insert_resource(Online::new(url.to_string(), None));
+    app.update();
+    app
+}
+
+/// Runs frames until `done` holds (at most 20 s).
+fn run_until(app: &mut App, what: &str, done: impl Fn(&App) -> bool) {
+    let start = Instant::now();
+    while !done(app) {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "waited in vain for {what}"
+        );
+        app.update();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+fn steps_played(app: &App) -> usize {
+    app.world().resource::<CurrentGame>().game.steps_played()
+}
+
+fn table_game(app: &App) -> Option<String> {
+    let online = app.world().resource::<Online>();
+    online
+        .table
+        .as_ref()
+        .filter(|t| !t.variant.is_empty())
+        .map(|t| t.game.clone())
+}
+
+fn request_move(app: &mut App, text: &str) {
+    let step = app
+        .world()
+        .resource::<CurrentGame>()
+        .game
+        .parse_step(text)
+        .unwrap();
+    app.world_mut().write_message(StepRequest(step));
+}
+
+fn form(side: Option<&str>, engines: u32) -> SeekForm {
+    SeekForm {
+        variant: "glinski".into(),
+        clock: None,
+        days: None,
+        rated: false,
+        side: side.map(String::from),
+        engines,
+        level: 1,
+    }
+}
+
+#[test]
+fn a_game_against_the_servers_engine_is_played_on_the_board() {
+    let url = start_server();
+    let mut app = app(&url);
+    app.world_mut().write_message(OnlineRequest::Connect);
+    run_until(&mut app, "the welcome", |a| {
+        a.world().resource::<Online>().is_connected()
+    });
+    app.world_mut()
+        .write_message(OnlineRequest::Seek(form(Some("White"), 1)));
+    run_until(&mut app, "the game on the board", |a| {
+        table_game(a).is_some()
+    });
+    assert!(matches!(
+        app.world().resource::<Session>().mode,
+        Mode::Online(seats) if seats.mine[0] && !seats.mine[1]
+    ));
+    assert_eq!(*app.world().resource::<Authority>(), Authority::Server);
+    // The person's move is proposed, not played: the board moves when the server
+    // sends it back, and the engine answers.
+    request_move(&mut app, "f5f6");
+    app.update();
+    assert_eq!(steps_played(&app), 0, "played only once the server has it");
+    run_until(&mut app, "the move and the engine's answer", |a| {
+        steps_played(a) >= 2
+    });
+    let game = app.world().resource::<CurrentGame>();
+    assert_eq!(game.game.step_lan(game.game.turns()[0].1[0]), "f5f6");
+    // No take-backs in a server's game.
+    app.world_mut().write_message(UndoRequest(1));
+    app.update();
+    assert_eq!(steps_played(&app), 2);
+    request_move(&mut app, "e4e5");
+    run_until(&mut app, "the next move and answer", |a| {
+        steps_played(a) >= 4
+    });
+}
+
+#[test]
+fn two_people_meet_by_a_challenge_code_and_each_sees_the_others_moves() {
+    let url = start_server();
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    // The other person: a plain protocol client, White, with a private challenge.
+    let mut other = runtime.block_on(Client::hello(&url, None)).unwrap();
+    let code = runtime.block_on(async {
+        other
+            .send(&json!({"t": "seek", "variant": "glinski", "side": "white", "private": true}))
+            .await
+            .unwrap();
+        other.wait_for("seek").await.unwrap()["code"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    });
+    let mut app = app(&url);
+    app.world_mut().write_message(OnlineRequest::Connect);
+    run_until(&mut app, "the welcome", |a| {
+        a.world().resource::<Online>().is_connected()
+    });
+    app.world_mut().write_message(OnlineRequest::Accept(code));
+    run_until(&mut app, "the game on the board", |a| {
+        table_game(a).is_some()
+    });
+    let game = table_game(&app).unwrap();
+    // White moves elsewhere: the board plays it.
+    runtime.block_on(async {
+        other.wait_for("started").await.unwrap();
+        other
+            .send(&json!({"t": "join", "game": game}))
+            .await
+            .unwrap();
+        other.wait_for("state").await.unwrap();
+        other
+            .send(&json!({"t": "move", "game": game, "ply": 0, "step": "f5f6", "ack": 1}))
+            .await
+            .unwrap();
+        other.wait_for("ack").await.unwrap();
+    });
+    run_until(&mut app, "White's move on the board", |a| {
+        steps_played(a) == 1
+    });
+    // Black (this game) answers: White sees it.
+    request_move(&mut app, "c7c6");
+    run_until(&mut app, "Black's move played", |a| steps_played(a) == 2);
+    let seen = runtime.block_on(async {
+        other
+            .wait_until(|m| m["t"] == "step" && m["ply"] == 1, "Black's move")
+            .await
+            .unwrap()
+    });
+    assert_eq!(seen["step"], "c7c6");
+    // Resigning from the game ends it on the server and on the board.
+    app.world_mut().write_message(OnlineRequest::Resign);
+    run_until(&mut app, "the end on the board", |a| {
+        a.world().resource::<CurrentGame>().outcome().is_some()
+    });
+    let end = runtime.block_on(async { other.wait_for("end").await.unwrap() });
+    assert_eq!(end["result"], "1-0");
+    let outcome = app.world().resource::<CurrentGame>().outcome().unwrap();
+    assert_eq!(outcome.termination, hexchess_core::Termination::Resignation);
+}
