@@ -287,6 +287,7 @@ struct Board<'w> {
     session: ResMut<'w, Session>,
     clocks: ResMut<'w, Clocks>,
     authority: ResMut<'w, Authority>,
+    settings: ResMut<'w, crate::look::Settings>,
     variants: Res<'w, Variants>,
     changed: MessageWriter<'w, BoardChanged>,
     decided: MessageWriter<'w, StepDecided>,
@@ -394,6 +395,7 @@ fn put_on_board(online: &mut Online, board: &mut Board, state: &Value) {
     let Some(table) = online.table.as_mut() else {
         return;
     };
+    let first_look = table.variant.is_empty();
     let variant = state["variant"].as_str().unwrap_or_default();
     let Some(entry) = board.variants.0.get(variant) else {
         board.notices.write(GameNotice(format!(
@@ -440,6 +442,13 @@ fn put_on_board(online: &mut Online, board: &mut Board, state: &Value) {
     board.game.ended = outcome_of(state, board.game.side_count());
     table.result = result_of(state);
     board.session.mode = Mode::Online(OnlineSeats::holding(&table.mine));
+    if first_look && board.game.side_count() == 2 {
+        // Seen from one's own side (the player may flip it afterwards).
+        let black_only = table.mine == [Side::Black];
+        if board.settings.flipped != black_only {
+            board.settings.flipped = black_only;
+        }
+    }
     *board.authority = Authority::Server;
     set_clocks(&mut board.clocks, state["clocks_ms"].as_array(), None);
     board.changed.write(BoardChanged::Reset { variant_changed });

@@ -11,7 +11,9 @@ use hexchess_engine::Skill;
 use hexchess_engine::multi::Strategy;
 
 use crate::game::records::Players;
-use crate::game::{BoardChanged, CurrentGame, EndRequest, GameSet, LoadRequest, NewGameRequest};
+use crate::game::{
+    Authority, BoardChanged, CurrentGame, EndRequest, GameSet, LoadRequest, NewGameRequest,
+};
 
 /// Who plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -491,7 +493,7 @@ fn seat_players(session: Res<Session>, mut humans: ResMut<HumanSides>) {
 /// The side to move's clock runs; a move adds the increment; a flag fall ends the game.
 fn run_clocks(
     time: Res<Time>,
-    game: Res<CurrentGame>,
+    (game, authority): (Res<CurrentGame>, Res<Authority>),
     mut changes: MessageReader<BoardChanged>,
     mut clocks: ResMut<Clocks>,
     mut end: MessageWriter<EndRequest>,
@@ -511,10 +513,16 @@ fn run_clocks(
     if game.outcome().is_some() || !game.is_live() {
         return;
     }
+    // A server's clocks start once every side has moved, and only the server calls
+    // a flag: shown here, the time runs down to zero and waits for its word.
+    let server = *authority == Authority::Server;
+    if server && game.turn_count() < game.side_count() {
+        return;
+    }
     let side = game.side_to_move();
     let left = &mut remaining[side.index()];
     *left = left.saturating_sub(time.delta());
-    if left.is_zero() {
+    if left.is_zero() && !server {
         end.write(EndRequest(loss_of(&game, side, Termination::Time)));
     }
 }

@@ -192,7 +192,7 @@ pub(super) fn side_panel(
 fn players(ui: &mut egui::Ui, game: &CurrentGame, session: &Session) {
     ui.heading(game.rules().name());
     ui.label(match session.mode {
-        Mode::HumanVsHuman | Mode::Table(_) => session.mode.label(),
+        Mode::HumanVsHuman | Mode::Table(_) | Mode::Online(_) => session.mode.label(),
         _ => format!("{} | level {}", session.mode.label(), session.level),
     });
 }
