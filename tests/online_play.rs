@@ -40,7 +40,8 @@ fn start_server() -> String {
     format!("ws://{}/socket", rx.recv().expect("the server listens"))
 }
 
-fn app(url: &str) -> App {
+/// The game, headless, knowing the server at `url` (not yet connected).
+fn online_app(url: &str) -> App {
     let session = Session {
         mode: Mode::HumanVsHuman,
         ..Session::default()
@@ -102,7 +103,7 @@ fn form(side: Option<&str>, engines: u32) -> SeekForm {
 #[test]
 fn a_game_against_the_servers_engine_is_played_on_the_board() {
     let url = start_server();
-    let mut app = app(&url);
+    let mut app = online_app(&url);
     app.world_mut().write_message(OnlineRequest::Connect);
     run_until(&mut app, "the welcome", |a| {
         a.world().resource::<Online>().is_connected()
@@ -153,7 +154,7 @@ fn two_people_meet_by_a_challenge_code_and_each_sees_the_others_moves() {
             .unwrap()
             .to_string()
     });
-    let mut app = app(&url);
+    let mut app = online_app(&url);
     app.world_mut().write_message(OnlineRequest::Connect);
     run_until(&mut app, "the welcome", |a| {
         a.world().resource::<Online>().is_connected()
@@ -190,6 +191,20 @@ fn two_people_meet_by_a_challenge_code_and_each_sees_the_others_moves() {
             .unwrap()
     });
     assert_eq!(seen["step"], "c7c6");
+    // A third person watches it from the list of games in play: the same moves, and
+    // no seat to move for.
+    let mut watcher = online_app(&url);
+    watcher.world_mut().write_message(OnlineRequest::Connect);
+    run_until(&mut watcher, "the list of games in play", |a| {
+        let online = a.world().resource::<Online>();
+        online.playing.iter().any(|g| g["game"] == game.as_str())
+    });
+    watcher
+        .world_mut()
+        .write_message(OnlineRequest::Open(game.clone()));
+    run_until(&mut watcher, "the watched game", |a| steps_played(a) == 2);
+    let humans = watcher.world().resource::<hexchess::play::HumanSides>();
+    assert!(!humans.moves(hexchess_core::Side::White) && !humans.moves(hexchess_core::Side::Black));
     // Resigning from the game ends it on the server and on the board.
     app.world_mut().write_message(OnlineRequest::Resign);
     run_until(&mut app, "the end on the board", |a| {

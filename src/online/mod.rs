@@ -80,6 +80,8 @@ pub struct Online {
     pub my_games: Vec<Value>,
     /// The player's ratings.
     pub ratings: Vec<Value>,
+    /// Games in play, to watch.
+    pub playing: Vec<Value>,
     /// The code of this player's private challenge, to share.
     pub challenge: Option<String>,
     pub table: Option<OnlineTable>,
@@ -99,6 +101,7 @@ impl Default for Online {
             seeks: Vec::new(),
             my_games: Vec::new(),
             ratings: Vec::new(),
+            playing: Vec::new(),
             challenge: None,
             table: None,
             secrets: None,
@@ -267,6 +270,7 @@ fn handle_requests(mut requests: MessageReader<OnlineRequest>, mut online: ResMu
             OnlineRequest::Claim => json!({ "t": "claim", "game": game }),
             OnlineRequest::Refresh => {
                 online.send(json!({ "t": "games" }));
+                online.send(json!({ "t": "playing" }));
                 json!({ "t": "ratings" })
             }
             OnlineRequest::Register { name, password } => {
@@ -314,6 +318,7 @@ fn received(online: &mut Online, board: &mut Board, message: &Value) {
         "seeks" => online.seeks = list(message, "seeks"),
         "games" => online.my_games = list(message, "games"),
         "ratings" => online.ratings = list(message, "ratings"),
+        "playing" => online.playing = list(message, "games"),
         "seek" => {
             if let Some(code) = message["code"].as_str() {
                 online.challenge = Some(code.to_string());
@@ -384,6 +389,7 @@ fn welcomed(online: &mut Online, message: &Value) {
     online.send(json!({ "t": "lobby" }));
     online.send(json!({ "t": "games" }));
     online.send(json!({ "t": "ratings" }));
+    online.send(json!({ "t": "playing" }));
     if let Some(t) = &online.table {
         let seen = (t.seen > 0).then_some(t.seen);
         online.send(json!({ "t": "join", "game": t.game, "seen": seen }));

@@ -360,7 +360,7 @@ fn new_seek(
     });
 }
 
-/// Your games in play (your turn first) to open, and your ratings.
+/// Your games in play (your turn first) to open, others' to watch, and your ratings.
 fn my_games(ui: &mut egui::Ui, online: &Online, requests: &mut MessageWriter<OnlineRequest>) {
     ui.horizontal(|ui| {
         ui.strong("Your games");
@@ -394,6 +394,35 @@ fn my_games(ui: &mut egui::Ui, online: &Online, requests: &mut MessageWriter<Onl
                 requests.write(OnlineRequest::Open(id));
             }
         });
+    }
+    let others: Vec<&Value> = online
+        .playing
+        .iter()
+        .filter(|g| !online.my_games.iter().any(|m| m["game"] == g["game"]))
+        .collect();
+    if !others.is_empty() {
+        ui.strong("Watch");
+        for game in others.into_iter().take(12) {
+            ui.horizontal(|ui| {
+                let names: Vec<&str> = game["names"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(Value::as_str)
+                    .collect();
+                ui.label(format!(
+                    "{} {} – {}",
+                    text(game, "variant"),
+                    text(game, "speed"),
+                    names.join(" – ")
+                ));
+                let id = text(game, "game");
+                let on_board = online.table.as_ref().is_some_and(|t| t.game == id);
+                if !on_board && ui.small_button("Watch").clicked() {
+                    requests.write(OnlineRequest::Open(id));
+                }
+            });
+        }
     }
     if !online.ratings.is_empty() {
         ui.strong("Ratings");

@@ -161,6 +161,11 @@ impl Client {
             ClientMessage::Accept { seek } => hub.accept(&me, &seek).await.map(|()| None),
             ClientMessage::Games => Ok(Some(hub.games_of(&me.id))),
             ClientMessage::Ratings => hub.ratings_of(&me.id).await.map(Some),
+            ClientMessage::Playing => {
+                let mut list = hub.games_in_play();
+                list["t"] = json!("playing");
+                Ok(Some(list))
+            }
             ClientMessage::Join { game, seen } => {
                 self.to_room(&game, |out| RoomCommand::Join {
                     conn: 0,

@@ -616,12 +616,13 @@ impl Hub {
         json!({ "t": "games", "games": list })
     }
 
-    /// Every game in play (for spectators).
+    /// The games in play (for spectators), at most a hundred.
     pub fn games_in_play(&self) -> Value {
         let briefs = lock(&self.context.briefs);
         let list: Vec<Value> = briefs
             .iter()
             .filter(|(_, b)| !b.over)
+            .take(100)
             .map(|(id, b)| json!({ "game": id, "variant": b.variant, "speed": b.speed, "names": b.names }))
             .collect();
         json!({ "games": list })

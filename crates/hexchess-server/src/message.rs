@@ -88,6 +88,8 @@ pub enum ClientMessage {
     Games,
     /// The player's ratings.
     Ratings,
+    /// The games in play, to watch.
+    Playing,
     Ping,
 }
 
