@@ -490,6 +490,24 @@ impl HostedGame {
         Some(end)
     }
 
+    /// The side on move let its days for a move (correspondence) pass: it loses on
+    /// time, or the game is aborted when not every side had moved yet.
+    pub fn out_of_days(&mut self) -> Option<Status> {
+        if self.status != Status::Playing {
+            return None;
+        }
+        let status = if self.game.turns().len() < self.seats.len() {
+            Status::Aborted
+        } else {
+            Status::Over(
+                self.game
+                    .lost_by(self.game.side_to_move(), Termination::Time),
+            )
+        };
+        self.finish(status);
+        Some(status)
+    }
+
     /// `who` resigns (for its seat; with several, the one on move or its first).
     pub fn resign(&mut self, who: &PlayerId) -> Result<GameOutcome, Refusal> {
         let side = self.acting_seat(who)?;

@@ -32,6 +32,8 @@ pub struct Limits {
     /// New connections an address may open per [`Limits::window`].
     pub connections_per_address: u32,
     pub window: Duration,
+    /// How long a correspondence game's day lasts (shorter only in tests).
+    pub day: Duration,
 }
 
 impl Default for Limits {
@@ -39,6 +41,7 @@ impl Default for Limits {
         Limits {
             connections_per_address: 30,
             window: Duration::from_secs(10),
+            day: Duration::from_secs(24 * 60 * 60),
         }
     }
 }
@@ -150,6 +153,7 @@ impl Hub {
             origin: Instant::now(),
             briefs: Arc::default(),
             linger: Duration::from_secs(120),
+            day: limits.day,
         };
         let hub = Arc::new(Hub {
             store,
@@ -234,8 +238,11 @@ impl Hub {
             rated: stored.game.rated,
             speed: speed_of(&control),
             seats,
+            days: days_of(&control),
         };
-        self.open_room(facts, hosted, entry.two_player_rules());
+        let last_move = std::time::UNIX_EPOCH
+            + Duration::from_millis(u64::try_from(stored.updated_ms).unwrap_or(0));
+        self.open_room(facts, hosted, entry.two_player_rules(), last_move);
         Ok(())
     }
 
@@ -244,10 +251,11 @@ impl Hub {
         facts: GameFacts,
         hosted: HostedGame,
         narrow: Option<Arc<hexchess_core::Rules>>,
+        last_move: std::time::SystemTime,
     ) {
         let (tx, rx) = mpsc::channel(ROOM_MAILBOX);
         let id = facts.id.clone();
-        let room = Room::new(facts, hosted, narrow, self.context.clone());
+        let room = Room::new(facts, hosted, narrow, self.context.clone(), last_move);
         lock(&self.rooms).insert(id, tx);
         tokio::spawn(room.run(rx));
     }
@@ -576,8 +584,14 @@ impl Hub {
             rated: seek.request.rated,
             speed: speed_of(&control),
             seats: seats.clone(),
+            days: days_of(&control),
         };
-        self.open_room(facts, hosted, entry.two_player_rules());
+        self.open_room(
+            facts,
+            hosted,
+            entry.two_player_rules(),
+            std::time::SystemTime::now(),
+        );
         let rules = entry.rules();
         for (i, seat) in seats.iter().enumerate() {
             if let SeatHolder::Player { id: player, .. } = seat {
@@ -707,6 +721,13 @@ fn clock_from_json(control: &Value) -> Option<TimeControl> {
         base: Duration::from_secs(minutes * 60),
         increment: Duration::from_secs(increment),
     })
+}
+
+fn days_of(control: &Value) -> Option<u32> {
+    control
+        .get("days")
+        .and_then(Value::as_u64)
+        .and_then(|d| u32::try_from(d).ok())
 }
 
 fn speed_of(control: &Value) -> String {

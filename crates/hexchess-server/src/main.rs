@@ -30,6 +30,9 @@ struct Cli {
     /// machine needs many).
     #[arg(long, default_value_t = Limits::default().connections_per_address)]
     connections_per_address: u32,
+    /// Seconds in a correspondence game's day (86,400; the tests' games last less).
+    #[arg(long, default_value_t = 86_400, hide = true)]
+    day_seconds: u64,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -51,7 +54,14 @@ fn main() -> ExitCode {
     };
     let done = match cli.command {
         Some(Command::Load(args)) => runtime.block_on(hexchess_server::load::run(args)),
-        None => runtime.block_on(serve(cli.listen, cli.database, cli.connections_per_address)),
+        None => {
+            let limits = Limits {
+                connections_per_address: cli.connections_per_address,
+                day: std::time::Duration::from_secs(cli.day_seconds.max(1)),
+                ..Limits::default()
+            };
+            runtime.block_on(serve(cli.listen, cli.database, limits))
+        }
     };
     match done {
         Ok(()) => ExitCode::SUCCESS,
@@ -62,11 +72,7 @@ fn main() -> ExitCode {
     }
 }
 
-async fn serve(
-    listen: SocketAddr,
-    database: Option<String>,
-    per_address: u32,
-) -> Result<(), String> {
+async fn serve(listen: SocketAddr, database: Option<String>, limits: Limits) -> Result<(), String> {
     let url = match database {
         Some(url) => url,
         None => {
@@ -77,10 +83,6 @@ async fn serve(
         }
     };
     let store = Store::open(&url).await.map_err(|e| e.to_string())?;
-    let limits = Limits {
-        connections_per_address: per_address,
-        ..Limits::default()
-    };
     let hub = Hub::start(store, limits).await.map_err(|e| e.to_string())?;
     let listener = tokio::net::TcpListener::bind(listen)
         .await

@@ -12,7 +12,7 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use hexchess_core::record::GameRecord;
 use hexchess_core::{GameOutcome, Rules, Side};
@@ -107,6 +107,8 @@ pub struct GameFacts {
     /// `bullet` ... `classical`, or `correspondence`, or `untimed`.
     pub speed: String,
     pub seats: Vec<SeatHolder>,
+    /// Correspondence: days for each move.
+    pub days: Option<u32>,
 }
 
 /// What the server's lists show of a game in progress: who plays, and whose turn it
@@ -130,6 +132,8 @@ pub struct RoomContext {
     pub briefs: Arc<Mutex<HashMap<String, Brief>>>,
     /// How long a finished game's room stays open to its followers.
     pub linger: Duration,
+    /// How long a correspondence day lasts (a day; shorter in tests).
+    pub day: Duration,
 }
 
 impl RoomContext {
@@ -162,6 +166,8 @@ pub struct Room {
     engine_rx: mpsc::UnboundedReceiver<(u32, Vec<String>)>,
     /// The end is stored (and rated).
     finished: bool,
+    /// When the last move was played (a correspondence move's days count from it).
+    last_move: SystemTime,
 }
 
 /// Sends one message to a follower; false when its outbox is full or gone (a
@@ -171,11 +177,13 @@ fn send(out: &Outbox, message: &Value) -> bool {
 }
 
 impl Room {
+    /// A room for `hosted`, its last move played at `last_move`.
     pub fn new(
         facts: GameFacts,
         hosted: HostedGame,
         narrow: Option<Arc<Rules>>,
         context: RoomContext,
+        last_move: SystemTime,
     ) -> Room {
         let (engine_tx, engine_rx) = mpsc::unbounded_channel();
         let finished = hosted.status() != Status::Playing;
@@ -189,6 +197,7 @@ impl Room {
             engine_tx,
             engine_rx,
             finished,
+            last_move,
         }
     }
 
@@ -207,6 +216,10 @@ impl Room {
         loop {
             let now = self.context.now();
             let flag_at = self.hosted.flag_due(now).map(|d| Instant::now() + d);
+            let days_at = self.move_deadline().map(|at| {
+                let left = at.duration_since(SystemTime::now()).unwrap_or_default();
+                Instant::now() + left
+            });
             let idle_until = (self.finished && self.followers.is_empty())
                 .then(|| Instant::now() + self.context.linger);
             tokio::select! {
@@ -218,6 +231,9 @@ impl Room {
                 () = sleep_until(flag_at), if flag_at.is_some() => {
                     self.hosted.check_flag(self.context.now());
                 }
+                () = sleep_until(days_at), if days_at.is_some() => {
+                    self.hosted.out_of_days();
+                }
                 () = sleep_until(idle_until), if idle_until.is_some() => break,
             }
             self.after_change().await;
@@ -228,6 +244,12 @@ impl Room {
         if let Ok(mut briefs) = self.context.briefs.lock() {
             briefs.remove(&self.facts.id);
         }
+    }
+
+    /// When the side on move runs out of its days (correspondence games in play).
+    fn move_deadline(&self) -> Option<SystemTime> {
+        let days = self.facts.days?;
+        (self.hosted.status() == Status::Playing).then(|| self.last_move + self.context.day * days)
     }
 
     async fn handle(&mut self, command: RoomCommand) {
@@ -298,6 +320,7 @@ impl Room {
         if played.resent {
             return Ok(());
         }
+        self.last_move = SystemTime::now();
         let clocks = self.hosted.clocks(now).map(|c| {
             let ms: Vec<u64> = c.iter().map(|d| d.as_millis() as u64).collect();
             json!(ms).to_string()
@@ -368,6 +391,11 @@ impl Room {
         view["game"] = json!(self.facts.id);
         view["rated"] = json!(self.facts.rated);
         view["speed"] = json!(self.facts.speed);
+        view["deadline_ms"] = json!(self.move_deadline().and_then(|at| {
+            at.duration_since(SystemTime::UNIX_EPOCH)
+                .ok()
+                .map(|d| d.as_millis() as u64)
+        }));
         view["names"] = json!(
             self.facts
                 .seats

@@ -114,6 +114,9 @@ pub struct GameInProgress {
     pub version: u64,
     /// JSON: each seat's time left in milliseconds, when timed.
     pub clocks: Option<String>,
+    /// When its last move was stored (ms since 1970): a correspondence move's days
+    /// count from it.
+    pub updated_ms: i64,
 }
 
 /// A finished game's summary, for lists.
@@ -368,7 +371,7 @@ impl Store {
     /// resumes).
     pub async fn games_in_progress(&self) -> Result<Vec<GameInProgress>, StoreError> {
         let rows = sqlx::query(
-            "SELECT id, variant, seats, control, rated, version, clocks FROM games \
+            "SELECT id, variant, seats, control, rated, version, clocks, updated_ms FROM games \
              WHERE status = 'playing' ORDER BY created_ms",
         )
         .fetch_all(&self.pool)
@@ -388,6 +391,7 @@ impl Store {
                     steps: Vec::new(),
                     version: row.try_get::<i64, _>("version")? as u64,
                     clocks: row.try_get("clocks")?,
+                    updated_ms: row.try_get("updated_ms")?,
                 })
             };
             let mut game = read(&row).map_err(doing("reading a game in progress"))?;

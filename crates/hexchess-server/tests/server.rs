@@ -39,6 +39,7 @@ on_both_databases!(
     a_rated_game_moves_both_ratings,
     quick_pairing_and_the_lobby_list,
     claims_aborts_and_draws_end_games_as_the_rules_say,
+    a_correspondence_move_not_made_in_its_days_loses_on_time,
 );
 
 /// Two new players in a private Gliński game (`minutes`: none for untimed): the
@@ -547,4 +548,43 @@ async fn a_message_too_long_is_refused_and_a_flood_is_closed_with_1008() {
     }
     let closed = closed.expect("the connection was closed");
     assert!(closed.contains("1008"), "{closed}");
+}
+
+async fn a_correspondence_move_not_made_in_its_days_loses_on_time(db: &str) {
+    // A day of one second.
+    let server = Server::start_with(db, &["--day-seconds", "1"]).await;
+    let mut a = Client::hello(&server.url(), None).await.unwrap();
+    let mut b = Client::hello(&server.url(), None).await.unwrap();
+    a.send(
+        &json!({"t": "seek", "variant": "glinski", "side": "white", "days": 2, "private": true}),
+    )
+    .await
+    .unwrap();
+    let code = a.wait_for("seek").await.unwrap()["code"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    b.send(&json!({"t": "accept", "seek": code})).await.unwrap();
+    let game = a.wait_for("started").await.unwrap()["game"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    a.send(&json!({"t": "join", "game": game})).await.unwrap();
+    let view = a.wait_for("state").await.unwrap();
+    assert_eq!(view["speed"], "correspondence");
+    assert!(view["deadline_ms"].as_u64().is_some(), "{view}");
+    play(&mut a, &game, 0, "f5f6", 1).await;
+    b.send(&json!({"t": "join", "game": game})).await.unwrap();
+    play(&mut b, &game, 1, "c7c6", 1).await;
+    // Two "days" later White has not moved: Black wins on time.
+    let started = std::time::Instant::now();
+    let end = a.wait_for("end").await.unwrap();
+    assert_eq!(
+        (end["result"].clone(), end["why"].clone()),
+        (json!("0-1"), json!("time"))
+    );
+    assert!(
+        started.elapsed() >= Duration::from_millis(1500),
+        "not before its days"
+    );
 }

@@ -20,14 +20,19 @@ pub struct Server {
 
 impl Server {
     pub async fn start(database: &str) -> Server {
+        Server::start_with(database, &[]).await
+    }
+
+    /// With more flags (`--day-seconds 1`).
+    pub async fn start_with(database: &str, flags: &[&str]) -> Server {
         let port = TcpListener::bind("127.0.0.1:0")
             .and_then(|l| l.local_addr())
             .expect("a free port on 127.0.0.1")
             .port();
-        Server::start_on(database, port).await
+        Server::start_on(database, port, flags).await
     }
 
-    pub async fn start_on(database: &str, port: u16) -> Server {
+    pub async fn start_on(database: &str, port: u16, flags: &[&str]) -> Server {
         let child = Command::new(env!("CARGO_BIN_EXE_hexchess-server"))
             .args([
                 "--listen",
@@ -36,6 +41,7 @@ impl Server {
                 database,
             ])
             .args(["--connections-per-address", "1000"])
+            .args(flags)
             .stdout(Stdio::null())
             .stderr(Stdio::inherit())
             .spawn()
@@ -69,7 +75,7 @@ impl Server {
 
     pub async fn restart(mut self) -> Server {
         self.kill();
-        Server::start_on(&self.database, self.port).await
+        Server::start_on(&self.database, self.port, &[]).await
     }
 
     /// An HTTP GET on the server: the status line and the body.
