@@ -198,6 +198,11 @@ async fn a_reconnecting_player_gets_only_what_it_missed(db: &str) {
     );
     assert_eq!(missed["step"], "c7c6");
     assert_eq!(missed["v"].as_u64(), Some(white_seen + 1));
+    let joined = a.recv().await.unwrap();
+    assert_eq!(
+        (joined["t"].clone(), joined["v"].clone()),
+        (json!("joined"), missed["v"].clone())
+    );
     // A version the server never sent: a full resync.
     a.send(&json!({"t": "join", "game": game, "seen": 9999}))
         .await
