@@ -24,6 +24,7 @@ use hexchess_lab::soak::{self, SoakConfig};
 use hexchess_lab::tune::{self, SampleSet};
 use hexchess_tablebase::{Counts, Material, Table, Value};
 
+mod bridge;
 mod diagram;
 mod disk;
 mod multi;
@@ -152,6 +153,9 @@ enum Command {
     Match(Box<MatchArgs>),
     /// Check variant files and print every problem found.
     Check { files: Vec<PathBuf> },
+    /// Play on an online server as a bot account: this engine (or another that speaks
+    /// the protocol) takes its turns there (docs/online.md).
+    Bridge(bridge::BridgeArgs),
     /// Review games: every move judged by the engine (inaccuracies, mistakes,
     /// blunders, accuracy), the games written back annotated in PGN.
     Review(review::ReviewArgs),
@@ -469,6 +473,7 @@ fn main() -> ExitCode {
         Some(Command::Match(args)) => play_match(*args),
         Some(Command::Check { files }) => check(&files),
         Some(Command::Review(args)) => review::run(&args),
+        Some(Command::Bridge(args)) => bridge::run(&args),
         Some(Command::Variants) => list_variants(),
         Some(Command::Tune(args)) => tune(&args),
         Some(Command::Tb(TbCommand::Generate {

@@ -1,0 +1,312 @@
+//! `hexchess-engine bridge`: an engine plays on a server (docs/online.md), as a bot
+//! account, through the same protocol as people.
+//!
+//! The engine is any program that speaks this project's UCI-style protocol (by
+//! default this very program): the bridge starts it, sets its variant, and for each
+//! of its turns sends `position startpos moves ...` (the game so far, whole turns in
+//! a game of more sides) and `go movetime N`, and plays its `bestmove` on the server,
+//! step by step. It signs in to its account (registering it the first time), pairs
+//! quickly for a game like the one given, plays it to the end, and seeks the next
+//! until it has played `--games`.
+
+use std::io::{BufRead, BufReader, Write};
+use std::net::TcpStream;
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use hexchess_core::{Catalog, Game};
+use serde_json::{Value, json};
+use tungstenite::stream::MaybeTlsStream;
+use tungstenite::{Message, WebSocket};
+
+#[derive(Args, Debug, Clone)]
+pub struct BridgeArgs {
+    /// The server's socket: `ws://127.0.0.1:7474/socket`.
+    #[arg(long)]
+    pub url: String,
+    /// The bot's account name and password (the account is made on first use).
+    #[arg(long)]
+    pub name: String,
+    #[arg(long)]
+    pub password: String,
+    /// The engine to run and its arguments (default: this program).
+    #[arg(long, num_args = 1.., allow_hyphen_values = true)]
+    pub engine: Vec<String>,
+    #[arg(long, default_value = "glinski")]
+    pub variant: String,
+    /// The clock of the games it seeks: minutes and increment (none: untimed).
+    #[arg(long)]
+    pub minutes: Option<u32>,
+    #[arg(long, default_value_t = 0)]
+    pub increment: u32,
+    /// How long the engine thinks over a move.
+    #[arg(long, default_value_t = 1000)]
+    pub movetime_ms: u64,
+    /// Games to play, then stop (0: on and on).
+    #[arg(long, default_value_t = 1)]
+    pub games: u32,
+}
+
+type Socket = WebSocket<MaybeTlsStream<TcpStream>>;
+
+/// The engine's process.
+struct Engine {
+    child: Child,
+    input: ChildStdin,
+    output: BufReader<ChildStdout>,
+}
+
+impl Engine {
+    fn start(command: &[String], variant: &str) -> Result<Engine, String> {
+        let (program, args): (PathBuf, &[String]) = match command.split_first() {
+            Some((p, rest)) => (PathBuf::from(p), rest),
+            None => (
+                std::env::current_exe().map_err(|e| format!("this program's path: {e}"))?,
+                &[],
+            ),
+        };
+        let mut child = Command::new(&program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("starting {}: {e}", program.display()))?;
+        let input = child.stdin.take().ok_or("no engine input")?;
+        let output = BufReader::new(child.stdout.take().ok_or("no engine output")?);
+        let mut engine = Engine {
+            child,
+            input,
+            output,
+        };
+        engine.say("uci")?;
+        engine.wait_for("uciok")?;
+        engine.say(&format!("setoption name UCI_Variant value {variant}"))?;
+        engine.say("isready")?;
+        engine.wait_for("readyok")?;
+        Ok(engine)
+    }
+
+    fn say(&mut self, line: &str) -> Result<(), String> {
+        writeln!(self.input, "{line}")
+            .and_then(|()| self.input.flush())
+            .map_err(|e| format!("the engine: {e}"))
+    }
+
+    /// Lines until one starting with `word`; that line.
+    fn wait_for(&mut self, word: &str) -> Result<String, String> {
+        let mut line = String::new();
+        loop {
+            line.clear();
+            let n = self
+                .output
+                .read_line(&mut line)
+                .map_err(|e| format!("the engine: {e}"))?;
+            if n == 0 {
+                return Err(format!("the engine ended before '{word}'"));
+            }
+            if line.trim_start().starts_with(word) {
+                return Ok(line.trim().to_string());
+            }
+        }
+    }
+
+    /// The engine's turn after `turns` (each a turn's text).
+    fn best(&mut self, turns: &[String], movetime: u64) -> Result<String, String> {
+        let moves = if turns.is_empty() {
+            String::new()
+        } else {
+            format!(" moves {}", turns.join(" "))
+        };
+        self.say(&format!("position startpos{moves}"))?;
+        self.say(&format!("go movetime {movetime}"))?;
+        let line = self.wait_for("bestmove")?;
+        line.split_whitespace()
+            .nth(1)
+            .map(String::from)
+            .ok_or_else(|| format!("the engine said '{line}'"))
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.say("quit");
+        let _ = self.child.wait();
+    }
+}
+
+fn send(socket: &mut Socket, message: &Value) -> Result<(), String> {
+    socket
+        .send(Message::Text(message.to_string().into()))
+        .map_err(|e| format!("the server: {e}"))
+}
+
+/// The next message of type `t` (others passed over, an `error` returned as one).
+fn wait_for(socket: &mut Socket, t: &str) -> Result<Value, String> {
+    loop {
+        let message = read(socket)?;
+        if message["t"] == t {
+            return Ok(message);
+        }
+        if message["t"] == "error" {
+            return Err(format!("the server: {}", message["message"]));
+        }
+    }
+}
+
+fn read(socket: &mut Socket) -> Result<Value, String> {
+    loop {
+        match socket.read().map_err(|e| format!("the server: {e}"))? {
+            Message::Text(text) => {
+                return serde_json::from_str(&text).map_err(|e| format!("the server: {e}"));
+            }
+            Message::Close(_) => return Err("the server closed the connection".into()),
+            _ => {}
+        }
+    }
+}
+
+/// Signs in to the account, or makes it.
+fn sign_in(socket: &mut Socket, args: &BridgeArgs) -> Result<String, String> {
+    send(socket, &json!({ "t": "hello", "protocol": 1 }))?;
+    wait_for(socket, "welcome")?;
+    let login = json!({ "t": "login", "name": args.name, "password": args.password });
+    send(socket, &login)?;
+    if let Ok(welcome) = wait_for(socket, "welcome") {
+        return Ok(welcome["name"].as_str().unwrap_or_default().to_string());
+    }
+    let register = json!({ "t": "register", "name": args.name, "password": args.password });
+    send(socket, &register)?;
+    let welcome = wait_for(socket, "welcome")?;
+    Ok(welcome["name"].as_str().unwrap_or_default().to_string())
+}
+
+pub fn run(args: &BridgeArgs) -> Result<(), String> {
+    let catalog = Catalog::load_default();
+    let entry = catalog
+        .get(&args.variant)
+        .ok_or_else(|| format!("no variant '{}'", args.variant))?;
+    let rules = Arc::clone(entry.rules());
+    let mut engine = Engine::start(&args.engine, &args.variant)?;
+    let (mut socket, _) =
+        tungstenite::connect(args.url.as_str()).map_err(|e| format!("{}: {e}", args.url))?;
+    let name = sign_in(&mut socket, args)?;
+    eprintln!("bridge: playing as {name} on {}", args.url);
+    let mut played = 0;
+    while args.games == 0 || played < args.games {
+        let quick = json!({
+            "t": "quick", "variant": args.variant,
+            "minutes": args.minutes, "increment": args.increment,
+        });
+        send(&mut socket, &quick)?;
+        let started = wait_for(&mut socket, "started")?;
+        let game = started["game"].as_str().unwrap_or_default().to_string();
+        let side = started["side"].as_str().unwrap_or_default().to_string();
+        eprintln!("bridge: game {game} as {side}");
+        let end = play_game(
+            &mut socket,
+            &mut engine,
+            &rules,
+            &game,
+            &side,
+            args.movetime_ms,
+        )?;
+        eprintln!("bridge: game {game} over: {end}");
+        println!("{game} {end}");
+        played += 1;
+    }
+    let _ = socket.close(None);
+    Ok(())
+}
+
+/// Plays one game to its end; its result and why.
+fn play_game(
+    socket: &mut Socket,
+    engine: &mut Engine,
+    rules: &Arc<hexchess_core::Rules<hexchess_core::bitboard::WideBitboard>>,
+    game_id: &str,
+    side: &str,
+    movetime: u64,
+) -> Result<String, String> {
+    send(socket, &json!({ "t": "join", "game": game_id }))?;
+    let mut ack = 0;
+    let mut steps: Vec<String> = Vec::new();
+    let mut to_move: String;
+    // The steps played once the engine's last turn is in (none of it sent twice).
+    let mut sent_up_to = 0;
+    let deadline = Instant::now() + Duration::from_secs(6 * 60 * 60);
+    while Instant::now() < deadline {
+        let message = read(socket)?;
+        if message["game"].as_str() != Some(game_id) {
+            continue;
+        }
+        match message["t"].as_str().unwrap_or_default() {
+            "state" => {
+                steps = message["steps"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|s| s.as_str().map(String::from))
+                    .collect();
+                to_move = message["to_move"].as_str().unwrap_or_default().to_string();
+                if let Some(result) = message["result"].as_str() {
+                    return Ok(format!(
+                        "{result} {}",
+                        message["why"].as_str().unwrap_or("")
+                    ));
+                }
+            }
+            "step" => {
+                let ply = message["ply"].as_u64().unwrap_or(0) as usize;
+                if ply == steps.len() {
+                    steps.push(message["step"].as_str().unwrap_or_default().to_string());
+                }
+                to_move = message["to_move"].as_str().unwrap_or_default().to_string();
+            }
+            "end" => {
+                return Ok(format!(
+                    "{} {}",
+                    message["result"].as_str().unwrap_or("*"),
+                    message["why"].as_str().unwrap_or("")
+                ));
+            }
+            "refused" => return Err(format!("the server refused the engine's move: {message}")),
+            _ => continue,
+        }
+        if to_move != side {
+            continue;
+        }
+        // The game so far as whole turns, for the engine's `position`.
+        let mut local = Game::new(Arc::clone(rules));
+        for text in &steps {
+            let step = local
+                .parse_step(text)
+                .map_err(|e| format!("'{text}': {e}"))?;
+            local.play(step).map_err(|e| format!("'{text}': {e}"))?;
+        }
+        if local.steps_played() < sent_up_to {
+            continue; // our own steps, on their way back
+        }
+        let turns = local.turn_texts();
+        let best = engine.best(&turns, movetime)?;
+        // A turn of several steps is written with `&` between them.
+        for text in best.split('&') {
+            ack += 1;
+            let message = json!({
+                "t": "move", "game": game_id, "ply": local.steps_played(),
+                "step": text, "ack": ack,
+            });
+            let step = local
+                .parse_step(text)
+                .map_err(|e| format!("the engine's '{text}': {e}"))?;
+            local
+                .play(step)
+                .map_err(|e| format!("the engine's '{text}': {e}"))?;
+            send(socket, &message)?;
+        }
+        sent_up_to = local.steps_played();
+    }
+    Err("the game went on for six hours".into())
+}
