@@ -233,8 +233,43 @@ fn send_when_connected(
     }
 }
 
-fn handle_requests(mut requests: MessageReader<OnlineRequest>, mut online: ResMut<Online>) {
+/// Whether the game's window can play `variant` online: a hidden deployment (Screen
+/// HexaChess) needs a board that hides the opponent's pieces, which it does not have
+/// yet (docs/online.md, "Not built yet").
+fn playable_here(variants: &Variants, variant: &str) -> bool {
+    variants
+        .0
+        .get(variant)
+        .is_some_and(|e| !e.rules().setup_is_hidden())
+}
+
+fn handle_requests(
+    mut requests: MessageReader<OnlineRequest>,
+    mut online: ResMut<Online>,
+    variants: Res<Variants>,
+    mut notices: MessageWriter<GameNotice>,
+) {
     for request in requests.read() {
+        if let OnlineRequest::Seek(form)
+        | OnlineRequest::Challenge(form)
+        | OnlineRequest::Quick(form) = request
+            && !playable_here(&variants, &form.variant)
+        {
+            notices.write(GameNotice(format!(
+                "{}: its hidden deployment cannot be played from this window yet",
+                form.variant
+            )));
+            continue;
+        }
+        if let OnlineRequest::Accept(id) = request
+            && let Some(seek) = online.seeks.iter().find(|s| s["id"] == id.as_str())
+            && !playable_here(&variants, seek["variant"].as_str().unwrap_or_default())
+        {
+            notices.write(GameNotice(
+                "that variant's hidden deployment cannot be played from this window yet".into(),
+            ));
+            continue;
+        }
         let game = online.table.as_ref().map(|t| t.game.clone());
         let message = match request {
             OnlineRequest::Connect => {
