@@ -35,7 +35,7 @@ pub fn secret_hash(secret: &str) -> String {
 /// Letters and digits no one confuses when reading a code aloud (no 0/O, 1/I/L).
 const CODE_LETTERS: &[u8] = b"ABCDEFGHJKMNPQRSTUVWXYZ23456789";
 
-/// A new id of `len` characters from [`CODE_LETTERS`] (about 4.95 bits each): game
+/// A new id of `len` characters of 31 unmistakable ones (about 4.95 bits each): game
 /// ids of 12 (59 bits), challenge codes of 8 (40 bits, and guesses are rate-limited).
 pub fn new_code(len: usize) -> String {
     let bytes = random_bytes::<32>();
