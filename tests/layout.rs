@@ -9,9 +9,9 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// The folders, lowest first.
-const LAYERS: [&str; 13] = [
-    "machine", "game", "look", "board", "pieces", "play", "input", "editor", "sound", "prefs",
-    "ui", "screen", "dev",
+const LAYERS: [&str; 14] = [
+    "machine", "game", "look", "board", "pieces", "play", "input", "editor", "sound", "online",
+    "prefs", "ui", "screen", "dev",
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
