@@ -30,4 +30,10 @@ fi
 if [ "$(as_postgres -c "SELECT 1 FROM pg_database WHERE datname = 'hexchess_test'")" != "1" ]; then
   as_postgres -c "CREATE DATABASE hexchess_test OWNER hexchess"
 fi
+# Each test makes a database of its own (hexchess_t_...): the role may create them, and
+# those of earlier runs go.
+as_postgres -c "ALTER ROLE hexchess CREATEDB"
+for db in $(as_postgres -c "SELECT datname FROM pg_database WHERE datname LIKE 'hexchess\_t\_%'"); do
+  as_postgres -c "DROP DATABASE \"$db\""
+done
 echo "PostgreSQL ready: postgres://hexchess:hexchess@127.0.0.1:5432/hexchess_test"

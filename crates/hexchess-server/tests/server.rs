@@ -23,7 +23,7 @@ macro_rules! on_both_databases {
         }
         mod on_postgres {
             $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn $name() { super::$name(&super::postgres()).await })*
+            async fn $name() { super::$name(&super::postgres().await).await })*
         }
     };
 }

@@ -113,6 +113,28 @@ pub fn sqlite() -> String {
     hexchess_server::store::sqlite_url(&dir)
 }
 
-pub fn postgres() -> String {
-    std::env::var("HEXCHESS_TEST_POSTGRES").unwrap_or_else(|_| POSTGRES.to_string())
+/// A new, empty PostgreSQL database for one test (`hexchess_t_...`, made on the server
+/// `HEXCHESS_TEST_POSTGRES` names), so that no test sees another's games; its URL.
+pub async fn postgres() -> String {
+    let base = std::env::var("HEXCHESS_TEST_POSTGRES").unwrap_or_else(|_| POSTGRES.to_string());
+    let name = format!(
+        "hexchess_t_{}",
+        hexchess_server::secret::new_code(10).to_lowercase()
+    );
+    let pool = sqlx::postgres::PgPool::connect(&base)
+        .await
+        .unwrap_or_else(|e| {
+            panic!("PostgreSQL at {base}: {e} (scripts/test-postgres.sh starts one)")
+        });
+    // The name is made here of letters and digits only; identifiers cannot be bound.
+    let create = format!("CREATE DATABASE {name}");
+    sqlx::query(sqlx::AssertSqlSafe(create))
+        .execute(&pool)
+        .await
+        .expect("the test role may create databases (scripts/test-postgres.sh)");
+    pool.close().await;
+    match base.rsplit_once('/') {
+        Some((server, _)) => format!("{server}/{name}"),
+        None => panic!("a PostgreSQL URL ends with its database: {base}"),
+    }
 }
