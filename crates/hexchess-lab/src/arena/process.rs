@@ -213,12 +213,25 @@ fn spawn(spec: &EngineSpec, logs: &EngineLogs) -> Result<Child, EngineError> {
     };
     cmd.stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(stderr)
-        .spawn()
-        .map_err(|error| EngineError::Spawn {
-            program: program.display().to_string(),
-            error,
-        })
+        .stderr(stderr);
+    // An engine file just written (a build finishing, or a test's stand-in) may still
+    // be open for writing in a process forked meanwhile: Linux then refuses to run it
+    // ("text file busy") for a moment. A few tries get past it.
+    let mut tries = 0;
+    loop {
+        match cmd.spawn() {
+            Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy && tries < 20 => {
+                tries += 1;
+                std::thread::sleep(Duration::from_millis(25));
+            }
+            done => {
+                return done.map_err(|error| EngineError::Spawn {
+                    program: program.display().to_string(),
+                    error,
+                });
+            }
+        }
+    }
 }
 
 /// One line of an engine's output, as kept.
