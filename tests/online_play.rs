@@ -215,3 +215,54 @@ fn two_people_meet_by_a_challenge_code_and_each_sees_the_others_moves() {
     let outcome = app.world().resource::<CurrentGame>().outcome().unwrap();
     assert_eq!(outcome.termination, hexchess_core::Termination::Resignation);
 }
+
+#[test]
+fn a_table_of_three_with_two_engine_seats_is_played_through_the_window() {
+    let url = start_server();
+    let mut app = online_app(&url);
+    app.world_mut().write_message(OnlineRequest::Connect);
+    run_until(&mut app, "the welcome", |a| {
+        a.world().resource::<Online>().is_connected()
+    });
+    let mut table = form(Some("White"), 2);
+    table.variant = "hexachess-3".into();
+    app.world_mut().write_message(OnlineRequest::Seek(table));
+    run_until(&mut app, "the table on the board", |a| {
+        table_game(a).is_some()
+    });
+    assert_eq!(app.world().resource::<CurrentGame>().side_count(), 3);
+    // White's turns are the person's: the first step the rules offer each time (a
+    // move, a second move or the end of the turn), proposed and played when the
+    // server sends it back; the engines play the other two seats.
+    let start = Instant::now();
+    while app.world().resource::<CurrentGame>().turn_count() < 4 {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "the table did not go round"
+        );
+        let game = app.world().resource::<CurrentGame>();
+        let mine = game.side_to_move() == hexchess_core::Side::White;
+        let waiting = app
+            .world()
+            .resource::<Online>()
+            .table
+            .as_ref()
+            .is_some_and(|t| t.waiting());
+        if mine && !waiting && game.outcome().is_none() {
+            let step = game.game.steps()[0];
+            app.world_mut().write_message(StepRequest(step));
+        }
+        app.update();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let game = &app.world().resource::<CurrentGame>().game;
+    let movers: Vec<hexchess_core::Side> = game.turns().iter().map(|(s, _)| *s).collect();
+    assert_eq!(
+        movers[..3],
+        [
+            hexchess_core::Side::White,
+            hexchess_core::Side::Black,
+            hexchess_core::Side::Third
+        ]
+    );
+}

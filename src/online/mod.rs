@@ -67,6 +67,13 @@ pub struct OnlineTable {
     pending: Option<Pending>,
 }
 
+impl OnlineTable {
+    /// A move of this player's is on its way to the server (the next waits for it).
+    pub fn waiting(&self) -> bool {
+        self.pending.is_some()
+    }
+}
+
 /// Everything the game knows of the server.
 #[derive(Resource, Debug)]
 pub struct Online {
