@@ -26,6 +26,10 @@ use crate::store::{NewGame, Store, StoreError};
 /// Commands a room's mailbox holds before a sender waits.
 const ROOM_MAILBOX: usize = 256;
 
+/// Open seeks and challenges one player may have at once (a flood of seeks would
+/// fill the lobby and the server's memory).
+pub const MAX_SEEKS_PER_PLAYER: usize = 10;
+
 /// The server's limits, set by its flags.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
@@ -444,6 +448,15 @@ impl Hub {
     }
 
     fn make_seek(&self, who: &Identity, request: SeekRequest) -> Result<OpenSeek, HubError> {
+        let open = lock(&self.seeks)
+            .iter()
+            .filter(|s| s.owner == who.id)
+            .count();
+        if open >= MAX_SEEKS_PER_PLAYER {
+            return refused(format!(
+                "at most {MAX_SEEKS_PER_PLAYER} open seeks and challenges: cancel one first"
+            ));
+        }
         let Some(entry) = self.catalog.get(&request.variant) else {
             return refused(format!("no variant '{}' on this server", request.variant));
         };

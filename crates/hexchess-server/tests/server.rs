@@ -435,6 +435,20 @@ async fn quick_pairing_and_the_lobby_list(db: &str) {
     assert_eq!(listed["seeks"][0]["minutes"], 5);
     a.send(&json!({"t": "cancel", "seek": id})).await.unwrap();
     assert_eq!(watcher.wait_for("seeks").await.unwrap()["seeks"], json!([]));
+    // A player's open seeks are limited.
+    let mut flood = Client::hello(&server.url(), None).await.unwrap();
+    for i in 0..=hexchess_server::hub::MAX_SEEKS_PER_PLAYER {
+        flood
+            .send(&json!({"t": "seek", "variant": variant, "private": true}))
+            .await
+            .unwrap();
+        let answer = flood
+            .wait_until(|m| m["t"] == "seek" || m["t"] == "error", "an answer")
+            .await
+            .unwrap();
+        let over = i == hexchess_server::hub::MAX_SEEKS_PER_PLAYER;
+        assert_eq!(answer["t"] == "error", over, "seek {i}: {answer}");
+    }
     // Quick pairing: the first seeks, the second plays it.
     let mut b = Client::hello(&server.url(), None).await.unwrap();
     let quick = json!({"t": "quick", "variant": variant, "minutes": 3, "increment": 2});
