@@ -266,3 +266,95 @@ fn a_table_of_three_with_two_engine_seats_is_played_through_the_window() {
         ]
     );
 }
+
+#[test]
+fn screen_hexachess_online_hides_the_other_army_until_the_reveal() {
+    let url = start_server();
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let catalog = hexchess_core::Catalog::builtin();
+    let rules = std::sync::Arc::clone(catalog.get("screen-hexachess").unwrap().rules());
+    let mut white = runtime.block_on(Client::hello(&url, None)).unwrap();
+    let code = runtime.block_on(async {
+        let seek =
+            json!({"t": "seek", "variant": "screen-hexachess", "side": "white", "private": true});
+        white.send(&seek).await.unwrap();
+        white.wait_for("seek").await.unwrap()["code"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    });
+    let mut app = online_app(&url);
+    app.world_mut().write_message(OnlineRequest::Connect);
+    run_until(&mut app, "the welcome", |a| {
+        a.world().resource::<Online>().is_connected()
+    });
+    app.world_mut().write_message(OnlineRequest::Accept(code));
+    run_until(&mut app, "the game on the board", |a| {
+        table_game(a).is_some()
+    });
+    let game = table_game(&app).unwrap();
+    // White deploys its whole army (its own rules pick the cells), unseen by Black.
+    runtime.block_on(async {
+        white.wait_for("started").await.unwrap();
+        let mut own = hexchess_core::Game::new(std::sync::Arc::clone(&rules));
+        let mut ply = 0;
+        while own.side_to_move() == hexchess_core::Side::White {
+            let step = own.steps()[ply % 3];
+            let text = own.step_lan(step);
+            own.play(step).unwrap();
+            let m = json!({"t": "move", "game": game, "ply": ply, "step": text, "ack": ply});
+            white.send(&m).await.unwrap();
+            white
+                .wait_until(|m| m["t"] == "ack", "its ack")
+                .await
+                .unwrap();
+            ply += 1;
+        }
+        assert_eq!(ply, 20);
+    });
+    let white_on_board = |a: &App| {
+        let game = a.world().resource::<CurrentGame>();
+        let pos = game.position();
+        let rules = pos.rules();
+        rules
+            .board()
+            .cells()
+            .filter(|c| {
+                pos.piece_at(*c)
+                    .is_some_and(|p| p.side == hexchess_core::Side::White)
+            })
+            .count()
+    };
+    // Black's board: Black on move, and not one White piece on it.
+    run_until(&mut app, "Black's turn to deploy", |a| {
+        a.world().resource::<CurrentGame>().side_to_move() == hexchess_core::Side::Black
+    });
+    assert_eq!(white_on_board(&app), 0, "White's deployment reached Black");
+    // Black deploys through the window, a step at a time.
+    let start = Instant::now();
+    while app.world().resource::<CurrentGame>().position().phase() == hexchess_core::Phase::Setup {
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "Black's deployment did not end"
+        );
+        assert_eq!(white_on_board(&app), 0, "White's deployment reached Black");
+        let game = app.world().resource::<CurrentGame>();
+        let waiting = app
+            .world()
+            .resource::<Online>()
+            .table
+            .as_ref()
+            .is_some_and(|t| t.waiting());
+        if game.side_to_move() == hexchess_core::Side::Black && !waiting {
+            let step = game.game.steps()[0];
+            app.world_mut().write_message(StepRequest(step));
+        }
+        app.update();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    // Revealed: both armies, White to move, the whole game on the board.
+    run_until(&mut app, "the reveal", |a| white_on_board(a) == 20);
+    let game = app.world().resource::<CurrentGame>();
+    assert_eq!(game.game.steps_played(), 40);
+    assert_eq!(game.side_to_move(), hexchess_core::Side::White);
+}

@@ -404,10 +404,7 @@ pub fn apply_step_requests(
                 if game.is_live() && game.ended.is_none() && game.game.steps().contains(&step) {
                     proposed.write(StepProposed(step));
                 } else {
-                    notices.write(GameNotice(format!(
-                        "{}: not a move here now",
-                        game.game.step_text(step)
-                    )));
+                    notices.write(GameNotice("not a move here now".into()));
                 }
             }
             Vec::new()
@@ -424,6 +421,14 @@ pub fn apply_step_requests(
         // live position.
         if !decided && !game.is_live() {
             notices.write(GameNotice("back to the live position to move".into()));
+            continue;
+        }
+        // A step decided for an older board (a new state came in the same frame) is
+        // no longer legal here: passed over (its text cannot even be written).
+        if !game.game.steps().contains(&step) {
+            if !decided {
+                notices.write(GameNotice("not a move here now".into()));
+            }
             continue;
         }
         let text = game.game.step_text(step);

@@ -65,12 +65,21 @@ pub struct OnlineTable {
     pub rated: bool,
     pub speed: String,
     pending: Option<Pending>,
+    /// The server's ply where the board's game begins: 0, or while deployments are
+    /// hidden the ply of the view the server sent (the others' hidden steps are not
+    /// on this board).
+    ply_base: u32,
 }
 
 impl OnlineTable {
     /// A move of this player's is on its way to the server (the next waits for it).
     pub fn waiting(&self) -> bool {
         self.pending.is_some()
+    }
+
+    /// The server's ply of the board's next step.
+    fn next_ply(&self, game: &CurrentGame) -> u32 {
+        self.ply_base + game.game.steps_played() as u32
     }
 }
 
@@ -240,43 +249,8 @@ fn send_when_connected(
     }
 }
 
-/// Whether the game's window can play `variant` online: a hidden deployment (Screen
-/// HexaChess) needs a board that hides the opponent's pieces, which it does not have
-/// yet (docs/online.md, "Not built yet").
-fn playable_here(variants: &Variants, variant: &str) -> bool {
-    variants
-        .0
-        .get(variant)
-        .is_some_and(|e| !e.rules().setup_is_hidden())
-}
-
-fn handle_requests(
-    mut requests: MessageReader<OnlineRequest>,
-    mut online: ResMut<Online>,
-    variants: Res<Variants>,
-    mut notices: MessageWriter<GameNotice>,
-) {
+fn handle_requests(mut requests: MessageReader<OnlineRequest>, mut online: ResMut<Online>) {
     for request in requests.read() {
-        if let OnlineRequest::Seek(form)
-        | OnlineRequest::Challenge(form)
-        | OnlineRequest::Quick(form) = request
-            && !playable_here(&variants, &form.variant)
-        {
-            notices.write(GameNotice(format!(
-                "{}: its hidden deployment cannot be played from this window yet",
-                form.variant
-            )));
-            continue;
-        }
-        if let OnlineRequest::Accept(id) = request
-            && let Some(seek) = online.seeks.iter().find(|s| s["id"] == id.as_str())
-            && !playable_here(&variants, seek["variant"].as_str().unwrap_or_default())
-        {
-            notices.write(GameNotice(
-                "that variant's hidden deployment cannot be played from this window yet".into(),
-            ));
-            continue;
-        }
         let game = online.table.as_ref().map(|t| t.game.clone());
         let message = match request {
             OnlineRequest::Connect => {
@@ -451,8 +425,25 @@ fn put_on_board(online: &mut Online, board: &mut Board, state: &Value) {
         )));
         return;
     };
-    let mut game = Game::new(std::sync::Arc::clone(entry.rules()));
-    for step in state["steps"].as_array().into_iter().flatten() {
+    let ply = state["ply"].as_u64().unwrap_or(0) as u32;
+    // While deployments are hidden, the server sends the position as this player may
+    // see it; otherwise the game is its steps from the start.
+    let view = state["view_fen"].as_str().and_then(|fen| {
+        Game::from_moves(
+            std::sync::Arc::clone(entry.rules()),
+            Some(fen),
+            &[] as &[&str],
+        )
+        .ok()
+    });
+    table.ply_base = if view.is_some() { ply } else { 0 };
+    let mut game = view.unwrap_or_else(|| Game::new(std::sync::Arc::clone(entry.rules())));
+    let steps = if table.ply_base > 0 {
+        None
+    } else {
+        state["steps"].as_array()
+    };
+    for step in steps.into_iter().flatten() {
         // A hidden step of another side (null) ends what can be shown; the reveal
         // brings the rest.
         let Some(text) = step.as_str() else { break };
@@ -500,7 +491,7 @@ fn put_on_board(online: &mut Online, board: &mut Board, state: &Value) {
     *board.authority = Authority::Server;
     set_clocks(&mut board.clocks, state["clocks_ms"].as_array(), None);
     board.changed.write(BoardChanged::Reset { variant_changed });
-    resend_pending(online, state["ply"].as_u64().unwrap_or(0) as u32);
+    resend_pending(online, ply);
 }
 
 /// After a reconnection: a move the server had not acknowledged goes again with its
@@ -533,7 +524,13 @@ fn game_event(online: &mut Online, board: &mut Board, event: &Value) {
     }
     match event["t"].as_str().unwrap_or_default() {
         "step" => {
-            let ply = event["ply"].as_u64().unwrap_or(u64::MAX) as usize;
+            let Some(ply) = event["ply"]
+                .as_u64()
+                .and_then(|p| p.checked_sub(u64::from(table.ply_base)))
+            else {
+                return;
+            };
+            let ply = ply as usize;
             let played = board.game.game.steps_played();
             if ply < played {
                 return;
@@ -564,8 +561,14 @@ fn game_event(online: &mut Online, board: &mut Board, event: &Value) {
             table.draw_offers.clear();
         }
         "joined" => {
-            let ply = board.game.game.steps_played() as u32;
+            let ply = table.next_ply(&board.game);
             resend_pending(online, ply);
+        }
+        // Another side's hidden step: the view changed (whose turn it is, what is in
+        // hand), so ask for it again.
+        "" if event["t"].is_null() => {
+            let id = table.game.clone();
+            online.send(json!({ "t": "join", "game": id }));
         }
         "ack" if table.pending.as_ref().map(|p| p.ack) == event["ack"].as_u64() => {
             table.pending = None;
@@ -665,7 +668,7 @@ fn send_proposed_steps(
             end if end.is_empty() => "--".to_string(),
             lan => lan,
         };
-        let ply = game.game.steps_played() as u32;
+        let ply = table.next_ply(&game);
         online.acks += 1;
         let ack = online.acks;
         if let Some(t) = online.table.as_mut() {

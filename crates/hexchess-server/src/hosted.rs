@@ -7,7 +7,7 @@
 
 use std::time::Duration;
 
-use hexchess_core::{Game, GameOutcome, Phase, Side, Step, Termination};
+use hexchess_core::{Cell, Game, GameOutcome, Phase, Setup, Side, Step, Termination};
 use serde_json::json;
 
 use crate::clock::{Clock, Flagged, TimeControl};
@@ -90,6 +90,8 @@ pub struct HostedGame {
     written: Vec<(String, Option<Side>)>,
     /// The side that played each ply (only its player may send that step again).
     movers: Vec<Side>,
+    /// Where each hidden deployment put its piece, until the reveal.
+    hidden_cells: Vec<(Side, Cell)>,
     status: Status,
     /// The sides offering a draw now.
     draw_offers: Vec<Side>,
@@ -126,6 +128,7 @@ impl HostedGame {
             sent: Vec::new(),
             written: Vec::new(),
             movers: Vec::new(),
+            hidden_cells: Vec::new(),
             status: Status::Playing,
             draw_offers: Vec::new(),
             away: vec![None; sides],
@@ -160,9 +163,13 @@ impl HostedGame {
             hosted.sent.push(text.clone());
             let lan = if lan.is_empty() { "--".into() } else { lan };
             hosted.written.push((lan, hidden.then_some(side)));
+            if let (true, Step::Play(mv)) = (hidden, step) {
+                hosted.hidden_cells.push((side, mv.to()));
+            }
             hosted.movers.push(side);
             if hosted.game.position().phase() != Phase::Setup {
                 hosted.written.iter_mut().for_each(|(_, only)| *only = None);
+                hosted.hidden_cells.clear();
             }
             if let Some(end) = report.end {
                 hosted.status = Status::Over(end);
@@ -260,6 +267,9 @@ impl HostedGame {
             "to_move": rules.side_name(self.game.side_to_move()),
             "legal": self.legal_texts(),
             "ply": self.ply(),
+            // While deployments are hidden: the position as this viewer may see it
+            // (the hidden steps are `null` in `steps`).
+            "view_fen": self.view_fen(viewer),
             "clocks_ms": self.clocks(now).map(|c| c.iter().map(|d| d.as_millis() as u64).collect::<Vec<_>>()),
             "running": self.clock.as_ref().and_then(|c| c.running()).map(|s| rules.side_name(s)),
             "draw_offers": self.draw_offers.iter().map(|s| rules.side_name(*s)).collect::<Vec<_>>(),
@@ -356,6 +366,9 @@ impl HostedGame {
             .map_err(|e| Refusal::NotAllowed(e.to_string()))?;
         self.sent.push(text.to_string());
         self.written.push((lan.clone(), hidden.then_some(side)));
+        if let (true, Step::Play(mv)) = (hidden, step) {
+            self.hidden_cells.push((side, mv.to()));
+        }
         self.movers.push(side);
         self.draw_offers.clear();
         let mut left = None;
@@ -415,6 +428,32 @@ impl HostedGame {
         )
     }
 
+    /// The position as `viewer` may see it while deployments are hidden: the others'
+    /// pieces placed so far are back in their hands (so the viewer's own placements
+    /// play on it as on the real position: Screen HexaChess's placements ignore the
+    /// other side's pieces). None when nothing is hidden from it.
+    fn view_fen(&self, viewer: Viewer) -> Option<String> {
+        let unseen: Vec<(Side, Cell)> = self
+            .hidden_cells
+            .iter()
+            .copied()
+            .filter(|(side, _)| viewer != Viewer::Seat(*side))
+            .collect();
+        if unseen.is_empty() {
+            return None;
+        }
+        let mut setup = Setup::from_position(self.game.position());
+        for (side, cell) in unseen {
+            if let Some(piece) = setup.remove(cell) {
+                let held = setup.in_hand(side, piece.kind);
+                setup
+                    .set_in_hand(side, piece.kind, held.saturating_add(1))
+                    .ok()?;
+            }
+        }
+        Some(setup.to_fen())
+    }
+
     /// Why `who` may not play a seat's step: it holds no seat, or another.
     fn not_theirs(&self, who: &PlayerId) -> Refusal {
         if self.seats_of(who).is_empty() {
@@ -426,6 +465,7 @@ impl HostedGame {
 
     /// Every side has deployed: the hidden steps reach everyone, in the order played.
     fn reveal(&mut self) {
+        self.hidden_cells.clear();
         let steps: Vec<_> = self
             .written
             .iter_mut()
