@@ -109,6 +109,10 @@ struct Cli {
     /// connected: two games started so meet on the server.
     #[arg(long)]
     online_quick: Option<String>,
+    /// With --online: take the seat of a friend's challenge by its code once
+    /// connected (the code the friend's Online window shows).
+    #[arg(long)]
+    online_join: Option<String>,
     /// Open the endgame trainer's window at start.
     #[arg(long)]
     endgames: bool,
@@ -381,6 +385,10 @@ fn start_online(app: &mut App, cli: &Cli, files: &PrefsFiles) {
     }
     app.world_mut().write_message(hexchess::ui::OpenOnline);
     app.world_mut().write_message(OnlineRequest::Connect);
+    let mut held = Vec::new();
+    if let Some(code) = &cli.online_join {
+        held.push(OnlineRequest::Accept(code.clone()));
+    }
     if let Some(variant) = &cli.online_quick {
         let clock = match cli.clock {
             Some(ClockArg(Some(tc))) => Some((
@@ -389,7 +397,7 @@ fn start_online(app: &mut App, cli: &Cli, files: &PrefsFiles) {
             )),
             _ => None,
         };
-        app.insert_resource(WhenConnected(vec![OnlineRequest::Quick(SeekForm {
+        held.push(OnlineRequest::Quick(SeekForm {
             variant: variant.clone(),
             clock,
             days: None,
@@ -397,8 +405,9 @@ fn start_online(app: &mut App, cli: &Cli, files: &PrefsFiles) {
             side: None,
             engines: 0,
             level: 8,
-        })]));
+        }));
     }
+    app.insert_resource(WhenConnected(held));
 }
 
 /// The settings kept from last time (none with `--fresh` or `--screenshot`, which

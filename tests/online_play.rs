@@ -10,34 +10,96 @@ use std::time::{Duration, Instant};
 use bevy::prelude::*;
 use hexchess::game::{Authority, CurrentGame, StepRequest, UndoRequest};
 use hexchess::look::Settings;
+use hexchess::online::link::LinkStatus;
 use hexchess::online::{Online, OnlineRequest, SeekForm};
 use hexchess::play::{Mode, Session};
 use hexchess_server::client::Client;
 use serde_json::json;
 
-/// A server on 127.0.0.1 on a fresh SQLite file, on its own thread; its socket URL.
-fn start_server() -> String {
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let runtime = tokio::runtime::Runtime::new().expect("a runtime");
-        runtime.block_on(async move {
-            let dir = std::env::temp_dir().join(format!(
-                "hexchess-online-play-{}-{}",
-                std::process::id(),
-                hexchess_server::secret::new_code(6)
-            ));
-            std::fs::create_dir_all(&dir).unwrap();
-            let url = hexchess_server::store::sqlite_url(&dir);
-            let store = hexchess_server::store::Store::open(&url).await.unwrap();
-            let hub = hexchess_server::hub::Hub::start(store, Default::default())
-                .await
-                .unwrap();
-            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-            tx.send(listener.local_addr().unwrap()).unwrap();
-            hexchess_server::http::serve(listener, hub).await.unwrap();
+/// A server on 127.0.0.1 on its own thread, stopped (every connection cut, as a
+/// crash would) when dropped.
+struct TestServer {
+    url: String,
+    port: u16,
+    database: String,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl TestServer {
+    /// On a fresh SQLite file.
+    fn start() -> TestServer {
+        let dir = std::env::temp_dir().join(format!(
+            "hexchess-online-play-{}-{}",
+            std::process::id(),
+            hexchess_server::secret::new_code(6)
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        TestServer::start_on(hexchess_server::store::sqlite_url(&dir), 0)
+    }
+
+    fn start_on(database: String, port: u16) -> TestServer {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let url = database.clone();
+        let thread = std::thread::spawn(move || {
+            let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+            runtime.block_on(async move {
+                let store = hexchess_server::store::Store::open(&url).await.unwrap();
+                let hub = hexchess_server::hub::Hub::start(store, Default::default())
+                    .await
+                    .unwrap();
+                let listener = tokio::net::TcpListener::bind(("127.0.0.1", port))
+                    .await
+                    .unwrap();
+                tx.send(listener.local_addr().unwrap()).unwrap();
+                tokio::select! {
+                    _ = hexchess_server::http::serve(listener, hub) => {}
+                    _ = stopped => {}
+                }
+            });
+            // Dropping the runtime ends every task: rooms, connections.
+            runtime.shutdown_timeout(Duration::from_secs(1));
         });
-    });
-    format!("ws://{}/socket", rx.recv().expect("the server listens"))
+        let address = rx.recv().expect("the server listens");
+        TestServer {
+            url: format!("ws://{address}/socket"),
+            port: address.port(),
+            database,
+            stop: Some(stop),
+            thread: Some(thread),
+        }
+    }
+
+    /// Stops it, and starts it again on the same port and database.
+    fn restart(mut self) -> TestServer {
+        self.shut();
+        TestServer::start_on(self.database.clone(), self.port)
+    }
+
+    fn shut(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        self.shut();
+    }
+}
+
+/// A server kept for the whole test; its socket URL.
+fn start_server() -> String {
+    let server = TestServer::start();
+    let url = server.url.clone();
+    // Left running until the test process ends.
+    std::mem::forget(server);
+    url
 }
 
 /// The game, headless, knowing the server at `url` (not yet connected).
@@ -357,4 +419,42 @@ fn screen_hexachess_online_hides_the_other_army_until_the_reveal() {
     let game = app.world().resource::<CurrentGame>();
     assert_eq!(game.game.steps_played(), 40);
     assert_eq!(game.side_to_move(), hexchess_core::Side::White);
+}
+
+#[test]
+fn a_lost_connection_comes_back_by_itself_and_the_game_goes_on() {
+    let server = TestServer::start();
+    let mut app = online_app(&server.url);
+    app.world_mut().write_message(OnlineRequest::Connect);
+    run_until(&mut app, "the welcome", |a| {
+        a.world().resource::<Online>().is_connected()
+    });
+    app.world_mut()
+        .write_message(OnlineRequest::Seek(form(Some("White"), 1)));
+    run_until(&mut app, "the game on the board", |a| {
+        table_game(a).is_some()
+    });
+    request_move(&mut app, "f5f6");
+    run_until(&mut app, "the move and its answer", |a| {
+        steps_played(a) >= 2
+    });
+    // The server goes down: the window says so, and tries again by itself.
+    let server = {
+        let mut server = server;
+        server.shut();
+        server
+    };
+    run_until(&mut app, "the lost connection noticed", |a| {
+        matches!(a.world().resource::<Online>().status, LinkStatus::Lost(_))
+    });
+    let server = server.restart();
+    run_until(&mut app, "the connection back", |a| {
+        a.world().resource::<Online>().is_connected()
+    });
+    // Back in the game (resumed from the database) and playing on.
+    request_move(&mut app, "e4e5");
+    run_until(&mut app, "the next move and its answer", |a| {
+        steps_played(a) >= 4
+    });
+    drop(server);
 }
