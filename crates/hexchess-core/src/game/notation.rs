@@ -42,12 +42,19 @@ impl std::error::Error for TurnError {}
 impl<B: CellSet> Game<B> {
     /// A step as text, for the position it is played from: a move in SAN (in a game of
     /// more sides without check marks: a check there may be on any opponent), or a
-    /// removal or swap. A step not legal here (SAN would have to play it to mark a
-    /// check) is written in long algebraic.
+    /// removal or swap. A placement of a piece its side no longer holds (a step meant
+    /// for another position: SAN would have to play it to mark a check) is written in
+    /// long algebraic.
     pub fn step_text(&self, step: Step) -> String {
         match step {
             Step::Stop => String::new(),
-            Step::Play(mv) if !self.steps().contains(&step) => self.pos.move_to_lan(mv),
+            Step::Play(mv)
+                if mv
+                    .placed_kind()
+                    .is_some_and(|k| self.pos.in_hand(self.pos.turn(), k) == 0) =>
+            {
+                self.pos.move_to_lan(mv)
+            }
             Step::Play(mv) if mv.is_edit() => self.edit_text(mv),
             // Two sides: SAN with its check and mate marks, as every two-player record.
             Step::Play(mv) if self.multi.is_none() => self.pos.move_to_san(mv),
