@@ -59,11 +59,12 @@ fn make(variant: &str, plies: &str, file: &str) -> Result<(), String> {
     let mut game = PgnGame::new();
     game.set_tag("Variant", variant);
     let mut at = game.tree.root();
-    let moves = if let Some(entry) = catalog.get(variant) {
-        long_game(Position::start(entry.two_player_rules().unwrap()), plies)
-    } else {
-        let entry = catalog.get(variant).ok_or("no such variant")?;
-        long_game_of_more(Game::new(Arc::clone(entry.rules())), plies)
+    let entry = catalog.get(variant).ok_or("no such variant")?;
+    // The catalog holds games of every number of sides: only two-player ones have
+    // narrow rules.
+    let moves = match entry.two_player_rules() {
+        Some(rules) => long_game(Position::start(rules), plies),
+        None => long_game_of_more(Game::new(Arc::clone(entry.rules())), plies),
     };
     for m in &moves {
         at = game.tree.add_move(at, m);
