@@ -664,10 +664,7 @@ fn send_proposed_steps(
             continue;
         }
         let id = table.game.clone();
-        let text = match game.game.step_lan(*step) {
-            end if end.is_empty() => "--".to_string(),
-            lan => lan,
-        };
+        let text = game.game.step_lan(*step);
         let ply = table.next_ply(&game);
         online.acks += 1;
         let ack = online.acks;

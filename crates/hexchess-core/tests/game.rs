@@ -451,3 +451,33 @@ fn a_two_player_fen_owes_nothing() {
     let fen = format!("{} owe:c3", Game::new(Arc::clone(&three)).to_fen());
     assert_eq!(Game::from_fen(three, &fen).unwrap().to_fen(), fen);
 }
+
+/// Every step of random games of more sides, the end of a turn (`--`) included, is
+/// written in long algebraic and read back as itself: the protocol's text for it.
+#[test]
+fn every_step_reads_back_from_its_long_algebraic_the_end_of_a_turn_too() {
+    let catalog = Catalog::builtin();
+    let mut stops = 0;
+    for id in ["hexachess-3", "hexachess-4"] {
+        let rules = Arc::clone(catalog.get(id).unwrap().rules());
+        for seed in 0..2u64 {
+            let mut g = Game::new(Arc::clone(&rules));
+            let mut pick = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            for _ in 0..120 {
+                let steps = g.steps();
+                if steps.is_empty() || g.end().is_some() {
+                    break;
+                }
+                pick = pick.wrapping_mul(6364136223846793005).wrapping_add(1);
+                let step = steps[(pick >> 33) as usize % steps.len()];
+                for s in &steps {
+                    let text = g.step_lan(*s);
+                    assert_eq!(g.parse_step(&text), Ok(*s), "{id}: '{text}'");
+                    stops += usize::from(*s == Step::Stop);
+                }
+                g.play(step).unwrap();
+            }
+        }
+    }
+    assert!(stops > 0, "some turn could end after its first move");
+}

@@ -92,10 +92,7 @@ fn write_steps(game: &Game, steps: &[Step]) -> Vec<String> {
     let mut copy = game.clone();
     let mut texts = Vec::with_capacity(steps.len());
     for step in steps {
-        let text = match copy.step_lan(*step) {
-            end if end.is_empty() => "--".to_string(),
-            text => text,
-        };
+        let text = copy.step_lan(*step);
         if copy.play(*step).is_err() {
             break;
         }

@@ -388,10 +388,7 @@ async fn a_table_of_three_seats_people_and_the_engine(db: &str) {
             break;
         };
         let step = local.steps()[0];
-        let text = match local.step_lan(step) {
-            t if t.is_empty() => "--".to_string(),
-            t => t,
-        };
+        let text = local.step_lan(step);
         ack += 1;
         let answer = play(&mut players[who], &game, steps.len() as u32, &text, ack).await;
         assert_eq!(answer["t"], "ack", "{answer}");

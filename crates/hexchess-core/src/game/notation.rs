@@ -62,11 +62,12 @@ impl<B: CellSet> Game<B> {
         }
     }
 
-    /// A step in long algebraic (for the protocol): `e3e5`, `-f6`, `d4>r`.
+    /// A step in long algebraic (for the protocol): `e3e5`, `-f6`, `d4>r`, and `--` for
+    /// the end of a turn after its first move ([`Game::parse_step`] reads each back).
     pub fn step_lan(&self, step: Step) -> String {
         let rules = self.pos.rules();
         match step {
-            Step::Stop => String::new(),
+            Step::Stop => "--".to_string(),
             Step::Play(mv) if mv.is_edit() => match mv.promotion() {
                 Some(k) => format!(
                     "{}>{}",
@@ -92,8 +93,8 @@ impl<B: CellSet> Game<B> {
         }
     }
 
-    /// Reads one step (a move in either notation, a removal or a swap) against the
-    /// steps allowed now.
+    /// Reads one step (a move in either notation, a removal, a swap, or `--`: the end of
+    /// a turn that could have had a second move) against the steps allowed now.
     pub fn parse_step(&self, text: &str) -> Result<Step, TurnError> {
         let t = text.trim();
         if self.end().is_some() {
@@ -103,7 +104,9 @@ impl<B: CellSet> Game<B> {
             return Err(TurnError::Empty);
         }
         let allowed = self.steps();
-        let step = if t.starts_with('-') || t.contains('>') {
+        let step = if t == "--" {
+            Step::Stop
+        } else if t.starts_with('-') || t.contains('>') {
             Step::Play(self.parse_edit(t)?)
         } else {
             let mv = self.pos.parse_move(t).map_err(TurnError::Step)?;
