@@ -14,88 +14,12 @@ use hexchess::online::link::LinkStatus;
 use hexchess::online::{Online, OnlineRequest, SeekForm};
 use hexchess::play::{Mode, Session};
 use hexchess_server::client::Client;
+use hexchess_server::local::LocalServer;
 use serde_json::json;
-
-/// A server on 127.0.0.1 on its own thread, stopped (every connection cut, as a
-/// crash would) when dropped.
-struct TestServer {
-    url: String,
-    port: u16,
-    database: String,
-    stop: Option<tokio::sync::oneshot::Sender<()>>,
-    thread: Option<std::thread::JoinHandle<()>>,
-}
-
-impl TestServer {
-    /// On a fresh SQLite file.
-    fn start() -> TestServer {
-        let dir = std::env::temp_dir().join(format!(
-            "hexchess-online-play-{}-{}",
-            std::process::id(),
-            hexchess_server::secret::new_code(6)
-        ));
-        std::fs::create_dir_all(&dir).unwrap();
-        TestServer::start_on(hexchess_server::store::sqlite_url(&dir), 0)
-    }
-
-    fn start_on(database: String, port: u16) -> TestServer {
-        let (tx, rx) = std::sync::mpsc::channel();
-        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-        let url = database.clone();
-        let thread = std::thread::spawn(move || {
-            let runtime = tokio::runtime::Runtime::new().expect("a runtime");
-            runtime.block_on(async move {
-                let store = hexchess_server::store::Store::open(&url).await.unwrap();
-                let hub = hexchess_server::hub::Hub::start(store, Default::default())
-                    .await
-                    .unwrap();
-                let listener = tokio::net::TcpListener::bind(("127.0.0.1", port))
-                    .await
-                    .unwrap();
-                tx.send(listener.local_addr().unwrap()).unwrap();
-                tokio::select! {
-                    _ = hexchess_server::http::serve(listener, hub) => {}
-                    _ = stopped => {}
-                }
-            });
-            // Dropping the runtime ends every task: rooms, connections.
-            runtime.shutdown_timeout(Duration::from_secs(1));
-        });
-        let address = rx.recv().expect("the server listens");
-        TestServer {
-            url: format!("ws://{address}/socket"),
-            port: address.port(),
-            database,
-            stop: Some(stop),
-            thread: Some(thread),
-        }
-    }
-
-    /// Stops it, and starts it again on the same port and database.
-    fn restart(mut self) -> TestServer {
-        self.shut();
-        TestServer::start_on(self.database.clone(), self.port)
-    }
-
-    fn shut(&mut self) {
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
-        }
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
-    }
-}
-
-impl Drop for TestServer {
-    fn drop(&mut self) {
-        self.shut();
-    }
-}
 
 /// A server kept for the whole test; its socket URL.
 fn start_server() -> String {
-    let server = TestServer::start();
+    let server = LocalServer::start_fresh().expect("a server on 127.0.0.1");
     let url = server.url.clone();
     // Left running until the test process ends.
     std::mem::forget(server);
@@ -162,6 +86,36 @@ fn form(side: Option<&str>, engines: u32) -> SeekForm {
     }
 }
 
+/// A person elsewhere (a protocol client) challenges, as White, in `variant`; the
+/// game, connected, takes the challenge by its code. The other person, the game and
+/// the game's id.
+fn challenged(
+    runtime: &tokio::runtime::Runtime,
+    url: &str,
+    variant: &str,
+) -> (Client, App, String) {
+    let mut other = runtime.block_on(Client::hello(url, None)).unwrap();
+    let code = runtime.block_on(async {
+        let seek = json!({"t": "seek", "variant": variant, "side": "white", "private": true});
+        other.send(&seek).await.unwrap();
+        other.wait_for("seek").await.unwrap()["code"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    });
+    let mut app = online_app(url);
+    app.world_mut().write_message(OnlineRequest::Connect);
+    run_until(&mut app, "the welcome", |a| {
+        a.world().resource::<Online>().is_connected()
+    });
+    app.world_mut().write_message(OnlineRequest::Accept(code));
+    run_until(&mut app, "the game on the board", |a| {
+        table_game(a).is_some()
+    });
+    let game = table_game(&app).unwrap();
+    (other, app, game)
+}
+
 #[test]
 fn a_game_against_the_servers_engine_is_played_on_the_board() {
     let url = start_server();
@@ -205,27 +159,7 @@ fn two_people_meet_by_a_challenge_code_and_each_sees_the_others_moves() {
     let url = start_server();
     let runtime = tokio::runtime::Runtime::new().unwrap();
     // The other person: a plain protocol client, White, with a private challenge.
-    let mut other = runtime.block_on(Client::hello(&url, None)).unwrap();
-    let code = runtime.block_on(async {
-        other
-            .send(&json!({"t": "seek", "variant": "glinski", "side": "white", "private": true}))
-            .await
-            .unwrap();
-        other.wait_for("seek").await.unwrap()["code"]
-            .as_str()
-            .unwrap()
-            .to_string()
-    });
-    let mut app = online_app(&url);
-    app.world_mut().write_message(OnlineRequest::Connect);
-    run_until(&mut app, "the welcome", |a| {
-        a.world().resource::<Online>().is_connected()
-    });
-    app.world_mut().write_message(OnlineRequest::Accept(code));
-    run_until(&mut app, "the game on the board", |a| {
-        table_game(a).is_some()
-    });
-    let game = table_game(&app).unwrap();
+    let (mut other, mut app, game) = challenged(&runtime, &url, "glinski");
     // White moves elsewhere: the board plays it.
     runtime.block_on(async {
         other.wait_for("started").await.unwrap();
@@ -335,26 +269,7 @@ fn screen_hexachess_online_hides_the_other_army_until_the_reveal() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let catalog = hexchess_core::Catalog::builtin();
     let rules = std::sync::Arc::clone(catalog.get("screen-hexachess").unwrap().rules());
-    let mut white = runtime.block_on(Client::hello(&url, None)).unwrap();
-    let code = runtime.block_on(async {
-        let seek =
-            json!({"t": "seek", "variant": "screen-hexachess", "side": "white", "private": true});
-        white.send(&seek).await.unwrap();
-        white.wait_for("seek").await.unwrap()["code"]
-            .as_str()
-            .unwrap()
-            .to_string()
-    });
-    let mut app = online_app(&url);
-    app.world_mut().write_message(OnlineRequest::Connect);
-    run_until(&mut app, "the welcome", |a| {
-        a.world().resource::<Online>().is_connected()
-    });
-    app.world_mut().write_message(OnlineRequest::Accept(code));
-    run_until(&mut app, "the game on the board", |a| {
-        table_game(a).is_some()
-    });
-    let game = table_game(&app).unwrap();
+    let (mut white, mut app, game) = challenged(&runtime, &url, "screen-hexachess");
     // White deploys its whole army (its own rules pick the cells), unseen by Black.
     runtime.block_on(async {
         white.wait_for("started").await.unwrap();
@@ -423,7 +338,7 @@ fn screen_hexachess_online_hides_the_other_army_until_the_reveal() {
 
 #[test]
 fn a_lost_connection_comes_back_by_itself_and_the_game_goes_on() {
-    let server = TestServer::start();
+    let server = LocalServer::start_fresh().expect("a server on 127.0.0.1");
     let mut app = online_app(&server.url);
     app.world_mut().write_message(OnlineRequest::Connect);
     run_until(&mut app, "the welcome", |a| {
@@ -439,15 +354,12 @@ fn a_lost_connection_comes_back_by_itself_and_the_game_goes_on() {
         steps_played(a) >= 2
     });
     // The server goes down: the window says so, and tries again by itself.
-    let server = {
-        let mut server = server;
-        server.shut();
-        server
-    };
+    let mut server = server;
+    server.stop();
     run_until(&mut app, "the lost connection noticed", |a| {
         matches!(a.world().resource::<Online>().status, LinkStatus::Lost(_))
     });
-    let server = server.restart();
+    let server = server.restart().expect("the server again");
     run_until(&mut app, "the connection back", |a| {
         a.world().resource::<Online>().is_connected()
     });

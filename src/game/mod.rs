@@ -423,12 +423,9 @@ pub fn apply_step_requests(
             notices.write(GameNotice("back to the live position to move".into()));
             continue;
         }
-        // A step decided for an older board (a new state came in the same frame) is
-        // no longer legal here: passed over (its text cannot even be written).
-        if !game.game.steps().contains(&step) {
-            if !decided {
-                notices.write(GameNotice("not a move here now".into()));
-            }
+        // A step the server decided for an older board (a new state came in the same
+        // frame) may be no move at all here: passed over before it is even written.
+        if decided && !game.game.steps().contains(&step) {
             continue;
         }
         let text = game.game.step_text(step);

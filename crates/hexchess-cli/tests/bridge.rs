@@ -5,35 +5,13 @@ use std::process::Command;
 use std::time::Duration;
 
 use hexchess_server::client::Client;
+use hexchess_server::local::LocalServer;
 use serde_json::json;
-
-fn start_server() -> String {
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let runtime = tokio::runtime::Runtime::new().expect("a runtime");
-        runtime.block_on(async move {
-            let dir = std::env::temp_dir().join(format!(
-                "hexchess-bridge-{}-{}",
-                std::process::id(),
-                hexchess_server::secret::new_code(6)
-            ));
-            std::fs::create_dir_all(&dir).unwrap();
-            let url = hexchess_server::store::sqlite_url(&dir);
-            let store = hexchess_server::store::Store::open(&url).await.unwrap();
-            let hub = hexchess_server::hub::Hub::start(store, Default::default())
-                .await
-                .unwrap();
-            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-            tx.send(listener.local_addr().unwrap()).unwrap();
-            hexchess_server::http::serve(listener, hub).await.unwrap();
-        });
-    });
-    format!("ws://{}/socket", rx.recv().expect("the server listens"))
-}
 
 #[test]
 fn the_engine_plays_a_game_on_a_server_as_a_bot_account() {
-    let url = start_server();
+    let server = LocalServer::start_fresh().expect("a server on 127.0.0.1");
+    let url = server.url.clone();
     let bridge_url = url.clone();
     let bridge = std::thread::spawn(move || {
         Command::new(env!("CARGO_BIN_EXE_hexchess-engine"))

@@ -462,7 +462,9 @@ fn every_step_reads_back_from_its_long_algebraic_the_end_of_a_turn_too() {
         let rules = Arc::clone(catalog.get(id).unwrap().rules());
         for seed in 0..2u64 {
             let mut g = Game::new(Arc::clone(&rules));
-            let mut pick = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let mut pick = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             for _ in 0..120 {
                 let steps = g.steps();
                 if steps.is_empty() || g.end().is_some() {

@@ -160,13 +160,7 @@ impl HostedGame {
                 .game
                 .play(step)
                 .map_err(|e| format!("ply {ply} '{text}': {e}"))?;
-            hosted.sent.push(text.clone());
-            let lan = if lan.is_empty() { "--".into() } else { lan };
-            hosted.written.push((lan, hidden.then_some(side)));
-            if let (true, Step::Play(mv)) = (hidden, step) {
-                hosted.hidden_cells.push((side, mv.to()));
-            }
-            hosted.movers.push(side);
+            hosted.keep_step(text, lan, side, step, hidden);
             if hosted.game.position().phase() != Phase::Setup {
                 hosted.written.iter_mut().for_each(|(_, only)| *only = None);
                 hosted.hidden_cells.clear();
@@ -355,21 +349,13 @@ impl HostedGame {
             .parse_step(text)
             .map_err(|e| Refusal::NotAllowed(e.to_string()))?;
         let hidden = self.is_hidden(step);
-        let lan = match self.game.step_lan(step) {
-            end if end.is_empty() => "--".to_string(),
-            lan => lan,
-        };
+        let lan = self.game.step_lan(step);
         let turns = self.game.turns().len();
         let report = self
             .game
             .play(step)
             .map_err(|e| Refusal::NotAllowed(e.to_string()))?;
-        self.sent.push(text.to_string());
-        self.written.push((lan.clone(), hidden.then_some(side)));
-        if let (true, Step::Play(mv)) = (hidden, step) {
-            self.hidden_cells.push((side, mv.to()));
-        }
-        self.movers.push(side);
+        self.keep_step(text, lan.clone(), side, step, hidden);
         self.draw_offers.clear();
         let mut left = None;
         if self.game.turns().len() > turns {
@@ -420,10 +406,7 @@ impl HostedGame {
             self.game
                 .steps()
                 .into_iter()
-                .map(|s| match self.game.step_lan(s) {
-                    end if end.is_empty() => "--".to_string(),
-                    lan => lan,
-                })
+                .map(|s| self.game.step_lan(s))
                 .collect(),
         )
     }
@@ -461,6 +444,17 @@ impl HostedGame {
         } else {
             Refusal::NotYourTurn
         }
+    }
+
+    /// Keeps what a played step leaves: its text as sent (a resend compares equal),
+    /// as written, who played it, and a hidden deployment's cell.
+    fn keep_step(&mut self, sent: &str, lan: String, side: Side, step: Step, hidden: bool) {
+        self.sent.push(sent.to_string());
+        self.written.push((lan, hidden.then_some(side)));
+        if let (true, Step::Play(mv)) = (hidden, step) {
+            self.hidden_cells.push((side, mv.to()));
+        }
+        self.movers.push(side);
     }
 
     /// Every side has deployed: the hidden steps reach everyone, in the order played.

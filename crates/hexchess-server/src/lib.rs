@@ -21,7 +21,7 @@
 //! - [`room`]: one task per game in play, the only one to change it; [`engine_seat`]:
 //!   the built-in engine in a seat.
 //! - [`hub`]: who is online, seeks and pairing, the rooms; [`connection`]: one
-//!   websocket; [`http`]: the routes.
+//!   websocket; [`http`]: the routes; [`local`]: a whole server on a thread.
 //!
 //! Time is passed in as a [`std::time::Duration`] since any fixed moment, so that each
 //! mechanism is tested exactly, without sleeping.
@@ -35,6 +35,7 @@ pub mod hosted;
 pub mod http;
 pub mod hub;
 pub mod load;
+pub mod local;
 pub mod message;
 pub mod rate;
 pub mod ratings;

@@ -10,7 +10,7 @@
 
 use std::fmt;
 use std::path::Path;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{AnyPool, Row};
@@ -561,9 +561,4 @@ fn player_from_row(row: &sqlx::any::AnyRow) -> Result<StoredPlayer, sqlx::Error>
         name: row.try_get("name")?,
         password_hash: row.try_get("password_hash")?,
     })
-}
-
-/// Milliseconds as a duration (stored clocks).
-pub fn millis(ms: u64) -> Duration {
-    Duration::from_millis(ms)
 }

@@ -45,15 +45,25 @@ on_both_databases!(
 /// Two new players in a private Gliński game (`minutes`: none for untimed): the
 /// first (White) and the second, and the game's id.
 async fn pair(url: &str, variant: &str, rated: bool) -> (Client, Client, String) {
+    let seek =
+        json!({"t": "seek", "variant": variant, "side": "white", "private": true, "rated": rated});
+    let (mut a, mut b, game) = challenge(url, seek).await;
+    for c in [&mut a, &mut b] {
+        c.send(&json!({"t": "join", "game": game})).await.unwrap();
+        let state = c.wait_for("state").await.unwrap();
+        assert_eq!(state["variant"], variant);
+        assert_eq!(state["ply"], 0);
+    }
+    (a, b, game)
+}
+
+/// Two new players: the first sends `seek` (a private one), the second takes it by
+/// its code; both told the game started. The two, and the game's id.
+async fn challenge(url: &str, seek: Value) -> (Client, Client, String) {
     let mut a = Client::hello(url, None).await.unwrap();
     let mut b = Client::hello(url, None).await.unwrap();
-    a.send(
-        &json!({"t": "seek", "variant": variant, "side": "white", "private": true, "rated": rated}),
-    )
-    .await
-    .unwrap();
-    let seek = a.wait_for("seek").await.unwrap();
-    let code = seek["code"]
+    a.send(&seek).await.unwrap();
+    let code = a.wait_for("seek").await.unwrap()["code"]
         .as_str()
         .expect("a private challenge has a code")
         .to_string();
@@ -64,15 +74,11 @@ async fn pair(url: &str, variant: &str, rated: bool) -> (Client, Client, String)
     let started_a = a.wait_for("started").await.unwrap();
     let started_b = b.wait_for("started").await.unwrap();
     assert_eq!(started_a["game"], started_b["game"]);
-    assert_eq!(started_a["side"], "White");
-    assert_eq!(started_b["side"], "Black");
-    let game = started_a["game"].as_str().unwrap().to_string();
-    for c in [&mut a, &mut b] {
-        c.send(&json!({"t": "join", "game": game})).await.unwrap();
-        let state = c.wait_for("state").await.unwrap();
-        assert_eq!(state["variant"], variant);
-        assert_eq!(state["ply"], 0);
+    if seek["side"] == "white" {
+        assert_eq!(started_a["side"], "White");
+        assert_eq!(started_b["side"], "Black");
     }
+    let game = started_a["game"].as_str().unwrap().to_string();
     (a, b, game)
 }
 
@@ -331,23 +337,9 @@ async fn a_player_alone_gets_a_game_against_the_engine(db: &str) {
 
 async fn a_table_of_three_seats_people_and_the_engine(db: &str) {
     let server = Server::start(db).await;
-    let mut a = Client::hello(&server.url(), None).await.unwrap();
-    let mut b = Client::hello(&server.url(), None).await.unwrap();
-    a.send(
-        &json!({"t": "seek", "variant": "hexachess-3", "engines": 1, "level": 1, "private": true}),
-    )
-    .await
-    .unwrap();
-    let code = a.wait_for("seek").await.unwrap()["code"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    b.send(&json!({"t": "accept", "seek": code})).await.unwrap();
-    let game = a.wait_for("started").await.unwrap()["game"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    b.wait_for("started").await.unwrap();
+    let seek =
+        json!({"t": "seek", "variant": "hexachess-3", "engines": 1, "level": 1, "private": true});
+    let (a, b, game) = challenge(&server.url(), seek).await;
     // Each person plays whole turns (a legal step, then ending the turn when the
     // rules allow) until the engine has played a turn.
     let catalog = hexchess_core::Catalog::builtin();
@@ -569,22 +561,9 @@ async fn a_message_too_long_is_refused_and_a_flood_is_closed_with_1008() {
 async fn a_correspondence_move_not_made_in_its_days_loses_on_time(db: &str) {
     // A day of one second.
     let server = Server::start_with(db, &["--day-seconds", "1"]).await;
-    let mut a = Client::hello(&server.url(), None).await.unwrap();
-    let mut b = Client::hello(&server.url(), None).await.unwrap();
-    a.send(
-        &json!({"t": "seek", "variant": "glinski", "side": "white", "days": 2, "private": true}),
-    )
-    .await
-    .unwrap();
-    let code = a.wait_for("seek").await.unwrap()["code"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    b.send(&json!({"t": "accept", "seek": code})).await.unwrap();
-    let game = a.wait_for("started").await.unwrap()["game"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let seek =
+        json!({"t": "seek", "variant": "glinski", "side": "white", "days": 2, "private": true});
+    let (mut a, mut b, game) = challenge(&server.url(), seek).await;
     a.send(&json!({"t": "join", "game": game})).await.unwrap();
     let view = a.wait_for("state").await.unwrap();
     assert_eq!(view["speed"], "correspondence");
