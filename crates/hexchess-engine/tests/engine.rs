@@ -186,7 +186,7 @@ fn stops_within_50_ms(options: SearchOptions) {
         let (_, result) = running.join();
         let took = asked.elapsed();
         assert!(result.best.is_some());
-        assert!(took < Duration::from_millis(500), "{took:?}");
+        assert!(took < Duration::from_secs(2), "{took:?}");
         fastest = fastest.min(took);
     }
     assert!(fastest < Duration::from_millis(50), "{fastest:?}");

@@ -142,11 +142,20 @@ fn go_infinite_answers_only_when_stopped_and_tells_its_root_moves() {
     s.engine.handle("stop");
     assert!(s.take().contains("bestmove"));
 
-    // A search longer than a second says which root move it is on.
+    // A search longer than a second (of its own clock) says which root move it is on.
+    // Waited for rather than slept for: on a loaded machine the search thread may
+    // start late, and its second begins when it does.
     s.engine.handle("go infinite");
-    std::thread::sleep(Duration::from_millis(1600));
+    let start = Instant::now();
+    let mut reply = String::new();
+    while !reply.contains(" currmove ") && start.elapsed() < Duration::from_secs(30) {
+        std::thread::sleep(Duration::from_millis(50));
+        reply.push_str(&s.take());
+    }
+    std::thread::sleep(Duration::from_millis(300));
     s.engine.handle("stop");
-    let reply = s.take();
+    reply.push_str(&s.take());
+    assert!(reply.contains("bestmove"), "{reply}");
     let currmoves: Vec<&str> = reply.lines().filter(|l| l.contains(" currmove ")).collect();
     assert!(!currmoves.is_empty(), "{reply}");
     let pos = s.engine.position().unwrap();
