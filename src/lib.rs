@@ -7,6 +7,7 @@
 //! The folders, each depending only on those above it:
 //!
 //! - [`machine`]: cores, GPU or CPU rasteriser, how systems share the cores.
+//! - [`web`]: in a browser, the page's storage, address, file picker and engine worker.
 //! - [`game`]: the game state, the requests that change it, variants, saved games.
 //! - [`look`]: view settings, the material and shader, geometry, pinned text.
 //! - [`board`]: cells in the world, tiles, coordinate labels, highlights.
@@ -36,6 +37,7 @@ pub mod prefs;
 pub mod screen;
 pub mod sound;
 pub mod ui;
+pub mod web;
 
 use bevy::prelude::*;
 use hexchess_core::{Catalog, StartError};

@@ -212,8 +212,26 @@ enum SideArg {
     Black,
 }
 
+/// The command line: the process's own, or in a browser the page's address (see
+/// `hexchess::web::page`); a bad one there is reported and left out.
+#[cfg(not(target_arch = "wasm32"))]
+fn read_cli() -> Cli {
+    Cli::parse()
+}
+
+#[cfg(target_arch = "wasm32")]
+fn read_cli() -> Cli {
+    // The player's files live in the page's storage.
+    hexchess_core::files::use_page_store(Box::new(hexchess::web::store::LocalStorage));
+    let args = hexchess::web::page::args();
+    Cli::try_parse_from(&args).unwrap_or_else(|e| {
+        eprintln!("warning: the page's address: {e}");
+        Cli::parse_from(["hexchess"])
+    })
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = read_cli();
     let catalog = Catalog::load_default();
     for e in catalog.errors() {
         eprintln!("warning: {e}");
@@ -533,6 +551,9 @@ fn add_window_and_game(
         primary_window: Some(Window {
             title: "hexchess".into(),
             resolution: WindowResolution::new(window_size.0, window_size.1),
+            // In a browser: the page's canvas, as large as the page.
+            canvas: Some("#hexchess".into()),
+            fit_canvas_to_parent: true,
             ..default()
         }),
         ..default()

@@ -9,8 +9,8 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// The folders, lowest first.
-const LAYERS: [&str; 14] = [
-    "machine", "game", "look", "board", "pieces", "play", "input", "editor", "sound", "online",
+const LAYERS: [&str; 15] = [
+    "machine", "web", "game", "look", "board", "pieces", "play", "input", "editor", "sound", "online",
     "prefs", "ui", "screen", "dev",
 ];
 

@@ -6,7 +6,9 @@
 //! changes the game waits between updates (see `redraw`); an interval that includes
 //! such a wait measures the wait, not the work of a frame, and is counted apart.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use web_time::Instant;
 
 use bevy::prelude::*;
 

@@ -4,6 +4,8 @@
 //! inserted from the command line.
 
 pub mod frames;
+#[cfg(target_arch = "wasm32")]
+pub mod page;
 pub mod screenshot;
 
 use bevy::prelude::*;
@@ -14,5 +16,7 @@ pub struct DevPlugin;
 impl Plugin for DevPlugin {
     fn build(&self, app: &mut App) {
         app.add_plugins((screenshot::ScreenshotPlugin, frames::FrameStatsPlugin));
+        #[cfg(target_arch = "wasm32")]
+        app.add_plugins(page::PagePlugin);
     }
 }

@@ -1,7 +1,7 @@
 //! Saving and loading games as text records (see [`hexchess_core::record`]).
 
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
+use web_time::{SystemTime, UNIX_EPOCH};
 
 use hexchess_core::pgn::PgnGame;
 use hexchess_core::record::GameRecord;

@@ -561,6 +561,7 @@ fn game_event(online: &mut Online, board: &mut Board, event: &Value) {
             table.draw_offers.clear();
         }
         "joined" => {
+            crate::web::milestone(&format!("online joined {}", table.game));
             let ply = table.next_ply(&board.game);
             resend_pending(online, ply);
         }

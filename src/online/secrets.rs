@@ -30,9 +30,7 @@ pub fn write(file: &Path, server: &str, secret: &str) -> std::io::Result<()> {
         .map(|l| format!("{l}\n"))
         .collect();
     text.push_str(&format!("{server} {secret}\n"));
-    if let Some(dir) = file.parent() {
-        std::fs::create_dir_all(dir)?;
-    }
+    // (The folder is made if missing.)
     hexchess_core::files::write_atomic(file, text.as_bytes())
 }
 

@@ -10,21 +10,26 @@
 //! later, when its thread has ended, and its answer thrown away.
 
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use web_time::Instant;
 
 use bevy::prelude::*;
 use hexchess_core::{GameOutcome, Position, Side, Step, Termination};
 use hexchess_engine::multi::{MultiLimits, MultiSearcher};
+#[cfg(not(target_arch = "wasm32"))]
+use hexchess_engine::{RunningSearch, SearchOptions};
 use hexchess_engine::{
-    Clock, RunningSearch, Score, SearchInfo, SearchLimits, SearchOptions, SearchResult, Searcher,
-    Skill, pv_san,
+    Clock, Score, SearchInfo, SearchLimits, SearchResult, Searcher, Skill, pv_san,
 };
 
 use super::session::{Clocks, Mode, SeatPlayer, Session, loss_of};
 use super::trainer::Trainer;
 use super::work::{Answer, Job, SEARCH_STACK};
 use crate::game::{BoardChanged, CurrentGame, EndRequest, GameNotice, GameSet, StepRequest};
-use crate::machine::{Rasteriser, cores};
+use crate::machine::Rasteriser;
+#[cfg(not(target_arch = "wasm32"))]
+use crate::machine::cores;
 use crate::pieces::animation::{Slide, Vanish};
 
 /// The engine's latest word on the position, for the evaluation panel.
@@ -42,9 +47,16 @@ pub struct EngineReport {
 /// Moves of the principal variation the panel shows.
 const PV_MOVES: usize = 8;
 
+/// The two-player search: on its own thread, or in a browser in the engine's Web
+/// Worker (which the game talks to as to the thread).
+#[cfg(not(target_arch = "wasm32"))]
+type Search = RunningSearch;
+#[cfg(target_arch = "wasm32")]
+type Search = crate::web::worker::WorkerSearch;
+
 /// A search under way for one position.
 struct Thinking {
-    search: RunningSearch,
+    search: Search,
     /// Which position it is for.
     key: PositionKey,
     started: Instant,
@@ -74,7 +86,7 @@ pub struct EnginePlayer {
     /// An engine seat's turn of a game of more sides.
     seat: Option<SeatThinking>,
     /// Stopped searches whose threads have not ended yet.
-    abandoned: Vec<RunningSearch>,
+    abandoned: Vec<Search>,
     pub report: Option<EngineReport>,
 }
 
@@ -189,6 +201,7 @@ fn abandon_stale_searches(
 }
 
 /// Gets the searcher back from stopped searches once their threads are done.
+#[cfg(not(target_arch = "wasm32"))]
 fn collect_abandoned(mut player: ResMut<EnginePlayer>) {
     let mut i = 0;
     while i < player.abandoned.len() {
@@ -201,6 +214,47 @@ fn collect_abandoned(mut player: ResMut<EnginePlayer>) {
     }
 }
 
+/// A stopped worker search has ended its worker: nothing comes back.
+#[cfg(target_arch = "wasm32")]
+fn collect_abandoned(mut player: ResMut<EnginePlayer>) {
+    player.abandoned.clear();
+}
+
+/// Whether the search has answered (a worker's lines read on the way), with its
+/// latest depth for the panel.
+#[cfg(not(target_arch = "wasm32"))]
+fn search_answered(t: &mut Thinking) -> bool {
+    t.search.is_finished()
+}
+
+#[cfg(target_arch = "wasm32")]
+fn search_answered(t: &mut Thinking) -> bool {
+    let done = t.search.poll();
+    if let (Some(info), Ok(mut p)) = (t.search.progress(), t.progress.lock()) {
+        *p = Some(info.clone());
+    }
+    done
+}
+
+/// The answered search's result, and the searcher to keep (a thread's).
+#[cfg(not(target_arch = "wasm32"))]
+fn search_result(search: Search) -> (Option<Searcher>, SearchResult) {
+    let (searcher, result) = search.join();
+    (Some(searcher), result)
+}
+
+#[cfg(target_arch = "wasm32")]
+fn search_result(mut search: Search) -> (Option<Searcher>, SearchResult) {
+    let result = search.take_result().unwrap_or(SearchResult {
+        best: None,
+        score: Score::Cp(0),
+        depth: 0,
+        nodes: 0,
+        pv: Vec::new(),
+    });
+    (None, result)
+}
+
 fn play_finished_search(
     mut player: ResMut<EnginePlayer>,
     mut session: ResMut<Session>,
@@ -208,9 +262,10 @@ fn play_finished_search(
     mut requests: MessageWriter<StepRequest>,
     mut end: MessageWriter<EndRequest>,
 ) {
-    let Some(t) = player.thinking.as_ref() else {
+    let Some(t) = player.thinking.as_mut() else {
         return;
     };
+    let answered = search_answered(t);
     // Progress for the evaluation panel while it thinks.
     let progress = t.progress.lock().map(|p| p.clone()).unwrap_or(None);
     if let Some(info) = progress {
@@ -225,17 +280,20 @@ fn play_finished_search(
         }
     }
     let t = player.thinking.as_ref().expect("checked");
-    if !t.search.is_finished() || t.started.elapsed() < session.move_delay {
+    if !answered || t.started.elapsed() < session.move_delay {
         return;
     }
     let t = player.thinking.take().expect("checked");
-    let (searcher, result): (Searcher, SearchResult) = t.search.join();
-    player.searcher = Some(searcher);
+    let (searcher, result) = search_result(t.search);
+    if let Some(searcher) = searcher {
+        player.searcher = Some(searcher);
+    }
     if t.key != position_key(&game) {
         return;
     }
     match result.best {
         Some(mv) => {
+            crate::web::milestone(&format!("engine played {}", t.position.move_to_lan(mv)));
             requests.write(StepRequest::play(mv));
             player.report = Some(EngineReport {
                 side: t.side,
@@ -286,39 +344,26 @@ fn start_thinking(
     let Some(position) = game.two_player_position() else {
         return;
     };
-    let cores = cores();
-    let software = rasteriser.as_deref() == Some(&Rasteriser::Software);
-    let options = SearchOptions {
-        skill: session.level,
-        hash_mb: 32,
-        threads: search_threads(cores, software),
-        ..SearchOptions::default()
-    };
-    // Made (or re-optioned) on the search thread: a fresh hash table takes a while.
-    let kept = player.searcher.take();
-    // The endgame tables of the position, when there are: perfect play in them.
-    let tables = Arc::clone(&trainer.tables);
-    let make = move || {
-        let mut searcher = kept.unwrap_or_else(|| Searcher::new(options));
-        if *searcher.options() != options {
-            searcher.set_options(options);
-        }
-        searcher.set_tablebases(tables);
-        searcher
-    };
     let progress: Arc<Mutex<Option<SearchInfo>>> = Arc::default();
-    let sink = Arc::clone(&progress);
-    let search = RunningSearch::start(
-        make,
-        position.clone(),
-        limits_for(&session, &clocks),
-        move |_, info| {
-            if let Ok(mut p) = sink.lock() {
-                *p = Some(info.clone());
+    let limits = limits_for(&session, &clocks);
+    #[cfg(not(target_arch = "wasm32"))]
+    let search = {
+        let software = rasteriser.as_deref() == Some(&Rasteriser::Software);
+        let kept = player.searcher.take();
+        search_on_a_thread(&session, software, kept, &trainer, &position, limits, &progress)
+    };
+    #[cfg(target_arch = "wasm32")]
+    let search = {
+        let _ = (&rasteriser, &trainer);
+        let variant = position.rules().id().to_string();
+        match Search::start(&variant, &position, session.level.level(), &limits) {
+            Ok(search) => search,
+            Err(e) => {
+                bevy::log::error!("{e}");
+                return;
             }
-        },
-        |_, _| {},
-    );
+        }
+    };
     player.thinking = Some(Thinking {
         search,
         key: position_key(&game),
@@ -327,6 +372,49 @@ fn start_thinking(
         progress,
         position,
     });
+}
+
+/// The native search: on its own thread, with the searcher kept from the last one
+/// (its hash table) and the position's endgame tables.
+#[cfg(not(target_arch = "wasm32"))]
+fn search_on_a_thread(
+    session: &Session,
+    software: bool,
+    kept: Option<Searcher>,
+    trainer: &Trainer,
+    position: &Position,
+    limits: SearchLimits,
+    progress: &Arc<Mutex<Option<SearchInfo>>>,
+) -> RunningSearch {
+    let options = SearchOptions {
+        skill: session.level,
+        hash_mb: 32,
+        threads: search_threads(cores(), software),
+        ..SearchOptions::default()
+    };
+    // The endgame tables of the position, when there are: perfect play in them.
+    let tables = Arc::clone(&trainer.tables);
+    // Made (or re-optioned) on the search thread: a fresh hash table takes a while.
+    let make = move || {
+        let mut searcher = kept.unwrap_or_else(|| Searcher::new(options));
+        if *searcher.options() != options {
+            searcher.set_options(options);
+        }
+        searcher.set_tablebases(tables);
+        searcher
+    };
+    let sink = Arc::clone(progress);
+    RunningSearch::start(
+        make,
+        position.clone(),
+        limits,
+        move |_, info| {
+            if let Ok(mut p) = sink.lock() {
+                *p = Some(info.clone());
+            }
+        },
+        |_, _| {},
+    )
 }
 
 /// Engine seats of a game of more sides: a search for the seat on move starts, then

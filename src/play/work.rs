@@ -41,16 +41,27 @@ impl<T: Send + 'static> Job<T> {
         let (sender, answer) = sync_channel(1);
         let stop = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&stop);
-        let started = std::thread::Builder::new()
-            .name(name.to_string())
-            .stack_size(stack)
-            .spawn(move || {
-                // The frame may have dropped the job: nobody to tell then.
-                let _ = sender.send(work(flag));
-            });
-        if let Err(e) = started {
-            // No thread: the job is lost at once (its sender went with the closure).
-            bevy::log::warn!("{name}: no thread for the work: {e}");
+        // A browser gives the page no threads: the work runs here, in the frame that
+        // asks for it (the engine's searches go to its Web Worker instead, see
+        // `crate::web::engine`).
+        #[cfg(target_arch = "wasm32")]
+        {
+            let _ = (name, stack);
+            let _ = sender.send(work(flag));
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let started = std::thread::Builder::new()
+                .name(name.to_string())
+                .stack_size(stack)
+                .spawn(move || {
+                    // The frame may have dropped the job: nobody to tell then.
+                    let _ = sender.send(work(flag));
+                });
+            if let Err(e) = started {
+                // No thread: the job is lost at once (its sender went with the closure).
+                bevy::log::warn!("{name}: no thread for the work: {e}");
+            }
         }
         Job {
             answer: Mutex::new(answer),

@@ -33,10 +33,7 @@ pub fn write(path: &Path, text: &str) -> std::io::Result<()> {
 
 /// Removes the file; a file already gone is fine.
 pub fn clear(path: &Path) -> std::io::Result<()> {
-    match std::fs::remove_file(path) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
-        _ => Ok(()),
-    }
+    files::remove(path)
 }
 
 /// The game in the file, if there is one worth offering: it reads, and it has moves.

@@ -36,6 +36,7 @@ impl FileDialog {
 
     /// Opens the system's dialog for `purpose`, starting in `dir`, suggesting `name`
     /// for a save.
+    #[cfg(not(target_arch = "wasm32"))]
     pub(super) fn open(&mut self, purpose: Purpose, dir: PathBuf, name: String) {
         if self.is_open() {
             return;
@@ -58,6 +59,32 @@ impl FileDialog {
             chosen.map(|f| f.path().to_path_buf())
         });
         self.waiting = Some((purpose, job));
+    }
+
+    /// In a browser: "open" shows the page's file picker (the file comes back through
+    /// [`crate::web::page::take_picked`]); "save" answers at once with a path in the
+    /// downloads folder, which the page store turns into a download.
+    #[cfg(target_arch = "wasm32")]
+    pub(super) fn open(&mut self, purpose: Purpose, dir: PathBuf, name: String) {
+        let _ = dir;
+        let answer = match purpose {
+            Purpose::Open => {
+                crate::web::page::pick_file();
+                None
+            }
+            Purpose::Save => Some(PathBuf::from(crate::web::store::DOWNLOADS).join(name)),
+        };
+        let job = Job::start("hexchess-file-dialog", SMALL_STACK, move |_| answer);
+        self.waiting = Some((purpose, job));
+    }
+}
+
+/// Files the browser's picker has read since the last frame, opened as a dropped
+/// file is.
+#[cfg(target_arch = "wasm32")]
+pub(super) fn open_picked_files(mut open: MessageWriter<OpenFile>) {
+    for path in crate::web::page::take_picked() {
+        open.write(OpenFile(path));
     }
 }
 

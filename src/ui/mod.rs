@@ -26,7 +26,7 @@ mod trainer;
 mod tray;
 mod variant_card;
 
-use std::time::Instant;
+use web_time::Instant;
 
 use bevy::prelude::*;
 use bevy_egui::input::EguiWantsInput;
@@ -89,7 +89,13 @@ impl Plugin for UiPlugin {
             .add_message::<dialogs_files::SaveTo>()
             .add_systems(
                 Update,
-                (dialogs_files::collect_choices, panel::save_to_chosen_paths).chain(),
+                (
+                    dialogs_files::collect_choices,
+                    #[cfg(target_arch = "wasm32")]
+                    dialogs_files::open_picked_files,
+                    panel::save_to_chosen_paths,
+                )
+                    .chain(),
             )
             .add_systems(
                 OnEnter(crate::play::AppState::NewGameMenu),

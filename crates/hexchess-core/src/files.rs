@@ -23,6 +23,56 @@ use std::fmt;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
+
+/// Where files live on a system with no file system of its own (a browser page): a
+/// key for each path (its text) and the file's bytes. The program installs one at
+/// start ([`use_page_store`]); every read and write of this module then goes to it,
+/// so settings, autosave, uploaded games and variants, and saved games work there
+/// as files do elsewhere, with the same checks and errors.
+pub trait PageStore: Send + Sync {
+    /// The file's bytes, if it is there.
+    fn get(&self, key: &str) -> Option<Vec<u8>>;
+    /// Writes the whole file (or fails, leaving it as it was).
+    fn set(&self, key: &str, bytes: &[u8]) -> io::Result<()>;
+    fn remove(&self, key: &str);
+}
+
+static PAGE_STORE: OnceLock<Box<dyn PageStore>> = OnceLock::new();
+
+/// Sends every file of this module to `store` from now on (once; later calls are
+/// ignored and return false).
+pub fn use_page_store(store: Box<dyn PageStore>) -> bool {
+    PAGE_STORE.set(store).is_ok()
+}
+
+/// The page store, when one is installed.
+pub fn page_store() -> Option<&'static dyn PageStore> {
+    PAGE_STORE.get().map(|b| b.as_ref())
+}
+
+fn key(path: &Path) -> String {
+    path.to_string_lossy().into_owned()
+}
+
+fn not_in_store(path: &Path) -> FileError {
+    FileError::Io {
+        path: path.to_path_buf(),
+        error: io::Error::new(io::ErrorKind::NotFound, "No such file or directory"),
+    }
+}
+
+/// Removes a file (one that is not there is not an error).
+pub fn remove(path: &Path) -> io::Result<()> {
+    if let Some(store) = page_store() {
+        store.remove(&key(path));
+        return Ok(());
+    }
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
+        _ => Ok(()),
+    }
+}
 
 /// Why a file could not be read.
 #[derive(Debug)]
@@ -124,6 +174,12 @@ fn not_a_file(meta: &std::fs::Metadata) -> Option<&'static str> {
 /// Checks that `path` names a regular file (following links) before anything opens it:
 /// opening a FIFO for reading waits for a writer.
 pub fn check_regular(path: &Path) -> Result<(), FileError> {
+    if let Some(store) = page_store() {
+        return match store.get(&key(path)) {
+            Some(_) => Ok(()),
+            None => Err(not_in_store(path)),
+        };
+    }
     let meta = std::fs::metadata(path).map_err(|error| FileError::Io {
         path: path.to_path_buf(),
         error,
@@ -139,6 +195,16 @@ pub fn check_regular(path: &Path) -> Result<(), FileError> {
 
 /// The whole file, if it is a regular file of at most `limit` bytes.
 pub fn read_bytes(path: &Path, limit: u64) -> Result<Vec<u8>, FileError> {
+    if let Some(store) = page_store() {
+        let bytes = store.get(&key(path)).ok_or_else(|| not_in_store(path))?;
+        if bytes.len() as u64 > limit {
+            return Err(FileError::TooLarge {
+                path: path.to_path_buf(),
+                limit,
+            });
+        }
+        return Ok(bytes);
+    }
     check_regular(path)?;
     let io = |error| FileError::Io {
         path: path.to_path_buf(),
@@ -207,6 +273,9 @@ static TEMPORARIES: AtomicU64 = AtomicU64::new(0);
 /// On any failure the temporary file is removed and `path` is as it was. Errors do not
 /// name the file (as the system's own do not): the caller adds it.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    if let Some(store) = page_store() {
+        return store.set(&key(path), bytes);
+    }
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
@@ -250,6 +319,13 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
 /// `<name>.bad.2`, `.bad.3`, ... when earlier ones are there: none is overwritten), and
 /// returns where it went. The caller tells the player.
 pub fn keep_aside(path: &Path) -> io::Result<PathBuf> {
+    if let Some(store) = page_store() {
+        let bytes = store.get(&key(path)).unwrap_or_default();
+        let aside = path.with_file_name(format!("{}.bad", key(path).rsplit('/').next().unwrap_or("file")));
+        store.set(&key(&aside), &bytes)?;
+        store.remove(&key(path));
+        return Ok(aside);
+    }
     let aside = free_aside_name(path)?;
     std::fs::rename(path, &aside)?;
     Ok(aside)
@@ -262,6 +338,12 @@ pub fn keep_aside(path: &Path) -> io::Result<PathBuf> {
 /// A copy already there with the same bytes is named instead of made again (two values
 /// refused in one file make one copy).
 pub fn copy_aside(path: &Path) -> io::Result<PathBuf> {
+    if let Some(store) = page_store() {
+        let bytes = store.get(&key(path)).unwrap_or_default();
+        let aside = path.with_file_name(format!("{}.bad", key(path).rsplit('/').next().unwrap_or("file")));
+        store.set(&key(&aside), &bytes)?;
+        return Ok(aside);
+    }
     check_regular(path).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
     let bytes = std::fs::read(path)?;
     if let Some(same) =

@@ -32,11 +32,22 @@ fn project() -> Option<ProjectDirs> {
 /// Where variant files, endgame tables and the autosaved game live; `None` on a
 /// system with no home folder.
 pub fn data_dir() -> Option<PathBuf> {
+    if crate::files::page_store().is_some() {
+        return Some(PathBuf::from(PAGE_DATA));
+    }
     override_dir("HEXCHESS_DATA_DIR").or_else(|| project().map(|p| p.data_dir().to_path_buf()))
 }
 
+/// The folders' names in a page store ([`crate::files::PageStore`]): keys of the
+/// browser's storage, not folders on a disk.
+pub const PAGE_DATA: &str = "/hexchess/data";
+pub const PAGE_CONFIG: &str = "/hexchess/config";
+
 /// Where the player's settings live; `None` on a system with no home folder.
 pub fn config_dir() -> Option<PathBuf> {
+    if crate::files::page_store().is_some() {
+        return Some(PathBuf::from(PAGE_CONFIG));
+    }
     override_dir("HEXCHESS_CONFIG_DIR").or_else(|| project().map(|p| p.config_dir().to_path_buf()))
 }
 

@@ -28,6 +28,7 @@ pub mod bench;
 pub mod deploy;
 pub mod endgame;
 pub mod eval;
+pub mod job;
 pub mod multi;
 mod order;
 pub mod protocol;
@@ -42,7 +43,6 @@ pub mod wdl;
 use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::thread::JoinHandle;
 
 pub use endgame::{TableShelf, Tablebases};
 pub use eval::{EvalMode, EvalTerms, EvalWeights, Evaluator};
@@ -321,7 +321,7 @@ pub struct RunningSearch {
     stop: Arc<AtomicBool>,
     /// Set for a search on the opponent's time (`go ponder`).
     ponder: Option<Ponder>,
-    handle: Option<JoinHandle<(Searcher, SearchResult)>>,
+    handle: Option<job::Job<(Searcher, SearchResult)>>,
 }
 
 impl RunningSearch {
@@ -341,23 +341,21 @@ impl RunningSearch {
         let stop = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&stop);
         let ponder = limits.ponder.clone();
-        let handle = std::thread::Builder::new()
-            .name("hexchess-search".into())
-            // The search recurses up to MAX_PLY deep with small frames; be generous.
-            .stack_size(64 * 1024 * 1024)
-            .spawn(move || {
-                let mut searcher = make();
-                let mut pos = pos;
-                let root = pos.clone();
-                let result =
-                    searcher.search(&mut pos, &limits, &flag, &mut |info| on_info(&root, info));
-                while limits.answer_waits() && !flag.load(Ordering::Relaxed) {
-                    std::thread::sleep(std::time::Duration::from_millis(2));
-                }
-                on_done(&root, &result);
-                (searcher, result)
-            })
-            .expect("the search thread starts");
+        // The search recurses up to MAX_PLY deep with small frames; be generous.
+        let stack = Some(64 * 1024 * 1024);
+        let handle = job::start("hexchess-search", stack, move || {
+            let mut searcher = make();
+            let mut pos = pos;
+            let root = pos.clone();
+            let result =
+                searcher.search(&mut pos, &limits, &flag, &mut |info| on_info(&root, info));
+            while limits.answer_waits() && !flag.load(Ordering::Relaxed) && !job::RUNS_IN_PLACE {
+                job::pause();
+            }
+            on_done(&root, &result);
+            (searcher, result)
+        })
+        .expect("the search thread starts");
         RunningSearch {
             stop,
             ponder,

@@ -2,7 +2,9 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use web_time::Instant;
 
 use hexchess_core::moves::Move;
 use hexchess_core::piece::Side;
@@ -130,6 +132,18 @@ impl SearchLimits {
     /// ends sooner, as the protocol asks of `go infinite` and `go ponder`.
     pub fn answer_waits(&self) -> bool {
         self.infinite || self.ponder.as_ref().is_some_and(Ponder::is_pondering)
+    }
+
+    /// Whether the search ends without a `stop`: it has a depth, a node count, a time or
+    /// a mate to look for, and does not hold its answer. Where the search runs in place
+    /// ([`crate::job::RUNS_IN_PLACE`]) it must, since no `stop` can reach it.
+    pub fn ends_by_itself(&self) -> bool {
+        let bounded = self.depth.is_some()
+            || self.nodes.is_some()
+            || self.movetime.is_some()
+            || self.clock.is_some()
+            || self.mate.is_some();
+        bounded && !self.infinite
     }
 
     /// The deadlines for `side` to move.

@@ -59,7 +59,7 @@ impl LocalServer {
                 };
                 let _ = tx.send(listener.local_addr().map_err(|e| e.to_string()));
                 tokio::select! {
-                    _ = crate::http::serve(listener, hub) => {}
+                    _ = crate::http::serve(listener, hub, None) => {}
                     _ = stopped => {}
                 }
             });

@@ -26,6 +26,10 @@ struct Cli {
     /// SQLite file in the per-user data folder.
     #[arg(long)]
     database: Option<String>,
+    /// The browser game's folder (`web/build.sh DIR`), served at `/`: the server is
+    /// then the game's home page, and `/#challenge=CODE` a link into a challenge.
+    #[arg(long)]
+    web: Option<std::path::PathBuf>,
     /// New connections one address may open per 10 seconds (a load test from one
     /// machine needs many).
     #[arg(long, default_value_t = Limits::default().connections_per_address)]
@@ -60,7 +64,7 @@ fn main() -> ExitCode {
                 day: std::time::Duration::from_secs(cli.day_seconds.max(1)),
                 ..Limits::default()
             };
-            runtime.block_on(serve(cli.listen, cli.database, limits))
+            runtime.block_on(serve(cli.listen, cli.database, cli.web, limits))
         }
     };
     match done {
@@ -72,7 +76,12 @@ fn main() -> ExitCode {
     }
 }
 
-async fn serve(listen: SocketAddr, database: Option<String>, limits: Limits) -> Result<(), String> {
+async fn serve(
+    listen: SocketAddr,
+    database: Option<String>,
+    web: Option<std::path::PathBuf>,
+    limits: Limits,
+) -> Result<(), String> {
     let url = match database {
         Some(url) => url,
         None => {
@@ -91,7 +100,7 @@ async fn serve(listen: SocketAddr, database: Option<String>, limits: Limits) -> 
         "hexchess-server: serving ws://{listen}/socket ({})",
         shown(&url)
     );
-    hexchess_server::http::serve(listener, hub)
+    hexchess_server::http::serve(listener, hub, web)
         .await
         .map_err(|e| e.to_string())
 }

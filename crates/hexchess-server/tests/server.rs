@@ -583,3 +583,37 @@ async fn a_correspondence_move_not_made_in_its_days_loses_on_time(db: &str) {
         "not before its days"
     );
 }
+
+/// `--web DIR`: the browser game's folder at `/`, with the right types, its brotli
+/// copy to a client that takes brotli, and nothing outside the game's kinds of file.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_browser_game_is_served_from_its_folder() {
+    let dir = std::env::temp_dir().join(format!("hexchess-web-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("index.html"), "<canvas id=hexchess>").unwrap();
+    std::fs::write(dir.join("hexchess_bg.wasm"), b"\0asm plain").unwrap();
+    std::fs::write(dir.join("hexchess_bg.wasm.br"), b"brotli bytes").unwrap();
+    std::fs::write(dir.join("notes.txt"), "not the game's").unwrap();
+    std::fs::write(dir.join(".hidden.js"), "hidden").unwrap();
+    let server = Server::start_with(&sqlite(), &["--web", dir.to_str().unwrap()]).await;
+
+    let home = server.raw("/", "").await;
+    assert!(home.starts_with("HTTP/1.1 200"), "{home}");
+    assert!(home.contains("content-type: text/html"), "{home}");
+    assert!(home.ends_with("<canvas id=hexchess>"), "{home}");
+    let wasm = server.raw("/hexchess_bg.wasm", "").await;
+    assert!(wasm.contains("content-type: application/wasm"), "{wasm}");
+    assert!(wasm.ends_with("\0asm plain"), "{wasm}");
+    let brotli = server.raw("/hexchess_bg.wasm", "gzip, deflate, br").await;
+    assert!(brotli.contains("content-encoding: br"), "{brotli}");
+    assert!(brotli.ends_with("brotli bytes"), "{brotli}");
+    for refused in ["/notes.txt", "/.hidden.js", "/..%2Fserver.rs", "/nothing.js"] {
+        let answer = server.raw(refused, "").await;
+        assert!(answer.starts_with("HTTP/1.1 404"), "{refused}: {answer}");
+    }
+    // The server's own routes are still there.
+    let (status, body) = server.get("/games").await;
+    assert!(status.contains("200") && body.starts_with('['), "{status} {body}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use web_time::Instant;
 
 use hexchess_core::bitboard::CellSet;
 use hexchess_core::game::{Game, Standing, Step};

@@ -460,6 +460,13 @@ impl Engine {
     /// whole turns `MultiSearch` names in a game of more sides.
     fn go(&mut self, go: Go) {
         self.stop();
+        if crate::job::RUNS_IN_PLACE && (go.ponder || !go.limits.ends_by_itself()) {
+            return error(
+                &self.out,
+                "this build searches in place (no threads), so no stop can reach a search: \
+                 give go a depth, nodes, movetime or clock, without infinite or ponder",
+            );
+        }
         match self.position() {
             Some(pos) => self.go_two_sides(go, pos),
             None => self.go_more_sides(go),

@@ -6,13 +6,13 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::thread::JoinHandle;
 use std::time::Duration;
 
 use hexchess_core::game::{Game, Step};
 use hexchess_core::position::Position;
 
 use super::{SharedOut, say};
+use crate::job::{self, Job};
 use crate::multi::{MultiChoice, MultiLimits, MultiSearcher, Strategy};
 use crate::{Ponder, RunningSearch, SearchLimits, SearchResult, Searcher};
 
@@ -78,7 +78,7 @@ impl Running {
 
 /// A search of whole turns on its thread, with its stop flag and its ponder state.
 pub(crate) struct TurnSearch {
-    handle: JoinHandle<()>,
+    handle: Job<()>,
     stop: Arc<AtomicBool>,
     ponder: Option<Ponder>,
 }
@@ -120,18 +120,16 @@ pub(crate) fn start_turn_search(
     let answer_to = Arc::clone(out);
     let multi_limits = to_multi_limits(&limits, &game);
     let ponder = limits.ponder.clone();
-    let handle = std::thread::Builder::new()
-        .name("hexchess-multi-search".into())
-        .spawn(move || {
-            let mut searcher = MultiSearcher::new(strategy, seed);
-            searcher.only_turns(only);
-            searcher.ponder(limits.ponder.clone());
-            let choice = searcher.choose(&game, &multi_limits, &flag);
-            while limits.answer_waits() && !flag.load(Ordering::Relaxed) {
-                std::thread::sleep(Duration::from_millis(2));
-            }
-            answer(&answer_to, &game, choice.as_ref(), strategy);
-        })?;
+    let handle = job::start("hexchess-multi-search", None, move || {
+        let mut searcher = MultiSearcher::new(strategy, seed);
+        searcher.only_turns(only);
+        searcher.ponder(limits.ponder.clone());
+        let choice = searcher.choose(&game, &multi_limits, &flag);
+        while limits.answer_waits() && !flag.load(Ordering::Relaxed) && !job::RUNS_IN_PLACE {
+            job::pause();
+        }
+        answer(&answer_to, &game, choice.as_ref(), strategy);
+    })?;
     Ok(TurnSearch {
         handle,
         stop,

@@ -6,11 +6,11 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::thread::JoinHandle;
 
 use super::search::turn_lan;
 use super::{SharedOut, say};
 use crate::bench;
+use crate::job::{self, Job};
 use crate::eval::EvalMode;
 use hexchess_core::game::Game;
 use hexchess_core::position::Position;
@@ -18,7 +18,7 @@ use hexchess_core::position::Position;
 /// A count or a bench running on its own thread. Dropping it stops it.
 pub(crate) struct Task {
     stop: Arc<AtomicBool>,
-    handle: Option<JoinHandle<()>>,
+    handle: Option<Job<()>>,
 }
 
 impl Task {
@@ -29,9 +29,7 @@ impl Task {
     ) -> std::io::Result<Task> {
         let stop = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&stop);
-        let handle = std::thread::Builder::new()
-            .name(name.to_string())
-            .spawn(move || work(&flag))?;
+        let handle = job::start(name, None, move || work(&flag))?;
         Ok(Task {
             stop,
             handle: Some(handle),

@@ -1,0 +1,215 @@
+//! The text the browser game reads and writes, apart from the browser so that it is
+//! tested on every platform: the page's address as a command line, and the engine
+//! protocol's lines to and from the worker.
+
+use hexchess_core::Position;
+use hexchess_engine::{Score, SearchInfo, SearchLimits};
+
+/// The options of an address's query (`?a=b&c`) and fragment (`#challenge=CODE`),
+/// with `server` the socket of the page's own host: `?variant=mccooey&fresh` is
+/// `--variant mccooey --fresh`, and `#challenge=CODE` is `--online SERVER
+/// --online-join CODE`.
+pub fn from_address(search: &str, hash: &str, server: Option<&str>) -> Vec<String> {
+    let mut args = Vec::new();
+    for pair in search
+        .trim_start_matches('?')
+        .split('&')
+        .filter(|p| !p.is_empty())
+    {
+        let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+        args.push(format!("--{}", decode(name)));
+        let value = decode(value);
+        if !value.is_empty() {
+            args.push(value);
+        }
+    }
+    if let Some(code) = hash.trim_start_matches('#').strip_prefix("challenge=") {
+        args.push("--online".into());
+        if let Some(server) = server {
+            args.push(server.to_string());
+        }
+        args.push("--online-join".into());
+        args.push(decode(code));
+    }
+    args
+}
+
+/// `%xx` and `+` as an address writes them; a `%` not followed by two hex digits is
+/// kept as written, and so is text whose bytes are not UTF-8.
+fn decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |at: usize| {
+            bytes
+                .get(at)
+                .and_then(|&b| (b as char).to_digit(16))
+                .map(|d| d as u8)
+        };
+        match (bytes[i], hex(i + 1), hex(i + 2)) {
+            (b'%', Some(high), Some(low)) => {
+                out.push(high * 16 + low);
+                i += 3;
+            }
+            (b'+', _, _) => {
+                out.push(b' ');
+                i += 1;
+            }
+            (b, _, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).unwrap_or_else(|_| text.to_string())
+}
+
+/// The protocol's `go` for these limits (always one that ends by itself).
+pub fn go_line(limits: &SearchLimits) -> String {
+    if let Some(c) = &limits.clock {
+        return format!(
+            "go wtime {} btime {} winc {} binc {}",
+            c.white.as_millis(),
+            c.black.as_millis(),
+            c.white_increment.as_millis(),
+            c.black_increment.as_millis()
+        );
+    }
+    let mut line = String::from("go");
+    if let Some(d) = limits.depth {
+        line.push_str(&format!(" depth {d}"));
+    }
+    if let Some(n) = limits.nodes {
+        line.push_str(&format!(" nodes {n}"));
+    }
+    let time = limits.movetime.map_or(1000, |t| t.as_millis().max(1));
+    if limits.movetime.is_some() || line == "go" {
+        line.push_str(&format!(" movetime {time}"));
+    }
+    line
+}
+
+/// An `info depth ... score ... pv ...` line of a completed depth, read back.
+pub fn read_info(position: &Position, line: &str) -> Option<SearchInfo> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    if words.first() != Some(&"info") || !words.contains(&"pv") || words.contains(&"currmove") {
+        return None;
+    }
+    let number = |name: &str| -> Option<u64> {
+        let at = words.iter().position(|w| *w == name)?;
+        words.get(at + 1)?.parse().ok()
+    };
+    let at = words.iter().position(|w| *w == "score")?;
+    let value: i32 = words.get(at + 2)?.parse().ok()?;
+    let score = match *words.get(at + 1)? {
+        "cp" => Score::Cp(value),
+        "mate" => Score::Mate(value),
+        _ => return None,
+    };
+    if words.contains(&"lowerbound") || words.contains(&"upperbound") {
+        return None;
+    }
+    let pv_at = words.iter().position(|w| *w == "pv")?;
+    let mut p = position.without_history();
+    let mut pv = Vec::new();
+    for w in &words[pv_at + 1..] {
+        let Ok(m) = p.parse_move(w) else { break };
+        p.make_move(m);
+        pv.push(m);
+    }
+    Some(SearchInfo {
+        depth: number("depth")? as u32,
+        seldepth: number("seldepth").unwrap_or(0) as u32,
+        score,
+        nodes: number("nodes").unwrap_or(0),
+        nps: number("nps").unwrap_or(0),
+        time_ms: number("time").unwrap_or(0),
+        hashfull: number("hashfull").unwrap_or(0) as u32,
+        pv,
+        multipv: None,
+        bound: None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn an_address_reads_as_the_command_line() {
+        assert_eq!(
+            from_address("?variant=mccooey&fresh&level=5", "", None),
+            ["--variant", "mccooey", "--fresh", "--level", "5"]
+        );
+        assert_eq!(
+            from_address("", "#challenge=Q7KD3MPA", Some("ws://host:7474/socket")),
+            [
+                "--online",
+                "ws://host:7474/socket",
+                "--online-join",
+                "Q7KD3MPA"
+            ]
+        );
+        assert_eq!(
+            from_address("?fen=6%2F7+w&x=%zz%4", "", None),
+            ["--fen", "6/7 w", "--x", "%zz%4"]
+        );
+        assert!(from_address("?", "#", None).is_empty());
+    }
+
+    #[test]
+    fn every_go_the_worker_gets_ends_by_itself() {
+        let line = go_line(&SearchLimits::movetime(700));
+        assert_eq!(line, "go movetime 700");
+        assert_eq!(go_line(&SearchLimits::depth(6)), "go depth 6");
+        assert_eq!(go_line(&SearchLimits::default()), "go movetime 1000");
+        let clock = SearchLimits {
+            clock: Some(hexchess_engine::Clock {
+                white: Duration::from_secs(60),
+                black: Duration::from_millis(59_500),
+                white_increment: Duration::from_secs(2),
+                black_increment: Duration::from_secs(2),
+                moves_to_go: None,
+            }),
+            ..SearchLimits::default()
+        };
+        assert_eq!(
+            go_line(&clock),
+            "go wtime 60000 btime 59500 winc 2000 binc 2000"
+        );
+    }
+
+    #[test]
+    fn an_info_line_reads_back_as_the_engine_wrote_it() {
+        let catalog = hexchess_core::Catalog::builtin();
+        let rules = catalog.get("glinski").unwrap().two_player_rules().unwrap();
+        let pos = Position::start(rules);
+        let m1 = pos.parse_move("f5f6").unwrap();
+        let mut after = pos.clone();
+        after.make_move(m1);
+        let m2 = after.parse_move("c7c6").unwrap();
+        let info = SearchInfo {
+            depth: 7,
+            seldepth: 12,
+            score: Score::Mate(-3),
+            nodes: 12_345,
+            nps: 99_000,
+            time_ms: 125,
+            hashfull: 4,
+            pv: vec![m1, m2],
+            multipv: None,
+            bound: None,
+        };
+        let line = info.to_uci(&pos);
+        assert_eq!(read_info(&pos, &line), Some(info));
+        // A PV that stops being legal is cut where it does; bounds and currmove
+        // lines are no completed depth.
+        let cut = read_info(&pos, "info depth 2 score cp 5 nodes 9 pv f5f6 zz99").unwrap();
+        assert_eq!(cut.pv, vec![m1]);
+        assert!(read_info(&pos, "info depth 3 score cp 5 lowerbound nodes 9 pv f5f6").is_none());
+        assert!(read_info(&pos, "info depth 3 currmove f5f6 currmovenumber 1").is_none());
+        assert!(read_info(&pos, "bestmove f5f6").is_none());
+    }
+}

@@ -1,0 +1,28 @@
+//! The game in a browser (`wasm32`): what a page has in place of a desktop's files,
+//! threads and command line. On a desktop this folder is empty.
+//!
+//! - [`store`]: the player's files (settings, autosave, online secrets, uploads) in
+//!   the page's `localStorage`, and saved games as downloads, behind the core's
+//!   [`hexchess_core::files::PageStore`];
+//! - [`page`]: the command line read from the page's address (`#challenge=CODE`,
+//!   `?variant=mccooey`), files chosen with the browser's file picker;
+//! - [`worker`]: the engine in its Web Worker, searched as the native opponent is;
+//! - [`lines`]: the address and the worker's protocol lines as text (on every
+//!   platform, so that they are tested everywhere).
+
+pub mod lines;
+#[cfg(target_arch = "wasm32")]
+pub mod page;
+#[cfg(target_arch = "wasm32")]
+pub mod store;
+#[cfg(target_arch = "wasm32")]
+pub mod worker;
+
+/// A line the game writes to the browser's console at moments a test waits for (the
+/// board shown, the engine's move, an online game joined): `hexchess: <what>`.
+pub fn milestone(what: &str) {
+    #[cfg(target_arch = "wasm32")]
+    web_sys::console::log_1(&format!("hexchess: {what}").into());
+    #[cfg(not(target_arch = "wasm32"))]
+    let _ = what;
+}

@@ -1,0 +1,91 @@
+//! What the page's address asks for, and files the player picks.
+//!
+//! The address stands in for the command line: `?variant=mccooey&level=5` are the
+//! command line's options (`--variant mccooey --level 5`), and the fragment
+//! `#challenge=CODE` opens the game straight into that online challenge on the server
+//! the page came from (`--online ws(s)://HOST/socket --online-join CODE`).
+
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use web_sys::HtmlInputElement;
+
+/// The command line the page's address gives, program name first.
+pub fn args() -> Vec<String> {
+    let mut args = vec!["hexchess".to_string()];
+    let Some(location) = web_sys::window().map(|w| w.location()) else {
+        return args;
+    };
+    let search = location.search().unwrap_or_default();
+    let hash = location.hash().unwrap_or_default();
+    let server = default_server();
+    args.extend(super::lines::from_address(&search, &hash, server.as_deref()));
+    args
+}
+
+/// The server socket of the host the page came from (`ws://HOST/socket`, `wss://`
+/// for an https page): a hexchess-server serving the game is its own online home.
+pub fn default_server() -> Option<String> {
+    let location = web_sys::window()?.location();
+    let host = location.host().ok()?;
+    if host.is_empty() {
+        return None;
+    }
+    let scheme = match location.protocol().ok()?.as_str() {
+        "https:" => "wss",
+        _ => "ws",
+    };
+    Some(format!("{scheme}://{host}/socket"))
+}
+
+/// Files the player picked and the page has read, waiting for the game to open them
+/// (the path each was stored at).
+static PICKED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Where picked files are stored before they are opened.
+pub const UPLOADS: &str = "/uploads";
+
+/// Shows the browser's file picker; the file chosen is stored under [`UPLOADS`] and
+/// then handed out by [`take_picked`].
+pub fn pick_file() {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let Ok(input) = document.create_element("input") else {
+        return;
+    };
+    let input: HtmlInputElement = input.unchecked_into();
+    input.set_type("file");
+    input.set_accept(".pgn,.txt,.fen,.ron");
+    let chosen = input.clone();
+    let on_change = Closure::once_into_js(move || {
+        let Some(file) = chosen.files().and_then(|f| f.get(0)) else {
+            return;
+        };
+        let name = file.name();
+        wasm_bindgen_futures::spawn_local(async move {
+            let Ok(text) = wasm_bindgen_futures::JsFuture::from(file.text()).await else {
+                return;
+            };
+            let text = text.as_string().unwrap_or_default();
+            let path = PathBuf::from(format!("{UPLOADS}/{name}"));
+            if hexchess_core::files::write_atomic(&path, text.as_bytes()).is_ok()
+                && let Ok(mut picked) = PICKED.lock()
+            {
+                picked.push(path);
+            }
+        });
+    });
+    input.set_onchange(Some(on_change.unchecked_ref()));
+    input.click();
+}
+
+/// The files picked since the last call.
+pub fn take_picked() -> Vec<PathBuf> {
+    PICKED
+        .lock()
+        .map(|mut p| std::mem::take(&mut *p))
+        .unwrap_or_default()
+}

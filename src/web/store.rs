@@ -1,0 +1,74 @@
+//! The page's files: `localStorage`, one entry per file (its path is the key), and
+//! games saved to the downloads folder as browser downloads.
+//!
+//! `localStorage` keeps text, so a file is kept as text (the game's own files are
+//! all text: settings, PGN, RON, secrets).
+
+use std::io;
+
+use hexchess_core::files::PageStore;
+use wasm_bindgen::JsCast;
+use web_sys::{Blob, BlobPropertyBag, HtmlAnchorElement, Storage, Url};
+
+/// Where a saved game goes to become a download: the file dialog's "save" answers with
+/// a path here, and writing it hands the bytes to the browser.
+pub const DOWNLOADS: &str = "/downloads";
+
+/// The files of the game's page.
+pub struct LocalStorage;
+
+fn storage() -> Option<Storage> {
+    web_sys::window()?.local_storage().ok().flatten()
+}
+
+fn js_error(e: wasm_bindgen::JsValue) -> io::Error {
+    io::Error::other(
+        e.as_string()
+            .unwrap_or_else(|| "the browser refused to store it (storage full?)".into()),
+    )
+}
+
+impl PageStore for LocalStorage {
+    fn get(&self, key: &str) -> Option<Vec<u8>> {
+        storage()?.get_item(key).ok().flatten().map(String::into_bytes)
+    }
+
+    fn set(&self, key: &str, bytes: &[u8]) -> io::Result<()> {
+        if let Some(name) = key.strip_prefix(DOWNLOADS).and_then(|n| n.strip_prefix('/')) {
+            return download(name, bytes);
+        }
+        let text = String::from_utf8_lossy(bytes);
+        storage()
+            .ok_or_else(|| io::Error::other("this page may keep no files (storage is off)"))?
+            .set_item(key, &text)
+            .map_err(js_error)
+    }
+
+    fn remove(&self, key: &str) {
+        if let Some(s) = storage() {
+            let _ = s.remove_item(key);
+        }
+    }
+}
+
+/// Gives `bytes` to the browser as a download named `name`.
+fn download(name: &str, bytes: &[u8]) -> io::Result<()> {
+    let parts = js_sys::Array::new();
+    parts.push(&js_sys::Uint8Array::from(bytes));
+    let options = BlobPropertyBag::new();
+    options.set_type("application/octet-stream");
+    let blob = Blob::new_with_u8_array_sequence_and_options(&parts, &options).map_err(js_error)?;
+    let url = Url::create_object_url_with_blob(&blob).map_err(js_error)?;
+    let document = web_sys::window()
+        .and_then(|w| w.document())
+        .ok_or_else(|| io::Error::other("no page to download from"))?;
+    let link: HtmlAnchorElement = document
+        .create_element("a")
+        .map_err(js_error)?
+        .unchecked_into();
+    link.set_href(&url);
+    link.set_download(name);
+    link.click();
+    let _ = Url::revoke_object_url(&url);
+    Ok(())
+}

@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# Builds the whole browser game into OUT_DIR: index.html, the game's wasm and its
+# JavaScript glue, and the engine's Web Worker (its own small wasm, no Bevy).
+#
+#   web/build.sh OUT_DIR
+#
+# Serve OUT_DIR as a static folder (`python3 -m http.server -d OUT_DIR 8000`, or
+# `hexchess-server --web OUT_DIR`); a module worker needs http, not file://.
+#
+# The toolchain: rustup's wasm32-unknown-unknown standard library where rustup can add
+# it; otherwise Debian's Rust with its std sources (`rustc-web cargo-web
+# rust-web-src`), which builds std for wasm itself (-Z build-std). Either way the
+# wasm-bindgen CLI must match the lockfile's wasm-bindgen; it is installed if missing.
+# WEB_PROFILE (default `web`, see Cargo.toml) picks the cargo profile.
+set -euo pipefail
+
+out=${1:?usage: web/build.sh OUT_DIR}
+root=$(cd "$(dirname "$0")/.." && pwd)
+profile=${WEB_PROFILE:-web}
+target=wasm32-unknown-unknown
+cd "$root"
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+
+say() { printf 'web/build.sh: %s\n' "$*" >&2; }
+
+# --- the toolchain -------------------------------------------------------------
+cargo_cmd=(cargo)
+build_std=()
+has_rustup_std() {
+  command -v rustup >/dev/null &&
+    rustup target list --installed 2>/dev/null | grep -qx "$target"
+}
+if ! has_rustup_std && command -v rustup >/dev/null; then
+  timeout 120 rustup target add "$target" >/dev/null 2>&1 || true
+fi
+if has_rustup_std; then
+  say "rustup's $target standard library"
+else
+  if [ ! -x /usr/bin/rustc ] || [ ! -d /usr/lib/rustlib/src/rust/library ]; then
+    say "no $target std from rustup: installing Debian's rustc-web cargo-web rust-web-src"
+    if [ "$(id -u)" = 0 ]; then
+      apt-get update -q && apt-get install -y -q rustc-web cargo-web rust-web-src
+    else
+      sudo apt-get update -q && sudo apt-get install -y -q rustc-web cargo-web rust-web-src
+    fi
+  fi
+  lld=$(ls "${RUSTUP_HOME:-$HOME/.rustup}"/toolchains/*/lib/rustlib/*/bin/rust-lld 2>/dev/null | head -1 || true)
+  [ -n "$lld" ] || lld=$(command -v wasm-ld || command -v wasm-ld-19 || true)
+  [ -n "$lld" ] || { say "no wasm linker (rust-lld or wasm-ld)"; exit 1; }
+  say "Debian's Rust ($(/usr/bin/rustc --version)) with -Z build-std, linker $lld"
+  export RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1
+  export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER="$lld"
+  cargo_cmd=(/usr/bin/cargo)
+  build_std=(-Z build-std=std,panic_abort)
+fi
+# Its own target folder: another compiler rebuilds everything anyway, and the native
+# builds keep theirs.
+export CARGO_TARGET_DIR=${WEB_TARGET_DIR:-$root/target/web}
+
+# --- wasm-bindgen of the lockfile's version ---------------------------------------
+want=$(grep -A1 '^name = "wasm-bindgen"$' Cargo.lock | sed -n 's/^version = "\(.*\)"/\1/p')
+bindgen=$(command -v wasm-bindgen || echo "$HOME/.cargo/bin/wasm-bindgen")
+if ! "$bindgen" --version 2>/dev/null | grep -q " $want\$"; then
+  say "installing wasm-bindgen-cli $want"
+  cargo install wasm-bindgen-cli --version "$want" --locked ||
+    cargo install wasm-bindgen-cli --version "$want"
+  bindgen="$HOME/.cargo/bin/wasm-bindgen"
+fi
+
+# --- build -------------------------------------------------------------------
+build() {
+  "${cargo_cmd[@]}" build "${build_std[@]}" --target "$target" --profile "$profile" "$@"
+}
+# The search recurses deep: a 16 MB stack instead of wasm's 1 MB. The same flags for
+# both builds, so that they share every dependency they have in common.
+export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-C link-arg=-zstack-size=16777216"
+say "building the engine worker"
+build -p hexchess-web-engine --lib
+say "building the game"
+build -p hexchess --bin hexchess
+
+wasm_dir="$CARGO_TARGET_DIR/$target/$profile"
+"$bindgen" --target web --no-typescript --out-dir "$out" "$wasm_dir/hexchess_web_engine.wasm"
+"$bindgen" --target web --no-typescript --out-dir "$out" "$wasm_dir/hexchess.wasm"
+
+# --- optional size pass ---------------------------------------------------------
+if [ "${WEB_WASM_OPT:-1}" = 1 ] && command -v wasm-opt >/dev/null; then
+  for f in "$out"/hexchess_bg.wasm "$out"/hexchess_web_engine_bg.wasm; do
+    level=-Oz
+    case $f in *engine*) level=-O3 ;; esac
+    if wasm-opt "$level" --enable-bulk-memory --enable-nontrapping-float-to-int \
+      --enable-sign-ext --enable-reference-types --enable-multivalue \
+      --enable-mutable-globals "$f" -o "$f.opt" 2>/dev/null; then
+      mv "$f.opt" "$f"
+    else
+      rm -f "$f.opt"
+      say "wasm-opt could not read $(basename "$f"); kept as built"
+    fi
+  done
+fi
+
+cp web/index.html web/engine_worker.js web/bench.html "$out"/
+
+# --- compressed copies and sizes ------------------------------------------------
+# hexchess-server --web sends the .br or .gz copy to a browser that takes it.
+for f in "$out"/*.wasm "$out"/*.js; do
+  gzip -9 -k -f "$f"
+  if command -v brotli >/dev/null; then brotli -q 11 -f -k "$f"; fi
+done
+for f in "$out"/hexchess_bg.wasm "$out"/hexchess_web_engine_bg.wasm; do
+  raw=$(stat -c %s "$f")
+  gz=$(stat -c %s "$f.gz")
+  br=$( [ -f "$f.br" ] && stat -c %s "$f.br" || echo "-")
+  say "$(basename "$f"): $raw bytes, gzip $gz, brotli $br"
+done
+say "built into $out"

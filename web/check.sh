@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Builds the browser game and plays it in headless Chromium (WebGL2 through
+# SwiftShader): a move against the engine in its worker, a link into an online
+# challenge on a local server, and the worker's perft and bench figures.
+#
+#   web/check.sh [OUT_DIR] [SHOTS_DIR]
+#
+# OUT_DIR (default target/web-out) gets the game; SHOTS_DIR (default
+# target/web-shots) the screenshots and figures. Everything talks to 127.0.0.1
+# only, and every wait has a limit. Not part of `cargo test` (a browser build takes
+# longer than CI allows): run it by hand; docs/web.md has its last figures.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=${1:-$root/target/web-out}
+shots=${2:-$root/target/web-shots}
+mkdir -p "$out" "$shots"
+out=$(cd "$out" && pwd)
+shots=$(cd "$shots" && pwd)
+cd "$root"
+
+if ! command -v chromium >/dev/null; then
+  apt-get update -q && apt-get install -y -q chromium
+fi
+(cd web/test && npm install --no-audit --no-fund --silent)
+
+web/build.sh "$out"
+cargo build --release -q -p hexchess-server
+
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+db=$(mktemp -d)
+target/release/hexchess-server --listen "127.0.0.1:$port" \
+  --database "sqlite://$db/web-check.db?mode=rwc" --web "$out" 2>"$shots/server.log" &
+server=$!
+trap 'kill $server 2>/dev/null; rm -rf "$db"' EXIT
+for _ in $(seq 100); do
+  (echo >"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
+  sleep 0.1
+done
+
+page="http://127.0.0.1:$port/"
+node web/test/play.mjs engine "${page}?fresh" "$shots/web-engine.png" | tee "$shots/engine.txt"
+node --experimental-websocket web/test/play.mjs online "ws://127.0.0.1:$port/socket" \
+  "${page}?fresh" "$shots/web-online.png" | tee "$shots/online.txt"
+node web/test/bench.mjs "${page}bench.html" | tee "$shots/bench.json"
+echo "web/check.sh: passed; screenshots and figures in $shots"
