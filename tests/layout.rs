@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 
 /// The folders, lowest first.
 const LAYERS: [&str; 15] = [
-    "machine", "web", "game", "look", "board", "pieces", "play", "input", "editor", "sound", "online",
-    "prefs", "ui", "screen", "dev",
+    "machine", "web", "game", "look", "board", "pieces", "play", "input", "editor", "sound",
+    "online", "prefs", "ui", "screen", "dev",
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {

@@ -63,7 +63,11 @@ fn publish_cell_points(
 }
 
 /// Says once that the board is on the page.
-fn announce_ready(frames: Res<FrameCount>, tiles: Query<(), With<CellTile>>, mut done: Local<bool>) {
+fn announce_ready(
+    frames: Res<FrameCount>,
+    tiles: Query<(), With<CellTile>>,
+    mut done: Local<bool>,
+) {
     if *done || frames.0 < READY_AFTER_FRAMES || tiles.is_empty() {
         return;
     }

@@ -425,6 +425,9 @@ fn put_on_board(online: &mut Online, board: &mut Board, state: &Value) {
         )));
         return;
     };
+    if first_look {
+        crate::web::milestone(&format!("online joined {}", table.game));
+    }
     let ply = state["ply"].as_u64().unwrap_or(0) as u32;
     // While deployments are hidden, the server sends the position as this player may
     // see it; otherwise the game is its steps from the start.
@@ -561,7 +564,6 @@ fn game_event(online: &mut Online, board: &mut Board, event: &Value) {
             table.draw_offers.clear();
         }
         "joined" => {
-            crate::web::milestone(&format!("online joined {}", table.game));
             let ply = table.next_ply(&board.game);
             resend_pending(online, ply);
         }

@@ -17,11 +17,11 @@ use web_time::Instant;
 use bevy::prelude::*;
 use hexchess_core::{GameOutcome, Position, Side, Step, Termination};
 use hexchess_engine::multi::{MultiLimits, MultiSearcher};
-#[cfg(not(target_arch = "wasm32"))]
-use hexchess_engine::{RunningSearch, SearchOptions};
 use hexchess_engine::{
     Clock, Score, SearchInfo, SearchLimits, SearchResult, Searcher, Skill, pv_san,
 };
+#[cfg(not(target_arch = "wasm32"))]
+use hexchess_engine::{RunningSearch, SearchOptions};
 
 use super::session::{Clocks, Mode, SeatPlayer, Session, loss_of};
 use super::trainer::Trainer;
@@ -350,7 +350,9 @@ fn start_thinking(
     let search = {
         let software = rasteriser.as_deref() == Some(&Rasteriser::Software);
         let kept = player.searcher.take();
-        search_on_a_thread(&session, software, kept, &trainer, &position, limits, &progress)
+        search_on_a_thread(
+            &session, software, kept, &trainer, &position, limits, &progress,
+        )
     };
     #[cfg(target_arch = "wasm32")]
     let search = {

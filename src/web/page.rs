@@ -12,6 +12,8 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::HtmlInputElement;
 
+use super::store::UPLOADS;
+
 /// The command line the page's address gives, program name first.
 pub fn args() -> Vec<String> {
     let mut args = vec!["hexchess".to_string()];
@@ -21,7 +23,11 @@ pub fn args() -> Vec<String> {
     let search = location.search().unwrap_or_default();
     let hash = location.hash().unwrap_or_default();
     let server = default_server();
-    args.extend(super::lines::from_address(&search, &hash, server.as_deref()));
+    args.extend(super::lines::from_address(
+        &search,
+        &hash,
+        server.as_deref(),
+    ));
     args
 }
 
@@ -43,9 +49,6 @@ pub fn default_server() -> Option<String> {
 /// Files the player picked and the page has read, waiting for the game to open them
 /// (the path each was stored at).
 static PICKED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
-
-/// Where picked files are stored before they are opened.
-pub const UPLOADS: &str = "/uploads";
 
 /// Shows the browser's file picker; the file chosen is stored under [`UPLOADS`] and
 /// then handed out by [`take_picked`].
@@ -69,17 +72,30 @@ pub fn pick_file() {
             let Ok(text) = wasm_bindgen_futures::JsFuture::from(file.text()).await else {
                 return;
             };
-            let text = text.as_string().unwrap_or_default();
-            let path = PathBuf::from(format!("{UPLOADS}/{name}"));
-            if hexchess_core::files::write_atomic(&path, text.as_bytes()).is_ok()
-                && let Ok(mut picked) = PICKED.lock()
-            {
-                picked.push(path);
-            }
+            hexchess_open_file(&name, &text.as_string().unwrap_or_default());
         });
     });
     input.set_onchange(Some(on_change.unchecked_ref()));
     input.click();
+}
+
+/// Stores a file the page has read (`name` and its text) and queues it to be
+/// opened: what the picker does once the player has chosen, and what `index.html`
+/// calls for a file dropped on the page (the browser's windowing gives the game no
+/// drop of its own).
+#[wasm_bindgen]
+pub fn hexchess_open_file(name: &str, text: &str) {
+    // A name is a file's name, never a path into the store's other entries.
+    let name: String = name
+        .chars()
+        .map(|c| if c == '/' || c == '\\' { '_' } else { c })
+        .collect();
+    let path = PathBuf::from(format!("{UPLOADS}/{name}"));
+    if hexchess_core::files::write_atomic(&path, text.as_bytes()).is_ok()
+        && let Ok(mut picked) = PICKED.lock()
+    {
+        picked.push(path);
+    }
 }
 
 /// The files picked since the last call.

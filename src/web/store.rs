@@ -4,7 +4,9 @@
 //! `localStorage` keeps text, so a file is kept as text (the game's own files are
 //! all text: settings, PGN, RON, secrets).
 
+use std::collections::HashMap;
 use std::io;
+use std::sync::Mutex;
 
 use hexchess_core::files::PageStore;
 use wasm_bindgen::JsCast;
@@ -13,6 +15,22 @@ use web_sys::{Blob, BlobPropertyBag, HtmlAnchorElement, Storage, Url};
 /// Where a saved game goes to become a download: the file dialog's "save" answers with
 /// a path here, and writing it hands the bytes to the browser.
 pub const DOWNLOADS: &str = "/downloads";
+
+/// Where picked and dropped files are kept while the page is open: in memory, not in
+/// `localStorage`, whose few megabytes a large game file would fill.
+pub const UPLOADS: &str = "/uploads";
+
+static IN_MEMORY: Mutex<Option<HashMap<String, Vec<u8>>>> = Mutex::new(None);
+
+fn in_memory<R>(f: impl FnOnce(&mut HashMap<String, Vec<u8>>) -> R) -> R {
+    let mut files = IN_MEMORY.lock().unwrap_or_else(|e| e.into_inner());
+    f(files.get_or_insert_with(HashMap::new))
+}
+
+fn is_upload(key: &str) -> bool {
+    key.strip_prefix(UPLOADS)
+        .is_some_and(|rest| rest.starts_with('/'))
+}
 
 /// The files of the game's page.
 pub struct LocalStorage;
@@ -30,12 +48,26 @@ fn js_error(e: wasm_bindgen::JsValue) -> io::Error {
 
 impl PageStore for LocalStorage {
     fn get(&self, key: &str) -> Option<Vec<u8>> {
-        storage()?.get_item(key).ok().flatten().map(String::into_bytes)
+        if is_upload(key) {
+            return in_memory(|files| files.get(key).cloned());
+        }
+        storage()?
+            .get_item(key)
+            .ok()
+            .flatten()
+            .map(String::into_bytes)
     }
 
     fn set(&self, key: &str, bytes: &[u8]) -> io::Result<()> {
-        if let Some(name) = key.strip_prefix(DOWNLOADS).and_then(|n| n.strip_prefix('/')) {
+        if let Some(name) = key
+            .strip_prefix(DOWNLOADS)
+            .and_then(|n| n.strip_prefix('/'))
+        {
             return download(name, bytes);
+        }
+        if is_upload(key) {
+            in_memory(|files| files.insert(key.to_string(), bytes.to_vec()));
+            return Ok(());
         }
         let text = String::from_utf8_lossy(bytes);
         storage()
@@ -45,6 +77,10 @@ impl PageStore for LocalStorage {
     }
 
     fn remove(&self, key: &str) {
+        if is_upload(key) {
+            in_memory(|files| files.remove(key));
+            return;
+        }
         if let Some(s) = storage() {
             let _ = s.remove_item(key);
         }

@@ -150,7 +150,9 @@ impl WorkerSearch {
     pub fn stop(&self) {
         ENGINE.with(|cell| {
             let mut engine = cell.borrow_mut();
-            if engine.as_ref().is_some_and(|e| e.searching == Some(self.key))
+            if engine
+                .as_ref()
+                .is_some_and(|e| e.searching == Some(self.key))
                 && let Some(e) = engine.take()
             {
                 e.worker.terminate();
@@ -171,4 +173,3 @@ impl WorkerSearch {
         }
     }
 }
-

@@ -22,8 +22,8 @@ use std::borrow::Cow;
 use std::fmt;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Where files live on a system with no file system of its own (a browser page): a
 /// key for each path (its text) and the file's bytes. The program installs one at
@@ -321,7 +321,10 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
 pub fn keep_aside(path: &Path) -> io::Result<PathBuf> {
     if let Some(store) = page_store() {
         let bytes = store.get(&key(path)).unwrap_or_default();
-        let aside = path.with_file_name(format!("{}.bad", key(path).rsplit('/').next().unwrap_or("file")));
+        let aside = path.with_file_name(format!(
+            "{}.bad",
+            key(path).rsplit('/').next().unwrap_or("file")
+        ));
         store.set(&key(&aside), &bytes)?;
         store.remove(&key(path));
         return Ok(aside);
@@ -340,7 +343,10 @@ pub fn keep_aside(path: &Path) -> io::Result<PathBuf> {
 pub fn copy_aside(path: &Path) -> io::Result<PathBuf> {
     if let Some(store) = page_store() {
         let bytes = store.get(&key(path)).unwrap_or_default();
-        let aside = path.with_file_name(format!("{}.bad", key(path).rsplit('/').next().unwrap_or("file")));
+        let aside = path.with_file_name(format!(
+            "{}.bad",
+            key(path).rsplit('/').next().unwrap_or("file")
+        ));
         store.set(&key(&aside), &bytes)?;
         return Ok(aside);
     }

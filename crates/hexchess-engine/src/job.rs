@@ -23,8 +23,9 @@ pub(crate) struct Job<T> {
 enum State<T> {
     #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
     Thread(std::thread::JoinHandle<T>),
+    /// Boxed: a finished search's searcher is large, and a job is moved about.
     #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
-    Done(T),
+    Done(Box<T>),
 }
 
 /// Starts `work` on a thread called `name` with a stack of `stack` bytes, or (where
@@ -38,7 +39,7 @@ pub(crate) fn start<T: Send + 'static>(
     {
         let _ = (name, stack);
         Ok(Job {
-            state: State::Done(work()),
+            state: State::Done(Box::new(work())),
         })
     }
     #[cfg(not(target_arch = "wasm32"))]
@@ -66,7 +67,7 @@ impl<T> Job<T> {
     pub(crate) fn join(self) -> std::thread::Result<T> {
         match self.state {
             State::Thread(h) => h.join(),
-            State::Done(x) => Ok(x),
+            State::Done(x) => Ok(*x),
         }
     }
 }

@@ -189,6 +189,23 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_search_ends_by_itself_only_with_a_bound_and_no_infinite() {
+        assert!(!SearchLimits::default().ends_by_itself());
+        assert!(SearchLimits::depth(3).ends_by_itself());
+        assert!(SearchLimits::movetime(50).ends_by_itself());
+        let mate = SearchLimits {
+            mate: Some(2),
+            ..Default::default()
+        };
+        assert!(mate.ends_by_itself());
+        let infinite = SearchLimits {
+            infinite: true,
+            ..SearchLimits::depth(3)
+        };
+        assert!(!infinite.ends_by_itself());
+    }
+
+    #[test]
     fn clock_budget_stays_within_the_time_left() {
         let limits = SearchLimits {
             clock: Some(Clock {

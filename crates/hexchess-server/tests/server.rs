@@ -608,12 +608,20 @@ async fn the_browser_game_is_served_from_its_folder() {
     let brotli = server.raw("/hexchess_bg.wasm", "gzip, deflate, br").await;
     assert!(brotli.contains("content-encoding: br"), "{brotli}");
     assert!(brotli.ends_with("brotli bytes"), "{brotli}");
-    for refused in ["/notes.txt", "/.hidden.js", "/..%2Fserver.rs", "/nothing.js"] {
+    for refused in [
+        "/notes.txt",
+        "/.hidden.js",
+        "/..%2Fserver.rs",
+        "/nothing.js",
+    ] {
         let answer = server.raw(refused, "").await;
         assert!(answer.starts_with("HTTP/1.1 404"), "{refused}: {answer}");
     }
     // The server's own routes are still there.
     let (status, body) = server.get("/games").await;
-    assert!(status.contains("200") && body.starts_with('['), "{status} {body}");
+    assert!(
+        status.contains("200") && body.contains("\"games\""),
+        "{status} {body}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -140,7 +140,10 @@ mod tests {
         engine.handle("go perft 2");
         engine.wait();
         let lines: Vec<String> = rx.try_iter().collect();
-        assert!(lines.iter().any(|l| l.starts_with("bestmove ")), "{lines:?}");
+        assert!(
+            lines.iter().any(|l| l.starts_with("bestmove ")),
+            "{lines:?}"
+        );
         // Gliński after f5-f6: 1 position, then every reply counted (checked against
         // the core's own perft below, a second way).
         let total = lines

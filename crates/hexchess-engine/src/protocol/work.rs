@@ -10,8 +10,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use super::search::turn_lan;
 use super::{SharedOut, say};
 use crate::bench;
-use crate::job::{self, Job};
 use crate::eval::EvalMode;
+use crate::job::{self, Job};
 use hexchess_core::game::Game;
 use hexchess_core::position::Position;
 

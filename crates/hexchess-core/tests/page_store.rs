@@ -1,0 +1,87 @@
+//! The page store: where there is no file system (a browser page), the core's file
+//! functions read and write through a `PageStore` the program installs, with the same
+//! results and errors as files. Its own test binary: the store, once installed, holds
+//! for the whole process.
+
+use std::collections::HashMap;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use hexchess_core::files::{self, PageStore};
+
+#[derive(Default)]
+struct Memory(Mutex<HashMap<String, Vec<u8>>>);
+
+impl PageStore for Memory {
+    fn get(&self, key: &str) -> Option<Vec<u8>> {
+        self.0.lock().unwrap().get(key).cloned()
+    }
+    fn set(&self, key: &str, bytes: &[u8]) -> io::Result<()> {
+        if key.ends_with("full.txt") {
+            return Err(io::Error::other("quota exceeded"));
+        }
+        self.0
+            .lock()
+            .unwrap()
+            .insert(key.to_string(), bytes.to_vec());
+        Ok(())
+    }
+    fn remove(&self, key: &str) {
+        self.0.lock().unwrap().remove(key);
+    }
+}
+
+#[test]
+fn files_go_to_the_page_store_with_the_same_checks() {
+    assert!(files::use_page_store(Box::<Memory>::default()));
+    assert!(
+        !files::use_page_store(Box::<Memory>::default()),
+        "only once"
+    );
+
+    // The folders are the store's.
+    let data = hexchess_core::folders::data_dir().unwrap();
+    assert_eq!(data, PathBuf::from(hexchess_core::folders::PAGE_DATA));
+    let config = hexchess_core::folders::config_dir().unwrap();
+    assert_eq!(config, PathBuf::from(hexchess_core::folders::PAGE_CONFIG));
+
+    let path = config.join("settings.ron");
+    let missing = files::read_text(&path, 1000).unwrap_err();
+    assert!(missing.is_not_found(), "{missing}");
+    assert!(missing.to_string().contains("settings.ron"), "{missing}");
+
+    files::write_atomic(&path, b"(view: TwoD)\n").unwrap();
+    assert_eq!(files::read_text(&path, 1000).unwrap(), "(view: TwoD)\n");
+    files::check_regular(&path).unwrap();
+    // The size limit and UTF-8 check are the files' own.
+    assert!(matches!(
+        files::read_bytes(&path, 4),
+        Err(files::FileError::TooLarge { limit: 4, .. })
+    ));
+    files::write_atomic(&path, b"ok\n\xff").unwrap();
+    let bad = files::read_text(&path, 1000).unwrap_err();
+    assert!(
+        matches!(
+            bad,
+            files::FileError::NotUtf8 {
+                line: 2,
+                column: 1,
+                ..
+            }
+        ),
+        "{bad}"
+    );
+    // Kept aside, as a refused file is.
+    let aside = files::copy_aside(&path).unwrap();
+    assert_eq!(aside, config.join("settings.ron.bad"));
+    assert_eq!(files::read_bytes(&aside, 100).unwrap(), b"ok\n\xff");
+    // A store that refuses a write says so; the old content stays.
+    let full = Path::new("/hexchess/data/full.txt");
+    assert!(files::write_atomic(full, b"x").is_err());
+    assert!(files::read_bytes(full, 10).unwrap_err().is_not_found());
+    // Removed, and removing again is no error.
+    files::remove(&path).unwrap();
+    files::remove(&path).unwrap();
+    assert!(files::read_text(&path, 1000).unwrap_err().is_not_found());
+}
