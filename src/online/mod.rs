@@ -519,6 +519,13 @@ fn game_event(online: &mut Online, board: &mut Board, event: &Value) {
     let Some(table) = online.table.as_mut() else {
         return;
     };
+    // The end of a catch-up carries the version of the last event caught up, never a
+    // new one: it is heard whatever the version (a move the server has not
+    // acknowledged goes again now).
+    if event["t"] == "joined" {
+        let ply = table.next_ply(&board.game);
+        return resend_pending(online, ply);
+    }
     if let Some(v) = event["v"].as_u64() {
         if v <= table.seen {
             return; // seen already
@@ -562,10 +569,6 @@ fn game_event(online: &mut Online, board: &mut Board, event: &Value) {
                 r[mover.index()] = Duration::from_millis(ms);
             }
             table.draw_offers.clear();
-        }
-        "joined" => {
-            let ply = table.next_ply(&board.game);
-            resend_pending(online, ply);
         }
         // Another side's hidden step: the view changed (whose turn it is, what is in
         // hand), so ask for it again.
