@@ -81,17 +81,38 @@ say "building the game"
 build -p hexchess --bin hexchess
 
 wasm_dir="$CARGO_TARGET_DIR/$target/$profile"
-"$bindgen" --target web --no-typescript --out-dir "$out" "$wasm_dir/hexchess_web_engine.wasm"
-"$bindgen" --target web --no-typescript --out-dir "$out" "$wasm_dir/hexchess.wasm"
+for name in hexchess_web_engine hexchess; do
+  "$bindgen" --target web --no-typescript --remove-name-section --remove-producers-section \
+    --out-dir "$out" "$wasm_dir/$name.wasm"
+done
 
 # --- optional size pass ---------------------------------------------------------
-if [ "${WEB_WASM_OPT:-1}" = 1 ] && command -v wasm-opt >/dev/null; then
-  for f in "$out"/hexchess_bg.wasm "$out"/hexchess_web_engine_bg.wasm; do
+# Off by default: measured here, wasm-opt -O3 left the engine's speed as it was and
+# -Oz took the game's compressed size down by little while running for many minutes
+# (docs/web.md). WEB_WASM_OPT=engine passes the engine, WEB_WASM_OPT=all both. Binaryen before version 116 mishandles the reference types
+# Rust now emits (the page then fails with "WebAssembly.Table.set(): Argument 1 is
+# invalid"): an older system wasm-opt is passed over for npm's binaryen, and without
+# either the files stay as wasm-bindgen wrote them.
+wasm_opt=()
+system_opt=$(command -v wasm-opt || true)
+if [ -n "$system_opt" ] &&
+  [ "$("$system_opt" --version | sed -n 's/.*version \([0-9]*\).*/\1/p')" -ge 116 ] 2>/dev/null; then
+  wasm_opt=("$system_opt")
+elif command -v npx >/dev/null; then
+  wasm_opt=(npx --yes -p binaryen@132 wasm-opt)
+fi
+opt_files=()
+case ${WEB_WASM_OPT:-0} in
+  all) opt_files=("$out"/hexchess_web_engine_bg.wasm "$out"/hexchess_bg.wasm) ;;
+  engine) opt_files=("$out"/hexchess_web_engine_bg.wasm) ;;
+esac
+if [ ${#wasm_opt[@]} -gt 0 ] && [ ${#opt_files[@]} -gt 0 ]; then
+  for f in "${opt_files[@]}"; do
     level=-Oz
     case $f in *engine*) level=-O3 ;; esac
-    if wasm-opt "$level" --enable-bulk-memory --enable-nontrapping-float-to-int \
+    if "${wasm_opt[@]}" "$level" --enable-bulk-memory --enable-nontrapping-float-to-int \
       --enable-sign-ext --enable-reference-types --enable-multivalue \
-      --enable-mutable-globals "$f" -o "$f.opt" 2>/dev/null; then
+      --enable-mutable-globals "$f" -o "$f.opt"; then
       mv "$f.opt" "$f"
     else
       rm -f "$f.opt"
