@@ -4,8 +4,8 @@
 //! is closed. The frames never wait on the network.
 //!
 //! Two ways, one surface ([`Link`]): on a desktop a blocking socket on its own thread
-//! ([`native`]); in a browser the page's own `WebSocket`, whose callbacks fill a
-//! queue the frame reads ([`web`]).
+//! (`native`); in a browser the page's own `WebSocket`, whose callbacks fill a
+//! queue the frame reads (`web`).
 
 use std::time::Duration;
 

@@ -1,12 +1,12 @@
 //! The game in a browser (`wasm32`): what a page has in place of a desktop's files,
 //! threads and command line. On a desktop this folder is empty.
 //!
-//! - [`store`]: the player's files (settings, autosave, online secrets, uploads) in
+//! - `store`: the player's files (settings, autosave, online secrets, uploads) in
 //!   the page's `localStorage`, and saved games as downloads, behind the core's
 //!   [`hexchess_core::files::PageStore`];
-//! - [`page`]: the command line read from the page's address (`#challenge=CODE`,
+//! - `page`: the command line read from the page's address (`#challenge=CODE`,
 //!   `?variant=mccooey`), files chosen with the browser's file picker;
-//! - [`worker`]: the engine in its Web Worker, searched as the native opponent is;
+//! - `worker`: the engine in its Web Worker, searched as the native opponent is;
 //! - [`lines`]: the address and the worker's protocol lines as text (on every
 //!   platform, so that they are tested everywhere).
 

@@ -5,7 +5,7 @@
 //! answering `isready` and `stop`. A browser's `wasm32-unknown-unknown` has no threads
 //! (std's spawn returns an error there): the engine runs in a Web Worker, which *is*
 //! its thread, so the work runs at once in the caller and the job is finished when
-//! [`start`] returns. Every user of a thread in the engine goes through here, so the two
+//! `start` returns. Every user of a thread in the engine goes through here, so the two
 //! cases differ in this file only.
 
 use std::io;
