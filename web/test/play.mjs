@@ -2,6 +2,8 @@
 //
 //   node web/test/play.mjs engine URL OUT.png   load the page, wait for the board,
 //        click White's first move, wait for the engine's answer (from its worker)
+//   node web/test/play.mjs storage URL OUT.png    a move and a setting kept in the
+//        page's storage and found again after a reload
 //   node web/test/play.mjs online WS_URL PAGE_URL OUT.png
 //        make a challenge as a second player (over the server's websocket), open the
 //        page at PAGE_URL#challenge=CODE, wait until the game has joined it, play the
@@ -51,6 +53,33 @@ async function againstTheEngine(url, shot) {
     await page.waitForTimeout(1500); // the reply's slide
     await page.screenshot({ path: shot });
     console.log(JSON.stringify({ loaded_ms: loaded, reply: reply.text() }));
+  } finally {
+    await browser.close();
+  }
+}
+
+/// The page keeps its files: a move against the engine is autosaved and `?view=2d`
+/// kept in the settings, both in localStorage; a reload without options finds both
+/// (the settings say 2D, and the game offers the unfinished game back).
+async function storage(url, shot) {
+  const { browser, page } = await launch();
+  page.on('console', (m) => { if (m.text().startsWith('hexchess:')) console.log(m.text()); });
+  try {
+    await openBoard(page, `${url}?view=2d`);
+    const answered = milestone(page, 'engine played', MOVE_WAIT);
+    await clickMove(page, 'f5', 'f6');
+    await answered;
+    await page.waitForTimeout(2500); // the settings are written a second after a change
+    const kept = await page.evaluate(() => ({
+      settings: localStorage.getItem('/hexchess/config/settings.ron') || '',
+      autosave: localStorage.getItem('/hexchess/data/autosave.pgn') || '',
+    }));
+    if (!kept.settings.includes('TwoD')) throw new Error('settings not kept: ' + kept.settings);
+    if (!kept.autosave.includes('1. f6')) throw new Error('game not autosaved: ' + kept.autosave);
+    await openBoard(page, url);
+    await page.waitForTimeout(1500);
+    await page.screenshot({ path: shot });
+    console.log(JSON.stringify({ settings_bytes: kept.settings.length, autosave: kept.autosave.split('\n').filter((l) => l.startsWith('1.'))[0] }));
   } finally {
     await browser.close();
   }
@@ -115,6 +144,7 @@ const [mode, ...rest] = process.argv.slice(2);
 try {
   if (mode === 'engine') await againstTheEngine(rest[0], rest[1]);
   else if (mode === 'online') await online(rest[0], rest[1], rest[2]);
+  else if (mode === 'storage') await storage(rest[0], rest[1]);
   else throw new Error('usage: play.mjs engine URL OUT.png | online WS_URL PAGE_URL OUT.png');
 } catch (e) {
   console.error('FAILED: ' + e.message);
