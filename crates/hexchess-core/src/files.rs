@@ -320,12 +320,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
 /// returns where it went. The caller tells the player.
 pub fn keep_aside(path: &Path) -> io::Result<PathBuf> {
     if let Some(store) = page_store() {
-        let bytes = store.get(&key(path)).unwrap_or_default();
-        let aside = path.with_file_name(format!(
-            "{}.bad",
-            key(path).rsplit('/').next().unwrap_or("file")
-        ));
-        store.set(&key(&aside), &bytes)?;
+        let aside = copy_aside_in_store(store, path)?;
         store.remove(&key(path));
         return Ok(aside);
     }
@@ -342,13 +337,7 @@ pub fn keep_aside(path: &Path) -> io::Result<PathBuf> {
 /// refused in one file make one copy).
 pub fn copy_aside(path: &Path) -> io::Result<PathBuf> {
     if let Some(store) = page_store() {
-        let bytes = store.get(&key(path)).unwrap_or_default();
-        let aside = path.with_file_name(format!(
-            "{}.bad",
-            key(path).rsplit('/').next().unwrap_or("file")
-        ));
-        store.set(&key(&aside), &bytes)?;
-        return Ok(aside);
+        return copy_aside_in_store(store, path);
     }
     check_regular(path).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
     let bytes = std::fs::read(path)?;
@@ -359,6 +348,17 @@ pub fn copy_aside(path: &Path) -> io::Result<PathBuf> {
     }
     let aside = free_aside_name(path)?;
     write_atomic(&aside, &bytes)?;
+    Ok(aside)
+}
+
+/// In a page store, the file copied to `<name>.bad` (one copy, the latest: a page's
+/// storage has no room to keep every refused version).
+fn copy_aside_in_store(store: &dyn PageStore, path: &Path) -> io::Result<PathBuf> {
+    let bytes = store.get(&key(path)).unwrap_or_default();
+    let aside = aside_candidates(path)
+        .next()
+        .unwrap_or_else(|| path.with_extension("bad"));
+    store.set(&key(&aside), &bytes)?;
     Ok(aside)
 }
 
