@@ -74,6 +74,18 @@ fn request_move(app: &mut App, text: &str) {
     app.world_mut().write_message(StepRequest(step));
 }
 
+/// Connects, seeks a game as White against the server's engine (level 1), and waits
+/// until it is on the board.
+fn play_white_against_the_servers_engine(app: &mut App) {
+    app.world_mut().write_message(OnlineRequest::Connect);
+    run_until(app, "the welcome", |a| {
+        a.world().resource::<Online>().is_connected()
+    });
+    app.world_mut()
+        .write_message(OnlineRequest::Seek(form(Some("White"), 1)));
+    run_until(app, "the game on the board", |a| table_game(a).is_some());
+}
+
 /// A legal move whatever the engine answered (a fixed second move may have been
 /// blocked: the engine's ...e7-e5 stops e4-e5).
 fn request_any_move(app: &mut App) {
@@ -128,15 +140,7 @@ fn challenged(
 fn a_game_against_the_servers_engine_is_played_on_the_board() {
     let url = start_server();
     let mut app = online_app(&url);
-    app.world_mut().write_message(OnlineRequest::Connect);
-    run_until(&mut app, "the welcome", |a| {
-        a.world().resource::<Online>().is_connected()
-    });
-    app.world_mut()
-        .write_message(OnlineRequest::Seek(form(Some("White"), 1)));
-    run_until(&mut app, "the game on the board", |a| {
-        table_game(a).is_some()
-    });
+    play_white_against_the_servers_engine(&mut app);
     assert!(matches!(
         app.world().resource::<Session>().mode,
         Mode::Online(seats) if seats.mine[0] && !seats.mine[1]
@@ -348,15 +352,7 @@ fn screen_hexachess_online_hides_the_other_army_until_the_reveal() {
 fn a_lost_connection_comes_back_by_itself_and_the_game_goes_on() {
     let server = LocalServer::start_fresh().expect("a server on 127.0.0.1");
     let mut app = online_app(&server.url);
-    app.world_mut().write_message(OnlineRequest::Connect);
-    run_until(&mut app, "the welcome", |a| {
-        a.world().resource::<Online>().is_connected()
-    });
-    app.world_mut()
-        .write_message(OnlineRequest::Seek(form(Some("White"), 1)));
-    run_until(&mut app, "the game on the board", |a| {
-        table_game(a).is_some()
-    });
+    play_white_against_the_servers_engine(&mut app);
     request_move(&mut app, "f5f6");
     run_until(&mut app, "the move and its answer", |a| {
         steps_played(a) >= 2
