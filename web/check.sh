@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Builds the browser game and plays it in headless Chromium (WebGL2 through
 # SwiftShader): a move against the engine in its worker, a setting and the game kept
-# in the page's storage across a reload, a link into an online challenge on a local
-# server, and the worker's perft and bench figures.
+# in the page's storage across a reload, the analysis board, a review, an endgame
+# drill, a table of engine seats and an uploaded variant (all in workers, the page
+# drawing meanwhile), a link into an online challenge on a local server, and the
+# worker's perft and bench figures.
 #
 #   web/check.sh [OUT_DIR] [SHOTS_DIR]
 #
@@ -41,6 +43,7 @@ done
 page="http://127.0.0.1:$port/"
 node web/test/play.mjs engine "${page}?fresh" "$shots/web-engine.png" | tee "$shots/engine.txt"
 node web/test/play.mjs storage "$page" "$shots/web-reload.png" | tee "$shots/storage.txt"
+node web/test/play.mjs workers "$page" "$shots/web" | tee "$shots/workers.txt"
 node --experimental-websocket web/test/play.mjs online "ws://127.0.0.1:$port/socket" \
   "${page}?fresh" "$shots/web-online.png" | tee "$shots/online.txt"
 node web/test/bench.mjs "${page}bench.html" | tee "$shots/bench.json"

@@ -20,6 +20,14 @@ const READY_AFTER_FRAMES: u32 = 5;
 
 thread_local! {
     static CELL_POINTS: RefCell<HashMap<String, (f32, f32)>> = RefCell::new(HashMap::new());
+    static FRAMES: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// Frames the game has drawn: a script sees the page stay responsive (frames go on)
+/// while the engine works in its workers.
+#[wasm_bindgen]
+pub fn hexchess_frames() -> u32 {
+    FRAMES.with(|f| f.get())
 }
 
 /// Where cell `name` is on the page's canvas, in CSS pixels from its top left; empty
@@ -68,6 +76,7 @@ fn announce_ready(
     tiles: Query<(), With<CellTile>>,
     mut done: Local<bool>,
 ) {
+    FRAMES.with(|f| f.set(frames.0));
     if *done || frames.0 < READY_AFTER_FRAMES || tiles.is_empty() {
         return;
     }

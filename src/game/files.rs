@@ -211,6 +211,7 @@ pub(super) fn open_requests(
             }
             Ok(Opened::Variant(id)) => {
                 notices.write(GameNotice(format!("loaded the variant '{id}'")));
+                crate::web::milestone(&format!("variant opened {id}"));
                 new_game.write(NewGameRequest {
                     variant: Some(id),
                     fen: None,

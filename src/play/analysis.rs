@@ -13,16 +13,14 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use bevy::prelude::*;
-use hexchess_core::{Move, Position, Step};
-use hexchess_engine::multi::{MultiLimits, MultiSearcher, Strategy};
-use hexchess_engine::{
-    RunningSearch, SearchInfo, SearchLimits, SearchOptions, Searcher, Tablebases,
-};
+use hexchess_core::{Game, Move, Position, Step};
+use hexchess_engine::multi::{MultiLimits, Strategy};
+use hexchess_engine::{SearchInfo, SearchLimits, SearchOptions, Searcher, Tablebases};
 
+use super::engine_search::{EngineSearch, SearchAsk, TurnAnswer, TurnSearch};
 use super::opponent::search_threads;
 use super::session::{Mode, Session, TimeControl};
 use super::trainer::Trainer;
-use super::work::{Answer, Job, SEARCH_STACK};
 use crate::game::{BoardPosition, CurrentGame, GameSet};
 use crate::machine::{Rasteriser, cores};
 
@@ -64,21 +62,23 @@ const TURN_NODES: u64 = 20_000;
 
 /// The search of a game of more sides for the best turn in the position shown (a
 /// search for a position no longer shown is dropped, and so stopped).
-struct TurnSearch {
+struct TableAnalysis {
     moment: Moment,
-    job: Job<Option<Vec<Step>>>,
+    job: TurnSearch,
     /// Its answer, once it has come.
     found: Option<Vec<Step>>,
 }
 
 /// The search under way and what it has said.
 struct Running {
-    search: RunningSearch,
+    search: EngineSearch,
     /// The moment it is about.
     moment: Moment,
     /// The endgame tables it searches with.
     tables: Arc<Tablebases>,
     lines: Arc<Mutex<Vec<SearchInfo>>>,
+    /// The deepest first line announced to the page.
+    told: u32,
 }
 
 /// The analysis board's state.
@@ -92,7 +92,7 @@ pub struct Analysis {
     before: Option<(Mode, Option<TimeControl>)>,
     hint: Option<Running>,
     /// A game of more sides: the search for the best turn.
-    turn: Option<TurnSearch>,
+    turn: Option<TableAnalysis>,
     searcher: Option<Searcher>,
 }
 
@@ -204,9 +204,14 @@ fn answer_analysis_requests(
                     continue;
                 };
                 let moment = Moment::of(game.position());
+                let shown = Shown {
+                    game: game.game.clone(),
+                    position,
+                    moment,
+                    purpose: "hint",
+                };
                 let tables = Arc::clone(&trainer.tables);
-                let search = (position, moment);
-                analysis.hint = Some(start(search, limits, 1, software, None, tables));
+                analysis.hint = start(shown, limits, 1, software, None, tables);
             }
             _ => {}
         }
@@ -222,6 +227,14 @@ fn follow_the_position(
     trainer: Res<Trainer>,
     rasteriser: Option<Res<Rasteriser>>,
 ) {
+    // A browser's worker reports when its lines are read: each frame.
+    let both = &mut *analysis;
+    for running in [&mut both.hint, &mut both.running].into_iter().flatten() {
+        running.search.poll();
+    }
+    if let Some(r) = analysis.running.as_mut() {
+        announce_depth(r);
+    }
     if !analysis.on {
         analysis.turn = None;
         return;
@@ -242,18 +255,18 @@ fn follow_the_position(
         return;
     }
     // Its searcher (and hash table) goes on to the next position.
-    let kept = analysis.running.take().map(|r| {
+    let kept = analysis.running.take().and_then(|mut r| {
         r.search.stop();
-        r.search.join().0
+        r.search.finish().0
     });
     if kept.is_some() {
         analysis.searcher = kept;
     }
     // Two sides only: the engine's search has no turns of several moves.
-    let Some(shown) = game.two_player_displayed() else {
+    let Some(position) = game.two_player_displayed() else {
         return;
     };
-    if shown.legal_moves().is_empty() {
+    if position.legal_moves().is_empty() {
         return;
     }
     let software = rasteriser.as_deref() == Some(&Rasteriser::Software);
@@ -264,8 +277,13 @@ fn follow_the_position(
     let lines = analysis.lines;
     let searcher = analysis.searcher.take();
     let tables = Arc::clone(&trainer.tables);
-    let search = (shown, moment);
-    analysis.running = Some(start(search, limits, lines, software, searcher, tables));
+    let shown = Shown {
+        game: game.displayed_game(),
+        position,
+        moment,
+        purpose: "analysis",
+    };
+    analysis.running = start(shown, limits, lines, software, searcher, tables);
 }
 
 /// A game of more sides: a search for the best turn in the position shown, started
@@ -274,7 +292,7 @@ fn follow_the_table(analysis: &mut Analysis, game: &CurrentGame) {
     let shown = game.displayed_game();
     let moment = Moment::of(shown.position());
     if let Some(t) = analysis.turn.as_mut().filter(|t| t.moment == moment) {
-        if let Answer::Ready(steps) = t.job.poll() {
+        if let TurnAnswer::Ready(steps) = t.job.poll() {
             t.found = steps;
         }
         return;
@@ -283,64 +301,83 @@ fn follow_the_table(analysis: &mut Analysis, game: &CurrentGame) {
     if shown.end().is_some() {
         return;
     }
-    let job = Job::start("hexchess-turn-analysis", SEARCH_STACK, move |stop| {
-        let mut searcher = MultiSearcher::new(Strategy::Paranoid, moment.hash);
-        let limits = MultiLimits {
-            nodes: TURN_NODES,
-            depth: 64,
-            time: Some(Duration::from_secs(3)),
-        };
-        searcher.choose(&shown, &limits, &stop).map(|c| c.steps)
-    });
-    analysis.turn = Some(TurnSearch {
-        moment,
-        job,
-        found: None,
-    });
+    let limits = MultiLimits {
+        nodes: TURN_NODES,
+        depth: 64,
+        time: Some(Duration::from_secs(3)),
+    };
+    let job = TurnSearch::start(
+        "hexchess-turn-analysis",
+        shown,
+        Strategy::Paranoid,
+        moment.hash,
+        limits,
+    );
+    match job {
+        Ok(job) => {
+            analysis.turn = Some(TableAnalysis {
+                moment,
+                job,
+                found: None,
+            });
+        }
+        Err(e) => error!("{e}"),
+    }
 }
 
-/// A search of `position` on its own thread whose reports keep the latest of each line.
+/// The game up to the position a search is about, which moment that is, and which
+/// worker searches it in a browser.
+struct Shown {
+    game: Game,
+    /// Its position on the narrow cell sets the search runs on.
+    position: Position,
+    moment: Moment,
+    purpose: &'static str,
+}
+
+/// A search of the position `shown` off the frame whose reports keep the latest of each
+/// line (none when it could not start: the browser refused a worker).
 fn start(
-    (position, moment): (Position, Moment),
+    shown: Shown,
     limits: SearchLimits,
     lines: usize,
     software: bool,
     kept: Option<Searcher>,
     tables: Arc<Tablebases>,
-) -> Running {
-    let options = SearchOptions {
-        hash_mb: 64,
-        multi_pv: lines,
-        threads: search_threads(cores(), software),
-        ..SearchOptions::default()
-    };
-    let searched_with = Arc::clone(&tables);
-    let make = move || {
-        let mut s = kept.unwrap_or_else(|| Searcher::new(options));
-        if *s.options() != options {
-            s.set_options(options);
-        }
-        s.set_tablebases(tables);
-        s
+) -> Option<Running> {
+    let ask = SearchAsk {
+        game: shown.game,
+        position: shown.position,
+        limits,
+        options: SearchOptions {
+            hash_mb: 64,
+            multi_pv: lines,
+            threads: search_threads(cores(), software),
+            ..SearchOptions::default()
+        },
+        kept,
+        tables: Arc::clone(&tables),
+        purpose: shown.purpose,
     };
     let reports: Arc<Mutex<Vec<SearchInfo>>> = Arc::default();
     let sink = Arc::clone(&reports);
-    let search = RunningSearch::start(
-        make,
-        position.clone(),
-        limits,
-        move |_, info| {
-            if let Ok(mut l) = sink.lock() {
-                keep_line(&mut l, info);
-            }
-        },
-        |_, _| {},
-    );
-    Running {
-        search,
-        moment,
-        tables: searched_with,
-        lines: reports,
+    let started = EngineSearch::start(ask, move |_, info| {
+        if let Ok(mut l) = sink.lock() {
+            keep_line(&mut l, info);
+        }
+    });
+    match started {
+        Ok(search) => Some(Running {
+            search,
+            moment: shown.moment,
+            tables,
+            lines: reports,
+            told: 0,
+        }),
+        Err(e) => {
+            error!("{e}");
+            None
+        }
     }
 }
 
@@ -358,8 +395,22 @@ fn keep_line(lines: &mut Vec<SearchInfo>, info: &SearchInfo) {
     lines[rank - 1] = info.clone();
 }
 
+/// Tells the page (a test) each new depth of the analysis's first line.
+fn announce_depth(running: &mut Running) {
+    let depth = running
+        .lines
+        .lock()
+        .ok()
+        .and_then(|l| l.first().map(|i| i.depth))
+        .unwrap_or(0);
+    if depth > running.told {
+        running.told = depth;
+        crate::web::milestone(&format!("analysis depth {depth}"));
+    }
+}
+
 fn stop(running: &mut Option<Running>) {
-    if let Some(r) = running.take() {
+    if let Some(mut r) = running.take() {
         r.search.stop();
     }
 }

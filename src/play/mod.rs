@@ -6,6 +6,7 @@
 //! with its tree of lines in [`variations`].
 
 pub mod analysis;
+pub mod engine_search;
 pub mod hidden;
 pub mod opponent;
 pub mod review;

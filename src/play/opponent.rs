@@ -16,20 +16,16 @@ use web_time::Instant;
 
 use bevy::prelude::*;
 use hexchess_core::{GameOutcome, Position, Side, Step, Termination};
-use hexchess_engine::multi::{MultiLimits, MultiSearcher};
+use hexchess_engine::multi::MultiLimits;
 use hexchess_engine::{
-    Clock, Score, SearchInfo, SearchLimits, SearchResult, Searcher, Skill, pv_san,
+    Clock, Score, SearchInfo, SearchLimits, SearchOptions, Searcher, Skill, pv_san,
 };
-#[cfg(not(target_arch = "wasm32"))]
-use hexchess_engine::{RunningSearch, SearchOptions};
 
+use super::engine_search::{EngineSearch, SearchAsk, TurnAnswer, TurnSearch};
 use super::session::{Clocks, Mode, SeatPlayer, Session, loss_of};
 use super::trainer::Trainer;
-use super::work::{Answer, Job, SEARCH_STACK};
 use crate::game::{BoardChanged, CurrentGame, EndRequest, GameNotice, GameSet, StepRequest};
-use crate::machine::Rasteriser;
-#[cfg(not(target_arch = "wasm32"))]
-use crate::machine::cores;
+use crate::machine::{Rasteriser, cores};
 use crate::pieces::animation::{Slide, Vanish};
 
 /// The engine's latest word on the position, for the evaluation panel.
@@ -47,16 +43,9 @@ pub struct EngineReport {
 /// Moves of the principal variation the panel shows.
 const PV_MOVES: usize = 8;
 
-/// The two-player search: on its own thread, or in a browser in the engine's Web
-/// Worker (which the game talks to as to the thread).
-#[cfg(not(target_arch = "wasm32"))]
-type Search = RunningSearch;
-#[cfg(target_arch = "wasm32")]
-type Search = crate::web::worker::WorkerSearch;
-
 /// A search under way for one position.
 struct Thinking {
-    search: Search,
+    search: EngineSearch,
     /// Which position it is for.
     key: PositionKey,
     started: Instant,
@@ -70,7 +59,7 @@ struct Thinking {
 struct SeatThinking {
     key: PositionKey,
     /// The search, until it answers.
-    job: Job<Vec<Step>>,
+    job: TurnSearch,
     /// Steps found and not yet played, with the time until the next.
     queue: Vec<Step>,
     wait: f32,
@@ -86,7 +75,7 @@ pub struct EnginePlayer {
     /// An engine seat's turn of a game of more sides.
     seat: Option<SeatThinking>,
     /// Stopped searches whose threads have not ended yet.
-    abandoned: Vec<Search>,
+    abandoned: Vec<EngineSearch>,
     pub report: Option<EngineReport>,
 }
 
@@ -185,7 +174,7 @@ fn abandon_stale_searches(
         .as_ref()
         .is_some_and(|t| t.key != position_key(&game));
     if (reset || stale)
-        && let Some(t) = player.thinking.take()
+        && let Some(mut t) = player.thinking.take()
     {
         t.search.stop();
         player.abandoned.push(t.search);
@@ -201,58 +190,17 @@ fn abandon_stale_searches(
 }
 
 /// Gets the searcher back from stopped searches once their threads are done.
-#[cfg(not(target_arch = "wasm32"))]
 fn collect_abandoned(mut player: ResMut<EnginePlayer>) {
     let mut i = 0;
     while i < player.abandoned.len() {
-        if player.abandoned[i].is_finished() {
-            let (searcher, _) = player.abandoned.swap_remove(i).join();
-            player.searcher.get_or_insert(searcher);
+        if player.abandoned[i].poll() {
+            if let (Some(searcher), _) = player.abandoned.swap_remove(i).finish() {
+                player.searcher.get_or_insert(searcher);
+            }
         } else {
             i += 1;
         }
     }
-}
-
-/// A stopped worker search has ended its worker: nothing comes back.
-#[cfg(target_arch = "wasm32")]
-fn collect_abandoned(mut player: ResMut<EnginePlayer>) {
-    player.abandoned.clear();
-}
-
-/// Whether the search has answered (a worker's lines read on the way), with its
-/// latest depth for the panel.
-#[cfg(not(target_arch = "wasm32"))]
-fn search_answered(t: &mut Thinking) -> bool {
-    t.search.is_finished()
-}
-
-#[cfg(target_arch = "wasm32")]
-fn search_answered(t: &mut Thinking) -> bool {
-    let done = t.search.poll();
-    if let (Some(info), Ok(mut p)) = (t.search.progress(), t.progress.lock()) {
-        *p = Some(info.clone());
-    }
-    done
-}
-
-/// The answered search's result, and the searcher to keep (a thread's).
-#[cfg(not(target_arch = "wasm32"))]
-fn search_result(search: Search) -> (Option<Searcher>, SearchResult) {
-    let (searcher, result) = search.join();
-    (Some(searcher), result)
-}
-
-#[cfg(target_arch = "wasm32")]
-fn search_result(mut search: Search) -> (Option<Searcher>, SearchResult) {
-    let result = search.take_result().unwrap_or(SearchResult {
-        best: None,
-        score: Score::Cp(0),
-        depth: 0,
-        nodes: 0,
-        pv: Vec::new(),
-    });
-    (None, result)
 }
 
 fn play_finished_search(
@@ -265,7 +213,7 @@ fn play_finished_search(
     let Some(t) = player.thinking.as_mut() else {
         return;
     };
-    let answered = search_answered(t);
+    let answered = t.search.poll();
     // Progress for the evaluation panel while it thinks.
     let progress = t.progress.lock().map(|p| p.clone()).unwrap_or(None);
     if let Some(info) = progress {
@@ -284,7 +232,7 @@ fn play_finished_search(
         return;
     }
     let t = player.thinking.take().expect("checked");
-    let (searcher, result) = search_result(t.search);
+    let (searcher, result) = t.search.finish();
     if let Some(searcher) = searcher {
         player.searcher = Some(searcher);
     }
@@ -345,25 +293,33 @@ fn start_thinking(
         return;
     };
     let progress: Arc<Mutex<Option<SearchInfo>>> = Arc::default();
-    let limits = limits_for(&session, &clocks);
-    #[cfg(not(target_arch = "wasm32"))]
-    let search = {
-        let software = rasteriser.as_deref() == Some(&Rasteriser::Software);
-        let kept = player.searcher.take();
-        search_on_a_thread(
-            &session, software, kept, &trainer, &position, limits, &progress,
-        )
+    let software = rasteriser.as_deref() == Some(&Rasteriser::Software);
+    let ask = SearchAsk {
+        game: game.game.clone(),
+        position: position.clone(),
+        limits: limits_for(&session, &clocks),
+        options: SearchOptions {
+            skill: session.level,
+            hash_mb: 32,
+            threads: search_threads(cores(), software),
+            ..SearchOptions::default()
+        },
+        kept: player.searcher.take(),
+        // The endgame tables of the position, when there are: perfect play in them.
+        tables: Arc::clone(&trainer.tables),
+        purpose: "opponent",
     };
-    #[cfg(target_arch = "wasm32")]
-    let search = {
-        let _ = (&rasteriser, &trainer);
-        let variant = position.rules().id().to_string();
-        match Search::start(&variant, &position, session.level.level(), &limits) {
-            Ok(search) => search,
-            Err(e) => {
-                bevy::log::error!("{e}");
-                return;
-            }
+    let sink = Arc::clone(&progress);
+    let started = EngineSearch::start(ask, move |_, info| {
+        if let Ok(mut p) = sink.lock() {
+            *p = Some(info.clone());
+        }
+    });
+    let search = match started {
+        Ok(search) => search,
+        Err(e) => {
+            bevy::log::error!("{e}");
+            return;
         }
     };
     player.thinking = Some(Thinking {
@@ -374,49 +330,6 @@ fn start_thinking(
         progress,
         position,
     });
-}
-
-/// The native search: on its own thread, with the searcher kept from the last one
-/// (its hash table) and the position's endgame tables.
-#[cfg(not(target_arch = "wasm32"))]
-fn search_on_a_thread(
-    session: &Session,
-    software: bool,
-    kept: Option<Searcher>,
-    trainer: &Trainer,
-    position: &Position,
-    limits: SearchLimits,
-    progress: &Arc<Mutex<Option<SearchInfo>>>,
-) -> RunningSearch {
-    let options = SearchOptions {
-        skill: session.level,
-        hash_mb: 32,
-        threads: search_threads(cores(), software),
-        ..SearchOptions::default()
-    };
-    // The endgame tables of the position, when there are: perfect play in them.
-    let tables = Arc::clone(&trainer.tables);
-    // Made (or re-optioned) on the search thread: a fresh hash table takes a while.
-    let make = move || {
-        let mut searcher = kept.unwrap_or_else(|| Searcher::new(options));
-        if *searcher.options() != options {
-            searcher.set_options(options);
-        }
-        searcher.set_tablebases(tables);
-        searcher
-    };
-    let sink = Arc::clone(progress);
-    RunningSearch::start(
-        make,
-        position.clone(),
-        limits,
-        move |_, info| {
-            if let Ok(mut p) = sink.lock() {
-                *p = Some(info.clone());
-            }
-        },
-        |_, _| {},
-    )
 }
 
 /// Engine seats of a game of more sides: a search for the seat on move starts, then
@@ -451,7 +364,10 @@ fn play_engine_seats(
         return;
     }
     let nodes = u64::from(seats.nodes[side.index()].max(1));
-    player.seat = Some(start_seat_search(&game, strategy, nodes));
+    match start_seat_search(&game, strategy, nodes) {
+        Ok(seat) => player.seat = Some(seat),
+        Err(e) => bevy::log::error!("{e}"),
+    }
 }
 
 /// Takes the searched turn when it has come and plays its next step when it is due;
@@ -463,10 +379,13 @@ fn play_seat_steps(
 ) -> bool {
     if !t.arrived {
         match t.job.poll() {
-            Answer::Pending => return false,
-            Answer::Ready(steps) => t.queue = steps,
+            TurnAnswer::Pending => return false,
+            TurnAnswer::Ready(steps) => {
+                t.queue = steps.unwrap_or_default();
+                crate::web::milestone(&format!("seat played {} steps", t.queue.len()));
+            }
             // No answer (its thread failed): the seat searches again.
-            Answer::Lost => return true,
+            TurnAnswer::Lost => return true,
         }
         t.wait = 0.25;
         t.arrived = true;
@@ -482,33 +401,26 @@ fn play_seat_steps(
     t.queue.is_empty()
 }
 
-/// A seat's search for a whole turn on its own thread.
+/// A seat's search for a whole turn, off the frame.
 fn start_seat_search(
     game: &CurrentGame,
     strategy: hexchess_engine::multi::Strategy,
     nodes: u64,
-) -> SeatThinking {
+) -> Result<SeatThinking, String> {
     let copy = game.game.clone();
     let seed = copy.turns().len() as u64 + copy.side_to_move().index() as u64 * 7919;
-    let job = Job::start("hexchess-seat", SEARCH_STACK, move |stop| {
-        let mut searcher = MultiSearcher::new(strategy, seed);
-        let limits = MultiLimits {
-            nodes,
-            depth: 64,
-            time: Some(Duration::from_secs(5)),
-        };
-        searcher
-            .choose(&copy, &limits, &stop)
-            .map(|c| c.steps)
-            .unwrap_or_default()
-    });
-    SeatThinking {
+    let limits = MultiLimits {
+        nodes,
+        depth: 64,
+        time: Some(Duration::from_secs(5)),
+    };
+    Ok(SeatThinking {
         key: position_key(game),
-        job,
+        job: TurnSearch::start("hexchess-seat", copy, strategy, seed, limits)?,
         queue: Vec::new(),
         wait: 0.0,
         arrived: false,
-    }
+    })
 }
 
 /// Threads for the engine's search (they help only at full strength): the machine's

@@ -7,11 +7,19 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use bevy::prelude::*;
-use hexchess_core::{Move, Position};
-use hexchess_engine::review::{GameReview, ReviewError, review_game};
-use hexchess_engine::{SearchLimits, SearchOptions, Searcher};
+use hexchess_core::{Game, Move, Position};
+use hexchess_engine::review::{GameReview, ReviewError};
+#[cfg(target_arch = "wasm32")]
+use hexchess_engine::review::{Searched, review_searched};
+use hexchess_engine::{SearchLimits, SearchOptions};
+#[cfg(not(target_arch = "wasm32"))]
+use hexchess_engine::{Searcher, review::review_game};
 
-use super::work::{Answer, Job, SEARCH_STACK};
+#[cfg(target_arch = "wasm32")]
+use super::engine_search::{EngineSearch, SearchAsk};
+use super::work::Answer;
+#[cfg(not(target_arch = "wasm32"))]
+use super::work::{Job, SEARCH_STACK};
 use crate::game::{CurrentGame, GameNotice};
 
 /// Nodes searched in each position: a 90-ply game takes about ten seconds on one core
@@ -26,14 +34,21 @@ pub enum GameReviewRequest {
     Stop,
 }
 
-/// A review running on its thread (dropped: stopped).
+/// A review running off the frame (dropped: stopped).
 struct Running {
     /// Positions searched so far, of `total`.
     done: Arc<AtomicUsize>,
     total: usize,
-    job: Job<Result<GameReview, ReviewError>>,
+    job: ReviewWork,
     of: Reviewed,
 }
+
+/// The review's work: natively one job on its own thread; in a browser, the positions
+/// searched one after another by an engine worker, judged here at the end.
+#[cfg(not(target_arch = "wasm32"))]
+type ReviewWork = Job<Result<GameReview, ReviewError>>;
+#[cfg(target_arch = "wasm32")]
+type ReviewWork = WorkerReview;
 
 /// The game a review is of: its variant and start (as the game keeps them: no replay
 /// needed to compare, which the panel does every frame) and its moves.
@@ -133,12 +148,13 @@ fn answer_review_requests(
             ));
             continue;
         };
-        state.running = Some(start(of));
+        state.running = Some(start(of, game.game.clone()));
     }
 }
 
 /// The review of the game so far, on a thread.
-fn start((of, start): (Reviewed, Position)) -> Running {
+#[cfg(not(target_arch = "wasm32"))]
+fn start((of, start): (Reviewed, Position), _game: Game) -> Running {
     let done = Arc::new(AtomicUsize::new(0));
     let total = of.moves.len() + 1;
     let (counter, moves) = (Arc::clone(&done), of.moves.clone());
@@ -163,6 +179,101 @@ fn start((of, start): (Reviewed, Position)) -> Running {
     }
 }
 
+/// The review of the game so far, by an engine worker.
+#[cfg(target_arch = "wasm32")]
+fn start((of, start): (Reviewed, Position), game: Game) -> Running {
+    let done = Arc::new(AtomicUsize::new(0));
+    let total = of.moves.len() + 1;
+    let job = WorkerReview {
+        game,
+        pos: start.clone(),
+        start,
+        moves: of.moves.clone(),
+        searched: Vec::new(),
+        search: None,
+        done: Arc::clone(&done),
+    };
+    Running {
+        done,
+        total,
+        job,
+        of,
+    }
+}
+
+/// A review in a browser: each position of the game searched in turn by the review's
+/// engine worker (with the game's history, as the native review's searcher has it),
+/// then every move judged from those searches as the native review judges them.
+#[cfg(target_arch = "wasm32")]
+struct WorkerReview {
+    /// The game reviewed (the engine is given it up to each position).
+    game: Game,
+    start: Position,
+    moves: Vec<Move>,
+    /// The position searched now, or next.
+    pos: Position,
+    searched: Vec<Searched>,
+    search: Option<EngineSearch>,
+    done: Arc<AtomicUsize>,
+}
+
+#[cfg(target_arch = "wasm32")]
+impl WorkerReview {
+    /// Takes a search that has answered and starts the next one; the review once
+    /// every position is searched.
+    fn poll(&mut self) -> Answer<Result<GameReview, ReviewError>> {
+        if let Some(search) = self.search.as_mut() {
+            if !search.poll() {
+                return Answer::Pending;
+            }
+            let (_, result) = self.search.take().expect("polled above").finish();
+            self.searched
+                .push(Searched::from_result(&self.pos, &result));
+            self.next_position();
+        }
+        let k = self.searched.len();
+        if k == self.moves.len()
+            && let Some(over) = Searched::finished(&self.pos)
+        {
+            self.searched.push(over);
+            self.next_position();
+        }
+        if self.searched.len() > self.moves.len() {
+            return Answer::Ready(review_searched(&self.start, &self.moves, &self.searched));
+        }
+        let ask = SearchAsk {
+            game: self.game.rewound(k),
+            position: self.pos.clone(),
+            limits: SearchLimits {
+                nodes: Some(REVIEW_NODES),
+                ..SearchLimits::default()
+            },
+            options: SearchOptions::default(),
+            kept: None,
+            tables: Arc::default(),
+            purpose: "review",
+        };
+        match EngineSearch::start(ask, |_, _| {}) {
+            Ok(search) => {
+                self.search = Some(search);
+                Answer::Pending
+            }
+            Err(e) => {
+                error!("{e}");
+                Answer::Lost
+            }
+        }
+    }
+
+    /// Counts the position searched and moves on to the next.
+    fn next_position(&mut self) {
+        if let Some(&mv) = self.moves.get(self.searched.len() - 1) {
+            self.pos.make_move(mv);
+        }
+        self.done.store(self.searched.len(), Ordering::Relaxed);
+    }
+}
+
 /// A finished review becomes the game's.
 fn collect_review(mut state: ResMut<GameReviewState>, mut notices: MessageWriter<GameNotice>) {
     let Some(r) = state.running.as_mut() else {
@@ -176,7 +287,10 @@ fn collect_review(mut state: ResMut<GameReviewState>, mut notices: MessageWriter
         return;
     };
     match answer {
-        Answer::Ready(Ok(review)) => state.done = Some((r.of, review)),
+        Answer::Ready(Ok(review)) => {
+            crate::web::milestone(&format!("review done {} moves", review.moves.len()));
+            state.done = Some((r.of, review));
+        }
         Answer::Ready(Err(e)) => {
             notices.write(GameNotice(format!("the review stopped: {e}")));
         }

@@ -14,11 +14,13 @@ use bevy::prelude::*;
 use hexchess_core::{Position, Rules, Side};
 use hexchess_engine::endgame::rank;
 use hexchess_engine::{Skill, TableShelf, Tablebases};
-use hexchess_tablebase::{Material, Table, Value, default_dir, table_path};
+use hexchess_tablebase::{Material, Table, Value, default_dir};
 use rand::Rng;
 
 use super::session::{Mode, StartGame};
-use super::work::{Answer, Job, SMALL_STACK};
+use super::work::Answer;
+#[cfg(not(target_arch = "wasm32"))]
+use super::work::{Job, SMALL_STACK};
 use crate::game::{BoardChanged, CurrentGame, GameNotice, GameSet, Variants};
 
 /// The endings offered, White's men first: each is a win for White in most positions.
@@ -81,19 +83,47 @@ impl Drill {
     }
 }
 
-/// A table being built on its own thread.
+/// A table being built off the frame.
 pub struct Building {
     pub ending: String,
     /// What it is doing (the build's progress lines).
     pub progress: Arc<Mutex<String>>,
-    job: Job<Result<(), String>>,
+    job: TableWork,
     request: StartDrill,
 }
+
+/// The build: natively on its own thread; in a browser, in an engine worker of its
+/// own, whose tables come back as files into the page's store.
+#[cfg(not(target_arch = "wasm32"))]
+type TableWork = Job<Result<(), String>>;
+#[cfg(target_arch = "wasm32")]
+type TableWork = crate::web::worker::TableBuild;
 
 impl Building {
     /// Asks the build to stop; the drill is not started.
     pub fn cancel(&self) {
         self.job.stop();
+    }
+
+    /// Whether it is done, and how it went.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn poll(&mut self) -> Answer<Result<(), String>> {
+        self.job.poll()
+    }
+
+    #[cfg(target_arch = "wasm32")]
+    fn poll(&mut self) -> Answer<Result<(), String>> {
+        use crate::web::worker::Built;
+        match self.job.poll() {
+            Built::Working(Some(line)) => {
+                if let Ok(mut p) = self.progress.lock() {
+                    *p = line;
+                }
+                Answer::Pending
+            }
+            Built::Working(None) => Answer::Pending,
+            Built::Done(outcome) => Answer::Ready(outcome),
+        }
     }
 }
 
@@ -175,53 +205,60 @@ fn start_drills(
                 &mut start_game,
             ),
             // Missing, or from other rules or damaged: (re)built on a thread first.
-            Err(_) => {
-                trainer.building = Some(build_on_thread(dir, rules, material, request.clone()));
-            }
+            Err(_) => match build_off_the_frame(dir, rules, material, request.clone()) {
+                Ok(building) => trainer.building = Some(building),
+                Err(e) => {
+                    notices.write(GameNotice(format!("{}: {e}", request.ending)));
+                }
+            },
         }
     }
 }
 
-/// Builds every table `material` needs that is not on disk yet, and saves each.
-fn build_on_thread(
+/// Builds every table `material` needs that is not in `dir` yet, and saves each, in an
+/// engine worker of its own (the tables come back as files).
+#[cfg(target_arch = "wasm32")]
+fn build_off_the_frame(
     dir: PathBuf,
     rules: Arc<Rules>,
     material: Material,
     request: StartDrill,
-) -> Building {
+) -> Result<Building, String> {
+    let _ = (dir, rules, material);
+    let job = crate::web::worker::TableBuild::start(&request.variant, &request.ending)?;
+    Ok(Building {
+        ending: request.ending.clone(),
+        progress: Arc::new(Mutex::new(String::from("starting"))),
+        job,
+        request,
+    })
+}
+
+/// Builds every table `material` needs that is not on disk yet, and saves each, on a
+/// thread.
+#[cfg(not(target_arch = "wasm32"))]
+fn build_off_the_frame(
+    dir: PathBuf,
+    rules: Arc<Rules>,
+    material: Material,
+    request: StartDrill,
+) -> Result<Building, String> {
     let progress = Arc::new(Mutex::new(String::from("starting")));
     let sink = Arc::clone(&progress);
     let job = Job::start("hexchess-tables", SMALL_STACK, move |halt| {
-        // Smallest first, each written as soon as it is done, so a stop keeps what was
-        // finished (each build makes its smaller tables again in memory: they are small).
-        let mut needed = material.endings_reached(&rules);
-        needed.reverse();
-        for m in needed {
-            let path = table_path(&dir, &rules, &m);
-            if Table::read(&path, &rules).is_ok_and(|t| t.material() == &m) {
-                continue;
+        let mut tell = |line: &str| {
+            if let Ok(mut p) = sink.lock() {
+                *p = line.to_string();
             }
-            let mut tell = |line: &str| {
-                if let Ok(mut p) = sink.lock() {
-                    *p = format!("{}: {}", m.name(&rules), line.trim());
-                }
-            };
-            let table =
-                Table::generate_with(&rules, &m, &mut tell, &halt).map_err(|e| e.to_string())?;
-            if let Some(parent) = path.parent() {
-                std::fs::create_dir_all(parent)
-                    .map_err(|e| format!("{}: {e}", parent.display()))?;
-            }
-            table.write(&path).map_err(|e| e.to_string())?;
-        }
-        Ok(())
+        };
+        hexchess_tablebase::build_missing(&dir, &rules, &material, &mut tell, &halt, &mut |_| {})
     });
-    Building {
+    Ok(Building {
         ending: request.ending.clone(),
         progress,
         job,
         request,
-    }
+    })
 }
 
 /// A finished build starts its drill (or says why it could not).
@@ -234,7 +271,7 @@ fn finish_builds(
     let Some(building) = trainer.building.as_mut() else {
         return;
     };
-    let outcome = match building.job.poll() {
+    let outcome = match building.poll() {
         Answer::Pending => return,
         Answer::Ready(outcome) => outcome,
         Answer::Lost => Err("the table build failed".into()),
@@ -329,6 +366,7 @@ fn begin(
     });
     trainer.tables = Arc::new(tables);
     trainer.looked_up = None;
+    crate::web::milestone(&format!("drill started {}", request.ending));
     start_game.write(StartGame {
         variant: request.variant.clone(),
         mode: Mode::HumanVsEngine { human: Side::White },

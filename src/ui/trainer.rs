@@ -67,6 +67,13 @@ pub(super) fn open_trainer(mut opens: MessageReader<OpenTrainer>, mut memory: Re
     }
 }
 
+/// How long a table built for the trainer is kept: on disk natively; in a browser in
+/// the page's memory (megabytes are too many for its storage).
+#[cfg(not(target_arch = "wasm32"))]
+const KEPT: &str = "it is saved for next time";
+#[cfg(target_arch = "wasm32")]
+const KEPT: &str = "it is kept while this page is open";
+
 pub(super) fn trainer_window(
     mut contexts: EguiContexts,
     mut memory: ResMut<UiMemory>,
@@ -91,7 +98,7 @@ pub(super) fn trainer_window(
         .show(ctx, |ui| {
             if let Some(b) = &trainer.building {
                 ui.label(format!(
-                    "Solving {} once for this variant (it is saved for next time)…",
+                    "Solving {} once for this variant ({KEPT})…",
                     ending_label(&b.ending)
                 ));
                 ui.horizontal(|ui| {

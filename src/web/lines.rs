@@ -2,8 +2,9 @@
 //! tested on every platform: the page's address as a command line, and the engine
 //! protocol's lines to and from the worker.
 
-use hexchess_core::Position;
-use hexchess_engine::{Score, SearchInfo, SearchLimits};
+use hexchess_core::{Game, Position};
+use hexchess_engine::multi::{MultiLimits, Strategy};
+use hexchess_engine::{Score, SearchInfo, SearchLimits, SearchOptions};
 
 /// The options of an address's query (`?a=b&c`) and fragment (`#challenge=CODE`),
 /// with `server` the socket of the page's own host: `?variant=mccooey&fresh` is
@@ -63,6 +64,54 @@ fn decode(text: &str) -> String {
         }
     }
     String::from_utf8(out).unwrap_or_else(|_| text.to_string())
+}
+
+/// `position fen <start> moves <turn> ...`: the game from its start, so that the
+/// engine has its history (it sees repetitions coming) and not the position alone.
+pub fn position_line(game: &Game) -> String {
+    let mut line = format!("position fen {}", game.start_fen());
+    let turns = game.turn_texts();
+    if !turns.is_empty() {
+        line.push_str(" moves ");
+        line.push_str(&turns.join(" "));
+    }
+    line
+}
+
+/// What a worker is told for a two-player search of `game` (of variant `variant`):
+/// the variant, the strength, how many lines, the game so far, and the `go`.
+pub fn search_lines(
+    variant: &str,
+    game: &Game,
+    options: &SearchOptions,
+    limits: &SearchLimits,
+) -> Vec<String> {
+    vec![
+        format!("setoption name UCI_Variant value {variant}"),
+        format!("setoption name Skill value {}", options.skill.level()),
+        format!("setoption name MultiPV value {}", options.multi_pv.max(1)),
+        position_line(game),
+        go_line(limits),
+    ]
+}
+
+/// What a worker is told for a whole turn of a game of more sides: the variant, the
+/// search, the game so far, and a `go` within the nodes and time.
+pub fn turn_lines(
+    variant: &str,
+    game: &Game,
+    strategy: Strategy,
+    limits: &MultiLimits,
+) -> Vec<String> {
+    let mut go = format!("go nodes {}", limits.nodes.max(1));
+    let time = limits.time.map_or(5_000, |t| t.as_millis().max(1));
+    go.push_str(&format!(" movetime {time}"));
+    vec![
+        format!("setoption name UCI_Variant value {variant}"),
+        format!("setoption name MultiSearch value {}", strategy.name()),
+        position_line(game),
+        go,
+    ]
 }
 
 /// The protocol's `go` for these limits (always one that ends by itself).
@@ -127,7 +176,7 @@ pub fn read_info(position: &Position, line: &str) -> Option<SearchInfo> {
         time_ms: number("time").unwrap_or(0),
         hashfull: number("hashfull").unwrap_or(0) as u32,
         pv,
-        multipv: None,
+        multipv: number("multipv").map(|k| k as u32),
         bound: None,
     })
 }
@@ -181,6 +230,78 @@ mod tests {
         );
     }
 
+    /// A native protocol engine, its output kept.
+    fn engine() -> (
+        hexchess_engine::protocol::Engine,
+        std::sync::Arc<std::sync::Mutex<Vec<u8>>>,
+    ) {
+        let out = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let shared: hexchess_engine::protocol::SharedOut = out.clone();
+        let engine =
+            hexchess_engine::protocol::Engine::new(hexchess_core::Catalog::builtin(), shared);
+        (engine, out)
+    }
+
+    #[test]
+    fn the_worker_is_given_the_game_history_and_all() {
+        let catalog = hexchess_core::Catalog::builtin();
+        let rules = std::sync::Arc::clone(catalog.get("mccooey").unwrap().rules());
+        let start =
+            Game::from_moves(std::sync::Arc::clone(&rules), None, &["f5f6", "c7c6"]).unwrap();
+        let mut game = Game::from_fen(rules, &start.to_fen()).unwrap();
+        for t in ["Nf3", "Nf7", "Nd1", "Nd9", "Nf3", "Nf7"] {
+            game.play_turn(t).unwrap_or_else(|e| panic!("{t}: {e}"));
+        }
+        let options = SearchOptions {
+            skill: hexchess_engine::Skill::new(7).unwrap(),
+            multi_pv: 3,
+            ..SearchOptions::default()
+        };
+        let lines = search_lines("mccooey", &game, &options, &SearchLimits::movetime(50));
+        assert_eq!(lines[1], "setoption name Skill value 7");
+        assert_eq!(lines[2], "setoption name MultiPV value 3");
+        assert_eq!(lines[4], "go movetime 50");
+        let (mut e, out) = engine();
+        for line in &lines[..4] {
+            e.handle(line);
+        }
+        assert!(
+            out.lock().unwrap().is_empty(),
+            "{}",
+            String::from_utf8_lossy(&out.lock().unwrap())
+        );
+        assert_eq!(e.game().to_fen(), game.to_fen());
+        assert_eq!(
+            e.game().turns().len(),
+            game.turns().len(),
+            "the history is there"
+        );
+        // The engine sees what the history means: one more knight move back repeats
+        // the position a third time, and ends the engine's game as it ends ours.
+        e.handle(&format!("{} Nd1", position_line(&game)));
+        game.play_turn("Nd1").unwrap();
+        assert!(game.end().is_some());
+        assert_eq!(e.position().unwrap().outcome().is_some(), true);
+
+        // A table: whole turns.
+        let three = std::sync::Arc::clone(catalog.get("hexachess-3").unwrap().rules());
+        let table = Game::from_moves(three, None, &["e3e4", "c13d13", "l13l12"]).unwrap();
+        let limits = MultiLimits {
+            nodes: 300,
+            depth: 64,
+            time: Some(Duration::from_millis(1500)),
+        };
+        let lines = turn_lines("hexachess-3", &table, Strategy::BestReply, &limits);
+        assert_eq!(lines[1], "setoption name MultiSearch value brs");
+        assert_eq!(lines[3], "go nodes 300 movetime 1500");
+        let (mut e, out) = engine();
+        for line in &lines[..3] {
+            e.handle(line);
+        }
+        assert!(out.lock().unwrap().is_empty());
+        assert_eq!(e.game().to_fen(), table.to_fen());
+    }
+
     #[test]
     fn an_info_line_reads_back_as_the_engine_wrote_it() {
         let catalog = hexchess_core::Catalog::builtin();
@@ -211,5 +332,7 @@ mod tests {
         assert!(read_info(&pos, "info depth 3 score cp 5 lowerbound nodes 9 pv f5f6").is_none());
         assert!(read_info(&pos, "info depth 3 currmove f5f6 currmovenumber 1").is_none());
         assert!(read_info(&pos, "bestmove f5f6").is_none());
+        let second = read_info(&pos, "info depth 4 multipv 2 score cp -3 pv f5f6").unwrap();
+        assert_eq!(second.multipv, Some(2));
     }
 }

@@ -79,8 +79,8 @@ pub fn pick_file() {
     input.click();
 }
 
-/// Stores a file the page has read (`name` and its text) and queues it to be
-/// opened: what the picker does once the player has chosen, and what `index.html`
+/// Stores a file the page has read (`name` and its text, see [`upload_path`]) and
+/// queues it to be opened: what the picker does once the player has chosen, and what `index.html`
 /// calls for a file dropped on the page (the browser's windowing gives the game no
 /// drop of its own).
 #[wasm_bindgen]
@@ -90,11 +90,22 @@ pub fn hexchess_open_file(name: &str, text: &str) {
         .chars()
         .map(|c| if c == '/' || c == '\\' { '_' } else { c })
         .collect();
-    let path = PathBuf::from(format!("{UPLOADS}/{name}"));
+    let path = upload_path(&name);
     if hexchess_core::files::write_atomic(&path, text.as_bytes()).is_ok()
         && let Ok(mut picked) = PICKED.lock()
     {
         picked.push(path);
+    }
+}
+
+/// Where a picked file is kept: a variant file with the player's variants (in the
+/// page's storage, so it is there again on the next visit, as a file in the variants
+/// folder is on a desktop); any other in memory while the page is open.
+fn upload_path(name: &str) -> PathBuf {
+    let is_variant = name.to_ascii_lowercase().ends_with(".ron");
+    match hexchess_core::folders::data_dir() {
+        Some(data) if is_variant => data.join("variants").join(name),
+        _ => PathBuf::from(format!("{UPLOADS}/{name}")),
     }
 }
 

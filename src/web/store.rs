@@ -1,4 +1,5 @@
-//! The page's files: `localStorage`, one entry per file (its path is the key), and
+//! The page's files: `localStorage`, one entry per file (its path is the key), files
+//! too large for it in memory while the page is open (uploads, endgame tables), and
 //! games saved to the downloads folder as browser downloads.
 //!
 //! `localStorage` keeps text, so a file is kept as text (the game's own files are
@@ -27,9 +28,17 @@ fn in_memory<R>(f: impl FnOnce(&mut HashMap<String, Vec<u8>>) -> R) -> R {
     f(files.get_or_insert_with(HashMap::new))
 }
 
-fn is_upload(key: &str) -> bool {
-    key.strip_prefix(UPLOADS)
-        .is_some_and(|rest| rest.starts_with('/'))
+/// Where the trainer's endgame tables are kept while the page is open: in memory,
+/// as they are megabytes (built again in a worker on the next visit). The folder
+/// `hexchess_tablebase::default_dir` names in a page store.
+const TABLES: &str = "/hexchess/data/tables";
+
+/// Files kept in memory, not in `localStorage`: uploads and tables.
+fn in_memory_only(key: &str) -> bool {
+    [UPLOADS, TABLES].iter().any(|folder| {
+        key.strip_prefix(folder)
+            .is_some_and(|rest| rest.starts_with('/'))
+    })
 }
 
 /// The files of the game's page.
@@ -48,7 +57,7 @@ fn js_error(e: wasm_bindgen::JsValue) -> io::Error {
 
 impl PageStore for LocalStorage {
     fn get(&self, key: &str) -> Option<Vec<u8>> {
-        if is_upload(key) {
+        if in_memory_only(key) {
             return in_memory(|files| files.get(key).cloned());
         }
         storage()?
@@ -65,7 +74,7 @@ impl PageStore for LocalStorage {
         {
             return download(name, bytes);
         }
-        if is_upload(key) {
+        if in_memory_only(key) {
             in_memory(|files| files.insert(key.to_string(), bytes.to_vec()));
             return Ok(());
         }
@@ -77,13 +86,39 @@ impl PageStore for LocalStorage {
     }
 
     fn remove(&self, key: &str) {
-        if is_upload(key) {
+        if in_memory_only(key) {
             in_memory(|files| files.remove(key));
             return;
         }
         if let Some(s) = storage() {
             let _ = s.remove_item(key);
         }
+    }
+
+    fn keys(&self, prefix: &str) -> Vec<String> {
+        let mut keys: Vec<String> = in_memory(|files| {
+            files
+                .keys()
+                .filter(|k| k.starts_with(prefix))
+                .cloned()
+                .collect()
+        });
+        if let Some(s) = storage() {
+            let count = s.length().unwrap_or(0);
+            keys.extend(
+                (0..count)
+                    .filter_map(|i| s.key(i).ok().flatten())
+                    .filter(|k| k.starts_with(prefix)),
+            );
+        }
+        keys
+    }
+
+    fn contains(&self, key: &str) -> bool {
+        if in_memory_only(key) {
+            return in_memory(|files| files.contains_key(key));
+        }
+        storage().is_some_and(|s| s.get_item(key).ok().flatten().is_some())
     }
 }
 

@@ -1,163 +1,304 @@
-//! The engine in its Web Worker (`engine_worker.js`, the `hexchess-web-engine` crate),
-//! searched as the native opponent searches on its thread: a search starts, the frame
-//! looks each time whether it has answered, and its progress feeds the evaluation
-//! panel.
+//! The engine in Web Workers (`engine_worker.js`, the `hexchess-web-engine` crate):
+//! everything the native game does on a thread of its own goes to a worker in the
+//! browser (the page itself has no threads): the opponent's search, an engine seat's
+//! turn, the analysis board and the hint, the game review, the trainer's table builds.
 //!
-//! The worker speaks the engine's text protocol. A search in the worker cannot be
-//! stopped by a message (the worker is busy searching), so a search the game no
-//! longer wants ends the worker itself; the next search starts a fresh one.
+//! A worker speaks the engine's text protocol, one line per message, and takes files
+//! (variant files and endgame tables) as `{file, bytes}` messages. A search in a
+//! worker cannot be stopped by a message (the worker is busy searching), so work the
+//! game no longer wants ends its worker; the next search starts a fresh one. A worker
+//! whose search answered waits for the next search of the same purpose, with its
+//! hash table.
 
 use std::cell::RefCell;
-use std::collections::VecDeque;
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::path::Path;
 use std::rc::Rc;
 
-use hexchess_core::Position;
-use hexchess_engine::{Score, SearchInfo, SearchLimits, SearchResult};
+use hexchess_core::{Position, files, folders};
+use hexchess_engine::{Score, SearchInfo, SearchResult};
 
-use super::lines::{go_line, read_info};
+use super::lines::read_info;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
-use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
+use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
 
 /// The worker script, beside the page.
 const SCRIPT: &str = "./engine_worker.js";
 
-/// The worker and the lines it has written that nobody has read yet.
-struct Engine {
+/// A live worker: the browser's object, the lines it has written that nobody has read
+/// yet, and the files it has been given.
+struct Live {
     worker: Worker,
     lines: Rc<RefCell<VecDeque<String>>>,
     _on_message: Closure<dyn FnMut(MessageEvent)>,
-    /// The search whose answer is awaited (its key).
-    searching: Option<u64>,
+    _on_error: Closure<dyn FnMut(ErrorEvent)>,
+    /// The files handed over (key and length: a file written again is handed again).
+    shared: HashSet<(String, usize)>,
 }
 
 thread_local! {
-    static ENGINE: RefCell<Option<Engine>> = const { RefCell::new(None) };
+    static LIVE: RefCell<HashMap<u64, Live>> = RefCell::new(HashMap::new());
+    /// Workers whose search answered, waiting for the next of their purpose.
+    static IDLE: RefCell<HashMap<&'static str, EngineWorker>> = RefCell::new(HashMap::new());
     static NEXT: RefCell<u64> = const { RefCell::new(0) };
 }
 
-fn start_worker() -> Result<Engine, String> {
-    let options = WorkerOptions::new();
-    options.set_type(WorkerType::Module);
-    let worker = Worker::new_with_options(SCRIPT, &options)
-        .map_err(|e| format!("the engine's worker did not start: {e:?}"))?;
-    let lines: Rc<RefCell<VecDeque<String>>> = Rc::default();
-    let sink = Rc::clone(&lines);
-    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
-        if let Some(line) = event.data().as_string() {
-            sink.borrow_mut().push_back(line);
-        }
-    });
-    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-    Ok(Engine {
-        worker,
-        lines,
-        _on_message: on_message,
-        searching: None,
-    })
-}
-
-/// A search in the worker, known by its key.
+/// One engine worker, known by its number (the browser's objects stay on the page's
+/// thread, so this handle can sit in a resource). Dropping it ends the worker.
 #[derive(Debug)]
-pub struct WorkerSearch {
-    key: u64,
-    position: Position,
-    latest: Option<SearchInfo>,
-    answer: Option<SearchResult>,
+pub struct EngineWorker {
+    id: u64,
 }
 
-impl WorkerSearch {
-    /// Asks the worker to search `position` of variant `variant` at `level` within
-    /// `limits`. A search of no bound (infinite) is given one second: the worker
-    /// cannot be told to stop.
-    pub fn start(
-        variant: &str,
-        position: &Position,
-        level: u8,
-        limits: &SearchLimits,
-    ) -> Result<WorkerSearch, String> {
-        let key = NEXT.with(|n| {
+impl EngineWorker {
+    /// A fresh worker (its wasm loads while the first lines wait in its queue).
+    pub fn start() -> Result<EngineWorker, String> {
+        let options = WorkerOptions::new();
+        options.set_type(WorkerType::Module);
+        let worker = Worker::new_with_options(SCRIPT, &options)
+            .map_err(|e| format!("the engine's worker did not start: {e:?}"))?;
+        let lines: Rc<RefCell<VecDeque<String>>> = Rc::default();
+        let sink = Rc::clone(&lines);
+        let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+            let data = event.data();
+            match data.as_string() {
+                Some(line) => sink.borrow_mut().push_back(line),
+                None => keep_file(&data),
+            }
+        });
+        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        // A worker that fails (its wasm did not load, or stopped) answers nothing
+        // more: whatever waits for it is told, and ends.
+        let told = Rc::clone(&lines);
+        let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(move |event: ErrorEvent| {
+            let mut lines = told.borrow_mut();
+            lines.push_back(format!(
+                "info string error: the engine's worker failed: {}",
+                event.message()
+            ));
+            lines.push_back("bestmove (none)".to_string());
+        });
+        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        let id = NEXT.with(|n| {
             *n.borrow_mut() += 1;
             *n.borrow()
         });
-        ENGINE.with(|cell| {
-            let mut engine = cell.borrow_mut();
-            if engine.is_none() {
-                *engine = Some(start_worker()?);
+        let live = Live {
+            worker,
+            lines,
+            _on_message: on_message,
+            _on_error: on_error,
+            shared: HashSet::new(),
+        };
+        LIVE.with(|l| l.borrow_mut().insert(id, live));
+        Ok(EngineWorker { id })
+    }
+
+    /// The worker that last answered for `purpose`, or a fresh one.
+    pub fn for_purpose(purpose: &'static str) -> Result<EngineWorker, String> {
+        match IDLE.with(|idle| idle.borrow_mut().remove(purpose)) {
+            Some(worker) => Ok(worker),
+            None => EngineWorker::start(),
+        }
+    }
+
+    /// Keeps this worker (its search answered) for the next search of `purpose`.
+    pub fn keep_for(self, purpose: &'static str) {
+        IDLE.with(|idle| idle.borrow_mut().insert(purpose, self));
+    }
+
+    fn with<R>(&self, f: impl FnOnce(&mut Live) -> R) -> Option<R> {
+        LIVE.with(|l| l.borrow_mut().get_mut(&self.id).map(f))
+    }
+
+    fn post(&self, message: &JsValue) -> Result<(), String> {
+        self.with(|live| live.worker.post_message(message))
+            .ok_or("the engine's worker has ended")?
+            .map_err(|e| format!("the engine's worker took no message: {e:?}"))
+    }
+
+    /// Sends protocol lines, in order.
+    pub fn send(&self, lines: &[String]) -> Result<(), String> {
+        for line in lines {
+            self.post(&JsValue::from_str(line))?;
+        }
+        Ok(())
+    }
+
+    /// Hands the worker the page's variant files and endgame tables it does not have
+    /// yet, and points its engine at the variant files when there are new ones: a
+    /// player's own variant and the tables built for the trainer work there too.
+    pub fn share_files(&self) -> Result<(), String> {
+        let Some(data) = folders::data_dir() else {
+            return Ok(());
+        };
+        let variants = data.join("variants");
+        let mut new_variants = false;
+        for folder in [variants.clone(), data.join("tables")] {
+            for key in stored_under(&folder) {
+                let Some(bytes) = files::page_store().and_then(|s| s.get(&key)) else {
+                    continue;
+                };
+                let fresh = self
+                    .with(|live| live.shared.insert((key.clone(), bytes.len())))
+                    .unwrap_or(false);
+                if !fresh {
+                    continue;
+                }
+                self.post(&file_message(&key, &bytes))?;
+                new_variants |= folder == variants;
             }
-            let engine = engine.as_mut().expect("made above");
-            engine.lines.borrow_mut().clear();
-            engine.searching = Some(key);
-            for line in [
-                format!("setoption name UCI_Variant value {variant}"),
-                format!("setoption name Skill value {level}"),
-                format!("position fen {}", position.to_fen()),
-                go_line(limits),
-            ] {
-                engine
-                    .worker
-                    .post_message(&JsValue::from_str(&line))
-                    .map_err(|e| format!("the engine's worker took no message: {e:?}"))?;
-            }
-            Ok::<(), String>(())
-        })?;
+        }
+        if new_variants {
+            self.send(&[format!(
+                "setoption name VariantPath value {}",
+                variants.display()
+            )])?;
+        }
+        Ok(())
+    }
+
+    /// Asks the worker to build the tables of the trainer's `ending` of `variant`:
+    /// they come back as files, then `info string tables done`.
+    pub fn build_tables(&self, variant: &str, ending: &str) -> Result<(), String> {
+        let build = js_sys::Object::new();
+        set(&build, "variant", &JsValue::from_str(variant));
+        set(&build, "ending", &JsValue::from_str(ending));
+        let message = js_sys::Object::new();
+        set(&message, "build", &build);
+        self.post(&message)
+    }
+
+    /// The lines the worker has written since the last call.
+    pub fn take_lines(&self) -> Vec<String> {
+        self.with(|live| live.lines.borrow_mut().drain(..).collect())
+            .unwrap_or_default()
+    }
+}
+
+impl Drop for EngineWorker {
+    fn drop(&mut self) {
+        if let Some(live) = LIVE.with(|l| l.borrow_mut().remove(&self.id)) {
+            live.worker.terminate();
+        }
+    }
+}
+
+fn set(object: &js_sys::Object, name: &str, value: &JsValue) {
+    let _ = js_sys::Reflect::set(object, &JsValue::from_str(name), value);
+}
+
+/// Every stored file anywhere under `folder`.
+fn stored_under(folder: &Path) -> Vec<String> {
+    let prefix = format!("{}/", folder.display());
+    files::page_store().map_or_else(Vec::new, |s| s.keys(&prefix))
+}
+
+fn file_message(key: &str, bytes: &[u8]) -> JsValue {
+    let message = js_sys::Object::new();
+    set(&message, "file", &JsValue::from_str(key));
+    set(&message, "bytes", &js_sys::Uint8Array::from(bytes).into());
+    message.into()
+}
+
+/// A file a worker made (a table it built), kept in the page's store where the game
+/// reads it.
+fn keep_file(data: &JsValue) {
+    let get = |name: &str| js_sys::Reflect::get(data, &JsValue::from_str(name)).ok();
+    let (Some(path), Some(bytes)) = (get("file").and_then(|f| f.as_string()), get("bytes")) else {
+        bevy::log::warn!("engine worker: a message that is neither a line nor a file");
+        return;
+    };
+    let bytes = js_sys::Uint8Array::new(&bytes).to_vec();
+    if let Err(e) = files::write_atomic(Path::new(&path), &bytes) {
+        bevy::log::warn!("{path}: {e}");
+    }
+}
+
+/// A two-player search in a worker, read as a native search is: its reports as they
+/// come, then its answer.
+pub struct WorkerSearch {
+    /// Its worker, until it answers or is given up.
+    worker: Option<EngineWorker>,
+    purpose: &'static str,
+    position: Position,
+    /// In a mutex only so that a search can sit in a resource; never contended.
+    on_info: std::sync::Mutex<Box<dyn FnMut(&Position, &SearchInfo) + Send>>,
+    latest: Option<SearchInfo>,
+    answer: Option<SearchResult>,
+    /// The worker refused a line of this search: its answer is not for this position.
+    refused: bool,
+}
+
+impl WorkerSearch {
+    /// Sends `lines` (ending with the `go`) to the worker of `purpose` to search
+    /// `position`; each completed depth is given to `on_info` when
+    /// [`WorkerSearch::poll`] reads it.
+    pub fn start(
+        purpose: &'static str,
+        position: Position,
+        lines: &[String],
+        on_info: impl FnMut(&Position, &SearchInfo) + Send + 'static,
+    ) -> Result<WorkerSearch, String> {
+        let worker = EngineWorker::for_purpose(purpose)?;
+        worker.take_lines();
+        worker.share_files()?;
+        worker.send(lines)?;
         Ok(WorkerSearch {
-            key,
-            position: position.clone(),
+            worker: Some(worker),
+            purpose,
+            position,
+            on_info: std::sync::Mutex::new(Box::new(on_info)),
             latest: None,
             answer: None,
+            refused: false,
         })
     }
 
-    /// Reads what the worker has said; true once the search has answered.
+    /// Reads what the worker has said; true once the search has answered (or its
+    /// worker was given up).
     pub fn poll(&mut self) -> bool {
-        if self.answer.is_some() {
+        let Some(worker) = self.worker.as_ref() else {
             return true;
-        }
-        let lines: Vec<String> = ENGINE.with(|cell| match cell.borrow().as_ref() {
-            Some(e) if e.searching == Some(self.key) => e.lines.borrow_mut().drain(..).collect(),
-            _ => Vec::new(),
-        });
-        for line in lines {
+        };
+        for line in worker.take_lines() {
             if let Some(info) = read_info(&self.position, &line) {
+                let on_info = self.on_info.get_mut().unwrap_or_else(|e| e.into_inner());
+                on_info(&self.position, &info);
                 self.latest = Some(info);
             } else if let Some(best) = line.strip_prefix("bestmove ") {
+                let best = if self.refused { "(none)" } else { best };
                 self.answer = Some(self.result(best));
-                ENGINE.with(|cell| {
-                    if let Some(e) = cell.borrow_mut().as_mut() {
-                        e.searching = None;
-                    }
-                });
+                if let Some(worker) = self.worker.take() {
+                    worker.keep_for(self.purpose);
+                }
+                return true;
             } else if line.starts_with("info string error") {
                 bevy::log::warn!("engine worker: {line}");
+                // A player's variant file it could not read leaves the others
+                // playable; anything else refused the search's own lines.
+                self.refused |= !line.contains("variant file left out");
             }
         }
-        self.answer.is_some()
+        false
     }
 
-    /// The latest completed depth.
-    pub fn progress(&self) -> Option<&SearchInfo> {
-        self.latest.as_ref()
+    /// Gives the search up: its worker ends (the next search starts a fresh one).
+    pub fn stop(&mut self) {
+        self.worker = None;
     }
 
-    /// The answer, once [`WorkerSearch::poll`] said there is one.
-    pub fn take_result(&mut self) -> Option<SearchResult> {
-        self.answer.take()
-    }
-
-    /// Gives the search up: a worker still searching is ended (a new one starts with
-    /// the next search).
-    pub fn stop(&self) {
-        ENGINE.with(|cell| {
-            let mut engine = cell.borrow_mut();
-            if engine
-                .as_ref()
-                .is_some_and(|e| e.searching == Some(self.key))
-                && let Some(e) = engine.take()
-            {
-                e.worker.terminate();
-            }
-        });
+    /// The answer, once [`WorkerSearch::poll`] said there is one (none for a search
+    /// given up).
+    pub fn take_result(&mut self) -> SearchResult {
+        self.answer.take().unwrap_or(SearchResult {
+            best: None,
+            score: Score::Cp(0),
+            depth: 0,
+            nodes: 0,
+            pv: Vec::new(),
+        })
     }
 
     fn result(&self, best: &str) -> SearchResult {
@@ -171,5 +312,105 @@ impl WorkerSearch {
             nodes: latest.as_ref().map_or(0, |i| i.nodes),
             pv: latest.map(|i| i.pv).unwrap_or_default(),
         }
+    }
+}
+
+/// A whole turn of a game of more sides searched in a worker: the `bestmove` text,
+/// once it has come.
+pub struct WorkerTurn {
+    worker: Option<EngineWorker>,
+    purpose: &'static str,
+}
+
+impl WorkerTurn {
+    /// Sends `lines` (ending with the `go`) to the worker of `purpose`.
+    pub fn start(purpose: &'static str, lines: &[String]) -> Result<WorkerTurn, String> {
+        let worker = EngineWorker::for_purpose(purpose)?;
+        worker.take_lines();
+        worker.share_files()?;
+        worker.send(lines)?;
+        Ok(WorkerTurn {
+            worker: Some(worker),
+            purpose,
+        })
+    }
+
+    /// The turn's text once the worker has answered (`None` while it searches);
+    /// `Some(None)` when it answered with no turn.
+    pub fn poll(&mut self) -> Option<Option<String>> {
+        let worker = self.worker.as_ref()?;
+        for line in worker.take_lines() {
+            if let Some(best) = line.strip_prefix("bestmove ") {
+                if let Some(worker) = self.worker.take() {
+                    worker.keep_for(self.purpose);
+                }
+                let turn = best.split_whitespace().next().unwrap_or("(none)");
+                return Some((turn != "(none)").then(|| turn.to_string()));
+            } else if line.starts_with("info string error") {
+                bevy::log::warn!("engine worker: {line}");
+            }
+        }
+        None
+    }
+}
+
+/// The trainer's tables built by a worker of their own: its progress lines, then done
+/// or why not. The tables come back as files into the page's store (see
+/// [`EngineWorker::build_tables`]).
+pub struct TableBuild {
+    worker: Option<EngineWorker>,
+    /// Asked to stop: the worker ends at the next look.
+    stopped: std::sync::atomic::AtomicBool,
+}
+
+/// What a table build says when the frame asks.
+pub enum Built {
+    Working(Option<String>),
+    Done(Result<(), String>),
+}
+
+impl TableBuild {
+    pub fn start(variant: &str, ending: &str) -> Result<TableBuild, String> {
+        let worker = EngineWorker::start()?;
+        worker.share_files()?;
+        worker.build_tables(variant, ending)?;
+        Ok(TableBuild {
+            worker: Some(worker),
+            stopped: std::sync::atomic::AtomicBool::new(false),
+        })
+    }
+
+    /// The latest progress line, or the end.
+    pub fn poll(&mut self) -> Built {
+        if self.stopped.load(std::sync::atomic::Ordering::Relaxed) {
+            self.worker = None;
+        }
+        let Some(worker) = self.worker.as_ref() else {
+            return Built::Done(Err("stopped".into()));
+        };
+        let mut progress = None;
+        for line in worker.take_lines() {
+            if line == "info string tables done" {
+                self.worker = None;
+                return Built::Done(Ok(()));
+            } else if let Some(e) = line
+                .strip_prefix("info string error: ")
+                .filter(|e| !e.starts_with("variant file left out"))
+            {
+                self.worker = None;
+                let e = e.strip_prefix("tables: ").unwrap_or(e);
+                return Built::Done(Err(e.to_string()));
+            } else if let Some(p) = line.strip_prefix("info string tables ") {
+                progress = Some(p.to_string());
+            }
+        }
+        Built::Working(progress)
+    }
+
+    /// Ends the build (its worker with it, at the next look); tables already made
+    /// are kept.
+    pub fn stop(&self) {
+        self.stopped
+            .store(true, std::sync::atomic::Ordering::Relaxed);
     }
 }

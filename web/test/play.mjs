@@ -4,6 +4,9 @@
 //        click White's first move, wait for the engine's answer (from its worker)
 //   node web/test/play.mjs storage URL OUT.png    a move and a setting kept in the
 //        page's storage and found again after a reload
+//   node web/test/play.mjs workers URL OUT   the analysis, a review, an endgame
+//        drill, a table of engine seats and an uploaded variant, all in workers,
+//        the page drawing meanwhile (screenshots OUT-analysis.png, -drill, -table)
 //   node web/test/play.mjs online WS_URL PAGE_URL OUT.png
 //        make a challenge as a second player (over the server's websocket), open the
 //        page at PAGE_URL#challenge=CODE, wait until the game has joined it, play the
@@ -11,6 +14,8 @@
 //
 // Every wait has a limit; a wait that runs out fails the run (exit 1). The game's
 // console lines (`hexchess: ...`) are the milestones waited for.
+import { readFileSync } from 'node:fs';
+
 import { launch } from './browser.mjs';
 
 const BOARD_WAIT = 10 * 60 * 1000; // software WebGL2 and a first wasm compile are slow
@@ -140,11 +145,92 @@ async function online(wsUrl, pageUrl, shot) {
   }
 }
 
+/// Frames the game draws in `ms` while the engine works: a page whose frame runs the
+/// engine draws none.
+async function framesDuring(page, ms) {
+  const before = await page.evaluate(() => window.hexchess.frames());
+  await page.waitForTimeout(ms);
+  const after = await page.evaluate(() => window.hexchess.frames());
+  return after - before;
+}
+
+/// Everything the native game does on threads, done in workers: the analysis board
+/// (its lines deepen while frames go on), a game review, an endgame drill whose tables
+/// a worker builds, the engine seats of a three-player table, and a player's own
+/// variant (uploaded, kept across a reload, and played by the engine).
+async function workers(url, shotPrefix) {
+  const { browser, page } = await launch();
+  const said = [];
+  page.on('console', (m) => {
+    if (m.text().startsWith('hexchess:')) { console.log(m.text()); said.push(m.text()); }
+  });
+  const report = {};
+  try {
+    // The analysis board: lines from the worker, frames going on meanwhile.
+    const deep = milestone(page, 'analysis depth 6', MOVE_WAIT);
+    await openBoard(page, `${url}?fresh&analyse&moves=f5f6`);
+    report.analysis_frames_in_5s = await framesDuring(page, 5000);
+    await deep;
+    if (report.analysis_frames_in_5s < 5) throw new Error('the page stopped drawing while the analysis ran');
+    await page.screenshot({ path: `${shotPrefix}-analysis.png` });
+
+    // A review of four moves.
+    const reviewed = milestone(page, 'review done 4 moves', MOVE_WAIT);
+    await openBoard(page, `${url}?fresh&review&moves=f5f6&moves=c7c6&moves=e4e5&moves=d7d6`);
+    report.review_frames_in_3s = await framesDuring(page, 3000);
+    report.review = (await reviewed).text();
+    if (report.review_frames_in_3s < 3) throw new Error('the page stopped drawing during the review');
+
+    // An endgame drill: its tables built in a worker of their own.
+    const drill = milestone(page, 'drill started KRvK', MOVE_WAIT);
+    await openBoard(page, `${url}?fresh&drill=KRvK`);
+    report.drill_frames_in_3s = await framesDuring(page, 3000);
+    report.drill = (await drill).text();
+    await page.waitForTimeout(1500);
+    await page.screenshot({ path: `${shotPrefix}-drill.png` });
+
+    // A table of three engine seats: each turn from a worker.
+    const seats = [];
+    const third = new Promise((resolve) => {
+      page.on('console', (m) => {
+        if (m.text().startsWith('hexchess: seat played')) {
+          seats.push(m.text());
+          if (seats.length === 3) resolve();
+        }
+      });
+    });
+    await openBoard(page, `${url}?fresh&variant=hexachess-3&mode=engine-engine`);
+    await Promise.race([third, page.waitForTimeout(MOVE_WAIT).then(() => { throw new Error('seats: ' + seats.join('; ')); })]);
+    report.seats = seats;
+    await page.screenshot({ path: `${shotPrefix}-table.png` });
+
+    // A player's own variant: opened as a dropped file, kept in the page's storage,
+    // there again after a reload, and the engine (in its worker) plays it.
+    const glinski = readFileSync(new URL('../../variants/glinski.ron', import.meta.url), 'utf8');
+    const mine = glinski.replace('"glinski"', '"my-hex"').replace('name: "Gliński"', 'name: "My hex"');
+    await openBoard(page, `${url}?fresh`);
+    const opened = milestone(page, 'variant opened my-hex', 30000);
+    await page.evaluate(([t]) => window.hexchess.openFile('my-hex.ron', t), [mine]);
+    await opened;
+    const kept = await page.evaluate(() => localStorage.getItem('/hexchess/data/variants/my-hex.ron') || '');
+    if (!kept.includes('my-hex')) throw new Error('the variant file was not kept');
+    await openBoard(page, `${url}?fresh&variant=my-hex&mode=human-engine`);
+    const answered = milestone(page, 'engine played', MOVE_WAIT);
+    await clickMove(page, 'f5', 'f6');
+    report.own_variant = (await answered).text();
+    if (said.some((l) => l.includes('unknown variant'))) throw new Error('the variant was not found after the reload');
+    console.log(JSON.stringify(report));
+  } finally {
+    await browser.close();
+  }
+}
+
 const [mode, ...rest] = process.argv.slice(2);
 try {
   if (mode === 'engine') await againstTheEngine(rest[0], rest[1]);
   else if (mode === 'online') await online(rest[0], rest[1], rest[2]);
   else if (mode === 'storage') await storage(rest[0], rest[1]);
+  else if (mode === 'workers') await workers(rest[0], rest[1]);
   else throw new Error('usage: play.mjs engine URL OUT.png | online WS_URL PAGE_URL OUT.png');
 } catch (e) {
   console.error('FAILED: ' + e.message);

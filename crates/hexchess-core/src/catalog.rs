@@ -241,15 +241,13 @@ impl Catalog {
 
     /// Loads every `*.ron` of a folder, in name order. A missing folder is not an error.
     pub fn load_dir(&mut self, dir: &Path) {
-        let Ok(read) = std::fs::read_dir(dir) else {
+        let Ok(files) = crate::files::list_dir(dir) else {
             return;
         };
-        let mut files: Vec<PathBuf> = read
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "ron"))
-            .collect();
-        files.sort();
-        for f in files {
+        let variant_files = files
+            .into_iter()
+            .filter(|p| p.extension().is_some_and(|x| x == "ron"));
+        for f in variant_files {
             // Errors are kept in the catalog; the other variants stay playable.
             let _ = self.load_file(&f);
         }

@@ -36,6 +36,46 @@ pub trait PageStore: Send + Sync {
     /// Writes the whole file (or fails, leaving it as it was).
     fn set(&self, key: &str, bytes: &[u8]) -> io::Result<()>;
     fn remove(&self, key: &str);
+    /// Every key that starts with `prefix`, in any order (a folder's listing).
+    fn keys(&self, prefix: &str) -> Vec<String>;
+    /// Whether the file is there (without copying it out, where the store can).
+    fn contains(&self, key: &str) -> bool {
+        self.get(key).is_some()
+    }
+}
+
+/// A page store in memory, gone with the process: a Web Worker's files (the tables
+/// and variant files the page hands it), or files a page keeps only while it is open.
+#[derive(Debug, Default)]
+pub struct MemoryStore(std::sync::Mutex<std::collections::HashMap<String, Vec<u8>>>);
+
+impl MemoryStore {
+    fn files(&self) -> std::sync::MutexGuard<'_, std::collections::HashMap<String, Vec<u8>>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl PageStore for MemoryStore {
+    fn get(&self, key: &str) -> Option<Vec<u8>> {
+        self.files().get(key).cloned()
+    }
+    fn set(&self, key: &str, bytes: &[u8]) -> io::Result<()> {
+        self.files().insert(key.to_string(), bytes.to_vec());
+        Ok(())
+    }
+    fn remove(&self, key: &str) {
+        self.files().remove(key);
+    }
+    fn keys(&self, prefix: &str) -> Vec<String> {
+        self.files()
+            .keys()
+            .filter(|k| k.starts_with(prefix))
+            .cloned()
+            .collect()
+    }
+    fn contains(&self, key: &str) -> bool {
+        self.files().contains_key(key)
+    }
 }
 
 static PAGE_STORE: OnceLock<Box<dyn PageStore>> = OnceLock::new();
@@ -72,6 +112,35 @@ pub fn remove(path: &Path) -> io::Result<()> {
         Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
         _ => Ok(()),
     }
+}
+
+/// The files directly in folder `dir` (not in its subfolders), in name order; a
+/// missing folder is an error, as the system's.
+pub fn list_dir(dir: &Path) -> io::Result<Vec<PathBuf>> {
+    let mut files: Vec<PathBuf> = if let Some(store) = page_store() {
+        let prefix = format!("{}/", key(dir).trim_end_matches('/'));
+        store
+            .keys(&prefix)
+            .into_iter()
+            .filter(|k| !k[prefix.len()..].contains('/'))
+            .map(PathBuf::from)
+            .collect()
+    } else {
+        std::fs::read_dir(dir)?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .collect()
+    };
+    files.sort();
+    Ok(files)
+}
+
+/// Whether a file is there, and when it last changed if the system says (a page store
+/// keeps no times): a reader keeps what it read until the time changes.
+pub fn stamp(path: &Path) -> Option<Option<std::time::SystemTime>> {
+    if let Some(store) = page_store() {
+        return store.contains(&key(path)).then_some(None);
+    }
+    std::fs::metadata(path).ok().map(|m| m.modified().ok())
 }
 
 /// Why a file could not be read.

@@ -239,6 +239,57 @@ fn a_game_set_up_from_moves_is_the_game_played_to_them_and_a_bad_move_is_named()
 }
 
 #[test]
+fn a_game_set_up_from_its_start_fen_and_turn_texts_is_the_same_game_history_and_all() {
+    let catalog = catalog();
+    let rules = Arc::clone(catalog.get("glinski").unwrap().rules());
+    // From a FEN that is not the start, with knights going back and forth: the game
+    // set up again must see the repetition coming.
+    let start = Game::from_moves(Arc::clone(&rules), None, &["f5f6", "c7c5"]).unwrap();
+    let mut played = Game::from_fen(Arc::clone(&rules), &start.to_fen()).unwrap();
+    for t in ["Ni3", "Nk6", "Nh1", "Nh9", "Ni3", "Nk6", "Nh1"] {
+        played.play_turn(t).unwrap();
+    }
+    assert_eq!(played.start_fen(), start.to_fen());
+    let again = Game::from_moves(
+        Arc::clone(&rules),
+        Some(&played.start_fen()),
+        &played.turn_texts(),
+    )
+    .unwrap();
+    assert_eq!(again.to_fen(), played.to_fen());
+    assert!(again.end().is_none());
+    let mut a = again.clone();
+    let mut p = played.clone();
+    a.play_turn("Nh9").unwrap();
+    p.play_turn("Nh9").unwrap();
+    assert!(p.end().is_some(), "the third time ends the game played");
+    assert_eq!(a.end(), p.end(), "and the game set up again");
+    // A game of more sides: whole turns.
+    let three = Arc::clone(catalog.get("hexachess-3").unwrap().rules());
+    let mut g = Game::new(three);
+    for t in ["e3e4", "c13d13", "l13l12"] {
+        g.play_turn(t).unwrap();
+    }
+    let steps = g.turn_steps("e4e5").unwrap();
+    let mut played = g.clone();
+    played.play_turn("e4e5").unwrap();
+    let mut stepped = g.clone();
+    for s in &steps {
+        stepped.play_unchecked(*s);
+    }
+    assert_eq!(stepped.to_fen(), played.to_fen());
+    assert_eq!(g.turns().len(), 3, "nothing played");
+    assert!(g.turn_steps("zz").is_err());
+    let again = Game::from_moves(
+        Arc::clone(g.position().rules_arc()),
+        Some(&g.start_fen()),
+        &g.turn_texts(),
+    )
+    .unwrap();
+    assert_eq!(again.to_fen(), g.to_fen());
+}
+
+#[test]
 fn a_king_taken_is_reported_with_the_standing_it_changed() {
     // The position of docs/rules.md §13.7's example: Black takes White's king.
     let catalog = catalog();

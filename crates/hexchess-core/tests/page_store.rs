@@ -30,6 +30,14 @@ impl PageStore for Memory {
     fn remove(&self, key: &str) {
         self.0.lock().unwrap().remove(key);
     }
+    fn keys(&self, prefix: &str) -> Vec<String> {
+        let files = self.0.lock().unwrap();
+        files
+            .keys()
+            .filter(|k| k.starts_with(prefix))
+            .cloned()
+            .collect()
+    }
 }
 
 #[test]
@@ -84,4 +92,27 @@ fn files_go_to_the_page_store_with_the_same_checks() {
     files::remove(&path).unwrap();
     files::remove(&path).unwrap();
     assert!(files::read_text(&path, 1000).unwrap_err().is_not_found());
+
+    // A folder's listing: its own files only, in name order; the catalog loads the
+    // variant files of a folder in the store as it does a disk's.
+    let variants = data.join("variants");
+    let glinski = include_str!("../../../variants/glinski.ron");
+    let mine = glinski.replace("\"glinski\"", "\"my-glinski\"");
+    files::write_atomic(&variants.join("b.ron"), mine.as_bytes()).unwrap();
+    files::write_atomic(&variants.join("a.txt"), b"notes").unwrap();
+    files::write_atomic(&variants.join("old/c.ron"), b"(").unwrap();
+    assert_eq!(
+        files::list_dir(&variants).unwrap(),
+        vec![variants.join("a.txt"), variants.join("b.ron")]
+    );
+    assert_eq!(files::stamp(&variants.join("b.ron")), Some(None));
+    assert_eq!(files::stamp(&variants.join("z.ron")), None);
+    let mut catalog = hexchess_core::catalog::Catalog::builtin();
+    catalog.load_dir(&variants);
+    assert!(
+        catalog.get("my-glinski").is_some(),
+        "{:?}",
+        catalog.errors()
+    );
+    assert!(catalog.errors().is_empty(), "{:?}", catalog.errors());
 }

@@ -150,10 +150,9 @@ impl TableShelf {
         let mut errors = Vec::new();
         for material in materials {
             let path = table_path(dir, rules, material);
-            let Ok(meta) = std::fs::metadata(&path) else {
+            let Some(modified) = hexchess_core::files::stamp(&path) else {
                 continue;
             };
-            let modified = meta.modified().ok();
             let fresh = matches!(self.read.get(&path), Some((m, Some(t)))
                 if *m == modified && Arc::ptr_eq(t.rules(), rules));
             let failed_before = matches!(self.read.get(&path), Some((m, None)) if *m == modified);

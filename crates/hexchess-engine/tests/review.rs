@@ -12,8 +12,8 @@ use common::{fen, rules};
 use hexchess_core::pgn::{PgnGame, ReplayError, read_games};
 use hexchess_core::{Catalog, GameOutcome, Move, Position, Side, Termination};
 use hexchess_engine::review::{
-    AnnotateError, Evaluation, GameError, GameReview, Judgement, ReviewError, annotate, main_line,
-    review_game,
+    AnnotateError, Evaluation, GameError, GameReview, Judgement, ReviewError, Searched, annotate,
+    main_line, review_game, review_searched,
 };
 use hexchess_engine::{Score, SearchLimits, SearchOptions, Searcher};
 
@@ -432,4 +432,43 @@ fn a_stopped_review_keeps_the_moves_reviewed_before_the_stop() {
     stopper.join().unwrap();
     assert!(started.elapsed() < Duration::from_secs(5));
     assert!(!r.complete && r.moves.is_empty());
+}
+
+#[test]
+fn a_review_from_searches_made_elsewhere_is_the_engines_own_review() {
+    // As a browser's worker reviews: each position searched in turn by one fresh
+    // searcher with the game's history, then judged.
+    let moves = game_with_planted_blunder(3, 8);
+    let start = Position::start(rules("glinski"));
+    let mut s = searcher();
+    let mut pos = start.clone();
+    let mut searched = Vec::new();
+    for k in 0..=moves.len() {
+        let finished = (k == moves.len())
+            .then(|| Searched::finished(&pos))
+            .flatten();
+        searched.push(finished.unwrap_or_else(|| {
+            let r = s.search(&mut pos, &budget(), &no_stop(), &mut |_| {});
+            Searched::from_result(&pos, &r)
+        }));
+        if let Some(&mv) = moves.get(k) {
+            pos.make_move(mv);
+        }
+    }
+    let own = review(&start, &moves);
+    let elsewhere = review_searched(&start, &moves, &searched).unwrap();
+    assert_eq!(elsewhere, own);
+    assert!(elsewhere.complete);
+    assert!(elsewhere.moves[3].judgement.is_some(), "the blunder found");
+    // Searches of the first five positions review the first four moves.
+    let part = review_searched(&start, &moves, &searched[..5]).unwrap();
+    assert!(!part.complete);
+    assert_eq!(part.moves, own.moves[..4]);
+    // The game is checked as review_game checks it.
+    let mut illegal = moves.clone();
+    illegal[2] = illegal[1];
+    assert!(matches!(
+        review_searched(&start, &illegal, &searched),
+        Err(ReviewError::IllegalMove { ply: 2 })
+    ));
 }

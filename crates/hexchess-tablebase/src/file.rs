@@ -79,6 +79,40 @@ pub fn table_path(dir: &Path, rules: &Rules, material: &Material) -> PathBuf {
         .join(format!("{}.htb", material.name(rules)))
 }
 
+/// Builds every table `material` needs (itself and the endings its captures reach)
+/// that `dir` does not hold yet, smallest first, each written as soon as it is done,
+/// so a stop keeps what was finished. `progress` hears each build's lines (after the
+/// table's name); `written` is told each file written. Each build makes its smaller
+/// tables again in memory: they are small.
+pub fn build_missing(
+    dir: &Path,
+    rules: &Arc<Rules>,
+    material: &Material,
+    progress: &mut dyn FnMut(&str),
+    stop: &std::sync::atomic::AtomicBool,
+    written: &mut dyn FnMut(&Path),
+) -> Result<(), String> {
+    let mut needed = material.endings_reached(rules);
+    needed.reverse();
+    for m in needed {
+        let path = table_path(dir, rules, &m);
+        if Table::read(&path, rules).is_ok_and(|t| t.material() == &m) {
+            continue;
+        }
+        let name = m.name(rules);
+        let mut tell = |line: &str| progress(&format!("{name}: {}", line.trim()));
+        let table = Table::generate_with(rules, &m, &mut tell, stop).map_err(|e| e.to_string())?;
+        if files::page_store().is_none()
+            && let Some(parent) = path.parent()
+        {
+            std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+        }
+        table.write(&path).map_err(|e| e.to_string())?;
+        written(&path);
+    }
+    Ok(())
+}
+
 /// Why a table file cannot be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TableFileError {
@@ -293,12 +327,17 @@ impl Table {
     /// codes in memory): into a new temporary file beside it, flushed to the disk, then
     /// renamed over `path`, as [`hexchess_core::files::write_atomic`] does. A crash, a
     /// full disk or a refused write leaves any older table whole, and a path that is
-    /// not a regular file (a FIFO would block the write) is refused.
+    /// not a regular file (a FIFO would block the write) is refused. Where files go to a
+    /// page store ([`hexchess_core::files::PageStore`]), the bytes go there.
     pub fn write(&self, path: &Path) -> Result<(), TableFileError> {
         let io = |e: std::io::Error| TableFileError::Io {
             path: path.to_path_buf(),
             message: e.to_string(),
         };
+        if files::page_store().is_some() {
+            // No disk: the store takes the whole file at once.
+            return files::write_atomic(path, &self.to_bytes()).map_err(io);
+        }
         if let Err(e) = files::check_regular(path)
             && !e.is_not_found()
         {

@@ -36,7 +36,8 @@ pub mod table;
 
 pub use build::Restriction;
 pub use file::{
-    FORMAT_VERSION, MAX_FILE_BYTES, TableFileError, default_dir, rules_fingerprint, table_path,
+    FORMAT_VERSION, MAX_FILE_BYTES, TableFileError, build_missing, default_dir, rules_fingerprint,
+    table_path,
 };
 pub use material::{MAX_MEN, Material, MaterialError};
 pub use table::{Counts, Table, TableError, Value};

@@ -12,10 +12,13 @@
 //! wants by ending the worker and starting another.
 
 use std::io::{self, Write};
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 
 use hexchess_core::catalog::Catalog;
 use hexchess_engine::protocol::{Engine, Flow, SharedOut};
+use hexchess_tablebase::{Material, build_missing};
 
 /// The hash table a browser's engine starts with, in MB: a tab shares the machine's
 /// memory with everything else the browser runs (the native default is larger).
@@ -67,6 +70,38 @@ pub fn quits(flow: Flow) -> bool {
     matches!(flow, Flow::Quit)
 }
 
+/// Builds the endgame tables the trainer's `ending` of `variant` needs into `dir`
+/// (those already there are kept), telling `tell` each progress line as
+/// `info string tables ...` and `written` each file made; ends with
+/// `info string tables done` or an `info string error: tables: ...` line.
+///
+/// The page asks a worker of its own for this, so the frames go on while it builds;
+/// the files come back to the page, which hands them to every engine worker.
+pub fn build_tables(
+    engine: &Engine,
+    variant: &str,
+    ending: &str,
+    dir: &Path,
+    tell: &mut dyn FnMut(&str),
+    written: &mut dyn FnMut(&Path),
+) {
+    let built = engine
+        .catalog()
+        .get(variant)
+        .and_then(|e| e.two_player_rules())
+        .ok_or_else(|| format!("no two-player variant '{variant}'"))
+        .and_then(|rules| {
+            let material = Material::parse(ending, &rules).map_err(|e| format!("{ending}: {e}"))?;
+            let mut progress = |line: &str| tell(&format!("info string tables {line}"));
+            let never = AtomicBool::new(false);
+            build_missing(dir, &rules, &material, &mut progress, &never, written)
+        });
+    match built {
+        Ok(()) => tell("info string tables done"),
+        Err(e) => tell(&format!("info string error: tables: {e}")),
+    }
+}
+
 #[cfg(target_arch = "wasm32")]
 mod worker {
     //! The binding a worker script calls: `new WebEngine()`, then `handle(line)` for
@@ -76,6 +111,9 @@ mod worker {
     use wasm_bindgen::prelude::*;
     use web_sys::DedicatedWorkerGlobalScope;
 
+    use std::path::Path;
+
+    use hexchess_core::files::MemoryStore;
     use hexchess_engine::protocol::Engine;
 
     /// Posts one line to the page that owns this worker.
@@ -94,6 +132,13 @@ mod worker {
     impl WebEngine {
         #[wasm_bindgen(constructor)]
         pub fn new() -> WebEngine {
+            // The worker's files are its memory: what the page hands it.
+            hexchess_core::files::use_page_store(Box::<MemoryStore>::default());
+            // A panic ends the worker's wasm (it aborts): say why first, as a
+            // protocol line the page reads.
+            std::panic::set_hook(Box::new(|info| {
+                post(&format!("info string error: the engine failed: {info}"));
+            }));
             WebEngine {
                 engine: super::web_engine(post),
             }
@@ -103,6 +148,47 @@ mod worker {
         pub fn handle(&mut self, line: &str) -> bool {
             !super::quits(self.engine.handle(line))
         }
+
+        /// Keeps a file the page hands over (a variant file, an endgame table) in the
+        /// worker's memory, where the engine's file reads find it.
+        pub fn put_file(&mut self, path: &str, bytes: &[u8]) {
+            if let Err(e) = hexchess_core::files::write_atomic(Path::new(path), bytes) {
+                post(&format!("info string error: {path}: {e}"));
+            }
+        }
+
+        /// Builds the tables of `ending` of `variant` (see [`super::build_tables`]),
+        /// posting each file made back to the page as `{file, bytes}`.
+        pub fn build_tables(&mut self, variant: &str, ending: &str) {
+            let Some(dir) = hexchess_tablebase::default_dir() else {
+                return post("info string error: tables: no folder for tables");
+            };
+            let mut written = |path: &Path| post_file(path);
+            super::build_tables(
+                &self.engine,
+                variant,
+                ending,
+                &dir,
+                &mut |l| post(l),
+                &mut written,
+            );
+        }
+    }
+
+    /// Posts a file of the worker's store to the page: `{file: path, bytes}`.
+    fn post_file(path: &Path) {
+        let Some(bytes) =
+            hexchess_core::files::page_store().and_then(|store| store.get(&path.to_string_lossy()))
+        else {
+            return;
+        };
+        let message = js_sys::Object::new();
+        let file = JsValue::from_str(&path.to_string_lossy());
+        let data = js_sys::Uint8Array::from(bytes.as_slice());
+        let _ = js_sys::Reflect::set(&message, &JsValue::from_str("file"), &file);
+        let _ = js_sys::Reflect::set(&message, &JsValue::from_str("bytes"), &data);
+        let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+        let _ = scope.post_message(&message);
     }
 
     impl Default for WebEngine {
@@ -153,5 +239,70 @@ mod tests {
         let mut pos = engine.position().unwrap();
         assert_eq!(total.parse::<u64>().unwrap(), pos.perft(2));
         assert!(lines.iter().all(|l| !l.contains('\n')));
+    }
+
+    #[test]
+    fn tables_are_built_once_into_the_folder_and_each_file_is_told() {
+        let dir = std::env::temp_dir().join(format!("hexchess-web-tables-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let engine = web_engine(|_| {});
+        let (mut lines, mut files) = (Vec::new(), Vec::new());
+        build_tables(
+            &engine,
+            "glinski",
+            "KRvK",
+            &dir,
+            &mut |l| lines.push(l.to_string()),
+            &mut |p| files.push(p.to_path_buf()),
+        );
+        assert_eq!(
+            lines.last().map(String::as_str),
+            Some("info string tables done"),
+            "{lines:?}"
+        );
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info string tables KRvK: ")),
+            "{lines:?}"
+        );
+        assert!(
+            !files.is_empty() && files.iter().all(|f| f.is_file()),
+            "{files:?}"
+        );
+        let krk = dir.join("glinski").join("KRvK.htb");
+        assert_eq!(files.last(), Some(&krk), "the largest last");
+        // Built: nothing again.
+        let mut again = Vec::new();
+        build_tables(&engine, "glinski", "KRvK", &dir, &mut |_| {}, &mut |p| {
+            again.push(p.to_path_buf())
+        });
+        assert!(again.is_empty(), "{again:?}");
+        let mut refused = Vec::new();
+        build_tables(
+            &engine,
+            "glinski",
+            "KXvK",
+            &dir,
+            &mut |l| refused.push(l.to_string()),
+            &mut |_| {},
+        );
+        assert!(
+            refused[0].starts_with("info string error: tables: KXvK"),
+            "{refused:?}"
+        );
+        build_tables(
+            &engine,
+            "nowhere",
+            "KRvK",
+            &dir,
+            &mut |l| refused.push(l.to_string()),
+            &mut |_| {},
+        );
+        assert!(
+            refused[1].contains("no two-player variant 'nowhere'"),
+            "{refused:?}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

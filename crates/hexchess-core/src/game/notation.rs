@@ -154,6 +154,13 @@ impl<B: CellSet> Game<B> {
         Ok(())
     }
 
+    /// The steps of the turn written as `text` (an engine's `bestmove` in a game of
+    /// more sides), a `Stop` last when the turn could have had another move; nothing
+    /// is played.
+    pub fn turn_steps(&self, text: &str) -> Result<Vec<Step>, TurnError> {
+        self.lean().read_turn(text)
+    }
+
     /// Plays the turn written as `text` step by step; the steps played (a `Stop`
     /// last when the turn could have had another move), or why not (the game then
     /// left part way through the turn: the caller plays on a copy).
@@ -191,6 +198,14 @@ impl<B: CellSet> Game<B> {
             .iter()
             .map(|(_, steps)| replay.write_turn(steps))
             .collect()
+    }
+
+    /// The FEN the game started from (with the removals owed then): with
+    /// [`Game::turn_texts`] it sets the same game up again, its history included, as an
+    /// engine is given a game (`position fen ... moves ...`) so that it sees
+    /// repetitions.
+    pub fn start_fen(&self) -> String {
+        Game::from_position(self.start_position(), self.start_owed).to_fen()
     }
 
     /// Plays `steps` (a turn, or its start) without checking them, and writes them as

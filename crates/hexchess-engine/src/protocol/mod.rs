@@ -400,8 +400,8 @@ impl Engine {
         let mut catalog = self.base_catalog.clone();
         let known = catalog.errors().len();
         if !value.is_empty() && value != "<empty>" {
-            for dir in std::env::split_paths(value) {
-                if !dir.is_dir() {
+            for dir in folders_of(value) {
+                if hexchess_core::files::list_dir(&dir).is_err() {
                     error(
                         &self.out,
                         format!("VariantPath: no folder '{}'", dir.display()),
@@ -630,6 +630,16 @@ impl Engine {
 }
 
 /// The variant's start as the protocol keeps a game: its draws the GUI's to call.
+/// The folders of a `VariantPath` value: separated as the platform separates paths,
+/// or by `:` where files are a page store's (a browser's worker, whose platform has
+/// no paths to split).
+fn folders_of(value: &str) -> Vec<std::path::PathBuf> {
+    if hexchess_core::files::page_store().is_some() {
+        return value.split(':').map(std::path::PathBuf::from).collect();
+    }
+    std::env::split_paths(value).collect()
+}
+
 fn start_of(variant: &CatalogEntry) -> Game {
     let rules = Arc::clone(variant.rules());
     let no_moves: &[&str] = &[];

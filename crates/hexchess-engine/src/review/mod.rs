@@ -29,7 +29,7 @@ use hexchess_core::outcome::{GameOutcome, Repetitions};
 use hexchess_core::piece::Side;
 use hexchess_core::position::Position;
 
-use crate::{Score, SearchLimits, SearchOptions, Searcher, Skill};
+use crate::{Score, SearchLimits, SearchOptions, SearchResult, Searcher, Skill};
 pub use chances::{Judgement, WinPercent};
 pub use pgn::{AnnotateError, GameError, annotate, main_line};
 
@@ -241,12 +241,53 @@ impl fmt::Display for ReviewError {
 
 impl std::error::Error for ReviewError {}
 
-/// What the review keeps of one position of the game.
-struct Searched {
+/// What the review keeps of one position of the game: made by [`review_game`] from
+/// its own searches, or by a caller whose searches run elsewhere (a browser's engine
+/// worker) for [`review_searched`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Searched {
     eval: Evaluation,
     /// The engine's move and line (none in a finished game).
     best: Option<Move>,
     line: Vec<Move>,
+}
+
+impl Searched {
+    /// A search of `pos` (its side to move's score, as a search gives it).
+    pub fn from_result(pos: &Position, result: &SearchResult) -> Searched {
+        Searched {
+            eval: Evaluation::Score(result.score.for_white(pos.turn())),
+            best: result.best,
+            line: result.pv.clone(),
+        }
+    }
+
+    /// The game's last position, when the rules have ended the game there: nothing to
+    /// search.
+    pub fn finished(pos: &Position) -> Option<Searched> {
+        pos.outcome().map(|outcome| Searched {
+            eval: Evaluation::Over(outcome),
+            best: None,
+            line: Vec::new(),
+        })
+    }
+}
+
+/// The review of the game played from `start` with `moves`, from the searches of its
+/// positions made elsewhere, in order (the last one [`Searched::finished`] when the
+/// game has ended). Fewer searches than positions review the moves they reach, with
+/// [`GameReview::complete`] false, as a stopped [`review_game`] does.
+pub fn review_searched(
+    start: &Position,
+    moves: &[Move],
+    searched: &[Searched],
+) -> Result<GameReview, ReviewError> {
+    check_game(start, moves)?;
+    let reviewed = searched.len().saturating_sub(1).min(moves.len());
+    Ok(GameReview {
+        moves: judge_moves(start, &moves[..reviewed], searched),
+        complete: reviewed == moves.len(),
+    })
 }
 
 /// Reviews the game played from `start` with `moves`: each position searched within
@@ -345,20 +386,11 @@ fn search_position(
     limits: &SearchLimits,
     stop: &Arc<AtomicBool>,
 ) -> Searched {
-    if last && let Some(outcome) = pos.outcome() {
-        return Searched {
-            eval: Evaluation::Over(outcome),
-            best: None,
-            line: Vec::new(),
-        };
+    if last && let Some(over) = Searched::finished(pos) {
+        return over;
     }
-    let turn = pos.turn();
     let result = searcher.search(pos, limits, stop, &mut |_| {});
-    Searched {
-        eval: Evaluation::Score(result.score.for_white(turn)),
-        best: result.best,
-        line: result.pv,
-    }
+    Searched::from_result(pos, &result)
 }
 
 /// Judges each move from the searches of the positions before and after it.
