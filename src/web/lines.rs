@@ -245,11 +245,11 @@ mod tests {
     #[test]
     fn the_worker_is_given_the_game_history_and_all() {
         let catalog = hexchess_core::Catalog::builtin();
-        let rules = std::sync::Arc::clone(catalog.get("mccooey").unwrap().rules());
+        let rules = std::sync::Arc::clone(catalog.get("glinski").unwrap().rules());
         let start =
-            Game::from_moves(std::sync::Arc::clone(&rules), None, &["f5f6", "c7c6"]).unwrap();
+            Game::from_moves(std::sync::Arc::clone(&rules), None, &["f5f6", "c7c5"]).unwrap();
         let mut game = Game::from_fen(rules, &start.to_fen()).unwrap();
-        for t in ["Nf3", "Nf7", "Nd1", "Nd9", "Nf3", "Nf7"] {
+        for t in ["Ni3", "Nk6", "Nh1", "Nh9", "Ni3", "Nk6", "Nh1"] {
             game.play_turn(t).unwrap_or_else(|e| panic!("{t}: {e}"));
         }
         let options = SearchOptions {
@@ -257,7 +257,7 @@ mod tests {
             multi_pv: 3,
             ..SearchOptions::default()
         };
-        let lines = search_lines("mccooey", &game, &options, &SearchLimits::movetime(50));
+        let lines = search_lines("glinski", &game, &options, &SearchLimits::movetime(50));
         assert_eq!(lines[1], "setoption name Skill value 7");
         assert_eq!(lines[2], "setoption name MultiPV value 3");
         assert_eq!(lines[4], "go movetime 50");
@@ -278,10 +278,10 @@ mod tests {
         );
         // The engine sees what the history means: one more knight move back repeats
         // the position a third time, and ends the engine's game as it ends ours.
-        e.handle(&format!("{} Nd1", position_line(&game)));
-        game.play_turn("Nd1").unwrap();
+        e.handle(&format!("{} Nh9", position_line(&game)));
+        game.play_turn("Nh9").unwrap();
         assert!(game.end().is_some());
-        assert_eq!(e.position().unwrap().outcome().is_some(), true);
+        assert!(e.position().unwrap().outcome().is_some());
 
         // A table: whole turns.
         let three = std::sync::Arc::clone(catalog.get("hexachess-3").unwrap().rules());
