@@ -9,6 +9,7 @@ use bevy::prelude::*;
 use hexchess::game::{CurrentGame, ReviewRequest, StepRequest};
 use hexchess::look::Settings;
 use hexchess::play::analysis::{Analysis, AnalysisRequest};
+use hexchess::play::opponent::EnginePlayer;
 use hexchess::play::{Mode, Session};
 use hexchess_core::Side;
 
@@ -35,6 +36,30 @@ fn run_until(app: &mut App, limit: Duration, done: impl Fn(&App) -> bool) {
 fn lines(app: &App) -> usize {
     let shown = app.world().resource::<CurrentGame>().displayed();
     app.world().resource::<Analysis>().lines_for(&shown).len()
+}
+
+#[test]
+fn an_engine_already_thinking_when_the_analysis_starts_does_not_play() {
+    // Black's engine starts on its move; the analysis is turned on before it answers.
+    let mut app = app();
+    let start = app.world().resource::<CurrentGame>().displayed();
+    app.world_mut()
+        .write_message(StepRequest::play(start.parse_move("f5f6").unwrap()));
+    let until = Instant::now() + Duration::from_secs(10);
+    while app.world().resource::<EnginePlayer>().thinking_for() != Some(Side::Black) {
+        assert!(Instant::now() < until, "the engine never started");
+        app.update();
+    }
+    app.world_mut().write_message(AnalysisRequest::On);
+    // Longer than the level's think time: its answer has come and was not played.
+    let until = Instant::now() + Duration::from_secs(4);
+    while Instant::now() < until {
+        app.update();
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert!(!app.world().resource::<EnginePlayer>().is_thinking());
+    let game = app.world().resource::<CurrentGame>();
+    assert_eq!(game.position().ply_count(), 1, "no engine move");
 }
 
 #[test]

@@ -31,7 +31,7 @@ cargo build --release -q -p hexchess-server
 
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 db=$(mktemp -d)
-target/release/hexchess-server --listen "127.0.0.1:$port" \
+"${CARGO_TARGET_DIR:-target}/release/hexchess-server" --listen "127.0.0.1:$port" \
   --database "sqlite://$db/web-check.db?mode=rwc" --web "$out" 2>"$shots/server.log" &
 server=$!
 trap 'kill $server 2>/dev/null; rm -rf "$db"' EXIT

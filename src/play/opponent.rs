@@ -236,7 +236,9 @@ fn play_finished_search(
     if let Some(searcher) = searcher {
         player.searcher = Some(searcher);
     }
-    if t.key != position_key(&game) {
+    // The position moved on, or the engine no longer plays this side (the analysis
+    // board was turned on while it thought): its move is not played.
+    if t.key != position_key(&game) || !session.mode.engine_plays(t.side) {
         return;
     }
     match result.best {
