@@ -251,7 +251,17 @@ fn build_off_the_frame(
                 *p = line.to_string();
             }
         };
-        hexchess_tablebase::build_missing(&dir, &rules, &material, &mut tell, &halt, &mut |_| {})
+        // Every core but the one the frames need.
+        let threads = crate::machine::cores().saturating_sub(1).max(1);
+        hexchess_tablebase::build_missing(
+            &dir,
+            &rules,
+            &material,
+            &mut tell,
+            &halt,
+            threads,
+            &mut |_| {},
+        )
     });
     Ok(Building {
         ending: request.ending.clone(),

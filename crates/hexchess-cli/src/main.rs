@@ -247,6 +247,10 @@ enum TbCommand {
         /// Where to write it; by default `<data>/hexchess/tables/<variant>/<material>.htb`.
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Threads to build on (default: every core); the table is the same on any
+        /// number.
+        #[arg(long, value_parser = count(1..=MAX_THREADS))]
+        threads: Option<usize>,
     },
     /// Time probes of a table in memory: the table alone, and the engine's way (finding
     /// the table among those loaded first).
@@ -480,7 +484,8 @@ fn main() -> ExitCode {
             variant,
             material,
             out,
-        })) => tb_generate(&variant, &material, out),
+            threads,
+        })) => tb_generate(&variant, &material, out, threads.unwrap_or_else(all_cores)),
         Some(Command::Tb(TbCommand::Stats {
             variant,
             material,
@@ -815,7 +820,17 @@ fn check(files: &[PathBuf]) -> Result<(), String> {
     }
 }
 
-fn tb_generate(variant: &str, material: &str, out: Option<PathBuf>) -> Result<(), String> {
+/// Every core the system gives this process (one when it cannot tell).
+fn all_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+fn tb_generate(
+    variant: &str,
+    material: &str,
+    out: Option<PathBuf>,
+    threads: usize,
+) -> Result<(), String> {
     let rules = rules_for(variant)?;
     let material = Material::parse(material, &rules).map_err(|e| e.to_string())?;
     let name = material.name(&rules);
@@ -834,13 +849,13 @@ fn tb_generate(variant: &str, material: &str, out: Option<PathBuf>) -> Result<()
     // Before the build, which may take long: the write at its end would be refused.
     disk::check_output(&path)?;
     let started = Instant::now();
-    eprintln!("{name} for {}:", rules.name());
+    eprintln!("{name} for {}, on {threads} thread(s):", rules.name());
     let stop = std::sync::atomic::AtomicBool::new(false);
-    let table = Table::generate_with(&rules, &material, &mut |l| eprintln!("{l}"), &stop)
+    let table = Table::generate_on(&rules, &material, &mut |l| eprintln!("{l}"), &stop, threads)
         .map_err(|e| e.to_string())?;
     table.write(&path).map_err(|e| e.to_string())?;
     out!(
-        "{name}: {} positions in {:.1} s, written to {}",
+        "{name}: {} positions in {:.1} s on {threads} thread(s), written to {}",
         table.len(),
         started.elapsed().as_secs_f64(),
         path.display()

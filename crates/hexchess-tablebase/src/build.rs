@@ -26,7 +26,7 @@
 use std::collections::HashMap;
 use std::ops::ControlFlow;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use hexchess_core::{Bitboard, Cell, Kind, Piece, Rules, Side};
 
@@ -51,11 +51,20 @@ type Promotions<'a> = HashMap<(usize, Option<usize>), Vec<(Kind, &'a Table)>>;
 /// Tables built so far, by material.
 pub(crate) type Built = HashMap<Material, Table>;
 
-/// Where a build reports its progress and looks for a stop.
+/// Where a build reports its progress and looks for a stop, and on how many threads
+/// it works.
 pub(crate) struct Control<'a> {
     pub(crate) progress: &'a mut dyn FnMut(&str),
     pub(crate) stop: &'a AtomicBool,
+    pub(crate) threads: usize,
 }
+
+/// Slots one round of a pass covers: a round's writes are gathered, then applied, so
+/// the slots it covers bound the memory they take (tens of megabytes at most).
+const ROUND: usize = 1 << 20;
+
+/// Slots a thread takes at a time within a round.
+const CHUNK: usize = 1 << 14;
 
 impl Control<'_> {
     fn check(&self) -> Result<(), TableError> {
@@ -342,79 +351,103 @@ impl<'a> Builder<'a> {
 
     /// Pass 1: [`ILLEGAL`] or [`UNKNOWN`] for every slot.
     fn mark_legal(&mut self, ctl: &Control) -> Result<(), TableError> {
+        self.codes = vec![ILLEGAL; self.indexer.len()];
+        self.in_rounds(
+            ctl,
+            |b, slots, legal: &mut Vec<u32>| {
+                legal.extend(slots.filter(|&i| b.is_legal(i)).map(|i| i as u32));
+                Ok(())
+            },
+            |b, legal| {
+                for i in legal {
+                    b.codes[i as usize] = UNKNOWN;
+                }
+                Ok(())
+            },
+        )
+    }
+
+    /// Whether slot `i` is a position: its own canonical slot, every man on a cell of
+    /// his own, no pawn where it must promote, and the side not to move not in check.
+    fn is_legal(&self, i: usize) -> bool {
         let k = self.men.len();
-        let mut codes = vec![ILLEGAL; self.indexer.len()];
-        for (i, code) in codes.iter_mut().enumerate() {
-            if i % (1 << 20) == 0 {
-                ctl.check()?;
-            }
-            if !self.indexer.is_canonical(i, k) {
-                continue;
-            }
-            let a = self.arrangement(i);
-            let distinct = (a.sides[0] | a.sides[1]).count() as usize == k;
-            // A pawn never stands where it must promote.
-            let pawn_placed = (0..k).all(|j| {
-                !self.pawn[j]
-                    || !self
-                        .rules
-                        .is_promotion_cell(self.men[j].side, self.cells[a.cells[j] as usize])
-            });
-            if distinct && pawn_placed && !self.in_check(&a, 1 - a.stm) {
-                *code = UNKNOWN;
-            }
+        if !self.indexer.is_canonical(i, k) {
+            return false;
         }
-        self.codes = codes;
-        Ok(())
+        let a = self.arrangement(i);
+        let distinct = (a.sides[0] | a.sides[1]).count() as usize == k;
+        // A pawn never stands where it must promote.
+        let pawn_placed = (0..k).all(|j| {
+            !self.pawn[j]
+                || !self
+                    .rules
+                    .is_promotion_cell(self.men[j].side, self.cells[a.cells[j] as usize])
+        });
+        distinct && pawn_placed && !self.in_check(&a, 1 - a.stm)
     }
 
     /// Pass 2, for the mate or the stalemate pass: what the captures give, and the
     /// positions without a move.
+    ///
+    /// A slot's start code depends only on the smaller tables and on which of its
+    /// children an earlier pass decided, never on another start code: the slots may be
+    /// valued in any order, on any number of threads.
     fn start(&mut self, pass: Pass, ctl: &Control) -> Result<(), TableError> {
-        for i in 0..self.codes.len() {
-            if i % (1 << 20) == 0 {
-                ctl.check()?;
-            }
-            if self.codes[i] != UNKNOWN {
-                continue;
-            }
-            let a = self.arrangement(i);
-            let mut best_win: Option<u8> = None;
-            let mut slowest_loss: Option<u8> = None;
-            let (mut escape, mut left_out) = (false, false);
-            let _ = self.moves(&a, false, &mut |step| {
-                match step {
-                    Step::Leave { code, base } => match seen(code, base, pass) {
-                        Seen::Lost(d) => best_win = Some(best_win.map_or(d + 1, |b| b.min(d + 1))),
-                        Seen::Won(d) => slowest_loss = Some(slowest_loss.unwrap_or(0).max(d + 1)),
-                        Seen::Open => escape = true,
-                        Seen::Out => {}
-                    },
-                    Step::LeftOut => left_out = true,
-                    Step::Quiet(_) => {}
+        self.in_rounds(
+            ctl,
+            |b, slots, found: &mut Vec<(u32, u8)>| {
+                for i in slots {
+                    if b.codes[i] == UNKNOWN
+                        && let Some(code) = b.start_code(i, pass)?
+                    {
+                        found.push((i as u32, code));
+                    }
                 }
-                ControlFlow::Continue(())
-            });
-            let code = if let Some(d) = best_win {
-                Some(self.code(d)?)
-            } else if escape {
-                Some(SAFE)
-            } else if self.has_way_out(&a, pass) {
-                None
-            } else if let Some(d) = slowest_loss {
-                Some(self.code(d)?)
-            } else if pass == Pass::Mate {
-                // No legal move (or only checks, where they are left out).
-                let mated = left_out || self.in_check(&a, a.stm) || self.only_checks(&a);
-                Some(if mated { 0 } else { STALEMATED })
-            } else {
-                None
-            };
-            if let Some(code) = code {
-                self.set(i, code);
+                Ok(())
+            },
+            |b, found| {
+                for (i, code) in found {
+                    b.set(i as usize, code);
+                }
+                Ok(())
+            },
+        )
+    }
+
+    /// The code pass 2 gives slot `i`, if any.
+    fn start_code(&self, i: usize, pass: Pass) -> Result<Option<u8>, TableError> {
+        let a = self.arrangement(i);
+        let mut best_win: Option<u8> = None;
+        let mut slowest_loss: Option<u8> = None;
+        let (mut escape, mut left_out) = (false, false);
+        let _ = self.moves(&a, false, &mut |step| {
+            match step {
+                Step::Leave { code, base } => match seen(code, base, pass) {
+                    Seen::Lost(d) => best_win = Some(best_win.map_or(d + 1, |b| b.min(d + 1))),
+                    Seen::Won(d) => slowest_loss = Some(slowest_loss.unwrap_or(0).max(d + 1)),
+                    Seen::Open => escape = true,
+                    Seen::Out => {}
+                },
+                Step::LeftOut => left_out = true,
+                Step::Quiet(_) => {}
             }
-        }
-        Ok(())
+            ControlFlow::Continue(())
+        });
+        Ok(if let Some(d) = best_win {
+            Some(self.code(d)?)
+        } else if escape {
+            Some(SAFE)
+        } else if self.has_way_out(&a, pass) {
+            None
+        } else if let Some(d) = slowest_loss {
+            Some(self.code(d)?)
+        } else if pass == Pass::Mate {
+            // No legal move (or only checks, where they are left out).
+            let mated = left_out || self.in_check(&a, a.stm) || self.only_checks(&a);
+            Some(if mated { 0 } else { STALEMATED })
+        } else {
+            None
+        })
     }
 
     /// Whether some quiet move counts in `pass` (leads to a position it may still
@@ -459,10 +492,15 @@ impl<'a> Builder<'a> {
     }
 
     /// Pass 3: level by level, until no position is left valued at or above the level.
+    ///
+    /// A slot a level decides reads, to the rest of the level, as it read before: an
+    /// odd level's `lost_in` stops at an undecided child as at a lost one, and an even
+    /// level reads no child; and each find of a slot gives it the same code. So the
+    /// slots of a level may be taken in any order, on any number of threads, and the
+    /// table comes out the same.
     fn levels(&mut self, pass: Pass, ctl: &mut Control) -> Result<(), TableError> {
         let base = if pass == Pass::Mate { 0 } else { self.base };
         let mut level: u8 = 0;
-        let mut parents = Vec::new();
         loop {
             ctl.check()?;
             let Some(code) = base.checked_add(level).filter(|c| *c < DRAW) else {
@@ -471,40 +509,138 @@ impl<'a> Builder<'a> {
             if code > self.top {
                 break;
             }
-            let mut i = 0;
-            while let Some(found) = find_byte(&self.codes[i..], code) {
-                i += found;
-                let a = self.arrangement(i);
-                parents.clear();
-                self.unmoves(&a, &mut parents);
-                for (p, parent) in &parents {
-                    let p = *p;
-                    if level.is_multiple_of(2) {
-                        self.mark_won(p, level, pass)?;
-                    } else if self.codes[p] == UNKNOWN
-                        && let Some(d) = self.lost_in(parent, level, pass)
-                    {
-                        let code = self.code(d)?;
-                        self.set(p, code);
+            self.in_rounds(
+                ctl,
+                |b, slots, found: &mut Vec<(u32, u8)>| {
+                    b.parents_decided(slots, code, level, pass, found)
+                },
+                |b, found| {
+                    for (p, code) in found {
+                        b.decide(p as usize, code, level, pass)?;
                     }
-                }
-                i += 1;
-            }
+                    Ok(())
+                },
+            )?;
             level += 1;
         }
         Ok(())
     }
 
-    /// Position `p` moves into a loss of `level` plies: it wins in one more, unless it
-    /// already wins sooner.
-    fn mark_won(&mut self, p: usize, level: u8, pass: Pass) -> Result<(), TableError> {
+    /// The parents of the slots of `slots` valued `code` (a win or loss of `level`
+    /// plies) that this level decides, with their codes: a win of one more ply by
+    /// moving into the loss (an even level), or a loss because every move now loses (an
+    /// odd one; as long as its slowest way, which a capture may make longer).
+    fn parents_decided(
+        &self,
+        slots: std::ops::Range<usize>,
+        code: u8,
+        level: u8,
+        pass: Pass,
+        found: &mut Vec<(u32, u8)>,
+    ) -> Result<(), TableError> {
+        let mut parents = Vec::new();
+        let mut i = slots.start;
+        while let Some(at) = find_byte(&self.codes[i..slots.end], code) {
+            i += at;
+            let a = self.arrangement(i);
+            parents.clear();
+            self.unmoves(&a, &mut parents);
+            for (p, parent) in &parents {
+                let decided = if level.is_multiple_of(2) {
+                    match self.wins_sooner_now(*p, level, pass)? {
+                        true => Some(level + 1),
+                        false => None,
+                    }
+                } else if self.codes[*p] == UNKNOWN {
+                    self.lost_in(parent, level, pass)
+                } else {
+                    None
+                };
+                if let Some(d) = decided {
+                    found.push((*p as u32, self.code(d)?));
+                }
+            }
+            i += 1;
+        }
+        Ok(())
+    }
+
+    /// Gives slot `p` the code [`Builder::parents_decided`] found for it, unless
+    /// another find of the same round already did (each finds the same code).
+    fn decide(&mut self, p: usize, code: u8, level: u8, pass: Pass) -> Result<(), TableError> {
+        let open = if level.is_multiple_of(2) {
+            self.wins_sooner_now(p, level, pass)?
+        } else {
+            self.codes[p] == UNKNOWN
+        };
+        if open {
+            self.set(p, code);
+        }
+        Ok(())
+    }
+
+    /// Position `p` moves into a loss of `level` plies: whether that is its best win so
+    /// far (it has none, or only a slower one).
+    fn wins_sooner_now(&self, p: usize, level: u8, pass: Pass) -> Result<bool, TableError> {
         let win = self.code(level + 1)?;
         let c = self.codes[p];
         let later_win = matches!(seen(c, self.base, pass), Seen::Won(_)) && c > win;
-        if c == UNKNOWN || c == SAFE || later_win {
-            self.set(p, win);
+        Ok(c == UNKNOWN || c == SAFE || later_win)
+    }
+
+    /// Runs `work` on every slot, round by round, its slots shared out among the
+    /// threads in chunks; after each round `apply` gets what the round found (in no set
+    /// order: the passes give the same table whatever the order, see their notes).
+    fn in_rounds<T: Send>(
+        &mut self,
+        ctl: &Control,
+        work: impl Fn(&Builder, std::ops::Range<usize>, &mut Vec<T>) -> Result<(), TableError> + Sync,
+        mut apply: impl FnMut(&mut Builder, Vec<T>) -> Result<(), TableError>,
+    ) -> Result<(), TableError> {
+        let len = self.codes.len();
+        let mut from = 0;
+        while from < len {
+            ctl.check()?;
+            let to = (from + ROUND).min(len);
+            let found = self.gather(ctl.threads, from..to, &work)?;
+            apply(self, found)?;
+            from = to;
         }
         Ok(())
+    }
+
+    /// What `work` finds in the slots of `round`, on `threads` threads.
+    fn gather<T: Send>(
+        &self,
+        threads: usize,
+        round: std::ops::Range<usize>,
+        work: &(impl Fn(&Builder, std::ops::Range<usize>, &mut Vec<T>) -> Result<(), TableError> + Sync),
+    ) -> Result<Vec<T>, TableError> {
+        if threads <= 1 || round.len() <= CHUNK {
+            let mut found = Vec::new();
+            work(self, round, &mut found)?;
+            return Ok(found);
+        }
+        let next = AtomicUsize::new(round.start);
+        let take = || {
+            let mut found = Vec::new();
+            loop {
+                let start = next.fetch_add(CHUNK, Ordering::Relaxed);
+                if start >= round.end {
+                    return Ok(found);
+                }
+                work(self, start..(start + CHUNK).min(round.end), &mut found)?;
+            }
+        };
+        std::thread::scope(|scope| {
+            let helpers: Vec<_> = (1..threads).map(|_| scope.spawn(take)).collect();
+            let mut found = take()?;
+            for h in helpers {
+                let theirs = h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))?;
+                found.extend(theirs);
+            }
+            Ok(found)
+        })
     }
 
     /// Whether every move of position `p` loses, with wins for the opponent at most
@@ -1001,7 +1137,24 @@ impl Table {
         progress: &mut dyn FnMut(&str),
         stop: &AtomicBool,
     ) -> Result<Table, TableError> {
-        let mut ctl = Control { progress, stop };
+        Table::generate_on(rules, material, progress, stop, 1)
+    }
+
+    /// [`Table::generate_with`] on `threads` threads (at least one): every pass shares
+    /// its positions out among them, and the table is the same byte for byte whatever
+    /// their number.
+    pub fn generate_on(
+        rules: &Arc<Rules>,
+        material: &Material,
+        progress: &mut dyn FnMut(&str),
+        stop: &AtomicBool,
+        threads: usize,
+    ) -> Result<Table, TableError> {
+        let mut ctl = Control {
+            progress,
+            stop,
+            threads: threads.max(1),
+        };
         let mut perpetual: Vec<u64> = Vec::new();
         for defender in Side::BOTH {
             // A lone royal man is never the stronger side: the side facing it is never
@@ -1056,6 +1209,7 @@ impl Table {
         let mut ctl = Control {
             progress: &mut |_| {},
             stop: &stop,
+            threads: 1,
         };
         restricted(rules, material, restriction, &mut ctl)
     }

@@ -83,13 +83,14 @@ pub fn table_path(dir: &Path, rules: &Rules, material: &Material) -> PathBuf {
 /// that `dir` does not hold yet, smallest first, each written as soon as it is done,
 /// so a stop keeps what was finished. `progress` hears each build's lines (after the
 /// table's name); `written` is told each file written. Each build makes its smaller
-/// tables again in memory: they are small.
+/// tables again in memory: they are small. The builds run on `threads` threads.
 pub fn build_missing(
     dir: &Path,
     rules: &Arc<Rules>,
     material: &Material,
     progress: &mut dyn FnMut(&str),
     stop: &std::sync::atomic::AtomicBool,
+    threads: usize,
     written: &mut dyn FnMut(&Path),
 ) -> Result<(), String> {
     let mut needed = material.endings_reached(rules);
@@ -101,7 +102,8 @@ pub fn build_missing(
         }
         let name = m.name(rules);
         let mut tell = |line: &str| progress(&format!("{name}: {}", line.trim()));
-        let table = Table::generate_with(rules, &m, &mut tell, stop).map_err(|e| e.to_string())?;
+        let table =
+            Table::generate_on(rules, &m, &mut tell, stop, threads).map_err(|e| e.to_string())?;
         if files::page_store().is_none()
             && let Some(parent) = path.parent()
         {

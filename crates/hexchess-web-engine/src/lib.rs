@@ -94,7 +94,8 @@ pub fn build_tables(
             let material = Material::parse(ending, &rules).map_err(|e| format!("{ending}: {e}"))?;
             let mut progress = |line: &str| tell(&format!("info string tables {line}"));
             let never = AtomicBool::new(false);
-            build_missing(dir, &rules, &material, &mut progress, &never, written)
+            // A worker has one thread: itself.
+            build_missing(dir, &rules, &material, &mut progress, &never, 1, written)
         });
     match built {
         Ok(()) => tell("info string tables done"),
