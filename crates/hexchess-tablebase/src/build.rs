@@ -26,7 +26,7 @@
 use std::collections::HashMap;
 use std::ops::ControlFlow;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 use hexchess_core::{Bitboard, Cell, Kind, Piece, Rules, Side};
 
@@ -202,6 +202,10 @@ struct Builder<'a> {
     base: u8,
     /// The highest distance code given so far: where the levels end.
     top: u8,
+    /// One bit per slot: the parents whose every move an odd level has looked at
+    /// already (a parent of several children of that level is looked at once, on
+    /// whichever thread finds it first: the answer is the same).
+    looked: Vec<AtomicU64>,
     /// `[slot * cells + cell]`: every cell that man could ever reach from that cell
     /// (its leaps and whole slide lines), so that most attack tests end without
     /// generating moves.
@@ -255,6 +259,7 @@ impl<'a> Builder<'a> {
             pawn_from,
             base: DRAW,
             top: 0,
+            looked: Vec::new(),
             hull: Vec::new(),
         };
         let mut builder = builder;
@@ -509,6 +514,11 @@ impl<'a> Builder<'a> {
             if code > self.top {
                 break;
             }
+            if !level.is_multiple_of(2) {
+                self.looked.clear();
+                self.looked
+                    .resize_with(self.codes.len().div_ceil(64), || AtomicU64::new(0));
+            }
             self.in_rounds(
                 ctl,
                 |b, slots, found: &mut Vec<(u32, u8)>| {
@@ -551,7 +561,7 @@ impl<'a> Builder<'a> {
                         true => Some(level + 1),
                         false => None,
                     }
-                } else if self.codes[*p] == UNKNOWN {
+                } else if self.codes[*p] == UNKNOWN && self.first_look(*p) {
                     self.lost_in(parent, level, pass)
                 } else {
                     None
@@ -577,6 +587,12 @@ impl<'a> Builder<'a> {
             self.set(p, code);
         }
         Ok(())
+    }
+
+    /// Whether slot `p` is looked at for the first time this level (it is marked so).
+    fn first_look(&self, p: usize) -> bool {
+        let bit = 1u64 << (p % 64);
+        self.looked[p / 64].fetch_or(bit, Ordering::Relaxed) & bit == 0
     }
 
     /// Position `p` moves into a loss of `level` plies: whether that is its best win so
