@@ -22,7 +22,7 @@ use hexchess_engine::{EvalMode, EvalTerms, EvalWeights, bench};
 use hexchess_lab::arena::{self, EngineSpec, MatchConfig, TimeControl};
 use hexchess_lab::soak::{self, SoakConfig};
 use hexchess_lab::tune::{self, SampleSet};
-use hexchess_tablebase::{Counts, Material, Table, Value};
+use hexchess_tablebase::{Counts, Material, RuleValue, Ruled, Table, Value};
 
 mod bridge;
 mod diagram;
@@ -938,16 +938,31 @@ fn tb_stats(variant: &str, material: &str, json: bool) -> Result<(), String> {
                 .zip(c.classes(s))
                 .map(|(name, n)| format!("\"{name}\": {}", n as f64 / legal))
                 .collect();
-            format!("{{{}}}", fields.join(", "))
+            let rule = c.rule.map_or("null".to_string(), |r| {
+                let shares: Vec<String> = RuleValue::ALL
+                    .iter()
+                    .zip(r[s])
+                    .map(|(v, n)| format!("\"{}\": {}", v.name(), n as f64 / legal))
+                    .collect();
+                format!("{{{}}}", shares.join(", "))
+            });
+            format!("{{{}, \"rule\": {rule}}}", fields.join(", "))
         };
+        let dtz_fen = c.longest_dtz_at.map(|i| table.position(i).to_fen());
+        let text = |f: Option<String>| f.map_or("null".to_string(), |f| format!("\"{f}\""));
         out!(
-            "{{\"material\": \"{}\", \"variant\": \"{}\", \"white\": {}, \"black\": {}, \"longest_mate_plies\": {}, \"longest_mate_fen\": {}}}",
+            "{{\"material\": \"{}\", \"variant\": \"{}\", \"white\": {}, \"black\": {}, \"longest_mate_plies\": {}, \"longest_mate_fen\": {}, \"rule_plies\": {}, \"longest_dtz_plies\": {}, \"longest_dtz_fen\": {}}}",
             material.name(&rules),
             rules.id(),
             side(0),
             side(1),
             c.longest,
-            fen.map_or("null".to_string(), |f| format!("\"{f}\""))
+            text(fen),
+            table
+                .rule_plies()
+                .map_or("null".to_string(), |p| p.to_string()),
+            c.longest_dtz,
+            text(dtz_fen)
         );
         return Ok(());
     }
@@ -970,9 +985,24 @@ fn tb_stats(variant: &str, material: &str, json: bool) -> Result<(), String> {
             c.legal(side),
             shares.join(", ")
         );
+        if let (Some(r), Some(plies)) = (c.rule, table.rule_plies()) {
+            let shares: Vec<String> = RuleValue::ALL
+                .iter()
+                .zip(r[side])
+                .map(|(v, n)| format!("{v} {:.4}%", 100.0 * n as f64 / legal))
+                .collect();
+            out!("  under the {plies}-ply rule: {}", shares.join(", "));
+        }
     }
     if let Some(fen) = fen {
         out!("longest mate: {} plies, {fen}", c.longest);
+    }
+    if let Some(i) = c.longest_dtz_at {
+        out!(
+            "longest distance to zeroing within the rule: {} plies, {}",
+            c.longest_dtz,
+            table.position(i).to_fen()
+        );
     }
     Ok(())
 }
@@ -981,50 +1011,84 @@ fn tb_probe(variant: &str, fen: &str, json: bool) -> Result<(), String> {
     let rules = rules_for(variant)?;
     let pos = Position::from_fen(Arc::clone(&rules), fen).map_err(|e| format!("bad FEN: {e}"))?;
     let mut tables: std::collections::HashMap<String, Table> = Default::default();
-    let mut value_of = |p: &Position| -> Result<Value, String> {
+    let mut value_of = |p: &Position| -> Result<(Value, Option<Ruled>), String> {
         let m = Material::of(p).map_err(|e| e.to_string())?;
         let name = m.name(&rules);
         if !tables.contains_key(&name) {
             let t = load_or_build(&rules, &m)?;
             tables.insert(name.clone(), t);
         }
-        tables[&name]
+        let table = &tables[&name];
+        let value = table
             .probe(p)
-            .ok_or_else(|| "the position is not in its own table".to_string())
+            .ok_or_else(|| "the position is not in its own table".to_string())?;
+        Ok((value, table.probe_rule(p)))
     };
-    let value = value_of(&pos)?;
+    let (value, ruled) = value_of(&pos)?;
     let mut moves = Vec::new();
     for mv in pos.legal_moves() {
         let mut child = pos.clone();
         child.make_move(mv);
-        moves.push((mv, value_of(&child)?.for_mover()));
+        let (v, r) = value_of(&child)?;
+        let zeroing = child.halfmove_clock() == 0;
+        moves.push((mv, v.for_mover(), r.map(|r| r.for_mover(zeroing))));
     }
     if json {
         let entries: Vec<String> = moves
             .iter()
-            .map(|(mv, v)| {
+            .map(|(mv, v, r)| {
                 format!(
-                    "{{\"move\": \"{}\", \"value\": \"{}\", \"dtm_plies\": {}}}",
+                    "{{\"move\": \"{}\", \"value\": \"{}\", \"dtm_plies\": {}, {}}}",
                     pos.move_to_lan(*mv),
                     class(*v),
-                    plies(*v)
+                    plies(*v),
+                    rule_fields(*r)
                 )
             })
             .collect();
         out!(
-            "{{\"value\": \"{}\", \"dtm_plies\": {}, \"moves\": [{}]}}",
+            "{{\"value\": \"{}\", \"dtm_plies\": {}, {}, \"halfmove_clock\": {}, \"moves\": [{}]}}",
             class(value),
             plies(value),
+            rule_fields(ruled),
+            pos.halfmove_clock(),
             entries.join(", ")
         );
         return Ok(());
     }
     let name = Material::of(&pos).map_err(|e| e.to_string())?.name(&rules);
-    out!("{name}: {}", describe(value));
-    for (mv, v) in moves {
-        out!("  {:<8} {}", pos.move_to_san(mv), describe(v));
+    out!("{name}: {}{}", describe(value), describe_rule(ruled));
+    for (mv, v, r) in moves {
+        out!(
+            "  {:<8} {}{}",
+            pos.move_to_san(mv),
+            describe(v),
+            describe_rule(r)
+        );
     }
     Ok(())
+}
+
+/// `"rule_value": ..., "dtz_plies": ...` of a result under the move rule (`null`s where
+/// the table keeps no rule).
+fn rule_fields(r: Option<Ruled>) -> String {
+    let name = r.map_or("null".to_string(), |r| format!("\"{}\"", r.value.name()));
+    let dtz = r
+        .and_then(|r| r.dtz)
+        .map_or("null".to_string(), |d| d.to_string());
+    format!("\"rule_value\": {name}, \"dtz_plies\": {dtz}")
+}
+
+/// `; under the move rule: ...` for the text output.
+fn describe_rule(r: Option<Ruled>) -> String {
+    match r {
+        None => String::new(),
+        Some(Ruled {
+            value,
+            dtz: Some(d),
+        }) => format!("; by the move rule a {value}, zeroing in {d}"),
+        Some(Ruled { value, dtz: None }) => format!("; by the move rule a {value}"),
+    }
 }
 
 /// A value's class as the JSON output names it.

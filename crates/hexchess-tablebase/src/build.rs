@@ -23,6 +23,8 @@
 //! stalemates as the ends, its distances stored from the first code above the longest
 //! mate.
 
+mod rule;
+
 use std::collections::HashMap;
 use std::ops::ControlFlow;
 use std::sync::Arc;
@@ -32,7 +34,7 @@ use hexchess_core::{Bitboard, Cell, Kind, Piece, Rules, Side};
 
 use crate::index::Indexer;
 use crate::material::{MAX_MEN, Material};
-use crate::table::{DRAW, ILLEGAL, PERPETUAL, Table, TableError};
+use crate::table::{DRAW, ILLEGAL, PERPETUAL, Table, TableError, rule_plies};
 
 // Codes above the distances used while building; a finished table holds only `DRAW`,
 // `PERPETUAL` and `ILLEGAL` (defined with it, in `table.rs`).
@@ -129,12 +131,15 @@ struct Arrangement {
 }
 
 /// One move of the side to move, as the passes see it.
-enum Step {
-    /// A move to an empty cell: the slot it leads to in this table.
+enum Step<'t> {
+    /// A move to an empty cell, not a pawn's: the slot it leads to in this table.
     Quiet(usize),
-    /// A move out of this table (a capture, a promotion): the value code it leads to in
-    /// that table, and the table's first stalemate code.
-    Leave { code: u8, base: u8 },
+    /// A pawn's advance: the slot it leads to in this table. It resets the move rule's
+    /// count, so the rule's pass sees it as leaving, the others as a quiet move.
+    Advance(usize),
+    /// A move out of this table (a capture, a promotion): the smaller table it leads to
+    /// and the slot there.
+    Leave { table: &'t Table, slot: usize },
     /// A legal move left out because it gives check (tables without one side's
     /// checks).
     LeftOut,
@@ -156,6 +161,11 @@ enum Seen {
 enum Pass {
     Mate,
     Stalemate,
+}
+
+/// How `pass` sees the position at `slot` of the smaller `table` a move leads to.
+fn seen_in(table: &Table, slot: usize, pass: Pass) -> Seen {
+    seen(table.codes()[slot], table.stalemate_base(), pass)
 }
 
 fn seen(code: u8, base: u8, pass: Pass) -> Seen {
@@ -336,13 +346,19 @@ impl<'a> Builder<'a> {
                 *c = DRAW;
             }
         }
-        Ok(Table::from_parts(
+        // The rule's results, in the tables play reads (not the draws' split ones).
+        let rule = match rule_plies(self.rules).filter(|_| self.restriction.is_none()) {
+            Some(plies) => Some(self.rule_pass(plies, ctl)?),
+            None => None,
+        };
+        let table = Table::from_parts(
             self.rules,
             self.material,
             self.indexer,
             self.codes,
             self.base,
-        ))
+        );
+        Ok(table.with_rule(rule))
     }
 
     fn arrangement(&self, i: usize) -> Arrangement {
@@ -427,14 +443,14 @@ impl<'a> Builder<'a> {
         let (mut escape, mut left_out) = (false, false);
         let _ = self.moves(&a, false, &mut |step| {
             match step {
-                Step::Leave { code, base } => match seen(code, base, pass) {
+                Step::Leave { table, slot } => match seen_in(table, slot, pass) {
                     Seen::Lost(d) => best_win = Some(best_win.map_or(d + 1, |b| b.min(d + 1))),
                     Seen::Won(d) => slowest_loss = Some(slowest_loss.unwrap_or(0).max(d + 1)),
                     Seen::Open => escape = true,
                     Seen::Out => {}
                 },
                 Step::LeftOut => left_out = true,
-                Step::Quiet(_) => {}
+                Step::Quiet(_) | Step::Advance(_) => {}
             }
             ControlFlow::Continue(())
         });
@@ -459,7 +475,9 @@ impl<'a> Builder<'a> {
     /// decide, or to a stalemate).
     fn has_way_out(&self, a: &Arrangement, pass: Pass) -> bool {
         self.moves(a, true, &mut |step| match step {
-            Step::Quiet(child) if seen(self.codes[child], self.base, pass) != Seen::Out => {
+            Step::Quiet(child) | Step::Advance(child)
+                if seen(self.codes[child], self.base, pass) != Seen::Out =>
+            {
                 ControlFlow::Break(())
             }
             _ => ControlFlow::Continue(()),
@@ -554,7 +572,7 @@ impl<'a> Builder<'a> {
             i += at;
             let a = self.arrangement(i);
             parents.clear();
-            self.unmoves(&a, &mut parents);
+            self.unmoves(&a, true, &mut parents);
             for (p, parent) in &parents {
                 let decided = if level.is_multiple_of(2) {
                     match self.wins_sooner_now(*p, level, pass)? {
@@ -665,12 +683,14 @@ impl<'a> Builder<'a> {
         let mut slowest: Option<u8> = None;
         let flow = self.moves(a, true, &mut |step| {
             let view = match step {
-                Step::Quiet(child) => match seen(self.codes[child], self.base, pass) {
-                    Seen::Won(d) if d <= level => Seen::Won(d),
-                    Seen::Won(_) => Seen::Open,
-                    other => other,
-                },
-                Step::Leave { code, base } => seen(code, base, pass),
+                Step::Quiet(child) | Step::Advance(child) => {
+                    match seen(self.codes[child], self.base, pass) {
+                        Seen::Won(d) if d <= level => Seen::Won(d),
+                        Seen::Won(_) => Seen::Open,
+                        other => other,
+                    }
+                }
+                Step::Leave { table, slot } => seen_in(table, slot, pass),
                 Step::LeftOut => Seen::Out,
             };
             match view {
@@ -694,7 +714,7 @@ impl<'a> Builder<'a> {
         &self,
         a: &Arrangement,
         quiet: bool,
-        f: &mut dyn FnMut(Step) -> ControlFlow<()>,
+        f: &mut dyn FnMut(Step<'a>) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
         let stm = a.stm;
         let k = self.men.len();
@@ -718,10 +738,10 @@ impl<'a> Builder<'a> {
                 cells[j] = t.index() as u8;
                 let capture = a.sides[1 - stm].contains(t);
                 let step = if capture {
-                    let Some((code, base)) = self.capture(&cells, t, stm) else {
+                    let Some((table, slot)) = self.capture(&cells, t, stm) else {
                         continue;
                     };
-                    Step::Leave { code, base }
+                    Step::Leave { table, slot }
                 } else {
                     let child = self.indexer.index(1 - stm, &cells[..k]).expect("distinct");
                     if self.codes[child] == ILLEGAL {
@@ -746,8 +766,8 @@ impl<'a> Builder<'a> {
         t: Cell,
         capture: bool,
         promoted: Option<Kind>,
-        step: Step,
-        f: &mut dyn FnMut(Step) -> ControlFlow<()>,
+        step: Step<'a>,
+        f: &mut dyn FnMut(Step<'a>) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
         let left_out = match self.restriction.filter(|r| r.side().index() == a.stm) {
             None => false,
@@ -765,7 +785,7 @@ impl<'a> Builder<'a> {
         a: &Arrangement,
         j: usize,
         quiet: bool,
-        f: &mut dyn FnMut(Step) -> ControlFlow<()>,
+        f: &mut dyn FnMut(Step<'a>) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
         let stm = a.stm;
         let from = self.cells[a.cells[j] as usize];
@@ -798,7 +818,7 @@ impl<'a> Builder<'a> {
         t: Cell,
         victim: Option<usize>,
         quiet: bool,
-        f: &mut dyn FnMut(Step) -> ControlFlow<()>,
+        f: &mut dyn FnMut(Step<'a>) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
         let stm = a.stm;
         let side = self.men[j].side;
@@ -810,13 +830,13 @@ impl<'a> Builder<'a> {
             let step = match victim {
                 Some(_) => self
                     .capture(&cells, t, stm)
-                    .map(|(code, base)| Step::Leave { code, base }),
+                    .map(|(table, slot)| Step::Leave { table, slot }),
                 None if quiet => {
                     let child = self
                         .indexer
                         .index(1 - stm, &cells[..self.men.len()])
                         .expect("distinct");
-                    (self.codes[child] != ILLEGAL).then_some(Step::Quiet(child))
+                    (self.codes[child] != ILLEGAL).then_some(Step::Advance(child))
                 }
                 None => None,
             };
@@ -829,33 +849,26 @@ impl<'a> Builder<'a> {
         }
         let (rest, n) = self.without_slot(&cells, victim);
         for &(kind, table) in &self.promotions[&(j, victim)] {
-            let Some(code) = table.code_at(1 - stm, &rest[..n]) else {
+            let Some(slot) = table.slot_of(1 - stm, &rest[..n]) else {
                 continue;
             };
-            if code == ILLEGAL {
-                continue;
-            }
-            let step = Step::Leave {
-                code,
-                base: table.stalemate_base(),
-            };
+            let step = Step::Leave { table, slot };
             self.emit(a, j, t, victim.is_some(), Some(kind), step, f)?;
         }
         ControlFlow::Continue(())
     }
 
-    /// The code, and the table's first stalemate code, of the position a capture on
-    /// `t` leads to (`cells` already has the capturing man there); `None` when it is
-    /// illegal (the mover left in check).
-    fn capture(&self, cells: &[u8; MAX_MEN], t: Cell, stm: usize) -> Option<(u8, u8)> {
+    /// The smaller table, and the slot there, of the position a capture on `t` leads to
+    /// (`cells` already has the capturing man there); `None` when it is illegal (the
+    /// mover left in check).
+    fn capture(&self, cells: &[u8; MAX_MEN], t: Cell, stm: usize) -> Option<(&'a Table, usize)> {
         let victim = *self.slots[1 - stm]
             .iter()
             .find(|&&q| cells[q] == t.index() as u8)
             .expect("an enemy man on the target");
         let table = self.captures[victim].expect("royal men are never captured");
         let (rest, n) = self.without_slot(cells, Some(victim));
-        let code = table.code_at(1 - stm, &rest[..n])?;
-        (code != ILLEGAL).then_some((code, table.stalemate_base()))
+        Some((table, table.slot_of(1 - stm, &rest[..n])?))
     }
 
     /// The men's cells with the man in slot `gone` (if any) taken off: the cells of the
@@ -926,8 +939,10 @@ impl<'a> Builder<'a> {
     ///
     /// Each comes with its arrangement as reached (perhaps an image of the one stored
     /// under the symmetries, which has the same moves up to the same image): what the
-    /// forward check of a parent needs, without decoding its slot again.
-    fn unmoves(&self, a: &Arrangement, out: &mut Vec<(usize, Arrangement)>) {
+    /// forward check of a parent needs, without decoding its slot again. Pawns' advances
+    /// are played back only with `pawns` (the move rule's pass counts them as leaving
+    /// the positions it scores).
+    fn unmoves(&self, a: &Arrangement, pawns: bool, out: &mut Vec<(usize, Arrangement)>) {
         let mover = 1 - a.stm;
         // Every move into a check is a checking move, every other one is not.
         match self.restriction {
@@ -945,6 +960,9 @@ impl<'a> Builder<'a> {
             own.remove(at);
             let occupied = own | a.sides[a.stm];
             if self.pawn[j] {
+                if !pawns {
+                    continue;
+                }
                 for &(from, over) in &self.pawn_from[mover][at.index()] {
                     if !occupied.contains(from) && (over & occupied).is_empty() {
                         self.push_parent(a, j, from, out);

@@ -6,8 +6,9 @@
 //! Layout, little-endian: the magic `HEXCHTB1`; the format version (u32); the rules'
 //! fingerprint (u64, [`rules_fingerprint`]); the variant id and the material name, each a
 //! u16 length and UTF-8 bytes; the number of slots (u64); the first stalemate code
-//! (u8); one byte per slot (the codes of [`crate::table`]); a CRC-32 of everything
-//! before it.
+//! (u8); the move rule's plies the table keeps results under (u8, 0 for none); one byte
+//! per slot (the codes of [`crate::table`]); with a rule, one more byte per slot (its
+//! codes); a CRC-32 of everything before it.
 
 use std::fmt;
 use std::io::Write;
@@ -23,19 +24,20 @@ use crate::table::Table;
 
 const MAGIC: &[u8; 8] = b"HEXCHTB1";
 /// The format this code writes and reads.
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
 
 /// The most slots a table may have: the builder refuses larger tables
 /// ([`crate::TableError::TooLarge`]).
 pub const MAX_POSITIONS: u64 = u32::MAX as u64 * 4;
 
 /// The longest header: magic, version, fingerprint, two texts of at most `u16::MAX`
-/// bytes with their lengths, the slot count and the first stalemate code.
-const MAX_HEADER: u64 = 8 + 4 + 8 + 2 * (2 + u16::MAX as u64) + 8 + 1;
+/// bytes with their lengths, the slot count, the first stalemate code and the rule's
+/// plies.
+const MAX_HEADER: u64 = 8 + 4 + 8 + 2 * (2 + u16::MAX as u64) + 8 + 1 + 1;
 
-/// The largest table file there can be: the longest header, the most slots, the
-/// checksum. Reading stops past it (a file that large is not a table).
-pub const MAX_FILE_BYTES: u64 = MAX_HEADER + MAX_POSITIONS + 4;
+/// The largest table file there can be: the longest header, the most slots with two
+/// bytes each, the checksum. Reading stops past it (a file that large is not a table).
+pub const MAX_FILE_BYTES: u64 = MAX_HEADER + 2 * MAX_POSITIONS + 4;
 
 /// Tells the temporary files of one process apart.
 static TEMPORARIES: AtomicU64 = AtomicU64::new(0);
@@ -203,7 +205,7 @@ impl std::error::Error for TableFileError {}
 /// A fingerprint of everything a table's values depend on: the board's cells, each
 /// kind's letter, whether it is royal, where each piece reaches from each cell on an
 /// empty board (moves, leaps, slide lines), the pawns' moves and promotions, and the
-/// stalemate score. A variant file
+/// stalemate score, and the move rule the table keeps results under. A variant file
 /// changed in any of these gives another fingerprint.
 pub fn rules_fingerprint(rules: &Rules) -> u64 {
     let mut h = Fnv::new();
@@ -249,6 +251,7 @@ pub fn rules_fingerprint(rules: &Rules) -> u64 {
     let s = rules.stalemate();
     h.bytes(&s.stalemated.millis().to_le_bytes());
     h.bytes(&s.stalemating.millis().to_le_bytes());
+    h.bytes(&[crate::table::rule_plies(rules).unwrap_or(0)]);
     h.finish()
 }
 
@@ -313,13 +316,21 @@ impl Table {
         }
         out.extend_from_slice(&(self.codes().len() as u64).to_le_bytes());
         out.push(self.stalemate_base());
+        out.push(self.rule_codes().map_or(0, |r| r.plies));
         out
+    }
+
+    /// The codes after the header: the values, then the rule's.
+    fn bodies(&self) -> impl Iterator<Item = &[u8]> {
+        std::iter::once(self.codes()).chain(self.rule_codes().map(|r| r.codes.as_slice()))
     }
 
     /// The file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = self.header();
-        out.extend_from_slice(self.codes());
+        for body in self.bodies() {
+            out.extend_from_slice(body);
+        }
         let crc = crc32(&out);
         out.extend_from_slice(&crc.to_le_bytes());
         out
@@ -365,7 +376,7 @@ impl Table {
         let header = self.header();
         let mut crc = crc32_update(!0, &header);
         w.write_all(&header)?;
-        for chunk in self.codes().chunks(1 << 20) {
+        for chunk in self.bodies().flat_map(|b| b.chunks(1 << 20)) {
             crc = crc32_update(crc, chunk);
             w.write_all(chunk)?;
         }
@@ -417,7 +428,11 @@ impl Table {
         let material = r.text().ok_or_else(not_a_table)?;
         let positions = r.u64().ok_or_else(not_a_table)?;
         let stalemate_base = r.take(1).ok_or_else(not_a_table)?[0];
-        let expected = (r.at as u64).saturating_add(positions).saturating_add(4);
+        let plies = r.take(1).ok_or_else(not_a_table)?[0];
+        let bodies = if plies == 0 { 1 } else { 2 };
+        let expected = (r.at as u64)
+            .saturating_add(positions.saturating_mul(bodies))
+            .saturating_add(4);
         if bytes.len() as u64 != expected {
             return Err(TableFileError::Length {
                 path: path_buf(),
@@ -436,7 +451,8 @@ impl Table {
                 found: id,
             });
         }
-        if fingerprint != rules_fingerprint(rules) {
+        let rule = crate::table::rule_plies(rules);
+        if fingerprint != rules_fingerprint(rules) || rule.unwrap_or(0) != plies {
             return Err(TableFileError::OtherRules { path: path_buf() });
         }
         let material =
@@ -447,11 +463,18 @@ impl Table {
         let start = r.at;
         owned.truncate(body);
         owned.drain(..start);
-        Table::from_codes(rules, &material, owned, stalemate_base).ok_or(TableFileError::Length {
-            path: path_buf(),
-            expected: 0,
-            found: positions,
-        })
+        let rule = rule.map(|plies| {
+            let codes = owned.split_off(positions as usize);
+            crate::table::RuleCodes { plies, codes }
+        });
+        let table = Table::from_codes(rules, &material, owned, stalemate_base);
+        table
+            .map(|t| t.with_rule(rule))
+            .ok_or(TableFileError::Length {
+                path: path_buf(),
+                expected: 0,
+                found: positions,
+            })
     }
 }
 

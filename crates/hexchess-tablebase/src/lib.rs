@@ -40,4 +40,4 @@ pub use file::{
     table_path,
 };
 pub use material::{MAX_MEN, Material, MaterialError};
-pub use table::{Counts, Table, TableError, Value};
+pub use table::{Counts, MAX_RULE_PLIES, RuleValue, Ruled, Table, TableError, Value, rule_plies};

@@ -6,6 +6,11 @@
 //! from a draw); then the draw codes and `ILLEGAL` (255) for slots holding no position
 //! of their own. How they are built and where each position is stored: the crate's
 //! `build` and `index` modules (docs/tablebases.md).
+//!
+//! Beside them, where the variant draws after a number of plies without a capture or a
+//! pawn move, a second byte per position keeps its result under that rule: the
+//! distance to the next capture, pawn move or mate that keeps the result (DTZ), and
+//! which wins the rule spoils (see [`RuleValue`]).
 
 use std::fmt;
 use std::sync::Arc;
@@ -91,6 +96,146 @@ pub(crate) const DRAW: u8 = 250;
 pub(crate) const PERPETUAL: u8 = 251;
 pub(crate) const ILLEGAL: u8 = 255;
 
+/// The move rule's codes, beside `DRAW` and `ILLEGAL`: below them, with the rule's
+/// `plies` = L, `d` in `0..=L` is lost with the next capture, pawn move or mate
+/// `d` plies away (0: mated now), and `L + d` won so (`d` in `1..=L`); these two are
+/// the rest: won or lost by mate, but not before the rule draws.
+pub(crate) const CURSED_WIN: u8 = 247;
+pub(crate) const BLESSED_LOSS: u8 = 248;
+
+/// The longest move rule a table keeps the results of: its wins and losses take twice
+/// as many codes, which must stay below [`CURSED_WIN`].
+pub const MAX_RULE_PLIES: u16 = 120;
+
+/// The move rule a table of `rules`' variant keeps its results under: the plies without
+/// a capture or pawn move that draw, when the variant has that rule and it is no longer
+/// than [`MAX_RULE_PLIES`].
+pub fn rule_plies(rules: &Rules) -> Option<u8> {
+    let plies = rules.draw_rules().move_rule_plies;
+    (1..=MAX_RULE_PLIES)
+        .contains(&plies)
+        .then(|| u8::try_from(plies).expect("at most 120"))
+}
+
+/// What a position is worth under the move rule (a draw after so many plies without a
+/// capture or a pawn move), as Syzygy's tables name it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RuleValue {
+    /// Mates, or reaches a won smaller ending, before the rule draws.
+    Win,
+    /// Would mate without the rule, but the rule draws first: a draw.
+    CursedWin,
+    /// Neither side mates, with or without the rule (stalemates included).
+    Draw,
+    /// Would be mated without the rule, but the rule saves it: a draw.
+    BlessedLoss,
+    /// Is mated, or reaches a lost smaller ending, before the rule draws.
+    Loss,
+}
+
+impl RuleValue {
+    /// The five, best first for the side to move.
+    pub const ALL: [RuleValue; 5] = [
+        RuleValue::Win,
+        RuleValue::CursedWin,
+        RuleValue::Draw,
+        RuleValue::BlessedLoss,
+        RuleValue::Loss,
+    ];
+
+    /// The name `tb probe --json` and `tb stats --json` write.
+    pub fn name(self) -> &'static str {
+        match self {
+            RuleValue::Win => "win",
+            RuleValue::CursedWin => "cursed_win",
+            RuleValue::Draw => "draw",
+            RuleValue::BlessedLoss => "blessed_loss",
+            RuleValue::Loss => "loss",
+        }
+    }
+
+    /// This result seen by the side that moved into it.
+    pub fn for_mover(self) -> RuleValue {
+        match self {
+            RuleValue::Win => RuleValue::Loss,
+            RuleValue::CursedWin => RuleValue::BlessedLoss,
+            RuleValue::Draw => RuleValue::Draw,
+            RuleValue::BlessedLoss => RuleValue::CursedWin,
+            RuleValue::Loss => RuleValue::Win,
+        }
+    }
+
+    /// Whether the rule scores it as a draw or better (a game the side holds).
+    pub fn holds(self) -> bool {
+        !matches!(self, RuleValue::Loss)
+    }
+}
+
+impl fmt::Display for RuleValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            RuleValue::Win => "win",
+            RuleValue::CursedWin => "cursed win",
+            RuleValue::Draw => "draw",
+            RuleValue::BlessedLoss => "blessed loss",
+            RuleValue::Loss => "loss",
+        })
+    }
+}
+
+/// A position's result under the move rule at its halfmove clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ruled {
+    pub value: RuleValue,
+    /// Plies to the capture, pawn move or mate that keeps the result from a clock at
+    /// zero (DTZ), for wins and losses the rule would allow from there; `None` where
+    /// even a fresh count is not enough (and for draws).
+    pub dtz: Option<u16>,
+}
+
+impl Ruled {
+    /// The result of a move into a position worth `self` (at the clock the move left
+    /// it), seen by the side that moved: a move that zeroes the count is itself the
+    /// last ply of the distance, any other adds one to it.
+    pub fn for_mover(self, zeroing: bool) -> Ruled {
+        let dtz = match zeroing {
+            true => self.dtz.map(|_| 1),
+            false => self.dtz.map(|d| d + 1),
+        };
+        Ruled {
+            value: self.value.for_mover(),
+            dtz,
+        }
+    }
+
+    /// The result of the rule's `code` with `clock` plies already counted, under a rule
+    /// of `plies`. A win or loss counts only when its last ply comes no later than the
+    /// one that reaches the limit (mate on that ply still wins, as the game's rules say).
+    pub(crate) fn decode(code: u8, plies: u8, clock: u16) -> Ruled {
+        let left = i32::from(plies) - i32::from(clock);
+        let within = |d: u8| d == 0 || i32::from(d) <= left;
+        let (value, dtz) = match code {
+            c if c <= plies && within(c) => (RuleValue::Loss, Some(c)),
+            c if c <= plies => (RuleValue::BlessedLoss, Some(c)),
+            c if c <= 2 * plies && within(c - plies) => (RuleValue::Win, Some(c - plies)),
+            c if c <= 2 * plies => (RuleValue::CursedWin, Some(c - plies)),
+            CURSED_WIN => (RuleValue::CursedWin, None),
+            BLESSED_LOSS => (RuleValue::BlessedLoss, None),
+            _ => (RuleValue::Draw, None),
+        };
+        Ruled {
+            value,
+            dtz: dtz.map(u16::from),
+        }
+    }
+}
+
+/// The move rule's byte per slot, and the rule it was built for.
+pub(crate) struct RuleCodes {
+    pub(crate) plies: u8,
+    pub(crate) codes: Vec<u8>,
+}
+
 /// One ending's values: a byte per stored position.
 pub struct Table {
     rules: Arc<Rules>,
@@ -101,6 +246,8 @@ pub struct Table {
     codes: Vec<u8>,
     /// The first stalemate code ([`DRAW`] where stalemate is a draw).
     stalemate_base: u8,
+    /// The results under the move rule, where the variant has one a table keeps.
+    rule: Option<RuleCodes>,
 }
 
 impl Table {
@@ -119,7 +266,28 @@ impl Table {
             indexer,
             codes,
             stalemate_base,
+            rule: None,
         }
+    }
+
+    /// The same table with the move rule's codes beside its values.
+    pub(crate) fn with_rule(mut self, rule: Option<RuleCodes>) -> Table {
+        debug_assert!(
+            rule.as_ref()
+                .is_none_or(|r| r.codes.len() == self.codes.len())
+        );
+        self.rule = rule;
+        self
+    }
+
+    /// The move rule's codes, when the table has them.
+    pub(crate) fn rule_codes(&self) -> Option<&RuleCodes> {
+        self.rule.as_ref()
+    }
+
+    /// The plies of the move rule the table knows results under, if any.
+    pub fn rule_plies(&self) -> Option<u16> {
+        self.rule.as_ref().map(|r| u16::from(r.plies))
     }
 
     /// A table from stored codes; `None` when there are not as many as the material
@@ -169,10 +337,13 @@ impl Table {
         self.indexer.symmetries()
     }
 
-    /// The code of the men on `cells` (cell indices, in slot order) with `stm` to move.
+    /// The slot of the men on `cells` (cell indices, in slot order) with `stm` to move,
+    /// when they are a legal position.
     #[inline]
-    pub(crate) fn code_at(&self, stm: usize, cells: &[u8]) -> Option<u8> {
-        self.indexer.index(stm, cells).map(|i| self.codes[i])
+    pub(crate) fn slot_of(&self, stm: usize, cells: &[u8]) -> Option<usize> {
+        self.indexer
+            .index(stm, cells)
+            .filter(|&i| self.codes[i] != ILLEGAL)
     }
 
     /// The value of `pos`, or `None` when its men are not this table's material.
@@ -182,6 +353,21 @@ impl Table {
             ILLEGAL => None,
             code => Some(self.decode(code)),
         }
+    }
+
+    /// The result of `pos` under the move rule, at its halfmove clock; `None` when its
+    /// men are not this table's material or the table keeps no rule.
+    pub fn probe_rule(&self, pos: &Position) -> Option<Ruled> {
+        let i = self.index_of(pos)?;
+        (self.codes[i] != ILLEGAL)
+            .then(|| self.rule_at(i, pos.halfmove_clock()))
+            .flatten()
+    }
+
+    /// The result under the move rule at slot `i` with `clock` plies counted.
+    pub fn rule_at(&self, i: usize, clock: u16) -> Option<Ruled> {
+        let rule = self.rule.as_ref()?;
+        Some(Ruled::decode(rule.codes[i], rule.plies, clock))
     }
 
     /// Every stored legal position's slot with its value (for statistics and tests).
@@ -225,6 +411,12 @@ impl Table {
             if stm == 0 { 'w' } else { 'b' }
         );
         Position::from_fen(Arc::clone(&self.rules), &fen).expect("a legal slot reads")
+    }
+
+    /// The slot `pos` is stored at (perhaps as an image under the board's symmetries),
+    /// when its men are this table's material.
+    pub fn slot(&self, pos: &Position) -> Option<usize> {
+        self.index_of(pos).filter(|&i| self.codes[i] != ILLEGAL)
     }
 
     fn index_of(&self, pos: &Position) -> Option<usize> {
@@ -306,6 +498,12 @@ pub struct Counts {
     /// The longest mate, in plies, and where.
     pub longest: u16,
     pub longest_at: Option<usize>,
+    /// `[side to move][result]`, in [`RuleValue::ALL`]'s order, with the clock at zero:
+    /// the results under the move rule, when the table keeps them.
+    pub rule: Option<[[u64; 5]; 2]>,
+    /// The longest distance to zeroing of a win or loss the rule allows, and where.
+    pub longest_dtz: u16,
+    pub longest_dtz_at: Option<usize>,
 }
 
 impl Counts {
@@ -343,9 +541,18 @@ impl Table {
     /// one counted for all its images under the board's symmetries).
     pub fn counts(&self) -> Counts {
         let mut c = Counts::default();
+        let mut rule = self.rule.as_ref().map(|_| [[0u64; 5]; 2]);
         for (i, v) in self.values() {
             let side = self.indexer.side_to_move(i);
             let n = self.family(i) as u64;
+            if let (Some(counts), Some(r)) = (rule.as_mut(), self.rule_at(i, 0)) {
+                let at = RuleValue::ALL.iter().position(|x| *x == r.value);
+                counts[side][at.expect("one of the five")] += n;
+                if let Some(d) = r.dtz.filter(|d| *d > c.longest_dtz) {
+                    c.longest_dtz = d;
+                    c.longest_dtz_at = Some(i);
+                }
+            }
             match v {
                 Value::Win(d) | Value::Loss(d) => {
                     if matches!(v, Value::Win(_)) {
@@ -364,6 +571,7 @@ impl Table {
                 Value::DrawPerpetual => c.draws_perpetual[side] += n,
             }
         }
+        c.rule = rule;
         c
     }
 }

@@ -1,0 +1,318 @@
+//! The move rule's pass: after the distances to mate, how each won or lost position
+//! fares when the game is drawn after `L` plies without a capture or a pawn move.
+//!
+//! The pass plays the same retrograde game as the mate pass, with two changes. A
+//! capture, a promotion and a pawn's advance end the count (they *zero* it): such a
+//! move is worth what the position it leads to is worth with the count at zero, read
+//! from the smaller table's rule codes (or, for an advance, from this table's, see
+//! below). And the levels stop at `L`: a position won by mate that no line wins within
+//! `L` plies of zeroing is a *cursed* win, and its loser's side a *blessed* loss.
+//!
+//! Only positions the mate pass won or lost take part (the rule never turns a draw into
+//! a win), so one byte per slot holds the whole pass: the finished codes below `L`
+//! (losses) and up to `2L` (wins), and two marks for the open ones.
+//!
+//! A pawn's advance leads to a position of this same table, with the pawns further on.
+//! The positions are taken in classes by how far their pawns still have to go (the sum
+//! of each pawn's longest way to promotion), nearest first: every advance lowers that
+//! sum, so the positions an advance leads to are finished before the class that
+//! advances into them is begun. A table without pawns is one class.
+
+use std::ops::ControlFlow;
+use std::sync::atomic::AtomicU64;
+
+use super::{Arrangement, Builder, Control, Step, find_byte};
+use crate::table::{BLESSED_LOSS, CURSED_WIN, DRAW, ILLEGAL, RuleCodes, Table, TableError};
+
+/// Won by mate; no distance within the rule found yet.
+const OPEN_WIN: u8 = 252;
+/// Lost by mate; no distance within the rule found yet, and no zeroing move saves it.
+const OPEN_LOSS: u8 = 253;
+
+/// A rule code as the side to move at a position reached by zeroing reads it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Zeroed {
+    /// Lost within the rule (its count starts at zero there).
+    Lost,
+    Won,
+    /// Anything else: a draw under the rule.
+    Held,
+}
+
+fn zeroed(code: u8, plies: u8) -> Zeroed {
+    match code {
+        c if c <= plies => Zeroed::Lost,
+        c if c <= 2 * plies => Zeroed::Won,
+        _ => Zeroed::Held,
+    }
+}
+
+impl Builder<'_> {
+    /// The rule's codes of this table, from its finished mate codes (which `self.codes`
+    /// holds again afterwards), for a rule of `plies`.
+    pub(super) fn rule_pass(
+        &mut self,
+        plies: u8,
+        ctl: &mut Control,
+    ) -> Result<RuleCodes, TableError> {
+        (ctl.progress)("  the move rule");
+        let base = self.base;
+        let start: Vec<u8> = self.codes.iter().map(|&c| rule_start(c, base)).collect();
+        let dtm = std::mem::replace(&mut self.codes, start);
+        let depths = self.pawn_depths();
+        let classes = self.highest_class(&depths);
+        for class in 0..=classes {
+            ctl.check()?;
+            self.rule_exits(plies, class, &depths, ctl)?;
+            self.rule_levels(plies, class, &depths, ctl)?;
+        }
+        let mut codes = std::mem::replace(&mut self.codes, dtm);
+        for c in &mut codes {
+            match *c {
+                OPEN_WIN => *c = CURSED_WIN,
+                OPEN_LOSS => *c = BLESSED_LOSS,
+                _ => {}
+            }
+        }
+        Ok(RuleCodes { plies, codes })
+    }
+
+    /// `[side][cell]`: the most advances a pawn of that side on that cell has before it
+    /// promotes (or can go no further).
+    fn pawn_depths(&self) -> [Vec<u8>; 2] {
+        let n = self.cells.len();
+        let mut depths = [vec![None; n], vec![None; n]];
+        for (s, side_depths) in depths.iter_mut().enumerate() {
+            for c in 0..n {
+                self.pawn_depth(s, c, side_depths);
+            }
+        }
+        depths.map(|d| d.into_iter().map(|x| x.unwrap_or(0)).collect())
+    }
+
+    fn pawn_depth(&self, side: usize, cell: usize, memo: &mut [Option<u8>]) -> u8 {
+        if let Some(d) = memo[cell] {
+            return d;
+        }
+        let mut deepest = 0u8;
+        for line in &self.pawn_lines[side][cell] {
+            for &t in line {
+                let further = self.pawn_depth(side, t.index(), memo);
+                deepest = deepest.max(further.saturating_add(1));
+            }
+        }
+        memo[cell] = Some(deepest);
+        deepest
+    }
+
+    /// The class of `a`: how far its pawns have to go, together.
+    fn class_of(&self, a: &Arrangement, depths: &[Vec<u8>; 2]) -> u16 {
+        (0..self.men.len())
+            .filter(|&j| self.pawn[j])
+            .map(|j| u16::from(depths[self.men[j].side.index()][a.cells[j] as usize]))
+            .sum()
+    }
+
+    /// The highest class there can be (0 without pawns).
+    fn highest_class(&self, depths: &[Vec<u8>; 2]) -> u16 {
+        (0..self.men.len())
+            .filter(|&j| self.pawn[j])
+            .map(|j| u16::from(*depths[self.men[j].side.index()].iter().max().unwrap_or(&0)))
+            .sum()
+    }
+
+    /// The rule's first step in `class`: what the zeroing moves of each open position
+    /// give it. A win that zeroes into a lost position wins in one ply; a loss with a
+    /// zeroing move that is not lost is saved (blessed); a loss whose every move zeroes
+    /// into a lost position is lost in one.
+    fn rule_exits(
+        &mut self,
+        plies: u8,
+        class: u16,
+        depths: &[Vec<u8>; 2],
+        ctl: &Control,
+    ) -> Result<(), TableError> {
+        self.in_rounds(
+            ctl,
+            |b, slots, found: &mut Vec<(u32, u8)>| {
+                for i in slots {
+                    let code = b.codes[i];
+                    if code != OPEN_WIN && code != OPEN_LOSS {
+                        continue;
+                    }
+                    let a = b.arrangement(i);
+                    if b.class_of(&a, depths) != class {
+                        continue;
+                    }
+                    if let Some(c) = b.exit_code(&a, code == OPEN_WIN, plies) {
+                        found.push((i as u32, c));
+                    }
+                }
+                Ok(())
+            },
+            |b, found| {
+                for (i, code) in found {
+                    b.codes[i as usize] = code;
+                }
+                Ok(())
+            },
+        )
+    }
+
+    /// The code the zeroing moves of an open position give it, if they decide it.
+    fn exit_code(&self, a: &Arrangement, winning: bool, plies: u8) -> Option<u8> {
+        let (mut quiet, mut wins, mut saved) = (false, false, false);
+        let _ = self.moves(a, true, &mut |step| {
+            match self.zeroing(&step, plies) {
+                None => quiet = true,
+                Some(Zeroed::Lost) => wins = true,
+                Some(Zeroed::Held) => saved = true,
+                Some(Zeroed::Won) => {}
+            }
+            if (winning && wins) || (!winning && saved) {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        match winning {
+            true => wins.then_some(plies + 1),
+            false if saved => Some(BLESSED_LOSS),
+            false => (!quiet).then_some(1),
+        }
+    }
+
+    /// What a zeroing move leads to, seen by the side to move there (`None` for a move
+    /// that does not zero). A position an advance leads to is in a lower class, whose
+    /// open marks are final: cursed or blessed, a draw under the rule.
+    fn zeroing(&self, step: &Step, plies: u8) -> Option<Zeroed> {
+        match *step {
+            Step::Quiet(_) | Step::LeftOut => None,
+            Step::Advance(child) => Some(zeroed(self.codes[child], plies)),
+            Step::Leave { table, slot } => {
+                Some(rule_code_in(table, slot).map_or(Zeroed::Held, |c| zeroed(c, plies)))
+            }
+        }
+    }
+
+    /// Levels `0..plies` in `class`: from a loss in `k`, every open win that moves into
+    /// it wins in `k + 1`; from a win in `k`, every open loss whose every quiet move
+    /// leads to a win of at most `k` (its zeroing moves all lose, or the first step
+    /// would have saved it) is lost in `k + 1`. The same order argument as the mate
+    /// pass's levels holds: any number of threads gives the same codes.
+    fn rule_levels(
+        &mut self,
+        plies: u8,
+        class: u16,
+        depths: &[Vec<u8>; 2],
+        ctl: &Control,
+    ) -> Result<(), TableError> {
+        for k in 0..plies {
+            ctl.check()?;
+            self.looked.clear();
+            self.looked
+                .resize_with(self.codes.len().div_ceil(64), || AtomicU64::new(0));
+            let mut decided = 0usize;
+            self.in_rounds(
+                ctl,
+                |b, slots, found: &mut Vec<(u32, u8)>| {
+                    b.rule_parents(slots.clone(), k, k, class, depths, plies, found);
+                    if k > 0 {
+                        b.rule_parents(slots, plies + k, k, class, depths, plies, found);
+                    }
+                    Ok(())
+                },
+                |b, found| {
+                    for (p, code) in found {
+                        let open = if code > plies { OPEN_WIN } else { OPEN_LOSS };
+                        if b.codes[p as usize] == open {
+                            b.codes[p as usize] = code;
+                            decided += 1;
+                        }
+                    }
+                    Ok(())
+                },
+            )?;
+            // A level that decides nothing leaves nothing for the next one (every code
+            // of the next level comes from this one), but the starting codes: one ply.
+            if decided == 0 && k >= 1 {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// The parents of the `class` slots of `slots` holding `code` (a loss or a win in
+    /// `k` plies) that level `k` decides, with their codes.
+    #[allow(clippy::too_many_arguments)]
+    fn rule_parents(
+        &self,
+        slots: std::ops::Range<usize>,
+        code: u8,
+        k: u8,
+        class: u16,
+        depths: &[Vec<u8>; 2],
+        plies: u8,
+        found: &mut Vec<(u32, u8)>,
+    ) {
+        let won = code > plies;
+        let mut parents = Vec::new();
+        let mut i = slots.start;
+        while let Some(at) = find_byte(&self.codes[i..slots.end], code) {
+            i += at;
+            let a = self.arrangement(i);
+            if self.class_of(&a, depths) == class {
+                parents.clear();
+                self.unmoves(&a, false, &mut parents);
+                for (p, parent) in &parents {
+                    let c = self.codes[*p];
+                    if !won && c == OPEN_WIN {
+                        found.push((*p as u32, plies + k + 1));
+                    } else if won
+                        && c == OPEN_LOSS
+                        && self.first_look(*p)
+                        && self.rule_lost(parent, k, plies)
+                    {
+                        found.push((*p as u32, k + 1));
+                    }
+                }
+            }
+            i += 1;
+        }
+    }
+
+    /// Whether every quiet move of an open loss leads to a win of at most `k` plies (its
+    /// zeroing moves are known to lose).
+    fn rule_lost(&self, a: &Arrangement, k: u8, plies: u8) -> bool {
+        self.moves(a, true, &mut |step| match step {
+            Step::Quiet(child) => {
+                let c = self.codes[child];
+                if c > plies && c <= plies + k {
+                    ControlFlow::Continue(())
+                } else {
+                    ControlFlow::Break(())
+                }
+            }
+            _ => ControlFlow::Continue(()),
+        })
+        .is_continue()
+    }
+}
+
+/// The rule's starting code of a position with mate code `code` (stalemates from
+/// `base` up): mated now is lost at once, other wins and losses are open, the rest
+/// (draws, stalemates) a draw under the rule too.
+fn rule_start(code: u8, base: u8) -> u8 {
+    match code {
+        ILLEGAL => ILLEGAL,
+        c if c >= base => DRAW,
+        0 => 0,
+        c if c % 2 == 1 => OPEN_WIN,
+        _ => OPEN_LOSS,
+    }
+}
+
+/// The rule code at `slot` of a smaller table (which has them when this one does).
+fn rule_code_in(table: &Table, slot: usize) -> Option<u8> {
+    table.rule_codes().map(|r| r.codes[slot])
+}
