@@ -2,6 +2,10 @@
 //! defence from the endgame tables, with the distance to mate after every move and the
 //! move where a win slipped.
 //!
+//! Wins are the move rule's (a draw after so many plies without a capture or pawn
+//! move): a drill starts only where the win can be had within the rule, and a move that
+//! keeps the mate but lets the rule draw (a cursed win) has let the win slip.
+//!
 //! The tables come from the per-user data folder (`hexchess-engine tb generate` writes
 //! them there); a missing one is built on a thread the first time (K+Q v K+R takes
 //! about half a minute) and saved for next time. The engine opponent reads the same
@@ -12,9 +16,9 @@ use std::sync::{Arc, Mutex};
 
 use bevy::prelude::*;
 use hexchess_core::{Position, Rules, Side};
-use hexchess_engine::endgame::rank;
+use hexchess_engine::endgame::TableValue;
 use hexchess_engine::{Skill, TableShelf, Tablebases};
-use hexchess_tablebase::{Material, Table, Value, default_dir};
+use hexchess_tablebase::{Material, RuleValue, Table, Value, default_dir};
 use rand::Rng;
 
 use super::session::{Mode, StartGame};
@@ -51,8 +55,9 @@ pub struct Verdict {
     /// The move in SAN, with its move number.
     pub san: String,
     /// The position after it, for its side to move.
-    pub after: Value,
-    /// The mover had a win and this move let it go (to a draw or worse).
+    pub after: TableValue,
+    /// The mover had a win within the move rule and this move let it go (to a cursed
+    /// win, a draw or worse).
     pub slipped: bool,
     /// The mover still wins, but more slowly than the best move would.
     pub slower: bool,
@@ -67,7 +72,7 @@ pub struct Drill {
     /// The side the player has (the stronger one).
     pub player: Side,
     /// The position's value for its side to move now.
-    pub now: Option<Value>,
+    pub now: Option<TableValue>,
     /// Each move since the start, judged.
     pub verdicts: Vec<Verdict>,
     /// The start position: a game from it is this drill's.
@@ -369,7 +374,7 @@ fn begin(
     trainer.drill = Some(Drill {
         ending: request.ending.clone(),
         player: Side::White,
-        now: own.probe(&start),
+        now: tables.probe_full(&start),
         verdicts: Vec::new(),
         start_fen: start.to_fen(),
         start_ply: None,
@@ -387,7 +392,8 @@ fn begin(
     });
 }
 
-/// A position White to move wins: any, or one nearest mate in `n` moves. One pass over
+/// A position White to move wins within the move rule (with the count at zero, where
+/// the table keeps the rule): any, or one nearest mate in `n` moves. One pass over
 /// the table, drawing among the equally good by reservoir sampling (no list of millions
 /// of candidates), then one of the position's images under the board's symmetries, so
 /// the same family does not always look the same.
@@ -403,7 +409,10 @@ pub fn pick_start(table: &Table, target: Target) -> Option<Position> {
         let Value::Win(d) = v else {
             continue;
         };
-        if d < 2 || table.side_to_move(i) != Side::White {
+        let cursed = table
+            .rule_at(i, 0)
+            .is_some_and(|r| r.value != RuleValue::Win);
+        if d < 2 || cursed || table.side_to_move(i) != Side::White {
             continue;
         }
         let gap = wanted.map_or(0, |w| d.abs_diff(w));
@@ -482,7 +491,7 @@ fn judge_moves(
                 drill.verdicts.truncate(made);
                 drill.now = game
                     .two_player_position()
-                    .and_then(|p| trainer.tables.probe(&p));
+                    .and_then(|p| trainer.tables.probe_full(&p));
             }
             BoardChanged::Played(_) => judge_last_move(drill, &trainer.tables, &game),
         }
@@ -503,7 +512,7 @@ fn judge_last_move(drill: &mut Drill, tables: &Tablebases, game: &CurrentGame) {
     };
     let mut before = now.clone();
     before.unmake_move();
-    let after = tables.probe(&now);
+    let after = tables.probe_full(&now);
     drill.now = after;
     let (Some(after), Some(ranked)) = (after, tables.rank_moves(&before)) else {
         return;
@@ -511,9 +520,10 @@ fn judge_last_move(drill: &mut Drill, tables: &Tablebases, game: &CurrentGame) {
     let Some(&(best_move, best)) = ranked.first() else {
         return;
     };
-    let got = after.for_mover();
-    let slipped = matches!(best, Value::Win(_)) && !matches!(got, Value::Win(_));
-    let slower = !slipped && rank(got) < rank(best);
+    let got = after.for_mover(now.halfmove_clock() == 0);
+    let wins = |v: TableValue| v.rule_value() == RuleValue::Win;
+    let slipped = wins(best) && !wins(got);
+    let slower = !slipped && got.rank() < best.rank();
     let san = game
         .move_texts()
         .last()
@@ -534,7 +544,7 @@ mod tests {
 
     use hexchess_core::{Catalog, Position, Side, Step};
     use hexchess_engine::Tablebases;
-    use hexchess_tablebase::{Material, Table, Value};
+    use hexchess_tablebase::{Material, RuleValue, Table, Value};
 
     use super::{Drill, Target, judge_last_move, pick_start};
     use crate::game::CurrentGame;
@@ -568,6 +578,47 @@ mod tests {
         assert!(matches!(table.probe(&pos), Some(Value::Win(_))));
     }
 
+    #[test]
+    fn a_move_that_keeps_the_mate_but_lets_the_move_rule_draw_has_let_the_win_slip() {
+        let (table, tables) = krk();
+        // A won position with just enough plies left on the clock, and a move that still
+        // mates by the table's distance but not before the rule draws.
+        let (start, cursing) = table
+            .values()
+            .filter(|(i, v)| matches!(v, Value::Win(_)) && table.side_to_move(*i) == Side::White)
+            .find_map(|(i, _)| {
+                let dtz = table.rule_at(i, 0)?.dtz?;
+                let fen = table.position(i).to_fen();
+                let mut fields: Vec<String> = fen.split_whitespace().map(String::from).collect();
+                let n = fields.len();
+                fields[n - 2] = (100 - dtz).to_string();
+                let pos = Position::from_fen(Arc::clone(table.rules()), &fields.join(" ")).ok()?;
+                let ranked = tables.rank_moves(&pos)?;
+                let cursing = ranked.iter().find(|(_, v)| {
+                    matches!(v.value, Value::Win(_)) && v.rule_value() == RuleValue::CursedWin
+                })?;
+                Some((pos, cursing.0))
+            })
+            .expect("such a position");
+        let mut game = on_the_board(&start);
+        let mut drill = Drill {
+            ending: "KRvK".into(),
+            player: Side::White,
+            now: tables.probe_full(&start),
+            verdicts: Vec::new(),
+            start_fen: start.to_fen(),
+            start_ply: Some(start.ply_count()),
+        };
+        assert_eq!(drill.now.unwrap().rule_value(), RuleValue::Win);
+        game.game.play(Step::Play(cursing)).unwrap();
+        judge_last_move(&mut drill, &tables, &game);
+        let v = &drill.verdicts[0];
+        // Black to move is mated by the table, but the rule saves it.
+        assert!(matches!(v.after.value, Value::Loss(_)), "{v:?}");
+        assert_eq!(v.after.rule_value(), RuleValue::BlessedLoss);
+        assert!(v.slipped && v.best.is_some(), "{v:?}");
+    }
+
     /// A game on the board from `start` (a two-player position of the drill's variant).
     fn on_the_board(start: &Position) -> CurrentGame {
         let catalog = hexchess_core::Catalog::builtin();
@@ -587,7 +638,7 @@ mod tests {
         let mut drill = Drill {
             ending: "KRvK".into(),
             player: Side::White,
-            now: table.probe(&start),
+            now: tables.probe_full(&start),
             verdicts: Vec::new(),
             start_fen: start.to_fen(),
             start_ply: Some(start.ply_count()),
@@ -598,14 +649,17 @@ mod tests {
         judge_last_move(&mut drill, &tables, &game);
         assert_eq!(drill.verdicts.len(), 1);
         assert!(!drill.verdicts[0].slipped && !drill.verdicts[0].slower);
-        assert_eq!(drill.now, table.probe(&narrow(&game)));
+        assert_eq!(drill.now, tables.probe_full(&narrow(&game)));
         // Black's best reply, then a White move that hangs the rook, if there is one:
         // the win slips, and the verdict names a move that kept it.
         let reply = tables.rank_moves(&narrow(&game)).unwrap()[0].0;
         game.game.play(Step::Play(reply)).unwrap();
         judge_last_move(&mut drill, &tables, &game);
         let ranked = tables.rank_moves(&narrow(&game)).unwrap();
-        if let Some(&(blunder, _)) = ranked.iter().find(|(_, v)| !matches!(v, Value::Win(_))) {
+        if let Some(&(blunder, _)) = ranked
+            .iter()
+            .find(|(_, v)| !matches!(v.value, Value::Win(_)))
+        {
             game.game.play(Step::Play(blunder)).unwrap();
             judge_last_move(&mut drill, &tables, &game);
             let v = drill.verdicts.last().unwrap();
@@ -618,10 +672,11 @@ mod tests {
         let mut drill2 = drill.clone();
         drill2.verdicts.clear();
         let ranked = tables.rank_moves(&start).unwrap();
-        let best_rank = hexchess_engine::endgame::rank(ranked[0].1);
-        if let Some(&(slow, _)) = ranked.iter().find(|(_, v)| {
-            matches!(v, Value::Win(_)) && hexchess_engine::endgame::rank(*v) < best_rank
-        }) {
+        let best_rank = ranked[0].1.rank();
+        if let Some(&(slow, _)) = ranked
+            .iter()
+            .find(|(_, v)| v.rule_value() == RuleValue::Win && v.rank() < best_rank)
+        {
             game2.game.play(Step::Play(slow)).unwrap();
             judge_last_move(&mut drill2, &tables, &game2);
             assert!(drill2.verdicts[0].slower && !drill2.verdicts[0].slipped);

@@ -139,10 +139,22 @@ pub(super) fn side_panel(
                 let shown = game.two_player_displayed();
                 let verdict = shown
                     .as_ref()
-                    .and_then(|p| trainer.tables.probe(p).map(|v| (v, p.turn())));
+                    .and_then(|p| trainer.tables.probe_full(p).map(|v| (v, p.turn())));
                 if trainer.drill.is_some() || verdict.is_some() {
                     ui.separator();
                     super::trainer::table_report(ui, verdict, trainer, &mut out.review);
+                }
+                // On the analysis board, every move of a table position.
+                let explored = shown
+                    .as_ref()
+                    .filter(|_| out.analysis.on && verdict.is_some())
+                    .and_then(|p| {
+                        let ranked = trainer.tables.rank_moves(p)?;
+                        Some(ranked.into_iter().map(|(m, v)| (p.move_to_san(m), v)))
+                    })
+                    .map(Vec::from_iter);
+                if let Some(moves) = explored.filter(|m| !m.is_empty()) {
+                    super::trainer::explorer(ui, &moves);
                 }
                 ui.separator();
                 let seen = |i: usize| !unseen || placed_by(&game, i) == screen.viewer;

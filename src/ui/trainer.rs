@@ -1,10 +1,12 @@
 //! The endgame trainer's window (pick an ending and a start) and its part of the side
-//! panel: the table's verdict on the position, and on each move of a drill.
+//! panel: the table's verdict on the position, on each move of a drill, and (on the
+//! analysis board) on every move of the position, as lichess's tablebase view shows.
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 use hexchess_core::Side;
-use hexchess_tablebase::{Material, Value};
+use hexchess_engine::endgame::TableValue;
+use hexchess_tablebase::{Material, RuleValue, Value};
 
 use super::UiMemory;
 use crate::game::{CurrentGame, ReviewRequest, Variants};
@@ -55,6 +57,71 @@ pub(super) fn verdict_text(v: Value, to_move: Side) -> String {
         Value::Draw => "a draw (fortress)".into(),
         Value::DrawPerpetual => "a draw (perpetual check)".into(),
     }
+}
+
+/// What the move rule adds to a table's verdict for the side to move, where the table
+/// keeps the rule: the wins it spoils and the losses it saves, or how soon the next
+/// capture, pawn move or mate must come.
+pub(super) fn rule_text(v: TableValue, to_move: Side) -> Option<String> {
+    let r = v.rule?;
+    Some(match (r.value, r.dtz) {
+        (RuleValue::CursedWin, _) => {
+            format!("a cursed win: the move rule draws before {to_move} can mate")
+        }
+        (RuleValue::BlessedLoss, _) => format!("a blessed loss: the move rule saves {to_move}"),
+        (RuleValue::Win | RuleValue::Loss, Some(d)) if d > 0 => {
+            format!("within the move rule: a capture, pawn move or mate in {d} plies")
+        }
+        _ => return None,
+    })
+}
+
+/// One move's line in the explorer: its result under the move rule (or by mate where
+/// the table keeps no rule), distance to zeroing and distance to mate, for its mover.
+fn explorer_row(ui: &mut egui::Ui, san: &str, v: TableValue) {
+    let result = v.rule_value();
+    let colour = match result {
+        RuleValue::Win => egui::Color32::from_rgb(90, 190, 110),
+        RuleValue::CursedWin | RuleValue::BlessedLoss => egui::Color32::from_rgb(220, 170, 60),
+        RuleValue::Draw => egui::Color32::GRAY,
+        RuleValue::Loss => egui::Color32::from_rgb(220, 90, 70),
+    };
+    let dtz = v
+        .rule
+        .and_then(|r| r.dtz)
+        .map_or("-".to_string(), |d| d.to_string());
+    let dtm = match v.value {
+        Value::Win(d) | Value::Loss(d) => d.to_string(),
+        Value::StalemateWin(d) | Value::StalemateLoss(d) => format!("stalemate {d}"),
+        Value::Draw | Value::DrawPerpetual => "-".to_string(),
+    };
+    ui.label(egui::RichText::new(san).monospace());
+    ui.colored_label(colour, result.to_string());
+    ui.label(dtz);
+    ui.label(dtm);
+    ui.end_row();
+}
+
+/// The tablebase explorer: every legal move of the position shown, best first for the
+/// side to move, with what the tables say of it.
+pub(super) fn explorer(ui: &mut egui::Ui, moves: &[(String, TableValue)]) {
+    ui.label(egui::RichText::new("Every move, by the tables").small());
+    egui::ScrollArea::vertical()
+        .id_salt("table-explorer")
+        .max_height(180.0)
+        .show(ui, |ui| {
+            egui::Grid::new("table-explorer-grid")
+                .striped(true)
+                .show(ui, |ui| {
+                    for head in ["move", "result", "DTZ", "DTM"] {
+                        ui.label(egui::RichText::new(head).small().strong());
+                    }
+                    ui.end_row();
+                    for (san, v) in moves {
+                        explorer_row(ui, san, *v);
+                    }
+                });
+        });
 }
 
 /// Open the endgame trainer's window (the command line's `--endgames`).
@@ -180,7 +247,7 @@ pub(super) fn trainer_window(
 /// at (the review shows the position before it).
 pub(super) fn table_report(
     ui: &mut egui::Ui,
-    verdict: Option<(Value, Side)>,
+    verdict: Option<(TableValue, Side)>,
     trainer: &Trainer,
     review: &mut MessageWriter<ReviewRequest>,
 ) {
@@ -225,24 +292,30 @@ pub(super) fn table_report(
                 .best
                 .as_ref()
                 .map_or(String::new(), |b| format!(" (best {b})"));
+            // The mover's view: a win the rule spoils is a cursed win.
+            let cursed = if v.after.spoiled() { " cursed" } else { "" };
             ui.label(
-                egui::RichText::new(format!("{}{mark}{better}", v.san))
+                egui::RichText::new(format!("{}{mark}{cursed}{better}", v.san))
                     .monospace()
                     .small(),
             );
         }
     }
     if let Some((v, to_move)) = verdict {
-        ui.label(format!("Table: {}", verdict_text(v, to_move)));
+        ui.label(format!("Table: {}", verdict_text(v.value, to_move)));
+        if let Some(rule) = rule_text(v, to_move) {
+            ui.label(egui::RichText::new(rule).small());
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use hexchess_core::Side;
-    use hexchess_tablebase::Value;
+    use hexchess_engine::endgame::TableValue;
+    use hexchess_tablebase::{RuleValue, Ruled, Value};
 
-    use super::{ending_label, verdict_text};
+    use super::{ending_label, rule_text, verdict_text};
 
     #[test]
     fn endings_and_verdicts_read_as_players_say_them() {
@@ -264,5 +337,22 @@ mod tests {
             verdict_text(Value::DrawPerpetual, Side::White),
             "a draw (perpetual check)"
         );
+        let ruled = |value, dtz| TableValue {
+            value: Value::Win(121),
+            rule: Some(Ruled { value, dtz }),
+        };
+        assert_eq!(
+            rule_text(ruled(RuleValue::CursedWin, None), Side::White).as_deref(),
+            Some("a cursed win: the move rule draws before White can mate")
+        );
+        assert_eq!(
+            rule_text(ruled(RuleValue::Win, Some(9)), Side::White).as_deref(),
+            Some("within the move rule: a capture, pawn move or mate in 9 plies")
+        );
+        let no_rule = TableValue {
+            value: Value::Win(3),
+            rule: None,
+        };
+        assert_eq!(rule_text(no_rule, Side::White), None);
     }
 }

@@ -5,6 +5,12 @@
 //! that mates soonest (or, lost, is mated latest) without searching; inside the search
 //! a position in a table ends its branch with the exact score, mate in N included (the
 //! search turns values into its scores: `search::table_score`).
+//!
+//! Where the tables keep the move rule (a draw after so many plies without a capture or
+//! pawn move), its result at the position's clock comes first: a win the rule spoils
+//! (cursed) scores as a draw, and at the root the engine plays the soonest mate only
+//! among the moves that still win within the rule, as engines probing Syzygy's
+//! distance-to-zeroing tables do, so the clock never runs out on a won game.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -13,7 +19,59 @@ use std::sync::Arc;
 use hexchess_core::moves::Move;
 use hexchess_core::position::Position;
 use hexchess_core::{Kind, Rules, Side};
-use hexchess_tablebase::{MAX_MEN, Material, Table, Value, table_path};
+use hexchess_tablebase::{MAX_MEN, Material, RuleValue, Ruled, Table, Value, table_path};
+
+/// A table's word on a position (or on a move, for the side that made it): its value by
+/// mate, and its result under the move rule at the position's clock where the table
+/// keeps the rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableValue {
+    pub value: Value,
+    pub rule: Option<Ruled>,
+}
+
+impl TableValue {
+    /// This position's worth for the side that moved into it; `zeroing` when the move
+    /// was a capture or a pawn move (it ends the rule's count itself).
+    pub fn for_mover(self, zeroing: bool) -> TableValue {
+        TableValue {
+            value: self.value.for_mover(),
+            rule: self.rule.map(|r| r.for_mover(zeroing)),
+        }
+    }
+
+    /// Whether the move rule draws what the mate value calls won or lost.
+    pub fn spoiled(self) -> bool {
+        matches!(
+            self.rule.map(|r| r.value),
+            Some(RuleValue::CursedWin | RuleValue::BlessedLoss)
+        )
+    }
+
+    /// The result by the rule, or by mate where the table keeps no rule.
+    pub fn rule_value(self) -> RuleValue {
+        self.rule.map_or(
+            match self.value {
+                Value::Win(_) => RuleValue::Win,
+                Value::Loss(_) => RuleValue::Loss,
+                _ => RuleValue::Draw,
+            },
+            |r| r.value,
+        )
+    }
+
+    /// How good it is for the side to move, higher better: the rule's result first
+    /// (a win within the rule over a cursed one over a draw), then the mate value's
+    /// [`rank`] (the sooner mate among wins that keep within the rule).
+    pub fn rank(self) -> (i32, (i32, i32)) {
+        let by_rule = RuleValue::ALL
+            .iter()
+            .rev()
+            .position(|r| *r == self.rule_value())
+            .expect("one of the five") as i32;
+        (by_rule, rank(self.value))
+    }
+}
 
 /// The tables one search may probe, all of one variant.
 #[derive(Default)]
@@ -58,25 +116,40 @@ impl Tablebases {
     /// The value of `pos` for its side to move, when a table holds it.
     #[inline]
     pub fn probe(&self, pos: &Position) -> Option<Value> {
+        self.probe_full(pos).map(|t| t.value)
+    }
+
+    /// The value of `pos` and its result under the move rule at its clock, when a
+    /// table holds it.
+    #[inline]
+    pub fn probe_full(&self, pos: &Position) -> Option<TableValue> {
         // Tables know no castling: a position that may still castle is not theirs.
         if pos.occupied().count() > self.max_men || pos.castling_rights() != 0 {
             return None;
         }
-        self.tables.iter().find_map(|t| t.probe(pos))
+        self.tables.iter().find_map(|t| {
+            let i = t.slot(pos)?;
+            Some(TableValue {
+                value: t.value_at(i),
+                rule: t.rule_at(i, pos.halfmove_clock()),
+            })
+        })
     }
 
-    /// Every legal move of `pos` with its value for the side to move, best first (mate
-    /// soonest, then stalemate soonest, then a draw, then stalemated or mated latest);
-    /// `None` unless a table holds every position the moves lead to.
-    pub fn rank_moves(&self, pos: &Position) -> Option<Vec<(Move, Value)>> {
+    /// Every legal move of `pos` with its worth for the side to move, best first (see
+    /// [`TableValue::rank`]: within the move rule first, then mate soonest, stalemate
+    /// soonest, a draw, stalemated or mated latest); `None` unless a table holds every
+    /// position the moves lead to.
+    pub fn rank_moves(&self, pos: &Position) -> Option<Vec<(Move, TableValue)>> {
         let mut ranked = Vec::new();
         for mv in pos.legal_moves() {
-            // The tables need the position, not the game's history.
+            // The tables need the position and its clock, not the game's history.
             let mut child = pos.without_history();
             child.make_move(mv);
-            ranked.push((mv, self.probe(&child)?.for_mover()));
+            let zeroing = child.halfmove_clock() == 0;
+            ranked.push((mv, self.probe_full(&child)?.for_mover(zeroing)));
         }
-        ranked.sort_by_key(|(_, v)| std::cmp::Reverse(rank(*v)));
+        ranked.sort_by_key(|(_, v)| std::cmp::Reverse(v.rank()));
         Some(ranked)
     }
 

@@ -9,9 +9,10 @@ mod common;
 
 use common::Session;
 use hexchess_core::{Catalog, Position, Rules};
+use hexchess_engine::endgame::TableValue;
 use hexchess_engine::endgame::rank;
 use hexchess_engine::{Score, SearchLimits, SearchOptions, SearchResult, Searcher, Tablebases};
-use hexchess_tablebase::{Material, Table, Value};
+use hexchess_tablebase::{Material, RuleValue, Table, Value};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -179,4 +180,134 @@ fn the_protocol_reads_tables_from_its_folder_and_reports_a_damaged_one() {
     let out = s.run(&["setoption name Tablebases value false", "go depth 1"]);
     assert!(!out.contains("endgame table"), "{out}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// How a game played from a table position ended.
+#[derive(Debug, PartialEq, Eq)]
+enum Ending {
+    /// The side to move at the start mated, in this many plies.
+    Mated(usize),
+    /// Drawn by the move rule, or anything else.
+    Drawn,
+}
+
+/// Plays from `pos` until mate, the move rule or `limit` plies, each move chosen by
+/// `choose`.
+fn play_out(
+    pos: &Position,
+    limit: usize,
+    choose: &mut dyn FnMut(&Position) -> hexchess_core::Move,
+) -> Ending {
+    let mut pos = pos.clone();
+    let rule = pos.rules().draw_rules().move_rule_plies;
+    for ply in 0..limit {
+        if pos.legal_moves().is_empty() {
+            return if pos.in_check() && ply % 2 == 0 {
+                Ending::Drawn // the starting side was mated: not this test's case
+            } else if pos.in_check() {
+                Ending::Mated(ply)
+            } else {
+                Ending::Drawn
+            };
+        }
+        if pos.halfmove_clock() >= rule {
+            return Ending::Drawn;
+        }
+        let mv = choose(&pos);
+        pos.make_move(mv);
+    }
+    Ending::Drawn
+}
+
+#[test]
+fn with_the_clock_at_sixty_the_engine_still_wins_within_the_move_rule() {
+    // K+R v K+N on Gliński's board: mates up to 109 plies, but the rook's side can
+    // often win the knight sooner than the fastest mate goes. With 60 plies already
+    // counted, a position where the fastest mate would capture too late: following the
+    // distance to mate lets the rule draw; the engine, reading the distance to zeroing,
+    // wins.
+    let rules = glinski();
+    let never = AtomicBool::new(false);
+    let build = |name: &str| {
+        let m = Material::parse(name, &rules).unwrap();
+        Arc::new(Table::generate_on(&rules, &m, &mut |_| {}, &never, 2).unwrap())
+    };
+    let krkn = build("KRvKN");
+    let tables = Arc::new(Tablebases::new(
+        ["KRvK", "KvKN", "KNvK", "KvKR", "KvK"]
+            .iter()
+            .map(|n| build(n))
+            .chain([Arc::clone(&krkn)])
+            .collect(),
+    ));
+    // Where every fastest mate lets the count run out: the rook's side, choosing by
+    // the mate value alone (as the engine did before the rule), gives the win away at
+    // once, whichever of them it plays.
+    let fastest_spoil = |p: &Position| {
+        let ranked = tables.rank_moves(p).expect("every move in a table");
+        let best = ranked.iter().map(|(_, v)| rank(v.value)).max().unwrap();
+        ranked
+            .iter()
+            .filter(|(_, v)| rank(v.value) == best)
+            .all(|(_, v)| v.rule_value() != RuleValue::Win)
+    };
+    let pos = krkn
+        .values()
+        .filter(|(i, v)| {
+            matches!(v, Value::Win(d) if *d > 40)
+                && krkn.rule_at(*i, 60).unwrap().value == RuleValue::Win
+        })
+        .map(|(i, _)| at_clock(&krkn.position(i), 60))
+        .find(|p| p.turn().index() == 0 && fastest_spoil(p))
+        .expect("a win the fastest mate lets the rule draw");
+    assert_eq!(
+        tables.probe_full(&pos).unwrap().rule_value(),
+        RuleValue::Win
+    );
+    // The defence: whatever keeps the rule's draw, else the longest loss.
+    let defence = |p: &Position| {
+        let ranked = tables.rank_moves(p).unwrap();
+        let held = |v: &TableValue| v.rule_value() != RuleValue::Loss;
+        ranked
+            .iter()
+            .max_by_key(|(_, v)| (held(v), rank(v.value)))
+            .unwrap()
+            .0
+    };
+    let by_mate = |p: &Position| {
+        let ranked = tables.rank_moves(p).unwrap();
+        ranked.iter().max_by_key(|(_, v)| rank(v.value)).unwrap().0
+    };
+    // Without the rule's distances: a draw.
+    let mut mate_first = |p: &Position| match p.turn().index() {
+        0 => by_mate(p),
+        _ => defence(p),
+    };
+    assert_eq!(
+        play_out(&pos, 200, &mut mate_first),
+        Ending::Drawn,
+        "{}",
+        pos.to_fen()
+    );
+    // The engine: a mate before the rule draws.
+    let mut engine = |p: &Position| match p.turn().index() {
+        0 => search(&tables, p, 2).best.expect("a move"),
+        _ => defence(p),
+    };
+    let ending = play_out(&pos, 200, &mut engine);
+    assert!(
+        matches!(ending, Ending::Mated(n) if n % 2 == 1),
+        "{}: {ending:?}",
+        pos.to_fen()
+    );
+}
+
+/// `pos` with the halfmove clock at `clock`.
+fn at_clock(pos: &Position, clock: u16) -> Position {
+    let fen = pos.to_fen();
+    let mut fields: Vec<&str> = fen.split_whitespace().collect();
+    let n = fields.len();
+    let clock = clock.to_string();
+    fields[n - 2] = &clock;
+    Position::from_fen(Arc::clone(pos.rules_arc()), &fields.join(" ")).unwrap()
 }

@@ -355,6 +355,11 @@ impl Table {
         }
     }
 
+    /// The value at a legal slot (see [`Table::slot`]).
+    pub fn value_at(&self, i: usize) -> Value {
+        self.decode(self.codes[i])
+    }
+
     /// The result of `pos` under the move rule, at its halfmove clock; `None` when its
     /// men are not this table's material or the table keeps no rule.
     pub fn probe_rule(&self, pos: &Position) -> Option<Ruled> {

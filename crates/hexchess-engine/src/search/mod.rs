@@ -12,7 +12,7 @@ use rand::Rng;
 mod node;
 pub mod params;
 
-use crate::endgame::Tablebases;
+use crate::endgame::{TableValue, Tablebases};
 use crate::eval::{EvalMode, EvalWeights, Evaluator};
 use crate::order::{MoveOrder, StagedMoves};
 use crate::skill::Handicap;
@@ -912,10 +912,14 @@ impl RootBest {
 
 /// The search score of a table's value `ply` plies from the root, given the score of
 /// being stalemated: mates as the search scores them (so `score mate N` shows), a
-/// stalemate one way or the other a little nearer the sooner it comes.
-fn table_score(v: Value, ply: usize, stalemated: i32) -> i32 {
+/// stalemate one way or the other a little nearer the sooner it comes; a mate the move
+/// rule spoils at this clock (a cursed win, a blessed loss), a draw.
+fn table_score(v: TableValue, ply: usize, stalemated: i32) -> i32 {
     let ply = ply as i32;
-    match v {
+    if v.spoiled() {
+        return 0;
+    }
+    match v.value {
         Value::Win(d) => MATE - ply - i32::from(d),
         Value::Loss(d) => -MATE + ply + i32::from(d),
         Value::StalemateWin(d) => -stalemated - i32::from(d).min(50),

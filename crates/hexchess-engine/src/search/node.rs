@@ -125,7 +125,7 @@ impl Searcher {
     #[inline]
     fn table_value(&self, pos: &Position, ply: usize) -> Option<i32> {
         self.tablebases
-            .probe(pos)
+            .probe_full(pos)
             .map(|v| table_score(v, ply, self.stalemate_score))
     }
 
