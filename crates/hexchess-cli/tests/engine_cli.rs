@@ -665,7 +665,12 @@ fn tb_stats_and_probe_agree_on_the_longest_rook_mate() {
     let (ok, probe, err) = run_engine(&["tb", "probe", fen]);
     assert!(ok, "{err}");
     let first = probe.lines().next().unwrap();
-    assert_eq!(first, format!("KRvK: is mated in {plies} plies"), "{probe}");
+    assert!(
+        first.starts_with(&format!(
+            "KRvK: is mated in {plies} plies; by the move rule a loss"
+        )),
+        "{probe}"
+    );
     // Every move loses, none more slowly than the position says.
     for line in probe.lines().skip(1) {
         let d: u32 = line
@@ -700,24 +705,49 @@ fn tb_json_gives_every_class_and_each_moves_value() {
     ] {
         assert!(text.contains(key), "{key} in {text}");
     }
-    // Black's fractions sum to one.
-    let black = text
-        .split("\"black\": {")
-        .nth(1)
-        .unwrap()
-        .split('}')
-        .next()
-        .unwrap();
-    let sum: f64 = black
-        .split(',')
-        .map(|kv| kv.split(':').nth(1).unwrap().trim().parse::<f64>().unwrap())
-        .sum();
-    assert!((sum - 1.0).abs() < 1e-9, "{black}");
+    // Black's fractions sum to one, and so do its results under the move rule.
+    let black = text.split("\"black\": {").nth(1).unwrap();
+    let (classes, rule) = black.split_once(", \"rule\": {").unwrap();
+    let rule = rule.split('}').next().unwrap();
+    let sum = |fields: &str| -> f64 {
+        fields
+            .split(',')
+            .map(|kv| kv.split(':').nth(1).unwrap().trim().parse::<f64>().unwrap())
+            .sum()
+    };
+    assert!((sum(classes) - 1.0).abs() < 1e-9, "{black}");
+    assert!((sum(rule) - 1.0).abs() < 1e-9, "{rule}");
+    for key in [
+        "\"win\": 0, \"cursed_win\": 0, \"draw\": 0.1",
+        "\"blessed_loss\": 0, \"loss\": 0.89",
+    ] {
+        assert!(rule.contains(key), "{key} in {rule}");
+    }
+    assert!(
+        text.contains("\"rule_plies\": 100, \"longest_dtz_plies\": 40"),
+        "{text}"
+    );
     let fen = "K1k1R1/7/8/9/10/11/10/9/8/7/6 b - 0 1";
     let (ok, probe, err) = run_engine(&["tb", "probe", fen, "--json"]);
     assert!(ok, "{err}");
     assert!(
-        probe.starts_with("{\"value\": \"loss\", \"dtm_plies\": 40, \"moves\": [{\"move\": \""),
+        probe.starts_with(
+            "{\"value\": \"loss\", \"dtm_plies\": 40, \"rule_value\": \"loss\", \"dtz_plies\": 40, \"halfmove_clock\": 0, \"moves\": [{\"move\": \""
+        ),
+        "{probe}"
+    );
+    // With 70 plies counted, the rule draws before the mate: a blessed loss, for every
+    // move too (each gives White a win of 39 plies with 29 left).
+    let late = "K1k1R1/7/8/9/10/11/10/9/8/7/6 b - 70 1";
+    let (ok, probe, err) = run_engine(&["tb", "probe", late, "--json"]);
+    assert!(ok, "{err}");
+    assert!(
+        probe.starts_with("{\"value\": \"loss\", \"dtm_plies\": 40, \"rule_value\": \"blessed_loss\", \"dtz_plies\": 40, \"halfmove_clock\": 70"),
+        "{probe}"
+    );
+    assert_eq!(
+        probe.matches("\"rule_value\": \"blessed_loss\"").count(),
+        probe.matches("\"move\":").count() + 1,
         "{probe}"
     );
 }
