@@ -17,6 +17,13 @@
 //! position's value is final once its level is reached, which is what the forward
 //! check relies on (a child's win above the level being scanned may still shrink).
 //!
+//! A pawn's advance leads to a position of the same table with the pawns further on.
+//! The positions are taken in classes by how far their pawns still have to go (the sum
+//! of each pawn's longest way to promotion), nearest first: every advance lowers that
+//! sum, so an advance always leads into a class already done, and is read like a
+//! capture, from a final value. (The move rule's pass, `rule.rs`, needs this order
+//! too.) A table without pawns is one class.
+//!
 //! Values are distances in plies from the side to move's view: even is a loss (0:
 //! mated now), odd a win. Where the variant scores being stalemated below a draw
 //! (Gliński: 1/4), a second pass does the same over what the mate pass left, with
@@ -204,9 +211,11 @@ struct Builder<'a> {
     pawn: Vec<bool>,
     /// Pawn slots' advances: `[side][cell]`, one line of cells per advance vector.
     pawn_lines: [Vec<Vec<Vec<Cell>>>; 2],
-    /// `[side][cell]`: the cells a pawn of that side reaches that cell from by an
-    /// advance, each with the cells it passes over (which must be empty).
-    pawn_from: [Vec<Vec<(Cell, Bitboard)>>; 2],
+    /// `[side][cell]`: the most advances a pawn of that side on that cell has before it
+    /// promotes (or can go no further): what a position's class sums.
+    depths: [Vec<u8>; 2],
+    /// The highest class there can be (0 without pawns: one class).
+    classes: u16,
     codes: Vec<u8>,
     /// The first stalemate code: [`DRAW`] during the mate pass.
     base: u8,
@@ -252,7 +261,7 @@ impl<'a> Builder<'a> {
             .map(|m| rules.pawn_kind() == Some(m.kind))
             .collect();
         let promotions = promotion_tables(rules, material, &men, &slots, &pawn, built);
-        let (pawn_lines, pawn_from) = pawn_paths(rules, &cells);
+        let pawn_lines = pawn_paths(rules, &cells);
         let builder = Builder {
             rules,
             material: material.clone(),
@@ -266,7 +275,8 @@ impl<'a> Builder<'a> {
             promotions,
             pawn,
             pawn_lines,
-            pawn_from,
+            depths: [Vec::new(), Vec::new()],
+            classes: 0,
             base: DRAW,
             top: 0,
             looked: Vec::new(),
@@ -289,6 +299,8 @@ impl<'a> Builder<'a> {
                 })
             })
             .collect();
+        builder.depths = builder.pawn_depths();
+        builder.classes = builder.highest_class();
         builder.check_reversible()?;
         Ok(builder)
     }
@@ -313,9 +325,12 @@ impl<'a> Builder<'a> {
 
     fn run(mut self, ctl: &mut Control) -> Result<Table, TableError> {
         self.mark_legal(ctl)?;
-        self.start(Pass::Mate, ctl)?;
         (ctl.progress)("  mates");
-        self.levels(Pass::Mate, ctl)?;
+        for class in 0..=self.classes {
+            self.top = 0;
+            self.start(Pass::Mate, class, ctl)?;
+            self.levels(Pass::Mate, class, ctl)?;
+        }
         let longest = self.codes.iter().filter(|&&c| c < DRAW).max().copied();
         if self.rules.stalemate().stalemated.millis() < 500 {
             self.base = match longest {
@@ -334,12 +349,13 @@ impl<'a> Builder<'a> {
                     _ => {}
                 }
             }
-            if self.codes.contains(&self.base) {
-                self.top = self.top.max(self.base);
-            }
-            self.start(Pass::Stalemate, ctl)?;
             (ctl.progress)("  stalemates");
-            self.levels(Pass::Stalemate, ctl)?;
+            for class in 0..=self.classes {
+                // Level 0 looks for the stalemated (set before the pass).
+                self.top = self.base;
+                self.start(Pass::Stalemate, class, ctl)?;
+                self.levels(Pass::Stalemate, class, ctl)?;
+            }
         }
         for c in &mut self.codes {
             if matches!(*c, STALEMATED | SAFE | UNKNOWN) {
@@ -413,13 +429,17 @@ impl<'a> Builder<'a> {
     /// A slot's start code depends only on the smaller tables and on which of its
     /// children an earlier pass decided, never on another start code: the slots may be
     /// valued in any order, on any number of threads.
-    fn start(&mut self, pass: Pass, ctl: &Control) -> Result<(), TableError> {
+    fn start(&mut self, pass: Pass, class: u16, ctl: &Control) -> Result<(), TableError> {
         self.in_rounds(
             ctl,
             |b, slots, found: &mut Vec<(u32, u8)>| {
                 for i in slots {
-                    if b.codes[i] == UNKNOWN
-                        && let Some(code) = b.start_code(i, pass)?
+                    if b.codes[i] != UNKNOWN {
+                        continue;
+                    }
+                    let a = b.arrangement(i);
+                    if b.in_class(&a, class)
+                        && let Some(code) = b.start_code(&a, pass)?
                     {
                         found.push((i as u32, code));
                     }
@@ -435,25 +455,33 @@ impl<'a> Builder<'a> {
         )
     }
 
-    /// The code pass 2 gives slot `i`, if any.
-    fn start_code(&self, i: usize, pass: Pass) -> Result<Option<u8>, TableError> {
-        let a = self.arrangement(i);
+    /// The code pass 2 gives the position `a`, if any: what its captures, promotions
+    /// and advances (all read from final values) give.
+    fn start_code(&self, a: &Arrangement, pass: Pass) -> Result<Option<u8>, TableError> {
         let mut best_win: Option<u8> = None;
         let mut slowest_loss: Option<u8> = None;
         let (mut escape, mut left_out) = (false, false);
-        let _ = self.moves(&a, false, &mut |step| {
-            match step {
-                Step::Leave { table, slot } => match seen_in(table, slot, pass) {
-                    Seen::Lost(d) => best_win = Some(best_win.map_or(d + 1, |b| b.min(d + 1))),
-                    Seen::Won(d) => slowest_loss = Some(slowest_loss.unwrap_or(0).max(d + 1)),
-                    Seen::Open => escape = true,
-                    Seen::Out => {}
-                },
-                Step::LeftOut => left_out = true,
-                Step::Quiet(_) | Step::Advance(_) => {}
+        // Quiet moves only for the pawns' advances (the others are the levels' work).
+        let advances = self.classes > 0;
+        let _ = self.moves(a, advances, &mut |step| {
+            let seen = match step {
+                Step::Leave { table, slot } => seen_in(table, slot, pass),
+                Step::Advance(child) => seen(self.codes[child], self.base, pass),
+                Step::LeftOut => {
+                    left_out = true;
+                    return ControlFlow::Continue(());
+                }
+                Step::Quiet(_) => return ControlFlow::Continue(()),
+            };
+            match seen {
+                Seen::Lost(d) => best_win = Some(best_win.map_or(d + 1, |b| b.min(d + 1))),
+                Seen::Won(d) => slowest_loss = Some(slowest_loss.unwrap_or(0).max(d + 1)),
+                Seen::Open => escape = true,
+                Seen::Out => {}
             }
             ControlFlow::Continue(())
         });
+        let a = *a;
         Ok(if let Some(d) = best_win {
             Some(self.code(d)?)
         } else if escape {
@@ -475,9 +503,7 @@ impl<'a> Builder<'a> {
     /// decide, or to a stalemate).
     fn has_way_out(&self, a: &Arrangement, pass: Pass) -> bool {
         self.moves(a, true, &mut |step| match step {
-            Step::Quiet(child) | Step::Advance(child)
-                if seen(self.codes[child], self.base, pass) != Seen::Out =>
-            {
+            Step::Quiet(child) if seen(self.codes[child], self.base, pass) != Seen::Out => {
                 ControlFlow::Break(())
             }
             _ => ControlFlow::Continue(()),
@@ -521,7 +547,7 @@ impl<'a> Builder<'a> {
     /// level reads no child; and each find of a slot gives it the same code. So the
     /// slots of a level may be taken in any order, on any number of threads, and the
     /// table comes out the same.
-    fn levels(&mut self, pass: Pass, ctl: &mut Control) -> Result<(), TableError> {
+    fn levels(&mut self, pass: Pass, class: u16, ctl: &mut Control) -> Result<(), TableError> {
         let base = if pass == Pass::Mate { 0 } else { self.base };
         let mut level: u8 = 0;
         loop {
@@ -540,7 +566,7 @@ impl<'a> Builder<'a> {
             self.in_rounds(
                 ctl,
                 |b, slots, found: &mut Vec<(u32, u8)>| {
-                    b.parents_decided(slots, code, level, pass, found)
+                    b.parents_decided(slots, code, level, pass, class, found)
                 },
                 |b, found| {
                     for (p, code) in found {
@@ -564,6 +590,7 @@ impl<'a> Builder<'a> {
         code: u8,
         level: u8,
         pass: Pass,
+        class: u16,
         found: &mut Vec<(u32, u8)>,
     ) -> Result<(), TableError> {
         let mut parents = Vec::new();
@@ -571,8 +598,12 @@ impl<'a> Builder<'a> {
         while let Some(at) = find_byte(&self.codes[i..slots.end], code) {
             i += at;
             let a = self.arrangement(i);
+            if !self.in_class(&a, class) {
+                i += 1;
+                continue;
+            }
             parents.clear();
-            self.unmoves(&a, true, &mut parents);
+            self.unmoves(&a, &mut parents);
             for (p, parent) in &parents {
                 let decided = if level.is_multiple_of(2) {
                     match self.wins_sooner_now(*p, level, pass)? {
@@ -620,6 +651,58 @@ impl<'a> Builder<'a> {
         let c = self.codes[p];
         let later_win = matches!(seen(c, self.base, pass), Seen::Won(_)) && c > win;
         Ok(c == UNKNOWN || c == SAFE || later_win)
+    }
+
+    /// `[side][cell]`: the most advances a pawn of that side on that cell has before it
+    /// promotes (or can go no further).
+    fn pawn_depths(&self) -> [Vec<u8>; 2] {
+        let n = self.cells.len();
+        let mut depths = [vec![None; n], vec![None; n]];
+        for (s, side_depths) in depths.iter_mut().enumerate() {
+            for c in 0..n {
+                self.pawn_depth(s, c, side_depths);
+            }
+        }
+        depths.map(|d| d.into_iter().map(|x| x.unwrap_or(0)).collect())
+    }
+
+    fn pawn_depth(&self, side: usize, cell: usize, memo: &mut [Option<u8>]) -> u8 {
+        if let Some(d) = memo[cell] {
+            return d;
+        }
+        let mut deepest = 0u8;
+        for line in &self.pawn_lines[side][cell] {
+            for &t in line {
+                let further = self.pawn_depth(side, t.index(), memo);
+                deepest = deepest.max(further.saturating_add(1));
+            }
+        }
+        memo[cell] = Some(deepest);
+        deepest
+    }
+
+    /// The highest class there can be (0 without pawns).
+    fn highest_class(&self) -> u16 {
+        (0..self.men.len())
+            .filter(|&j| self.pawn[j])
+            .map(|j| {
+                let depths = &self.depths[self.men[j].side.index()];
+                u16::from(depths.iter().max().copied().unwrap_or(0))
+            })
+            .sum()
+    }
+
+    /// Whether `a` is in `class`: how far its pawns have to go, together.
+    #[inline]
+    fn in_class(&self, a: &Arrangement, class: u16) -> bool {
+        if self.classes == 0 {
+            return true;
+        }
+        let sum: u16 = (0..self.men.len())
+            .filter(|&j| self.pawn[j])
+            .map(|j| u16::from(self.depths[self.men[j].side.index()][a.cells[j] as usize]))
+            .sum();
+        sum == class
     }
 
     /// Runs `work` on every slot, round by round, its slots shared out among the
@@ -683,13 +766,13 @@ impl<'a> Builder<'a> {
         let mut slowest: Option<u8> = None;
         let flow = self.moves(a, true, &mut |step| {
             let view = match step {
-                Step::Quiet(child) | Step::Advance(child) => {
-                    match seen(self.codes[child], self.base, pass) {
-                        Seen::Won(d) if d <= level => Seen::Won(d),
-                        Seen::Won(_) => Seen::Open,
-                        other => other,
-                    }
-                }
+                Step::Quiet(child) => match seen(self.codes[child], self.base, pass) {
+                    Seen::Won(d) if d <= level => Seen::Won(d),
+                    Seen::Won(_) => Seen::Open,
+                    other => other,
+                },
+                // Into a class already done: final.
+                Step::Advance(child) => seen(self.codes[child], self.base, pass),
                 Step::Leave { table, slot } => seen_in(table, slot, pass),
                 Step::LeftOut => Seen::Out,
             };
@@ -935,14 +1018,13 @@ impl<'a> Builder<'a> {
     }
 
     /// The legal positions from which a quiet move leads to `a`: a man of the side that
-    /// just moved, played back along its own moves.
+    /// just moved, played back along its own moves (not a pawn: its advances lead from
+    /// another class, read forward).
     ///
     /// Each comes with its arrangement as reached (perhaps an image of the one stored
     /// under the symmetries, which has the same moves up to the same image): what the
-    /// forward check of a parent needs, without decoding its slot again. Pawns' advances
-    /// are played back only with `pawns` (the move rule's pass counts them as leaving
-    /// the positions it scores).
-    fn unmoves(&self, a: &Arrangement, pawns: bool, out: &mut Vec<(usize, Arrangement)>) {
+    /// forward check of a parent needs, without decoding its slot again.
+    fn unmoves(&self, a: &Arrangement, out: &mut Vec<(usize, Arrangement)>) {
         let mover = 1 - a.stm;
         // Every move into a check is a checking move, every other one is not.
         match self.restriction {
@@ -954,22 +1036,11 @@ impl<'a> Builder<'a> {
             }
             _ => {}
         }
-        for &j in &self.slots[mover] {
+        for &j in self.slots[mover].iter().filter(|&&j| !self.pawn[j]) {
             let at = self.cells[a.cells[j] as usize];
             let mut own = a.sides[mover];
             own.remove(at);
             let occupied = own | a.sides[a.stm];
-            if self.pawn[j] {
-                if !pawns {
-                    continue;
-                }
-                for &(from, over) in &self.pawn_from[mover][at.index()] {
-                    if !occupied.contains(from) && (over & occupied).is_empty() {
-                        self.push_parent(a, j, from, out);
-                    }
-                }
-                continue;
-            }
             let back = self
                 .rules
                 .reach(self.men[j], at, own, a.sides[a.stm], occupied)
@@ -1109,30 +1180,14 @@ fn promotion_tables<'a>(
     out
 }
 
-/// Pawns' advances by side and cell, and the same read backwards: for each cell, where
-/// an advance to it starts and which cells it passes over.
-#[allow(clippy::type_complexity)]
-fn pawn_paths(
-    rules: &Rules,
-    cells: &[Cell],
-) -> ([Vec<Vec<Vec<Cell>>>; 2], [Vec<Vec<(Cell, Bitboard)>>; 2]) {
-    let mut lines = [Vec::new(), Vec::new()];
-    let mut from = [vec![Vec::new(); cells.len()], vec![Vec::new(); cells.len()]];
-    for side in Side::BOTH {
-        let s = side.index();
-        for &c in cells {
-            let here = rules.pawn_advance_lines(side, c);
-            for line in &here {
-                let mut over = Bitboard::EMPTY;
-                for &t in line {
-                    from[s][t.index()].push((c, over));
-                    over.insert(t);
-                }
-            }
-            lines[s].push(here);
-        }
-    }
-    (lines, from)
+/// Pawns' advances by side and cell: one line of cells per advance vector.
+fn pawn_paths(rules: &Rules, cells: &[Cell]) -> [Vec<Vec<Vec<Cell>>>; 2] {
+    Side::BOTH.map(|side| {
+        cells
+            .iter()
+            .map(|&c| rules.pawn_advance_lines(side, c))
+            .collect()
+    })
 }
 
 /// Builds the table of `material` and every smaller one, all under `restriction`, and

@@ -12,11 +12,9 @@
 //! a win), so one byte per slot holds the whole pass: the finished codes below `L`
 //! (losses) and up to `2L` (wins), and two marks for the open ones.
 //!
-//! A pawn's advance leads to a position of this same table, with the pawns further on.
-//! The positions are taken in classes by how far their pawns still have to go (the sum
-//! of each pawn's longest way to promotion), nearest first: every advance lowers that
-//! sum, so the positions an advance leads to are finished before the class that
-//! advances into them is begun. A table without pawns is one class.
+//! A pawn's advance leads to a position of this same table, with the pawns further on:
+//! the positions are taken in the mate pass's classes (see `build.rs`), so the positions
+//! an advance leads to are finished before the class that advances into them is begun.
 
 use std::ops::ControlFlow;
 use std::sync::atomic::AtomicU64;
@@ -59,12 +57,10 @@ impl Builder<'_> {
         let base = self.base;
         let start: Vec<u8> = self.codes.iter().map(|&c| rule_start(c, base)).collect();
         let dtm = std::mem::replace(&mut self.codes, start);
-        let depths = self.pawn_depths();
-        let classes = self.highest_class(&depths);
-        for class in 0..=classes {
+        for class in 0..=self.classes {
             ctl.check()?;
-            self.rule_exits(plies, class, &depths, ctl)?;
-            self.rule_levels(plies, class, &depths, ctl)?;
+            self.rule_exits(plies, class, ctl)?;
+            self.rule_levels(plies, class, ctl)?;
         }
         let mut codes = std::mem::replace(&mut self.codes, dtm);
         for c in &mut codes {
@@ -77,61 +73,11 @@ impl Builder<'_> {
         Ok(RuleCodes { plies, codes })
     }
 
-    /// `[side][cell]`: the most advances a pawn of that side on that cell has before it
-    /// promotes (or can go no further).
-    fn pawn_depths(&self) -> [Vec<u8>; 2] {
-        let n = self.cells.len();
-        let mut depths = [vec![None; n], vec![None; n]];
-        for (s, side_depths) in depths.iter_mut().enumerate() {
-            for c in 0..n {
-                self.pawn_depth(s, c, side_depths);
-            }
-        }
-        depths.map(|d| d.into_iter().map(|x| x.unwrap_or(0)).collect())
-    }
-
-    fn pawn_depth(&self, side: usize, cell: usize, memo: &mut [Option<u8>]) -> u8 {
-        if let Some(d) = memo[cell] {
-            return d;
-        }
-        let mut deepest = 0u8;
-        for line in &self.pawn_lines[side][cell] {
-            for &t in line {
-                let further = self.pawn_depth(side, t.index(), memo);
-                deepest = deepest.max(further.saturating_add(1));
-            }
-        }
-        memo[cell] = Some(deepest);
-        deepest
-    }
-
-    /// The class of `a`: how far its pawns have to go, together.
-    fn class_of(&self, a: &Arrangement, depths: &[Vec<u8>; 2]) -> u16 {
-        (0..self.men.len())
-            .filter(|&j| self.pawn[j])
-            .map(|j| u16::from(depths[self.men[j].side.index()][a.cells[j] as usize]))
-            .sum()
-    }
-
-    /// The highest class there can be (0 without pawns).
-    fn highest_class(&self, depths: &[Vec<u8>; 2]) -> u16 {
-        (0..self.men.len())
-            .filter(|&j| self.pawn[j])
-            .map(|j| u16::from(*depths[self.men[j].side.index()].iter().max().unwrap_or(&0)))
-            .sum()
-    }
-
     /// The rule's first step in `class`: what the zeroing moves of each open position
     /// give it. A win that zeroes into a lost position wins in one ply; a loss with a
     /// zeroing move that is not lost is saved (blessed); a loss whose every move zeroes
     /// into a lost position is lost in one.
-    fn rule_exits(
-        &mut self,
-        plies: u8,
-        class: u16,
-        depths: &[Vec<u8>; 2],
-        ctl: &Control,
-    ) -> Result<(), TableError> {
+    fn rule_exits(&mut self, plies: u8, class: u16, ctl: &Control) -> Result<(), TableError> {
         self.in_rounds(
             ctl,
             |b, slots, found: &mut Vec<(u32, u8)>| {
@@ -141,7 +87,7 @@ impl Builder<'_> {
                         continue;
                     }
                     let a = b.arrangement(i);
-                    if b.class_of(&a, depths) != class {
+                    if !b.in_class(&a, class) {
                         continue;
                     }
                     if let Some(c) = b.exit_code(&a, code == OPEN_WIN, plies) {
@@ -200,13 +146,7 @@ impl Builder<'_> {
     /// leads to a win of at most `k` (its zeroing moves all lose, or the first step
     /// would have saved it) is lost in `k + 1`. The same order argument as the mate
     /// pass's levels holds: any number of threads gives the same codes.
-    fn rule_levels(
-        &mut self,
-        plies: u8,
-        class: u16,
-        depths: &[Vec<u8>; 2],
-        ctl: &Control,
-    ) -> Result<(), TableError> {
+    fn rule_levels(&mut self, plies: u8, class: u16, ctl: &Control) -> Result<(), TableError> {
         for k in 0..plies {
             ctl.check()?;
             self.looked.clear();
@@ -216,9 +156,9 @@ impl Builder<'_> {
             self.in_rounds(
                 ctl,
                 |b, slots, found: &mut Vec<(u32, u8)>| {
-                    b.rule_parents(slots.clone(), k, k, class, depths, plies, found);
+                    b.rule_parents(slots.clone(), k, k, class, plies, found);
                     if k > 0 {
-                        b.rule_parents(slots, plies + k, k, class, depths, plies, found);
+                        b.rule_parents(slots, plies + k, k, class, plies, found);
                     }
                     Ok(())
                 },
@@ -251,7 +191,6 @@ impl Builder<'_> {
         code: u8,
         k: u8,
         class: u16,
-        depths: &[Vec<u8>; 2],
         plies: u8,
         found: &mut Vec<(u32, u8)>,
     ) {
@@ -261,9 +200,9 @@ impl Builder<'_> {
         while let Some(at) = find_byte(&self.codes[i..slots.end], code) {
             i += at;
             let a = self.arrangement(i);
-            if self.class_of(&a, depths) == class {
+            if self.in_class(&a, class) {
                 parents.clear();
-                self.unmoves(&a, false, &mut parents);
+                self.unmoves(&a, &mut parents);
                 for (p, parent) in &parents {
                     let c = self.codes[*p];
                     if !won && c == OPEN_WIN {
