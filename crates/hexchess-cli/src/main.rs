@@ -1024,7 +1024,6 @@ fn tb_probe(variant: &str, fen: &str, json: bool) -> Result<(), String> {
             .ok_or_else(|| "the position is not in its own table".to_string())?;
         Ok((value, table.probe_rule(p)))
     };
-    let (value, ruled) = value_of(&pos)?;
     let mut moves = Vec::new();
     for mv in pos.legal_moves() {
         let mut child = pos.clone();
@@ -1033,6 +1032,21 @@ fn tb_probe(variant: &str, fen: &str, json: bool) -> Result<(), String> {
         let zeroing = child.halfmove_clock() == 0;
         moves.push((mv, v.for_mover(), r.map(|r| r.for_mover(zeroing))));
     }
+    // With an en-passant capture on, the tables keep the position without it: its
+    // worth is its best move's.
+    let (value, ruled) = if pos.can_capture_en_passant() {
+        let best = moves.iter().max_by_key(|(_, value, rule)| {
+            hexchess_engine::endgame::TableValue {
+                value: *value,
+                rule: *rule,
+            }
+            .rank()
+        });
+        best.map(|(_, v, r)| (*v, *r))
+            .ok_or("an en-passant capture on, and no move")?
+    } else {
+        value_of(&pos)?
+    };
     if json {
         let entries: Vec<String> = moves
             .iter()

@@ -683,9 +683,9 @@ fn tb_stats_and_probe_agree_on_the_longest_rook_mate() {
 }
 
 #[test]
-fn tb_refuses_pawns_on_both_sides_unknown_variants_and_bad_fens_clearly() {
-    let (ok, _, err) = run_engine(&["tb", "stats", "KPvKP"]);
-    assert!(!ok && err.contains("pawns on both sides"), "{err}");
+fn tb_refuses_too_many_men_unknown_variants_and_bad_fens_clearly() {
+    let (ok, _, err) = run_engine(&["tb", "stats", "KQRBvKR"]);
+    assert!(!ok && err.contains("6 men; tables hold at most 5"), "{err}");
     let (ok, _, err) = run_engine(&["tb", "stats", "--variant", "nosuch", "KRvK"]);
     assert!(!ok && err.contains("unknown variant 'nosuch'"), "{err}");
     let (ok, _, err) = run_engine(&["tb", "probe", "K5/7 w - 0 1"]);

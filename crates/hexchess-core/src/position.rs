@@ -433,6 +433,12 @@ impl<B: CellSet> Position<B> {
         self.ep
     }
 
+    /// Whether the side to move has a legal en-passant capture (not only the right:
+    /// a pawn placed to take it, and its king safe after).
+    pub fn can_capture_en_passant(&self) -> bool {
+        self.ep_hashed
+    }
+
     /// Plies since the last capture or pawn move.
     pub fn halfmove_clock(&self) -> u16 {
         self.halfmove

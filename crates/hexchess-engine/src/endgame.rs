@@ -127,6 +127,9 @@ impl Tablebases {
         if pos.occupied().count() > self.max_men || pos.castling_rights() != 0 {
             return None;
         }
+        if pos.can_capture_en_passant() {
+            return self.best_move_value(pos);
+        }
         self.tables.iter().find_map(|t| {
             let i = t.slot(pos)?;
             Some(TableValue {
@@ -134,6 +137,13 @@ impl Tablebases {
                 rule: t.rule_at(i, pos.halfmove_clock()),
             })
         })
+    }
+
+    /// A position the tables do not store (an en-passant capture is on: the tables
+    /// keep each position without the right), read from its moves, as Syzygy's probes
+    /// do: every move leads to a stored one.
+    fn best_move_value(&self, pos: &Position) -> Option<TableValue> {
+        self.rank_moves(pos)?.first().map(|(_, v)| *v)
     }
 
     /// Every legal move of `pos` with its worth for the side to move, best first (see

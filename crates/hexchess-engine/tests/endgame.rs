@@ -311,3 +311,78 @@ fn at_clock(pos: &Position, clock: u16) -> Position {
     fields[n - 2] = &clock;
     Position::from_fen(Arc::clone(pos.rules_arc()), &fields.join(" ")).unwrap()
 }
+
+/// A 19-cell variant whose pawns step twice from their first cells and take en passant.
+fn pawns_both_sides() -> Arc<Rules> {
+    let text = r#"(
+        format_version: 1,
+        id: "tiny-pawns",
+        name: "Tiny board with pawns",
+        board: (shape: Hexagon(2), layout: FlatTop),
+        pieces: [
+            (letter: 'K', name: "King", royal: true, moves: [Step(Orthogonal), Step(Diagonal)]),
+            (letter: 'N', name: "Knight", moves: [Leap(Knight)]),
+            (letter: 'P', name: "Pawn"),
+        ],
+        pawn: (
+            piece: 'P',
+            advance: [(0, 1, -1)],
+            capture: [(-1, 1, 0), (1, 0, -1)],
+            double_step: FromStartCells,
+            en_passant: true,
+        ),
+        promotion: (choices: ['N'], zone: FarEdge),
+        setup: Pieces(
+            white: [('K', ["a1"]), ('N', ["e1"]), ('P', ["b1", "c1", "d1"])],
+            black: Mirror,
+        ),
+    )"#;
+    let spec = hexchess_core::variant::parse_variant(text, "tiny-pawns.ron").unwrap();
+    hexchess_core::catalog::compile_two_player(spec, "tiny-pawns.ron").unwrap()
+}
+
+#[test]
+fn a_position_with_en_passant_on_is_read_from_its_moves() {
+    // The tables keep each position without the right to take en passant; the engine
+    // reads one where the capture is on from its moves. Where a long advance allows it,
+    // the parent's stored value must be the best of its moves read so.
+    let rules = pawns_both_sides();
+    let names = [
+        "KPvKP", "KPvK", "KvKP", "KNvKP", "KPvKN", "KNvKN", "KNvK", "KvKN", "KvK",
+    ];
+    let tables: Vec<Arc<Table>> = names.iter().map(|n| table(&rules, n)).collect();
+    let kpkp = Arc::clone(&tables[0]);
+    let tables = Tablebases::new(tables);
+    let mut checked = 0;
+    for (i, v) in kpkp.values() {
+        let pos = kpkp.position(i);
+        let mut on = false;
+        let mut best: Option<TableValue> = None;
+        for m in pos.legal_moves() {
+            let mut child = pos.clone();
+            child.make_move(m);
+            on |= child.can_capture_en_passant();
+            let got = tables.probe_full(&child).expect("every child read");
+            let got = got.for_mover(child.halfmove_clock() == 0);
+            if best.is_none_or(|b| got.rank() > b.rank()) {
+                best = Some(got);
+            }
+        }
+        if on {
+            let v = if v == Value::DrawPerpetual {
+                Value::Draw
+            } else {
+                v
+            };
+            let best = best.unwrap().value;
+            let best = if best == Value::DrawPerpetual {
+                Value::Draw
+            } else {
+                best
+            };
+            assert_eq!(best, v, "{}", pos.to_fen());
+            checked += 1;
+        }
+    }
+    assert!(checked > 100, "{checked}");
+}

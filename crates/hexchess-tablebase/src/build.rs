@@ -141,15 +141,47 @@ struct Arrangement {
 enum Step<'t> {
     /// A move to an empty cell, not a pawn's: the slot it leads to in this table.
     Quiet(usize),
-    /// A pawn's advance: the slot it leads to in this table. It resets the move rule's
-    /// count, so the rule's pass sees it as leaving, the others as a quiet move.
-    Advance(usize),
+    /// A pawn's advance: the slot it leads to in this table (in a class already done,
+    /// see the module's notes), and the other side's en-passant captures there, if
+    /// any.
+    Advance { child: usize, ep: EnPassant<'t> },
     /// A move out of this table (a capture, a promotion): the smaller table it leads to
     /// and the slot there.
     Leave { table: &'t Table, slot: usize },
     /// A legal move left out because it gives check (tables without one side's
     /// checks).
     LeftOut,
+}
+
+/// Where a pawn's move goes: an advance over these cells (none for a single step), or a
+/// capture of the man in this slot.
+#[derive(Clone, Copy)]
+enum Target<'c> {
+    Advance(&'c [Cell]),
+    Capture(usize),
+}
+
+/// The other side's en-passant captures after a long advance: the smaller table and
+/// the slot each leads to (two pawns could each take on two passed cells at most).
+#[derive(Clone, Copy, Default)]
+struct EnPassant<'t> {
+    replies: [Option<(&'t Table, usize)>; 4],
+}
+
+impl<'t> EnPassant<'t> {
+    fn add(&mut self, table: &'t Table, slot: usize) {
+        if let Some(free) = self.replies.iter_mut().find(|r| r.is_none()) {
+            *free = Some((table, slot));
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.replies[0].is_none()
+    }
+
+    fn iter(&self) -> impl Iterator<Item = (&'t Table, usize)> + '_ {
+        self.replies.iter().flatten().copied()
+    }
 }
 
 /// A value code as one pass reads it, from the side to move there.
@@ -162,6 +194,28 @@ enum Seen {
     Open,
     /// Decided by an earlier pass (the opponent mates): no way out in this one.
     Out,
+}
+
+impl Seen {
+    /// The same position seen by the side that moved into it, one ply further.
+    fn flip(self) -> Seen {
+        match self {
+            Seen::Lost(d) => Seen::Won(d + 1),
+            Seen::Won(d) => Seen::Lost(d + 1),
+            other => other,
+        }
+    }
+
+    /// How good it is for the side to move: higher is better (the sooner win, the
+    /// later loss).
+    fn rank(self) -> (u8, i16) {
+        match self {
+            Seen::Won(d) => (3, -i16::from(d)),
+            Seen::Open => (2, 0),
+            Seen::Out => (1, 0),
+            Seen::Lost(d) => (0, i16::from(d)),
+        }
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -466,7 +520,7 @@ impl<'a> Builder<'a> {
         let _ = self.moves(a, advances, &mut |step| {
             let seen = match step {
                 Step::Leave { table, slot } => seen_in(table, slot, pass),
-                Step::Advance(child) => seen(self.codes[child], self.base, pass),
+                Step::Advance { child, ep } => self.advance_seen(child, &ep, pass),
                 Step::LeftOut => {
                     left_out = true;
                     return ControlFlow::Continue(());
@@ -772,7 +826,7 @@ impl<'a> Builder<'a> {
                     other => other,
                 },
                 // Into a class already done: final.
-                Step::Advance(child) => seen(self.codes[child], self.base, pass),
+                Step::Advance { child, ep } => self.advance_seen(child, &ep, pass),
                 Step::Leave { table, slot } => seen_in(table, slot, pass),
                 Step::LeftOut => Seen::Out,
             };
@@ -874,11 +928,11 @@ impl<'a> Builder<'a> {
         let from = self.cells[a.cells[j] as usize];
         let occupied = a.sides[0] | a.sides[1];
         for line in &self.pawn_lines[stm][from.index()] {
-            for &t in line {
+            for (k, &t) in line.iter().enumerate() {
                 if occupied.contains(t) {
                     break;
                 }
-                self.pawn_step(a, j, t, None, quiet, f)?;
+                self.pawn_step(a, j, t, Target::Advance(&line[..k]), quiet, f)?;
             }
         }
         let side = self.men[j].side;
@@ -887,24 +941,29 @@ impl<'a> Builder<'a> {
                 .iter()
                 .find(|&&q| a.cells[q] == t.index() as u8)
                 .expect("an enemy man on the target");
-            self.pawn_step(a, j, t, Some(victim), quiet, f)?;
+            self.pawn_step(a, j, t, Target::Capture(victim), quiet, f)?;
         }
         ControlFlow::Continue(())
     }
 
-    /// The pawn in slot `j` to `t` (capturing the man in slot `victim`, if any): as a
-    /// pawn unless it must promote there, and promoted to each choice where it may.
+    /// The pawn in slot `j` to `t` (an advance over the cells given, or capturing the
+    /// man in a slot): as a pawn unless it must promote there, and promoted to each
+    /// choice where it may.
     fn pawn_step(
         &self,
         a: &Arrangement,
         j: usize,
         t: Cell,
-        victim: Option<usize>,
+        target: Target,
         quiet: bool,
         f: &mut dyn FnMut(Step<'a>) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
         let stm = a.stm;
         let side = self.men[j].side;
+        let victim = match target {
+            Target::Capture(v) => Some(v),
+            Target::Advance(_) => None,
+        };
         let mut cells = a.cells;
         cells[j] = t.index() as u8;
         let must = self.rules.is_promotion_cell(side, t);
@@ -919,7 +978,14 @@ impl<'a> Builder<'a> {
                         .indexer
                         .index(1 - stm, &cells[..self.men.len()])
                         .expect("distinct");
-                    (self.codes[child] != ILLEGAL).then_some(Step::Advance(child))
+                    let over = match target {
+                        Target::Advance(over) => over,
+                        Target::Capture(_) => &[],
+                    };
+                    (self.codes[child] != ILLEGAL).then(|| Step::Advance {
+                        child,
+                        ep: self.en_passant_replies(&cells, j, over, stm),
+                    })
                 }
                 None => None,
             };
@@ -939,6 +1005,65 @@ impl<'a> Builder<'a> {
             self.emit(a, j, t, victim.is_some(), Some(kind), step, f)?;
         }
         ControlFlow::Continue(())
+    }
+
+    /// The other side's en-passant captures of the pawn in slot `j`, just advanced over
+    /// `over` to where `cells` have it (`stm` moved it): the smaller table and slot each
+    /// leads to. Each pawn of the other side that captures onto a cell passed over may
+    /// take it there, if its own king is safe after (the slot is legal).
+    fn en_passant_replies(
+        &self,
+        cells: &[u8; MAX_MEN],
+        j: usize,
+        over: &[Cell],
+        stm: usize,
+    ) -> EnPassant<'a> {
+        let mut replies = EnPassant::default();
+        if over.is_empty() || !self.rules.has_en_passant() {
+            return replies;
+        }
+        let table = self.captures[j].expect("a pawn is never royal");
+        let takers = self.slots[1 - stm].iter().filter(|&&q| self.pawn[q]);
+        for &q in takers {
+            let from = self.cells[cells[q] as usize];
+            let reach = self.rules.pawn_captures(self.men[q].side, from);
+            for &s in over.iter().filter(|s| reach.contains(**s)) {
+                let mut after = *cells;
+                after[q] = s.index() as u8;
+                let (rest, n) = self.without_slot(&after, Some(j));
+                if let Some(slot) = table.slot_of(stm, &rest[..n]) {
+                    replies.add(table, slot);
+                }
+            }
+        }
+        replies
+    }
+
+    /// How `pass` sees, from the side to move there, the position a pawn's advance
+    /// leads to (a class already done): its own value, or better for that side, an
+    /// en-passant capture's. In the stalemate pass a position the mate pass decided
+    /// reads as decided, which with en passant means its best reply did.
+    fn advance_seen(&self, child: usize, ep: &EnPassant<'a>, pass: Pass) -> Seen {
+        let own = |p: Pass| seen(self.codes[child], self.base, p);
+        if ep.is_empty() {
+            return own(pass);
+        }
+        let options = |p: Pass| {
+            std::iter::once(own(p))
+                .chain(ep.iter().map(move |(t, slot)| seen_in(t, slot, p).flip()))
+        };
+        let best = |of: &mut dyn Iterator<Item = Seen>| {
+            of.max_by_key(|s| s.rank()).expect("its own value at least")
+        };
+        let by_mates = best(&mut options(Pass::Mate));
+        match pass {
+            Pass::Mate => by_mates,
+            Pass::Stalemate if by_mates != Seen::Open => Seen::Out,
+            Pass::Stalemate => {
+                let open = options(Pass::Mate).zip(options(Pass::Stalemate));
+                best(&mut open.filter(|(m, _)| *m == Seen::Open).map(|(_, s)| s))
+            }
+        }
     }
 
     /// The smaller table, and the slot there, of the position a capture on `t` leads to

@@ -28,8 +28,6 @@ pub enum MaterialError {
         side: &'static str,
         count: usize,
     },
-    /// Pawns on both sides (en passant, which tables do not model, could arise).
-    PawnsOnBothSides,
     TooManyMen(usize),
 }
 
@@ -49,10 +47,6 @@ impl fmt::Display for MaterialError {
                     "{side} has {count} royal pieces; a table needs exactly one each"
                 )
             }
-            MaterialError::PawnsOnBothSides => write!(
-                f,
-                "pawns on both sides; tables hold pawns on one side only (no en passant)"
-            ),
             MaterialError::TooManyMen(n) => {
                 write!(f, "{n} men; tables hold at most {MAX_MEN}")
             }
@@ -97,14 +91,6 @@ impl Material {
         };
         if material.men() > MAX_MEN {
             return Err(MaterialError::TooManyMen(material.men()));
-        }
-        let pawns = |side: usize| {
-            material.sides[side]
-                .iter()
-                .any(|k| rules.pawn_kind() == Some(*k))
-        };
-        if pawns(0) && pawns(1) {
-            return Err(MaterialError::PawnsOnBothSides);
         }
         Ok(material)
     }

@@ -428,6 +428,11 @@ impl Table {
         if !Arc::ptr_eq(pos.rules_arc(), &self.rules) && pos.rules().id() != self.rules.id() {
             return None;
         }
+        // A position with an en-passant capture on is worth the better of its stored
+        // value and that capture's: not stored, the caller reads its moves.
+        if pos.can_capture_en_passant() {
+            return None;
+        }
         let mut cells = [0u8; MAX_MEN];
         let mut used = Bitboard::EMPTY;
         for (j, man) in self.men.iter().enumerate() {

@@ -9,32 +9,12 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
+mod common;
+
 use hexchess_core::catalog::compile_two_player as compile;
 use hexchess_core::variant::parse_variant;
 use hexchess_core::{Catalog, Position, Rules};
 use hexchess_tablebase::{Material, RuleValue, Table, Value};
-
-/// The 37-cell board of the generator's tests, drawn after `plies` plies without a
-/// capture: short enough that many of its wins are cursed.
-fn tiny(plies: u16) -> Arc<Rules> {
-    let text = format!(
-        r#"(
-        format_version: 1,
-        id: "tiny-rule",
-        name: "Tiny board, short move rule",
-        board: (shape: Hexagon(3), layout: FlatTop),
-        pieces: [
-            (letter: 'K', name: "King", royal: true, moves: [Step(Orthogonal), Step(Diagonal)]),
-            (letter: 'R', name: "Rook", moves: [Slide(Orthogonal)]),
-            (letter: 'N', name: "Knight", moves: [Leap(Knight)]),
-        ],
-        setup: Pieces(white: [('K', ["d1"]), ('R', ["c1"]), ('N', ["e1"])]),
-        draws: (move_rule_plies: {plies}),
-    )"#
-    );
-    let spec = parse_variant(&text, "tiny-rule.ron").unwrap_or_else(|e| panic!("{e}"));
-    compile(spec, "tiny-rule.ron").unwrap_or_else(|e| panic!("{e}"))
-}
 
 /// Mini Hexchess (Gliński's pawns, long first moves and promotions on 61 cells) with a
 /// move rule of `plies`.
@@ -94,8 +74,10 @@ enum Child {
     Quiet(usize),
     /// A capture or pawn move into a smaller table: its result there, the count at zero.
     Zeroed(Outcome),
-    /// A pawn move within the table: the slot, read at a count of zero.
-    Advance(usize),
+    /// A pawn move within the table: the slot, read at a count of zero, and the other
+    /// side's en-passant captures there (their outcomes for it), which the table does
+    /// not hold.
+    Advance(usize, Vec<Outcome>),
 }
 
 /// `pos` with the halfmove clock at `clock`.
@@ -106,6 +88,33 @@ fn at_clock(pos: &Position, clock: u16) -> Position {
     let clock = clock.to_string();
     fields[n - 2] = &clock;
     Position::from_fen(Arc::clone(pos.rules_arc()), &fields.join(" ")).expect("same FEN")
+}
+
+/// `pos` without its en-passant right.
+fn without_en_passant(pos: &Position) -> Position {
+    let fen = pos.to_fen();
+    let mut fields: Vec<&str> = fen.split_whitespace().collect();
+    fields[2] = "-";
+    Position::from_fen(Arc::clone(pos.rules_arc()), &fields.join(" ")).expect("same FEN")
+}
+
+/// The side to move's en-passant captures in `pos`, each with its outcome for it (from
+/// the smaller table, the count at zero).
+fn en_passant_outcomes(
+    pos: &Position,
+    all: &HashMap<String, Table>,
+    rules: &Rules,
+) -> Vec<Outcome> {
+    pos.legal_moves()
+        .into_iter()
+        .filter(|m| m.is_en_passant())
+        .map(|m| {
+            let mut after = pos.clone();
+            after.make_move(m);
+            let there = &all[&Material::of(&after).unwrap().name(rules)];
+            Outcome::of(there.probe_rule(&after).unwrap().value).flip()
+        })
+        .collect()
 }
 
 /// Each legal slot's moves, or `None` for a mate (lost at any count) and `Some(empty)`
@@ -131,10 +140,13 @@ fn children(
                     child.make_move(m);
                     let name = Material::of(&child).unwrap().name(rules);
                     let there = &all[&name];
-                    let slot = there.slot(&child).expect("a legal child");
+                    let takes = en_passant_outcomes(&child, all, rules);
+                    let slot = there
+                        .slot(&without_en_passant(&child))
+                        .expect("a legal child");
                     match (child.halfmove_clock() == 0, name == own) {
                         (false, _) => Child::Quiet(slot),
-                        (true, true) => Child::Advance(slot),
+                        (true, true) => Child::Advance(slot, takes),
                         (true, false) => {
                             let r = there.rule_at(slot, 0).expect("the rule kept");
                             Child::Zeroed(Outcome::of(r.value))
@@ -170,7 +182,9 @@ fn count_back(
                         .iter()
                         .map(|k| match k {
                             Child::Quiet(s) => v[c + 1][*s].flip(),
-                            Child::Advance(s) => v[0][*s].flip(),
+                            Child::Advance(s, takes) => {
+                                takes.iter().copied().fold(v[0][*s], Outcome::max).flip()
+                            }
                             Child::Zeroed(o) => o.flip(),
                         })
                         .max()
@@ -223,7 +237,7 @@ fn check_every_clock(rules: &Arc<Rules>, names: &[&str]) -> HashMap<String, Tabl
 fn every_result_under_a_short_rule_matches_a_count_back_from_the_limit() {
     // Four men on the small board with a 12-ply rule: the rook side's wins outlast the
     // rule often, the knight's captures and the rook's end it.
-    let rules = tiny(12);
+    let rules = common::tiny(Some(12));
     let names = ["KvK", "KRvK", "KvKR", "KNvK", "KvKN", "KRvKN", "KNvKR"];
     let all = check_every_clock(&rules, &names);
     let c = all["KRvKN"].counts();
@@ -297,4 +311,17 @@ fn a_mate_beyond_the_rule_with_nothing_to_capture_is_a_cursed_win() {
     let just = at_clock(&pos, 100 - d);
     assert_eq!(table.probe_rule(&just).unwrap().value, RuleValue::Win);
     assert_eq!(table.probe_rule(&late).unwrap().value, RuleValue::CursedWin);
+}
+
+#[test]
+fn pawns_on_both_sides_count_en_passant_in() {
+    // Pawns for both sides on 19 cells with a 10-ply rule: long advances the other side
+    // may take en passant, which the table's codes do not hold and its pass reads.
+    let rules = common::pawns_both_sides(Some(10));
+    let names = [
+        "KvK", "KNvK", "KvKN", "KNvKN", "KPvK", "KvKP", "KNvKP", "KPvKN", "KPvKP",
+    ];
+    let all = check_every_clock(&rules, &names);
+    let rule = all["KPvKP"].counts().rule.unwrap();
+    assert!(rule[0][0] > 0 && rule[0][4] > 0, "{rule:?}");
 }

@@ -460,6 +460,11 @@ impl<B: CellSet> Rules<B> {
         self.pawn.as_ref().map(|p| p.kind)
     }
 
+    /// Whether a pawn's long advance may be taken en passant.
+    pub fn has_en_passant(&self) -> bool {
+        self.pawn.as_ref().is_some_and(|p| p.en_passant)
+    }
+
     /// Every cell a non-pawn `piece` leaps to from `from` on an empty board, whatever
     /// the leap's mode (move, capture or both).
     pub fn leap_targets(&self, piece: Piece, from: Cell) -> B {

@@ -27,14 +27,25 @@ const OPEN_WIN: u8 = 252;
 /// Lost by mate; no distance within the rule found yet, and no zeroing move saves it.
 const OPEN_LOSS: u8 = 253;
 
-/// A rule code as the side to move at a position reached by zeroing reads it.
-#[derive(Clone, Copy, PartialEq, Eq)]
+/// A rule code as the side to move at a position reached by zeroing reads it (worst
+/// first).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Zeroed {
     /// Lost within the rule (its count starts at zero there).
     Lost,
-    Won,
     /// Anything else: a draw under the rule.
     Held,
+    Won,
+}
+
+/// What a capture into a position with rule code `code` (if kept) is worth to the side
+/// that made it: the other way round.
+fn taken(code: Option<u8>, plies: u8) -> Zeroed {
+    match code.map_or(Zeroed::Held, |c| zeroed(c, plies)) {
+        Zeroed::Lost => Zeroed::Won,
+        Zeroed::Won => Zeroed::Lost,
+        Zeroed::Held => Zeroed::Held,
+    }
 }
 
 fn zeroed(code: u8, plies: u8) -> Zeroed {
@@ -134,7 +145,14 @@ impl Builder<'_> {
     fn zeroing(&self, step: &Step, plies: u8) -> Option<Zeroed> {
         match *step {
             Step::Quiet(_) | Step::LeftOut => None,
-            Step::Advance(child) => Some(zeroed(self.codes[child], plies)),
+            Step::Advance { child, ep } => {
+                // The other side's best: its own result, or an en-passant capture's.
+                let own = zeroed(self.codes[child], plies);
+                let takes = ep
+                    .iter()
+                    .map(|(t, slot)| taken(rule_code_in(t, slot), plies));
+                Some(std::iter::once(own).chain(takes).max().expect("its own"))
+            }
             Step::Leave { table, slot } => {
                 Some(rule_code_in(table, slot).map_or(Zeroed::Held, |c| zeroed(c, plies)))
             }

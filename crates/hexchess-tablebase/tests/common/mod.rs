@@ -1,0 +1,75 @@
+//! Small variants for the tables' tests: boards small enough that whole tables, and
+//! their checks by a second method, take seconds.
+
+use std::sync::Arc;
+
+use hexchess_core::Rules;
+use hexchess_core::catalog::compile_two_player as compile;
+use hexchess_core::variant::parse_variant;
+
+/// `draws: (...)` for a variant file: the move rule of `plies`, or the default (100).
+fn draws(plies: Option<u16>) -> String {
+    plies.map_or(String::new(), |p| format!("draws: (move_rule_plies: {p}),"))
+}
+
+fn compiled(text: &str, file: &str) -> Arc<Rules> {
+    let spec = parse_variant(text, file).unwrap_or_else(|e| panic!("{e}"));
+    compile(spec, file).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// A 37-cell variant with kings, rooks and knights: small enough for four-man tables in
+/// a test, so that captures into smaller tables are checked too.
+#[allow(dead_code)]
+pub fn tiny(move_rule: Option<u16>) -> Arc<Rules> {
+    let text = format!(
+        r#"(
+        format_version: 1,
+        id: "tiny-tb",
+        name: "Tiny tablebase board",
+        board: (shape: Hexagon(3), layout: FlatTop),
+        pieces: [
+            (letter: 'K', name: "King", royal: true, moves: [Step(Orthogonal), Step(Diagonal)]),
+            (letter: 'R', name: "Rook", moves: [Slide(Orthogonal)]),
+            (letter: 'N', name: "Knight", moves: [Leap(Knight)]),
+        ],
+        setup: Pieces(white: [('K', ["d1"]), ('R', ["c1"]), ('N', ["e1"])]),
+        {}
+    )"#,
+        draws(move_rule)
+    );
+    compiled(&text, "tiny-tb.ron")
+}
+
+/// A 19-cell variant with pawns that step twice from their first cells and take en
+/// passant, promoting to knights: small enough for pawns on both sides in a test.
+#[allow(dead_code)]
+pub fn pawns_both_sides(move_rule: Option<u16>) -> Arc<Rules> {
+    let text = format!(
+        r#"(
+        format_version: 1,
+        id: "tiny-pawns",
+        name: "Tiny board with pawns",
+        board: (shape: Hexagon(2), layout: FlatTop),
+        pieces: [
+            (letter: 'K', name: "King", royal: true, moves: [Step(Orthogonal), Step(Diagonal)]),
+            (letter: 'N', name: "Knight", moves: [Leap(Knight)]),
+            (letter: 'P', name: "Pawn"),
+        ],
+        pawn: (
+            piece: 'P',
+            advance: [(0, 1, -1)],
+            capture: [(-1, 1, 0), (1, 0, -1)],
+            double_step: FromStartCells,
+            en_passant: true,
+        ),
+        promotion: (choices: ['N'], zone: FarEdge),
+        setup: Pieces(
+            white: [('K', ["a1"]), ('N', ["e1"]), ('P', ["b1", "c1", "d1"])],
+            black: Mirror,
+        ),
+        {}
+    )"#,
+        draws(move_rule)
+    );
+    compiled(&text, "tiny-pawns.ron")
+}
