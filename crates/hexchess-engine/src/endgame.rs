@@ -266,7 +266,7 @@ impl TableShelf {
     }
 }
 
-/// The endings of at most [`MAX_MEN`] men (pawns on one side at most) that `pos` is in
+/// The endings of at most [`MAX_MEN`] men that `pos` is in
 /// or can reach by captures (promotions aside).
 fn reachable_endings(pos: &Position) -> Vec<Material> {
     let rules = pos.rules();
