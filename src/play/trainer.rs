@@ -601,14 +601,7 @@ mod tests {
             })
             .expect("such a position");
         let mut game = on_the_board(&start);
-        let mut drill = Drill {
-            ending: "KRvK".into(),
-            player: Side::White,
-            now: tables.probe_full(&start),
-            verdicts: Vec::new(),
-            start_fen: start.to_fen(),
-            start_ply: Some(start.ply_count()),
-        };
+        let mut drill = krk_drill(&start, &tables);
         assert_eq!(drill.now.unwrap().rule_value(), RuleValue::Win);
         game.game.play(Step::Play(cursing)).unwrap();
         judge_last_move(&mut drill, &tables, &game);
@@ -617,6 +610,18 @@ mod tests {
         assert!(matches!(v.after.value, Value::Loss(_)), "{v:?}");
         assert_eq!(v.after.rule_value(), RuleValue::BlessedLoss);
         assert!(v.slipped && v.best.is_some(), "{v:?}");
+    }
+
+    /// A K+R v K drill from `start`, begun.
+    fn krk_drill(start: &Position, tables: &Tablebases) -> Drill {
+        Drill {
+            ending: "KRvK".into(),
+            player: Side::White,
+            now: tables.probe_full(start),
+            verdicts: Vec::new(),
+            start_fen: start.to_fen(),
+            start_ply: Some(start.ply_count()),
+        }
     }
 
     /// A game on the board from `start` (a two-player position of the drill's variant).
@@ -635,14 +640,7 @@ mod tests {
         let (table, tables) = krk();
         let start = pick_start(&table, Target::MateIn(8)).unwrap();
         let mut game = on_the_board(&start);
-        let mut drill = Drill {
-            ending: "KRvK".into(),
-            player: Side::White,
-            now: tables.probe_full(&start),
-            verdicts: Vec::new(),
-            start_fen: start.to_fen(),
-            start_ply: Some(start.ply_count()),
-        };
+        let mut drill = krk_drill(&start, &tables);
         // The table's best move: judged good.
         let best = tables.rank_moves(&start).unwrap()[0].0;
         game.game.play(Step::Play(best)).unwrap();

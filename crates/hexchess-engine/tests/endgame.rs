@@ -312,32 +312,15 @@ fn at_clock(pos: &Position, clock: u16) -> Position {
     Position::from_fen(Arc::clone(pos.rules_arc()), &fields.join(" ")).unwrap()
 }
 
-/// A 19-cell variant whose pawns step twice from their first cells and take en passant.
+/// A 19-cell variant whose pawns step twice from their first cells and take en passant
+/// (the tablebase crate's test variant).
 fn pawns_both_sides() -> Arc<Rules> {
-    let text = r#"(
-        format_version: 1,
-        id: "tiny-pawns",
-        name: "Tiny board with pawns",
-        board: (shape: Hexagon(2), layout: FlatTop),
-        pieces: [
-            (letter: 'K', name: "King", royal: true, moves: [Step(Orthogonal), Step(Diagonal)]),
-            (letter: 'N', name: "Knight", moves: [Leap(Knight)]),
-            (letter: 'P', name: "Pawn"),
-        ],
-        pawn: (
-            piece: 'P',
-            advance: [(0, 1, -1)],
-            capture: [(-1, 1, 0), (1, 0, -1)],
-            double_step: FromStartCells,
-            en_passant: true,
-        ),
-        promotion: (choices: ['N'], zone: FarEdge),
-        setup: Pieces(
-            white: [('K', ["a1"]), ('N', ["e1"]), ('P', ["b1", "c1", "d1"])],
-            black: Mirror,
-        ),
-    )"#;
-    let spec = hexchess_core::variant::parse_variant(text, "tiny-pawns.ron").unwrap();
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../hexchess-tablebase/tests/data/tiny-pawns.ron"
+    );
+    let text = std::fs::read_to_string(path).expect("the test variant");
+    let spec = hexchess_core::variant::parse_variant(&text, "tiny-pawns.ron").unwrap();
     hexchess_core::catalog::compile_two_player(spec, "tiny-pawns.ron").unwrap()
 }
 

@@ -41,35 +41,15 @@ pub fn tiny(move_rule: Option<u16>) -> Arc<Rules> {
 }
 
 /// A 19-cell variant with pawns that step twice from their first cells and take en
-/// passant, promoting to knights: small enough for pawns on both sides in a test.
+/// passant, promoting to knights (`tests/data/tiny-pawns.ron`), with a move rule of
+/// `move_rule` plies (100 by default).
 #[allow(dead_code)]
 pub fn pawns_both_sides(move_rule: Option<u16>) -> Arc<Rules> {
-    let text = format!(
-        r#"(
-        format_version: 1,
-        id: "tiny-pawns",
-        name: "Tiny board with pawns",
-        board: (shape: Hexagon(2), layout: FlatTop),
-        pieces: [
-            (letter: 'K', name: "King", royal: true, moves: [Step(Orthogonal), Step(Diagonal)]),
-            (letter: 'N', name: "Knight", moves: [Leap(Knight)]),
-            (letter: 'P', name: "Pawn"),
-        ],
-        pawn: (
-            piece: 'P',
-            advance: [(0, 1, -1)],
-            capture: [(-1, 1, 0), (1, 0, -1)],
-            double_step: FromStartCells,
-            en_passant: true,
-        ),
-        promotion: (choices: ['N'], zone: FarEdge),
-        setup: Pieces(
-            white: [('K', ["a1"]), ('N', ["e1"]), ('P', ["b1", "c1", "d1"])],
-            black: Mirror,
-        ),
-        {}
-    )"#,
-        draws(move_rule)
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/tiny-pawns.ron");
+    let text = std::fs::read_to_string(path).expect("tests/data/tiny-pawns.ron");
+    let text = text.replace(
+        "    setup:",
+        &format!("    {}\n    setup:", draws(move_rule)),
     );
     compiled(&text, "tiny-pawns.ron")
 }
