@@ -104,7 +104,7 @@ pub(crate) const CURSED_WIN: u8 = 247;
 pub(crate) const BLESSED_LOSS: u8 = 248;
 
 /// The longest move rule a table keeps the results of: its wins and losses take twice
-/// as many codes, which must stay below [`CURSED_WIN`].
+/// as many codes, which must stay below the cursed-win code.
 pub const MAX_RULE_PLIES: u16 = 120;
 
 /// The move rule a table of `rules`' variant keeps its results under: the plies without
