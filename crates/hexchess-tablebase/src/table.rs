@@ -164,11 +164,6 @@ impl RuleValue {
             RuleValue::Loss => RuleValue::Win,
         }
     }
-
-    /// Whether the rule scores it as a draw or better (a game the side holds).
-    pub fn holds(self) -> bool {
-        !matches!(self, RuleValue::Loss)
-    }
 }
 
 impl fmt::Display for RuleValue {
