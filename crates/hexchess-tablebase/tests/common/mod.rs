@@ -53,3 +53,44 @@ pub fn pawns_both_sides(move_rule: Option<u16>) -> Arc<Rules> {
     );
     compiled(&text, "tiny-pawns.ron")
 }
+
+/// The 19-cell board with the pawns of the built-in variant `id` (its file's own `pawn`
+/// section, so the tests follow any change to it), promoting to knights: K+P v K+P
+/// under each pawn rule, small enough for a test. McCooey's centre pawn, the one that
+/// may not step twice, stands on the small board's c2.
+#[allow(dead_code)]
+pub fn pawn_rule_on_small_board(id: &str) -> Arc<Rules> {
+    let path = format!("{}/../../variants/{id}.ron", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let start = text.find("\n    pawn: (").expect("a pawn section");
+    let end = start + text[start..].find("\n    ),").expect("its end") + "\n    ),".len();
+    let pawn = text[start..end].replace(r#"["f4"]"#, r#"["c2"]"#);
+    let (layout, men) = if text.contains("PointyTop") {
+        (
+            "layout: PointyTop, naming: Ranks",
+            r#"('K', ["b1"]), ('N', ["c1"]), ('P', ["a2", "b2", "c2", "d2"])"#,
+        )
+    } else {
+        (
+            "layout: FlatTop",
+            r#"('K', ["a1"]), ('N', ["e1"]), ('P', ["b1", "c2", "d1"])"#,
+        )
+    };
+    let text = format!(
+        r#"(
+        format_version: 1,
+        id: "small-{id}",
+        name: "Small board with {id}'s pawns",
+        board: (shape: Hexagon(2), {layout}),
+        pieces: [
+            (letter: 'K', name: "King", royal: true, moves: [Step(Orthogonal), Step(Diagonal)]),
+            (letter: 'N', name: "Knight", moves: [Leap(Knight)]),
+            (letter: 'P', name: "Pawn"),
+        ],
+        {pawn}
+        promotion: (choices: ['N'], zone: FarEdge),
+        setup: Pieces(white: [{men}], black: Mirror),
+    )"#
+    );
+    compiled(&text, &format!("small-{id}.ron"))
+}
