@@ -60,12 +60,16 @@ type Promotions<'a> = HashMap<(usize, Option<usize>), Vec<(Kind, &'a Table)>>;
 /// Tables built so far, by material.
 pub(crate) type Built = HashMap<Material, Table>;
 
-/// Where a build reports its progress and looks for a stop, and on how many threads
-/// it works.
+/// Where a build reports its progress and looks for a stop, on how many threads it
+/// works, and whether it needs more than the mates.
 pub(crate) struct Control<'a> {
     pub(crate) progress: &'a mut dyn FnMut(&str),
     pub(crate) stop: &'a AtomicBool,
     pub(crate) threads: usize,
+    /// Only the mates: the draws' split reads nothing else from its tables, and a
+    /// mate pass reads a stalemate win as a draw, so their stalemate passes would be
+    /// work thrown away (a third of a build where the variant scores stalemates).
+    pub(crate) mates_only: bool,
 }
 
 /// Slots one round of a pass covers: a round's writes are gathered, then applied, so
@@ -386,7 +390,7 @@ impl<'a> Builder<'a> {
             self.levels(Pass::Mate, class, ctl)?;
         }
         let longest = self.codes.iter().filter(|&&c| c < DRAW).max().copied();
-        if self.rules.stalemate().stalemated.millis() < 500 {
+        if self.rules.stalemate().stalemated.millis() < 500 && !ctl.mates_only {
             self.base = match longest {
                 None => 0,
                 Some(d) if d + 2 < DRAW => d + 1,
@@ -1368,6 +1372,7 @@ impl Table {
             progress,
             stop,
             threads: threads.max(1),
+            mates_only: true,
         };
         let mut perpetual: Vec<u64> = Vec::new();
         for defender in Side::BOTH {
@@ -1386,6 +1391,7 @@ impl Table {
                 }
             }
         }
+        ctl.mates_only = false;
         let mut built = Built::new();
         build(rules, material, None, &mut built, &mut ctl)?;
         let mut table = built.remove(material).expect("just built");
@@ -1424,6 +1430,7 @@ impl Table {
             progress: &mut |_| {},
             stop: &stop,
             threads: 1,
+            mates_only: false,
         };
         restricted(rules, material, restriction, &mut ctl)
     }

@@ -357,10 +357,22 @@ fn tables_without_the_defenders_checks_follow_from_the_moves_and_split_the_draws
         assert_eq!(expected, v, "without Black's checks: {}", pos.to_fen());
     }
     // The full table's draws: perpetual where one side mates once the other may not
-    // give check.
-    let material = Material::parse("KRvKN", &rules).unwrap();
-    let full = Table::generate(&rules, &material).unwrap();
-    let without_white = Table::generate_without_checks(&rules, &material, Side::White).unwrap();
+    // give check; also where stalemates score (the split's own tables skip their
+    // stalemate pass, these do not).
+    check_split(&rules, &no_checks["KRvKN"]);
+    let scoring = common::tiny_scoring_stalemates();
+    let material = Material::parse("KRvKN", &scoring).unwrap();
+    let no_black = Table::generate_without_checks(&scoring, &material, Side::Black).unwrap();
+    assert!(no_black.counts().stalemate_wins.iter().sum::<u64>() > 0);
+    check_split(&scoring, &no_black);
+}
+
+/// The perpetual-check draws of K+R v K+N in `rules` are the draws one side mates from
+/// once the other may not check: `no_black`, and the table without White's checks.
+fn check_split(rules: &Arc<Rules>, no_black: &Table) {
+    let material = Material::parse("KRvKN", rules).unwrap();
+    let full = Table::generate(rules, &material).unwrap();
+    let without_white = Table::generate_without_checks(rules, &material, Side::White).unwrap();
     let (mut perpetual, mut fortress) = (0, 0);
     let draws = full
         .values()
@@ -372,8 +384,7 @@ fn tables_without_the_defenders_checks_follow_from_the_moves_and_split_the_draws
             Value::Loss(_) => pos.turn() != side,
             _ => false,
         };
-        let by_checks_only =
-            mates(&no_checks["KRvKN"], Side::White) || mates(&without_white, Side::Black);
+        let by_checks_only = mates(no_black, Side::White) || mates(&without_white, Side::Black);
         match v {
             Value::DrawPerpetual => {
                 perpetual += 1;

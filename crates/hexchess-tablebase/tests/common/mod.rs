@@ -21,6 +21,17 @@ fn compiled(text: &str, file: &str) -> Arc<Rules> {
 /// a test, so that captures into smaller tables are checked too.
 #[allow(dead_code)]
 pub fn tiny(move_rule: Option<u16>) -> Arc<Rules> {
+    tiny_with(&draws(move_rule))
+}
+
+/// [`tiny`] scoring stalemates as Gliński does (3/4 to the side that stalemates), so
+/// that its tables take the stalemate pass.
+#[allow(dead_code)]
+pub fn tiny_scoring_stalemates() -> Arc<Rules> {
+    tiny_with("stalemate: (stalemating: 0.75, stalemated: 0.25),")
+}
+
+fn tiny_with(extra: &str) -> Arc<Rules> {
     let text = format!(
         r#"(
         format_version: 1,
@@ -33,9 +44,8 @@ pub fn tiny(move_rule: Option<u16>) -> Arc<Rules> {
             (letter: 'N', name: "Knight", moves: [Leap(Knight)]),
         ],
         setup: Pieces(white: [('K', ["d1"]), ('R', ["c1"]), ('N', ["e1"])]),
-        {}
-    )"#,
-        draws(move_rule)
+        {extra}
+    )"#
     );
     compiled(&text, "tiny-tb.ron")
 }
