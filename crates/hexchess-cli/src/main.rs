@@ -138,9 +138,13 @@ enum Command {
     Bench {
         #[arg(value_enum, default_value_t = BenchKind::Search)]
         kind: BenchKind,
-        /// For perft: the variant.
-        #[arg(long, default_value = "glinski")]
-        variant: String,
+        /// For perft: the variant (default glinski); for turns: only its positions
+        /// (hexachess-3 or hexachess-4).
+        #[arg(long)]
+        variant: Option<String>,
+        /// For turns: the search (paranoid, brs, maxn).
+        #[arg(long, default_value = "paranoid")]
+        search: String,
         /// Search depth (default 7; 1 to 30) or perft depth (default 5; 1 to 12).
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..=MAX_BENCH))]
         depth: Option<u32>,
@@ -423,6 +427,9 @@ enum BenchKind {
     Search,
     /// Perft from the variant's start position, counting every leaf.
     Perft,
+    /// Search the tables of games of more sides (3- and 4-player Hexachess) a number
+    /// of whole turns deep (default 3; `--depth`); report turns and turns per second.
+    Turns,
 }
 
 /// The evaluation a search bench uses.
@@ -460,10 +467,12 @@ fn main() -> ExitCode {
         Some(Command::Bench {
             kind,
             variant,
+            search,
             depth,
             eval,
         }) => match kind {
             BenchKind::Search => bench_search(depth.unwrap_or(bench::BENCH_DEPTH), eval.into()),
+            BenchKind::Turns => bench_turns(variant.as_deref(), &search, depth),
             BenchKind::Perft if eval != BenchEval::Full => {
                 Err("--eval is for the search bench; perft does not evaluate".to_string())
             }
@@ -471,7 +480,7 @@ fn main() -> ExitCode {
                 d if i64::from(d) > MAX_PERFT => Err(format!(
                     "--depth {d}: perft depth must be 1 to {MAX_PERFT} (1 to {MAX_BENCH} is for the search)"
                 )),
-                d => bench_perft(&variant, d),
+                d => bench_perft(variant.as_deref().unwrap_or("glinski"), d),
             },
         },
         Some(Command::Match(args)) => play_match(*args),
@@ -590,6 +599,36 @@ fn bench_search(depth: u32, eval: EvalMode) -> Result<(), String> {
     out!("Total time (ms): {millis}");
     out!("Nodes searched: {nodes}");
     out!("Nodes/second: {}", nodes as u128 * 1000 / millis);
+    Ok(())
+}
+
+/// The bench of the searches of games of more sides: each table of `variant` (every
+/// one when `None`) searched `depth` whole turns deep by `search`.
+fn bench_turns(variant: Option<&str>, search: &str, depth: Option<u32>) -> Result<(), String> {
+    use hexchess_engine::multi::bench::{self as multi_bench, MULTI_BENCH_POSITIONS};
+    if let Some(v) = variant
+        && !MULTI_BENCH_POSITIONS.iter().any(|(id, _)| *id == v)
+    {
+        return Err(format!(
+            "--variant {v}: the turns bench has hexachess-3 and hexachess-4"
+        ));
+    }
+    let strategy: hexchess_engine::multi::Strategy = search.parse()?;
+    let depth = depth.unwrap_or(multi_bench::MULTI_BENCH_DEPTH);
+    let lines = multi_bench::run(variant, strategy, depth, |l| {
+        out!(
+            "{:<11} {:>10} turns {:>6} ms  {}",
+            l.variant,
+            l.turns,
+            l.millis,
+            l.best
+        );
+    });
+    let turns: u64 = lines.iter().map(|l| l.turns).sum();
+    let millis: u128 = lines.iter().map(|l| l.millis).sum::<u128>().max(1);
+    out!("Total time (ms): {millis}");
+    out!("Turns searched: {turns}");
+    out!("Turns/second: {}", turns as u128 * 1000 / millis);
     Ok(())
 }
 

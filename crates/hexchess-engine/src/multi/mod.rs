@@ -14,6 +14,7 @@
 //!
 //! And a **random** mover, the yardstick.
 
+pub mod bench;
 mod eval;
 mod search;
 
