@@ -152,6 +152,37 @@ impl<B: CellSet> Position<B> {
         self.attackers_with(target, side, self.occupied())
     }
 
+    /// The cells of `targets` that `side` attacks: each of its pieces' captures found
+    /// once, where asking [`Position::attackers`] cell by cell would look from every
+    /// target for every kind (what a game of more sides asks at every turn's start,
+    /// for each opponent: does it threaten any of my pieces?).
+    pub fn attacked_among(&self, side: Side, targets: B) -> B {
+        let r = &*self.rules;
+        let s = side.index();
+        let occupied = self.occupied();
+        let pawn = r.pawn.as_ref();
+        let mut hit = B::EMPTY;
+        for k in r.kinds() {
+            let pieces = self.kind_bb[k.index()] & self.side_bb[s];
+            if pieces.is_empty() {
+                continue;
+            }
+            let km = &r.moves[s][k.index()];
+            for from in pieces {
+                let mut reach = km.capture_reach[from.index()];
+                if let Some(p) = pawn.filter(|p| p.kind == k) {
+                    reach |= p.capture[s][from.index()];
+                    hit |= p.capture[s][from.index()] & targets;
+                }
+                if (reach & targets & !hit).is_empty() {
+                    continue;
+                }
+                hit |= piece_captures(r, km, from, targets, occupied);
+            }
+        }
+        hit
+    }
+
     /// Every piece of `side` standing on `occupied` that attacks `target` when only the
     /// cells of `occupied` block (for exchange evaluation, where pieces leave one by
     /// one and uncover the sliders behind them).
@@ -411,6 +442,45 @@ impl<B: CellSet> Position<B> {
                 self.piece_moves(km, from, info, set, out);
             }
         }
+    }
+
+    /// Whether the side to move has a legal move. The pieces other than the royal one
+    /// are tried first, one at a time: most positions have a move among them, found
+    /// without the attack tests every royal move needs. Games of more sides ask this
+    /// at every turn's start (a side without a move loses its turn).
+    pub fn has_legal_move(&self) -> bool {
+        let mut out = MoveList::new();
+        if self.phase != Phase::Play {
+            self.placements_into(&mut out);
+            return !out.is_empty();
+        }
+        let legality = self.legality();
+        let info = &legality.0;
+        let r = &*self.rules;
+        let us = self.turn;
+        let king = self.royal[us.index()];
+        if !info.checkers.has_several() {
+            let pawn_kind = r.pawn.as_ref().map(|p| p.kind);
+            let others = self.side_bb[us.index()] & !B::from_cell(king);
+            for k in r.kinds() {
+                for from in self.kind_bb[k.index()] & others {
+                    if Some(k) == pawn_kind {
+                        self.pawn_moves(B::from_cell(from), info, MoveSet::All, &mut out);
+                    } else {
+                        let km = &r.moves[us.index()][k.index()];
+                        self.piece_moves(km, from, info, MoveSet::All, &mut out);
+                    }
+                    if !out.is_empty() {
+                        return true;
+                    }
+                }
+            }
+        }
+        self.royal_moves(king, info, MoveSet::All, &mut out);
+        if out.is_empty() && self.castling != 0 && info.checkers.is_empty() {
+            self.castling_moves(king, &mut out);
+        }
+        !out.is_empty()
     }
 
     /// Whether `mv` is legal here, generating only the moves of the piece it moves (for

@@ -755,3 +755,46 @@ fn assert_order_does_not_matter(g: &Game<WideBitboard>) {
         }
     }
 }
+
+#[test]
+fn the_attacks_found_in_one_sweep_are_those_found_cell_by_cell() {
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+    // Random games of three and four sides, captures favoured so that pieces come
+    // under attack; at each turn's start, every side's attacks on every other side.
+    for (rules, seed) in [(rules(), 3), (rules(), 4), (four().1, 5)] {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut g = Game::new(Arc::clone(&rules));
+        let mut checked = 0;
+        for _ in 0..300 {
+            if g.end().is_some() {
+                break;
+            }
+            let pos = g.position();
+            for us in g.sides() {
+                for them in g.sides().filter(|s| *s != us) {
+                    let targets = pos.side_cells(us);
+                    let by_cell: WideBitboard = targets
+                        .into_iter()
+                        .filter(|c| !pos.attackers(*c, them).is_empty())
+                        .collect();
+                    assert_eq!(pos.attacked_among(them, targets), by_cell, "{}", g.to_fen());
+                    checked += CellSet::count(by_cell);
+                }
+            }
+            let steps = g.steps();
+            let captures: Vec<Step> = steps
+                .iter()
+                .copied()
+                .filter(|s| matches!(s, Step::Play(m) if pos.is_capture(*m)))
+                .collect();
+            let pick = if !captures.is_empty() && rng.random_bool(0.7) {
+                captures[rng.random_range(0..captures.len())]
+            } else {
+                steps[rng.random_range(0..steps.len())]
+            };
+            g.play(pick).unwrap();
+        }
+        assert!(checked > 100, "only {checked} attacked pieces seen");
+    }
+}

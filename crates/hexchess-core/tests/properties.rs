@@ -5,6 +5,7 @@
 //!   FEN, and every game through the text game record;
 //! - make/unmake restores the position and its hash, and the incremental hash equals
 //!   one computed from scratch;
+//! - the early-exit test for a legal move agrees with the move list;
 //! - perft is unchanged by swapping the colours and by reflecting the board left to
 //!   right (in variants whose rules are symmetric so; not with castling).
 
@@ -176,6 +177,30 @@ proptest! {
             assert_eq!(pos.hash(), hash);
             assert_eq!(pos.legal_moves().len(), count);
         });
+    }
+
+    #[test]
+    fn a_legal_move_is_found_exactly_when_the_move_list_has_one(
+        index in 0..SHIPPED,
+        seed in any::<u64>(),
+        plies in 1usize..150,
+    ) {
+        let rules = variant(index);
+        // Every position of the game and every one a move leads to from it: mates and
+        // stalemates among them, where the early exit must say no.
+        let end = random_game(rules, seed, plies, |pos, _| {
+            for mv in pos.legal_moves() {
+                pos.make_move(mv);
+                assert_eq!(
+                    pos.has_legal_move(),
+                    !pos.legal_moves().is_empty(),
+                    "{}",
+                    pos.to_fen()
+                );
+                pos.unmake_move();
+            }
+        });
+        prop_assert_eq!(end.has_legal_move(), !end.legal_moves().is_empty());
     }
 
     #[test]

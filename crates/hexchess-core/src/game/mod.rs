@@ -618,7 +618,7 @@ impl<B: CellSet> Game<B> {
         if pos.turn() != side {
             pos.make_pass(side);
         }
-        pos.legal_moves().is_empty()
+        !pos.has_legal_move()
     }
 
     /// Whether `side`'s royal piece is attacked by a side still in the game.
@@ -738,7 +738,7 @@ impl<B: CellSet> Game<B> {
                     if self.owed[us.index()] > 0 && self.removals().is_empty() {
                         self.owed[us.index()] = 0;
                     }
-                    if self.owed[us.index()] > 0 || !self.pos.legal_moves().is_empty() {
+                    if self.owed[us.index()] > 0 || self.pos.has_legal_move() {
                         self.prepare_moves_if_owed_nothing();
                         self.note_repetition();
                         return;
@@ -827,7 +827,15 @@ impl<B: CellSet> Game<B> {
             .iter()
             .copied()
             .filter(|them| self.standing[them.index()] != Standing::Out)
-            .filter(|them| targets.any_cell(|c| self.threatens(*them, us, c)))
+            .filter(|them| {
+                // The cells attacked at all, found in one sweep; only `Hanging` looks
+                // closer at each.
+                let hit = self.pos.attacked_among(*them, targets);
+                match multi.threat {
+                    Threat::Hanging => hit.any_cell(|c| self.threatens(*them, us, c)),
+                    _ => hit.any(),
+                }
+            })
             .collect()
     }
 

@@ -36,13 +36,8 @@ impl<B: CellSet> Game<B> {
 
     /// The pieces of `them` that `us` attacks (immune pieces are never attacked).
     pub(crate) fn attacked_pieces(&self, us: Side, them: Side) -> B {
-        let mut out = B::EMPTY;
-        for c in self.pos.side_cells(them) & !self.pos.immune() {
-            if self.pos.is_attacked(c, us) {
-                out.insert(c);
-            }
-        }
-        out
+        self.pos
+            .attacked_among(us, self.pos.side_cells(them) & !self.pos.immune())
     }
 
     /// The second moves the turn in progress may have: legal moves of another piece
@@ -162,5 +157,5 @@ fn mated_after<B: CellSet>(pos: &Position<B>, moves: &[Move], them: Side) -> boo
     if p.turn() != them {
         p.make_pass(them);
     }
-    p.in_check() && p.legal_moves().is_empty()
+    p.in_check() && !p.has_legal_move()
 }
