@@ -39,6 +39,27 @@ impl<B: CellSet> Position<B> {
         self.restore(&u);
     }
 
+    /// How many steps (moves, passes, edits) the position can take back.
+    pub fn history_len(&self) -> usize {
+        self.undo.len()
+    }
+
+    /// Takes back steps of every kind, last first, until `len` are left: a game of
+    /// more sides taking back a turn of a removal, moves and passes at once.
+    pub fn unmake_to(&mut self, len: usize) {
+        while let Some(last) = self.undo.last().map(|u| u.mv) {
+            if self.undo.len() <= len {
+                break;
+            }
+            // A pass is remembered as a move from a cell to itself, which no move is.
+            if !last.is_off_board() && last.from() == last.to() {
+                self.unmake_pass();
+            } else {
+                self.unmake_move();
+            }
+        }
+    }
+
     /// Plays an edit ([`Move::removal`] or [`Move::swap`]) of the side to move's own
     /// piece; the turn stays with it (the edit comes before its move). The caller checks
     /// that the edit is allowed.

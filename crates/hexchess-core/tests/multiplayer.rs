@@ -798,3 +798,74 @@ fn the_attacks_found_in_one_sweep_are_those_found_cell_by_cell() {
         assert!(checked > 100, "only {checked} attacked pieces seen");
     }
 }
+
+/// What anyone can see of a game.
+fn seen(g: &Game<WideBitboard>) -> String {
+    let sides: Vec<_> = g.sides().map(|s| (g.standing(s), g.owed(s))).collect();
+    format!(
+        "{} {:x} {:?} {:?} {:?} {} {:?} {:?} {:?}",
+        g.to_fen(),
+        g.position().hash(),
+        sides,
+        g.side_to_move(),
+        g.end(),
+        g.turns().len(),
+        g.current_steps(),
+        g.steps(),
+        g.position().immune().into_iter().collect::<Vec<_>>(),
+    )
+}
+
+/// Every step of `g`, and one more after it, taken back leaves `g` as it was.
+fn check_every_step_taken_back(g: &mut Game<WideBitboard>) {
+    let before = seen(g);
+    for step in g.steps() {
+        let saved = g.save();
+        g.play_unchecked(step);
+        if let Some(next) = g.steps().first() {
+            g.play_unchecked(*next);
+        }
+        g.restore(saved);
+        assert_eq!(seen(g), before, "after {step:?}");
+    }
+}
+
+#[test]
+fn freezes_king_captures_mates_and_debts_are_taken_back_with_their_steps() {
+    // Red frozen; White's next steps include taking its king (out).
+    let mut g = corner_mate("cK", (-8, 3, "bK"), &[(4, -2, "bR")], true);
+    check_every_step_taken_back(&mut g);
+    // A step freezes Red; then Black's knight may lift the mate.
+    let mut g = corner_mate("cK", (-8, 3, "bK"), &[(1, 3, "bN")], false);
+    check_every_step_taken_back(&mut g);
+    g.play_unchecked(mv(&g, (-4, -2), (-4, 0)));
+    assert_eq!(g.standing(RED), Standing::Frozen);
+    check_every_step_taken_back(&mut g);
+    // Two sides left: a step mates and ends the game.
+    let mut g = corner_mate("bK", (0, 0, ""), &[], false);
+    check_every_step_taken_back(&mut g);
+    // An exchange, then the third side's debt and its removals.
+    let mut g = game(
+        &with_kings(&[
+            (0, 0, "wR"),
+            (0, 3, "bN"),
+            (-3, 3, "bR"),
+            (6, 2, "cQ"),
+            (4, 3, "cN"),
+            (5, 1, "cP"),
+        ]),
+        'w',
+        "",
+    );
+    g.play_unchecked(mv(&g, (0, 0), (0, 3)));
+    check_every_step_taken_back(&mut g);
+    g.play_unchecked(mv(&g, (-3, 3), (0, 3)));
+    check_every_step_taken_back(&mut g);
+    g.play_unchecked(quiet(&g));
+    assert_eq!(g.owed(RED), 3);
+    for _ in 0..3 {
+        check_every_step_taken_back(&mut g);
+        let first = g.steps()[0];
+        g.play_unchecked(first);
+    }
+}

@@ -12,10 +12,12 @@
 mod notation;
 mod report;
 mod start;
+mod undo;
 
 pub use notation::TurnError;
 pub use report::{PlayError, StepReport};
 pub use start::StartError;
+pub use undo::Saved;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -107,9 +109,12 @@ pub struct Game<B: CellSet = WideBitboard> {
     pub(crate) turns: Vec<(Side, Vec<Step>)>,
     /// The steps of the turn in progress.
     pub(crate) steps: Vec<Step>,
-    /// The state's key at the start of every turn since the last capture or pawn move
-    /// (no earlier state can come again), for repetition.
+    /// The state's key at the start of every turn, for repetition.
     keys: Vec<u64>,
+    /// Where the keys that count begin: those since the last capture or pawn move (no
+    /// earlier state can come again). The earlier ones are kept, not dropped, so that
+    /// a step taken back ([`Game::restore`]) finds them again.
+    keys_from: usize,
     /// The move rule's count at the last key, to see when it has been reset.
     keys_halfmove: u16,
     /// Kinds each kind's powers properly contain (bit per kind), for swaps.
@@ -163,6 +168,7 @@ impl<B: CellSet> Game<B> {
             turns: Vec::new(),
             steps: Vec::new(),
             keys: Vec::new(),
+            keys_from: 0,
             keys_halfmove: 0,
             weaker,
             end: None,
@@ -207,7 +213,8 @@ impl<B: CellSet> Game<B> {
             log: self.log.clone(),
             turns: Vec::new(),
             steps: self.steps.clone(),
-            keys: self.keys.clone(),
+            keys: self.keys[self.keys_from..].to_vec(),
+            keys_from: 0,
             keys_halfmove: self.keys_halfmove,
             weaker: self.weaker,
             end: self.end,
@@ -286,15 +293,20 @@ impl<B: CellSet> Game<B> {
     /// [`Game::perft`] that gives up once `stop` is set (read before each turn is
     /// played): `None` then.
     pub fn perft_until(&self, depth: u32, stop: &AtomicBool) -> Option<u64> {
+        self.lean().perft_in_place(depth, stop)
+    }
+
+    /// [`Game::perft_until`] on this game, every turn taken back after its count.
+    fn perft_in_place(&mut self, depth: u32, stop: &AtomicBool) -> Option<u64> {
         if depth == 0 {
             return Some(1);
         }
         let mut total = 0;
-        let whole = self.for_each_turn(&mut |g| {
+        let whole = self.for_each_turn_mut(&mut |g, _| {
             if stop.load(Ordering::Relaxed) {
                 return false;
             }
-            match g.perft_until(depth - 1, stop) {
+            match g.perft_in_place(depth - 1, stop) {
                 Some(n) => {
                     total += n;
                     true
@@ -308,20 +320,7 @@ impl<B: CellSet> Game<B> {
     /// Calls `f` with the game after each whole turn the side to move may play, until
     /// `f` returns false; returns whether every turn was seen.
     pub fn for_each_turn(&self, f: &mut dyn FnMut(&Game<B>) -> bool) -> bool {
-        let before = self.turns.len();
-        for step in self.steps() {
-            let mut next = self.clone();
-            next.play_unchecked(step);
-            let go_on = if next.turns.len() > before || next.end.is_some() {
-                f(&next)
-            } else {
-                next.for_each_turn(f)
-            };
-            if !go_on {
-                return false;
-            }
-        }
-        true
+        self.clone().for_each_turn_mut(&mut |g, _| f(g))
     }
 
     /// The position on the board.
@@ -797,15 +796,16 @@ impl<B: CellSet> Game<B> {
         let key = self.state_key();
         let halfmove = self.pos.halfmove_clock();
         if halfmove == 0 || halfmove < self.keys_halfmove {
-            self.keys.clear();
+            self.keys_from = self.keys.len();
         }
         self.keys_halfmove = halfmove;
         self.keys.push(key);
+        let since = &self.keys[self.keys_from..];
         #[cfg(test)]
-        crate::work::add(self.keys.len());
+        crate::work::add(since.len());
         // Counted whoever calls the draw, so that a copy handed back to the rules
         // counts what came before.
-        if self.draws == Draws::ByRule && self.keys.iter().filter(|k| **k == key).count() >= 3 {
+        if self.draws == Draws::ByRule && since.iter().filter(|k| **k == key).count() >= 3 {
             self.finish(self.sides_in(), Termination::Repetition);
         }
     }
@@ -855,15 +855,16 @@ impl<B: CellSet> Game<B> {
         let Some(target) = self.pos.piece_at(c) else {
             return false;
         };
-        if rules.is_royal(target.kind) || !self.pos.is_attacked(c, us) {
+        if rules.is_royal(target.kind) {
             return true;
         }
+        // Won by a lesser piece, or not defended: the cheaper test first.
         let worth = multi.worth(rules, target.kind);
         attackers.any_cell(|a| {
             self.pos
                 .piece_at(a)
                 .is_some_and(|p| multi.worth(rules, p.kind) < worth)
-        })
+        }) || !self.pos.is_attacked(c, us)
     }
 
     /// Pieces of `side` of `kind` lost so far (its start count less those on the board),
