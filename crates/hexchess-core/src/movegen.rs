@@ -152,10 +152,10 @@ impl<B: CellSet> Position<B> {
         self.attackers_with(target, side, self.occupied())
     }
 
-    /// The cells of `targets` that `side` attacks: each of its pieces' captures found
-    /// once, where asking [`Position::attackers`] cell by cell would look from every
-    /// target for every kind (what a game of more sides asks at every turn's start,
-    /// for each opponent: does it threaten any of my pieces?).
+    /// The cells of `targets` (empty or not) that `side` attacks: each of its pieces'
+    /// attacks found once, where asking [`Position::is_attacked`] cell by cell would
+    /// look from every target for every kind (what a game of more sides asks at every
+    /// turn's start, for each opponent: does it threaten any of my pieces?).
     pub fn attacked_among(&self, side: Side, targets: B) -> B {
         let r = &*self.rules;
         let s = side.index();
@@ -177,7 +177,7 @@ impl<B: CellSet> Position<B> {
                 if (reach & targets & !hit).is_empty() {
                     continue;
                 }
-                hit |= piece_captures(r, km, from, targets, occupied);
+                hit |= piece_attacks(r, km, from, occupied) & targets;
             }
         }
         hit
@@ -902,6 +902,38 @@ pub(crate) fn piece_targets<B: CellSet>(
             MoveMode::MoveOnly => reach & !occupied,
             MoveMode::CaptureOnly => reach & enemy,
         };
+    }
+    t
+}
+
+/// Every cell a non-pawn piece attacks: its capturing leaps, and each slide that may
+/// capture up to and including the first piece met.
+#[inline]
+fn piece_attacks<B: CellSet>(r: &Rules<B>, km: &KindMoves<B>, from: Cell, occupied: B) -> B {
+    let i = from.index();
+    let mut t = B::EMPTY;
+    if km.has_leaps {
+        t = km.leap_any[i];
+    }
+    if km.has_moded_leaps {
+        t |= km.leap_capture[i];
+    }
+    let (up, down) = km.slide_rays_from(from);
+    for &ray in up {
+        t |= B::slide_up(ray, occupied);
+    }
+    for &ray in down {
+        t |= B::slide_down(ray, occupied);
+    }
+    for s in &km.special_slides {
+        if s.mode == MoveMode::MoveOnly {
+            continue;
+        }
+        let mut reach = r.slide(s.dir, from, occupied);
+        if let Some(l) = &s.limit {
+            reach &= l[i];
+        }
+        t |= reach;
     }
     t
 }

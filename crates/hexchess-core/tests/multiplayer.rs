@@ -771,12 +771,17 @@ fn the_attacks_found_in_one_sweep_are_those_found_cell_by_cell() {
                 break;
             }
             let pos = g.position();
-            for us in g.sides() {
-                for them in g.sides().filter(|s| *s != us) {
-                    let targets = pos.side_cells(us);
+            // Each side's pieces, and the empty cells (a king's surroundings).
+            let empty: WideBitboard = rules
+                .board()
+                .cells()
+                .filter(|c| pos.piece_at(*c).is_none())
+                .collect();
+            for them in g.sides() {
+                for targets in g.sides().map(|s| pos.side_cells(s)).chain([empty]) {
                     let by_cell: WideBitboard = targets
                         .into_iter()
-                        .filter(|c| !pos.attackers(*c, them).is_empty())
+                        .filter(|c| pos.is_attacked(*c, them))
                         .collect();
                     assert_eq!(pos.attacked_among(them, targets), by_cell, "{}", g.to_fen());
                     checked += CellSet::count(by_cell);

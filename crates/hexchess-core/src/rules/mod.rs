@@ -700,6 +700,19 @@ impl<B: CellSet> Rules<B> {
         &self.directions
     }
 
+    /// The cells one step from `c` along each slide direction: a royal piece's
+    /// surroundings, as an evaluation reads them.
+    pub fn steps_from(&self, c: Cell) -> B {
+        (0..self.directions.len()).fold(B::EMPTY, |near, d| {
+            let ray = self.ray(d as u8, c);
+            near | if self.ascending[d] {
+                B::first_up(ray, ray)
+            } else {
+                B::first_down(ray, ray)
+            }
+        })
+    }
+
     /// Cells along direction `dir` from `c`, to the edge.
     #[inline]
     pub(crate) fn ray(&self, dir: u8, c: Cell) -> B {

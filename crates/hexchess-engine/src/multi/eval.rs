@@ -34,75 +34,77 @@ pub fn kind_value<B: CellSet>(rules: &Rules<B>, k: Kind) -> i32 {
 
 /// Each side's score as the board stands (index by [`Side::index`]).
 pub fn evaluate<B: CellSet>(game: &Game<B>) -> [i32; MAX_SIDES] {
+    let pos = game.position();
+    let radius = board_radius(pos.rules());
+    // Every cell each side attacks, found once for all the sides' scores.
+    let mut attacks = [B::EMPTY; MAX_SIDES];
+    for side in game.sides() {
+        if game.standing(side) != Standing::Out {
+            attacks[side.index()] = pos.attacked_among(side, !B::EMPTY);
+        }
+    }
     let mut out = [0; MAX_SIDES];
     for side in game.sides() {
         out[side.index()] = match game.standing(side) {
             Standing::Out => OUT,
-            Standing::Frozen => FROZEN + side_score(game, side),
-            Standing::Playing => side_score(game, side),
+            Standing::Frozen => FROZEN + side_score(game, side, radius, &attacks),
+            Standing::Playing => side_score(game, side, radius, &attacks),
         };
     }
     out
 }
 
-/// The score of one side still in the game.
-fn side_score<B: CellSet>(game: &Game<B>, side: Side) -> i32 {
+/// The score of one side still in the game, with every side's `attacks` (read from
+/// them, not asked cell by cell).
+fn side_score<B: CellSet>(
+    game: &Game<B>,
+    side: Side,
+    radius: i32,
+    attacks: &[B; MAX_SIDES],
+) -> i32 {
     let pos = game.position();
     let rules = pos.rules();
-    let radius = board_radius(rules);
-    let enemies: Vec<Side> = rules
+    let own = pos.side_cells(side);
+    let king_zone = if pos.royal_on_board(side) {
+        rules.steps_from(pos.royal_cell(side))
+    } else {
+        B::EMPTY
+    };
+    let attacked = rules
         .enemies(side)
         .iter()
-        .copied()
-        .filter(|e| game.standing(*e) != Standing::Out)
-        .collect();
+        .fold(B::EMPTY, |hit, e| hit | attacks[e.index()]);
+    let defended = attacks[side.index()];
     let mut score = 0;
-    for c in pos.side_cells(side) {
+    for c in own {
         let Some(piece) = pos.piece_at(c) else {
             continue;
         };
         let value = kind_value(rules, piece.kind);
         score += value;
-        let h = rules.board().hex(c);
-        let from_centre = h.distance(Hex::new(0, 0));
         if rules.is_royal(piece.kind) {
-            score += king_safety(game, c, &enemies);
+            // Attacks on the cells around the king.
+            score -= 15 * (attacked & king_zone).count() as i32;
             continue;
         }
         // Pieces toward the centre; pawns for every step they have made.
+        let from_centre = rules.board().hex(c).distance(Hex::new(0, 0));
         score += 2 * (radius - from_centre);
         if Some(piece.kind) == rules.pawn_kind() {
             score += 4 * (radius - from_centre);
         }
-        let attacked = enemies.iter().any(|e| pos.is_attacked(c, *e));
-        if attacked && !pos.immune().contains(c) {
-            let defended = pos.is_attacked(c, side);
-            score -= if defended { value / 8 } else { value / 2 };
+        if attacked.contains(c) && !pos.immune().contains(c) {
+            score -= if defended.contains(c) {
+                value / 8
+            } else {
+                value / 2
+            };
         }
     }
     if game.in_check(side) {
         score -= 60;
     }
     score
-}
-
-/// Attacks on the cells around the king.
-fn king_safety<B: CellSet>(game: &Game<B>, king: hexchess_core::Cell, enemies: &[Side]) -> i32 {
-    let pos = game.position();
-    let rules = pos.rules();
-    let h = rules.board().hex(king);
-    let mut attacked = 0;
-    for d in rules.directions() {
-        let Some(h2) = h.checked_add(*d) else {
-            continue;
-        };
-        if let Some(c) = rules.board().cell(h2)
-            && enemies.iter().any(|e| pos.is_attacked(c, *e))
-        {
-            attacked += 1;
-        }
-    }
-    -15 * attacked
 }
 
 /// How far the board reaches from the centre.

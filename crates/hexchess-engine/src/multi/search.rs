@@ -46,10 +46,27 @@ pub struct MultiSearcher {
     ponder: Option<Ponder>,
 }
 
-/// A child of a node: the turn's steps and the game after it.
-struct Child<B: CellSet> {
+/// A turn of the side to move at a node: its steps, and what the search read while
+/// the game stood after it (a value for ordering, or a leaf's value).
+struct Child<V> {
     steps: Vec<Step>,
-    game: Game<B>,
+    value: V,
+}
+
+/// Plays `steps` on `game`, runs `f` on the game after them, and takes them back: a
+/// child visited on the one game the search walks.
+fn visit<B: CellSet, T>(
+    game: &mut Game<B>,
+    steps: &[Step],
+    f: impl FnOnce(&mut Game<B>) -> T,
+) -> T {
+    let saved = game.save();
+    for s in steps {
+        game.play_unchecked(*s);
+    }
+    let out = f(game);
+    game.restore(saved);
+    out
 }
 
 impl MultiSearcher {
@@ -92,7 +109,7 @@ impl MultiSearcher {
         limits: &MultiLimits,
         stop: &Arc<AtomicBool>,
     ) -> Option<MultiChoice> {
-        let root = game.lean();
+        let mut root = game.lean();
         self.stop = Arc::clone(stop);
         self.nodes = 0;
         self.limits = *limits;
@@ -103,9 +120,9 @@ impl MultiSearcher {
         }
         let me = root.side_to_move();
         let mut children = if self.only.is_empty() {
-            self.children(&root)
+            self.scored_children(&mut root, me)
         } else {
-            self.allowed_children(&root)
+            self.allowed_children(&mut root, me)
         };
         if self.strategy == Strategy::Random {
             let i = self.rng.random_range(0..children.len().max(1));
@@ -119,26 +136,26 @@ impl MultiSearcher {
         if children.is_empty() {
             return None;
         }
-        self.order(&mut children, me);
+        order(&mut children);
         let mut best = MultiChoice {
             steps: children[0].steps.clone(),
             depth: 0,
             nodes: 0,
-            score: self.leaf(&children[0].game, me),
+            score: children[0].value,
         };
         for depth in 1..=limits.depth.max(1) {
             let mut scores = Vec::with_capacity(children.len());
             let mut alpha = -WIN - 1;
             for child in &children {
-                let score = match self.strategy {
-                    Strategy::Paranoid => self.paranoid(&child.game, depth - 1, alpha, WIN + 1, me),
-                    Strategy::BestReply => self.brs_min(&child.game, depth - 1, alpha, WIN + 1, me),
+                let score = visit(&mut root, &child.steps, |g| match self.strategy {
+                    Strategy::Paranoid => self.paranoid(g, depth - 1, alpha, WIN + 1, me),
+                    Strategy::BestReply => self.brs_min(g, depth - 1, alpha, WIN + 1, me),
                     Strategy::MaxN => {
-                        let v = self.maxn(&child.game, depth - 1);
-                        relative(&v, me, child.game.sides().count())
+                        let v = self.maxn(g, depth - 1);
+                        relative(&v, me, g.sides().count())
                     }
                     Strategy::Random => unreachable!("handled above"),
-                };
+                });
                 if self.aborted {
                     break;
                 }
@@ -205,68 +222,63 @@ impl MultiSearcher {
         }
     }
 
-    /// The turns of [`MultiSearcher::only_turns`], with the game after each.
-    fn allowed_children<B: CellSet>(&mut self, game: &Game<B>) -> Vec<Child<B>> {
-        let children: Vec<Child<B>> = self
-            .only
+    /// The turns of [`MultiSearcher::only_turns`], each with the evaluation after it.
+    fn allowed_children<B: CellSet>(&mut self, game: &mut Game<B>, me: Side) -> Vec<Child<i32>> {
+        let only = std::mem::take(&mut self.only);
+        let children: Vec<Child<i32>> = only
             .iter()
-            .map(|steps| {
-                let mut g = game.clone();
-                for s in steps {
-                    g.play_unchecked(*s);
-                }
-                Child {
-                    steps: steps.clone(),
-                    game: g,
-                }
+            .map(|steps| Child {
+                steps: steps.clone(),
+                value: visit(game, steps, |g| self.leaf_static(g, me)),
             })
             .collect();
+        self.only = only;
         self.nodes += children.len() as u64;
         children
     }
 
-    /// Every whole turn of the side to move, with the game after it.
-    fn children<B: CellSet>(&mut self, game: &Game<B>) -> Vec<Child<B>> {
-        let before = game.turns().len();
+    /// Every whole turn of the side to move, each with `value` read on the game after
+    /// it (played and taken back on `game`), until `value` says no more are needed (a
+    /// cut at the last layer, where the values are the leaves').
+    fn children<B: CellSet, V>(
+        &mut self,
+        game: &mut Game<B>,
+        mut value: impl FnMut(&Self, &mut Game<B>) -> (V, bool),
+    ) -> Vec<Child<V>> {
         let mut out = Vec::new();
         let room = self.limits.nodes.saturating_sub(self.nodes);
-        let complete = game.for_each_turn(&mut |g| {
-            let steps = g
-                .turns()
-                .get(before)
-                .map(|t| t.1.clone())
-                .unwrap_or_else(|| g.current_steps().to_vec());
+        let this = &*self;
+        let mut full = false;
+        game.for_each_turn_mut(&mut |g, steps| {
+            let (value, more) = value(this, g);
             out.push(Child {
-                steps,
-                game: g.clone(),
+                steps: steps.to_vec(),
+                value,
             });
-            (out.len() as u64) < room
+            full = out.len() as u64 >= room;
+            more && !full
         });
         self.nodes += out.len() as u64;
-        if !complete {
+        if full {
             // The budget ran out inside this node: what was found is not all its turns.
             self.aborted = true;
         }
         out
     }
 
-    /// Best first for `me`: by the evaluation after each turn.
-    fn order<B: CellSet>(&self, children: &mut [Child<B>], me: Side) {
-        children.sort_by_cached_key(|c| -self.leaf_static(&c.game, me));
+    /// Every turn with the chooser's evaluation after it, to order them by.
+    fn scored_children<B: CellSet>(&mut self, game: &mut Game<B>, me: Side) -> Vec<Child<i32>> {
+        self.children(game, |s, g| (s.leaf_static(g, me), true))
     }
 
     fn leaf_static<B: CellSet>(&self, game: &Game<B>, me: Side) -> i32 {
         terminal(game, me).unwrap_or_else(|| relative(&evaluate(game), me, game.sides().count()))
     }
 
-    fn leaf<B: CellSet>(&mut self, game: &Game<B>, me: Side) -> i32 {
-        self.leaf_static(game, me)
-    }
-
     /// Paranoid: `me` maximises, everyone else minimises `me`'s score.
     fn paranoid<B: CellSet>(
         &mut self,
-        game: &Game<B>,
+        game: &mut Game<B>,
         depth: u32,
         mut alpha: i32,
         mut beta: i32,
@@ -276,22 +288,25 @@ impl MultiSearcher {
             return t;
         }
         if depth == 0 || self.out_of_budget() {
-            return self.leaf(game, me);
-        }
-        let mut children = self.children(game);
-        if children.is_empty() {
-            return self.leaf(game, me);
+            return self.leaf_static(game, me);
         }
         let maximising = game.side_to_move() == me;
-        if depth > 1 {
-            self.order(&mut children, me);
-            if !maximising {
-                children.reverse();
-            }
+        if depth == 1 {
+            return self.last_layer(game, alpha, beta, me, maximising);
+        }
+        let mut children = self.scored_children(game, me);
+        if children.is_empty() {
+            return self.leaf_static(game, me);
+        }
+        order(&mut children);
+        if !maximising {
+            children.reverse();
         }
         let mut best = if maximising { -WIN - 1 } else { WIN + 1 };
         for child in &children {
-            let v = self.paranoid(&child.game, depth - 1, alpha, beta, me);
+            let v = visit(game, &child.steps, |g| {
+                self.paranoid(g, depth - 1, alpha, beta, me)
+            });
             if maximising {
                 best = best.max(v);
                 alpha = alpha.max(v);
@@ -306,11 +321,40 @@ impl MultiSearcher {
         best
     }
 
+    /// The last layer of alpha-beta (paranoid's, best-reply's own turns): each turn's
+    /// leaf read as it is played, in the order they come, until one cuts (the rest are
+    /// never played).
+    fn last_layer<B: CellSet>(
+        &mut self,
+        game: &mut Game<B>,
+        mut alpha: i32,
+        mut beta: i32,
+        me: Side,
+        maximising: bool,
+    ) -> i32 {
+        let mut best = if maximising { -WIN - 1 } else { WIN + 1 };
+        let children = self.children(game, |s, g| {
+            let v = s.leaf_static(g, me);
+            if maximising {
+                best = best.max(v);
+                alpha = alpha.max(v);
+            } else {
+                best = best.min(v);
+                beta = beta.min(v);
+            }
+            ((), alpha < beta)
+        });
+        if children.is_empty() {
+            return self.leaf_static(game, me);
+        }
+        best
+    }
+
     /// Best-reply search, the opponents' layer: the single strongest reply of any
     /// opponent (the others pass), then `me` again.
     fn brs_min<B: CellSet>(
         &mut self,
-        game: &Game<B>,
+        game: &mut Game<B>,
         depth: u32,
         alpha: i32,
         mut beta: i32,
@@ -320,7 +364,7 @@ impl MultiSearcher {
             return t;
         }
         if depth == 0 || self.out_of_budget() {
-            return self.leaf(game, me);
+            return self.leaf_static(game, me);
         }
         let opponents: Vec<Side> = game
             .sides_in()
@@ -330,34 +374,66 @@ impl MultiSearcher {
         let mut best = WIN + 1;
         let mut any = false;
         for o in opponents {
-            let Some(handed) = game.handed_to(o) else {
+            let saved = game.save();
+            if !game.hand_to(o) {
                 continue;
-            };
-            let mut replies = self.children(&handed);
-            if depth > 1 {
-                self.order(&mut replies, me);
-                replies.reverse();
             }
+            // At the last layer a reply's value is the leaf's after the turn comes back
+            // to `me`, read as it is played until one cuts; deeper, the evaluation
+            // orders the replies.
+            if depth == 1 {
+                let replies = self.children(game, |s, g| {
+                    let back = g.save();
+                    g.hand_to(me);
+                    let v = s.leaf_static(g, me);
+                    g.restore(back);
+                    best = best.min(v);
+                    beta = beta.min(v);
+                    ((), alpha < beta)
+                });
+                any |= !replies.is_empty();
+                if alpha >= beta || self.aborted {
+                    game.restore(saved);
+                    return best;
+                }
+                game.restore(saved);
+                continue;
+            }
+            let mut replies = self.scored_children(game, me);
+            order(&mut replies);
+            replies.reverse();
             for reply in &replies {
                 any = true;
-                let v = match reply.game.handed_to(me) {
-                    Some(back) => self.brs_max(&back, depth - 1, alpha, beta, me),
-                    None => self.leaf(&reply.game, me),
-                };
+                let v = visit(game, &reply.steps, |g| {
+                    let back = g.save();
+                    let v = if g.hand_to(me) {
+                        self.brs_max(g, depth - 1, alpha, beta, me)
+                    } else {
+                        self.leaf_static(g, me)
+                    };
+                    g.restore(back);
+                    v
+                });
                 best = best.min(v);
                 beta = beta.min(v);
                 if alpha >= beta || self.aborted {
+                    game.restore(saved);
                     return best;
                 }
             }
+            game.restore(saved);
         }
-        if any { best } else { self.leaf(game, me) }
+        if any {
+            best
+        } else {
+            self.leaf_static(game, me)
+        }
     }
 
     /// Best-reply search, `me`'s layer.
     fn brs_max<B: CellSet>(
         &mut self,
-        game: &Game<B>,
+        game: &mut Game<B>,
         depth: u32,
         mut alpha: i32,
         beta: i32,
@@ -367,18 +443,21 @@ impl MultiSearcher {
             return t;
         }
         if depth == 0 || self.out_of_budget() {
-            return self.leaf(game, me);
+            return self.leaf_static(game, me);
         }
-        let mut children = self.children(game);
+        if depth == 1 {
+            return self.last_layer(game, alpha, beta, me, true);
+        }
+        let mut children = self.scored_children(game, me);
         if children.is_empty() {
-            return self.leaf(game, me);
+            return self.leaf_static(game, me);
         }
-        if depth > 1 {
-            self.order(&mut children, me);
-        }
+        order(&mut children);
         let mut best = -WIN - 1;
         for child in &children {
-            let v = self.brs_min(&child.game, depth - 1, alpha, beta, me);
+            let v = visit(game, &child.steps, |g| {
+                self.brs_min(g, depth - 1, alpha, beta, me)
+            });
             best = best.max(v);
             alpha = alpha.max(v);
             if alpha >= beta || self.aborted {
@@ -390,18 +469,22 @@ impl MultiSearcher {
 
     /// Max-n: each side picks the turn best for itself; the vector of every side's
     /// score (its own less the others' mean) goes up the tree.
-    fn maxn<B: CellSet>(&mut self, game: &Game<B>, depth: u32) -> [i32; MAX_SIDES] {
+    fn maxn<B: CellSet>(&mut self, game: &mut Game<B>, depth: u32) -> [i32; MAX_SIDES] {
         if game.end().is_some() || depth == 0 || self.out_of_budget() {
             return self.vector(game);
         }
-        let children = self.children(game);
+        // A leaf's vector is read as its turn is played; deeper, nothing is.
+        let children = self.children(game, |s, g| ((depth == 1).then(|| s.vector(g)), true));
         if children.is_empty() {
             return self.vector(game);
         }
         let mover = game.side_to_move();
         let mut best: Option<[i32; MAX_SIDES]> = None;
         for child in &children {
-            let v = self.maxn(&child.game, depth - 1);
+            let v = match child.value {
+                Some(v) => v,
+                None => visit(game, &child.steps, |g| self.maxn(g, depth - 1)),
+            };
             if best.is_none_or(|b| v[mover.index()] > b[mover.index()]) {
                 best = Some(v);
             }
@@ -460,4 +543,10 @@ fn terminal<B: CellSet>(game: &Game<B>, me: Side) -> Option<i32> {
     } else {
         -WIN
     })
+}
+
+/// Best first for the chooser: by the value read after each turn, highest first (the
+/// sort keeps equal turns in the order they were generated).
+fn order(children: &mut [Child<i32>]) {
+    children.sort_by_key(|c| -c.value);
 }
