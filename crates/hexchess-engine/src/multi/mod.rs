@@ -1,8 +1,9 @@
 //! An engine for games of more than two sides (docs/multiplayer.md).
 //!
-//! A node is a whole turn (a removal, one or two moves), played on a copy of the
-//! [`Game`](hexchess_core::game::Game). Three searches are built, because which plays best in a game of three is a
-//! question of measurement (docs/multiplayer.md has the round robin):
+//! A node is a whole turn (a removal, one or two moves), played on the one
+//! [`Game`](hexchess_core::game::Game) the search walks and taken back after. Three
+//! searches are built, because which plays best in a game of three is a question of
+//! measurement (docs/multiplayer.md has the round robin):
 //!
 //! - **Paranoid**: every opponent plays against the side to choose, as one coalition;
 //!   alpha-beta on its score less the others' mean.
