@@ -260,11 +260,9 @@ fn with_two_sides_left_checkmate_ends_the_game() {
     assert_eq!(end.winners(), vec![WHITE]);
 }
 
-#[test]
-fn an_exchange_between_two_sides_costs_the_third_a_piece() {
-    // White's rook takes Black's knight, Black's rook takes White's rook; Red played
-    // elsewhere and owes a piece worth at least 3 (the knight) at its next turn.
-    let mut g = game(
+/// White's rook may take Black's knight and Black's rook retake; Red plays elsewhere.
+fn exchange_game() -> Game<WideBitboard> {
+    game(
         &with_kings(&[
             (0, 0, "wR"),
             (0, 3, "bN"),
@@ -275,7 +273,14 @@ fn an_exchange_between_two_sides_costs_the_third_a_piece() {
         ]),
         'w',
         "",
-    );
+    )
+}
+
+#[test]
+fn an_exchange_between_two_sides_costs_the_third_a_piece() {
+    // White's rook takes Black's knight, Black's rook takes White's rook; Red played
+    // elsewhere and owes a piece worth at least 3 (the knight) at its next turn.
+    let mut g = exchange_game();
     let owed_before = g.owed(RED);
     assert_eq!(owed_before, 0);
     g.play_unchecked(mv(&g, (0, 0), (0, 3)));
@@ -850,18 +855,7 @@ fn freezes_king_captures_mates_and_debts_are_taken_back_with_their_steps() {
     let mut g = corner_mate("bK", (0, 0, ""), &[], false);
     check_every_step_taken_back(&mut g);
     // An exchange, then the third side's debt and its removals.
-    let mut g = game(
-        &with_kings(&[
-            (0, 0, "wR"),
-            (0, 3, "bN"),
-            (-3, 3, "bR"),
-            (6, 2, "cQ"),
-            (4, 3, "cN"),
-            (5, 1, "cP"),
-        ]),
-        'w',
-        "",
-    );
+    let mut g = exchange_game();
     g.play_unchecked(mv(&g, (0, 0), (0, 3)));
     check_every_step_taken_back(&mut g);
     g.play_unchecked(mv(&g, (-3, 3), (0, 3)));

@@ -228,22 +228,8 @@ impl<B: CellSet> Game<B> {
     /// (for best-reply search, where one opponent answers out of turn). `None` when
     /// `side` is not playing or a turn is half played.
     pub fn handed_to(&self, side: Side) -> Option<Game<B>> {
-        if self.standing[side.index()] != Standing::Playing
-            || self.turn.moves > 0
-            || self.end.is_some()
-        {
-            return None;
-        }
         let mut g = self.clone();
-        if g.pos.turn() != side {
-            g.pos.make_pass(side);
-            g.turn = TurnState::default();
-            if g.owed[side.index()] > 0 && g.removals().is_empty() {
-                g.owed[side.index()] = 0;
-            }
-            g.prepare_moves_if_owed_nothing();
-        }
-        Some(g)
+        g.hand_to(side).then_some(g)
     }
 
     /// The game as it stood after its first `turns` turns (a turn in progress is
