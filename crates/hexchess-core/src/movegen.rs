@@ -910,32 +910,7 @@ pub(crate) fn piece_targets<B: CellSet>(
 /// capture up to and including the first piece met.
 #[inline]
 fn piece_attacks<B: CellSet>(r: &Rules<B>, km: &KindMoves<B>, from: Cell, occupied: B) -> B {
-    let i = from.index();
-    let mut t = B::EMPTY;
-    if km.has_leaps {
-        t = km.leap_any[i];
-    }
-    if km.has_moded_leaps {
-        t |= km.leap_capture[i];
-    }
-    let (up, down) = km.slide_rays_from(from);
-    for &ray in up {
-        t |= B::slide_up(ray, occupied);
-    }
-    for &ray in down {
-        t |= B::slide_down(ray, occupied);
-    }
-    for s in &km.special_slides {
-        if s.mode == MoveMode::MoveOnly {
-            continue;
-        }
-        let mut reach = r.slide(s.dir, from, occupied);
-        if let Some(l) = &s.limit {
-            reach &= l[i];
-        }
-        t |= reach;
-    }
-    t
+    capturing_reach(r, km, from, occupied, B::slide_up, B::slide_down)
 }
 
 /// Captures of a non-pawn piece (pseudo-legal): for slides only the first piece met
@@ -948,6 +923,20 @@ pub(crate) fn piece_captures<B: CellSet>(
     enemy: B,
     occupied: B,
 ) -> B {
+    capturing_reach(r, km, from, occupied, B::first_up, B::first_down) & enemy
+}
+
+/// A non-pawn piece's capturing leaps and slides, each plain slide's ray read by `up`
+/// or `down` (the cells up to the first piece met, or that piece alone).
+#[inline(always)]
+fn capturing_reach<B: CellSet>(
+    r: &Rules<B>,
+    km: &KindMoves<B>,
+    from: Cell,
+    occupied: B,
+    up: impl Fn(B, B) -> B,
+    down: impl Fn(B, B) -> B,
+) -> B {
     let i = from.index();
     let mut t = B::EMPTY;
     if km.has_leaps {
@@ -956,12 +945,12 @@ pub(crate) fn piece_captures<B: CellSet>(
     if km.has_moded_leaps {
         t |= km.leap_capture[i];
     }
-    let (up, down) = km.slide_rays_from(from);
-    for &ray in up {
-        t |= B::first_up(ray, occupied);
+    let (ascending, descending) = km.slide_rays_from(from);
+    for &ray in ascending {
+        t |= up(ray, occupied);
     }
-    for &ray in down {
-        t |= B::first_down(ray, occupied);
+    for &ray in descending {
+        t |= down(ray, occupied);
     }
     for s in &km.special_slides {
         if s.mode == MoveMode::MoveOnly {
@@ -973,7 +962,7 @@ pub(crate) fn piece_captures<B: CellSet>(
         }
         t |= reach;
     }
-    t & enemy
+    t
 }
 
 #[cfg(test)]
