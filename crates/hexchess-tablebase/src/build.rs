@@ -31,6 +31,7 @@
 //! mate.
 
 mod rule;
+mod split;
 
 use std::collections::HashMap;
 use std::ops::ControlFlow;
@@ -41,7 +42,7 @@ use hexchess_core::{Bitboard, Cell, Kind, Piece, Rules, Side};
 
 use crate::index::Indexer;
 use crate::material::{MAX_MEN, Material};
-use crate::table::{DRAW, ILLEGAL, PERPETUAL, Table, TableError, rule_plies};
+use crate::table::{DRAW, ILLEGAL, Table, TableError, rule_plies};
 
 // Codes above the distances used while building; a finished table holds only `DRAW`,
 // `PERPETUAL` and `ILLEGAL` (defined with it, in `table.rs`).
@@ -102,6 +103,22 @@ pub(crate) fn build(
     if built.contains_key(material) {
         return Ok(());
     }
+    build_smaller(rules, material, restriction, built, ctl)?;
+    let what = restriction.map_or(String::new(), |r| format!(" ({r})"));
+    (ctl.progress)(&format!("building {}{what}", material.name(rules)));
+    let table = Builder::new(rules, material, restriction, built)?.run(ctl)?;
+    built.insert(material.clone(), table);
+    Ok(())
+}
+
+/// Builds into `built` every smaller table `material`'s captures and promotions reach.
+fn build_smaller(
+    rules: &Arc<Rules>,
+    material: &Material,
+    restriction: Option<Restriction>,
+    built: &mut Built,
+    ctl: &mut Control,
+) -> Result<(), TableError> {
     for side in 0..2 {
         // Every man but the royal one (first) can be captured, and a pawn promoted.
         for i in 1..material.sides[side].len() {
@@ -124,10 +141,6 @@ pub(crate) fn build(
             }
         }
     }
-    let what = restriction.map_or(String::new(), |r| format!(" ({r})"));
-    (ctl.progress)(&format!("building {}{what}", material.name(rules)));
-    let table = Builder::new(rules, material, restriction, built)?.run(ctl)?;
-    built.insert(material.clone(), table);
     Ok(())
 }
 
@@ -1346,9 +1359,8 @@ impl Table {
     ///
     /// The draws are split: a draw is a perpetual-check draw when the other side would
     /// mate were the side that holds it not allowed to give check (a side facing a lone
-    /// royal man is never the one holding the draw). The two tables
-    /// without checks are built first and kept as one bit per position, so memory stays
-    /// near a byte per position.
+    /// royal man is never the one holding the draw). The wins without checks are grown
+    /// from the table's own wins (see `build/split.rs`), a bit per position.
     pub fn generate_with(
         rules: &Arc<Rules>,
         material: &Material,
@@ -1372,38 +1384,15 @@ impl Table {
             progress,
             stop,
             threads: threads.max(1),
-            mates_only: true,
+            mates_only: false,
         };
-        let mut perpetual: Vec<u64> = Vec::new();
-        for defender in Side::BOTH {
-            // A lone royal man is never the stronger side: the side facing it is never
-            // the defender.
-            if material.sides[1 - defender.index()].len() == 1 {
-                continue;
-            }
-            let t = restricted(rules, material, Restriction::NoChecks(defender), &mut ctl)?;
-            perpetual.resize(t.len().div_ceil(64), 0);
-            for (i, &code) in t.codes().iter().enumerate() {
-                if let Some(winner) = t.mate_winner(i, code)
-                    && winner != defender.index()
-                {
-                    perpetual[i / 64] |= 1 << (i % 64);
-                }
-            }
-        }
-        ctl.mates_only = false;
         let mut built = Built::new();
         build(rules, material, None, &mut built, &mut ctl)?;
         let mut table = built.remove(material).expect("just built");
-        for (i, code) in table.codes_mut().iter_mut().enumerate() {
-            if *code == DRAW
-                && perpetual
-                    .get(i / 64)
-                    .is_some_and(|w| w & (1 << (i % 64)) != 0)
-            {
-                *code = PERPETUAL;
-            }
-        }
+        drop(built);
+        // The split reads nothing but mates from its tables without checks.
+        ctl.mates_only = true;
+        split::split_draws(rules, &mut table, &mut ctl)?;
         Ok(table)
     }
 

@@ -450,6 +450,18 @@ impl Table {
         self.mate_winner(i, self.codes[i]).map(|s| Side::BOTH[s])
     }
 
+    /// Lends the codes out, to be given back with [`Table::put_codes`]: the draws'
+    /// split reads the finished table's legal slots and wins through a builder of its
+    /// own, which holds its codes by value (a second copy would be a gigabyte at five
+    /// men).
+    pub(crate) fn take_codes(&mut self) -> Vec<u8> {
+        std::mem::take(&mut self.codes)
+    }
+
+    pub(crate) fn put_codes(&mut self, codes: Vec<u8>) {
+        self.codes = codes;
+    }
+
     /// The codes, to change (the draws' split marks perpetual-check draws).
     pub(crate) fn codes_mut(&mut self) -> &mut [u8] {
         &mut self.codes

@@ -359,19 +359,32 @@ fn tables_without_the_defenders_checks_follow_from_the_moves_and_split_the_draws
     // The full table's draws: perpetual where one side mates once the other may not
     // give check; also where stalemates score (the split's own tables skip their
     // stalemate pass, these do not).
-    check_split(&rules, &no_checks["KRvKN"]);
+    assert_eq!(check_split(&rules, "KRvKN"), no_checks["KRvKN"].counts());
     let scoring = common::tiny_scoring_stalemates();
-    let material = Material::parse("KRvKN", &scoring).unwrap();
-    let no_black = Table::generate_without_checks(&scoring, &material, Side::Black).unwrap();
-    assert!(no_black.counts().stalemate_wins.iter().sum::<u64>() > 0);
-    check_split(&scoring, &no_black);
+    let no_black = check_split(&scoring, "KRvKN");
+    assert!(no_black.stalemate_wins.iter().sum::<u64>() > 0);
 }
 
-/// The perpetual-check draws of K+R v K+N in `rules` are the draws one side mates from
-/// once the other may not check: `no_black`, and the table without White's checks.
-fn check_split(rules: &Arc<Rules>, no_black: &Table) {
-    let material = Material::parse("KRvKN", rules).unwrap();
+#[test]
+fn the_split_of_draws_with_pawns_follows_the_tables_without_checks() {
+    // The split grows its wins class by class, reading a pawn's advance (and the en
+    // passant it allows) from a class done: checked here on each pawn rule.
+    for id in ["glinski", "mccooey", "grand"] {
+        let rules = common::pawn_rule_on_small_board(id);
+        for name in ["KPvKN", "KNvKP"] {
+            check_split(&rules, name);
+        }
+    }
+    check_split(&common::pawns_both_sides(None), "KPvKP");
+}
+
+/// The perpetual-check draws of `name` in `rules` are the draws one side mates from
+/// once the other may not check, by the full tables built without Black's checks and
+/// without White's; the counts of the one without Black's are returned.
+fn check_split(rules: &Arc<Rules>, name: &str) -> hexchess_tablebase::Counts {
+    let material = Material::parse(name, rules).unwrap();
     let full = Table::generate(rules, &material).unwrap();
+    let no_black = Table::generate_without_checks(rules, &material, Side::Black).unwrap();
     let without_white = Table::generate_without_checks(rules, &material, Side::White).unwrap();
     let (mut perpetual, mut fortress) = (0, 0);
     let draws = full
@@ -384,7 +397,7 @@ fn check_split(rules: &Arc<Rules>, no_black: &Table) {
             Value::Loss(_) => pos.turn() != side,
             _ => false,
         };
-        let by_checks_only = mates(no_black, Side::White) || mates(&without_white, Side::Black);
+        let by_checks_only = mates(&no_black, Side::White) || mates(&without_white, Side::Black);
         match v {
             Value::DrawPerpetual => {
                 perpetual += 1;
@@ -399,8 +412,9 @@ fn check_split(rules: &Arc<Rules>, no_black: &Table) {
     }
     assert!(
         perpetual > 0 && fortress > 0,
-        "{perpetual} perpetual, {fortress} fortress"
+        "{name}: {perpetual} perpetual, {fortress} fortress"
     );
+    no_black.counts()
 }
 
 #[test]
