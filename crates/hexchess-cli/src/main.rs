@@ -142,7 +142,8 @@ enum Command {
         /// (hexachess-3 or hexachess-4).
         #[arg(long)]
         variant: Option<String>,
-        /// For turns: the search (paranoid, brs, maxn).
+        /// For turns: the search (paranoid, brs, maxn; `paranoid:plain` without the
+        /// table, quiescence and refined judgement).
         #[arg(long, default_value = "paranoid")]
         search: String,
         /// Search depth (default 7; 1 to 30) or perft depth (default 5; 1 to 12).
@@ -197,7 +198,9 @@ enum Command {
     RoundRobin {
         #[arg(long, default_value = "hexachess-3")]
         variant: String,
-        /// The searches (brs, paranoid, maxn, random); all four when left out.
+        /// The searches (brs, paranoid, maxn, random; a search's plain version as
+        /// `paranoid:plain`, some features only as `paranoid:table+quiescence`); all
+        /// four when left out.
         #[arg(long = "search")]
         searches: Vec<String>,
         /// Games at least (whole cycles of every seating are played; 1 to 1,000,000).
@@ -613,9 +616,9 @@ fn bench_turns(variant: Option<&str>, search: &str, depth: Option<u32>) -> Resul
             "--variant {v}: the turns bench has hexachess-3 and hexachess-4"
         ));
     }
-    let strategy: hexchess_engine::multi::Strategy = search.parse()?;
+    let player: hexchess_engine::multi::Player = search.parse()?;
     let depth = depth.unwrap_or(multi_bench::MULTI_BENCH_DEPTH);
-    let lines = multi_bench::run(variant, strategy, depth, |l| {
+    let lines = multi_bench::run(variant, player, depth, |l| {
         out!(
             "{:<11} {:>10} turns {:>6} ms  {}",
             l.variant,

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use hexchess_core::Rules;
 use hexchess_core::bitboard::WideBitboard;
 use hexchess_core::game::Game;
-use hexchess_engine::multi::Strategy;
+use hexchess_engine::multi::{Player, Strategy};
 use hexchess_lab::round_robin::{self, RoundRobinConfig};
 
 /// Perft in whole turns (a removal, one or two moves), from the start or a FEN, after
@@ -47,8 +47,8 @@ pub fn round_robin(
         return Err(format!("'{variant}' is not a game of more sides"));
     }
     let rules = entry.rules();
-    let strategies: Vec<Strategy> = if strategies.is_empty() {
-        Strategy::ALL.to_vec()
+    let strategies: Vec<Player> = if strategies.is_empty() {
+        Strategy::ALL.map(Player::new).to_vec()
     } else {
         strategies
             .iter()

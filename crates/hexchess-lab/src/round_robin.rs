@@ -13,12 +13,12 @@ use hexchess_core::game::Game;
 use hexchess_core::outcome::Termination;
 use hexchess_core::piece::Side;
 use hexchess_core::rules::Rules;
-use hexchess_engine::multi::{MultiLimits, MultiSearcher, Strategy};
+use hexchess_engine::multi::{MultiLimits, MultiSearcher, Player, Strategy};
 
 /// What to play.
 #[derive(Clone, Debug)]
 pub struct RoundRobinConfig {
-    pub strategies: Vec<Strategy>,
+    pub strategies: Vec<Player>,
     /// Games at least; the schedule is played in whole cycles (every choice, every
     /// seating), so a few more may be played.
     pub games: usize,
@@ -34,7 +34,7 @@ pub struct RoundRobinConfig {
 #[derive(Clone, Debug)]
 pub struct GameResult {
     /// The search in each seat, in turn order.
-    pub seats: Vec<Strategy>,
+    pub seats: Vec<Player>,
     /// Points of each seat.
     pub points: Vec<f64>,
     /// How it ended; `None` when called at the turn limit.
@@ -66,7 +66,7 @@ impl RoundRobinReport {
         for r in &self.results {
             let winners = r.points.iter().filter(|p| **p > 0.0).count();
             for (s, p) in r.seats.iter().zip(&r.points) {
-                let e = out.entry(s.name().to_string()).or_default();
+                let e = out.entry(s.to_string()).or_default();
                 e.games += 1;
                 e.points += p;
                 if *p > 0.0 && winners == 1 {
@@ -89,9 +89,7 @@ impl RoundRobinReport {
                     if i == j || a == b {
                         continue;
                     }
-                    let e = out
-                        .entry((a.name().to_string(), b.name().to_string()))
-                        .or_default();
+                    let e = out.entry((a.to_string(), b.to_string())).or_default();
                     match r.points[i].partial_cmp(&r.points[j]) {
                         Some(std::cmp::Ordering::Greater) => e.0 += 1,
                         Some(std::cmp::Ordering::Less) => e.1 += 1,
@@ -110,7 +108,7 @@ impl fmt::Display for RoundRobinReport {
         writeln!(f, "{games} games")?;
         writeln!(
             f,
-            "{:<10} {:>6} {:>8} {:>7} {:>6} {:>7}",
+            "{:<16} {:>6} {:>8} {:>7} {:>6} {:>7}",
             "search", "games", "points", "share", "wins", "shared"
         )?;
         let mut rows: Vec<(String, Standing)> = self.standings().into_iter().collect();
@@ -118,7 +116,7 @@ impl fmt::Display for RoundRobinReport {
         for (name, s) in &rows {
             writeln!(
                 f,
-                "{name:<10} {:>6} {:>8.1} {:>6.1}% {:>6} {:>7}",
+                "{name:<16} {:>6} {:>8.1} {:>6.1}% {:>6} {:>7}",
                 s.games,
                 s.points,
                 100.0 * s.points / s.games.max(1) as f64,
@@ -140,18 +138,83 @@ impl fmt::Display for RoundRobinReport {
             "mean turns per game: {:.1}",
             turns as f64 / games.max(1) as f64
         )?;
-        writeln!(f, "head to head (games ahead / behind / level):")?;
+        writeln!(
+            f,
+            "head to head (games ahead / behind / level; the chance of a split at least as \
+             uneven between equals, by the sign test):"
+        )?;
         for ((a, b), (w, l, d)) in self.head_to_head() {
             if a < b {
-                writeln!(f, "  {a} v {b}: {w} / {l} / {d}")?;
+                let p = sign_test(w, l);
+                writeln!(f, "  {a} v {b}: {w} / {l} / {d}  (p = {p:.3})")?;
             }
         }
         Ok(())
     }
 }
 
+/// The two-sided sign test: the chance that a fair coin splits `ahead + behind`
+/// games at least as unevenly as `ahead` to `behind` (level games left out).
+pub fn sign_test(ahead: usize, behind: usize) -> f64 {
+    let n = ahead + behind;
+    if n == 0 {
+        return 1.0;
+    }
+    let k = ahead.max(behind);
+    // P(X >= k) for X ~ Binomial(n, 1/2), summed in logs (n may be hundreds).
+    let ln_choose = |n: usize, k: usize| -> f64 {
+        (1..=k)
+            .map(|i| ((n - k + i) as f64).ln() - (i as f64).ln())
+            .sum()
+    };
+    let tail: f64 = (k..=n)
+        .map(|i| (ln_choose(n, i) - n as f64 * std::f64::consts::LN_2).exp())
+        .sum();
+    (2.0 * tail).min(1.0)
+}
+
+/// The team of each seat when every side has a partner (4-player Hexachess: the sides
+/// across the board), by its first member's seat; `None` when everyone plays alone.
+pub fn teams(rules: &Rules<WideBitboard>) -> Option<Vec<usize>> {
+    let sides: Vec<Side> = (0..rules.side_count()).map(Side::from_index).collect();
+    let team_of = |s: Side| {
+        sides
+            .iter()
+            .position(|t| *t == s || !rules.enemies(s).contains(t))
+            .expect("a side is in its own team")
+    };
+    let teams: Vec<usize> = sides.iter().map(|s| team_of(*s)).collect();
+    let alone = teams.iter().enumerate().all(|(i, t)| *t == i)
+        && sides
+            .iter()
+            .all(|s| rules.enemies(*s).len() + 1 == sides.len());
+    (!alone).then_some(teams)
+}
+
+/// The games of one cycle: with teams, every ordered pair of players, the first on
+/// every seat of the first team and the second on the other's (a search plays with
+/// itself as partner); otherwise every seating of every choice of as many players as
+/// there are seats.
+pub fn cycle(players: &[Player], seats: usize, teams: Option<&[usize]>) -> Vec<Vec<Player>> {
+    let Some(teams) = teams else {
+        return schedule(players, seats);
+    };
+    let mut out = Vec::new();
+    for a in players {
+        for b in players.iter().filter(|b| *b != a) {
+            out.push(
+                teams
+                    .iter()
+                    .map(|t| if *t == teams[0] { *a } else { *b })
+                    .collect(),
+            );
+        }
+    }
+    out
+}
+
 /// Every seating of every choice of `seats` searches among `strategies`.
-pub fn schedule(strategies: &[Strategy], seats: usize) -> Vec<Vec<Strategy>> {
+pub fn schedule(strategies: &[Player], seats: usize) -> Vec<Vec<Player>> {
     let mut out = Vec::new();
     for choice in choices(strategies, seats) {
         permute(
@@ -164,7 +227,7 @@ pub fn schedule(strategies: &[Strategy], seats: usize) -> Vec<Vec<Strategy>> {
     out
 }
 
-fn choices(items: &[Strategy], k: usize) -> Vec<Vec<Strategy>> {
+fn choices(items: &[Player], k: usize) -> Vec<Vec<Player>> {
     if k == 0 {
         return vec![Vec::new()];
     }
@@ -179,10 +242,10 @@ fn choices(items: &[Strategy], k: usize) -> Vec<Vec<Strategy>> {
 }
 
 fn permute(
-    items: &[Strategy],
-    current: &mut Vec<Strategy>,
+    items: &[Player],
+    current: &mut Vec<Player>,
     used: &mut [bool],
-    out: &mut Vec<Vec<Strategy>>,
+    out: &mut Vec<Vec<Player>>,
 ) {
     if current.len() == items.len() {
         out.push(current.clone());
@@ -202,7 +265,7 @@ fn permute(
 /// Plays one game with `seats` (in turn order).
 pub fn play_game(
     rules: &Arc<Rules<WideBitboard>>,
-    seats: &[Strategy],
+    seats: &[Player],
     nodes: u64,
     max_turns: usize,
     seed: u64,
@@ -211,7 +274,7 @@ pub fn play_game(
     let mut searchers: Vec<MultiSearcher> = seats
         .iter()
         .enumerate()
-        .map(|(i, s)| MultiSearcher::new(*s, seed.wrapping_mul(31).wrapping_add(i as u64)))
+        .map(|(i, p)| MultiSearcher::for_player(*p, seed.wrapping_mul(31).wrapping_add(i as u64)))
         .collect();
     let stop = Arc::new(AtomicBool::new(false));
     let limits = MultiLimits::nodes(nodes);
@@ -266,8 +329,10 @@ pub fn play_game(
 pub enum RoundRobinError {
     /// Fewer different searches than the game has seats: no game could be seated.
     TooFewSearches { seats: usize, given: usize },
+    /// Fewer different searches than a team game has teams.
+    TooFewTeams { teams: usize, given: usize },
     /// A search given twice (a game seats different searches).
-    Repeated(Strategy),
+    Repeated(Player),
 }
 
 impl fmt::Display for RoundRobinError {
@@ -280,12 +345,14 @@ impl fmt::Display for RoundRobinError {
                 if *given == 1 { " is" } else { "es are" },
                 Strategy::ALL.map(|s| s.name()).join(", ")
             ),
+            RoundRobinError::TooFewTeams { teams, given } => write!(
+                f,
+                "the game has {teams} teams but {given} search{} given: give at least {teams} \
+                 different searches with --search, or none for all of them",
+                if *given == 1 { " is" } else { "es are" },
+            ),
             RoundRobinError::Repeated(s) => {
-                write!(
-                    f,
-                    "--search '{}' twice: each search plays once per game",
-                    s.name()
-                )
+                write!(f, "--search '{s}' twice: each search plays once per game")
             }
         }
     }
@@ -293,19 +360,31 @@ impl fmt::Display for RoundRobinError {
 
 impl std::error::Error for RoundRobinError {}
 
-/// Checks that `strategies` can fill a game of `seats` seats: all different, and at least
-/// as many as the seats.
-pub fn check_strategies(strategies: &[Strategy], seats: usize) -> Result<(), RoundRobinError> {
-    for (i, s) in strategies.iter().enumerate() {
-        if strategies[..i].contains(s) {
+/// Checks that `players` can fill a game of `seats` seats (or, with teams, its teams):
+/// all different, and at least as many as the seats (the teams).
+pub fn check_strategies(
+    players: &[Player],
+    seats: usize,
+    teams: Option<&[usize]>,
+) -> Result<(), RoundRobinError> {
+    for (i, s) in players.iter().enumerate() {
+        if players[..i].contains(s) {
             return Err(RoundRobinError::Repeated(*s));
         }
     }
-    if strategies.len() < seats {
-        return Err(RoundRobinError::TooFewSearches {
-            seats,
-            given: strategies.len(),
-        });
+    let given = players.len();
+    match teams {
+        Some(t) => {
+            let mut distinct = t.to_vec();
+            distinct.sort_unstable();
+            distinct.dedup();
+            if given < distinct.len() {
+                let teams = distinct.len();
+                return Err(RoundRobinError::TooFewTeams { teams, given });
+            }
+        }
+        None if given < seats => return Err(RoundRobinError::TooFewSearches { seats, given }),
+        None => {}
     }
     Ok(())
 }
@@ -318,8 +397,9 @@ pub fn run(
     config: &RoundRobinConfig,
     progress: &(dyn Fn(usize, &GameResult) + Sync),
 ) -> Result<RoundRobinReport, RoundRobinError> {
-    check_strategies(&config.strategies, rules.side_count())?;
-    let cycle = schedule(&config.strategies, rules.side_count());
+    let teams = teams(rules);
+    check_strategies(&config.strategies, rules.side_count(), teams.as_deref())?;
+    let cycle = cycle(&config.strategies, rules.side_count(), teams.as_deref());
     let total = config
         .games
         .div_ceil(cycle.len())
@@ -357,24 +437,64 @@ pub fn run(
 mod tests {
     use super::*;
 
+    fn all() -> Vec<Player> {
+        Strategy::ALL.map(Player::new).to_vec()
+    }
+
     #[test]
     fn the_schedule_seats_every_choice_in_every_order() {
-        let s = schedule(&Strategy::ALL, 3);
+        let s = schedule(&all(), 3);
         // 4 choices of 3, 6 seatings each.
         assert_eq!(s.len(), 24);
         let distinct: std::collections::HashSet<_> = s.iter().collect();
         assert_eq!(distinct.len(), 24);
-        for strategy in Strategy::ALL {
+        for player in all() {
             for seat in 0..3 {
-                assert_eq!(s.iter().filter(|g| g[seat] == strategy).count(), 6);
+                assert_eq!(s.iter().filter(|g| g[seat] == player).count(), 6);
             }
         }
     }
 
     #[test]
+    fn a_team_game_seats_each_search_with_itself_against_every_other() {
+        let catalog = hexchess_core::Catalog::builtin();
+        let four = catalog.get("hexachess-4").expect("built in").rules();
+        let teams = teams(four).expect("4-player Hexachess has teams");
+        assert_eq!(teams, vec![0, 1, 0, 1]);
+        let three = catalog.get("hexachess-3").expect("built in").rules();
+        assert_eq!(super::teams(three), None);
+        let players = all();
+        let games = cycle(&players, 4, Some(&teams));
+        // Every ordered pair: 4 x 3.
+        assert_eq!(games.len(), 12);
+        for g in &games {
+            assert_eq!(g[0], g[2]);
+            assert_eq!(g[1], g[3]);
+            assert_ne!(g[0], g[1]);
+        }
+        assert_eq!(
+            check_strategies(&players[..1], 4, Some(&teams)),
+            Err(RoundRobinError::TooFewTeams { teams: 2, given: 1 })
+        );
+        assert_eq!(check_strategies(&players[..2], 4, Some(&teams)), Ok(()));
+    }
+
+    #[test]
+    fn the_sign_test_matches_the_binomial_by_hand() {
+        // 8 of 10: P(X >= 8) = (45 + 10 + 1) / 1024; two-sided, twice that.
+        assert!((sign_test(8, 2) - 2.0 * 56.0 / 1024.0).abs() < 1e-12);
+        assert!((sign_test(2, 8) - sign_test(8, 2)).abs() < 1e-12);
+        assert_eq!(sign_test(5, 5), 1.0);
+        assert_eq!(sign_test(0, 0), 1.0);
+        // 150 to 100: about 0.0019 (normal approximation 0.0016).
+        let p = sign_test(150, 100);
+        assert!(p > 0.001 && p < 0.003, "{p}");
+    }
+
+    #[test]
     fn a_round_robin_needs_different_searches_for_every_seat() {
-        use Strategy::{BestReply as Brs, MaxN as Maxn, Paranoid};
-        let refused = check_strategies(&[Paranoid], 3).unwrap_err();
+        let [brs, paranoid, maxn, _] = Strategy::ALL.map(Player::new);
+        let refused = check_strategies(&[paranoid], 3, None).unwrap_err();
         assert_eq!(
             refused,
             RoundRobinError::TooFewSearches { seats: 3, given: 1 }
@@ -385,10 +505,13 @@ mod tests {
             "{text}"
         );
         assert_eq!(
-            check_strategies(&[Brs, Maxn, Brs], 3),
-            Err(RoundRobinError::Repeated(Brs))
+            check_strategies(&[brs, maxn, brs], 3, None),
+            Err(RoundRobinError::Repeated(brs))
         );
-        assert_eq!(check_strategies(&[Brs, Maxn, Paranoid], 3), Ok(()));
-        assert!(check_strategies(&Strategy::ALL, 4).is_ok());
+        assert_eq!(check_strategies(&[brs, maxn, paranoid], 3, None), Ok(()));
+        assert!(check_strategies(&all(), 4, None).is_ok());
+        // A search and its plain self are different players.
+        let plain: Player = "paranoid:plain".parse().unwrap();
+        assert_eq!(check_strategies(&[paranoid, plain, brs], 3, None), Ok(()));
     }
 }

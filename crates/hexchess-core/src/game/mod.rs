@@ -680,8 +680,9 @@ impl<B: CellSet> Game<B> {
     }
 
     /// The key of the state at a turn's start: the board, the side to move, standings
-    /// and removals owed.
-    fn state_key(&self) -> u64 {
+    /// and removals owed (what repetitions count, and a search's table keys by; the
+    /// captures of the round so far, which later debts depend on, are not in it).
+    pub fn state_key(&self) -> u64 {
         let mut h = self.pos.hash();
         for side in self.sides() {
             let i = side.index() as u64;

@@ -10,7 +10,9 @@ use hexchess_core::catalog::Catalog;
 use hexchess_core::game::Game;
 use web_time::Instant;
 
-use super::{MultiLimits, MultiSearcher, Strategy};
+#[cfg(test)]
+use super::Strategy;
+use super::{MultiLimits, MultiSearcher, Player};
 
 /// The positions, by variant: the start, and the table after 12, 30 and 60 turns of a
 /// game paranoid played against itself at 400 turns a move.
@@ -64,10 +66,10 @@ pub struct MultiBenchLine {
 }
 
 /// Searches every bench position of `variant` (every one when `None`) `depth` whole
-/// turns deep with `strategy`; `progress` sees each line as it is done.
+/// turns deep by `player`; `progress` sees each line as it is done.
 pub fn run(
     variant: Option<&str>,
-    strategy: Strategy,
+    player: Player,
     depth: u32,
     mut progress: impl FnMut(&MultiBenchLine),
 ) -> Vec<MultiBenchLine> {
@@ -85,7 +87,7 @@ pub fn run(
         }
         let rules = catalog.get(id).expect("a built-in variant").rules();
         let game = Game::from_fen(Arc::clone(rules), fen).expect("bench positions are valid");
-        let mut searcher = MultiSearcher::new(strategy, 1);
+        let mut searcher = MultiSearcher::for_player(player, 1);
         let start = Instant::now();
         let choice = searcher.choose(&game, &limits, &stop);
         let line = MultiBenchLine {
@@ -107,17 +109,14 @@ mod tests {
 
     #[test]
     fn every_position_is_searched_and_the_count_is_a_signature() {
-        let total = |strategy| -> u64 {
-            let lines = run(None, strategy, 1, |_| {});
+        let total = |player| -> u64 {
+            let lines = run(None, player, 1, |_| {});
             assert_eq!(lines.len(), MULTI_BENCH_POSITIONS.len());
             assert!(lines.iter().all(|l| l.turns > 0 && !l.best.is_empty()));
             lines.iter().map(|l| l.turns).sum()
         };
-        let paranoid = total(Strategy::Paranoid);
-        assert_eq!(paranoid, total(Strategy::Paranoid));
-        assert_eq!(
-            run(Some("hexachess-4"), Strategy::Paranoid, 1, |_| {}).len(),
-            4
-        );
+        let paranoid = Player::new(Strategy::Paranoid);
+        assert_eq!(total(paranoid), total(paranoid));
+        assert_eq!(run(Some("hexachess-4"), paranoid, 1, |_| {}).len(), 4);
     }
 }

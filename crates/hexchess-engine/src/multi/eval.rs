@@ -34,6 +34,18 @@ pub fn kind_value<B: CellSet>(rules: &Rules<B>, k: Kind) -> i32 {
 
 /// Each side's score as the board stands (index by [`Side::index`]).
 pub fn evaluate<B: CellSet>(game: &Game<B>) -> [i32; MAX_SIDES] {
+    scores(game, false)
+}
+
+/// Each side's score by the refined judgement: [`evaluate`]'s, less the worth of a
+/// removal the side owes (a fair exchange's debt is a piece as good as gone), and
+/// with a point for every cell around its king it could step to (a king with nowhere
+/// to go is near a mate; attacking it is what ends games).
+pub fn judge<B: CellSet>(game: &Game<B>) -> [i32; MAX_SIDES] {
+    scores(game, true)
+}
+
+fn scores<B: CellSet>(game: &Game<B>, judged: bool) -> [i32; MAX_SIDES] {
     let pos = game.position();
     let radius = board_radius(pos.rules());
     // Every cell each side attacks, found once for all the sides' scores.
@@ -45,14 +57,38 @@ pub fn evaluate<B: CellSet>(game: &Game<B>) -> [i32; MAX_SIDES] {
     }
     let mut out = [0; MAX_SIDES];
     for side in game.sides() {
+        let mut score = side_score(game, side, radius, &attacks);
+        if judged {
+            score += judgement(game, side, &attacks);
+        }
         out[side.index()] = match game.standing(side) {
             Standing::Out => OUT,
-            Standing::Frozen => FROZEN + side_score(game, side, radius, &attacks),
-            Standing::Playing => side_score(game, side, radius, &attacks),
+            Standing::Frozen => FROZEN + score,
+            Standing::Playing => score,
         };
     }
     out
 }
+
+/// What the refined judgement adds to a side's score: its debt (fair-exchange values
+/// are in pawns) and its king's free cells.
+fn judgement<B: CellSet>(game: &Game<B>, side: Side, attacks: &[B; MAX_SIDES]) -> i32 {
+    let pos = game.position();
+    let rules = pos.rules();
+    let debt = 100 * i32::from(game.owed(side));
+    if !pos.royal_on_board(side) {
+        return -debt;
+    }
+    let attacked = rules
+        .enemies(side)
+        .iter()
+        .fold(B::EMPTY, |hit, e| hit | attacks[e.index()]);
+    let free = rules.steps_from(pos.royal_cell(side)) & !pos.side_cells(side) & !attacked;
+    KING_ROOM * free.count() as i32 - debt
+}
+
+/// Worth of each cell a king could step to.
+const KING_ROOM: i32 = 6;
 
 /// The score of one side still in the game, with every side's `attacks` (read from
 /// them, not asked cell by cell).
@@ -129,4 +165,26 @@ pub fn relative(scores: &[i32; MAX_SIDES], side: Side, seats: usize) -> i32 {
         .map(|i| i64::from(scores[i]))
         .sum();
     (i64::from(scores[side.index()]) - others / (seats as i64 - 1)) as i32
+}
+
+/// A side's score against the others by the refined judgement: its team's mean (a
+/// partner counts with it, not against it) less the enemies' mean and their best
+/// halved each, so the side that leads is the one to attack.
+pub fn judged_relative<B: CellSet>(scores: &[i32; MAX_SIDES], side: Side, rules: &Rules<B>) -> i32 {
+    let enemies = rules.enemies(side);
+    if enemies.is_empty() {
+        return scores[side.index()];
+    }
+    let team: Vec<i64> = (0..rules.side_count())
+        .filter(|i| !enemies.iter().any(|e| e.index() == *i))
+        .map(|i| i64::from(scores[i]))
+        .collect();
+    let own = team.iter().sum::<i64>() / team.len().max(1) as i64;
+    let theirs: Vec<i64> = enemies
+        .iter()
+        .map(|e| i64::from(scores[e.index()]))
+        .collect();
+    let mean = theirs.iter().sum::<i64>() / theirs.len() as i64;
+    let leader = theirs.iter().copied().max().unwrap_or(mean);
+    (own - (mean + leader) / 2) as i32
 }

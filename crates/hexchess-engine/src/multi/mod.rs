@@ -24,10 +24,122 @@ use std::str::FromStr;
 use std::time::Duration;
 
 pub use eval::{OUT, evaluate, kind_value, relative};
+pub use eval::{judge, judged_relative};
 pub use search::{MultiChoice, MultiSearcher};
 
+/// What a search adds to its plain algorithm. All are on by default; the round robin
+/// turns them off to measure each against the search without it (`paranoid:plain` is
+/// the search as it was before them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Features {
+    /// A transposition table keyed by the state at a turn's start (board, side to
+    /// move, standings, removals owed): values and the best turn from earlier
+    /// iterations and other move orders.
+    pub table: bool,
+    /// Captures played on past the search's depth, one capturing turn after another,
+    /// until the position is quiet: no leaf is read in the middle of an exchange.
+    pub quiescence: bool,
+    /// The evaluation that knows teams (a partner is not an opponent), removals owed
+    /// and who leads, and how free each king is.
+    pub judgement: bool,
+}
+
+impl Features {
+    pub const ALL: Features = Features {
+        table: true,
+        quiescence: true,
+        judgement: true,
+    };
+    /// None of them: the searches before the transposition table, quiescence and the
+    /// refined evaluation.
+    pub const PLAIN: Features = Features {
+        table: false,
+        quiescence: false,
+        judgement: false,
+    };
+
+    /// The names the round robin reads after a search's name (`paranoid:table+quiescence`).
+    const NAMES: [&'static str; 3] = ["table", "quiescence", "judgement"];
+
+    fn flags(self) -> [bool; 3] {
+        [self.table, self.quiescence, self.judgement]
+    }
+}
+
+/// A search with the features it uses: what a seat of the round robin plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Player {
+    pub strategy: Strategy,
+    pub features: Features,
+}
+
+impl Player {
+    pub fn new(strategy: Strategy) -> Player {
+        Player {
+            strategy,
+            features: Features::ALL,
+        }
+    }
+}
+
+impl fmt::Display for Player {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.strategy.name())?;
+        // The random mover uses none of them: its name alone says it.
+        if self.features == Features::ALL || self.strategy == Strategy::Random {
+            return Ok(());
+        }
+        if self.features == Features::PLAIN {
+            return f.write_str(":plain");
+        }
+        let on: Vec<&str> = Features::NAMES
+            .iter()
+            .zip(self.features.flags())
+            .filter(|(_, on)| *on)
+            .map(|(n, _)| *n)
+            .collect();
+        write!(f, ":{}", on.join("+"))
+    }
+}
+
+impl FromStr for Player {
+    type Err = String;
+
+    /// `paranoid` (every feature), `paranoid:plain` (none), or `paranoid:` with the
+    /// features on joined by `+` (`table`, `quiescence`, `judgement`).
+    fn from_str(s: &str) -> Result<Player, String> {
+        let (name, rest) = s.split_once(':').unwrap_or((s, ""));
+        let strategy: Strategy = name.parse()?;
+        let features = match rest.trim() {
+            "" if !s.contains(':') => Features::ALL,
+            "plain" => Features::PLAIN,
+            list => {
+                let mut flags = [false; 3];
+                for word in list.split('+').map(str::trim) {
+                    let i = Features::NAMES
+                        .iter()
+                        .position(|n| *n == word)
+                        .ok_or_else(|| {
+                            format!(
+                                "'{word}' in '{s}' is not a feature: plain, or {} joined by +",
+                                Features::NAMES.join(", ")
+                            )
+                        })?;
+                    flags[i] = true;
+                }
+                Features {
+                    table: flags[0],
+                    quiescence: flags[1],
+                    judgement: flags[2],
+                }
+            }
+        };
+        Ok(Player { strategy, features })
+    }
+}
+
 /// How a side chooses its turn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Strategy {
     Paranoid,
     MaxN,

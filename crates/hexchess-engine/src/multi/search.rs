@@ -1,6 +1,8 @@
 //! The searches over whole turns: paranoid, max-n and best-reply, deepened one turn at
 //! a time within a budget; and the random mover.
 
+use std::cell::Cell;
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use web_time::Instant;
@@ -11,12 +13,37 @@ use hexchess_core::piece::{MAX_SIDES, Side};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-use super::eval::{evaluate, relative};
-use super::{MultiLimits, Strategy};
+use super::eval::{evaluate, judge, judged_relative, kind_value, relative};
+use super::{Features, MultiLimits, Player, Strategy};
 use crate::time::Ponder;
 
 /// A score past any evaluation: a game won (or lost) in the tree.
 const WIN: i32 = 1_000_000;
+
+/// Capturing turns quiescence plays on past a leaf, at most.
+const QUIESCENCE_TURNS: u32 = 4;
+
+/// Entries the transposition table holds before it is emptied (at a search's start).
+const TABLE_ENTRIES: usize = 1 << 20;
+
+/// What the transposition table knows of a state at a turn's start, searched so deep.
+struct Entry {
+    depth: u32,
+    value: i32,
+    bound: Bound,
+    /// The best turn found there (the move to try first next time).
+    best: Option<Vec<Step>>,
+}
+
+/// How a stored value relates to the state's true value (alpha-beta's window).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Bound {
+    Exact,
+    /// At least this (it cut: a better turn may exist).
+    Lower,
+    /// At most this (nothing reached the window).
+    Upper,
+}
 
 /// The turn a search chose, with what it saw.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,8 +60,11 @@ pub struct MultiChoice {
 /// Chooses turns for one side of a game of more sides.
 pub struct MultiSearcher {
     strategy: Strategy,
+    features: Features,
     rng: StdRng,
-    nodes: u64,
+    /// Turns played so far in this search (quiescence's too, counted as they are
+    /// played, hence a cell: the leaves read while children are listed count).
+    nodes: Cell<u64>,
     limits: MultiLimits,
     started: Instant,
     aborted: bool,
@@ -44,6 +74,8 @@ pub struct MultiSearcher {
     /// Set for a search on the opponent's time (`go ponder`): no time limit binds until
     /// the ponder hit, and the time counts from it.
     ponder: Option<Ponder>,
+    /// By state key and chooser: kept from one search to the next of this searcher.
+    table: HashMap<u64, Entry>,
 }
 
 /// A turn of the side to move at a node: its steps, and what the search read while
@@ -70,17 +102,24 @@ fn visit<B: CellSet, T>(
 }
 
 impl MultiSearcher {
+    /// A searcher with every feature (see [`Features`]).
     pub fn new(strategy: Strategy, seed: u64) -> MultiSearcher {
+        MultiSearcher::for_player(Player::new(strategy), seed)
+    }
+
+    pub fn for_player(player: Player, seed: u64) -> MultiSearcher {
         MultiSearcher {
-            strategy,
+            strategy: player.strategy,
+            features: player.features,
             rng: StdRng::seed_from_u64(seed),
-            nodes: 0,
+            nodes: Cell::new(0),
             limits: MultiLimits::default(),
             started: Instant::now(),
             aborted: false,
             stop: Arc::new(AtomicBool::new(false)),
             only: Vec::new(),
             ponder: None,
+            table: HashMap::new(),
         }
     }
 
@@ -111,7 +150,10 @@ impl MultiSearcher {
     ) -> Option<MultiChoice> {
         let mut root = game.lean();
         self.stop = Arc::clone(stop);
-        self.nodes = 0;
+        self.nodes.set(0);
+        if self.table.len() > TABLE_ENTRIES {
+            self.table.clear();
+        }
         self.limits = *limits;
         self.started = Instant::now();
         self.aborted = false;
@@ -181,7 +223,7 @@ impl MultiSearcher {
             best = MultiChoice {
                 steps: children[i].steps.clone(),
                 depth,
-                nodes: self.nodes,
+                nodes: self.nodes.get(),
                 score: *s,
             };
             // The best first next time: alpha-beta cuts more.
@@ -191,7 +233,7 @@ impl MultiSearcher {
                 break;
             }
         }
-        best.nodes = self.nodes;
+        best.nodes = self.nodes.get();
         Some(best)
     }
 
@@ -200,13 +242,14 @@ impl MultiSearcher {
         if self.aborted {
             return true;
         }
-        let time_up = self.nodes.is_multiple_of(64)
+        let nodes = self.nodes.get();
+        let time_up = nodes.is_multiple_of(64)
             && self
                 .limits
                 .time
                 .zip(self.clock_start())
                 .is_some_and(|(t, start)| start.elapsed() >= t);
-        if self.nodes >= self.limits.nodes || time_up || self.stop.load(Ordering::Relaxed) {
+        if nodes >= self.limits.nodes || time_up || self.stop.load(Ordering::Relaxed) {
             self.aborted = true;
         }
         self.aborted
@@ -233,7 +276,7 @@ impl MultiSearcher {
             })
             .collect();
         self.only = only;
-        self.nodes += children.len() as u64;
+        self.nodes.set(self.nodes.get() + children.len() as u64);
         children
     }
 
@@ -246,24 +289,27 @@ impl MultiSearcher {
         mut value: impl FnMut(&Self, &mut Game<B>) -> (V, bool),
     ) -> Vec<Child<V>> {
         let mut out = Vec::new();
-        let room = self.limits.nodes.saturating_sub(self.nodes);
         let this = &*self;
         let mut full = false;
         game.for_each_turn_mut(&mut |g, steps| {
+            this.count_node();
             let (value, more) = value(this, g);
             out.push(Child {
                 steps: steps.to_vec(),
                 value,
             });
-            full = out.len() as u64 >= room;
+            full = this.nodes.get() >= this.limits.nodes;
             more && !full
         });
-        self.nodes += out.len() as u64;
         if full {
             // The budget ran out inside this node: what was found is not all its turns.
             self.aborted = true;
         }
         out
+    }
+
+    fn count_node(&self) {
+        self.nodes.set(self.nodes.get() + 1);
     }
 
     /// Every turn with the chooser's evaluation after it, to order them by.
@@ -272,10 +318,160 @@ impl MultiSearcher {
     }
 
     fn leaf_static<B: CellSet>(&self, game: &Game<B>, me: Side) -> i32 {
-        terminal(game, me).unwrap_or_else(|| relative(&evaluate(game), me, game.sides().count()))
+        terminal(game, me).unwrap_or_else(|| {
+            if self.features.judgement {
+                judged_relative(&judge(game), me, game.position().rules())
+            } else {
+                relative(&evaluate(game), me, game.sides().count())
+            }
+        })
     }
 
-    /// Paranoid: `me` maximises, everyone else minimises `me`'s score.
+    /// A leaf's value: the evaluation, or with quiescence, what the captures from
+    /// here come to.
+    fn leaf<B: CellSet>(&self, game: &mut Game<B>, me: Side, alpha: i32, beta: i32) -> i32 {
+        if self.features.quiescence {
+            self.quiesce(game, alpha, beta, me, QUIESCENCE_TURNS)
+        } else {
+            self.leaf_static(game, me)
+        }
+    }
+
+    /// Whether the side to move plays for `me` (itself, or with the refined judgement
+    /// a partner): the paranoid layers maximise there.
+    fn for_me<B: CellSet>(&self, game: &Game<B>, me: Side) -> bool {
+        let mover = game.side_to_move();
+        mover == me
+            || (self.features.judgement && !game.position().rules().enemies(me).contains(&mover))
+    }
+
+    /// Quiescence: the side to move may stand on the evaluation or play a capturing
+    /// turn (a capture, ending the turn there), the rest as in paranoid alpha-beta,
+    /// `left` capturing turns at most. Its turns count as nodes; when the budget is
+    /// spent it stands.
+    fn quiesce<B: CellSet>(
+        &self,
+        game: &mut Game<B>,
+        mut alpha: i32,
+        mut beta: i32,
+        me: Side,
+        left: u32,
+    ) -> i32 {
+        let stand = self.leaf_static(game, me);
+        if left == 0 || game.end().is_some() || self.nodes.get() >= self.limits.nodes {
+            return stand;
+        }
+        let maximising = self.for_me(game, me);
+        if maximising {
+            if stand >= beta {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+        } else {
+            if stand <= alpha {
+                return stand;
+            }
+            beta = beta.min(stand);
+        }
+        let mut best = stand;
+        for step in capturing_steps(game) {
+            if self.nodes.get() >= self.limits.nodes {
+                break;
+            }
+            let saved = game.save();
+            if !end_turn_with(game, step) {
+                game.restore(saved);
+                continue;
+            }
+            self.count_node();
+            let v = self.quiesce(game, alpha, beta, me, left - 1);
+            game.restore(saved);
+            if maximising {
+                best = best.max(v);
+                alpha = alpha.max(v);
+            } else {
+                best = best.min(v);
+                beta = beta.min(v);
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        best
+    }
+
+    /// The table's key for the state at `game`'s turn start, searched for `me`.
+    fn key<B: CellSet>(game: &Game<B>, me: Side) -> u64 {
+        game.state_key() ^ (me.index() as u64 + 1).wrapping_mul(0xD6E8_FEB8_6659_FD93)
+    }
+
+    /// What the table says of `key` searched `depth` deep: a value that settles it in
+    /// the window, and the best turn found there before (to try first).
+    fn probe(
+        &self,
+        key: u64,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> (Option<i32>, Option<Vec<Step>>) {
+        if !self.features.table {
+            return (None, None);
+        }
+        let Some(e) = self.table.get(&key) else {
+            return (None, None);
+        };
+        let settles = e.depth >= depth
+            && match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => e.value >= beta,
+                Bound::Upper => e.value <= alpha,
+            };
+        (settles.then_some(e.value), e.best.clone())
+    }
+
+    /// Keeps `value`, found in the window `alpha..beta`, unless the search was cut
+    /// short (then it is not the state's value).
+    fn store(
+        &mut self,
+        key: u64,
+        depth: u32,
+        value: i32,
+        window: (i32, i32),
+        best: Option<Vec<Step>>,
+    ) {
+        if !self.features.table || self.aborted {
+            return;
+        }
+        let bound = if value <= window.0 {
+            Bound::Upper
+        } else if value >= window.1 {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        let keep = self.table.get(&key).is_none_or(|e| e.depth <= depth);
+        if keep {
+            self.table.insert(
+                key,
+                Entry {
+                    depth,
+                    value,
+                    bound,
+                    best,
+                },
+            );
+        }
+    }
+
+    /// Puts the turn `best` (from the table) first among `children`, if it is there.
+    fn first<V>(children: &mut [Child<V>], best: Option<&Vec<Step>>) {
+        if let Some(i) = best.and_then(|b| children.iter().position(|c| c.steps == *b)) {
+            children[..=i].rotate_right(1);
+        }
+    }
+
+    /// Paranoid: `me` maximises, everyone else minimises `me`'s score (with the
+    /// refined judgement, `me`'s partners maximise too).
     fn paranoid<B: CellSet>(
         &mut self,
         game: &mut Game<B>,
@@ -288,11 +484,19 @@ impl MultiSearcher {
             return t;
         }
         if depth == 0 || self.out_of_budget() {
-            return self.leaf_static(game, me);
+            return self.leaf(game, me, alpha, beta);
         }
-        let maximising = game.side_to_move() == me;
+        let key = Self::key(game, me);
+        let (known, hint) = self.probe(key, depth, alpha, beta);
+        if let Some(v) = known {
+            return v;
+        }
+        let window = (alpha, beta);
+        let maximising = self.for_me(game, me);
         if depth == 1 {
-            return self.last_layer(game, alpha, beta, me, maximising);
+            let v = self.last_layer(game, alpha, beta, me, maximising);
+            self.store(key, depth, v, window, None);
+            return v;
         }
         let mut children = self.scored_children(game, me);
         if children.is_empty() {
@@ -302,22 +506,29 @@ impl MultiSearcher {
         if !maximising {
             children.reverse();
         }
+        Self::first(&mut children, hint.as_ref());
         let mut best = if maximising { -WIN - 1 } else { WIN + 1 };
+        let mut best_turn = None;
         for child in &children {
             let v = visit(game, &child.steps, |g| {
                 self.paranoid(g, depth - 1, alpha, beta, me)
             });
+            let better = if maximising { v > best } else { v < best };
+            if better {
+                best = v;
+                best_turn = Some(&child.steps);
+            }
             if maximising {
-                best = best.max(v);
                 alpha = alpha.max(v);
             } else {
-                best = best.min(v);
                 beta = beta.min(v);
             }
             if alpha >= beta || self.aborted {
                 break;
             }
         }
+        let best_turn = best_turn.cloned();
+        self.store(key, depth, best, window, best_turn);
         best
     }
 
@@ -334,7 +545,7 @@ impl MultiSearcher {
     ) -> i32 {
         let mut best = if maximising { -WIN - 1 } else { WIN + 1 };
         let children = self.children(game, |s, g| {
-            let v = s.leaf_static(g, me);
+            let v = s.leaf(g, me, alpha, beta);
             if maximising {
                 best = best.max(v);
                 alpha = alpha.max(v);
@@ -350,6 +561,17 @@ impl MultiSearcher {
         best
     }
 
+    /// The sides whose replies best-reply search tries against `me`: every other side
+    /// still playing (with the refined judgement, enemies only: a partner passes).
+    fn repliers<B: CellSet>(&self, game: &Game<B>, me: Side) -> Vec<Side> {
+        let rules = game.position().rules();
+        game.sides_in()
+            .into_iter()
+            .filter(|s| *s != me && game.standing(*s) == Standing::Playing)
+            .filter(|s| !self.features.judgement || rules.enemies(me).contains(s))
+            .collect()
+    }
+
     /// Best-reply search, the opponents' layer: the single strongest reply of any
     /// opponent (the others pass), then `me` again.
     fn brs_min<B: CellSet>(
@@ -357,23 +579,36 @@ impl MultiSearcher {
         game: &mut Game<B>,
         depth: u32,
         alpha: i32,
-        mut beta: i32,
+        beta: i32,
         me: Side,
     ) -> i32 {
         if let Some(t) = terminal(game, me) {
             return t;
         }
         if depth == 0 || self.out_of_budget() {
-            return self.leaf_static(game, me);
+            return self.leaf(game, me, alpha, beta);
         }
-        let opponents: Vec<Side> = game
-            .sides_in()
-            .into_iter()
-            .filter(|s| *s != me && game.standing(*s) == Standing::Playing)
-            .collect();
+        let key = Self::key(game, me);
+        if let (Some(v), _) = self.probe(key, depth, alpha, beta) {
+            return v;
+        }
+        let v = self.brs_replies(game, depth, alpha, beta, me);
+        self.store(key, depth, v, (alpha, beta), None);
+        v
+    }
+
+    /// [`MultiSearcher::brs_min`] past its table: every replier's turns.
+    fn brs_replies<B: CellSet>(
+        &mut self,
+        game: &mut Game<B>,
+        depth: u32,
+        alpha: i32,
+        mut beta: i32,
+        me: Side,
+    ) -> i32 {
         let mut best = WIN + 1;
         let mut any = false;
-        for o in opponents {
+        for o in self.repliers(game, me) {
             let saved = game.save();
             if !game.hand_to(o) {
                 continue;
@@ -385,18 +620,17 @@ impl MultiSearcher {
                 let replies = self.children(game, |s, g| {
                     let back = g.save();
                     g.hand_to(me);
-                    let v = s.leaf_static(g, me);
+                    let v = s.leaf(g, me, alpha, beta);
                     g.restore(back);
                     best = best.min(v);
                     beta = beta.min(v);
                     ((), alpha < beta)
                 });
                 any |= !replies.is_empty();
+                game.restore(saved);
                 if alpha >= beta || self.aborted {
-                    game.restore(saved);
                     return best;
                 }
-                game.restore(saved);
                 continue;
             }
             let mut replies = self.scored_children(game, me);
@@ -443,27 +677,42 @@ impl MultiSearcher {
             return t;
         }
         if depth == 0 || self.out_of_budget() {
-            return self.leaf_static(game, me);
+            return self.leaf(game, me, alpha, beta);
         }
+        let key = Self::key(game, me);
+        let (known, hint) = self.probe(key, depth, alpha, beta);
+        if let Some(v) = known {
+            return v;
+        }
+        let window = (alpha, beta);
         if depth == 1 {
-            return self.last_layer(game, alpha, beta, me, true);
+            let v = self.last_layer(game, alpha, beta, me, true);
+            self.store(key, depth, v, window, None);
+            return v;
         }
         let mut children = self.scored_children(game, me);
         if children.is_empty() {
             return self.leaf_static(game, me);
         }
         order(&mut children);
+        Self::first(&mut children, hint.as_ref());
         let mut best = -WIN - 1;
+        let mut best_turn = None;
         for child in &children {
             let v = visit(game, &child.steps, |g| {
                 self.brs_min(g, depth - 1, alpha, beta, me)
             });
-            best = best.max(v);
+            if v > best {
+                best = v;
+                best_turn = Some(&child.steps);
+            }
             alpha = alpha.max(v);
             if alpha >= beta || self.aborted {
                 break;
             }
         }
+        let best_turn = best_turn.cloned();
+        self.store(key, depth, best, window, best_turn);
         best
     }
 
@@ -499,10 +748,20 @@ impl MultiSearcher {
     fn vector<B: CellSet>(&self, game: &Game<B>) -> [i32; MAX_SIDES] {
         let mut out = [0; MAX_SIDES];
         let seats = game.sides().count();
-        let scores = evaluate(game);
+        let rules = game.position().rules();
+        let scores = if self.features.judgement {
+            judge(game)
+        } else {
+            evaluate(game)
+        };
         for side in game.sides() {
-            out[side.index()] =
-                terminal(game, side).unwrap_or_else(|| relative(&scores, side, seats));
+            out[side.index()] = terminal(game, side).unwrap_or_else(|| {
+                if self.features.judgement {
+                    judged_relative(&scores, side, rules)
+                } else {
+                    relative(&scores, side, seats)
+                }
+            });
         }
         out
     }
@@ -549,4 +808,45 @@ fn terminal<B: CellSet>(game: &Game<B>, me: Side) -> Option<i32> {
 /// sort keeps equal turns in the order they were generated).
 fn order(children: &mut [Child<i32>]) {
     children.sort_by_key(|c| -c.value);
+}
+
+/// The steps that start a capturing turn at `game`'s turn start, the most valuable
+/// victim first (a king before all).
+fn capturing_steps<B: CellSet>(game: &Game<B>) -> Vec<Step> {
+    let pos = game.position();
+    let rules = pos.rules();
+    let mut captures: Vec<(i32, Step)> = game
+        .steps()
+        .into_iter()
+        .filter_map(|step| match step {
+            Step::Play(m) if !m.is_edit() && pos.is_capture(m) => {
+                let victim = pos.piece_at(m.to()).map_or(100, |p| {
+                    if rules.is_royal(p.kind) {
+                        WIN
+                    } else {
+                        kind_value(rules, p.kind)
+                    }
+                });
+                Some((victim, step))
+            }
+            _ => None,
+        })
+        .collect();
+    captures.sort_by_key(|(v, _)| std::cmp::Reverse(*v));
+    captures.into_iter().map(|(_, s)| s).collect()
+}
+
+/// Plays `step` and ends the turn there (a second move the rules offer is declined);
+/// false when the turn cannot end after it (a second move is owed).
+fn end_turn_with<B: CellSet>(game: &mut Game<B>, step: Step) -> bool {
+    let before = game.turns().len();
+    game.play_unchecked(step);
+    if game.turns().len() > before || game.end().is_some() {
+        return true;
+    }
+    if game.steps().contains(&Step::Stop) {
+        game.play_unchecked(Step::Stop);
+        return true;
+    }
+    false
 }
