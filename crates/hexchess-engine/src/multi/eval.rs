@@ -188,3 +188,36 @@ pub fn judged_relative<B: CellSet>(scores: &[i32; MAX_SIDES], side: Side, rules:
     let leader = theirs.iter().copied().max().unwrap_or(mean);
     (own - (mean + leader) / 2) as i32
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hexchess_core::catalog::Catalog;
+
+    #[test]
+    fn the_judgement_counts_a_partner_with_its_side_and_looks_at_the_leader() {
+        let catalog = Catalog::builtin();
+        let four = catalog.get("hexachess-4").expect("built in").rules();
+        let me = Side::from_index(0);
+        // 4-player: seats 0 and 2 are partners.
+        let base = [1000; MAX_SIDES];
+        let judged = |s: [i32; MAX_SIDES]| judged_relative(&s, me, four);
+        let mut partner_up = base;
+        partner_up[2] += 300;
+        assert!(judged(partner_up) > judged(base));
+        assert!(relative(&partner_up, me, 4) < relative(&base, me, 4));
+        // 3-player: the same loss of an opponent's counts more when it is the leader's.
+        let three = catalog.get("hexachess-3").expect("built in").rules();
+        let scores = [1000, 1500, 800, 0];
+        let judged3 = |s: [i32; MAX_SIDES]| judged_relative(&s, me, three);
+        let (mut leader_down, mut trailer_down) = (scores, scores);
+        leader_down[1] -= 300;
+        trailer_down[2] -= 300;
+        assert!(judged3(leader_down) > judged3(trailer_down));
+        assert_eq!(
+            relative(&leader_down, me, 3),
+            relative(&trailer_down, me, 3),
+            "the plain score cannot tell them apart"
+        );
+    }
+}

@@ -221,3 +221,36 @@ impl Default for MultiLimits {
         MultiLimits::nodes(20_000)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn players_are_named_by_their_search_and_the_features_they_leave_out() {
+        for text in [
+            "paranoid",
+            "brs:plain",
+            "maxn:table+quiescence",
+            "paranoid:judgement",
+            "random",
+        ] {
+            let player: Player = text.parse().unwrap();
+            assert_eq!(player.to_string(), text);
+        }
+        let plain: Player = "paranoid:plain".parse().unwrap();
+        assert_eq!(plain.features, Features::PLAIN);
+        assert_eq!(
+            "paranoid".parse::<Player>().unwrap().features,
+            Features::ALL
+        );
+        let some: Player = "brs:quiescence".parse().unwrap();
+        assert!(some.features.quiescence && !some.features.table && !some.features.judgement);
+        let err = "paranoid:tables".parse::<Player>().unwrap_err();
+        assert!(
+            err.contains("'tables'") && err.contains("table, quiescence, judgement"),
+            "{err}"
+        );
+        assert!("paranoia".parse::<Player>().is_err());
+    }
+}

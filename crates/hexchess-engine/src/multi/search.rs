@@ -850,3 +850,169 @@ fn end_turn_with<B: CellSet>(game: &mut Game<B>, step: Step) -> bool {
     }
     false
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::multi::bench::MULTI_BENCH_POSITIONS;
+    use hexchess_core::catalog::Catalog;
+    use rand::seq::IndexedRandom;
+
+    fn bench_games() -> Vec<Game> {
+        let catalog = Catalog::builtin();
+        MULTI_BENCH_POSITIONS
+            .iter()
+            .map(|(id, fen)| {
+                let rules = catalog.get(id).expect("built in").rules();
+                Game::from_fen(Arc::clone(rules), fen).expect("a bench position")
+            })
+            .collect()
+    }
+
+    fn searcher(strategy: Strategy, features: Features) -> MultiSearcher {
+        let mut s = MultiSearcher::for_player(Player { strategy, features }, 1);
+        s.limits = MultiLimits::nodes(u64::MAX);
+        s
+    }
+
+    /// Plain minimax over capturing turns (each ended at its capture), no pruning:
+    /// what quiescence's alpha-beta must come to with a full window.
+    fn capture_minimax(s: &MultiSearcher, game: &Game, me: Side, left: u32) -> i32 {
+        let stand = s.leaf_static(game, me);
+        if left == 0 || game.end().is_some() {
+            return stand;
+        }
+        let maximising = s.for_me(game, me);
+        let mut best = stand;
+        for step in game.steps() {
+            let Step::Play(m) = step else { continue };
+            if m.is_edit() || !game.position().is_capture(m) {
+                continue;
+            }
+            let mut child = game.clone();
+            assert!(child.play(step).is_ok());
+            let open = child.turns().len() == game.turns().len() && child.end().is_none();
+            if open && child.play(Step::Stop).is_err() {
+                continue;
+            }
+            let v = capture_minimax(s, &child, me, left - 1);
+            best = if maximising { best.max(v) } else { best.min(v) };
+        }
+        best
+    }
+
+    #[test]
+    fn quiescence_comes_to_the_minimax_of_the_captures() {
+        // Positions from random games of 3- and 4-player Hexachess, where captures
+        // abound; two capturing turns deep, both with and without teams' judgement.
+        let mut rng = StdRng::seed_from_u64(43);
+        let mut tried = 0;
+        let mut with_captures = 0;
+        for mut game in bench_games() {
+            for _ in 0..6 {
+                for _ in 0..rng.random_range(2..12) {
+                    let steps = game.steps();
+                    let Some(step) = steps.choose(&mut rng) else {
+                        break;
+                    };
+                    game.play_unchecked(*step);
+                }
+                if game.end().is_some() {
+                    break;
+                }
+                let mut turn_start = game.clone();
+                while turn_start.moves_this_turn().1 > 0 {
+                    let steps = turn_start.steps();
+                    turn_start.play_unchecked(steps[0]);
+                }
+                for features in [Features::ALL, Features::PLAIN] {
+                    let s = searcher(Strategy::Paranoid, features);
+                    let me = turn_start.side_to_move();
+                    let mut g = turn_start.clone();
+                    let q = s.quiesce(&mut g, -WIN - 1, WIN + 1, me, 2);
+                    assert_eq!(q, capture_minimax(&s, &turn_start, me, 2));
+                    tried += 1;
+                    with_captures += usize::from(!capturing_steps(&turn_start).is_empty());
+                }
+            }
+        }
+        assert!(
+            tried >= 40 && with_captures >= 10,
+            "{tried} tried, {with_captures} with captures"
+        );
+    }
+
+    #[test]
+    fn the_table_keeps_the_values_of_a_search_and_saves_turns() {
+        // Up to three turns deep, no state recurs at another remaining depth (the side
+        // to move differs), so the table may only reuse values of the same depth: the
+        // root's value must not move, and transpositions must save turns.
+        let table_only = Features {
+            table: true,
+            ..Features::PLAIN
+        };
+        let stop = Arc::new(AtomicBool::new(false));
+        let (mut with, mut without) = (0, 0);
+        for game in bench_games() {
+            // Two turns deep everywhere (transpositions: a turn's two moves in either
+            // order), and three for paranoid on the 4-player tables (the 3-player ones
+            // take minutes there in a debug build).
+            let deeper = (game.sides().count() == 4).then_some((Strategy::Paranoid, 3));
+            let runs = [(Strategy::Paranoid, 2), (Strategy::BestReply, 2)];
+            for (strategy, depth) in runs.into_iter().chain(deeper) {
+                let limits = MultiLimits {
+                    nodes: u64::MAX,
+                    depth,
+                    time: None,
+                };
+                let plain = searcher(strategy, Features::PLAIN).choose(&game, &limits, &stop);
+                let tabled = searcher(strategy, table_only).choose(&game, &limits, &stop);
+                let (plain, tabled) = (plain.expect("a turn"), tabled.expect("a turn"));
+                assert_eq!(
+                    plain.score,
+                    tabled.score,
+                    "{strategy}: {}",
+                    game.lean().to_fen()
+                );
+                without += plain.nodes;
+                with += tabled.nodes;
+            }
+        }
+        assert!(
+            with < without,
+            "{with} turns with the table, {without} without"
+        );
+    }
+
+    #[test]
+    fn the_table_answers_only_within_what_its_bounds_prove() {
+        let mut s = searcher(Strategy::Paranoid, Features::ALL);
+        // A node that cut at 50 (its value is at least 50), one that found nothing
+        // above -10 (at most -10), one searched exactly.
+        s.store(1, 2, 50, (0, 40), None);
+        s.store(2, 2, -10, (0, 40), None);
+        s.store(3, 2, 20, (0, 40), Some(vec![Step::Stop]));
+        assert_eq!(s.probe(1, 2, 0, 40).0, Some(50));
+        assert_eq!(s.probe(1, 2, 0, 100).0, None, "a lower bound under beta");
+        assert_eq!(s.probe(2, 2, 0, 40).0, Some(-10));
+        assert_eq!(s.probe(2, 2, -50, 40).0, None, "an upper bound over alpha");
+        assert_eq!(s.probe(3, 2, -100, 100), (Some(20), Some(vec![Step::Stop])));
+        assert_eq!(
+            s.probe(3, 1, 30, 100).0,
+            Some(20),
+            "deeper answers shallower"
+        );
+        assert_eq!(
+            s.probe(3, 3, -100, 100).0,
+            None,
+            "shallower does not answer deeper"
+        );
+        // A search cut short keeps nothing; a plain searcher has no table.
+        s.aborted = true;
+        s.store(4, 2, 0, (-1, 1), None);
+        assert_eq!(s.probe(4, 1, -1, 1).0, None);
+        let mut plain = searcher(Strategy::Paranoid, Features::PLAIN);
+        plain.store(5, 2, 0, (-1, 1), None);
+        assert_eq!(plain.probe(5, 1, -1, 1).0, None);
+    }
+}
