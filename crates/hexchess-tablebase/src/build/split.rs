@@ -96,7 +96,7 @@ fn wins_without_checks(
     table: &mut Table,
     restriction: Restriction,
     smaller: &Built,
-    ctl: &Control,
+    ctl: &mut Control,
 ) -> Result<Bits, TableError> {
     let attacker = 1 - restriction.side().index();
     let won = Bits::new(table.len());
@@ -120,11 +120,11 @@ impl Builder<'_> {
     /// (or advance) into a win without checks, or by a quiet move into a defender's
     /// position won here, and are marked won when that one is found. So only the
     /// defender's positions are looked at by their moves.
-    fn grow(&self, attacker: usize, won: &Bits, ctl: &Control) -> Result<(), TableError> {
+    fn grow(&self, attacker: usize, won: &Bits, ctl: &mut Control) -> Result<(), TableError> {
         let marked = Bits::new(self.codes.len());
         for class in 0..=self.classes {
             // Every open position of the class is looked at once...
-            self.sweep(ctl, None, |b, i| {
+            let mut found = self.sweep(ctl, None, |b, i| {
                 if b.codes[i] == ILLEGAL || won.get(i) {
                     return false;
                 }
@@ -132,48 +132,53 @@ impl Builder<'_> {
                 b.in_class(&a, class) && b.look(&a, i, attacker, won, &marked)
             })?;
             // ...and then only those a new win may have decided, until none is.
-            while self.sweep(ctl, Some(&marked), |b, i| {
-                !won.get(i) && b.look(&b.arrangement(i), i, attacker, won, &marked)
-            })? {}
+            let mut sweeps = 1;
+            while found > 0 {
+                if self.classes == 0 {
+                    (ctl.progress)(&format!("  sweep {sweeps}: {found} found won"));
+                }
+                found = self.sweep(ctl, Some(&marked), |b, i| {
+                    !won.get(i) && b.look(&b.arrangement(i), i, attacker, won, &marked)
+                })?;
+                sweeps += 1;
+            }
         }
         Ok(())
     }
 
     /// Runs `visit` on every slot, or only on those `marked` (clearing their marks),
-    /// on the control's threads; whether it found anything (`visit` says so for a
-    /// slot).
+    /// on the control's threads; how many it found (`visit` says so for a slot).
     fn sweep(
         &self,
         ctl: &Control,
         marked: Option<&Bits>,
         visit: impl Fn(&Builder, usize) -> bool + Sync,
-    ) -> Result<bool, TableError> {
+    ) -> Result<u64, TableError> {
         let len = self.codes.len();
-        let mut found = false;
+        let mut found = 0;
         for from in (0..len).step_by(ROUND) {
             ctl.check()?;
             let round = from..(from + ROUND).min(len);
-            let finds = self.gather(ctl.threads, round, &|b, slots, out: &mut Vec<()>| {
-                let mut any = false;
+            let finds = self.gather(ctl.threads, round, &|b, slots, out: &mut Vec<u64>| {
+                let mut count = 0;
+                let mut visit = |i| count += u64::from(visit(b, i));
                 match marked {
-                    None => slots.for_each(|i| any |= visit(b, i)),
+                    None => slots.for_each(&mut visit),
                     // Rounds and chunks start on whole words (multiples of 64 slots).
                     Some(marks) => {
                         for w in slots.start / 64..slots.end.div_ceil(64) {
                             let mut word = marks.0[w].swap(0, Ordering::Relaxed);
                             while word != 0 {
-                                any |= visit(b, w * 64 + word.trailing_zeros() as usize);
+                                visit(w * 64 + word.trailing_zeros() as usize);
                                 word &= word - 1;
                             }
                         }
                     }
                 }
-                if any {
-                    out.push(());
-                }
+                out.push(count);
                 Ok(())
             })?;
-            found |= !finds.is_empty();
+            found += finds.iter().sum::<u64>();
         }
         Ok(found)
     }
