@@ -35,6 +35,12 @@ struct Entry {
     best: Option<Vec<Step>>,
 }
 
+/// How an alpha-beta node starts (see [`MultiSearcher::open`]).
+enum Opened {
+    Settled(i32),
+    Open { key: u64, hint: Option<Vec<Step>> },
+}
+
 /// How a stored value relates to the state's true value (alpha-beta's window).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Bound {
@@ -400,6 +406,30 @@ impl MultiSearcher {
         best
     }
 
+    /// The start of an alpha-beta node: settled by a finished game, a leaf (the depth
+    /// or the budget reached) or the table; or open, with its key and the table's
+    /// best turn there.
+    fn open<B: CellSet>(
+        &mut self,
+        game: &mut Game<B>,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+        me: Side,
+    ) -> Opened {
+        if let Some(t) = terminal(game, me) {
+            return Opened::Settled(t);
+        }
+        if depth == 0 || self.out_of_budget() {
+            return Opened::Settled(self.leaf(game, me, alpha, beta));
+        }
+        let key = Self::key(game, me);
+        match self.probe(key, depth, alpha, beta) {
+            (Some(v), _) => Opened::Settled(v),
+            (None, hint) => Opened::Open { key, hint },
+        }
+    }
+
     /// The table's key for the state at `game`'s turn start, searched for `me`.
     fn key<B: CellSet>(game: &Game<B>, me: Side) -> u64 {
         game.state_key() ^ (me.index() as u64 + 1).wrapping_mul(0xD6E8_FEB8_6659_FD93)
@@ -480,17 +510,10 @@ impl MultiSearcher {
         mut beta: i32,
         me: Side,
     ) -> i32 {
-        if let Some(t) = terminal(game, me) {
-            return t;
-        }
-        if depth == 0 || self.out_of_budget() {
-            return self.leaf(game, me, alpha, beta);
-        }
-        let key = Self::key(game, me);
-        let (known, hint) = self.probe(key, depth, alpha, beta);
-        if let Some(v) = known {
-            return v;
-        }
+        let (key, hint) = match self.open(game, depth, alpha, beta, me) {
+            Opened::Settled(v) => return v,
+            Opened::Open { key, hint } => (key, hint),
+        };
         let window = (alpha, beta);
         let maximising = self.for_me(game, me);
         if depth == 1 {
@@ -582,16 +605,10 @@ impl MultiSearcher {
         beta: i32,
         me: Side,
     ) -> i32 {
-        if let Some(t) = terminal(game, me) {
-            return t;
-        }
-        if depth == 0 || self.out_of_budget() {
-            return self.leaf(game, me, alpha, beta);
-        }
-        let key = Self::key(game, me);
-        if let (Some(v), _) = self.probe(key, depth, alpha, beta) {
-            return v;
-        }
+        let key = match self.open(game, depth, alpha, beta, me) {
+            Opened::Settled(v) => return v,
+            Opened::Open { key, .. } => key,
+        };
         let v = self.brs_replies(game, depth, alpha, beta, me);
         self.store(key, depth, v, (alpha, beta), None);
         v
@@ -673,17 +690,10 @@ impl MultiSearcher {
         beta: i32,
         me: Side,
     ) -> i32 {
-        if let Some(t) = terminal(game, me) {
-            return t;
-        }
-        if depth == 0 || self.out_of_budget() {
-            return self.leaf(game, me, alpha, beta);
-        }
-        let key = Self::key(game, me);
-        let (known, hint) = self.probe(key, depth, alpha, beta);
-        if let Some(v) = known {
-            return v;
-        }
+        let (key, hint) = match self.open(game, depth, alpha, beta, me) {
+            Opened::Settled(v) => return v,
+            Opened::Open { key, hint } => (key, hint),
+        };
         let window = (alpha, beta);
         if depth == 1 {
             let v = self.last_layer(game, alpha, beta, me, true);
