@@ -218,6 +218,11 @@ enum Command {
         threads: usize,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Random turns from the start before the searches play, one opening for every
+        /// seating of a cycle, a new one each cycle (0 to 100; 0: every game from the
+        /// start, and the searches replay the same games each cycle).
+        #[arg(long, default_value_t = 3, value_parser = count(0..=100))]
+        opening_turns: usize,
     },
     /// Play fast engine games in every variant, checking each move and how each game
     /// ends, then run searches stopped at random moments, watching memory.
@@ -544,6 +549,7 @@ fn main() -> ExitCode {
             max_turns,
             threads,
             seed,
+            opening_turns,
         }) => multi::round_robin(
             &variant,
             &searches,
@@ -554,6 +560,7 @@ fn main() -> ExitCode {
                 max_turns,
                 seed,
                 threads,
+                opening_turns,
             },
         ),
         Some(Command::Soak {
@@ -1386,6 +1393,7 @@ mod tests {
             (&["round-robin"], "nodes", 1, MAX_LAB_NODES),
             (&["round-robin"], "max_turns", 1, MAX_GAME_PLIES),
             (&["round-robin"], "threads", 1, MAX_THREADS),
+            (&["round-robin"], "opening_turns", 0, 100),
             (&["soak"], "games", 0, MAX_SOAK_GAMES),
             (&["soak"], "nodes", 1, MAX_LAB_NODES),
             (&["soak"], "searches", 0, MAX_SOAK_SEARCHES),

@@ -9,7 +9,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 
 use hexchess_core::bitboard::WideBitboard;
-use hexchess_core::game::Game;
+use hexchess_core::game::{Game, Step};
 use hexchess_core::outcome::Termination;
 use hexchess_core::piece::Side;
 use hexchess_core::rules::Rules;
@@ -28,6 +28,11 @@ pub struct RoundRobinConfig {
     pub max_turns: usize,
     pub seed: u64,
     pub threads: usize,
+    /// Turns played at random before the searches take over, the same in every game
+    /// of a cycle (every seating meets the same opening) and new each cycle: the
+    /// searches choose alike every time, so without it a cycle without the random
+    /// mover would replay the same games.
+    pub opening_turns: usize,
 }
 
 /// One game's seats and result.
@@ -269,8 +274,14 @@ pub fn play_game(
     nodes: u64,
     max_turns: usize,
     seed: u64,
+    opening: &[Vec<Step>],
 ) -> GameResult {
     let mut game = Game::new(Arc::clone(rules));
+    for steps in opening {
+        for step in steps {
+            assert!(game.play(*step).is_ok(), "an opening turn the rules refuse");
+        }
+    }
     let mut searchers: Vec<MultiSearcher> = seats
         .iter()
         .enumerate()
@@ -322,6 +333,25 @@ pub fn play_game(
         reason,
         turns: game.turns().len(),
     }
+}
+
+/// `turns` whole turns chosen at random (a random step at each step) from the start,
+/// fewer if the game ends first.
+pub fn random_opening(rules: &Arc<Rules<WideBitboard>>, turns: usize, seed: u64) -> Vec<Vec<Step>> {
+    let mut game = Game::new(Arc::clone(rules));
+    let mut mover = MultiSearcher::new(Strategy::Random, seed);
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut out = Vec::new();
+    while out.len() < turns && game.end().is_none() {
+        let Some(choice) = mover.choose(&game, &MultiLimits::nodes(1), &stop) else {
+            break;
+        };
+        for step in &choice.steps {
+            assert!(game.play(*step).is_ok(), "the random mover's step is legal");
+        }
+        out.push(choice.steps);
+    }
+    out
 }
 
 /// Why a round robin cannot be played.
@@ -405,6 +435,9 @@ pub fn run(
         .div_ceil(cycle.len())
         .saturating_mul(cycle.len());
     let jobs = (0..total).map(|i| (i, cycle[i % cycle.len()].clone()));
+    let openings: Vec<Vec<Vec<Step>>> = (0..total.div_ceil(cycle.len()))
+        .map(|c| random_opening(rules, config.opening_turns, config.seed ^ (c as u64) << 32))
+        .collect();
     let queue = Mutex::new(jobs);
     let results = Mutex::new(Vec::new());
     std::thread::scope(|scope| {
@@ -419,6 +452,7 @@ pub fn run(
                         config.nodes,
                         config.max_turns,
                         config.seed.wrapping_add(i as u64),
+                        &openings[i / cycle.len()],
                     );
                     progress(i, &r);
                     results.lock().expect("results").push((i, r));
@@ -477,6 +511,28 @@ mod tests {
             Err(RoundRobinError::TooFewTeams { teams: 2, given: 1 })
         );
         assert_eq!(check_strategies(&players[..2], 4, Some(&teams)), Ok(()));
+    }
+
+    #[test]
+    fn openings_differ_by_seed_and_replay_alike() {
+        let catalog = hexchess_core::Catalog::builtin();
+        let three = catalog.get("hexachess-3").expect("built in").rules();
+        let a = random_opening(three, 3, 1);
+        assert_eq!(a.len(), 3);
+        assert_eq!(a, random_opening(three, 3, 1));
+        assert_ne!(a, random_opening(three, 3, 1 << 32));
+        assert!(random_opening(three, 0, 1).is_empty());
+        // Two searches that choose alike: one game, played twice, is the same game;
+        // after different openings, two games.
+        let seats = [
+            Player::new(Strategy::Paranoid),
+            Player::new(Strategy::MaxN),
+            Player::new(Strategy::BestReply),
+        ];
+        let game = |opening: &[Vec<Step>]| play_game(three, &seats, 30, 12, 5, opening);
+        let (x, y) = (game(&a), game(&a));
+        assert_eq!((x.points, x.turns), (y.points, y.turns));
+        assert_eq!(x.reason, y.reason);
     }
 
     #[test]
