@@ -64,19 +64,35 @@ pub struct RoundRobinReport {
     pub results: Vec<GameResult>,
 }
 
+impl GameResult {
+    /// Each player once, with its points: a team's two seats count as one (their
+    /// points added: the team's share), so a team game is one game of each team.
+    pub fn players(&self) -> Vec<(Player, f64)> {
+        let mut out: Vec<(Player, f64)> = Vec::new();
+        for (s, p) in self.seats.iter().zip(&self.points) {
+            match out.iter_mut().find(|(q, _)| q == s) {
+                Some((_, total)) => *total += p,
+                None => out.push((*s, *p)),
+            }
+        }
+        out
+    }
+}
+
 impl RoundRobinReport {
     /// Each search's totals.
     pub fn standings(&self) -> BTreeMap<String, Standing> {
         let mut out: BTreeMap<String, Standing> = BTreeMap::new();
         for r in &self.results {
-            let winners = r.points.iter().filter(|p| **p > 0.0).count();
-            for (s, p) in r.seats.iter().zip(&r.points) {
+            let players = r.players();
+            let winners = players.iter().filter(|(_, p)| *p > 0.0).count();
+            for (s, p) in players {
                 let e = out.entry(s.to_string()).or_default();
                 e.games += 1;
                 e.points += p;
-                if *p > 0.0 && winners == 1 {
+                if p > 0.0 && winners == 1 {
                     e.wins += 1;
-                } else if *p > 0.0 {
+                } else if p > 0.0 {
                     e.shared += 1;
                 }
             }
@@ -85,17 +101,18 @@ impl RoundRobinReport {
     }
 
     /// For each pair of searches, in the games both played: how often the first scored
-    /// more than the second, less, or the same.
+    /// more than the second, less, or the same (a game counts once, teams or not).
     pub fn head_to_head(&self) -> BTreeMap<(String, String), (usize, usize, usize)> {
         let mut out: BTreeMap<(String, String), (usize, usize, usize)> = BTreeMap::new();
         for r in &self.results {
-            for (i, a) in r.seats.iter().enumerate() {
-                for (j, b) in r.seats.iter().enumerate() {
-                    if i == j || a == b {
+            let players = r.players();
+            for (a, pa) in &players {
+                for (b, pb) in &players {
+                    if a == b {
                         continue;
                     }
                     let e = out.entry((a.to_string(), b.to_string())).or_default();
-                    match r.points[i].partial_cmp(&r.points[j]) {
+                    match pa.partial_cmp(pb) {
                         Some(std::cmp::Ordering::Greater) => e.0 += 1,
                         Some(std::cmp::Ordering::Less) => e.1 += 1,
                         _ => e.2 += 1,
@@ -511,6 +528,28 @@ mod tests {
             Err(RoundRobinError::TooFewTeams { teams: 2, given: 1 })
         );
         assert_eq!(check_strategies(&players[..2], 4, Some(&teams)), Ok(()));
+    }
+
+    #[test]
+    fn a_team_game_counts_once_for_each_team() {
+        let [brs, paranoid, ..] = Strategy::ALL.map(Player::new);
+        let game = GameResult {
+            seats: vec![brs, paranoid, brs, paranoid],
+            points: vec![0.5, 0.0, 0.5, 0.0],
+            reason: Some(Termination::Checkmate),
+            turns: 40,
+        };
+        let report = RoundRobinReport {
+            results: vec![game],
+        };
+        let table = report.standings();
+        assert_eq!(table["brs"].games, 1);
+        assert_eq!(table["brs"].points, 1.0);
+        assert_eq!(table["brs"].wins, 1);
+        assert_eq!(table["paranoid"].games, 1);
+        assert_eq!(table["paranoid"].points, 0.0);
+        let h = report.head_to_head();
+        assert_eq!(h[&("brs".to_string(), "paranoid".to_string())], (1, 0, 0));
     }
 
     #[test]
