@@ -175,17 +175,17 @@ pub fn judged_relative<B: CellSet>(scores: &[i32; MAX_SIDES], side: Side, rules:
     if enemies.is_empty() {
         return scores[side.index()];
     }
-    let team: Vec<i64> = (0..rules.side_count())
-        .filter(|i| !enemies.iter().any(|e| e.index() == *i))
-        .map(|i| i64::from(scores[i]))
-        .collect();
-    let own = team.iter().sum::<i64>() / team.len().max(1) as i64;
-    let theirs: Vec<i64> = enemies
-        .iter()
-        .map(|e| i64::from(scores[e.index()]))
-        .collect();
-    let mean = theirs.iter().sum::<i64>() / theirs.len() as i64;
-    let leader = theirs.iter().copied().max().unwrap_or(mean);
+    // Read in place: this runs at every leaf.
+    let score = |i: usize| i64::from(scores[i]);
+    let (mut team_sum, mut team_len) = (0i64, 0i64);
+    for i in (0..rules.side_count()).filter(|i| !enemies.iter().any(|e| e.index() == *i)) {
+        team_sum += score(i);
+        team_len += 1;
+    }
+    let own = team_sum / team_len.max(1);
+    let theirs = || enemies.iter().map(|e| score(e.index()));
+    let mean = theirs().sum::<i64>() / enemies.len() as i64;
+    let leader = theirs().max().unwrap_or(mean);
     (own - (mean + leader) / 2) as i32
 }
 
