@@ -74,6 +74,9 @@ pub fn round_robin(
             r.reason
                 .map_or("turn limit".to_string(), |x| format!("{x:?}"))
         );
+        if r.reason.is_none() {
+            println!("      left at: {}", r.final_fen);
+        }
     })
     .map_err(|e| e.to_string())?;
     println!("{report}");

@@ -45,6 +45,8 @@ pub struct GameResult {
     /// How it ended; `None` when called at the turn limit.
     pub reason: Option<Termination>,
     pub turns: usize,
+    /// The position the game ended in, as hex FEN (to look at the unfinished ones).
+    pub final_fen: String,
 }
 
 /// Totals of one search.
@@ -349,6 +351,7 @@ pub fn play_game(
         points,
         reason,
         turns: game.turns().len(),
+        final_fen: game.to_fen(),
     }
 }
 
@@ -538,6 +541,7 @@ mod tests {
             points: vec![0.5, 0.0, 0.5, 0.0],
             reason: Some(Termination::Checkmate),
             turns: 40,
+            final_fen: String::new(),
         };
         let report = RoundRobinReport {
             results: vec![game],

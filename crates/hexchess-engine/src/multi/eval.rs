@@ -32,9 +32,94 @@ pub fn kind_value<B: CellSet>(rules: &Rules<B>, k: Kind) -> i32 {
     }
 }
 
+/// What the evaluation knows of a variant's board for endings, read once per search:
+/// how many pawn steps each cell is from the side's promotion cells.
+///
+/// The plain evaluation rewards a pawn for nearing the centre, which on a board of
+/// three or four armies is where a pawn is halfway: past it the reward fell and pawns
+/// stopped there, and an extra pawn never became a queen. This counts the way to the
+/// promotion cells instead.
+#[derive(Clone, Debug, Default)]
+pub struct Endgame {
+    /// By side index, then cell index: pawn advances to the nearest promotion cell
+    /// ([`Endgame::NO_WAY`] when none leads there).
+    to_go: Vec<Vec<u8>>,
+    /// By side index: the most steps any cell is from promotion (a pawn's full way).
+    longest: Vec<u8>,
+}
+
+impl Endgame {
+    const NO_WAY: u8 = u8::MAX;
+
+    /// Every cell's distance to promotion by pawn advances, for every side, by
+    /// relaxing from the promotion cells back along the advances.
+    pub fn new<B: CellSet>(rules: &Rules<B>) -> Endgame {
+        let cells: Vec<_> = rules.board().cells().collect();
+        let mut to_go = Vec::new();
+        let mut longest = Vec::new();
+        for side in (0..rules.side_count()).map(Side::from_index) {
+            let zone = rules.promotion_zone(side);
+            let mut steps: Vec<u8> = cells
+                .iter()
+                .map(|c| if zone.contains(*c) { 0 } else { Self::NO_WAY })
+                .collect();
+            let mut changed = rules.pawn_kind().is_some();
+            while changed {
+                changed = false;
+                for c in &cells {
+                    let next = rules
+                        .pawn_advances(side, *c)
+                        .map(|t| steps[t.index()])
+                        .min()
+                        .unwrap_or(Self::NO_WAY);
+                    if next < Self::NO_WAY - 1 && next + 1 < steps[c.index()] {
+                        steps[c.index()] = next + 1;
+                        changed = true;
+                    }
+                }
+            }
+            longest.push(
+                steps
+                    .iter()
+                    .copied()
+                    .filter(|s| *s != Self::NO_WAY)
+                    .max()
+                    .unwrap_or(0),
+            );
+            to_go.push(steps);
+        }
+        Endgame { to_go, longest }
+    }
+
+    /// Pawn advances from `c` to the promotion of `side`, if any way leads there.
+    pub fn pawn_steps_to_go(&self, side: Side, c: hexchess_core::Cell) -> Option<u8> {
+        let steps = *self.to_go.get(side.index())?.get(c.index())?;
+        (steps != Self::NO_WAY).then_some(steps)
+    }
+
+    /// A pawn's worth beyond its value: for every step made on its way, and more as
+    /// promotion nears (a pawn one step away is nearly a queen).
+    fn pawn_progress(&self, side: Side, c: hexchess_core::Cell) -> i32 {
+        let Some(to_go) = self.pawn_steps_to_go(side, c) else {
+            return 0;
+        };
+        let made = i32::from(self.longest[side.index()].saturating_sub(to_go));
+        let near = match to_go {
+            0 | 1 => 160,
+            2 => 90,
+            3 => 40,
+            _ => 0,
+        };
+        PAWN_STEP * made + near
+    }
+}
+
+/// Worth of each step a pawn has made on its way to promotion.
+const PAWN_STEP: i32 = 6;
+
 /// Each side's score as the board stands (index by [`Side::index`]).
 pub fn evaluate<B: CellSet>(game: &Game<B>) -> [i32; MAX_SIDES] {
-    scores(game, false)
+    scores(game, false, None)
 }
 
 /// Each side's score by the refined judgement: [`evaluate`]'s, less the worth of a
@@ -42,10 +127,18 @@ pub fn evaluate<B: CellSet>(game: &Game<B>) -> [i32; MAX_SIDES] {
 /// with a point for every cell around its king it could step to (a king with nowhere
 /// to go is near a mate; attacking it is what ends games).
 pub fn judge<B: CellSet>(game: &Game<B>) -> [i32; MAX_SIDES] {
-    scores(game, true)
+    scores(game, true, None)
 }
 
-fn scores<B: CellSet>(game: &Game<B>, judged: bool) -> [i32; MAX_SIDES] {
+/// Each side's score by the refined judgement with the knowledge of endings: pawns
+/// valued by their way to promotion, and a side far ahead of a bare king paid for
+/// driving it to the edge and bringing its own king near (what a mate needs; at a few
+/// turns deep the search sees the mate only once both are done).
+pub fn judge_endgame<B: CellSet>(game: &Game<B>, endgame: &Endgame) -> [i32; MAX_SIDES] {
+    scores(game, true, Some(endgame))
+}
+
+fn scores<B: CellSet>(game: &Game<B>, judged: bool, endgame: Option<&Endgame>) -> [i32; MAX_SIDES] {
     let pos = game.position();
     let radius = board_radius(pos.rules());
     // Every cell each side attacks, found once for all the sides' scores.
@@ -55,11 +148,15 @@ fn scores<B: CellSet>(game: &Game<B>, judged: bool) -> [i32; MAX_SIDES] {
             attacks[side.index()] = pos.attacked_among(side, !B::EMPTY);
         }
     }
+    let material = endgame.map(|_| material(game));
     let mut out = [0; MAX_SIDES];
     for side in game.sides() {
-        let mut score = side_score(game, side, radius, &attacks);
+        let mut score = side_score(game, side, radius, &attacks, endgame);
         if judged {
             score += judgement(game, side, &attacks);
+        }
+        if let Some(material) = &material {
+            score += mop_up(game, side, material, radius);
         }
         out[side.index()] = match game.standing(side) {
             Standing::Out => OUT,
@@ -97,6 +194,7 @@ fn side_score<B: CellSet>(
     side: Side,
     radius: i32,
     attacks: &[B; MAX_SIDES],
+    endgame: Option<&Endgame>,
 ) -> i32 {
     let pos = game.position();
     let rules = pos.rules();
@@ -125,9 +223,15 @@ fn side_score<B: CellSet>(
         }
         // Pieces toward the centre; pawns for every step they have made.
         let from_centre = rules.board().hex(c).distance(Hex::new(0, 0));
-        score += 2 * (radius - from_centre);
-        if Some(piece.kind) == rules.pawn_kind() {
-            score += 4 * (radius - from_centre);
+        let is_pawn = Some(piece.kind) == rules.pawn_kind();
+        match endgame {
+            Some(endgame) if is_pawn => score += endgame.pawn_progress(side, c),
+            _ => {
+                score += 2 * (radius - from_centre);
+                if is_pawn {
+                    score += 4 * (radius - from_centre);
+                }
+            }
         }
         if attacked.contains(c) && !pos.immune().contains(c) {
             score -= if defended.contains(c) {
@@ -141,6 +245,57 @@ fn side_score<B: CellSet>(
         score -= 60;
     }
     score
+}
+
+/// Each side's material but its king's, by [`kind_value`] (index by [`Side::index`]).
+fn material<B: CellSet>(game: &Game<B>) -> [i32; MAX_SIDES] {
+    let pos = game.position();
+    let rules = pos.rules();
+    let mut out = [0; MAX_SIDES];
+    for side in game.sides() {
+        out[side.index()] = pos
+            .side_cells(side)
+            .into_iter()
+            .filter_map(|c| pos.piece_at(c))
+            .filter(|p| !rules.is_royal(p.kind))
+            .map(|p| kind_value(rules, p.kind))
+            .sum();
+    }
+    out
+}
+
+/// A bare king's enemy: at most this much left beside the king (a minor piece, or a
+/// few pawns), which cannot keep a side far ahead from mating.
+const BARE: i32 = 350;
+/// Ahead by at least this (a rook, near enough), a side hunts a bare king.
+const HUNTING_LEAD: i32 = 450;
+
+/// What `side` earns for hunting every bare enemy king it is far ahead of: for the
+/// king's distance from the centre (mates are given at the edge) and for its own
+/// king's nearness to it (the mating side's king takes the flight cells).
+fn mop_up<B: CellSet>(game: &Game<B>, side: Side, material: &[i32; MAX_SIDES], radius: i32) -> i32 {
+    let pos = game.position();
+    let rules = pos.rules();
+    if game.standing(side) != Standing::Playing || !pos.royal_on_board(side) {
+        return 0;
+    }
+    let board = rules.board();
+    let own_king = board.hex(pos.royal_cell(side));
+    let mine = material[side.index()];
+    let mut bonus = 0;
+    for enemy in rules.enemies(side) {
+        let theirs = material[enemy.index()];
+        if game.standing(*enemy) == Standing::Out
+            || !pos.royal_on_board(*enemy)
+            || theirs > BARE
+            || mine < theirs + HUNTING_LEAD
+        {
+            continue;
+        }
+        let king = board.hex(pos.royal_cell(*enemy));
+        bonus += 10 * king.distance(Hex::new(0, 0)) + 4 * (2 * radius - king.distance(own_king));
+    }
+    bonus
 }
 
 /// How far the board reaches from the centre.
@@ -219,5 +374,99 @@ mod tests {
             relative(&trailer_down, me, 3),
             "the plain score cannot tell them apart"
         );
+    }
+
+    /// Pawn advances to promotion by a second method: forward, breadth first from the
+    /// pawn's cell until a promotion cell is reached.
+    fn steps_forward<B: CellSet>(
+        rules: &Rules<B>,
+        side: Side,
+        from: hexchess_core::Cell,
+    ) -> Option<u8> {
+        let zone = rules.promotion_zone(side);
+        let mut frontier = vec![from];
+        let mut seen = vec![from];
+        for steps in 0..=u8::MAX {
+            if frontier.iter().any(|c| zone.contains(*c)) {
+                return Some(steps);
+            }
+            let next: Vec<_> = frontier
+                .iter()
+                .flat_map(|c| rules.pawn_advances(side, *c))
+                .filter(|c| !seen.contains(c))
+                .collect();
+            if next.is_empty() {
+                return None;
+            }
+            seen.extend(&next);
+            frontier = next;
+        }
+        None
+    }
+
+    #[test]
+    fn a_pawns_way_to_promotion_is_counted_in_its_advances() {
+        let catalog = Catalog::builtin();
+        for id in ["hexachess-3", "hexachess-4", "glinski"] {
+            let rules = catalog.get(id).expect("built in").rules();
+            let endgame = Endgame::new(rules);
+            let game = Game::new(std::sync::Arc::clone(rules));
+            let pawn = rules.pawn_kind().expect("pawns");
+            let mut pawns = 0;
+            for (c, piece) in game.position().pieces().filter(|(_, p)| p.kind == pawn) {
+                let to_go = endgame.pawn_steps_to_go(piece.side, c);
+                assert_eq!(to_go, steps_forward(rules, piece.side, c), "{id}: {c:?}");
+                assert!(
+                    to_go.is_some_and(|n| n >= 4),
+                    "{id}: a pawn at the start is far from promotion"
+                );
+                pawns += 1;
+            }
+            assert!(pawns > 0, "{id}");
+            // A promotion cell is no step away.
+            for side in game.sides() {
+                let zone = rules.promotion_zone(side);
+                for c in rules.board().cells().filter(|c| zone.contains(*c)) {
+                    assert_eq!(endgame.pawn_steps_to_go(side, c), Some(0));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_side_far_ahead_is_paid_for_driving_a_bare_king_to_the_edge() {
+        let catalog = Catalog::builtin();
+        let rules = catalog.get("hexachess-3").expect("built in").rules();
+        // Black: king, rook and two pawns; White and Red: bare kings. White's king on the
+        // edge, then beside the centre (on the middle rank).
+        let at_edge = "9/10/11/2bK9/13/14/15/16/17/16/7bP7/8bR5/13/12/2wK8/5bP3cK/9 b - 2 148";
+        let at_centre = "9/10/11/2bK9/13/14/15/16/7wK9/16/7bP7/8bR5/13/12/11/5bP3cK/9 b - 2 148";
+        let game =
+            |fen: &str| Game::from_fen(std::sync::Arc::clone(rules), fen).expect("a valid FEN");
+        let (edge, centre) = (game(at_edge), game(at_centre));
+        let endgame = Endgame::new(rules);
+        let black = Side::from_index(1);
+        let white = Side::from_index(0);
+        let gain =
+            |f: &dyn Fn(&Game<hexchess_core::bitboard::WideBitboard>) -> [i32; MAX_SIDES]| {
+                f(&edge)[black.index()] - f(&centre)[black.index()]
+            };
+        let with_endgame = gain(&|g| judge_endgame(g, &endgame));
+        let without = gain(&|g| judge(g));
+        assert!(
+            with_endgame > without,
+            "the hunt is paid: {with_endgame} against {without} without it"
+        );
+        // The bare king's own score does not take the bonus.
+        let white_gain = judge_endgame(&edge, &endgame)[white.index()]
+            - judge_endgame(&centre, &endgame)[white.index()];
+        assert_eq!(
+            white_gain,
+            judge(&edge)[white.index()] - judge(&centre)[white.index()]
+        );
+        // Nobody is paid while the bare side has more than a minor piece.
+        let material = material(&edge);
+        assert_eq!(material[white.index()], 0);
+        assert!(material[black.index()] >= HUNTING_LEAD);
     }
 }

@@ -23,8 +23,8 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
+pub use eval::{Endgame, judge, judge_endgame, judged_relative};
 pub use eval::{OUT, evaluate, kind_value, relative};
-pub use eval::{judge, judged_relative};
 pub use search::{MultiChoice, MultiSearcher};
 
 /// What a search adds to its plain algorithm. All are on by default; the round robin
@@ -42,6 +42,11 @@ pub struct Features {
     /// The evaluation that knows teams (a partner is not an opponent), removals owed
     /// and who leads, and how free each king is.
     pub judgement: bool,
+    /// Knowledge of endings: pawns valued by their way to promotion (not by the
+    /// centre, halfway there on these boards), and a side far ahead of a bare king
+    /// paid for driving it to the edge with its own king near. Read with the
+    /// judgement's terms (on its own it adds those too).
+    pub endgame: bool,
 }
 
 impl Features {
@@ -49,6 +54,7 @@ impl Features {
         table: true,
         quiescence: true,
         judgement: true,
+        endgame: true,
     };
     /// None of them: the searches before the transposition table, quiescence and the
     /// refined evaluation.
@@ -56,13 +62,14 @@ impl Features {
         table: false,
         quiescence: false,
         judgement: false,
+        endgame: false,
     };
 
     /// The names the round robin reads after a search's name (`paranoid:table+quiescence`).
-    const NAMES: [&'static str; 3] = ["table", "quiescence", "judgement"];
+    const NAMES: [&'static str; 4] = ["table", "quiescence", "judgement", "endgame"];
 
-    fn flags(self) -> [bool; 3] {
-        [self.table, self.quiescence, self.judgement]
+    fn flags(self) -> [bool; 4] {
+        [self.table, self.quiescence, self.judgement, self.endgame]
     }
 }
 
@@ -114,7 +121,7 @@ impl FromStr for Player {
             "" if !s.contains(':') => Features::ALL,
             "plain" => Features::PLAIN,
             list => {
-                let mut flags = [false; 3];
+                let mut flags = [false; 4];
                 for word in list.split('+').map(str::trim) {
                     let i = Features::NAMES
                         .iter()
@@ -131,6 +138,7 @@ impl FromStr for Player {
                     table: flags[0],
                     quiescence: flags[1],
                     judgement: flags[2],
+                    endgame: flags[3],
                 }
             }
         };
@@ -233,6 +241,8 @@ mod tests {
             "brs:plain",
             "maxn:table+quiescence",
             "paranoid:judgement",
+            "paranoid:table+quiescence+judgement",
+            "brs:endgame",
             "random",
         ] {
             let player: Player = text.parse().unwrap();
@@ -248,7 +258,7 @@ mod tests {
         assert!(some.features.quiescence && !some.features.table && !some.features.judgement);
         let err = "paranoid:tables".parse::<Player>().unwrap_err();
         assert!(
-            err.contains("'tables'") && err.contains("table, quiescence, judgement"),
+            err.contains("'tables'") && err.contains("table, quiescence, judgement, endgame"),
             "{err}"
         );
         assert!("paranoia".parse::<Player>().is_err());

@@ -13,7 +13,7 @@ use hexchess_core::piece::{MAX_SIDES, Side};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-use super::eval::{evaluate, judge, judged_relative, kind_value, relative};
+use super::eval::{Endgame, evaluate, judge, judge_endgame, judged_relative, kind_value, relative};
 use super::{Features, MultiLimits, Player, Strategy};
 use crate::time::Ponder;
 
@@ -82,6 +82,9 @@ pub struct MultiSearcher {
     ponder: Option<Ponder>,
     /// By state key and chooser: kept from one search to the next of this searcher.
     table: HashMap<u64, Entry>,
+    /// The board's knowledge for endings, read at each search's start (the searcher
+    /// may be handed another variant's game).
+    endgame: Endgame,
 }
 
 /// A turn of the side to move at a node: its steps, and what the search read while
@@ -126,6 +129,7 @@ impl MultiSearcher {
             only: Vec::new(),
             ponder: None,
             table: HashMap::new(),
+            endgame: Endgame::default(),
         }
     }
 
@@ -163,6 +167,9 @@ impl MultiSearcher {
         self.limits = *limits;
         self.started = Instant::now();
         self.aborted = false;
+        if self.features.endgame {
+            self.endgame = Endgame::new(game.position().rules());
+        }
         if self.strategy == Strategy::Random && self.only.is_empty() {
             return self.random_turn(&root);
         }
@@ -324,13 +331,34 @@ impl MultiSearcher {
     }
 
     fn leaf_static<B: CellSet>(&self, game: &Game<B>, me: Side) -> i32 {
-        terminal(game, me).unwrap_or_else(|| {
-            if self.features.judgement {
-                judged_relative(&judge(game), me, game.position().rules())
-            } else {
-                relative(&evaluate(game), me, game.sides().count())
-            }
-        })
+        terminal(game, me).unwrap_or_else(|| self.relative(game, &self.scores(game), me))
+    }
+
+    /// Whether the refined judgement's terms are read (the endings' knowledge adds to
+    /// them, so it brings them too).
+    fn judged(&self) -> bool {
+        self.features.judgement || self.features.endgame
+    }
+
+    /// Every side's score, by the evaluation the features ask for.
+    fn scores<B: CellSet>(&self, game: &Game<B>) -> [i32; MAX_SIDES] {
+        if self.features.endgame {
+            judge_endgame(game, &self.endgame)
+        } else if self.features.judgement {
+            judge(game)
+        } else {
+            evaluate(game)
+        }
+    }
+
+    /// `me`'s score against the others': by the refined judgement (teams, the
+    /// leader), or its own less their mean.
+    fn relative<B: CellSet>(&self, game: &Game<B>, scores: &[i32; MAX_SIDES], me: Side) -> i32 {
+        if self.judged() {
+            judged_relative(scores, me, game.position().rules())
+        } else {
+            relative(scores, me, game.sides().count())
+        }
     }
 
     /// A leaf's value: the evaluation, or with quiescence, what the captures from
@@ -347,8 +375,7 @@ impl MultiSearcher {
     /// a partner): the paranoid layers maximise there.
     fn for_me<B: CellSet>(&self, game: &Game<B>, me: Side) -> bool {
         let mover = game.side_to_move();
-        mover == me
-            || (self.features.judgement && !game.position().rules().enemies(me).contains(&mover))
+        mover == me || (self.judged() && !game.position().rules().enemies(me).contains(&mover))
     }
 
     /// Quiescence: the side to move may stand on the evaluation or play a capturing
@@ -591,7 +618,7 @@ impl MultiSearcher {
         game.sides_in()
             .into_iter()
             .filter(|s| *s != me && game.standing(*s) == Standing::Playing)
-            .filter(|s| !self.features.judgement || rules.enemies(me).contains(s))
+            .filter(|s| !self.judged() || rules.enemies(me).contains(s))
             .collect()
     }
 
@@ -757,21 +784,10 @@ impl MultiSearcher {
     /// Every side's relative score (a finished game: the winners' share of a win).
     fn vector<B: CellSet>(&self, game: &Game<B>) -> [i32; MAX_SIDES] {
         let mut out = [0; MAX_SIDES];
-        let seats = game.sides().count();
-        let rules = game.position().rules();
-        let scores = if self.features.judgement {
-            judge(game)
-        } else {
-            evaluate(game)
-        };
+        let scores = self.scores(game);
         for side in game.sides() {
-            out[side.index()] = terminal(game, side).unwrap_or_else(|| {
-                if self.features.judgement {
-                    judged_relative(&scores, side, rules)
-                } else {
-                    relative(&scores, side, seats)
-                }
-            });
+            out[side.index()] =
+                terminal(game, side).unwrap_or_else(|| self.relative(game, &scores, side));
         }
         out
     }
