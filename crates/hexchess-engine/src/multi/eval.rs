@@ -151,7 +151,10 @@ fn scores<B: CellSet>(game: &Game<B>, judged: bool, endgame: Option<&Endgame>) -
     let material = endgame.map(|_| material(game));
     let mut out = [0; MAX_SIDES];
     for side in game.sides() {
-        let mut score = side_score(game, side, radius, &attacks, endgame);
+        // A hunted king's checks are the hunt's noise, not its progress: a rook that
+        // checks from afar would be paid at every turn.
+        let hunted = material.as_ref().is_some_and(|m| is_hunted(game, side, m));
+        let mut score = side_score(game, side, radius, &attacks, endgame, hunted);
         if judged {
             score += judgement(game, side, &attacks);
         }
@@ -195,6 +198,7 @@ fn side_score<B: CellSet>(
     radius: i32,
     attacks: &[B; MAX_SIDES],
     endgame: Option<&Endgame>,
+    hunted: bool,
 ) -> i32 {
     let pos = game.position();
     let rules = pos.rules();
@@ -241,7 +245,7 @@ fn side_score<B: CellSet>(
             };
         }
     }
-    if game.in_check(side) {
+    if !hunted && game.in_check(side) {
         score -= 60;
     }
     score
@@ -270,29 +274,48 @@ const BARE: i32 = 350;
 /// Ahead by at least this (a rook, near enough), a side hunts a bare king.
 const HUNTING_LEAD: i32 = 450;
 
+/// Whether `hunter` hunts `prey`'s king: the prey is bare (at most [`BARE`] beside its
+/// king), the hunter ahead of it by [`HUNTING_LEAD`], both kings standing.
+fn hunts<B: CellSet>(
+    game: &Game<B>,
+    hunter: Side,
+    prey: Side,
+    material: &[i32; MAX_SIDES],
+) -> bool {
+    let pos = game.position();
+    let theirs = material[prey.index()];
+    game.standing(hunter) == Standing::Playing
+        && game.standing(prey) != Standing::Out
+        && pos.royal_on_board(hunter)
+        && pos.royal_on_board(prey)
+        && theirs <= BARE
+        && material[hunter.index()] >= theirs + HUNTING_LEAD
+}
+
+/// Whether any enemy of `side` hunts its king.
+fn is_hunted<B: CellSet>(game: &Game<B>, side: Side, material: &[i32; MAX_SIDES]) -> bool {
+    let rules = game.position().rules();
+    rules
+        .enemies(side)
+        .iter()
+        .any(|e| hunts(game, *e, side, material))
+}
+
 /// What `side` earns for hunting every bare enemy king it is far ahead of: for the
 /// king's distance from the centre (mates are given at the edge) and for its own
 /// king's nearness to it (the mating side's king takes the flight cells).
 fn mop_up<B: CellSet>(game: &Game<B>, side: Side, material: &[i32; MAX_SIDES], radius: i32) -> i32 {
     let pos = game.position();
     let rules = pos.rules();
-    if game.standing(side) != Standing::Playing || !pos.royal_on_board(side) {
-        return 0;
-    }
     let board = rules.board();
-    let own_king = board.hex(pos.royal_cell(side));
-    let mine = material[side.index()];
     let mut bonus = 0;
-    for enemy in rules.enemies(side) {
-        let theirs = material[enemy.index()];
-        if game.standing(*enemy) == Standing::Out
-            || !pos.royal_on_board(*enemy)
-            || theirs > BARE
-            || mine < theirs + HUNTING_LEAD
-        {
-            continue;
-        }
-        let king = board.hex(pos.royal_cell(*enemy));
+    for prey in rules
+        .enemies(side)
+        .iter()
+        .filter(|e| hunts(game, side, **e, material))
+    {
+        let king = board.hex(pos.royal_cell(*prey));
+        let own_king = board.hex(pos.royal_cell(side));
         bonus += 10 * king.distance(Hex::new(0, 0)) + 4 * (2 * radius - king.distance(own_king));
     }
     bonus
