@@ -246,10 +246,13 @@ fn side_score<B: CellSet>(
         }
     }
     if !hunted && game.in_check(side) {
-        score -= 60;
+        score -= CHECKED;
     }
     score
 }
+
+/// What being in check costs a side (not a hunted bare king: see [`scores`]).
+const CHECKED: i32 = 60;
 
 /// Each side's material but its king's, by [`kind_value`] (index by [`Side::index`]).
 fn material<B: CellSet>(game: &Game<B>) -> [i32; MAX_SIDES] {
@@ -491,5 +494,24 @@ mod tests {
         let material = material(&edge);
         assert_eq!(material[white.index()], 0);
         assert!(material[black.index()] >= HUNTING_LEAD);
+    }
+
+    #[test]
+    fn a_hunted_kings_checks_do_not_count_against_it() {
+        let catalog = Catalog::builtin();
+        let rules = catalog.get("hexachess-3").expect("built in").rules();
+        // White's bare king in check from Black's rook (rook and pawns beside Black's
+        // king), White to move.
+        let fen = "9/10/11/2bK9/13/14/15/16/8wK8/16/7bP7/8bR5/13/12/11/5bP3cK/9 w - 2 148";
+        let game = Game::from_fen(std::sync::Arc::clone(rules), fen).expect("a valid FEN");
+        let white = Side::from_index(0);
+        assert!(game.in_check(white));
+        // White has nothing but its king: its score differs between the two
+        // judgements only by the check's cost.
+        let endgame = Endgame::new(rules);
+        assert_eq!(
+            judge_endgame(&game, &endgame)[white.index()] - judge(&game)[white.index()],
+            CHECKED
+        );
     }
 }
