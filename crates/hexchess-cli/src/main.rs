@@ -900,12 +900,11 @@ fn tb_generate(
     let started = Instant::now();
     eprintln!("{name} for {}, on {threads} thread(s):", rules.name());
     let stop = std::sync::atomic::AtomicBool::new(false);
-    let table = Table::generate_on(&rules, &material, &mut |l| eprintln!("{l}"), &stop, threads)
+    let progress = &mut |l: &str| eprintln!("{l}");
+    let slots = Table::generate_into(&rules, &material, &path, progress, &stop, threads)
         .map_err(|e| e.to_string())?;
-    table.write(&path).map_err(|e| e.to_string())?;
     out!(
-        "{name}: {} positions in {:.1} s on {threads} thread(s), written to {}",
-        table.len(),
+        "{name}: {slots} positions in {:.1} s on {threads} thread(s), written to {}",
         started.elapsed().as_secs_f64(),
         path.display()
     );

@@ -35,14 +35,16 @@ mod split;
 
 use std::collections::HashMap;
 use std::ops::ControlFlow;
+use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 use hexchess_core::{Bitboard, Cell, Kind, Piece, Rules, Side};
 
-use crate::index::Indexer;
+use crate::file::TableWriter;
+use crate::index::{Anchor, Indexer};
 use crate::material::{MAX_MEN, Material};
-use crate::table::{DRAW, ILLEGAL, Table, TableError, rule_plies};
+use crate::table::{DRAW, ILLEGAL, RuleCodes, Table, TableError, rule_plies};
 
 // Codes above the distances used while building; a finished table holds only `DRAW`,
 // `PERPETUAL` and `ILLEGAL` (defined with it, in `table.rs`).
@@ -394,7 +396,35 @@ impl<'a> Builder<'a> {
         Ok(())
     }
 
+    /// The whole table: its values, then (in the tables play reads, not the draws'
+    /// split ones) the move rule's codes beside them.
     fn run(mut self, ctl: &mut Control) -> Result<Table, TableError> {
+        self.values(ctl)?;
+        let rule = match rule_plies(self.rules).filter(|_| self.restriction.is_none()) {
+            Some(plies) => {
+                let values = self.codes.clone();
+                let rule = self.rule_pass(plies, ctl)?;
+                self.codes = values;
+                Some(rule)
+            }
+            None => None,
+        };
+        Ok(self.into_table().with_rule(rule))
+    }
+
+    fn into_table(self) -> Table {
+        Table::from_parts(
+            self.rules,
+            self.material,
+            self.indexer,
+            self.codes,
+            self.base,
+        )
+    }
+
+    /// The values: the mates, then the stalemates where they score, every other
+    /// position a draw.
+    fn values(&mut self, ctl: &mut Control) -> Result<(), TableError> {
         self.mark_legal(ctl)?;
         (ctl.progress)("  mates");
         for class in 0..=self.classes {
@@ -433,19 +463,7 @@ impl<'a> Builder<'a> {
                 *c = DRAW;
             }
         }
-        // The rule's results, in the tables play reads (not the draws' split ones).
-        let rule = match rule_plies(self.rules).filter(|_| self.restriction.is_none()) {
-            Some(plies) => Some(self.rule_pass(plies, ctl)?),
-            None => None,
-        };
-        let table = Table::from_parts(
-            self.rules,
-            self.material,
-            self.indexer,
-            self.codes,
-            self.base,
-        );
-        Ok(table.with_rule(rule))
+        Ok(())
     }
 
     fn arrangement(&self, i: usize) -> Arrangement {
@@ -815,7 +833,7 @@ impl<'a> Builder<'a> {
             loop {
                 let start = next.fetch_add(CHUNK, Ordering::Relaxed);
                 if start >= round.end {
-                    return Ok(found);
+                    return Ok::<_, TableError>(found);
                 }
                 work(self, start..(start + CHUNK).min(round.end), &mut found)?;
             }
@@ -873,9 +891,14 @@ impl<'a> Builder<'a> {
         let stm = a.stm;
         let k = self.men.len();
         let occupied = a.sides[0] | a.sides[1];
+        let anchor = if quiet {
+            self.indexer.anchor(&a.cells[..k])
+        } else {
+            None
+        };
         for &j in &self.slots[stm] {
             if self.pawn[j] {
-                self.pawn_moves(a, j, quiet, f)?;
+                self.pawn_moves(a, anchor, j, quiet, f)?;
                 continue;
             }
             let from = self.cells[a.cells[j] as usize];
@@ -897,7 +920,10 @@ impl<'a> Builder<'a> {
                     };
                     Step::Leave { table, slot }
                 } else {
-                    let child = self.indexer.index(1 - stm, &cells[..k]).expect("distinct");
+                    let child = self
+                        .indexer
+                        .index_after(anchor, 1 - stm, &cells[..k], j, a.cells[j])
+                        .expect("distinct");
                     if self.codes[child] == ILLEGAL {
                         continue;
                     }
@@ -937,6 +963,7 @@ impl<'a> Builder<'a> {
     fn pawn_moves(
         &self,
         a: &Arrangement,
+        anchor: Option<Anchor>,
         j: usize,
         quiet: bool,
         f: &mut dyn FnMut(Step<'a>) -> ControlFlow<()>,
@@ -949,7 +976,8 @@ impl<'a> Builder<'a> {
                 if occupied.contains(t) {
                     break;
                 }
-                self.pawn_step(a, j, t, Target::Advance(&line[..k]), quiet, f)?;
+                let over = Target::Advance(&line[..k]);
+                self.pawn_step(a, anchor, j, t, over, quiet, f)?;
             }
         }
         let side = self.men[j].side;
@@ -958,7 +986,7 @@ impl<'a> Builder<'a> {
                 .iter()
                 .find(|&&q| a.cells[q] == t.index() as u8)
                 .expect("an enemy man on the target");
-            self.pawn_step(a, j, t, Target::Capture(victim), quiet, f)?;
+            self.pawn_step(a, None, j, t, Target::Capture(victim), quiet, f)?;
         }
         ControlFlow::Continue(())
     }
@@ -966,9 +994,11 @@ impl<'a> Builder<'a> {
     /// The pawn in slot `j` to `t` (an advance over the cells given, or capturing the
     /// man in a slot): as a pawn unless it must promote there, and promoted to each
     /// choice where it may.
+    #[allow(clippy::too_many_arguments)]
     fn pawn_step(
         &self,
         a: &Arrangement,
+        anchor: Option<Anchor>,
         j: usize,
         t: Cell,
         target: Target,
@@ -993,7 +1023,7 @@ impl<'a> Builder<'a> {
                 None if quiet => {
                     let child = self
                         .indexer
-                        .index(1 - stm, &cells[..self.men.len()])
+                        .index_after(anchor, 1 - stm, &cells[..self.men.len()], j, a.cells[j])
                         .expect("distinct");
                     let over = match target {
                         Target::Advance(over) => over,
@@ -1178,6 +1208,7 @@ impl<'a> Builder<'a> {
             }
             _ => {}
         }
+        let anchor = self.indexer.anchor(&a.cells[..self.men.len()]);
         for &j in self.slots[mover].iter().filter(|&&j| !self.pawn[j]) {
             let at = self.cells[a.cells[j] as usize];
             let mut own = a.sides[mover];
@@ -1188,7 +1219,7 @@ impl<'a> Builder<'a> {
                 .reach(self.men[j], at, own, a.sides[a.stm], occupied)
                 & !occupied;
             for from in back {
-                self.push_parent(a, j, from, out);
+                self.push_parent(a, anchor, j, from, out);
             }
         }
     }
@@ -1198,6 +1229,7 @@ impl<'a> Builder<'a> {
     fn push_parent(
         &self,
         a: &Arrangement,
+        anchor: Option<Anchor>,
         j: usize,
         from: Cell,
         out: &mut Vec<(usize, Arrangement)>,
@@ -1207,7 +1239,7 @@ impl<'a> Builder<'a> {
         cells[j] = from.index() as u8;
         let pred = self
             .indexer
-            .index(mover, &cells[..self.men.len()])
+            .index_after(anchor, mover, &cells[..self.men.len()], j, a.cells[j])
             .expect("distinct");
         if self.codes[pred] != ILLEGAL {
             let mut sides = a.sides;
@@ -1346,6 +1378,45 @@ pub(crate) fn restricted(
 }
 
 /// Building tables (the steps above), as the crate's users call it.
+/// The values of `material`'s table with its draws split (the move rule's codes not
+/// yet made), and the smaller tables its captures and promotions reach (with theirs).
+fn values_split(
+    rules: &Arc<Rules>,
+    material: &Material,
+    ctl: &mut Control,
+) -> Result<(Table, Built), TableError> {
+    let mut built = Built::new();
+    build_smaller(rules, material, None, &mut built, ctl)?;
+    (ctl.progress)(&format!("building {}", material.name(rules)));
+    let mut builder = Builder::new(rules, material, None, &built)?;
+    builder.values(ctl)?;
+    let mut table = builder.into_table();
+    // The split reads nothing but mates from its tables without checks.
+    ctl.mates_only = true;
+    let split = split::split_draws(rules, &mut table, ctl);
+    ctl.mates_only = false;
+    split.map(|()| (table, built))
+}
+
+/// The move rule's codes of `table` (its draws split; its smaller tables in `built`),
+/// made in place from `values`, its value codes (taken, so that a build writing its file
+/// need not hold both); `None` where the variant has no rule a table keeps.
+fn rule_codes(
+    rules: &Arc<Rules>,
+    table: &Table,
+    built: &Built,
+    values: Vec<u8>,
+    ctl: &mut Control,
+) -> Result<Option<RuleCodes>, TableError> {
+    let Some(plies) = rule_plies(rules) else {
+        return Ok(None);
+    };
+    let mut builder = Builder::new(rules, table.material(), None, built)?;
+    builder.base = table.stalemate_base();
+    builder.codes = values;
+    builder.rule_pass(plies, ctl).map(Some)
+}
+
 impl Table {
     /// Builds the table of `material` in `rules`' variant, with every smaller table its
     /// captures reach.
@@ -1386,14 +1457,49 @@ impl Table {
             threads: threads.max(1),
             mates_only: false,
         };
-        let mut built = Built::new();
-        build(rules, material, None, &mut built, &mut ctl)?;
-        let mut table = built.remove(material).expect("just built");
-        drop(built);
-        // The split reads nothing but mates from its tables without checks.
-        ctl.mates_only = true;
-        split::split_draws(rules, &mut table, &mut ctl)?;
-        Ok(table)
+        let (table, built) = values_split(rules, material, &mut ctl)?;
+        let rule = rule_codes(rules, &table, &built, table.codes().to_vec(), &mut ctl)?;
+        Ok(table.with_rule(rule))
+    }
+
+    /// [`Table::generate_on`], writing the table to `path` ([`Table::write`]'s way: all
+    /// or nothing) instead of returning it, in half the memory: the values are written
+    /// before the move rule's pass, which then turns them into its own codes in place,
+    /// so the build never holds two bytes a slot (five men on 91 cells: 1.08 GB, not
+    /// 2.16). Where files go to a page store, the table is built whole and written.
+    /// Gives the table's slots.
+    pub fn generate_into(
+        rules: &Arc<Rules>,
+        material: &Material,
+        path: &Path,
+        progress: &mut dyn FnMut(&str),
+        stop: &AtomicBool,
+        threads: usize,
+    ) -> Result<usize, TableError> {
+        if hexchess_core::files::page_store().is_some() {
+            let table = Table::generate_on(rules, material, progress, stop, threads)?;
+            table.write(path)?;
+            return Ok(table.len());
+        }
+        // Before the build, which may take an hour: the write at its end would fail.
+        crate::file::check_writable(path)?;
+        let mut ctl = Control {
+            progress,
+            stop,
+            threads: threads.max(1),
+            mates_only: false,
+        };
+        let (mut table, built) = values_split(rules, material, &mut ctl)?;
+        let plies = rule_plies(rules).unwrap_or(0);
+        let mut file = TableWriter::create(path, &table, plies)?;
+        file.write(table.codes())?;
+        let slots = table.len();
+        let values = table.take_codes();
+        if let Some(rule) = rule_codes(rules, &table, &built, values, &mut ctl)? {
+            file.write(&rule.codes)?;
+        }
+        file.finish()?;
+        Ok(slots)
     }
 
     /// The table of `material` as it would be were `defender` not allowed to give check

@@ -104,14 +104,13 @@ pub fn build_missing(
         }
         let name = m.name(rules);
         let mut tell = |line: &str| progress(&format!("{name}: {}", line.trim()));
-        let table =
-            Table::generate_on(rules, &m, &mut tell, stop, threads).map_err(|e| e.to_string())?;
         if files::page_store().is_none()
             && let Some(parent) = path.parent()
         {
             std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
         }
-        table.write(&path).map_err(|e| e.to_string())?;
+        Table::generate_into(rules, &m, &path, &mut tell, stop, threads)
+            .map_err(|e| e.to_string())?;
         written(&path);
     }
     Ok(())
@@ -302,22 +301,117 @@ fn crc32_update(mut crc: u32, data: &[u8]) -> u32 {
     crc
 }
 
+/// Everything before the codes of `table`'s file, with the move rule's `plies` (0 for
+/// none): magic, version, fingerprint, names, counts.
+fn header(table: &Table, plies: u8) -> Vec<u8> {
+    let rules = table.rules();
+    let mut out = Vec::with_capacity(64);
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    out.extend_from_slice(&rules_fingerprint(rules).to_le_bytes());
+    for text in [rules.id().to_string(), table.material().name(rules)] {
+        out.extend_from_slice(&(text.len() as u16).to_le_bytes());
+        out.extend_from_slice(text.as_bytes());
+    }
+    out.extend_from_slice(&(table.len() as u64).to_le_bytes());
+    out.push(table.stalemate_base());
+    out.push(plies);
+    out
+}
+
+/// A table file being written a part at a time: into a new temporary file beside its
+/// path, flushed to the disk and renamed over the path by [`TableWriter::finish`]; left
+/// unfinished (an error, a stop), the temporary file is removed and any older table
+/// stays whole. What lets a build write its values before its move rule's pass turns
+/// them into the rule's codes (see [`Table::generate_into`]).
+pub(crate) struct TableWriter {
+    path: PathBuf,
+    tmp: PathBuf,
+    out: Option<std::io::BufWriter<std::fs::File>>,
+    crc: u32,
+}
+
+impl TableWriter {
+    /// Starts the file of `table` (its values may be unfinished: only its material,
+    /// rules, slots and stalemate code are read) at `path`, with the header for a move
+    /// rule of `plies` (0 for none). A path that is not a regular file is refused.
+    pub(crate) fn create(
+        path: &Path,
+        table: &Table,
+        plies: u8,
+    ) -> Result<TableWriter, TableFileError> {
+        check_writable(path)?;
+        let tmp = temporary_beside(path);
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)
+            .map_err(|e| io_error(path, e))?;
+        let mut writer = TableWriter {
+            path: path.to_path_buf(),
+            tmp,
+            out: Some(std::io::BufWriter::new(file)),
+            crc: !0,
+        };
+        writer.write(&header(table, plies))?;
+        Ok(writer)
+    }
+
+    /// Appends `bytes` to the file.
+    pub(crate) fn write(&mut self, bytes: &[u8]) -> Result<(), TableFileError> {
+        let out = self.out.as_mut().expect("not finished");
+        for chunk in bytes.chunks(1 << 20) {
+            self.crc = crc32_update(self.crc, chunk);
+            out.write_all(chunk).map_err(|e| io_error(&self.path, e))?;
+        }
+        Ok(())
+    }
+
+    /// Ends the file with its checksum, flushes it to the disk and renames it over the
+    /// path.
+    pub(crate) fn finish(mut self) -> Result<(), TableFileError> {
+        let mut out = self.out.take().expect("not finished");
+        let done = out
+            .write_all(&(!self.crc).to_le_bytes())
+            .and_then(|()| out.into_inner().map_err(|e| e.into_error()))
+            .and_then(|file| file.sync_all())
+            .and_then(|()| std::fs::rename(&self.tmp, &self.path));
+        if done.is_err() {
+            let _ = std::fs::remove_file(&self.tmp);
+        }
+        done.map_err(|e| io_error(&self.path, e))
+    }
+}
+
+impl Drop for TableWriter {
+    fn drop(&mut self) {
+        if self.out.take().is_some() {
+            let _ = std::fs::remove_file(&self.tmp);
+        }
+    }
+}
+
+/// Refuses a path a table cannot be written to: one that names something other than a
+/// regular file (a FIFO would block the write, a folder cannot be replaced).
+pub(crate) fn check_writable(path: &Path) -> Result<(), TableFileError> {
+    match files::check_regular(path) {
+        Err(e) if !e.is_not_found() => Err(file_error(e)),
+        _ => Ok(()),
+    }
+}
+
+/// An error writing the table file at `path`.
+fn io_error(path: &Path, e: std::io::Error) -> TableFileError {
+    TableFileError::Io {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    }
+}
+
 impl Table {
     /// Everything before the codes: magic, version, fingerprint, names, counts.
     fn header(&self) -> Vec<u8> {
-        let rules = self.rules();
-        let mut out = Vec::with_capacity(64);
-        out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-        out.extend_from_slice(&rules_fingerprint(rules).to_le_bytes());
-        for text in [rules.id().to_string(), self.material().name(rules)] {
-            out.extend_from_slice(&(text.len() as u16).to_le_bytes());
-            out.extend_from_slice(text.as_bytes());
-        }
-        out.extend_from_slice(&(self.codes().len() as u64).to_le_bytes());
-        out.push(self.stalemate_base());
-        out.push(self.rule_codes().map_or(0, |r| r.plies));
-        out
+        header(self, self.rule_codes().map_or(0, |r| r.plies))
     }
 
     /// The codes after the header: the values, then the rule's.
@@ -343,45 +437,16 @@ impl Table {
     /// not a regular file (a FIFO would block the write) is refused. Where files go to a
     /// page store ([`hexchess_core::files::PageStore`]), the bytes go there.
     pub fn write(&self, path: &Path) -> Result<(), TableFileError> {
-        let io = |e: std::io::Error| TableFileError::Io {
-            path: path.to_path_buf(),
-            message: e.to_string(),
-        };
         if files::page_store().is_some() {
             // No disk: the store takes the whole file at once.
-            return files::write_atomic(path, &self.to_bytes()).map_err(io);
+            return files::write_atomic(path, &self.to_bytes()).map_err(|e| io_error(path, e));
         }
-        if let Err(e) = files::check_regular(path)
-            && !e.is_not_found()
-        {
-            return Err(file_error(e));
+        let plies = self.rule_codes().map_or(0, |r| r.plies);
+        let mut file = TableWriter::create(path, self, plies)?;
+        for body in self.bodies() {
+            file.write(body)?;
         }
-        let tmp = temporary_beside(path);
-        let written = self
-            .write_to(&tmp)
-            .and_then(|()| std::fs::rename(&tmp, path));
-        if written.is_err() {
-            let _ = std::fs::remove_file(&tmp);
-        }
-        written.map_err(io)
-    }
-
-    /// Writes the file's bytes to a new file at `path` and flushes it to the disk.
-    fn write_to(&self, path: &Path) -> std::io::Result<()> {
-        let file = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(path)?;
-        let mut w = std::io::BufWriter::new(file);
-        let header = self.header();
-        let mut crc = crc32_update(!0, &header);
-        w.write_all(&header)?;
-        for chunk in self.bodies().flat_map(|b| b.chunks(1 << 20)) {
-            crc = crc32_update(crc, chunk);
-            w.write_all(chunk)?;
-        }
-        w.write_all(&(!crc).to_le_bytes())?;
-        w.into_inner().map_err(|e| e.into_error())?.sync_all()
+        file.finish()
     }
 
     /// Reads a table of `rules`' variant from `path`, refusing one built from other

@@ -48,6 +48,21 @@ pub(crate) struct Indexer {
     rest: usize,
     /// `binomial[c][j]`: how many sets of `j` cells among the first `c`.
     binomial: Vec<[usize; MAX_MEN + 1]>,
+    /// `[slot]`: the group of that man and what one step of its group's rank is worth
+    /// in the rest index (unused for the royal men).
+    group_of: [(usize, usize); MAX_MEN],
+}
+
+/// A position's place in its table, kept to find the slots of its non-royal men's moves
+/// with one group's rank changed instead of a whole index.
+///
+/// Only a position whose kings stand as their pair is stored, and whose pair no other
+/// symmetry maps onto itself (kings off every mirror line), has one: there the identity
+/// is the only map, before and after any move of another man.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Anchor {
+    pair: u32,
+    rest: usize,
 }
 
 impl Indexer {
@@ -63,6 +78,13 @@ impl Indexer {
         let groups = like_men(men, kings);
         let binomial = binomials(n);
         let group_sizes: Vec<usize> = groups.iter().map(|g| binomial[n][g.len()]).collect();
+        let mut group_of = [(0, 0); MAX_MEN];
+        for (g, group) in groups.iter().enumerate() {
+            let stride = group_sizes[g + 1..].iter().product();
+            for &slot in group {
+                group_of[slot] = (g, stride);
+            }
+        }
         let mut indexer = Indexer {
             n,
             kings,
@@ -75,6 +97,7 @@ impl Indexer {
             pair_maps: vec![0; n * n],
             pairs: Vec::new(),
             binomial,
+            group_of,
         };
         indexer.find_pairs();
         indexer
@@ -150,22 +173,76 @@ impl Indexer {
         let perm = &self.perms[g * self.n..(g + 1) * self.n];
         let mut acc = 0;
         for (group, size) in self.groups.iter().zip(&self.group_sizes) {
-            let mut set = [0u8; MAX_MEN];
-            let k = group.len();
-            for (j, &slot) in group.iter().enumerate() {
-                set[j] = perm[cells[slot] as usize];
-            }
-            set[..k].sort_unstable();
-            let mut rank = 0;
-            for j in 0..k {
-                if j > 0 && set[j] == set[j - 1] {
-                    return None;
-                }
-                rank += self.binomial[set[j] as usize][j + 1];
-            }
-            acc = acc * size + rank;
+            acc = acc * size + self.group_rank(perm, group, cells)?;
         }
         Some(acc)
+    }
+
+    /// The rank of the set of cells `group`'s men stand on, mapped by `perm`, among all
+    /// sets of that many cells; `None` when two of them share a cell.
+    #[inline(always)]
+    fn group_rank(&self, perm: &[u8], group: &[usize], cells: &[u8]) -> Option<usize> {
+        if let [slot] = group {
+            return Some(perm[cells[*slot] as usize] as usize);
+        }
+        let mut set = [0u8; MAX_MEN];
+        let k = group.len();
+        for (j, &slot) in group.iter().enumerate() {
+            set[j] = perm[cells[slot] as usize];
+        }
+        set[..k].sort_unstable();
+        let mut rank = 0;
+        for j in 0..k {
+            if j > 0 && set[j] == set[j - 1] {
+                return None;
+            }
+            rank += self.binomial[set[j] as usize][j + 1];
+        }
+        Some(rank)
+    }
+
+    /// The anchor of the men on `cells`, when they have one (see [`Anchor`]).
+    #[inline]
+    pub(crate) fn anchor(&self, cells: &[u8]) -> Option<Anchor> {
+        let key = cells[self.kings[0]] as usize * self.n + cells[self.kings[1]] as usize;
+        if self.pair_maps[key] != 1 {
+            return None;
+        }
+        Some(Anchor {
+            pair: self.pair_of[key],
+            rest: self.rest_index(0, cells)?,
+        })
+    }
+
+    /// [`Indexer::index`] of the men on `cells` with `stm` to move, just after man `j`
+    /// came to its cell from `from` in a position anchored at `anchor` (if it was):
+    /// for a non-royal man, its group's rank is all that changes.
+    #[inline]
+    pub(crate) fn index_after(
+        &self,
+        anchor: Option<Anchor>,
+        stm: usize,
+        cells: &[u8],
+        j: usize,
+        from: u8,
+    ) -> Option<usize> {
+        let Some(anchor) = anchor.filter(|_| !self.kings.contains(&j)) else {
+            return self.index(stm, cells);
+        };
+        let (g, stride) = self.group_of[j];
+        let group = &self.groups[g];
+        let identity = &self.perms[..self.n];
+        let now = self.group_rank(identity, group, cells)?;
+        let before = if group.len() == 1 {
+            from as usize
+        } else {
+            let mut was = [0u8; MAX_MEN];
+            was[..cells.len()].copy_from_slice(cells);
+            was[j] = from;
+            self.group_rank(identity, group, &was[..cells.len()])?
+        };
+        let rest = anchor.rest + now * stride - before * stride;
+        Some((stm * self.pairs.len() + anchor.pair as usize) * self.rest + rest)
     }
 
     /// The side to move and the men's cells stored at slot `i`, whether or not the slot
@@ -402,4 +479,70 @@ fn moves_agree(rules: &Rules, men: &[Piece], perm: &[u8]) -> bool {
         }
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use hexchess_core::{Catalog, Piece};
+
+    use super::Indexer;
+    use crate::material::Material;
+
+    /// From anchored stored positions (and the others, where it falls back), the slot after
+    /// each non-royal man's move to every empty cell, found by one group's rank, is
+    /// the whole index's: with a man alone in its group and two like men in one.
+    #[test]
+    fn the_slot_after_a_move_from_an_anchor_is_the_whole_index() {
+        let rules = Catalog::builtin()
+            .get("glinski")
+            .unwrap()
+            .two_player_rules()
+            .unwrap();
+        let men: Vec<Piece> = Material::parse("KNvKRR", &rules).unwrap().men_in_order();
+        let indexer = Indexer::new(&rules, &men);
+        let n = rules.board().len() as u64;
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n) as u8
+        };
+        let (mut anchored, mut checked) = (0, 0);
+        for _ in 0..400 {
+            let mut cells = [0u8; 5];
+            for c in cells.iter_mut() {
+                *c = next();
+            }
+            let mut sorted = cells;
+            sorted.sort_unstable();
+            if sorted.windows(2).any(|w| w[0] == w[1]) {
+                continue;
+            }
+            // As stored: the kings on their pair's representative cells.
+            let stored = indexer.cells_at(indexer.index(0, &cells).unwrap()).1;
+            cells.copy_from_slice(&stored[..5]);
+            let anchor = indexer.anchor(&cells);
+            anchored += usize::from(anchor.is_some());
+            for j in 0..men.len() {
+                for to in (0..n as u8).filter(|t| !cells.contains(t)) {
+                    let mut after = cells;
+                    after[j] = to;
+                    for stm in 0..2 {
+                        assert_eq!(
+                            indexer.index_after(anchor, stm, &after, j, cells[j]),
+                            indexer.index(stm, &after),
+                            "{cells:?}: man {j} to {to}"
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(
+            anchored > 250,
+            "most stored positions are anchored: {anchored}"
+        );
+        assert!(checked > 100_000, "{checked}");
+    }
 }

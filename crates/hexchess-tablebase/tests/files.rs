@@ -4,11 +4,14 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+mod common;
 
 use hexchess_core::catalog::compile_two_player as compile;
 use hexchess_core::variant::parse_variant;
 use hexchess_core::{Catalog, Rules};
-use hexchess_tablebase::{Material, Table, TableFileError, rules_fingerprint};
+use hexchess_tablebase::{Material, Table, TableError, TableFileError, rules_fingerprint};
 
 fn rules(id: &str) -> Arc<Rules> {
     Catalog::builtin()
@@ -241,6 +244,53 @@ fn a_table_is_written_whole_over_the_old_one_without_a_temporary_left() {
     assert_eq!(
         std::fs::read_dir(&dir).unwrap().count(),
         2,
+        "no temporary left"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A table written as it is built (its values, then the move rule's codes made in their
+/// place: what keeps a five-man build within one byte a slot) is the very file of the
+/// table built whole and written: with perpetual-check draws to split and a 12-ply rule
+/// (K+R v K+N on 37 cells), and with pawns on both sides that take en passant (K+P v
+/// K+P on 19 cells, its promotions).
+/// A path it cannot write is refused, and no temporary file is left.
+#[test]
+fn a_table_written_as_it_is_built_is_the_table_built_whole() {
+    let dir = temp("into");
+    std::fs::create_dir_all(&dir).unwrap();
+    let stop = AtomicBool::new(false);
+    let cases = [
+        (common::tiny(Some(12)), "KRvKN"),
+        (common::pawns_both_sides(Some(16)), "KPvKP"),
+    ];
+    for (rules, name) in cases {
+        let material = Material::parse(name, &rules).unwrap();
+        let whole = Table::generate(&rules, &material).unwrap();
+        assert!(
+            whole.rule_plies().is_some(),
+            "{name} keeps the rule's codes"
+        );
+        let path = dir.join(format!("{name}.htb"));
+        let slots = Table::generate_into(&rules, &material, &path, &mut |_| {}, &stop, 2).unwrap();
+        assert_eq!(slots, whole.len());
+        assert!(std::fs::read(&path).unwrap() == whole.to_bytes(), "{name}");
+        let read = Table::read(&path, &rules).unwrap();
+        assert!(read.values().eq(whole.values()), "{name}");
+    }
+    let rules = rules("glinski");
+    let folder = dir.join("KRvK.htb");
+    std::fs::create_dir_all(&folder).unwrap();
+    let material = Material::parse("KRvK", &rules).unwrap();
+    let e = Table::generate_into(&rules, &material, &folder, &mut |_| {}, &stop, 1).unwrap_err();
+    assert!(matches!(e, TableError::File(_)), "{e}");
+    assert!(
+        e.to_string().contains("a folder, not a regular file"),
+        "{e}"
+    );
+    assert_eq!(
+        std::fs::read_dir(&dir).unwrap().count(),
+        3,
         "no temporary left"
     );
     std::fs::remove_dir_all(&dir).ok();

@@ -57,8 +57,10 @@ fn zeroed(code: u8, plies: u8) -> Zeroed {
 }
 
 impl Builder<'_> {
-    /// The rule's codes of this table, from its finished mate codes (which `self.codes`
-    /// holds again afterwards), for a rule of `plies`.
+    /// The rule's codes of this table, for a rule of `plies`, made in place from its
+    /// finished value codes in `self.codes` (taken: a five-man table could not hold
+    /// both at once within its memory aim). Only whether a position is won, lost or
+    /// neither is read from them, and an illegal slot stays illegal.
     pub(super) fn rule_pass(
         &mut self,
         plies: u8,
@@ -66,14 +68,15 @@ impl Builder<'_> {
     ) -> Result<RuleCodes, TableError> {
         (ctl.progress)("  the move rule");
         let base = self.base;
-        let start: Vec<u8> = self.codes.iter().map(|&c| rule_start(c, base)).collect();
-        let dtm = std::mem::replace(&mut self.codes, start);
+        for c in &mut self.codes {
+            *c = rule_start(*c, base);
+        }
         for class in 0..=self.classes {
             ctl.check()?;
             self.rule_exits(plies, class, ctl)?;
             self.rule_levels(plies, class, ctl)?;
         }
-        let mut codes = std::mem::replace(&mut self.codes, dtm);
+        let mut codes = std::mem::take(&mut self.codes);
         for c in &mut codes {
             match *c {
                 OPEN_WIN => *c = CURSED_WIN,
