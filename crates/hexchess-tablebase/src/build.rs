@@ -146,6 +146,10 @@ fn build_smaller(
     Ok(())
 }
 
+/// What [`Builder::moves_asking`] calls for each move: the step, and a test of whether
+/// the restriction leaves it out.
+type Visit<'t, 'f> = &'f mut dyn FnMut(Step<'t>, &dyn Fn() -> bool) -> ControlFlow<()>;
+
 /// The men of one slot.
 #[derive(Clone, Copy)]
 struct Arrangement {
@@ -881,13 +885,23 @@ impl<'a> Builder<'a> {
     }
 
     /// Calls `f` for each legal move of the side to move (quiet ones only when `quiet`),
-    /// until it breaks.
+    /// until it breaks; a move the restriction forbids is [`Step::LeftOut`].
     fn moves(
         &self,
         a: &Arrangement,
         quiet: bool,
         f: &mut dyn FnMut(Step<'a>) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
+        self.moves_asking(a, quiet, &mut |step, left_out| {
+            f(if left_out() { Step::LeftOut } else { step })
+        })
+    }
+
+    /// [`Builder::moves`], each move given as allowed, with a test of whether the
+    /// restriction leaves it out for `f` to ask only when the answer matters: whether a
+    /// move checks costs an attack test, and a move into a position already decided
+    /// may not need it.
+    fn moves_asking(&self, a: &Arrangement, quiet: bool, f: Visit<'a, '_>) -> ControlFlow<()> {
         let stm = a.stm;
         let k = self.men.len();
         let occupied = a.sides[0] | a.sides[1];
@@ -936,7 +950,7 @@ impl<'a> Builder<'a> {
     }
 
     /// Passes `step` (man `j` to `t`, a capture or not, promoting to `promoted` or not)
-    /// to `f`, or [`Step::LeftOut`] when the restriction forbids it.
+    /// to `f`, with the test of whether the restriction forbids it.
     #[allow(clippy::too_many_arguments)]
     #[inline]
     fn emit(
@@ -947,15 +961,15 @@ impl<'a> Builder<'a> {
         capture: bool,
         promoted: Option<Kind>,
         step: Step<'a>,
-        f: &mut dyn FnMut(Step<'a>) -> ControlFlow<()>,
+        f: Visit<'a, '_>,
     ) -> ControlFlow<()> {
-        let left_out = match self.restriction.filter(|r| r.side().index() == a.stm) {
+        let left_out = || match self.restriction.filter(|r| r.side().index() == a.stm) {
             None => false,
             Some(Restriction::NoChecks(_)) => self.gives_check(a, j, t, promoted),
             Some(Restriction::ChecksOnly(_)) => !self.gives_check(a, j, t, promoted),
             Some(Restriction::NoCaptures(_)) => capture,
         };
-        f(if left_out { Step::LeftOut } else { step })
+        f(step, &left_out)
     }
 
     /// The moves of the pawn in slot `j`: advances (a long first move only over empty
@@ -966,7 +980,7 @@ impl<'a> Builder<'a> {
         anchor: Option<Anchor>,
         j: usize,
         quiet: bool,
-        f: &mut dyn FnMut(Step<'a>) -> ControlFlow<()>,
+        f: Visit<'a, '_>,
     ) -> ControlFlow<()> {
         let stm = a.stm;
         let from = self.cells[a.cells[j] as usize];
@@ -1003,7 +1017,7 @@ impl<'a> Builder<'a> {
         t: Cell,
         target: Target,
         quiet: bool,
-        f: &mut dyn FnMut(Step<'a>) -> ControlFlow<()>,
+        f: Visit<'a, '_>,
     ) -> ControlFlow<()> {
         let stm = a.stm;
         let side = self.men[j].side;

@@ -233,17 +233,21 @@ impl Builder<'_> {
         // The attacker's quiet moves are not looked at: see `grow`.
         let quiet = !attacking || self.classes > 0;
         let (mut moved, mut left_out) = (false, false);
-        let flow = self.moves(a, quiet, &mut |step| {
+        let flow = self.moves_asking(a, quiet, &mut |step, forbidden| {
             let wins = match step {
-                Step::LeftOut => {
-                    left_out = true;
-                    return ControlFlow::Continue(());
-                }
+                // Not given by `moves_asking`: it asks.
+                Step::LeftOut => return ControlFlow::Continue(()),
                 Step::Quiet(_) if attacking => return ControlFlow::Continue(()),
                 Step::Quiet(child) => won.get(child),
                 Step::Leave { table, slot } => wins_in(table, slot, attacker),
                 Step::Advance { child, ep } => self.advance_wins(child, &ep, attacker, won),
             };
+            // Only the defender's moves are restricted, and one into a win is no way
+            // out whether it checks or not: only the others are tested for check.
+            if !attacking && !wins && forbidden() {
+                left_out = true;
+                return ControlFlow::Continue(());
+            }
             moved = true;
             if wins == attacking {
                 ControlFlow::Break(())
