@@ -526,12 +526,13 @@ impl Table {
                 message: e.to_string(),
             })?;
         let start = r.at;
-        owned.truncate(body);
-        owned.drain(..start);
-        let rule = rule.map(|plies| {
-            let codes = owned.split_off(positions as usize);
-            crate::table::RuleCodes { plies, codes }
+        let values_end = start + positions as usize;
+        let rule = rule.map(|plies| crate::table::RuleCodes {
+            plies,
+            codes: take_tail(&mut owned, values_end, body, 1 << 26),
         });
+        owned.truncate(values_end);
+        owned.drain(..start);
         let table = Table::from_codes(rules, &material, owned, stalemate_base);
         table
             .map(|t| t.with_rule(rule))
@@ -544,6 +545,25 @@ impl Table {
 }
 
 /// Reads the header's fields in turn; `None` past the end.
+/// Moves `bytes[from..to]` into a vector of its own and cuts `bytes` to `from`, giving
+/// the moved part's memory back `piece` bytes at a time as it goes (from the end), so that
+/// reading a table with the move rule's codes peaks near the file's size, not one and a
+/// half times it (a five-man table: 2.2 GB, not 3.2).
+fn take_tail(bytes: &mut Vec<u8>, from: usize, to: usize, piece: usize) -> Vec<u8> {
+    bytes.truncate(to);
+    // Zeroed pages from the system, each taken only when written.
+    let mut tail = vec![0u8; to - from];
+    let mut end = to;
+    while end > from {
+        let start = end.saturating_sub(piece).max(from);
+        tail[start - from..end - from].copy_from_slice(&bytes[start..end]);
+        bytes.truncate(start);
+        bytes.shrink_to_fit();
+        end = start;
+    }
+    tail
+}
+
 struct Reader<'a> {
     bytes: &'a [u8],
     at: usize,
@@ -573,6 +593,17 @@ impl<'a> Reader<'a> {
 #[cfg(test)]
 mod tests {
     use super::{crc32, crc32_update};
+
+    #[test]
+    fn the_tail_moves_whole_piece_by_piece_and_the_rest_stays() {
+        let bytes: Vec<u8> = (0..100u8).collect();
+        for piece in [1, 7, 30, 1000] {
+            let mut rest = bytes.clone();
+            let tail = super::take_tail(&mut rest, 40, 96, piece);
+            assert_eq!(tail, bytes[40..96], "piece {piece}");
+            assert_eq!(rest, bytes[..40], "piece {piece}");
+        }
+    }
 
     #[test]
     fn crc32_of_the_standard_check_string() {
