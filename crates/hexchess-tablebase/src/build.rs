@@ -416,6 +416,8 @@ impl<'a> Builder<'a> {
         Ok(self.into_table().with_rule(rule))
     }
 
+    /// The table of the codes built so far (the values; the rule's codes are the
+    /// caller's to add).
     fn into_table(self) -> Table {
         Table::from_parts(
             self.rules,
