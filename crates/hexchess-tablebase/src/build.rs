@@ -41,7 +41,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 use hexchess_core::{Bitboard, Cell, Kind, Piece, Rules, Side};
 
-use crate::file::TableWriter;
+use crate::file::{TableFileError, TableWriter};
 use crate::index::{Anchor, Indexer};
 use crate::material::{MAX_MEN, Material};
 use crate::table::{DRAW, ILLEGAL, RuleCodes, Table, TableError, rule_plies};
@@ -839,7 +839,7 @@ impl<'a> Builder<'a> {
             loop {
                 let start = next.fetch_add(CHUNK, Ordering::Relaxed);
                 if start >= round.end {
-                    return Ok::<_, TableError>(found);
+                    return Ok(found);
                 }
                 work(self, start..(start + CHUNK).min(round.end), &mut found)?;
             }
@@ -1394,6 +1394,38 @@ pub(crate) fn restricted(
 }
 
 /// Building tables (the steps above), as the crate's users call it.
+/// Why a table built into its file ([`Table::generate_into`]) is not there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GenerateError {
+    /// The build failed.
+    Table(TableError),
+    /// The file could not be written.
+    File(TableFileError),
+}
+
+impl std::fmt::Display for GenerateError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GenerateError::Table(e) => e.fmt(f),
+            GenerateError::File(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for GenerateError {}
+
+impl From<TableError> for GenerateError {
+    fn from(e: TableError) -> GenerateError {
+        GenerateError::Table(e)
+    }
+}
+
+impl From<TableFileError> for GenerateError {
+    fn from(e: TableFileError) -> GenerateError {
+        GenerateError::File(e)
+    }
+}
+
 /// The values of `material`'s table with its draws split (the move rule's codes not
 /// yet made), and the smaller tables its captures and promotions reach (with theirs).
 fn values_split(
@@ -1491,7 +1523,7 @@ impl Table {
         progress: &mut dyn FnMut(&str),
         stop: &AtomicBool,
         threads: usize,
-    ) -> Result<usize, TableError> {
+    ) -> Result<usize, GenerateError> {
         if hexchess_core::files::page_store().is_some() {
             let table = Table::generate_on(rules, material, progress, stop, threads)?;
             table.write(path)?;

@@ -34,7 +34,7 @@ mod index;
 pub mod material;
 pub mod table;
 
-pub use build::Restriction;
+pub use build::{GenerateError, Restriction};
 pub use file::{
     FORMAT_VERSION, MAX_FILE_BYTES, TableFileError, build_missing, default_dir, rules_fingerprint,
     table_path,

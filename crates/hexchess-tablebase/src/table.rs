@@ -67,14 +67,6 @@ pub enum TableError {
     TooDeep { material: String },
     /// Stopped before it was done (the stop flag was raised).
     Stopped,
-    /// A build writing its file as it goes could not write it.
-    File(crate::file::TableFileError),
-}
-
-impl From<crate::file::TableFileError> for TableError {
-    fn from(e: crate::file::TableFileError) -> TableError {
-        TableError::File(e)
-    }
 }
 
 impl fmt::Display for TableError {
@@ -92,7 +84,6 @@ impl fmt::Display for TableError {
                 f,
                 "{material} has mates or stalemates longer than a one-byte table holds"
             ),
-            TableError::File(e) => e.fmt(f),
         }
     }
 }

@@ -11,7 +11,7 @@ mod common;
 use hexchess_core::catalog::compile_two_player as compile;
 use hexchess_core::variant::parse_variant;
 use hexchess_core::{Catalog, Rules};
-use hexchess_tablebase::{Material, Table, TableError, TableFileError, rules_fingerprint};
+use hexchess_tablebase::{GenerateError, Material, Table, TableFileError, rules_fingerprint};
 
 fn rules(id: &str) -> Arc<Rules> {
     Catalog::builtin()
@@ -283,7 +283,7 @@ fn a_table_written_as_it_is_built_is_the_table_built_whole() {
     std::fs::create_dir_all(&folder).unwrap();
     let material = Material::parse("KRvK", &rules).unwrap();
     let e = Table::generate_into(&rules, &material, &folder, &mut |_| {}, &stop, 1).unwrap_err();
-    assert!(matches!(e, TableError::File(_)), "{e}");
+    assert!(matches!(e, GenerateError::File(_)), "{e}");
     assert!(
         e.to_string().contains("a folder, not a regular file"),
         "{e}"
