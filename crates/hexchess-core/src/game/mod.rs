@@ -454,7 +454,7 @@ impl<B: CellSet> Game<B> {
         if self.turn.moves < self.turn.allowed && self.end.is_none() {
             // The turn comes back for a second move (or a Stop).
             self.pos.make_pass(us);
-            if self.second_moves().is_empty() {
+            if !self.has_second_move() {
                 self.end_turn(us);
             }
             return;
@@ -596,29 +596,13 @@ impl<B: CellSet> Game<B> {
 
     /// Whether `side` is checkmated as the board stands: in check, with no legal move.
     pub(crate) fn is_mated(&self, side: Side) -> bool {
-        if !self.in_check(side) {
-            return false;
-        }
-        let mut pos = self.pos.without_history();
-        if pos.turn() != side {
-            pos.make_pass(side);
-        }
-        !pos.has_legal_move()
+        is_mated_on(&self.pos, &self.standing, side)
     }
 
     /// Whether `side`'s royal piece is attacked by a side still in the game.
     /// A setup phase has no check: pieces are placed, not played.
     pub fn in_check(&self, side: Side) -> bool {
-        if self.pos.phase() != Phase::Play || !self.pos.royal_on_board(side) {
-            return false;
-        }
-        let royal = self.pos.royal_cell(side);
-        self.pos
-            .rules()
-            .enemies(side)
-            .iter()
-            .filter(|e| self.standing[e.index()] != Standing::Out)
-            .any(|e| self.pos.is_attacked(royal, *e))
+        in_check_on(&self.pos, &self.standing, side)
     }
 
     /// Ends the game when the goal is reached or a draw rule applies.
@@ -878,4 +862,39 @@ impl<B: CellSet> std::fmt::Debug for Game<B> {
             .field("end", &self.end)
             .finish()
     }
+}
+
+/// Whether `side` is checkmated on `pos` with these standings: in check, with no
+/// legal move.
+pub(crate) fn is_mated_on<B: CellSet>(
+    pos: &Position<B>,
+    standing: &[Standing; MAX_SIDES],
+    side: Side,
+) -> bool {
+    if !in_check_on(pos, standing, side) {
+        return false;
+    }
+    let mut pos = pos.without_history();
+    if pos.turn() != side {
+        pos.make_pass(side);
+    }
+    !pos.has_legal_move()
+}
+
+/// Whether `side`'s royal piece on `pos` is attacked by a side still in the game
+/// (`standing`); a setup phase has no check.
+pub(crate) fn in_check_on<B: CellSet>(
+    pos: &Position<B>,
+    standing: &[Standing; MAX_SIDES],
+    side: Side,
+) -> bool {
+    if pos.phase() != Phase::Play || !pos.royal_on_board(side) {
+        return false;
+    }
+    let royal = pos.royal_cell(side);
+    pos.rules()
+        .enemies(side)
+        .iter()
+        .filter(|e| standing[e.index()] != Standing::Out)
+        .any(|e| pos.is_attacked(royal, *e))
 }

@@ -1,9 +1,8 @@
 //! Turns of several moves (docs/rules.md §13.2): a side threatened by several
 //! opponents moves as many pieces, within Peterson's limits.
 
-use super::rounds::Captured;
 use crate::bitboard::CellSet;
-use crate::game::{Game, Standing, TurnStart};
+use crate::game::{Game, Standing, TurnStart, in_check_on, is_mated_on};
 use crate::moves::Move;
 use crate::piece::{MAX_SIDES, Side};
 use crate::position::Position;
@@ -43,16 +42,96 @@ impl<B: CellSet> Game<B> {
     /// The second moves the turn in progress may have: legal moves of another piece
     /// than the one moved that keep the turn within the limits.
     pub(crate) fn second_moves(&self) -> Vec<Move> {
+        let mut out = Vec::new();
+        self.for_each_second_move(&mut |m| {
+            out.push(m);
+            true
+        });
+        out
+    }
+
+    /// Whether the turn in progress may have a second move at all: the first one
+    /// found is enough (a turn with none ends at once).
+    pub(crate) fn has_second_move(&self) -> bool {
+        let mut found = false;
+        self.for_each_second_move(&mut |_| {
+            found = true;
+            false
+        });
+        found
+    }
+
+    /// Calls `f` with each second move of the turn in progress until it returns false.
+    ///
+    /// The limits are judged on one copy of the board, each candidate made on it and
+    /// taken back, rather than on a copy of the game per candidate: a second move that
+    /// takes no royal piece changes no standing, so the board is all that differs.
+    fn for_each_second_move(&self, f: &mut dyn FnMut(Move) -> bool) {
         let Some(&first) = self.turn.played.first() else {
-            return Vec::new();
+            return;
         };
         let moved = first.to();
+        let candidates = self.pos.legal_moves().into_iter();
+        let mut candidates = candidates.filter(|m| m.from() != moved);
+        let Some(start) = &self.start else {
+            candidates.all(|m| f(m));
+            return;
+        };
+        let mut board = self.pos.without_history();
+        let opponents = self.opponents(self.pos.turn());
+        for m in candidates {
+            let allowed = if self.takes_royal(m) {
+                self.turn_within_limits(m)
+            } else {
+                self.quiet_second_within_limits(&mut board, start, &opponents, m)
+            };
+            if allowed && !f(m) {
+                return;
+            }
+        }
+    }
+
+    /// Whether `m` takes a royal piece of another side (which puts that side out).
+    fn takes_royal(&self, m: Move) -> bool {
+        let us = self.pos.turn();
         self.pos
-            .legal_moves()
-            .into_iter()
-            .filter(|m| m.from() != moved)
-            .filter(|m| self.turn_within_limits(*m))
-            .collect()
+            .piece_at(m.to())
+            .is_some_and(|p| p.side != us && self.pos.rules().is_royal(p.kind))
+    }
+
+    /// [`Game::turn_within_limits`] for a second move that takes no royal piece, made
+    /// on `board` (the game's board, given back as it was): the standings and the
+    /// opponents are the game's own.
+    fn quiet_second_within_limits(
+        &self,
+        board: &mut Position<B>,
+        start: &TurnStart<B>,
+        opponents: &[Side],
+        second: Move,
+    ) -> bool {
+        let us = self.pos.turn();
+        let victim = board.piece_at(second.to()).filter(|p| p.side != us);
+        let captured = |them: Side| {
+            let before = self
+                .turn
+                .captures
+                .iter()
+                .filter(|c| c.victim == them)
+                .count();
+            before + usize::from(victim.is_some_and(|v| v.side == them))
+        };
+        if start.opponents.iter().any(|&them| captured(them) > 1) {
+            return false;
+        }
+        board.make_move(second);
+        let limits = Limits {
+            pos: board,
+            standing: &self.standing,
+        };
+        let ok = limits.new_threats_within(us, start, &captured, opponents)
+            && self.checkmates_within(&limits, start, second, opponents);
+        board.unmake_move();
+        ok
     }
 
     /// Whether the turn's moves so far followed by `second` keep Peterson's limits:
@@ -72,31 +151,68 @@ impl<B: CellSet> Game<B> {
         let mut after = self.lean();
         let mut captures = self.turn.captures.clone();
         captures.extend(after.make_move_on_board(us, second));
-        let one_capture_each = start
-            .opponents
-            .iter()
-            .all(|them| captures.iter().filter(|c| c.victim == *them).count() <= 1);
+        let captured = |them: Side| captures.iter().filter(|c| c.victim == them).count();
+        let one_capture_each = start.opponents.iter().all(|them| captured(*them) <= 1);
         let opponents = after.opponents(us);
+        let limits = Limits {
+            pos: &after.pos,
+            standing: &after.standing,
+        };
         one_capture_each
-            && after.new_threats_within_limits(us, start, &captures, &opponents)
-            && after.checkmates_within_limits(start, second, &opponents)
+            && limits.new_threats_within(us, start, &captured, &opponents)
+            && after.checkmates_within(&limits, start, second, &opponents)
     }
 
+    /// Rule 4: a checkmate made with both moves stands only when every opponent is
+    /// left in check (or mate); a mate one of the moves makes alone is always allowed.
+    fn checkmates_within(
+        &self,
+        after: &Limits<'_, B>,
+        start: &TurnStart<B>,
+        second: Move,
+        opponents: &[Side],
+    ) -> bool {
+        let mut mated = opponents.iter().copied().filter(|s| after.is_mated(*s));
+        let Some(first_mated) = mated.next() else {
+            return true;
+        };
+        if opponents.iter().all(|s| after.in_check(*s)) {
+            return true;
+        }
+        let first = self.turn.played[0];
+        std::iter::once(first_mated).chain(mated).all(|them| {
+            mated_after(&start.pos, &[first], them) || mated_after(&start.pos, &[second], them)
+        })
+    }
+}
+
+/// The board a turn's moves leave, with the standings it is judged by: what the
+/// limits of a turn of several moves read.
+struct Limits<'a, B: CellSet> {
+    pos: &'a Position<B>,
+    standing: &'a [Standing; MAX_SIDES],
+}
+
+impl<B: CellSet> Limits<'_, B> {
     /// Rule 3: per opponent, the pieces captured and newly attacked are at most one,
     /// unless all but one of the attacks making the new threats are made by pieces that
     /// also attack another opponent. Peterson counts attacks, not pieces: a piece newly
     /// attacked by a forking piece and by one that forks nothing still counts once, and
     /// one attacked by two pieces that fork nothing counts twice.
-    fn new_threats_within_limits(
+    ///
+    /// What `us` attacks is found in one sweep for all the opponents together.
+    fn new_threats_within(
         &self,
         us: Side,
         start: &TurnStart<B>,
-        captures: &[Captured],
+        captured: &dyn Fn(Side) -> usize,
         opponents: &[Side],
     ) -> bool {
+        let targets = opponents.iter().fold(B::EMPTY, |t, o| t | self.targets(*o));
+        let hit = self.pos.attacked_among(us, targets);
         opponents.iter().all(|&them| {
-            let newly = self.attacked_pieces(us, them) & !start.attacked[them.index()];
-            let captured = captures.iter().filter(|c| c.victim == them).count();
+            let newly = hit & self.pos.side_cells(them) & !start.attacked[them.index()];
+            let captured = captured(them);
             if captured + newly.count() as usize <= 1 {
                 return true;
             }
@@ -109,38 +225,31 @@ impl<B: CellSet> Game<B> {
         })
     }
 
+    /// The pieces of `them` anybody may capture.
+    fn targets(&self, them: Side) -> B {
+        self.pos.side_cells(them) & !self.pos.immune()
+    }
+
     /// The pieces of `us` that attack a piece of an opponent other than `them`: their
     /// attacks on `them` are forks, which rule 3 excuses.
     fn forking_pieces(&self, us: Side, them: Side, opponents: &[Side]) -> B {
         let mut forking = B::EMPTY;
         for &other in opponents.iter().filter(|o| **o != them) {
-            for c in self.pos.side_cells(other) & !self.pos.immune() {
+            for c in self.targets(other) {
                 forking |= self.pos.attackers(c, us);
             }
         }
         forking
     }
 
-    /// Rule 4: a checkmate made with both moves stands only when every opponent is
-    /// left in check (or mate); a mate one of the moves makes alone is always allowed.
-    fn checkmates_within_limits(
-        &self,
-        start: &TurnStart<B>,
-        second: Move,
-        opponents: &[Side],
-    ) -> bool {
-        let mated: Vec<Side> = opponents
-            .iter()
-            .copied()
-            .filter(|s| self.is_mated(*s))
-            .collect();
-        if mated.is_empty() || opponents.iter().all(|s| self.in_check(*s)) {
-            return true;
-        }
-        let first = self.turn.played[0];
-        mated.iter().all(|&them| {
-            mated_after(&start.pos, &[first], them) || mated_after(&start.pos, &[second], them)
-        })
+    /// Whether `side`'s royal piece is attacked by a side still in the game.
+    fn in_check(&self, side: Side) -> bool {
+        in_check_on(self.pos, self.standing, side)
+    }
+
+    /// Whether `side` is checkmated on this board.
+    fn is_mated(&self, side: Side) -> bool {
+        is_mated_on(self.pos, self.standing, side)
     }
 }
 
