@@ -268,3 +268,67 @@ fn mated_after<B: CellSet>(pos: &Position<B>, moves: &[Move], them: Side) -> boo
     }
     p.in_check() && !p.has_legal_move()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::Catalog;
+    use crate::game::Step;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+    use std::sync::Arc;
+
+    /// The second moves judged on one board made and taken back are those judged on a
+    /// copy of the game per candidate (the way the limits were first written), at every
+    /// turn of two moves of random 3-player games, captures favoured so that the
+    /// limits' captures, threats and forks all come up.
+    #[test]
+    fn second_moves_on_one_board_are_those_on_a_game_copy() {
+        let catalog = Catalog::builtin();
+        let rules = Arc::clone(catalog.get("hexachess-3").unwrap().rules());
+        let (mut judged, mut refused) = (0, 0);
+        for seed in 0..40 {
+            let mut rng = StdRng::seed_from_u64(seed);
+            let mut g = Game::new(Arc::clone(&rules));
+            for _ in 0..400 {
+                if g.end().is_some() {
+                    break;
+                }
+                if g.turn.moves == 1 {
+                    let fast = g.second_moves();
+                    let moved = g.turn.played[0].to();
+                    let candidates: Vec<Move> = g
+                        .pos
+                        .legal_moves()
+                        .into_iter()
+                        .filter(|m| m.from() != moved)
+                        .collect();
+                    let slow: Vec<Move> = candidates
+                        .iter()
+                        .copied()
+                        .filter(|m| g.turn_within_limits(*m))
+                        .collect();
+                    assert_eq!(fast, slow, "seed {seed}: {}", g.pos.to_fen());
+                    assert_eq!(g.has_second_move(), !slow.is_empty());
+                    judged += 1;
+                    refused += candidates.len() - slow.len();
+                }
+                let steps = g.steps();
+                let captures: Vec<Step> = steps
+                    .iter()
+                    .copied()
+                    .filter(|s| matches!(s, Step::Play(m) if g.pos.is_capture(*m)))
+                    .collect();
+                let step = if !captures.is_empty() && rng.random_bool(0.7) {
+                    captures[rng.random_range(0..captures.len())]
+                } else {
+                    steps[rng.random_range(0..steps.len())]
+                };
+                g.play_unchecked(step);
+            }
+        }
+        // Turns of two moves came up, and the limits turned moves away in them.
+        assert!(judged > 20, "{judged} turns of two moves");
+        assert!(refused > judged, "{refused} moves refused");
+    }
+}
