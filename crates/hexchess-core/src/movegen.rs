@@ -183,6 +183,23 @@ impl<B: CellSet> Position<B> {
         hit
     }
 
+    /// The cells the piece on `from` attacks (empty or not; nothing if the cell is
+    /// empty): [`Position::attacked_among`]'s reach of that one piece, for the rules
+    /// that ask which piece attacks what (a fork).
+    pub(crate) fn attacks_from(&self, from: Cell) -> B {
+        let Some(piece) = self.piece_at(from) else {
+            return B::EMPTY;
+        };
+        let r = &*self.rules;
+        let s = piece.side.index();
+        let km = &r.moves[s][piece.kind.index()];
+        let mut hit = piece_attacks(r, km, from, self.occupied());
+        if let Some(p) = r.pawn.as_ref().filter(|p| p.kind == piece.kind) {
+            hit |= p.capture[s][from.index()];
+        }
+        hit
+    }
+
     /// Every piece of `side` standing on `occupied` that attacks `target` when only the
     /// cells of `occupied` block (for exchange evaluation, where pieces leave one by
     /// one and uncover the sliders behind them).

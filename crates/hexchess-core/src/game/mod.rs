@@ -424,6 +424,13 @@ impl<B: CellSet> Game<B> {
         out
     }
 
+    /// Whether the side to move may end its turn now, after the first move of a turn
+    /// that allows more: [`Game::steps`] lists [`Step::Stop`] then, and this says so
+    /// without judging every second move.
+    pub fn may_stop(&self) -> bool {
+        self.end.is_none() && self.owed[self.pos.turn().index()] == 0 && self.turn.moves > 0
+    }
+
     /// Plays one step without checking it: it must be one of [`Game::steps`] (a
     /// search's fast path; [`Game::play`] checks and reports).
     pub fn play_unchecked(&mut self, step: Step) {

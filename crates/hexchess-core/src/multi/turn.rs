@@ -210,36 +210,21 @@ impl<B: CellSet> Limits<'_, B> {
     ) -> bool {
         let targets = opponents.iter().fold(B::EMPTY, |t, o| t | self.targets(*o));
         let hit = self.pos.attacked_among(us, targets);
+        let mut forks: Option<Forks<B>> = None;
         opponents.iter().all(|&them| {
             let newly = hit & self.pos.side_cells(them) & !start.attacked[them.index()];
             let captured = captured(them);
             if captured + newly.count() as usize <= 1 {
                 return true;
             }
-            let forking = self.forking_pieces(us, them, opponents);
-            let lone: usize = newly
-                .into_iter()
-                .map(|c| (self.pos.attackers(c, us) & !forking).count() as usize)
-                .sum();
-            captured + lone <= 1
+            let forks = forks.get_or_insert_with(|| Forks::new(self.pos, us, targets));
+            captured + forks.lone_attacks(self.targets(them), newly) <= 1
         })
     }
 
     /// The pieces of `them` anybody may capture.
     fn targets(&self, them: Side) -> B {
         self.pos.side_cells(them) & !self.pos.immune()
-    }
-
-    /// The pieces of `us` that attack a piece of an opponent other than `them`: their
-    /// attacks on `them` are forks, which rule 3 excuses.
-    fn forking_pieces(&self, us: Side, them: Side, opponents: &[Side]) -> B {
-        let mut forking = B::EMPTY;
-        for &other in opponents.iter().filter(|o| **o != them) {
-            for c in self.targets(other) {
-                forking |= self.pos.attackers(c, us);
-            }
-        }
-        forking
     }
 
     /// Whether `side`'s royal piece is attacked by a side still in the game.
@@ -250,6 +235,36 @@ impl<B: CellSet> Limits<'_, B> {
     /// Whether `side` is checkmated on this board.
     fn is_mated(&self, side: Side) -> bool {
         is_mated_on(self.pos, self.standing, side)
+    }
+}
+
+/// What each piece of the mover attacks among its opponents' pieces, found once for
+/// rule 3's forks when a turn makes more than one new threat.
+struct Forks<B: CellSet> {
+    /// Each piece of the mover that attacks any target, with the targets it attacks.
+    attacks: Vec<B>,
+}
+
+impl<B: CellSet> Forks<B> {
+    fn new(pos: &Position<B>, us: Side, targets: B) -> Forks<B> {
+        let attacks = pos
+            .side_cells(us)
+            .into_iter()
+            .map(|from| pos.attacks_from(from) & targets)
+            .filter(|a| a.any())
+            .collect();
+        Forks { attacks }
+    }
+
+    /// The attacks on `newly` (pieces of one opponent, whose pieces are `theirs`) made
+    /// by pieces that attack no other opponent: a piece attacked by two such counts
+    /// twice, one attacked by a forking piece alone not at all.
+    fn lone_attacks(&self, theirs: B, newly: B) -> usize {
+        self.attacks
+            .iter()
+            .filter(|a| (**a & !theirs).is_empty())
+            .map(|a| (*a & newly).count() as usize)
+            .sum()
     }
 }
 
@@ -284,6 +299,7 @@ mod tests {
     /// limits' captures, threats and forks all come up.
     #[test]
     fn second_moves_on_one_board_are_those_on_a_game_copy() {
+        // And a turn may stop exactly where its steps list a stop.
         let catalog = Catalog::builtin();
         let rules = Arc::clone(catalog.get("hexachess-3").unwrap().rules());
         let (mut judged, mut refused) = (0, 0);
@@ -314,6 +330,7 @@ mod tests {
                     refused += candidates.len() - slow.len();
                 }
                 let steps = g.steps();
+                assert_eq!(g.may_stop(), steps.contains(&Step::Stop));
                 let captures: Vec<Step> = steps
                     .iter()
                     .copied()

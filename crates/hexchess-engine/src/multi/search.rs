@@ -870,7 +870,7 @@ fn end_turn_with<B: CellSet>(game: &mut Game<B>, step: Step) -> bool {
     if game.turns().len() > before || game.end().is_some() {
         return true;
     }
-    if game.steps().contains(&Step::Stop) {
+    if game.may_stop() {
         game.play_unchecked(Step::Stop);
         return true;
     }
