@@ -128,6 +128,11 @@ pub struct Game<B: CellSet = WideBitboard> {
     pub(crate) start_owed: [u16; MAX_SIDES],
     /// Who ends it at a draw by rule.
     draws: Draws,
+    /// `[side]`: every cell the side attacks on the board as it stands, for the sides
+    /// still in (`None` once the board has changed since they were found). A turn's
+    /// rules (who is in check, who threatens whom) and the engines' evaluation all
+    /// read them, so each turn sweeps every army once.
+    attacks: Option<[B; MAX_SIDES]>,
 }
 
 impl<B: CellSet> Game<B> {
@@ -174,6 +179,7 @@ impl<B: CellSet> Game<B> {
             end: None,
             repetitions,
             draws,
+            attacks: None,
         };
         if game.multi.is_none() {
             game.check_end();
@@ -221,6 +227,7 @@ impl<B: CellSet> Game<B> {
             repetitions: self.repetitions.clone(),
             start_owed: self.owed,
             draws: self.draws,
+            attacks: self.attacks,
         }
     }
 
@@ -442,6 +449,7 @@ impl<B: CellSet> Game<B> {
             }
             Step::Play(mv) if mv.is_edit() => {
                 self.pos.make_move(mv);
+                self.attacks = None;
                 self.owed[us.index()] = 0;
                 self.prepare_moves();
             }
@@ -475,6 +483,7 @@ impl<B: CellSet> Game<B> {
     pub(crate) fn make_move_on_board(&mut self, us: Side, mv: Move) -> Option<Captured> {
         let victim = self.pos.piece_at(mv.to()).filter(|p| p.side != us);
         self.pos.make_move(mv);
+        self.attacks = None;
         let v = victim?;
         if self.pos.rules().is_royal(v.kind) {
             self.knock_out(v.side);
@@ -584,12 +593,14 @@ impl<B: CellSet> Game<B> {
             return;
         }
         for side in self.sides().collect::<Vec<_>>() {
+            if self.standing[side.index()] != Standing::Out && !self.pos.royal_on_board(side) {
+                self.knock_out(side);
+            }
+        }
+        self.attacks = Some(self.find_attacks());
+        for side in self.sides().collect::<Vec<_>>() {
             let i = side.index();
             if self.standing[i] == Standing::Out {
-                continue;
-            }
-            if !self.pos.royal_on_board(side) {
-                self.knock_out(side);
                 continue;
             }
             self.standing[i] = if self.is_mated(side) {
@@ -603,13 +614,43 @@ impl<B: CellSet> Game<B> {
 
     /// Whether `side` is checkmated as the board stands: in check, with no legal move.
     pub(crate) fn is_mated(&self, side: Side) -> bool {
-        is_mated_on(&self.pos, &self.standing, side)
+        self.in_check(side) && is_mated_on(&self.pos, &self.standing, side)
     }
 
     /// Whether `side`'s royal piece is attacked by a side still in the game.
     /// A setup phase has no check: pieces are placed, not played.
     pub fn in_check(&self, side: Side) -> bool {
-        in_check_on(&self.pos, &self.standing, side)
+        let Some(attacks) = &self.attacks else {
+            return in_check_on(&self.pos, &self.standing, side);
+        };
+        if self.pos.phase() != Phase::Play || !self.pos.royal_on_board(side) {
+            return false;
+        }
+        let royal = self.pos.royal_cell(side);
+        self.pos
+            .rules()
+            .enemies(side)
+            .iter()
+            .filter(|e| self.standing[e.index()] != Standing::Out)
+            .any(|e| attacks[e.index()].contains(royal))
+    }
+
+    /// Every cell each side still in attacks, the board as it stands (index by
+    /// [`Side::index`]; a side out attacks nothing). Found once a turn and kept until
+    /// the board changes.
+    pub fn attack_maps(&self) -> [B; MAX_SIDES] {
+        self.attacks.unwrap_or_else(|| self.find_attacks())
+    }
+
+    /// [`Game::attack_maps`], swept army by army.
+    pub(crate) fn find_attacks(&self) -> [B; MAX_SIDES] {
+        let mut attacks = [B::EMPTY; MAX_SIDES];
+        for side in self.sides() {
+            if self.standing[side.index()] != Standing::Out {
+                attacks[side.index()] = self.pos.attacked_among(side, !B::EMPTY);
+            }
+        }
+        attacks
     }
 
     /// Ends the game when the goal is reached or a draw rule applies.
@@ -800,15 +841,16 @@ impl<B: CellSet> Game<B> {
             Threat::Check => B::from_cell(self.pos.royal_cell(us)),
             _ => self.pos.side_cells(us) & !self.pos.immune(),
         };
+        let attacks = self.attack_maps();
         rules
             .enemies(us)
             .iter()
             .copied()
             .filter(|them| self.standing[them.index()] != Standing::Out)
             .filter(|them| {
-                // The cells attacked at all, found in one sweep; only `Hanging` looks
-                // closer at each.
-                let hit = self.pos.attacked_among(*them, targets);
+                // The cells attacked at all, from the side's attack map; only
+                // `Hanging` looks closer at each.
+                let hit = attacks[them.index()] & targets;
                 match multi.threat {
                     Threat::Hanging => hit.any_cell(|c| self.threatens(*them, us, c)),
                     _ => hit.any(),

@@ -29,6 +29,7 @@ pub struct Saved<B: CellSet> {
     immune: B,
     /// A two-player game's repetition count (a game of more sides keys its states).
     repetitions: Option<Repetitions>,
+    attacks: Option<[B; MAX_SIDES]>,
 }
 
 impl<B: CellSet> Game<B> {
@@ -51,6 +52,7 @@ impl<B: CellSet> Game<B> {
             inert: self.pos.inert,
             immune: self.pos.immune(),
             repetitions: self.multi.is_none().then(|| self.repetitions.clone()),
+            attacks: self.attacks,
         }
     }
 
@@ -70,6 +72,7 @@ impl<B: CellSet> Game<B> {
         self.keys_from = saved.keys_from;
         self.keys_halfmove = saved.keys_halfmove;
         self.end = saved.end;
+        self.attacks = saved.attacks;
         if let Some(r) = saved.repetitions {
             self.repetitions = r;
         }
@@ -143,7 +146,7 @@ mod tests {
     /// Everything of a game a step may change, as text.
     fn state<B: CellSet>(g: &Game<B>) -> String {
         format!(
-            "{} {:x} {} {:?} {:?} {:?} {:?} {} {:?} {:?} {} {:?} {} {:?} {:?} {:?}",
+            "{} {:x} {} {:?} {:?} {:?} {:?} {} {:?} {:?} {} {:?} {} {:?} {:?} {:?} {:?}",
             g.pos.to_fen(),
             g.pos.hash(),
             g.pos.history_len(),
@@ -158,6 +161,8 @@ mod tests {
             g.end,
             g.pos.inert,
             g.pos.immune().into_iter().collect::<Vec<_>>(),
+            g.attacks
+                .map(|a| a.map(|b| b.into_iter().collect::<Vec<_>>())),
             g.start
                 .as_ref()
                 .map(|s| (s.pos.to_fen(), s.opponents.clone())),

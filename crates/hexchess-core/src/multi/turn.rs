@@ -11,9 +11,10 @@ impl<B: CellSet> Game<B> {
     /// What the limits compare a turn of several moves with, taken before its first.
     pub(crate) fn turn_start(&self, us: Side) -> TurnStart<B> {
         let opponents = self.opponents(us);
+        let ours = self.attack_maps()[us.index()];
         let mut attacked = [B::EMPTY; MAX_SIDES];
         for &them in &opponents {
-            attacked[them.index()] = self.attacked_pieces(us, them);
+            attacked[them.index()] = ours & self.pos.side_cells(them) & !self.pos.immune();
         }
         TurnStart {
             pos: self.pos.without_history(),
@@ -31,12 +32,6 @@ impl<B: CellSet> Game<B> {
             .copied()
             .filter(|s| self.standing[s.index()] != Standing::Out)
             .collect()
-    }
-
-    /// The pieces of `them` that `us` attacks (immune pieces are never attacked).
-    pub(crate) fn attacked_pieces(&self, us: Side, them: Side) -> B {
-        self.pos
-            .attacked_among(us, self.pos.side_cells(them) & !self.pos.immune())
     }
 
     /// The second moves the turn in progress may have: legal moves of another piece
@@ -299,7 +294,8 @@ mod tests {
     /// limits' captures, threats and forks all come up.
     #[test]
     fn second_moves_on_one_board_are_those_on_a_game_copy() {
-        // And a turn may stop exactly where its steps list a stop.
+        // And a turn may stop exactly where its steps list a stop, and the attack maps
+        // the game keeps are those of its board.
         let catalog = Catalog::builtin();
         let rules = Arc::clone(catalog.get("hexachess-3").unwrap().rules());
         let (mut judged, mut refused) = (0, 0);
@@ -331,6 +327,11 @@ mod tests {
                 }
                 let steps = g.steps();
                 assert_eq!(g.may_stop(), steps.contains(&Step::Stop));
+                assert_eq!(
+                    g.attack_maps(),
+                    g.find_attacks(),
+                    "kept attack maps are fresh"
+                );
                 let captures: Vec<Step> = steps
                     .iter()
                     .copied()

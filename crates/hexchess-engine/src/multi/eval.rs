@@ -141,13 +141,8 @@ pub fn judge_endgame<B: CellSet>(game: &Game<B>, endgame: &Endgame) -> [i32; MAX
 fn scores<B: CellSet>(game: &Game<B>, judged: bool, endgame: Option<&Endgame>) -> [i32; MAX_SIDES] {
     let pos = game.position();
     let radius = board_radius(pos.rules());
-    // Every cell each side attacks, found once for all the sides' scores.
-    let mut attacks = [B::EMPTY; MAX_SIDES];
-    for side in game.sides() {
-        if game.standing(side) != Standing::Out {
-            attacks[side.index()] = pos.attacked_among(side, !B::EMPTY);
-        }
-    }
+    // Every cell each side attacks, found once a turn by the game's rules.
+    let attacks = game.attack_maps();
     let material = endgame.map(|_| material(game));
     let mut out = [0; MAX_SIDES];
     for side in game.sides() {
