@@ -77,6 +77,8 @@ pub struct Board {
     groups: Vec<Vec<Cell>>,
     /// The rank number of each cell (the digits of its name).
     ranks: Vec<u32>,
+    /// The most steps any cell is from the centre.
+    radius: i32,
 }
 
 impl Board {
@@ -112,9 +114,11 @@ impl Board {
             .enumerate()
             .map(|(i, n)| (n.clone(), Cell::from_index(i as u16)))
             .collect();
+        let radius = hexes.iter().map(|h| h.length()).max().unwrap_or(0);
         Ok(Board {
             layout,
             naming,
+            radius,
             hexes,
             lookup,
             names,
@@ -130,6 +134,12 @@ impl Board {
 
     pub fn naming(&self) -> Naming {
         self.naming
+    }
+
+    /// How far the board reaches: the most steps any cell is from the centre (an
+    /// evaluation reads it at every leaf, so it is found once).
+    pub fn radius(&self) -> i32 {
+        self.radius
     }
 
     /// Number of cells.

@@ -852,39 +852,32 @@ impl<B: CellSet> Game<B> {
                 // `Hanging` looks closer at each.
                 let hit = attacks[them.index()] & targets;
                 match multi.threat {
-                    Threat::Hanging => hit.any_cell(|c| self.threatens(*them, us, c)),
+                    Threat::Hanging => {
+                        hit.any_cell(|c| self.threatens_hanging(*them, c, attacks[us.index()]))
+                    }
                     _ => hit.any(),
                 }
             })
             .collect()
     }
 
-    /// Whether `them` threatens `us`'s piece on `c` as the variant reads the word.
-    fn threatens(&self, them: Side, us: Side, c: crate::Cell) -> bool {
-        let attackers = self.pos.attackers(c, them);
-        let Some(multi) = &self.multi else {
-            return !attackers.is_empty();
-        };
-        if attackers.is_empty() {
-            return false;
-        }
-        if multi.threat != Threat::Hanging {
-            return true;
-        }
+    /// Whether a `Hanging` threat is made on `us`'s piece on `c`, which `them`
+    /// attacks: a royal piece, a piece `us` does not defend (`defended`: every cell
+    /// `us` attacks), or one a lesser piece attacks.
+    fn threatens_hanging(&self, them: Side, c: crate::Cell, defended: B) -> bool {
         let rules = self.pos.rules();
-        let Some(target) = self.pos.piece_at(c) else {
+        let (Some(multi), Some(target)) = (&self.multi, self.pos.piece_at(c)) else {
             return false;
         };
-        if rules.is_royal(target.kind) {
+        if rules.is_royal(target.kind) || !defended.contains(c) {
             return true;
         }
-        // Won by a lesser piece, or not defended: the cheaper test first.
         let worth = multi.worth(rules, target.kind);
-        attackers.any_cell(|a| {
+        self.pos.attackers(c, them).any_cell(|a| {
             self.pos
                 .piece_at(a)
                 .is_some_and(|p| multi.worth(rules, p.kind) < worth)
-        }) || !self.pos.is_attacked(c, us)
+        })
     }
 
     /// Pieces of `side` of `kind` lost so far (its start count less those on the board),

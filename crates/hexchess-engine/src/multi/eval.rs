@@ -140,7 +140,7 @@ pub fn judge_endgame<B: CellSet>(game: &Game<B>, endgame: &Endgame) -> [i32; MAX
 
 fn scores<B: CellSet>(game: &Game<B>, judged: bool, endgame: Option<&Endgame>) -> [i32; MAX_SIDES] {
     let pos = game.position();
-    let radius = board_radius(pos.rules());
+    let radius = pos.rules().board().radius();
     // Every cell each side attacks, found once a turn by the game's rules.
     let attacks = game.attack_maps();
     let material = endgame.map(|_| material(game));
@@ -317,16 +317,6 @@ fn mop_up<B: CellSet>(game: &Game<B>, side: Side, material: &[i32; MAX_SIDES], r
         bonus += 10 * king.distance(Hex::new(0, 0)) + 4 * (2 * radius - king.distance(own_king));
     }
     bonus
-}
-
-/// How far the board reaches from the centre.
-fn board_radius<B: CellSet>(rules: &Rules<B>) -> i32 {
-    rules
-        .board()
-        .cells()
-        .map(|c| rules.board().hex(c).distance(Hex::new(0, 0)))
-        .max()
-        .unwrap_or(0)
 }
 
 /// A side's score against the others: its own less their mean, over every seat (a
