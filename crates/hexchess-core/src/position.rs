@@ -294,10 +294,10 @@ impl<B: CellSet> Position<B> {
 
     fn royals(&self, side: Side) -> B {
         let mut b = B::EMPTY;
-        for k in self.rules.kinds() {
-            if self.rules.is_royal(k) {
-                b |= self.kind_bb[k.index()];
-            }
+        let mut kinds = self.rules.royal_kinds;
+        while kinds != 0 {
+            b |= self.kind_bb[kinds.trailing_zeros() as usize];
+            kinds &= kinds - 1;
         }
         b & self.side_bb[side.index()]
     }

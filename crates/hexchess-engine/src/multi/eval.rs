@@ -7,7 +7,7 @@
 
 use hexchess_core::bitboard::CellSet;
 use hexchess_core::game::{Game, Standing};
-use hexchess_core::piece::{Kind, MAX_SIDES, Side};
+use hexchess_core::piece::{Kind, MAX_KINDS, MAX_SIDES, Side};
 use hexchess_core::{Hex, Rules};
 
 /// A side out of the game: below anything a side still playing can score.
@@ -143,13 +143,14 @@ fn scores<B: CellSet>(game: &Game<B>, judged: bool, endgame: Option<&Endgame>) -
     let radius = pos.rules().board().radius();
     // Every cell each side attacks, found once a turn by the game's rules.
     let attacks = game.attack_maps();
-    let material = endgame.map(|_| material(game));
+    let values = kind_values(pos.rules());
+    let material = endgame.map(|_| material(game, &values));
     let mut out = [0; MAX_SIDES];
     for side in game.sides() {
         // A hunted king's checks are the hunt's noise, not its progress: a rook that
         // checks from afar would be paid at every turn.
         let hunted = material.as_ref().is_some_and(|m| is_hunted(game, side, m));
-        let mut score = side_score(game, side, radius, &attacks, endgame, hunted);
+        let mut score = side_score(game, side, radius, &attacks, &values, endgame, hunted);
         if judged {
             score += judgement(game, side, &attacks);
         }
@@ -192,6 +193,7 @@ fn side_score<B: CellSet>(
     side: Side,
     radius: i32,
     attacks: &[B; MAX_SIDES],
+    values: &[i32; MAX_KINDS],
     endgame: Option<&Endgame>,
     hunted: bool,
 ) -> i32 {
@@ -213,7 +215,7 @@ fn side_score<B: CellSet>(
         let Some(piece) = pos.piece_at(c) else {
             continue;
         };
-        let value = kind_value(rules, piece.kind);
+        let value = values[piece.kind.index()];
         score += value;
         if rules.is_royal(piece.kind) {
             // Attacks on the cells around the king.
@@ -250,20 +252,28 @@ fn side_score<B: CellSet>(
 const CHECKED: i32 = 60;
 
 /// Each side's material but its king's, by [`kind_value`] (index by [`Side::index`]).
-fn material<B: CellSet>(game: &Game<B>) -> [i32; MAX_SIDES] {
+fn material<B: CellSet>(game: &Game<B>, values: &[i32; MAX_KINDS]) -> [i32; MAX_SIDES] {
     let pos = game.position();
     let rules = pos.rules();
     let mut out = [0; MAX_SIDES];
     for side in game.sides() {
-        out[side.index()] = pos
-            .side_cells(side)
-            .into_iter()
-            .filter_map(|c| pos.piece_at(c))
-            .filter(|p| !rules.is_royal(p.kind))
-            .map(|p| kind_value(rules, p.kind))
+        out[side.index()] = rules
+            .kinds()
+            .filter(|k| !rules.is_royal(*k))
+            .map(|k| i32::from(pos.count(side, k)) * values[k.index()])
             .sum();
     }
     out
+}
+
+/// [`kind_value`] of every kind of the variant (index by [`Kind::index`]), read once
+/// per evaluation rather than once per piece.
+fn kind_values<B: CellSet>(rules: &Rules<B>) -> [i32; MAX_KINDS] {
+    let mut values = [0; MAX_KINDS];
+    for k in rules.kinds() {
+        values[k.index()] = kind_value(rules, k);
+    }
+    values
 }
 
 /// A bare king's enemy: at most this much left beside the king (a minor piece, or a
