@@ -9,6 +9,7 @@
 //! position does ([`Position::outcome`]); a game of more sides follows the rules its
 //! variant adds ([`crate::multi`]).
 
+mod attacks;
 mod notation;
 mod report;
 mod start;
@@ -30,6 +31,7 @@ use crate::outcome::{GameOutcome, Repetitions, Termination};
 use crate::piece::{Kind, MAX_SIDES, Piece, Side};
 use crate::position::{Phase, Position};
 use crate::rules::Rules;
+use attacks::AttackMaps;
 
 /// Where a side stands in the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -128,11 +130,10 @@ pub struct Game<B: CellSet = WideBitboard> {
     pub(crate) start_owed: [u16; MAX_SIDES],
     /// Who ends it at a draw by rule.
     draws: Draws,
-    /// `[side]`: every cell the side attacks on the board as it stands, for the sides
-    /// still in (`None` once the board has changed since they were found). A turn's
-    /// rules (who is in check, who threatens whom) and the engines' evaluation all
-    /// read them, so each turn sweeps every army once.
-    attacks: Option<[B; MAX_SIDES]>,
+    /// Every side's attack map. A turn's rules (who is in check, who threatens
+    /// whom) and the engines' evaluation all read them, so each turn sweeps only the
+    /// armies whose attacks the last turn changed.
+    attacks: AttackMaps<B>,
 }
 
 impl<B: CellSet> Game<B> {
@@ -179,7 +180,7 @@ impl<B: CellSet> Game<B> {
             end: None,
             repetitions,
             draws,
-            attacks: None,
+            attacks: AttackMaps::unknown(),
         };
         if game.multi.is_none() {
             game.check_end();
@@ -448,8 +449,8 @@ impl<B: CellSet> Game<B> {
                 self.end_turn(us);
             }
             Step::Play(mv) if mv.is_edit() => {
+                self.attacks.board_changed();
                 self.pos.make_move(mv);
-                self.attacks = None;
                 self.owed[us.index()] = 0;
                 self.prepare_moves();
             }
@@ -482,8 +483,8 @@ impl<B: CellSet> Game<B> {
     /// out after the turn whichever move took the king. Returns the capture, if any.
     pub(crate) fn make_move_on_board(&mut self, us: Side, mv: Move) -> Option<Captured> {
         let victim = self.pos.piece_at(mv.to()).filter(|p| p.side != us);
+        self.attacks.before_move(us, mv, victim.map(|v| v.side));
         self.pos.make_move(mv);
-        self.attacks = None;
         let v = victim?;
         if self.pos.rules().is_royal(v.kind) {
             self.knock_out(v.side);
@@ -597,7 +598,7 @@ impl<B: CellSet> Game<B> {
                 self.knock_out(side);
             }
         }
-        self.attacks = Some(self.find_attacks());
+        self.attacks = self.attacks.refreshed(&self.pos, self.sides_standing());
         for side in self.sides().collect::<Vec<_>>() {
             let i = side.index();
             if self.standing[i] == Standing::Out {
@@ -620,7 +621,7 @@ impl<B: CellSet> Game<B> {
     /// Whether `side`'s royal piece is attacked by a side still in the game.
     /// A setup phase has no check: pieces are placed, not played.
     pub fn in_check(&self, side: Side) -> bool {
-        let Some(attacks) = &self.attacks else {
+        let Some(attacks) = self.attacks.fresh() else {
             return in_check_on(&self.pos, &self.standing, side);
         };
         if self.pos.phase() != Phase::Play || !self.pos.royal_on_board(side) {
@@ -636,21 +637,30 @@ impl<B: CellSet> Game<B> {
     }
 
     /// Every cell each side still in attacks, the board as it stands (index by
-    /// [`Side::index`]; a side out attacks nothing). Found once a turn and kept until
-    /// the board changes.
+    /// [`Side::index`]; a side out attacks nothing). Kept from turn to turn; only the
+    /// maps a move changed are swept again.
     pub fn attack_maps(&self) -> [B; MAX_SIDES] {
-        self.attacks.unwrap_or_else(|| self.find_attacks())
+        match self.attacks.fresh() {
+            Some(maps) => *maps,
+            None => *self
+                .attacks
+                .refreshed(&self.pos, self.sides_standing())
+                .maps(),
+        }
     }
 
-    /// [`Game::attack_maps`], swept army by army.
+    /// Each side of the game, and whether it is still in.
+    fn sides_standing(&self) -> impl Iterator<Item = (Side, bool)> + use<'_, B> {
+        self.sides()
+            .map(|s| (s, self.standing[s.index()] != Standing::Out))
+    }
+
+    /// [`Game::attack_maps`], every army swept (what the kept maps must equal).
+    #[cfg(test)]
     pub(crate) fn find_attacks(&self) -> [B; MAX_SIDES] {
-        let mut attacks = [B::EMPTY; MAX_SIDES];
-        for side in self.sides() {
-            if self.standing[side.index()] != Standing::Out {
-                attacks[side.index()] = self.pos.attacked_among(side, !B::EMPTY);
-            }
-        }
-        attacks
+        *AttackMaps::unknown()
+            .refreshed(&self.pos, self.sides_standing())
+            .maps()
     }
 
     /// Ends the game when the goal is reached or a draw rule applies.

@@ -7,6 +7,7 @@ use crate::multi::rounds::CaptureLog;
 use crate::outcome::{GameOutcome, Repetitions};
 use crate::piece::{MAX_SIDES, Side};
 
+use super::attacks::AttackMaps;
 use super::{Game, Standing, Step, TurnStart, TurnState};
 
 /// A game's state before some steps, for [`Game::restore`]: everything a step may
@@ -29,7 +30,7 @@ pub struct Saved<B: CellSet> {
     immune: B,
     /// A two-player game's repetition count (a game of more sides keys its states).
     repetitions: Option<Repetitions>,
-    attacks: Option<[B; MAX_SIDES]>,
+    attacks: AttackMaps<B>,
 }
 
 impl<B: CellSet> Game<B> {
@@ -161,8 +162,7 @@ mod tests {
             g.end,
             g.pos.inert,
             g.pos.immune().into_iter().collect::<Vec<_>>(),
-            g.attacks
-                .map(|a| a.map(|b| b.into_iter().collect::<Vec<_>>())),
+            g.attacks,
             g.start
                 .as_ref()
                 .map(|s| (s.pos.to_fen(), s.opponents.clone())),

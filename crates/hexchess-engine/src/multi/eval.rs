@@ -486,7 +486,7 @@ mod tests {
             judge(&edge)[white.index()] - judge(&centre)[white.index()]
         );
         // Nobody is paid while the bare side has more than a minor piece.
-        let material = material(&edge);
+        let material = material(&edge, &kind_values(edge.position().rules()));
         assert_eq!(material[white.index()], 0);
         assert!(material[black.index()] >= HUNTING_LEAD);
     }
