@@ -1,6 +1,7 @@
 //! Turns of several moves (docs/rules.md §13.2): a side threatened by several
 //! opponents moves as many pieces, within Peterson's limits.
 
+use crate::Cell;
 use crate::bitboard::CellSet;
 use crate::game::{Game, Standing, TurnStart, in_check_on, is_mated_on};
 use crate::moves::Move;
@@ -73,12 +74,20 @@ impl<B: CellSet> Game<B> {
             return;
         };
         let mut board = self.pos.without_history();
-        let opponents = self.opponents(self.pos.turn());
+        let us = self.pos.turn();
+        let opponents = self.opponents(us);
+        let before = PieceAttacks::new(&self.pos, us);
+        let mut after = Vec::new();
         for m in candidates {
             let allowed = if self.takes_royal(m) {
                 self.turn_within_limits(m)
             } else {
-                self.quiet_second_within_limits(&mut board, start, &opponents, m)
+                let mut second = QuietSecond {
+                    board: &mut board,
+                    before: &before,
+                    after: &mut after,
+                };
+                self.quiet_second_within_limits(&mut second, start, &opponents, m)
             };
             if allowed && !f(m) {
                 return;
@@ -95,16 +104,17 @@ impl<B: CellSet> Game<B> {
     }
 
     /// [`Game::turn_within_limits`] for a second move that takes no royal piece, made
-    /// on `board` (the game's board, given back as it was): the standings and the
+    /// on the game's board copy (given back as it was): the standings and the
     /// opponents are the game's own.
     fn quiet_second_within_limits(
         &self,
-        board: &mut Position<B>,
+        scratch: &mut QuietSecond<'_, B>,
         start: &TurnStart<B>,
         opponents: &[Side],
         second: Move,
     ) -> bool {
         let us = self.pos.turn();
+        let board = &mut *scratch.board;
         let victim = board.piece_at(second.to()).filter(|p| p.side != us);
         let captured = |them: Side| {
             let before = self
@@ -119,11 +129,13 @@ impl<B: CellSet> Game<B> {
             return false;
         }
         board.make_move(second);
+        scratch.before.after_move(board, second, scratch.after);
         let limits = Limits {
             pos: board,
             standing: &self.standing,
+            mover: scratch.after,
         };
-        let ok = limits.new_threats_within(us, start, &captured, opponents)
+        let ok = limits.new_threats_within(start, &captured, opponents)
             && self.checkmates_within(&limits, start, second, opponents);
         board.unmake_move();
         ok
@@ -149,12 +161,14 @@ impl<B: CellSet> Game<B> {
         let captured = |them: Side| captures.iter().filter(|c| c.victim == them).count();
         let one_capture_each = start.opponents.iter().all(|them| captured(*them) <= 1);
         let opponents = after.opponents(us);
+        let mover = PieceAttacks::new(&after.pos, us).attacks;
         let limits = Limits {
             pos: &after.pos,
             standing: &after.standing,
+            mover: &mover,
         };
         one_capture_each
-            && limits.new_threats_within(us, start, &captured, &opponents)
+            && limits.new_threats_within(start, &captured, &opponents)
             && after.checkmates_within(&limits, start, second, &opponents)
     }
 
@@ -186,6 +200,8 @@ impl<B: CellSet> Game<B> {
 struct Limits<'a, B: CellSet> {
     pos: &'a Position<B>,
     standing: &'a [Standing; MAX_SIDES],
+    /// What each piece of the mover attacks on `pos` (every cell, in no set order).
+    mover: &'a [B],
 }
 
 impl<B: CellSet> Limits<'_, B> {
@@ -195,26 +211,36 @@ impl<B: CellSet> Limits<'_, B> {
     /// attacked by a forking piece and by one that forks nothing still counts once, and
     /// one attacked by two pieces that fork nothing counts twice.
     ///
-    /// What `us` attacks is found in one sweep for all the opponents together.
+    /// Read from what each piece of the mover attacks, for all the opponents together.
     fn new_threats_within(
         &self,
-        us: Side,
         start: &TurnStart<B>,
         captured: &dyn Fn(Side) -> usize,
         opponents: &[Side],
     ) -> bool {
         let targets = opponents.iter().fold(B::EMPTY, |t, o| t | self.targets(*o));
-        let hit = self.pos.attacked_among(us, targets);
-        let mut forks: Option<Forks<B>> = None;
+        let hit = self.mover.iter().fold(B::EMPTY, |h, a| h | *a) & targets;
         opponents.iter().all(|&them| {
             let newly = hit & self.pos.side_cells(them) & !start.attacked[them.index()];
             let captured = captured(them);
             if captured + newly.count() as usize <= 1 {
                 return true;
             }
-            let forks = forks.get_or_insert_with(|| Forks::new(self.pos, us, targets));
-            captured + forks.lone_attacks(self.targets(them), newly) <= 1
+            captured + self.lone_attacks(targets, self.targets(them), newly) <= 1
         })
+    }
+
+    /// The attacks on `newly` (pieces of one opponent, whose pieces are `theirs`,
+    /// among all the opponents' `targets`) made by pieces that attack no other
+    /// opponent: a piece attacked by two such counts twice, one attacked by a forking
+    /// piece alone not at all.
+    fn lone_attacks(&self, targets: B, theirs: B, newly: B) -> usize {
+        self.mover
+            .iter()
+            .map(|a| *a & targets)
+            .filter(|a| (*a & !theirs).is_empty())
+            .map(|a| (a & newly).count() as usize)
+            .sum()
     }
 
     /// The pieces of `them` anybody may capture.
@@ -233,34 +259,53 @@ impl<B: CellSet> Limits<'_, B> {
     }
 }
 
-/// What each piece of the mover attacks among its opponents' pieces, found once for
-/// rule 3's forks when a turn makes more than one new threat.
-struct Forks<B: CellSet> {
-    /// Each piece of the mover that attacks any target, with the targets it attacks.
+/// What each piece of one side attacks, found once on the board a turn's first move
+/// left, so that each candidate second move sweeps again only the pieces it changes.
+struct PieceAttacks<B: CellSet> {
+    cells: Vec<Cell>,
+    /// `[i]`: every cell the piece on `cells[i]` attacks.
     attacks: Vec<B>,
 }
 
-impl<B: CellSet> Forks<B> {
-    fn new(pos: &Position<B>, us: Side, targets: B) -> Forks<B> {
-        let attacks = pos
-            .side_cells(us)
-            .into_iter()
-            .map(|from| pos.attacks_from(from) & targets)
-            .filter(|a| a.any())
-            .collect();
-        Forks { attacks }
+impl<B: CellSet> PieceAttacks<B> {
+    fn new(pos: &Position<B>, side: Side) -> PieceAttacks<B> {
+        let cells: Vec<Cell> = pos.side_cells(side).into_iter().collect();
+        let attacks = cells.iter().map(|c| pos.attacks_from(*c)).collect();
+        PieceAttacks { cells, attacks }
     }
 
-    /// The attacks on `newly` (pieces of one opponent, whose pieces are `theirs`) made
-    /// by pieces that attack no other opponent: a piece attacked by two such counts
-    /// twice, one attacked by a forking piece alone not at all.
-    fn lone_attacks(&self, theirs: B, newly: B) -> usize {
-        self.attacks
-            .iter()
-            .filter(|a| (**a & !theirs).is_empty())
-            .map(|a| (*a & newly).count() as usize)
-            .sum()
+    /// Into `out`, what each piece attacks on `after`, the board once `m` (a move of
+    /// this side's) is made. A piece's attacks change only when it moved, or when the
+    /// cell left or entered is one it attacked (its slides stop at the first piece met,
+    /// whose cell it attacks); castling and en passant change more cells, so every
+    /// piece is swept again after them.
+    fn after_move(&self, after: &Position<B>, m: Move, out: &mut Vec<B>) {
+        out.clear();
+        if m.castling().is_some() || m.is_en_passant() || m.is_off_board() {
+            let side = after.piece_at(m.to()).map(|p| p.side);
+            let cells = side.map_or(B::EMPTY, |s| after.side_cells(s));
+            out.extend(cells.into_iter().map(|c| after.attacks_from(c)));
+            return;
+        }
+        let (from, to) = (m.from(), m.to());
+        for (cell, attacks) in self.cells.iter().zip(&self.attacks) {
+            out.push(if *cell == from {
+                after.attacks_from(to)
+            } else if attacks.contains(from) || attacks.contains(to) {
+                after.attacks_from(*cell)
+            } else {
+                *attacks
+            });
+        }
     }
+}
+
+/// A board to make each candidate second move on, what the mover attacked before it,
+/// and room for what it attacks after.
+struct QuietSecond<'a, B: CellSet> {
+    board: &'a mut Position<B>,
+    before: &'a PieceAttacks<B>,
+    after: &'a mut Vec<B>,
 }
 
 /// Whether `them` is checkmated after `moves` played from `pos` (false if one of them
