@@ -883,11 +883,11 @@ impl<B: CellSet> Game<B> {
             return true;
         }
         let worth = multi.worth(rules, target.kind);
-        self.pos.attackers(c, them).any_cell(|a| {
-            self.pos
-                .piece_at(a)
-                .is_some_and(|p| multi.worth(rules, p.kind) < worth)
-        })
+        let lesser = rules
+            .kinds()
+            .filter(|k| multi.worth(rules, *k) < worth)
+            .fold(B::EMPTY, |b, k| b | self.pos.kind_cells(them, k));
+        lesser.any() && self.pos.attacked_with(c, them, self.pos.occupied(), lesser)
     }
 
     /// Pieces of `side` of `kind` lost so far (its start count less those on the board),

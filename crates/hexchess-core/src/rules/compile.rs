@@ -121,6 +121,7 @@ impl<B: CellSet> Rules<B> {
             directions,
             rays,
             ascending,
+            steps,
         } = geometry;
         let colour_symmetric = seats.count == 2
             && is_colour_symmetric(
@@ -140,6 +141,7 @@ impl<B: CellSet> Rules<B> {
             directions,
             rays,
             ascending,
+            steps,
             leap_attackers,
             leapers,
             slide_classes,
@@ -344,22 +346,30 @@ struct Geometry<B: CellSet> {
     /// `rays[dir * B::CAPACITY + cell]`.
     rays: Vec<B>,
     ascending: [bool; MAX_DIRECTIONS],
+    /// `[cell]`: the cells one step from it along each direction.
+    steps: Vec<B>,
 }
 
 impl<B: CellSet> Geometry<B> {
     fn new(board: &Board, directions: Vec<Hex>) -> Geometry<B> {
         let mut rays = vec![B::EMPTY; directions.len() * B::CAPACITY];
         let mut ascending = [false; MAX_DIRECTIONS];
+        let mut steps = vec![B::EMPTY; board.len()];
         for (d, v) in directions.iter().enumerate() {
             ascending[d] = v.q() > 0 || (v.q() == 0 && v.r() > 0);
             for c in board.cells() {
-                rays[d * B::CAPACITY + c.index()] = board.ray(c, *v).into_iter().collect();
+                let ray = board.ray(c, *v);
+                if let Some(first) = ray.first() {
+                    steps[c.index()].insert(*first);
+                }
+                rays[d * B::CAPACITY + c.index()] = ray.into_iter().collect();
             }
         }
         Geometry {
             directions,
             rays,
             ascending,
+            steps,
         }
     }
 

@@ -353,6 +353,8 @@ pub struct Rules<B: CellSet = Bitboard> {
     rays: Vec<B>,
     /// Whether cell indices grow along each direction.
     ascending: [bool; MAX_DIRECTIONS],
+    /// `[cell]`: the cells one step from it along each slide direction.
+    steps: Vec<B>,
     /// `[side][kind]`: per cell, the cells from which that piece attacks it by a leap
     /// (pawn captures included). Empty for kinds that never leap-capture.
     pub(crate) leap_attackers: [Vec<Vec<B>>; MAX_SIDES],
@@ -703,14 +705,7 @@ impl<B: CellSet> Rules<B> {
     /// The cells one step from `c` along each slide direction: a royal piece's
     /// surroundings, as an evaluation reads them.
     pub fn steps_from(&self, c: Cell) -> B {
-        (0..self.directions.len()).fold(B::EMPTY, |near, d| {
-            let ray = self.ray(d as u8, c);
-            near | if self.ascending[d] {
-                B::first_up(ray, ray)
-            } else {
-                B::first_down(ray, ray)
-            }
-        })
+        self.steps[c.index()]
     }
 
     /// Cells along direction `dir` from `c`, to the edge.
@@ -742,5 +737,33 @@ impl<B: CellSet> Rules<B> {
         } else {
             set.last()
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::bitboard::{CellSet, WideBitboard};
+    use crate::catalog::Catalog;
+
+    /// The cells one step away, kept per cell, are the first cell of each ray (the
+    /// way they were read before they were kept), on every built-in board.
+    #[test]
+    fn steps_from_a_cell_are_the_first_cells_of_its_rays() {
+        let catalog = Catalog::builtin();
+        let mut checked = 0;
+        for id in ["glinski", "mccooey", "grand", "hexachess-3", "hexachess-4"] {
+            let rules = catalog.get(id).unwrap().rules();
+            for c in rules.board().cells() {
+                let mut near = WideBitboard::EMPTY;
+                for d in 0..rules.directions.len() {
+                    if let Some(first) = rules.board().ray(c, rules.directions[d]).first() {
+                        near.insert(*first);
+                    }
+                }
+                assert_eq!(rules.steps_from(c), near, "{id} {}", rules.board().name(c));
+                checked += usize::from(CellSet::count(near) >= 6);
+            }
+        }
+        assert!(checked > 300, "{checked} cells with six neighbours or more");
     }
 }
