@@ -70,7 +70,7 @@ impl<B: CellSet> Game<B> {
         let candidates = self.pos.legal_moves().into_iter();
         let mut candidates = candidates.filter(|m| m.from() != moved);
         let Some(start) = &self.start else {
-            candidates.all(|m| f(m));
+            candidates.all(f);
             return;
         };
         let mut board = self.pos.without_history();
