@@ -615,25 +615,18 @@ impl<B: CellSet> Game<B> {
 
     /// Whether `side` is checkmated as the board stands: in check, with no legal move.
     pub(crate) fn is_mated(&self, side: Side) -> bool {
-        self.in_check(side) && is_mated_on(&self.pos, &self.standing, side)
+        self.in_check(side) && no_legal_move_on(&self.pos, side)
     }
 
     /// Whether `side`'s royal piece is attacked by a side still in the game.
     /// A setup phase has no check: pieces are placed, not played.
     pub fn in_check(&self, side: Side) -> bool {
-        let Some(attacks) = self.attacks.fresh() else {
-            return in_check_on(&self.pos, &self.standing, side);
-        };
-        if self.pos.phase() != Phase::Play || !self.pos.royal_on_board(side) {
-            return false;
+        match self.attacks.fresh() {
+            Some(maps) => royal_attacked(&self.pos, &self.standing, side, |e, royal| {
+                maps[e.index()].contains(royal)
+            }),
+            None => in_check_on(&self.pos, &self.standing, side),
         }
-        let royal = self.pos.royal_cell(side);
-        self.pos
-            .rules()
-            .enemies(side)
-            .iter()
-            .filter(|e| self.standing[e.index()] != Standing::Out)
-            .any(|e| attacks[e.index()].contains(royal))
     }
 
     /// Every cell each side still in attacks, the board as it stands (index by
@@ -923,9 +916,11 @@ pub(crate) fn is_mated_on<B: CellSet>(
     standing: &[Standing; MAX_SIDES],
     side: Side,
 ) -> bool {
-    if !in_check_on(pos, standing, side) {
-        return false;
-    }
+    in_check_on(pos, standing, side) && no_legal_move_on(pos, side)
+}
+
+/// Whether `side` would have no legal move on `pos` if it were its turn.
+fn no_legal_move_on<B: CellSet>(pos: &Position<B>, side: Side) -> bool {
     let mut pos = pos.without_history();
     if pos.turn() != side {
         pos.make_pass(side);
@@ -940,6 +935,17 @@ pub(crate) fn in_check_on<B: CellSet>(
     standing: &[Standing; MAX_SIDES],
     side: Side,
 ) -> bool {
+    royal_attacked(pos, standing, side, |e, royal| pos.is_attacked(royal, e))
+}
+
+/// Whether `side`'s royal piece is attacked by a side still in the game, as
+/// `attacks(enemy, royal cell)` says (asked of the board, or read from attack maps).
+fn royal_attacked<B: CellSet>(
+    pos: &Position<B>,
+    standing: &[Standing; MAX_SIDES],
+    side: Side,
+    attacks: impl Fn(Side, crate::Cell) -> bool,
+) -> bool {
     if pos.phase() != Phase::Play || !pos.royal_on_board(side) {
         return false;
     }
@@ -948,5 +954,5 @@ pub(crate) fn in_check_on<B: CellSet>(
         .enemies(side)
         .iter()
         .filter(|e| standing[e.index()] != Standing::Out)
-        .any(|e| pos.is_attacked(royal, *e))
+        .any(|e| attacks(*e, royal))
 }

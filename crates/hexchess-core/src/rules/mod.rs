@@ -745,8 +745,9 @@ mod tests {
     use crate::bitboard::{CellSet, WideBitboard};
     use crate::catalog::Catalog;
 
-    /// The cells one step away, kept per cell, are the first cell of each ray (the
-    /// way they were read before they were kept), on every built-in board.
+    /// The cells one step away, kept per cell (from the board's rays of cells), are
+    /// the first cell of each compiled ray read as slides read it (the way they were
+    /// found before they were kept), on every built-in board.
     #[test]
     fn steps_from_a_cell_are_the_first_cells_of_its_rays() {
         let catalog = Catalog::builtin();
@@ -756,9 +757,12 @@ mod tests {
             for c in rules.board().cells() {
                 let mut near = WideBitboard::EMPTY;
                 for d in 0..rules.directions.len() {
-                    if let Some(first) = rules.board().ray(c, rules.directions[d]).first() {
-                        near.insert(*first);
-                    }
+                    let ray = rules.ray(d as u8, c);
+                    near |= if rules.ascending[d] {
+                        WideBitboard::first_up(ray, ray)
+                    } else {
+                        WideBitboard::first_down(ray, ray)
+                    };
                 }
                 assert_eq!(rules.steps_from(c), near, "{id} {}", rules.board().name(c));
                 checked += usize::from(CellSet::count(near) >= 6);
