@@ -904,6 +904,21 @@ impl<'a> Builder<'a> {
     /// move checks costs an attack test, and a move into a position already decided
     /// may not need it.
     fn moves_asking(&self, a: &Arrangement, quiet: bool, f: Visit<'a, '_>) -> ControlFlow<()> {
+        self.moves_from(a, quiet, 0, &mut |_, step, left_out| f(step, left_out))
+    }
+
+    /// [`Builder::moves_asking`] from the move numbered `skip` on, each move given with
+    /// its number: a look that stopped at a move can start there the next time, the
+    /// moves before it leading into positions already decided, without working out
+    /// where they lead again. The numbers count every target of every man (pawns:
+    /// every step given), in the one order an arrangement's moves always take.
+    fn moves_from(
+        &self,
+        a: &Arrangement,
+        quiet: bool,
+        skip: usize,
+        f: &mut impl FnMut(usize, Step<'a>, &dyn Fn() -> bool) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
         let stm = a.stm;
         let k = self.men.len();
         let occupied = a.sides[0] | a.sides[1];
@@ -912,9 +927,16 @@ impl<'a> Builder<'a> {
         } else {
             None
         };
+        let mut n = 0;
         for &j in &self.slots[stm] {
             if self.pawn[j] {
-                self.pawn_moves(a, anchor, j, quiet, f)?;
+                self.pawn_moves(a, anchor, j, quiet, &mut |step, left_out| {
+                    n += 1;
+                    if n <= skip {
+                        return ControlFlow::Continue(());
+                    }
+                    f(n - 1, step, left_out)
+                })?;
                 continue;
             }
             let from = self.cells[a.cells[j] as usize];
@@ -926,7 +948,16 @@ impl<'a> Builder<'a> {
             } else {
                 reach & a.sides[1 - stm]
             };
+            let count = targets.count() as usize;
+            if n + count <= skip {
+                n += count;
+                continue;
+            }
             for t in targets {
+                n += 1;
+                if n <= skip {
+                    continue;
+                }
                 let mut cells = a.cells;
                 cells[j] = t.index() as u8;
                 let capture = a.sides[1 - stm].contains(t);
@@ -945,7 +976,9 @@ impl<'a> Builder<'a> {
                     }
                     Step::Quiet(child)
                 };
-                self.emit(a, j, t, capture, None, step, f)?;
+                self.emit(a, j, t, capture, None, step, &mut |step, left_out| {
+                    f(n - 1, step, left_out)
+                })?;
             }
         }
         ControlFlow::Continue(())
@@ -955,7 +988,7 @@ impl<'a> Builder<'a> {
     /// to `f`, with the test of whether the restriction forbids it.
     #[allow(clippy::too_many_arguments)]
     #[inline]
-    fn emit(
+    fn emit<F>(
         &self,
         a: &Arrangement,
         j: usize,
@@ -963,8 +996,11 @@ impl<'a> Builder<'a> {
         capture: bool,
         promoted: Option<Kind>,
         step: Step<'a>,
-        f: Visit<'a, '_>,
-    ) -> ControlFlow<()> {
+        f: &mut F,
+    ) -> ControlFlow<()>
+    where
+        F: FnMut(Step<'a>, &dyn Fn() -> bool) -> ControlFlow<()> + ?Sized,
+    {
         let left_out = || match self.restriction.filter(|r| r.side().index() == a.stm) {
             None => false,
             Some(Restriction::NoChecks(_)) => self.gives_check(a, j, t, promoted),

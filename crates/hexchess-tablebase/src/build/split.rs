@@ -21,7 +21,7 @@
 
 use std::ops::ControlFlow;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 use hexchess_core::Rules;
 
@@ -122,6 +122,7 @@ impl Builder<'_> {
     /// defender's positions are looked at by their moves.
     fn grow(&self, attacker: usize, won: &Bits, ctl: &mut Control) -> Result<(), TableError> {
         let marked = Bits::new(self.codes.len());
+        let resume = Resume::new(self, 1 - attacker);
         for class in 0..=self.classes {
             // Every open position of the class is looked at once...
             let mut found = self.sweep(ctl, None, |b, i| {
@@ -129,7 +130,7 @@ impl Builder<'_> {
                     return false;
                 }
                 let a = b.arrangement(i);
-                b.in_class(&a, class) && b.look(&a, i, attacker, won, &marked)
+                b.in_class(&a, class) && b.look(&a, i, attacker, won, &marked, &resume)
             })?;
             // ...and then only those a new win may have decided, until none is.
             let mut sweeps = 1;
@@ -138,7 +139,7 @@ impl Builder<'_> {
                     (ctl.progress)(&format!("  sweep {sweeps}: {found} found won"));
                 }
                 found = self.sweep(ctl, Some(&marked), |b, i| {
-                    !won.get(i) && b.look(&b.arrangement(i), i, attacker, won, &marked)
+                    !won.get(i) && b.look(&b.arrangement(i), i, attacker, won, &marked, &resume)
                 })?;
                 sweeps += 1;
             }
@@ -187,8 +188,16 @@ impl Builder<'_> {
     /// is marked won, with the attacker's positions that move into it when the
     /// defender is to move there, and the defender's positions that move into those
     /// are marked for a look.
-    fn look(&self, a: &Arrangement, i: usize, attacker: usize, won: &Bits, marked: &Bits) -> bool {
-        if !self.attacker_wins(a, attacker, won) {
+    fn look(
+        &self,
+        a: &Arrangement,
+        i: usize,
+        attacker: usize,
+        won: &Bits,
+        marked: &Bits,
+        resume: &Resume,
+    ) -> bool {
+        if !self.attacker_wins(a, i, attacker, won, resume) {
             return false;
         }
         won.set(i);
@@ -228,12 +237,20 @@ impl Builder<'_> {
     /// Whether, by `won`, the attacker has a move into a win at `a` (of those its
     /// position is looked at for: see [`Builder::grow`]), or the defender has moves
     /// and each one it is allowed leads into a win (or it has only checks).
-    fn attacker_wins(&self, a: &Arrangement, attacker: usize, won: &Bits) -> bool {
+    fn attacker_wins(
+        &self,
+        a: &Arrangement,
+        i: usize,
+        attacker: usize,
+        won: &Bits,
+        resume: &Resume,
+    ) -> bool {
         let attacking = a.stm == attacker;
+        let skip = if attacking { 0 } else { resume.get(i) };
         // The attacker's quiet moves are not looked at: see `grow`.
         let quiet = !attacking || self.classes > 0;
         let (mut moved, mut left_out) = (false, false);
-        let flow = self.moves_asking(a, quiet, &mut |step, forbidden| {
+        let flow = self.moves_from(a, quiet, skip, &mut |n, step, forbidden| {
             let wins = match step {
                 // Not given by `moves_asking`: it asks.
                 Step::LeftOut => return ControlFlow::Continue(()),
@@ -250,6 +267,9 @@ impl Builder<'_> {
             }
             moved = true;
             if wins == attacking {
+                if !attacking {
+                    resume.set(i, n);
+                }
                 ControlFlow::Break(())
             } else {
                 ControlFlow::Continue(())
@@ -276,6 +296,48 @@ impl Builder<'_> {
         } else {
             own && replies.all(|w| w)
         }
+    }
+}
+
+/// Where the last look at each of the defender's positions stopped: the number of the
+/// move that led out of the wins (see [`Builder::moves_from`]). The moves before it led
+/// into wins, and a win stays one, so the next look starts there; a position is looked
+/// at again each time a move of it may have come to lead into a win, and most looks
+/// failed again at once but worked out every move before the one that stops them.
+///
+/// Half a byte a position, the defender's half of the table (side to move is the
+/// index's first split): 270 MB at five men on 91 cells, where a byte would pass the
+/// memory aim. A look stopped at move [`Resume::MOST`] or later starts at that one.
+struct Resume {
+    /// The slot of the defender's first position.
+    start: usize,
+    nibbles: Vec<AtomicU8>,
+}
+
+impl Resume {
+    const MOST: usize = 15;
+
+    fn new(b: &Builder, defender: usize) -> Resume {
+        let half = b.codes.len() / 2;
+        Resume {
+            start: defender * half,
+            nibbles: (0..half.div_ceil(2)).map(|_| AtomicU8::new(0)).collect(),
+        }
+    }
+
+    fn get(&self, i: usize) -> usize {
+        let k = i - self.start;
+        usize::from(self.nibbles[k / 2].load(Ordering::Relaxed) >> (4 * (k % 2)) & 0xf)
+    }
+
+    fn set(&self, i: usize, n: usize) {
+        let k = i - self.start;
+        let shift = 4 * (k % 2);
+        let nibble = (n.min(Self::MOST) as u8) << shift;
+        // The other half of the byte is another position's, perhaps another thread's.
+        let _ = self.nibbles[k / 2].fetch_update(Ordering::Relaxed, Ordering::Relaxed, |b| {
+            Some(b & !(0xf << shift) | nibble)
+        });
     }
 }
 
