@@ -122,7 +122,8 @@ impl Builder<'_> {
     /// defender's positions are looked at by their moves.
     fn grow(&self, attacker: usize, won: &Bits, ctl: &mut Control) -> Result<(), TableError> {
         let marked = Bits::new(self.codes.len());
-        let resume = Resume::new(self, 1 - attacker);
+        let half = self.codes.len() / 2;
+        let resume = Resume::new((1 - attacker) * half, half);
         for class in 0..=self.classes {
             // Every open position of the class is looked at once...
             let mut found = self.sweep(ctl, None, |b, i| {
@@ -301,9 +302,10 @@ impl Builder<'_> {
 
 /// Where the last look at each of the defender's positions stopped: the number of the
 /// move that led out of the wins (see [`Builder::moves_from`]). The moves before it led
-/// into wins, and a win stays one, so the next look starts there; a position is looked
-/// at again each time a move of it may have come to lead into a win, and most looks
-/// failed again at once but worked out every move before the one that stops them.
+/// into wins (or were checks, left out), and a win stays one, so the next look starts
+/// there. A position is looked at again whenever one of its moves may have come to
+/// lead into a win, and most such looks fail again at once: before, each worked out
+/// where every move before the one that stopped it led, again.
 ///
 /// Half a byte a position, the defender's half of the table (side to move is the
 /// index's first split): 270 MB at five men on 91 cells, where a byte would pass the
@@ -317,11 +319,11 @@ struct Resume {
 impl Resume {
     const MOST: usize = 15;
 
-    fn new(b: &Builder, defender: usize) -> Resume {
-        let half = b.codes.len() / 2;
+    /// Every look starting at the first move, for the `len` slots from `start`.
+    fn new(start: usize, len: usize) -> Resume {
         Resume {
-            start: defender * half,
-            nibbles: (0..half.div_ceil(2)).map(|_| AtomicU8::new(0)).collect(),
+            start,
+            nibbles: (0..len.div_ceil(2)).map(|_| AtomicU8::new(0)).collect(),
         }
     }
 
@@ -344,4 +346,29 @@ impl Resume {
 /// Whether the attacker mates at `slot` of a smaller table.
 fn wins_in(table: &Table, slot: usize, attacker: usize) -> bool {
     table.mate_winner(slot, table.codes()[slot]) == Some(attacker)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Resume;
+
+    #[test]
+    fn a_look_resumes_where_it_stopped_and_neighbours_keep_their_own() {
+        // Slots 100..105: two to a byte, the first pair 100 and 101.
+        let resume = Resume::new(100, 5);
+        assert_eq!(
+            (100..105).map(|i| resume.get(i)).collect::<Vec<_>>(),
+            [0; 5]
+        );
+        resume.set(100, 7);
+        resume.set(101, 3);
+        resume.set(104, 40);
+        assert_eq!(
+            (100..105).map(|i| resume.get(i)).collect::<Vec<_>>(),
+            [7, 3, 0, 0, Resume::MOST]
+        );
+        // Setting a slot again changes its own half of the byte only.
+        resume.set(100, 8);
+        assert_eq!((resume.get(100), resume.get(101)), (8, 3));
+    }
 }
