@@ -1250,6 +1250,28 @@ impl<'a> Builder<'a> {
     /// forward check of a parent needs, without decoding its slot again.
     fn unmoves(&self, a: &Arrangement, out: &mut Vec<(usize, Arrangement)>) {
         let mover = 1 - a.stm;
+        self.each_parent(a, &mut |pred, j, from, cells| {
+            if self.codes[pred] != ILLEGAL {
+                let mut sides = a.sides;
+                sides[mover].remove(self.cells[a.cells[j] as usize]);
+                sides[mover].insert(from);
+                let stm = mover;
+                out.push((pred, Arrangement { stm, cells, sides }));
+            }
+        });
+    }
+
+    /// The slots [`Builder::unmoves`] finds, illegal ones too, without their
+    /// arrangements: what marking parents for a later look needs, which tests the
+    /// slots as it visits them, in order, rather than each at random here.
+    fn parent_slots(&self, a: &Arrangement, f: &mut impl FnMut(usize)) {
+        self.each_parent(a, &mut |pred, _, _, _| f(pred));
+    }
+
+    /// Calls `f` with the slot of every position a quiet move leads to `a` from (legal
+    /// or not), the man moved, the cell it came from, and the men's cells there.
+    fn each_parent(&self, a: &Arrangement, f: &mut impl FnMut(usize, usize, Cell, [u8; MAX_MEN])) {
+        let mover = 1 - a.stm;
         // Every move into a check is a checking move, every other one is not.
         match self.restriction {
             Some(Restriction::NoChecks(s)) if s.index() == mover && self.in_check(a, a.stm) => {
@@ -1260,7 +1282,8 @@ impl<'a> Builder<'a> {
             }
             _ => {}
         }
-        let anchor = self.indexer.anchor(&a.cells[..self.men.len()]);
+        let k = self.men.len();
+        let anchor = self.indexer.anchor(&a.cells[..k]);
         for &j in self.slots[mover].iter().filter(|&&j| !self.pawn[j]) {
             let at = self.cells[a.cells[j] as usize];
             let mut own = a.sides[mover];
@@ -1271,34 +1294,14 @@ impl<'a> Builder<'a> {
                 .reach(self.men[j], at, own, a.sides[a.stm], occupied)
                 & !occupied;
             for from in back {
-                self.push_parent(a, anchor, j, from, out);
+                let mut cells = a.cells;
+                cells[j] = from.index() as u8;
+                let pred = self
+                    .indexer
+                    .index_after(anchor, mover, &cells[..k], j, a.cells[j])
+                    .expect("distinct");
+                f(pred, j, from, cells);
             }
-        }
-    }
-
-    /// Adds the position `a` came from when man `j` moved to its cell from `from`, if
-    /// that position is legal.
-    fn push_parent(
-        &self,
-        a: &Arrangement,
-        anchor: Option<Anchor>,
-        j: usize,
-        from: Cell,
-        out: &mut Vec<(usize, Arrangement)>,
-    ) {
-        let mover = 1 - a.stm;
-        let mut cells = a.cells;
-        cells[j] = from.index() as u8;
-        let pred = self
-            .indexer
-            .index_after(anchor, mover, &cells[..self.men.len()], j, a.cells[j])
-            .expect("distinct");
-        if self.codes[pred] != ILLEGAL {
-            let mut sides = a.sides;
-            sides[mover].remove(self.cells[a.cells[j] as usize]);
-            sides[mover].insert(from);
-            let stm = mover;
-            out.push((pred, Arrangement { stm, cells, sides }));
         }
     }
 }

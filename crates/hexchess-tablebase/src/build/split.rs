@@ -140,7 +140,9 @@ impl Builder<'_> {
                     (ctl.progress)(&format!("  sweep {sweeps}: {found} found won"));
                 }
                 found = self.sweep(ctl, Some(&marked), |b, i| {
-                    !won.get(i) && b.look(&b.arrangement(i), i, attacker, won, &marked, &resume)
+                    b.codes[i] != ILLEGAL
+                        && !won.get(i)
+                        && b.look(&b.arrangement(i), i, attacker, won, &marked, &resume)
                 })?;
                 sweeps += 1;
             }
@@ -202,37 +204,25 @@ impl Builder<'_> {
             return false;
         }
         won.set(i);
-        let mut parents = Vec::new();
         if a.stm == attacker {
-            self.mark_parents(a, won, marked, &mut parents);
+            self.mark_parents(a, marked);
             return true;
         }
+        let mut parents = Vec::new();
         self.unmoves(a, &mut parents);
-        let mut grandparents = Vec::new();
         for (p, parent) in parents {
             if won.insert(p) {
-                self.mark_parents(&parent, won, marked, &mut grandparents);
+                self.mark_parents(&parent, marked);
             }
         }
         true
     }
 
     /// Marks for a look the defender's positions that move into the attacker's
-    /// position `a`, just won.
-    fn mark_parents(
-        &self,
-        a: &Arrangement,
-        won: &Bits,
-        marked: &Bits,
-        parents: &mut Vec<(usize, Arrangement)>,
-    ) {
-        parents.clear();
-        self.unmoves(a, parents);
-        for &(p, _) in parents.iter() {
-            if !won.get(p) {
-                marked.set(p);
-            }
-        }
+    /// position `a`, just won (illegal and won ones too: the marked sweep passes over
+    /// them, reading the slots in order where this would read each at random).
+    fn mark_parents(&self, a: &Arrangement, marked: &Bits) {
+        self.parent_slots(a, &mut |p| marked.set(p));
     }
 
     /// Whether, by `won`, the attacker has a move into a win at `a` (of those its
