@@ -12,8 +12,9 @@
 //!
 //! That set is found forward from the table's wins, not by a second retrograde
 //! analysis from the mates: every other position is looked at once, and after that
-//! only those with a move into a position just won (a bit per slot marks them). Only
-//! whether the attacker wins counts, not in how many plies. The smaller tables
+//! only those with a move into a position just won (a bit per slot marks them), each
+//! look starting at the move the last one stopped at ([`Resume`]). Only whether the
+//! attacker wins counts, not in how many plies. The smaller tables
 //! without checks, a hundredth of the work at five men, are built as before.
 //!
 //! With pawns, the positions are taken in the mate pass's classes: an advance leads
