@@ -1261,15 +1261,10 @@ impl<'a> Builder<'a> {
         });
     }
 
-    /// The slots [`Builder::unmoves`] finds, illegal ones too, without their
-    /// arrangements: what marking parents for a later look needs, which tests the
-    /// slots as it visits them, in order, rather than each at random here.
-    fn parent_slots(&self, a: &Arrangement, f: &mut impl FnMut(usize)) {
-        self.each_parent(a, &mut |pred, _, _, _| f(pred));
-    }
-
     /// Calls `f` with the slot of every position a quiet move leads to `a` from (legal
-    /// or not), the man moved, the cell it came from, and the men's cells there.
+    /// or not), the man moved, the cell it came from, and the men's cells there: what
+    /// [`Builder::unmoves`] keeps of the legal ones, and the draws' split marks by slot
+    /// alone.
     fn each_parent(&self, a: &Arrangement, f: &mut impl FnMut(usize, usize, Cell, [u8; MAX_MEN])) {
         let mover = 1 - a.stm;
         // Every move into a check is a checking move, every other one is not.

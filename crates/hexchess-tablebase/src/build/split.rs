@@ -223,7 +223,7 @@ impl Builder<'_> {
     /// position `a`, just won (illegal and won ones too: the marked sweep passes over
     /// them, reading the slots in order where this would read each at random).
     fn mark_parents(&self, a: &Arrangement, marked: &Bits) {
-        self.parent_slots(a, &mut |p| marked.set(p));
+        self.each_parent(a, &mut |p, _, _, _| marked.set(p));
     }
 
     /// Whether, by `won`, the attacker has a move into a win at `a` (of those its
