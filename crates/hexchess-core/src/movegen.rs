@@ -291,6 +291,11 @@ impl<B: CellSet> Position<B> {
     }
 
     #[inline]
+    /// The pieces whose attacks depend on which cells are occupied: the sliders.
+    pub(crate) fn sliding_pieces(&self) -> B {
+        self.kinds_in(self.rules.sliding_kinds)
+    }
+
     fn kinds_in(&self, mask: u32) -> B {
         let mut b = B::EMPTY;
         let mut m = mask;

@@ -292,7 +292,8 @@ impl<B: CellSet> Position<B> {
         self.castling
     }
 
-    fn royals(&self, side: Side) -> B {
+    /// The cells of a side's royal pieces.
+    pub fn royals(&self, side: Side) -> B {
         let mut b = B::EMPTY;
         let mut kinds = self.rules.royal_kinds;
         while kinds != 0 {

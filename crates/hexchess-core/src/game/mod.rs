@@ -228,7 +228,7 @@ impl<B: CellSet> Game<B> {
             repetitions: self.repetitions.clone(),
             start_owed: self.owed,
             draws: self.draws,
-            attacks: self.attacks,
+            attacks: self.attacks.without_log(),
         }
     }
 
@@ -415,6 +415,14 @@ impl<B: CellSet> Game<B> {
             .collect()
     }
 
+    /// How many sides are still in: [`Game::sides_in`] counted without a list (it is
+    /// asked at every turn).
+    fn live(&self) -> usize {
+        self.sides()
+            .filter(|s| self.standing[s.index()] != Standing::Out)
+            .count()
+    }
+
     /// Every step the side to move may take now.
     pub fn steps(&self) -> Vec<Step> {
         if self.end.is_some() {
@@ -483,7 +491,8 @@ impl<B: CellSet> Game<B> {
     /// out after the turn whichever move took the king. Returns the capture, if any.
     pub(crate) fn make_move_on_board(&mut self, us: Side, mv: Move) -> Option<Captured> {
         let victim = self.pos.piece_at(mv.to()).filter(|p| p.side != us);
-        self.attacks.before_move(us, mv, victim.map(|v| v.side));
+        self.attacks
+            .before_move(&self.pos, us, mv, victim.map(|v| v.side));
         self.pos.make_move(mv);
         let v = victim?;
         if self.pos.rules().is_royal(v.kind) {
@@ -540,17 +549,21 @@ impl<B: CellSet> Game<B> {
         let steps = std::mem::take(&mut self.steps);
         self.turns.push((us, steps));
         self.start = None;
-        let live = self.sides_in().len();
+        let live = self.live();
         if self.multi.is_none() {
             self.end_two_player_turn();
             return;
         }
         if let Some(fair) = self.multi.as_ref().and_then(|m| m.fair_exchange.as_ref()) {
-            let playing: Vec<Side> = self
-                .sides()
-                .filter(|s| self.standing[s.index()] == Standing::Playing)
-                .collect();
-            for (side, value) in self.log.record(us, captures, live, fair, &playing) {
+            let mut playing = [Side::ALL[0]; MAX_SIDES];
+            let mut n = 0;
+            for side in self.sides() {
+                if self.standing[side.index()] == Standing::Playing {
+                    playing[n] = side;
+                    n += 1;
+                }
+            }
+            for (side, value) in self.log.record(us, captures, live, fair, &playing[..n]) {
                 let owed = &mut self.owed[side.index()];
                 *owed = (*owed).max(value);
             }
@@ -593,13 +606,13 @@ impl<B: CellSet> Game<B> {
             // Two sides: a mate or a stalemate ends the game; nobody is frozen or out.
             return;
         }
-        for side in self.sides().collect::<Vec<_>>() {
+        for side in self.sides() {
             if self.standing[side.index()] != Standing::Out && !self.pos.royal_on_board(side) {
                 self.knock_out(side);
             }
         }
-        self.attacks = self.attacks.refreshed(&self.pos, self.sides_standing());
-        for side in self.sides().collect::<Vec<_>>() {
+        self.attacks.refresh(&self.pos, self.sides_out());
+        for side in self.sides() {
             let i = side.index();
             if self.standing[i] == Standing::Out {
                 continue;
@@ -635,25 +648,21 @@ impl<B: CellSet> Game<B> {
     pub fn attack_maps(&self) -> [B; MAX_SIDES] {
         match self.attacks.fresh() {
             Some(maps) => *maps,
-            None => *self
-                .attacks
-                .refreshed(&self.pos, self.sides_standing())
-                .maps(),
+            None => AttackMaps::swept(&self.pos, self.sides_out()),
         }
     }
 
-    /// Each side of the game, and whether it is still in.
-    fn sides_standing(&self) -> impl Iterator<Item = (Side, bool)> + use<'_, B> {
+    /// A bit for each side out of the game.
+    fn sides_out(&self) -> u8 {
         self.sides()
-            .map(|s| (s, self.standing[s.index()] != Standing::Out))
+            .filter(|s| self.standing[s.index()] == Standing::Out)
+            .fold(0, |out, s| out | 1 << s.index())
     }
 
     /// [`Game::attack_maps`], every army swept (what the kept maps must equal).
     #[cfg(test)]
     pub(crate) fn find_attacks(&self) -> [B; MAX_SIDES] {
-        *AttackMaps::unknown()
-            .refreshed(&self.pos, self.sides_standing())
-            .maps()
+        AttackMaps::swept(&self.pos, self.sides_out())
     }
 
     /// Ends the game when the goal is reached or a draw rule applies.
@@ -669,24 +678,25 @@ impl<B: CellSet> Game<B> {
             };
             return;
         };
-        let in_game = self.sides_in();
+        let live = self.live();
         match goal {
             Goal::LastKingStanding => {
-                if in_game.len() == 1 {
-                    self.finish(in_game, Termination::LastKingStanding);
+                if live == 1 {
+                    self.finish(self.sides_in(), Termination::LastKingStanding);
                     return;
                 }
-                if in_game.len() == 2 {
-                    let frozen: Vec<Side> = in_game
-                        .iter()
-                        .copied()
+                let frozen = || {
+                    self.sides()
                         .filter(|s| self.standing[s.index()] == Standing::Frozen)
+                };
+                if live == 2 && frozen().count() == 1 {
+                    let winner = self
+                        .sides_in()
+                        .into_iter()
+                        .filter(|s| self.standing[s.index()] != Standing::Frozen)
                         .collect();
-                    if frozen.len() == 1 {
-                        let winner = in_game.into_iter().filter(|s| *s != frozen[0]).collect();
-                        self.finish(winner, Termination::Checkmate);
-                        return;
-                    }
+                    self.finish(winner, Termination::Checkmate);
+                    return;
                 }
             }
             Goal::FirstCheckmate => {
@@ -700,10 +710,8 @@ impl<B: CellSet> Game<B> {
                 }
             }
         }
-        if self.draws == Draws::ByRule
-            && u32::from(self.pos.halfmove_clock()) >= 50 * in_game.len() as u32
-        {
-            self.finish(in_game, Termination::MoveRule);
+        if self.draws == Draws::ByRule && u32::from(self.pos.halfmove_clock()) >= 50 * live as u32 {
+            self.finish(self.sides_in(), Termination::MoveRule);
         }
     }
 
@@ -745,7 +753,7 @@ impl<B: CellSet> Game<B> {
         let mut lost_in_a_row = 0;
         while self.end.is_none() {
             let us = self.pos.turn();
-            let live = self.sides_in().len();
+            let live = self.live();
             match self.standing[us.index()] {
                 Standing::Out => {
                     self.pass_to_next(us);
@@ -800,8 +808,8 @@ impl<B: CellSet> Game<B> {
     /// the side, when that is at least two and fewer than the sides in the game.
     fn prepare_moves(&mut self) {
         let us = self.pos.turn();
-        let attackers = self.threatening(us).len();
-        let live = self.sides_in().len();
+        let attackers = self.threats_on(us).count();
+        let live = self.live();
         let defence = self.multi.as_ref().is_some_and(|m| m.defence);
         self.turn.allowed = if defence && attackers >= 2 && attackers < live {
             attackers as u8
@@ -836,32 +844,38 @@ impl<B: CellSet> Game<B> {
     /// Hanging` each gives check or attacks a piece it could win; with `Attack` each
     /// attacks any piece; with `Check` each gives check.
     pub fn threatening(&self, us: Side) -> Vec<Side> {
-        let Some(multi) = &self.multi else {
-            return Vec::new();
-        };
+        self.threats_on(us).collect()
+    }
+
+    /// [`Game::threatening`], one opponent at a time.
+    fn threats_on(&self, us: Side) -> impl Iterator<Item = Side> + '_ {
+        let multi = self.multi.as_ref();
         let rules = self.pos.rules();
-        let targets = match multi.threat {
-            Threat::Check => B::from_cell(self.pos.royal_cell(us)),
+        let threat = multi.map(|m| m.threat);
+        let targets = match threat {
+            Some(Threat::Check) => B::from_cell(self.pos.royal_cell(us)),
             _ => self.pos.side_cells(us) & !self.pos.immune(),
         };
-        let attacks = self.attack_maps();
-        rules
-            .enemies(us)
+        // Two sides: nobody threatens in this sense (and no map is needed).
+        let (enemies, attacks) = match multi {
+            Some(_) => (rules.enemies(us), self.attack_maps()),
+            None => (&[][..], [B::EMPTY; MAX_SIDES]),
+        };
+        enemies
             .iter()
             .copied()
             .filter(|them| self.standing[them.index()] != Standing::Out)
-            .filter(|them| {
+            .filter(move |them| {
                 // The cells attacked at all, from the side's attack map; only
                 // `Hanging` looks closer at each.
                 let hit = attacks[them.index()] & targets;
-                match multi.threat {
-                    Threat::Hanging => {
+                match threat {
+                    Some(Threat::Hanging) => {
                         hit.any_cell(|c| self.threatens_hanging(*them, c, attacks[us.index()]))
                     }
                     _ => hit.any(),
                 }
             })
-            .collect()
     }
 
     /// Whether a `Hanging` threat is made on `us`'s piece on `c`, which `them`

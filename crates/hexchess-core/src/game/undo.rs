@@ -7,7 +7,7 @@ use crate::multi::rounds::CaptureLog;
 use crate::outcome::{GameOutcome, Repetitions};
 use crate::piece::{MAX_SIDES, Side};
 
-use super::attacks::AttackMaps;
+use super::attacks::AttacksMark;
 use super::{Game, Standing, Step, TurnStart, TurnState};
 
 /// A game's state before some steps, for [`Game::restore`]: everything a step may
@@ -30,7 +30,7 @@ pub struct Saved<B: CellSet> {
     immune: B,
     /// A two-player game's repetition count (a game of more sides keys its states).
     repetitions: Option<Repetitions>,
-    attacks: AttackMaps<B>,
+    attacks: AttacksMark<B>,
 }
 
 impl<B: CellSet> Game<B> {
@@ -53,7 +53,7 @@ impl<B: CellSet> Game<B> {
             inert: self.pos.inert,
             immune: self.pos.immune(),
             repetitions: self.multi.is_none().then(|| self.repetitions.clone()),
-            attacks: self.attacks,
+            attacks: self.attacks.mark(),
         }
     }
 
@@ -73,7 +73,7 @@ impl<B: CellSet> Game<B> {
         self.keys_from = saved.keys_from;
         self.keys_halfmove = saved.keys_halfmove;
         self.end = saved.end;
-        self.attacks = saved.attacks;
+        self.attacks.back_to(saved.attacks);
         if let Some(r) = saved.repetitions {
             self.repetitions = r;
         }
@@ -215,6 +215,8 @@ mod tests {
                 restored += 1;
                 let step = pick(&g, &mut rng).expect("a game not over has a step");
                 g.play_unchecked(step);
+                // The attack maps kept through the steps taken back are the board's.
+                assert_eq!(g.attack_maps(), g.find_attacks(), "{id}");
             }
             assert!(restored > 30, "{id}: {restored}");
         }

@@ -77,6 +77,7 @@ impl<B: CellSet> Rules<B> {
             }
             _ => None,
         };
+        let sliding_kinds = sliding_mask(&moves);
         let (leap_attackers, leapers) = leap_attack_tables(&board, &moves, pawn.as_ref(), &seats);
         let slide_classes = Side::ALL.map(|side| {
             if !seats.has(side) {
@@ -137,6 +138,7 @@ impl<B: CellSet> Rules<B> {
             board,
             kinds,
             royal_kinds,
+            sliding_kinds,
             moves,
             directions,
             rays,
@@ -743,6 +745,19 @@ fn mark_promoting_cells<B: CellSet>(
             })
             .collect();
     }
+}
+
+/// Bit per kind that slides (plainly or not) for any side.
+fn sliding_mask<B: CellSet>(moves: &[Vec<KindMoves<B>>; MAX_SIDES]) -> u32 {
+    let mut mask = 0;
+    for side_moves in moves {
+        for (k, km) in side_moves.iter().enumerate() {
+            if !km.slides.is_empty() || !km.special_slides.is_empty() {
+                mask |= 1 << k;
+            }
+        }
+    }
+    mask
 }
 
 /// Each side's castling moves, and per cell the rights lost when a piece moves from or

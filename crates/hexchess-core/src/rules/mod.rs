@@ -346,6 +346,9 @@ pub struct Rules<B: CellSet = Bitboard> {
     board: Board,
     kinds: Vec<KindInfo>,
     pub(crate) royal_kinds: u32,
+    /// Bit per kind that slides for some side: the pieces whose attacks the other
+    /// pieces' cells can change (a leap's, a pawn's, do not).
+    pub(crate) sliding_kinds: u32,
     pub(crate) moves: [Vec<KindMoves<B>>; MAX_SIDES],
     /// Slide direction vectors (White's and Black's together).
     directions: Vec<Hex>,

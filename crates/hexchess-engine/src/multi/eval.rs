@@ -44,8 +44,9 @@ pub struct Endgame {
     /// By side index, then cell index: pawn advances to the nearest promotion cell
     /// ([`Endgame::NO_WAY`] when none leads there).
     to_go: Vec<Vec<u8>>,
-    /// By side index: the most steps any cell is from promotion (a pawn's full way).
-    longest: Vec<u8>,
+    /// By side index, then cell index: a pawn's worth there beyond its value
+    /// ([`Endgame::progress_at`], found once).
+    progress: Vec<Vec<i32>>,
 }
 
 impl Endgame {
@@ -56,7 +57,7 @@ impl Endgame {
     pub fn new<B: CellSet>(rules: &Rules<B>) -> Endgame {
         let cells: Vec<_> = rules.board().cells().collect();
         let mut to_go = Vec::new();
-        let mut longest = Vec::new();
+        let mut progress = Vec::new();
         for side in (0..rules.side_count()).map(Side::from_index) {
             let zone = rules.promotion_zone(side);
             let mut steps: Vec<u8> = cells
@@ -78,17 +79,21 @@ impl Endgame {
                     }
                 }
             }
-            longest.push(
+            let longest = steps
+                .iter()
+                .copied()
+                .filter(|s| *s != Self::NO_WAY)
+                .max()
+                .unwrap_or(0);
+            progress.push(
                 steps
                     .iter()
-                    .copied()
-                    .filter(|s| *s != Self::NO_WAY)
-                    .max()
-                    .unwrap_or(0),
+                    .map(|s| Self::progress_at(*s, longest))
+                    .collect(),
             );
             to_go.push(steps);
         }
-        Endgame { to_go, longest }
+        Endgame { to_go, progress }
     }
 
     /// Pawn advances from `c` to the promotion of `side`, if any way leads there.
@@ -97,13 +102,23 @@ impl Endgame {
         (steps != Self::NO_WAY).then_some(steps)
     }
 
-    /// A pawn's worth beyond its value: for every step made on its way, and more as
-    /// promotion nears (a pawn one step away is nearly a queen).
+    /// A pawn's worth beyond its value on `c`.
     fn pawn_progress(&self, side: Side, c: hexchess_core::Cell) -> i32 {
-        let Some(to_go) = self.pawn_steps_to_go(side, c) else {
+        self.progress
+            .get(side.index())
+            .and_then(|p| p.get(c.index()))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// A pawn's worth beyond its value `to_go` advances from promotion, where the
+    /// longest way is `longest`: for every step made on its way, and more as promotion
+    /// nears (a pawn one step away is nearly a queen).
+    fn progress_at(to_go: u8, longest: u8) -> i32 {
+        if to_go == Self::NO_WAY {
             return 0;
-        };
-        let made = i32::from(self.longest[side.index()].saturating_sub(to_go));
+        }
+        let made = i32::from(longest.saturating_sub(to_go));
         let near = match to_go {
             0 | 1 => 160,
             2 => 90,
@@ -188,6 +203,9 @@ const KING_ROOM: i32 = 6;
 
 /// The score of one side still in the game, with every side's `attacks` (read from
 /// them, not asked cell by cell).
+///
+/// This runs at every leaf of a search, so the material is read from the position's
+/// counts and each piece is visited once.
 fn side_score<B: CellSet>(
     game: &Game<B>,
     side: Side,
@@ -199,48 +217,51 @@ fn side_score<B: CellSet>(
 ) -> i32 {
     let pos = game.position();
     let rules = pos.rules();
-    let own = pos.side_cells(side);
-    let king_zone = if pos.royal_on_board(side) {
-        rules.steps_from(pos.royal_cell(side))
-    } else {
-        B::EMPTY
-    };
+    let board = rules.board();
     let attacked = rules
         .enemies(side)
         .iter()
         .fold(B::EMPTY, |hit, e| hit | attacks[e.index()]);
-    let defended = attacks[side.index()];
     let mut score = 0;
-    for c in own {
+    let mut royals = 0;
+    for k in rules.kinds() {
+        let count = i32::from(pos.count(side, k));
+        score += count * values[k.index()];
+        if rules.is_royal(k) {
+            royals += count;
+        }
+    }
+    // Attacks on the cells around the king, for each royal piece.
+    if royals > 0 {
+        let king_zone = rules.steps_from(pos.royal_cell(side));
+        score -= 15 * royals * (attacked & king_zone).count() as i32;
+    }
+    let others = pos.side_cells(side) & !pos.royals(side);
+    let pawns = rules
+        .pawn_kind()
+        .map_or(B::EMPTY, |k| pos.kind_cells(side, k) & others);
+    // Pieces toward the centre; pawns for every step they have made.
+    for c in others & !pawns {
+        score += 2 * (radius - board.hex(c).length());
+    }
+    for c in pawns {
+        score += match endgame {
+            Some(endgame) => endgame.pawn_progress(side, c),
+            None => 6 * (radius - board.hex(c).length()),
+        };
+    }
+    // Pieces left attacked: half their worth if undefended, an eighth if defended.
+    let defended = attacks[side.index()];
+    for c in others & attacked & !pos.immune() {
         let Some(piece) = pos.piece_at(c) else {
             continue;
         };
         let value = values[piece.kind.index()];
-        score += value;
-        if rules.is_royal(piece.kind) {
-            // Attacks on the cells around the king.
-            score -= 15 * (attacked & king_zone).count() as i32;
-            continue;
-        }
-        // Pieces toward the centre; pawns for every step they have made.
-        let from_centre = rules.board().hex(c).distance(Hex::new(0, 0));
-        let is_pawn = Some(piece.kind) == rules.pawn_kind();
-        match endgame {
-            Some(endgame) if is_pawn => score += endgame.pawn_progress(side, c),
-            _ => {
-                score += 2 * (radius - from_centre);
-                if is_pawn {
-                    score += 4 * (radius - from_centre);
-                }
-            }
-        }
-        if attacked.contains(c) && !pos.immune().contains(c) {
-            score -= if defended.contains(c) {
-                value / 8
-            } else {
-                value / 2
-            };
-        }
+        score -= if defended.contains(c) {
+            value / 8
+        } else {
+            value / 2
+        };
     }
     if !hunted && game.in_check(side) {
         score -= CHECKED;
@@ -395,6 +416,179 @@ mod tests {
             relative(&trailer_down, me, 3),
             "the plain score cannot tell them apart"
         );
+    }
+
+    /// [`side_score`] the way it was first written, piece by piece: each piece's value
+    /// read from its cell, its distance from the centre measured, its pawn's progress
+    /// worked out from the steps still to go.
+    fn side_score_piece_by_piece<B: CellSet>(
+        game: &Game<B>,
+        side: Side,
+        endgame: Option<&Endgame>,
+        hunted: bool,
+    ) -> i32 {
+        let pos = game.position();
+        let rules = pos.rules();
+        let radius = rules.board().radius();
+        let attacks = game.attack_maps();
+        let attacked = rules
+            .enemies(side)
+            .iter()
+            .fold(B::EMPTY, |hit, e| hit | attacks[e.index()]);
+        let defended = attacks[side.index()];
+        let king_zone = if pos.royal_on_board(side) {
+            rules.steps_from(pos.royal_cell(side))
+        } else {
+            B::EMPTY
+        };
+        let longest = |side: Side| {
+            rules
+                .board()
+                .cells()
+                .filter_map(|c| endgame?.pawn_steps_to_go(side, c))
+                .max()
+                .unwrap_or(0)
+        };
+        let mut score = 0;
+        for c in pos.side_cells(side) {
+            let piece = pos.piece_at(c).expect("a piece of the side");
+            let value = kind_value(rules, piece.kind);
+            score += value;
+            if rules.is_royal(piece.kind) {
+                score -= 15 * (attacked & king_zone).count() as i32;
+                continue;
+            }
+            let from_centre = rules.board().hex(c).distance(Hex::new(0, 0));
+            let is_pawn = Some(piece.kind) == rules.pawn_kind();
+            match endgame {
+                Some(e) if is_pawn => {
+                    if let Some(to_go) = e.pawn_steps_to_go(side, c) {
+                        let near = [160, 160, 90, 40].get(usize::from(to_go)).copied();
+                        score += PAWN_STEP * i32::from(longest(side) - to_go) + near.unwrap_or(0);
+                    }
+                }
+                _ => score += if is_pawn { 6 } else { 2 } * (radius - from_centre),
+            }
+            if attacked.contains(c) && !pos.immune().contains(c) {
+                score -= if defended.contains(c) {
+                    value / 8
+                } else {
+                    value / 2
+                };
+            }
+        }
+        if !hunted && game.in_check(side) {
+            score -= CHECKED;
+        }
+        score
+    }
+
+    /// [`side_score`] against [`side_score_piece_by_piece`] for every side of `game`
+    /// (a side out too, as `scores` works every side out); with how many scores were
+    /// compared, and how many pieces were attacked, pawns near promotion and immune
+    /// pieces attacked.
+    fn compare_scores<B: CellSet>(
+        game: &Game<B>,
+        endgame: &Endgame,
+    ) -> (usize, usize, usize, usize) {
+        let rules = game.position().rules();
+        let (mut compared, mut hanging, mut progressed, mut immune) = (0, 0, 0, 0);
+        let attacks = game.attack_maps();
+        let values = kind_values(rules);
+        for side in game.sides() {
+            for (e, hunted) in [(None, false), (Some(endgame), false), (Some(endgame), true)] {
+                let radius = rules.board().radius();
+                let fast = side_score(game, side, radius, &attacks, &values, e, hunted);
+                let slow = side_score_piece_by_piece(game, side, e, hunted);
+                assert_eq!(fast, slow, "{side:?}: {}", game.to_fen());
+                compared += 1;
+            }
+            let pos = game.position();
+            let enemies = rules
+                .enemies(side)
+                .iter()
+                .fold(B::EMPTY, |h, e| h | attacks[e.index()]);
+            hanging += CellSet::count(pos.side_cells(side) & enemies) as usize;
+            immune += CellSet::count(pos.side_cells(side) & enemies & pos.immune()) as usize;
+            progressed += pos
+                .side_cells(side)
+                .into_iter()
+                .filter(|c| endgame.pawn_steps_to_go(side, *c).is_some_and(|t| t <= 3))
+                .filter(|c| {
+                    pos.piece_at(*c)
+                        .is_some_and(|p| Some(p.kind) == rules.pawn_kind())
+                })
+                .count();
+        }
+        (compared, hanging, progressed, immune)
+    }
+
+    /// The game read again from its position with the king of the side after the one
+    /// to move taken off (that side is out).
+    fn without_a_king<B: CellSet>(game: &Game<B>) -> Option<Game<B>> {
+        let pos = game.position();
+        let side = pos.rules().next_side(pos.turn());
+        let mut setup = hexchess_core::setup::Setup::from_position(pos);
+        setup.remove(pos.royal_cell(side))?;
+        let pos = setup.validate().ok()?;
+        Some(Game::from_position(pos, [0; MAX_SIDES]))
+    }
+
+    /// The evaluation by sets gives every side the score the piece-by-piece one
+    /// gives, at every turn of random 3- and 4-player games (captures favoured, so
+    /// that pieces hang, kings are checked and taken, and pawns go far), with and
+    /// without the knowledge of endings.
+    #[test]
+    fn the_score_by_sets_is_the_score_piece_by_piece() {
+        use rand::rngs::StdRng;
+        use rand::{Rng, SeedableRng};
+        let catalog = Catalog::builtin();
+        let (mut compared, mut hanging, mut progressed, mut immune) = (0, 0, 0, 0);
+        for (id, seed) in [
+            ("hexachess-3", 5),
+            ("hexachess-3", 6),
+            ("hexachess-3", 8),
+            ("hexachess-4", 7),
+        ] {
+            let rules = catalog.get(id).expect("built in").rules();
+            let endgame = Endgame::new(rules);
+            let mut rng = StdRng::seed_from_u64(seed);
+            let mut game = Game::new(std::sync::Arc::clone(rules));
+            for _ in 0..600 {
+                if game.end().is_some() {
+                    break;
+                }
+                // And now and then the game with a side's king gone: its army stays
+                // as immune obstacles.
+                let mut games = vec![game.clone()];
+                if game.turns().len().is_multiple_of(10) {
+                    games.extend(without_a_king(&game));
+                }
+                for game in &games {
+                    let tally = compare_scores(game, &endgame);
+                    compared += tally.0;
+                    hanging += tally.1;
+                    progressed += tally.2;
+                    immune += tally.3;
+                }
+                let steps = game.steps();
+                let captures: Vec<_> = steps
+                    .iter()
+                    .copied()
+                    .filter(|s| matches!(s, hexchess_core::game::Step::Play(m) if game.position().is_capture(*m)))
+                    .collect();
+                let step = if !captures.is_empty() && rng.random_bool(0.8) {
+                    captures[rng.random_range(0..captures.len())]
+                } else {
+                    steps[rng.random_range(0..steps.len())]
+                };
+                game.play_unchecked(step);
+            }
+        }
+        assert!(compared > 1000, "{compared} scores compared");
+        assert!(hanging > 100, "{hanging} pieces attacked");
+        assert!(progressed > 10, "{progressed} pawns near promotion");
+        assert!(immune > 10, "{immune} immune pieces attacked");
     }
 
     /// Pawn advances to promotion by a second method: forward, breadth first from the
