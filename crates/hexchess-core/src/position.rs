@@ -32,15 +32,20 @@ impl<B: CellSet> EnPassant<B> {
     }
 }
 
-/// Three numbers per piece and cell (for an evaluation: middlegame and endgame placement
-/// with material, and the piece's share of the game phase). A search attaches one to its
-/// position with [`Position::attach_table`]; every move then keeps the sum over the
-/// pieces on the board up to date, so an evaluation reads it instead of adding up every
-/// piece again.
+/// The numbers a [`PieceSquareTable`] keeps per piece and cell: as many as the sides a
+/// game may have.
+pub const TABLE_LANES: usize = MAX_SIDES;
+
+/// [`TABLE_LANES`] numbers per piece and cell (for a two-player evaluation: middlegame
+/// and endgame placement with material, and the piece's share of the game phase; for a
+/// game of more sides, each side's placement and material in its own lane). A search
+/// attaches one to its position with [`Position::attach_table`]; every move then keeps
+/// the sum over the pieces on the board up to date, so an evaluation reads it instead
+/// of adding up every piece again.
 ///
 /// Its cells are those of cell sets `B` (the positions it is attached to).
 pub struct PieceSquareTable<B: CellSet = Bitboard> {
-    entries: Vec<[i32; 3]>,
+    entries: Vec<[i32; TABLE_LANES]>,
     cells: PhantomData<B>,
 }
 
@@ -48,22 +53,22 @@ impl<B: CellSet> PieceSquareTable<B> {
     /// A table of zeros, to be filled with [`PieceSquareTable::set`].
     pub fn new() -> PieceSquareTable<B> {
         PieceSquareTable {
-            entries: vec![[0; 3]; PIECE_CODES * B::CAPACITY],
+            entries: vec![[0; TABLE_LANES]; PIECE_CODES * B::CAPACITY],
             cells: PhantomData,
         }
     }
 
-    pub fn set(&mut self, piece: Piece, cell: Cell, value: [i32; 3]) {
+    pub fn set(&mut self, piece: Piece, cell: Cell, value: [i32; TABLE_LANES]) {
         self.entries[piece.code() as usize * B::CAPACITY + cell.index()] = value;
     }
 
     /// The three numbers of `piece` on `cell`.
-    pub fn get(&self, piece: Piece, cell: Cell) -> [i32; 3] {
+    pub fn get(&self, piece: Piece, cell: Cell) -> [i32; TABLE_LANES] {
         self.entry(piece.code(), cell)
     }
 
     #[inline]
-    fn entry(&self, code: u8, cell: Cell) -> [i32; 3] {
+    fn entry(&self, code: u8, cell: Cell) -> [i32; TABLE_LANES] {
         self.entries[code as usize * B::CAPACITY + cell.index()]
     }
 }
@@ -84,7 +89,7 @@ impl<B: CellSet> Default for PieceSquareTable<B> {
 #[derive(Clone, Debug)]
 struct TableSum<B: CellSet> {
     table: Arc<PieceSquareTable<B>>,
-    sum: [i32; 3],
+    sum: [i32; TABLE_LANES],
 }
 
 /// The state a FEN gives beside the pieces and the hands.
@@ -362,8 +367,8 @@ impl<B: CellSet> Position<B> {
     }
 
     /// The sum of `table` over the pieces on the board, added up now.
-    fn add_up(&self, table: &PieceSquareTable<B>) -> [i32; 3] {
-        let mut sum = [0; 3];
+    fn add_up(&self, table: &PieceSquareTable<B>) -> [i32; TABLE_LANES] {
+        let mut sum = [0; TABLE_LANES];
         for c in self.occupied() {
             for (s, v) in sum
                 .iter_mut()
@@ -383,13 +388,13 @@ impl<B: CellSet> Position<B> {
     /// The sum of `table` over the pieces: the kept one when that very table is
     /// attached, else added up now.
     #[inline]
-    pub fn table_total(&self, table: &Arc<PieceSquareTable<B>>) -> [i32; 3] {
+    pub fn table_total(&self, table: &Arc<PieceSquareTable<B>>) -> [i32; TABLE_LANES] {
         self.table_sum(table).unwrap_or_else(|| self.add_up(table))
     }
 
     /// The sum of `table` over the pieces, when that very table is attached.
     #[inline]
-    pub fn table_sum(&self, table: &Arc<PieceSquareTable<B>>) -> Option<[i32; 3]> {
+    pub fn table_sum(&self, table: &Arc<PieceSquareTable<B>>) -> Option<[i32; TABLE_LANES]> {
         self.table
             .as_ref()
             .filter(|t| Arc::ptr_eq(&t.table, table))

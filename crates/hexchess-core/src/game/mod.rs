@@ -105,7 +105,9 @@ pub struct Game<B: CellSet = WideBitboard> {
     pub(crate) owed: [u16; MAX_SIDES],
     pub(crate) turn: TurnState,
     /// What the rules of several moves compare against; only in a turn of several.
-    pub(crate) start: Option<TurnStart<B>>,
+    /// Boxed: it holds a whole position, and a search saves the game at every step,
+    /// nearly always outside such a turn, where the box costs a pointer to copy.
+    pub(crate) start: Option<Box<TurnStart<B>>>,
     pub(crate) log: CaptureLog,
     /// The turns played, each as its steps.
     pub(crate) turns: Vec<(Side, Vec<Step>)>,
@@ -317,6 +319,13 @@ impl<B: CellSet> Game<B> {
         self.clone().for_each_turn_mut(&mut |g, _| f(g))
     }
 
+    /// Attaches `table` to the game's position ([`Position::attach_table`]): every
+    /// step then keeps its sum over the pieces, so a search's evaluation reads it
+    /// rather than visiting every piece at every leaf.
+    pub fn attach_table(&mut self, table: Arc<crate::position::PieceSquareTable<B>>) {
+        self.pos.attach_table(table);
+    }
+
     /// The position on the board.
     pub fn position(&self) -> &Position<B> {
         &self.pos
@@ -468,7 +477,7 @@ impl<B: CellSet> Game<B> {
 
     fn play_move(&mut self, us: Side, mv: Move) {
         if self.turn.moves == 0 && self.turn.allowed > 1 {
-            self.start = Some(self.turn_start(us));
+            self.start = Some(Box::new(self.turn_start(us)));
         }
         if let Some(captured) = self.make_move_on_board(us, mv) {
             self.turn.captures.push(captured);

@@ -18,7 +18,7 @@ pub struct Saved<B: CellSet> {
     standing: [Standing; MAX_SIDES],
     owed: [u16; MAX_SIDES],
     turn: TurnState,
-    start: Option<TurnStart<B>>,
+    start: Option<Box<TurnStart<B>>>,
     log: CaptureLog,
     turns: usize,
     steps: Vec<Step>,

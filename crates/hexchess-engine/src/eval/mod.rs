@@ -454,7 +454,7 @@ impl Evaluator {
 
     /// White-minus-Black material, placement and passed pawns, and the game phase.
     fn static_terms(&self, pos: &Position, terms: EvalTerms) -> (Phased, i32) {
-        let [mg, eg, phase] = pos.table_total(&self.placed);
+        let [mg, eg, phase, _] = pos.table_total(&self.placed);
         let mut score = Phased::new(mg, eg);
         if let Some(pawn) = self.pawn
             && terms.contains(EvalTerms::PASSED_PAWNS)

@@ -422,7 +422,8 @@ fn summed_table(
                 placed.set(
                     Piece::new(side, k),
                     c,
-                    [sign * (value + pst.mg), sign * (value + pst.eg), phase],
+                    // The fourth lane is for games of more sides.
+                    [sign * (value + pst.mg), sign * (value + pst.eg), phase, 0],
                 );
             }
         }

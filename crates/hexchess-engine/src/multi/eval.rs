@@ -5,9 +5,12 @@
 //! pieces: two opponents can take). A side out scores far below everyone; a side under
 //! a checkmate freeze is close to it.
 
+use std::sync::Arc;
+
 use hexchess_core::bitboard::CellSet;
 use hexchess_core::game::{Game, Standing};
-use hexchess_core::piece::{Kind, MAX_KINDS, MAX_SIDES, Side};
+use hexchess_core::piece::{Kind, MAX_KINDS, MAX_SIDES, Piece, Side};
+use hexchess_core::position::{PieceSquareTable, Position, TABLE_LANES};
 use hexchess_core::{Hex, Rules};
 
 /// A side out of the game: below anything a side still playing can score.
@@ -134,7 +137,7 @@ const PAWN_STEP: i32 = 6;
 
 /// Each side's score as the board stands (index by [`Side::index`]).
 pub fn evaluate<B: CellSet>(game: &Game<B>) -> [i32; MAX_SIDES] {
-    scores(game, false, None)
+    scores_with(game, false, None, None)
 }
 
 /// Each side's score by the refined judgement: [`evaluate`]'s, less the worth of a
@@ -142,7 +145,7 @@ pub fn evaluate<B: CellSet>(game: &Game<B>) -> [i32; MAX_SIDES] {
 /// with a point for every cell around its king it could step to (a king with nowhere
 /// to go is near a mate; attacking it is what ends games).
 pub fn judge<B: CellSet>(game: &Game<B>) -> [i32; MAX_SIDES] {
-    scores(game, true, None)
+    scores_with(game, true, None, None)
 }
 
 /// Each side's score by the refined judgement with the knowledge of endings: pawns
@@ -150,22 +153,36 @@ pub fn judge<B: CellSet>(game: &Game<B>) -> [i32; MAX_SIDES] {
 /// driving it to the edge and bringing its own king near (what a mate needs; at a few
 /// turns deep the search sees the mate only once both are done).
 pub fn judge_endgame<B: CellSet>(game: &Game<B>, endgame: &Endgame) -> [i32; MAX_SIDES] {
-    scores(game, true, Some(endgame))
+    scores_with(game, true, Some(endgame), None)
 }
 
-fn scores<B: CellSet>(game: &Game<B>, judged: bool, endgame: Option<&Endgame>) -> [i32; MAX_SIDES] {
+/// Each side's score: by the refined judgement if `judged`, with the knowledge of
+/// endings if `endgame` is given. `table` is the [`placement_table`] for that
+/// `endgame`: when the game's position keeps its sum, each side's material and
+/// placement are read from it.
+pub fn scores_with<B: CellSet>(
+    game: &Game<B>,
+    judged: bool,
+    endgame: Option<&Endgame>,
+    table: Option<&Arc<PieceSquareTable<B>>>,
+) -> [i32; MAX_SIDES] {
     let pos = game.position();
     let radius = pos.rules().board().radius();
     // Every cell each side attacks, found once a turn by the game's rules.
     let attacks = game.attack_maps();
     let values = kind_values(pos.rules());
+    let placed = table.and_then(|t| pos.table_sum(t));
     let material = endgame.map(|_| material(game, &values));
     let mut out = [0; MAX_SIDES];
     for side in game.sides() {
         // A hunted king's checks are the hunt's noise, not its progress: a rook that
         // checks from afar would be paid at every turn.
         let hunted = material.as_ref().is_some_and(|m| is_hunted(game, side, m));
-        let mut score = side_score(game, side, radius, &attacks, &values, endgame, hunted);
+        let mut score = match placed {
+            Some(sums) => sums[side.index()],
+            None => placement(pos, side, radius, &values, endgame),
+        };
+        score += side_score(game, side, &attacks, &values, hunted);
         if judged {
             score += judgement(game, side, &attacks);
         }
@@ -201,58 +218,98 @@ fn judgement<B: CellSet>(game: &Game<B>, side: Side, attacks: &[B; MAX_SIDES]) -
 /// Worth of each cell a king could step to.
 const KING_ROOM: i32 = 6;
 
-/// The score of one side still in the game, with every side's `attacks` (read from
-/// them, not asked cell by cell).
-///
-/// This runs at every leaf of a search, so the material is read from the position's
-/// counts and each piece is visited once.
+/// A side's material and the placement of its pieces: each piece's value; toward the
+/// centre, two points a ring for a piece and six for a pawn, or with the knowledge of
+/// endings, a pawn's progress to promotion. What [`placement_table`] keeps per piece
+/// and cell; added up here piece by piece when no table is kept.
+fn placement<B: CellSet>(
+    pos: &Position<B>,
+    side: Side,
+    radius: i32,
+    values: &[i32; MAX_KINDS],
+    endgame: Option<&Endgame>,
+) -> i32 {
+    pos.side_cells(side)
+        .into_iter()
+        .filter_map(|c| pos.piece_at(c).map(|p| (c, p.kind)))
+        .map(|(c, kind)| {
+            values[kind.index()] + placed_worth(pos.rules(), side, kind, c, radius, endgame)
+        })
+        .sum()
+}
+
+/// A piece's worth beyond its value for where it stands (nothing for a royal piece).
+fn placed_worth<B: CellSet>(
+    rules: &Rules<B>,
+    side: Side,
+    kind: Kind,
+    c: hexchess_core::Cell,
+    radius: i32,
+    endgame: Option<&Endgame>,
+) -> i32 {
+    if rules.is_royal(kind) {
+        return 0;
+    }
+    let rings = radius - rules.board().hex(c).length();
+    match (Some(kind) == rules.pawn_kind(), endgame) {
+        (true, Some(endgame)) => endgame.pawn_progress(side, c),
+        (true, None) => 6 * rings,
+        (false, _) => 2 * rings,
+    }
+}
+
+/// Every side's [`placement`] as a table a position keeps summed move by move (lane
+/// `side` of each of its pieces' entries): a search attaches it to its game, and the
+/// evaluation at each leaf reads the sums instead of visiting every piece.
+pub fn placement_table<B: CellSet>(
+    rules: &Rules<B>,
+    endgame: Option<&Endgame>,
+) -> PieceSquareTable<B> {
+    let mut table = PieceSquareTable::new();
+    let radius = rules.board().radius();
+    for side in (0..rules.side_count()).map(Side::from_index) {
+        for k in rules.kinds() {
+            let value = kind_value(rules, k);
+            for c in rules.board().cells() {
+                let mut lanes = [0; TABLE_LANES];
+                lanes[side.index()] = value + placed_worth(rules, side, k, c, radius, endgame);
+                table.set(Piece::new(side, k), c, lanes);
+            }
+        }
+    }
+    table
+}
+
+/// What a side's score adds to its material and placement, with every side's
+/// `attacks` (read from them, not asked cell by cell): attacks around its king, its
+/// pieces left attacked, and a check.
 fn side_score<B: CellSet>(
     game: &Game<B>,
     side: Side,
-    radius: i32,
     attacks: &[B; MAX_SIDES],
     values: &[i32; MAX_KINDS],
-    endgame: Option<&Endgame>,
     hunted: bool,
 ) -> i32 {
     let pos = game.position();
     let rules = pos.rules();
-    let board = rules.board();
     let attacked = rules
         .enemies(side)
         .iter()
         .fold(B::EMPTY, |hit, e| hit | attacks[e.index()]);
     let mut score = 0;
-    let mut royals = 0;
-    for k in rules.kinds() {
-        let count = i32::from(pos.count(side, k));
-        score += count * values[k.index()];
-        if rules.is_royal(k) {
-            royals += count;
-        }
-    }
     // Attacks on the cells around the king, for each royal piece.
+    let royals: i32 = rules
+        .kinds()
+        .filter(|k| rules.is_royal(*k))
+        .map(|k| i32::from(pos.count(side, k)))
+        .sum();
     if royals > 0 {
         let king_zone = rules.steps_from(pos.royal_cell(side));
         score -= 15 * royals * (attacked & king_zone).count() as i32;
     }
-    let others = pos.side_cells(side) & !pos.royals(side);
-    let pawns = rules
-        .pawn_kind()
-        .map_or(B::EMPTY, |k| pos.kind_cells(side, k) & others);
-    // Pieces toward the centre; pawns for every step they have made.
-    for c in others & !pawns {
-        score += 2 * (radius - board.hex(c).length());
-    }
-    for c in pawns {
-        score += match endgame {
-            Some(endgame) => endgame.pawn_progress(side, c),
-            None => 6 * (radius - board.hex(c).length()),
-        };
-    }
     // Pieces left attacked: half their worth if undefended, an eighth if defended.
     let defended = attacks[side.index()];
-    for c in others & attacked & !pos.immune() {
+    for c in pos.side_cells(side) & !pos.royals(side) & attacked & !pos.immune() {
         let Some(piece) = pos.piece_at(c) else {
             continue;
         };
@@ -483,34 +540,46 @@ mod tests {
         score
     }
 
-    /// [`side_score`] against [`side_score_piece_by_piece`] for every side of `game`
-    /// (a side out too, as `scores` works every side out); with how many scores were
-    /// compared, and how many pieces were attacked, pawns near promotion and immune
-    /// pieces attacked.
+    /// The score by parts ([`placement`], or the kept sum of [`placement_table`] where
+    /// the game keeps it, and [`side_score`]) against [`side_score_piece_by_piece`] for
+    /// every side of `game` (a side out too, as [`scores_with`] works every side out);
+    /// with how many scores were compared (and how many of them read the kept sums),
+    /// and how many pieces were attacked, pawns near promotion and immune pieces attacked.
     fn compare_scores<B: CellSet>(
         game: &Game<B>,
         endgame: &Endgame,
-    ) -> (usize, usize, usize, usize) {
-        let rules = game.position().rules();
-        let (mut compared, mut hanging, mut progressed, mut immune) = (0, 0, 0, 0);
+        kept: &Arc<PieceSquareTable<B>>,
+    ) -> [usize; 5] {
+        let pos = game.position();
+        let rules = pos.rules();
+        let radius = rules.board().radius();
+        let mut tally = [0; 5];
         let attacks = game.attack_maps();
         let values = kind_values(rules);
         for side in game.sides() {
             for (e, hunted) in [(None, false), (Some(endgame), false), (Some(endgame), true)] {
-                let radius = rules.board().radius();
-                let fast = side_score(game, side, radius, &attacks, &values, e, hunted);
                 let slow = side_score_piece_by_piece(game, side, e, hunted);
+                let rest = side_score(game, side, &attacks, &values, hunted);
+                let fast = placement(pos, side, radius, &values, e) + rest;
                 assert_eq!(fast, slow, "{side:?}: {}", game.to_fen());
-                compared += 1;
+                tally[0] += 1;
+                if let (Some(_), Some(sums)) = (e, pos.table_sum(kept)) {
+                    assert_eq!(
+                        sums[side.index()] + rest,
+                        slow,
+                        "{side:?}: {}",
+                        game.to_fen()
+                    );
+                    tally[1] += 1;
+                }
             }
-            let pos = game.position();
             let enemies = rules
                 .enemies(side)
                 .iter()
                 .fold(B::EMPTY, |h, e| h | attacks[e.index()]);
-            hanging += CellSet::count(pos.side_cells(side) & enemies) as usize;
-            immune += CellSet::count(pos.side_cells(side) & enemies & pos.immune()) as usize;
-            progressed += pos
+            tally[2] += CellSet::count(pos.side_cells(side) & enemies) as usize;
+            tally[4] += CellSet::count(pos.side_cells(side) & enemies & pos.immune()) as usize;
+            tally[3] += pos
                 .side_cells(side)
                 .into_iter()
                 .filter(|c| endgame.pawn_steps_to_go(side, *c).is_some_and(|t| t <= 3))
@@ -520,7 +589,7 @@ mod tests {
                 })
                 .count();
         }
-        (compared, hanging, progressed, immune)
+        tally
     }
 
     /// The game read again from its position with the king of the side after the one
@@ -534,16 +603,17 @@ mod tests {
         Some(Game::from_position(pos, [0; MAX_SIDES]))
     }
 
-    /// The evaluation by sets gives every side the score the piece-by-piece one
-    /// gives, at every turn of random 3- and 4-player games (captures favoured, so
-    /// that pieces hang, kings are checked and taken, and pawns go far), with and
-    /// without the knowledge of endings.
+    /// The evaluation by parts, and with the placement table kept summed through the
+    /// game, gives every side the score the piece-by-piece one gives, at every turn of
+    /// random 3- and 4-player games (captures favoured, so that pieces hang, kings are
+    /// checked and taken, and pawns go far and promote), with and without the
+    /// knowledge of endings.
     #[test]
-    fn the_score_by_sets_is_the_score_piece_by_piece() {
+    fn the_score_by_parts_and_from_kept_sums_is_the_score_piece_by_piece() {
         use rand::rngs::StdRng;
         use rand::{Rng, SeedableRng};
         let catalog = Catalog::builtin();
-        let (mut compared, mut hanging, mut progressed, mut immune) = (0, 0, 0, 0);
+        let mut tally = [0; 5];
         for (id, seed) in [
             ("hexachess-3", 5),
             ("hexachess-3", 6),
@@ -552,8 +622,10 @@ mod tests {
         ] {
             let rules = catalog.get(id).expect("built in").rules();
             let endgame = Endgame::new(rules);
+            let kept = Arc::new(placement_table(rules, Some(&endgame)));
             let mut rng = StdRng::seed_from_u64(seed);
-            let mut game = Game::new(std::sync::Arc::clone(rules));
+            let mut game = Game::new(Arc::clone(rules));
+            game.attach_table(Arc::clone(&kept));
             for _ in 0..600 {
                 if game.end().is_some() {
                     break;
@@ -565,11 +637,10 @@ mod tests {
                     games.extend(without_a_king(&game));
                 }
                 for game in &games {
-                    let tally = compare_scores(game, &endgame);
-                    compared += tally.0;
-                    hanging += tally.1;
-                    progressed += tally.2;
-                    immune += tally.3;
+                    let found = compare_scores(game, &endgame, &kept);
+                    for (t, f) in tally.iter_mut().zip(found) {
+                        *t += f;
+                    }
                 }
                 let steps = game.steps();
                 let captures: Vec<_> = steps
@@ -585,7 +656,9 @@ mod tests {
                 game.play_unchecked(step);
             }
         }
+        let [compared, from_sums, hanging, progressed, immune] = tally;
         assert!(compared > 1000, "{compared} scores compared");
+        assert!(from_sums > 500, "{from_sums} read from the kept sums");
         assert!(hanging > 100, "{hanging} pieces attacked");
         assert!(progressed > 10, "{progressed} pawns near promotion");
         assert!(immune > 10, "{immune} immune pieces attacked");

@@ -1,6 +1,7 @@
 //! The searches over whole turns: paranoid, max-n and best-reply, deepened one turn at
 //! a time within a budget; and the random mover.
 
+use std::any::Any;
 use std::cell::Cell;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -10,10 +11,11 @@ use web_time::Instant;
 use hexchess_core::bitboard::CellSet;
 use hexchess_core::game::{Game, Standing, Step};
 use hexchess_core::piece::{MAX_SIDES, Side};
+use hexchess_core::position::PieceSquareTable;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-use super::eval::{Endgame, evaluate, judge, judge_endgame, judged_relative, kind_value, relative};
+use super::eval::{Endgame, judged_relative, kind_value, placement_table, relative, scores_with};
 use super::{Features, MultiLimits, Player, Strategy};
 use crate::time::Ponder;
 
@@ -85,6 +87,10 @@ pub struct MultiSearcher {
     /// The board's knowledge for endings, read at each search's start (the searcher
     /// may be handed another variant's game).
     endgame: Endgame,
+    /// The evaluation's [`placement_table`] for the game searched, attached to it at
+    /// each search's start: an `Arc<PieceSquareTable<B>>` for the game's cell sets `B`
+    /// (one searcher may be handed games of either width).
+    placed: Option<Box<dyn Any + Send>>,
 }
 
 /// A turn of the side to move at a node: its steps, and what the search read while
@@ -130,6 +136,7 @@ impl MultiSearcher {
             ponder: None,
             table: HashMap::new(),
             endgame: Endgame::default(),
+            placed: None,
         }
     }
 
@@ -170,6 +177,10 @@ impl MultiSearcher {
         if self.features.endgame {
             self.endgame = Endgame::new(game.position().rules());
         }
+        let endgame = self.features.endgame.then_some(&self.endgame);
+        let placed = Arc::new(placement_table(game.position().rules(), endgame));
+        root.attach_table(Arc::clone(&placed));
+        self.placed = Some(Box::new(placed));
         if self.strategy == Strategy::Random && self.only.is_empty() {
             return self.random_turn(&root);
         }
@@ -342,13 +353,12 @@ impl MultiSearcher {
 
     /// Every side's score, by the evaluation the features ask for.
     fn scores<B: CellSet>(&self, game: &Game<B>) -> [i32; MAX_SIDES] {
-        if self.features.endgame {
-            judge_endgame(game, &self.endgame)
-        } else if self.features.judgement {
-            judge(game)
-        } else {
-            evaluate(game)
-        }
+        let endgame = self.features.endgame.then_some(&self.endgame);
+        let placed = self
+            .placed
+            .as_ref()
+            .and_then(|p| p.downcast_ref::<Arc<PieceSquareTable<B>>>());
+        scores_with(game, self.judged(), endgame, placed)
     }
 
     /// `me`'s score against the others': by the refined judgement (teams, the
