@@ -471,9 +471,15 @@ impl<B: CellSet> Position<B> {
     /// without the attack tests every royal move needs. Games of more sides ask this
     /// at every turn's start (a side without a move loses its turn).
     pub fn has_legal_move(&self) -> bool {
-        let mut out = MoveList::new();
+        self.has_legal_move_with(&mut MoveList::new())
+    }
+
+    /// [`Position::has_legal_move`], the moves found in `out` (cleared first): a
+    /// caller that asks at every turn keeps one list rather than making one each time.
+    pub fn has_legal_move_with(&self, out: &mut MoveList) -> bool {
+        out.clear();
         if self.phase != Phase::Play {
-            self.placements_into(&mut out);
+            self.placements_into(out);
             return !out.is_empty();
         }
         let legality = self.legality();
@@ -487,10 +493,10 @@ impl<B: CellSet> Position<B> {
             for k in r.kinds() {
                 for from in self.kind_bb[k.index()] & others {
                     if Some(k) == pawn_kind {
-                        self.pawn_moves(B::from_cell(from), info, MoveSet::All, &mut out);
+                        self.pawn_moves(B::from_cell(from), info, MoveSet::All, out);
                     } else {
                         let km = &r.moves[us.index()][k.index()];
-                        self.piece_moves(km, from, info, MoveSet::All, &mut out);
+                        self.piece_moves(km, from, info, MoveSet::All, out);
                     }
                     if !out.is_empty() {
                         return true;
@@ -498,9 +504,9 @@ impl<B: CellSet> Position<B> {
                 }
             }
         }
-        self.royal_moves(king, info, MoveSet::All, &mut out);
+        self.royal_moves(king, info, MoveSet::All, out);
         if out.is_empty() && self.castling != 0 && info.checkers.is_empty() {
-            self.castling_moves(king, &mut out);
+            self.castling_moves(king, out);
         }
         !out.is_empty()
     }

@@ -24,7 +24,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::bitboard::{CellSet, WideBitboard};
-use crate::moves::Move;
+use crate::moves::{Move, MoveList};
 use crate::multi::rounds::{CaptureLog, Captured};
 use crate::multi::{Eliminated, Goal, MultiRules, Threat};
 use crate::outcome::{GameOutcome, Repetitions, Termination};
@@ -136,6 +136,9 @@ pub struct Game<B: CellSet = WideBitboard> {
     /// whom) and the engines' evaluation all read them, so each turn sweeps only the
     /// armies whose attacks the last turn changed.
     attacks: AttackMaps<B>,
+    /// A list to find moves in at each turn's start, kept so as not to make one per
+    /// turn (what it holds between turns means nothing).
+    scratch: MoveList,
 }
 
 impl<B: CellSet> Game<B> {
@@ -183,6 +186,7 @@ impl<B: CellSet> Game<B> {
             repetitions,
             draws,
             attacks: AttackMaps::unknown(),
+            scratch: MoveList::new(),
         };
         if game.multi.is_none() {
             game.check_end();
@@ -231,6 +235,7 @@ impl<B: CellSet> Game<B> {
             start_owed: self.owed,
             draws: self.draws,
             attacks: self.attacks.without_log(),
+            scratch: MoveList::new(),
         }
     }
 
@@ -776,7 +781,8 @@ impl<B: CellSet> Game<B> {
                     if self.owed[us.index()] > 0 && self.removals().is_empty() {
                         self.owed[us.index()] = 0;
                     }
-                    if self.owed[us.index()] > 0 || self.pos.has_legal_move() {
+                    if self.owed[us.index()] > 0 || self.pos.has_legal_move_with(&mut self.scratch)
+                    {
                         self.prepare_moves_if_owed_nothing();
                         self.note_repetition();
                         return;

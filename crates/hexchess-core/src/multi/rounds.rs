@@ -36,9 +36,11 @@ impl CaptureLog {
     /// (a round is at most one turn per side): older turns are forgotten, so that the
     /// log does not grow with the game.
     pub fn record_plain(&mut self, _us: Side, captures: Vec<Captured>) {
+        // The oldest turn goes before the new one comes, so that a full log (a copy
+        // of one is as long as it is) takes the turn without growing.
+        self.keep_last(MAX_SIDES - 1);
         self.turns
             .push(captures.into_iter().map(|c| (c, false)).collect());
-        self.keep_last(MAX_SIDES);
     }
 
     /// Records `us`'s turn and closes the round that began `live - 1` turns ago: when
