@@ -123,6 +123,9 @@ pub struct Game<B: CellSet = WideBitboard> {
     keys_halfmove: u16,
     /// Kinds each kind's powers properly contain (bit per kind), for swaps.
     pub(crate) weaker: [u32; crate::piece::MAX_KINDS],
+    /// `[kind]`: the kinds of lesser worth than it by the threats' weighing (bit per
+    /// kind), read once rather than weighed again at every threat.
+    lesser: [u32; crate::piece::MAX_KINDS],
     end: Option<GameOutcome>,
     /// A two-player game's positions since the last capture or pawn move, counted for
     /// repetition as its position counts them (the en-passant right only when usable).
@@ -164,6 +167,9 @@ impl<B: CellSet> Game<B> {
         let multi = pos.rules().multiplayer().cloned();
         let repetitions = Repetitions::new(&pos);
         let weaker = crate::multi::rounds::weaker_kinds(pos.rules());
+        let lesser = multi.as_ref().map_or([0; crate::piece::MAX_KINDS], |m| {
+            lesser_kinds(m, pos.rules())
+        });
         let mut origin = pos.clone();
         origin.clear_history();
         let mut game = Game {
@@ -182,6 +188,7 @@ impl<B: CellSet> Game<B> {
             keys_from: 0,
             keys_halfmove: 0,
             weaker,
+            lesser,
             end: None,
             repetitions,
             draws,
@@ -230,6 +237,7 @@ impl<B: CellSet> Game<B> {
             keys_from: 0,
             keys_halfmove: self.keys_halfmove,
             weaker: self.weaker,
+            lesser: self.lesser,
             end: self.end,
             repetitions: self.repetitions.clone(),
             start_owed: self.owed,
@@ -898,16 +906,15 @@ impl<B: CellSet> Game<B> {
     /// `us` attacks), or one a lesser piece attacks.
     fn threatens_hanging(&self, them: Side, c: crate::Cell, defended: B) -> bool {
         let rules = self.pos.rules();
-        let (Some(multi), Some(target)) = (&self.multi, self.pos.piece_at(c)) else {
+        let Some(target) = self.pos.piece_at(c).filter(|_| self.multi.is_some()) else {
             return false;
         };
         if rules.is_royal(target.kind) || !defended.contains(c) {
             return true;
         }
-        let worth = multi.worth(rules, target.kind);
         let lesser = rules
             .kinds()
-            .filter(|k| multi.worth(rules, *k) < worth)
+            .filter(|k| self.lesser[target.kind.index()] >> k.index() & 1 != 0)
             .fold(B::EMPTY, |b, k| b | self.pos.kind_cells(them, k));
         lesser.any() && self.pos.attacked_with(c, them, self.pos.occupied(), lesser)
     }
@@ -940,6 +947,22 @@ impl<B: CellSet> std::fmt::Debug for Game<B> {
 
 /// Whether `side` is checkmated on `pos` with these standings: in check, with no
 /// legal move.
+/// `[kind]`: the kinds worth less than it by `multi`'s weighing (bit per kind).
+fn lesser_kinds<B: CellSet>(
+    multi: &MultiRules,
+    rules: &Rules<B>,
+) -> [u32; crate::piece::MAX_KINDS] {
+    let mut out = [0; crate::piece::MAX_KINDS];
+    for k in rules.kinds() {
+        let worth = multi.worth(rules, k);
+        out[k.index()] = rules
+            .kinds()
+            .filter(|l| multi.worth(rules, *l) < worth)
+            .fold(0, |bits, l| bits | 1 << l.index());
+    }
+    out
+}
+
 pub(crate) fn is_mated_on<B: CellSet>(
     pos: &Position<B>,
     standing: &[Standing; MAX_SIDES],
