@@ -573,6 +573,17 @@ fn threatened_reads_as_the_variant_says() {
     assert_eq!(attack.moves_this_turn().0, 2);
     let check = game_in(rules_with("threat: Hanging", "threat: Check"), &pieces, 'w');
     assert!(check.threatening(WHITE).is_empty());
+    // A rook in the pawn's place, still defended by the knight: the bishop is worth
+    // less than it, so Black threatens too.
+    let rook_for_pawn = with_kings(&[
+        (0, -2, "wR"),
+        (-1, -4, "wN"),
+        (-6, 1, "bB"),
+        (1, 3, "wR"),
+        (1, -1, "cR"),
+    ]);
+    let hanging = game(&rook_for_pawn, 'w', "");
+    assert_eq!(hanging.threatening(WHITE), vec![BLACK, RED]);
 }
 
 #[test]
