@@ -776,7 +776,17 @@ impl<B: CellSet> Position<B> {
 
     /// Whether the royal piece of `side` is on the board (not still in hand).
     pub fn royal_on_board(&self, side: Side) -> bool {
-        self.royals(side).any()
+        // Read from the counts, not the cells: asked many times at every turn of a
+        // game of more sides (check, standings, the evaluation).
+        let counts = &self.counts[side.index()];
+        let mut kinds = self.rules.royal_kinds;
+        while kinds != 0 {
+            if counts[kinds.trailing_zeros() as usize] > 0 {
+                return true;
+            }
+            kinds &= kinds - 1;
+        }
+        false
     }
 
     /// Takes back the last move. Returns it, or `None` at the start of the history.

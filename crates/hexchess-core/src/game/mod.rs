@@ -789,7 +789,9 @@ impl<B: CellSet> Game<B> {
                     if self.owed[us.index()] > 0 && self.removals().is_empty() {
                         self.owed[us.index()] = 0;
                     }
-                    if self.owed[us.index()] > 0 || self.pos.has_legal_move_with(&mut self.scratch)
+                    if self.owed[us.index()] > 0
+                        || self.free_royal_step(us).is_some()
+                        || self.pos.has_legal_move_with(&mut self.scratch)
                     {
                         self.prepare_moves_if_owed_nothing();
                         self.note_repetition();
@@ -807,6 +809,46 @@ impl<B: CellSet> Game<B> {
                 self.finish(self.sides_in(), Termination::Stalemate);
             }
         }
+    }
+
+    /// A cell `us`'s royal piece may step to that no enemy attacks, if there is one: a
+    /// legal move read from the kept attack maps, without the pins and the move lists
+    /// [`Position::has_legal_move`] works out (nearly every turn's start has one).
+    ///
+    /// Read only out of check. Then no slide reaches the royal piece's cell, so none
+    /// reaches through it to a cell it steps to: the maps, found with the piece where it
+    /// stands, tell the truth about those cells after the step. A cell of the maps is
+    /// attacked or defended alike, so a capture found here takes an undefended piece.
+    pub(crate) fn free_royal_step(&self, us: Side) -> Option<crate::Cell> {
+        let maps = self.attacks.fresh()?;
+        let pos = &self.pos;
+        if pos.phase() != Phase::Play || pos.turn() != us || !pos.royal_on_board(us) {
+            return None;
+        }
+        let rules = pos.rules();
+        let king = pos.royal_cell(us);
+        let attacked = rules
+            .enemies(us)
+            .iter()
+            .filter(|e| self.standing[e.index()] != Standing::Out)
+            .fold(B::EMPTY, |hit, e| hit | maps[e.index()]);
+        if attacked.contains(king) {
+            return None;
+        }
+        let kind = pos.piece_at(king)?.kind;
+        let km = &rules.moves[us.index()][kind.index()];
+        let i = king.index();
+        let (mut to_empty, mut to_take) = (B::EMPTY, B::EMPTY);
+        if km.has_leaps {
+            to_empty = km.leap_any[i];
+            to_take = km.leap_any[i];
+        }
+        if km.has_moded_leaps {
+            to_empty |= km.leap_move[i];
+            to_take |= km.leap_capture[i];
+        }
+        let steps = (to_empty & !pos.occupied()) | (to_take & pos.enemy_cells(us));
+        (steps & !attacked).into_iter().next()
     }
 
     fn pass_to_next(&mut self, us: Side) {

@@ -343,7 +343,7 @@ mod tests {
         // the game keeps are those of its board.
         let catalog = Catalog::builtin();
         let rules = Arc::clone(catalog.get("hexachess-3").unwrap().rules());
-        let (mut judged, mut refused) = (0, 0);
+        let (mut judged, mut refused, mut royal_steps) = (0, 0, 0);
         for seed in 0..40 {
             let mut rng = StdRng::seed_from_u64(seed);
             let mut g = Game::new(Arc::clone(&rules));
@@ -372,6 +372,17 @@ mod tests {
                 }
                 let steps = g.steps();
                 assert_eq!(g.may_stop(), steps.contains(&Step::Stop));
+                // A royal step read from the maps is a legal move.
+                if let Some(to) = g.free_royal_step(g.side_to_move()) {
+                    let king = g.pos.royal_cell(g.side_to_move());
+                    let legal = g.pos.legal_moves();
+                    assert!(
+                        legal.iter().any(|m| m.from() == king && m.to() == to),
+                        "seed {seed}: {}",
+                        g.pos.to_fen()
+                    );
+                    royal_steps += 1;
+                }
                 assert_eq!(
                     g.attack_maps(),
                     g.find_attacks(),
@@ -393,5 +404,9 @@ mod tests {
         // Turns of two moves came up, and the limits turned moves away in them.
         assert!(judged > 20, "{judged} turns of two moves");
         assert!(refused > judged, "{refused} moves refused");
+        assert!(
+            royal_steps > 1000,
+            "{royal_steps} royal steps read from the maps"
+        );
     }
 }
