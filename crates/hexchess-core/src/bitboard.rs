@@ -397,46 +397,23 @@ impl CellSet for WideBitboard {
     }
 }
 
-impl IntoIterator for WideBitboard {
-    type Item = Cell;
-    type IntoIter = WideCells;
-
-    #[inline]
-    fn into_iter(self) -> WideCells {
-        WideCells {
-            words: self.0,
-            word: 0,
-        }
-    }
-}
-
-/// The cells of a [`WideBitboard`], lowest first. It keeps the word it has reached,
-/// so that each cell costs one bit scan rather than a walk over the empty words
-/// below it.
-#[derive(Clone, Debug)]
-pub struct WideCells {
-    words: [u64; WORDS],
-    word: usize,
-}
-
-impl Iterator for WideCells {
+impl Iterator for WideBitboard {
     type Item = Cell;
 
     #[inline]
     fn next(&mut self) -> Option<Cell> {
-        while let Some(w) = self.words.get_mut(self.word) {
+        for (k, w) in self.0.iter_mut().enumerate() {
             if *w != 0 {
                 let i = w.trailing_zeros();
                 *w &= *w - 1;
-                return Some(Cell::from_index((64 * self.word) as u16 + i as u16));
+                return Some(Cell::from_index((64 * k) as u16 + i as u16));
             }
-            self.word += 1;
         }
         None
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.words.iter().map(|w| w.count_ones() as usize).sum();
+        let n = CellSet::count(*self) as usize;
         (n, Some(n))
     }
 }

@@ -178,13 +178,19 @@ pub fn scores_with<B: CellSet>(
         // A hunted king's checks are the hunt's noise, not its progress: a rook that
         // checks from afar would be paid at every turn.
         let hunted = material.as_ref().is_some_and(|m| is_hunted(game, side, m));
+        // Every cell the side's enemies attack, read by both terms below.
+        let attacked = pos
+            .rules()
+            .enemies(side)
+            .iter()
+            .fold(B::EMPTY, |hit, e| hit | attacks[e.index()]);
         let mut score = match placed {
             Some(sums) => sums[side.index()],
             None => placement(pos, side, radius, &values, endgame),
         };
-        score += side_score(game, side, &attacks, &values, hunted);
+        score += side_score(game, side, &attacks, attacked, &values, hunted);
         if judged {
-            score += judgement(game, side, &attacks);
+            score += judgement(game, side, attacked);
         }
         if let Some(material) = &material {
             score += mop_up(game, side, material, radius);
@@ -200,17 +206,13 @@ pub fn scores_with<B: CellSet>(
 
 /// What the refined judgement adds to a side's score: its debt (fair-exchange values
 /// are in pawns) and its king's free cells.
-fn judgement<B: CellSet>(game: &Game<B>, side: Side, attacks: &[B; MAX_SIDES]) -> i32 {
+fn judgement<B: CellSet>(game: &Game<B>, side: Side, attacked: B) -> i32 {
     let pos = game.position();
     let rules = pos.rules();
     let debt = 100 * i32::from(game.owed(side));
     if !pos.royal_on_board(side) {
         return -debt;
     }
-    let attacked = rules
-        .enemies(side)
-        .iter()
-        .fold(B::EMPTY, |hit, e| hit | attacks[e.index()]);
     let free = rules.steps_from(pos.royal_cell(side)) & !pos.side_cells(side) & !attacked;
     KING_ROOM * free.count() as i32 - debt
 }
@@ -281,21 +283,18 @@ pub fn placement_table<B: CellSet>(
 }
 
 /// What a side's score adds to its material and placement, with every side's
-/// `attacks` (read from them, not asked cell by cell): attacks around its king, its
-/// pieces left attacked, and a check.
+/// `attacks` and the cells its enemies attack (read from them, not asked cell by
+/// cell): attacks around its king, its pieces left attacked, and a check.
 fn side_score<B: CellSet>(
     game: &Game<B>,
     side: Side,
     attacks: &[B; MAX_SIDES],
+    attacked: B,
     values: &[i32; MAX_KINDS],
     hunted: bool,
 ) -> i32 {
     let pos = game.position();
     let rules = pos.rules();
-    let attacked = rules
-        .enemies(side)
-        .iter()
-        .fold(B::EMPTY, |hit, e| hit | attacks[e.index()]);
     let mut score = 0;
     // Attacks on the cells around the king, for each royal piece.
     let royals: i32 = rules
@@ -557,9 +556,13 @@ mod tests {
         let attacks = game.attack_maps();
         let values = kind_values(rules);
         for side in game.sides() {
+            let enemies = rules
+                .enemies(side)
+                .iter()
+                .fold(B::EMPTY, |h, e| h | attacks[e.index()]);
             for (e, hunted) in [(None, false), (Some(endgame), false), (Some(endgame), true)] {
                 let slow = side_score_piece_by_piece(game, side, e, hunted);
-                let rest = side_score(game, side, &attacks, &values, hunted);
+                let rest = side_score(game, side, &attacks, enemies, &values, hunted);
                 let fast = placement(pos, side, radius, &values, e) + rest;
                 assert_eq!(fast, slow, "{side:?}: {}", game.to_fen());
                 tally[0] += 1;
@@ -573,10 +576,6 @@ mod tests {
                     tally[1] += 1;
                 }
             }
-            let enemies = rules
-                .enemies(side)
-                .iter()
-                .fold(B::EMPTY, |h, e| h | attacks[e.index()]);
             tally[2] += CellSet::count(pos.side_cells(side) & enemies) as usize;
             tally[4] += CellSet::count(pos.side_cells(side) & enemies & pos.immune()) as usize;
             tally[3] += pos

@@ -177,13 +177,14 @@ impl MultiSearcher {
         if self.features.endgame {
             self.endgame = Endgame::new(game.position().rules());
         }
+        if self.strategy == Strategy::Random && self.only.is_empty() {
+            return self.random_turn(&root);
+        }
+        // Every search below evaluates: the table it reads is built once a search.
         let endgame = self.features.endgame.then_some(&self.endgame);
         let placed = Arc::new(placement_table(game.position().rules(), endgame));
         root.attach_table(Arc::clone(&placed));
         self.placed = Some(Box::new(placed));
-        if self.strategy == Strategy::Random && self.only.is_empty() {
-            return self.random_turn(&root);
-        }
         let me = root.side_to_move();
         let mut children = if self.only.is_empty() {
             self.scored_children(&mut root, me)
