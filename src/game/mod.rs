@@ -211,7 +211,7 @@ impl CurrentGame {
         }
         let undone: Vec<Vec<Step>> = self.game.turns()[keep..]
             .iter()
-            .map(|(_, steps)| steps.clone())
+            .map(|(_, steps)| steps.to_vec())
             .collect();
         self.redo.extend(undone.into_iter().rev());
         self.game = self.game.rewound(keep);

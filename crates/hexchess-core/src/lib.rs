@@ -53,6 +53,7 @@ pub mod position;
 pub mod record;
 pub mod rules;
 pub mod setup;
+pub mod short;
 pub mod variant;
 #[cfg(test)]
 pub(crate) mod work;
@@ -62,7 +63,9 @@ pub use board::{Board, Naming};
 pub use catalog::{Catalog, CatalogEntry};
 pub use cell::{Cell, MAX_CELLS};
 pub use fen::FenError;
-pub use game::{Draws, Game, PlayError, Standing, StartError, Step, StepReport, TurnError};
+pub use game::{
+    Draws, Game, PlayError, Standing, StartError, Step, StepReport, TurnError, TurnSteps,
+};
 pub use hex::{Hex, Layout};
 pub use movegen::{Legality, MoveSet};
 pub use moves::{Move, MoveList};

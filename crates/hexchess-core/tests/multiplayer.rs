@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use common::naive::naive_moves;
 use hexchess_core::bitboard::{CellSet, WideBitboard};
-use hexchess_core::game::{Game, Standing, Step, TurnError};
+use hexchess_core::game::{Game, Standing, Step, TurnError, TurnSteps};
 use hexchess_core::variant::{VariantSpec, parse_variant};
 use hexchess_core::{Hex, Move, Points, Position, Rules, Side, Termination};
 
@@ -241,7 +241,7 @@ fn a_checkmated_side_loses_its_turns_until_the_mate_is_lifted() {
     let mut elsewhere = g.clone();
     elsewhere.play_unchecked(mv(&elsewhere, (-8, 3), (-7, 3)));
     assert_eq!(elsewhere.side_to_move(), WHITE);
-    assert_eq!(elsewhere.turns().last().unwrap(), &(RED, Vec::new()));
+    assert_eq!(elsewhere.turns().last().unwrap(), &(RED, TurnSteps::EMPTY));
     // Black's knight blocks the check: the mate is lifted and Red moves.
     g.play_unchecked(mv(&g, (1, 3), (2, 0)));
     assert_eq!(g.standing(RED), Standing::Playing);

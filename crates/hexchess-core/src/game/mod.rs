@@ -31,6 +31,7 @@ use crate::outcome::{GameOutcome, Repetitions, Termination};
 use crate::piece::{Kind, MAX_SIDES, Piece, Side};
 use crate::position::{Phase, Position};
 use crate::rules::Rules;
+use crate::short::ShortList;
 use attacks::AttackMaps;
 
 /// Where a side stands in the game.
@@ -55,6 +56,25 @@ pub enum Step {
     Stop,
 }
 
+/// The most moves a turn may have: one per opponent threatening the side, fewer than
+/// the sides in the game (`Game::prepare_moves`).
+pub const MAX_TURN_MOVES: usize = MAX_SIDES - 1;
+
+/// The most steps a turn may have: a removal or swap owed, then its moves, a
+/// [`Step::Stop`] in place of the last of them.
+pub const MAX_TURN_STEPS: usize = 1 + MAX_TURN_MOVES;
+
+/// A turn's steps, kept inline (a search records one at every node).
+pub type TurnSteps = ShortList<Step, MAX_TURN_STEPS>;
+
+/// Sides, at most every side of the game.
+pub(crate) type Sides = ShortList<Side, MAX_SIDES>;
+
+impl TurnSteps {
+    /// No steps yet.
+    pub const EMPTY: TurnSteps = ShortList::new(Step::Stop);
+}
+
 /// Who ends a game at a draw its rules make automatic: a repetition, the move rule,
 /// nothing but royal pieces left, both kings attacked at the reveal.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -70,16 +90,30 @@ pub enum Draws {
 }
 
 /// The turn in progress.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct TurnState {
     /// Moves played so far this turn.
     pub moves: u8,
     /// How many moves this turn may have (fixed before its first move).
     pub allowed: u8,
     /// The captures of this turn: (victim's side, kind).
-    pub captures: Vec<Captured>,
+    pub captures: TurnCaptures,
     /// The moves played so far (the rules of several moves look at them together).
-    pub played: Vec<Move>,
+    pub played: ShortList<Move, MAX_TURN_MOVES>,
+}
+
+/// A turn's captures, at most one per move.
+pub(crate) type TurnCaptures = ShortList<Captured, MAX_TURN_MOVES>;
+
+impl Default for TurnState {
+    fn default() -> Self {
+        TurnState {
+            moves: 0,
+            allowed: 0,
+            captures: ShortList::new(Captured::BLANK),
+            played: ShortList::new(Move::from_bits(0)),
+        }
+    }
 }
 
 /// The board as a turn of several moves began, and what the mover attacked then (the
@@ -89,7 +123,7 @@ pub(crate) struct TurnStart<B: CellSet> {
     pub pos: Position<B>,
     /// The mover's opponents then: a side whose king the turn takes still gives up
     /// only one piece in it.
-    pub opponents: Vec<Side>,
+    pub opponents: Sides,
     /// `[opponent]`: its pieces the mover attacked.
     pub attacked: [B; MAX_SIDES],
 }
@@ -105,14 +139,14 @@ pub struct Game<B: CellSet = WideBitboard> {
     pub(crate) owed: [u16; MAX_SIDES],
     pub(crate) turn: TurnState,
     /// What the rules of several moves compare against; only in a turn of several.
-    /// Boxed: it holds a whole position, and a search saves the game at every step,
-    /// nearly always outside such a turn, where the box costs a pointer to copy.
-    pub(crate) start: Option<Box<TurnStart<B>>>,
+    /// Shared: it holds a whole position, and a search saves the game at every step,
+    /// inside such a turn too, where a shared start costs a count to copy.
+    pub(crate) start: Option<Arc<TurnStart<B>>>,
     pub(crate) log: CaptureLog,
     /// The turns played, each as its steps.
-    pub(crate) turns: Vec<(Side, Vec<Step>)>,
+    pub(crate) turns: Vec<(Side, TurnSteps)>,
     /// The steps of the turn in progress.
-    pub(crate) steps: Vec<Step>,
+    pub(crate) steps: TurnSteps,
     /// The state's key at the start of every turn, for repetition.
     keys: Vec<u64>,
     /// Where the keys that count begin: those since the last capture or pawn move (no
@@ -183,7 +217,7 @@ impl<B: CellSet> Game<B> {
             start: None,
             log: CaptureLog::default(),
             turns: Vec::new(),
-            steps: Vec::new(),
+            steps: TurnSteps::EMPTY,
             keys: Vec::new(),
             keys_from: 0,
             keys_halfmove: 0,
@@ -228,11 +262,11 @@ impl<B: CellSet> Game<B> {
             multi: self.multi.clone(),
             standing: self.standing,
             owed: self.owed,
-            turn: self.turn.clone(),
+            turn: self.turn,
             start: self.start.clone(),
-            log: self.log.clone(),
+            log: self.log,
             turns: Vec::new(),
-            steps: self.steps.clone(),
+            steps: self.steps,
             keys: self.keys[self.keys_from..].to_vec(),
             keys_from: 0,
             keys_halfmove: self.keys_halfmove,
@@ -387,7 +421,7 @@ impl<B: CellSet> Game<B> {
     }
 
     /// The turns played so far, each with its side and steps.
-    pub fn turns(&self) -> &[(Side, Vec<Step>)] {
+    pub fn turns(&self) -> &[(Side, TurnSteps)] {
         &self.turns
     }
 
@@ -490,7 +524,7 @@ impl<B: CellSet> Game<B> {
 
     fn play_move(&mut self, us: Side, mv: Move) {
         if self.turn.moves == 0 && self.turn.allowed > 1 {
-            self.start = Some(Box::new(self.turn_start(us)));
+            self.start = Some(Arc::new(self.turn_start(us)));
         }
         if let Some(captured) = self.make_move_on_board(us, mv) {
             self.turn.captures.push(captured);
@@ -567,8 +601,8 @@ impl<B: CellSet> Game<B> {
     /// The end of `us`'s turn: the capture log and its exchanges, every side's standing,
     /// the end of the game, and the turn to the next side that plays.
     fn end_turn(&mut self, us: Side) {
-        let captures = std::mem::take(&mut self.turn.captures);
-        let steps = std::mem::take(&mut self.steps);
+        let captures = self.turn.captures;
+        let steps = std::mem::replace(&mut self.steps, TurnSteps::EMPTY);
         self.turns.push((us, steps));
         self.start = None;
         let live = self.live();
@@ -858,8 +892,9 @@ impl<B: CellSet> Game<B> {
 
     /// `us` loses its turn: recorded as an empty turn (it counts in the rounds).
     fn lose_turn(&mut self, us: Side) {
-        self.turns.push((us, Vec::new()));
-        self.log.record_plain(us, Vec::new());
+        self.turns.push((us, TurnSteps::EMPTY));
+        self.log
+            .record_plain(us, TurnCaptures::new(Captured::BLANK));
         self.pass_to_next(us);
     }
 

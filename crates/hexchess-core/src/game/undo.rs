@@ -8,7 +8,7 @@ use crate::outcome::{GameOutcome, Repetitions};
 use crate::piece::{MAX_SIDES, Side};
 
 use super::attacks::AttacksMark;
-use super::{Game, Standing, Step, TurnStart, TurnState};
+use super::{Game, Standing, TurnStart, TurnState, TurnSteps};
 
 /// A game's state before some steps, for [`Game::restore`]: everything a step may
 /// change but the position, whose own history takes its moves back. Small at a turn's
@@ -18,10 +18,10 @@ pub struct Saved<B: CellSet> {
     standing: [Standing; MAX_SIDES],
     owed: [u16; MAX_SIDES],
     turn: TurnState,
-    start: Option<Box<TurnStart<B>>>,
+    start: Option<std::sync::Arc<TurnStart<B>>>,
     log: CaptureLog,
     turns: usize,
-    steps: Vec<Step>,
+    steps: TurnSteps,
     keys: usize,
     keys_from: usize,
     keys_halfmove: u16,
@@ -41,11 +41,11 @@ impl<B: CellSet> Game<B> {
             plies: self.pos.history_len(),
             standing: self.standing,
             owed: self.owed,
-            turn: self.turn.clone(),
+            turn: self.turn,
             start: self.start.clone(),
-            log: self.log.clone(),
+            log: self.log,
             turns: self.turns.len(),
-            steps: self.steps.clone(),
+            steps: self.steps,
             keys: self.keys.len(),
             keys_from: self.keys_from,
             keys_halfmove: self.keys_halfmove,
@@ -104,15 +104,18 @@ impl<B: CellSet> Game<B> {
     /// Calls `f` with the game after each whole turn the side to move may play, and
     /// the turn's steps, until `f` returns false; returns whether every turn was seen.
     /// [`Game::for_each_turn`] on this one game, each turn taken back after `f`.
-    pub fn for_each_turn_mut(&mut self, f: &mut dyn FnMut(&mut Game<B>, &[Step]) -> bool) -> bool {
-        let mut steps = Vec::with_capacity(3);
+    pub fn for_each_turn_mut(
+        &mut self,
+        f: &mut dyn FnMut(&mut Game<B>, &TurnSteps) -> bool,
+    ) -> bool {
+        let mut steps = TurnSteps::EMPTY;
         self.turns_from_here(&mut steps, f)
     }
 
     fn turns_from_here(
         &mut self,
-        steps: &mut Vec<Step>,
-        f: &mut dyn FnMut(&mut Game<B>, &[Step]) -> bool,
+        steps: &mut TurnSteps,
+        f: &mut dyn FnMut(&mut Game<B>, &TurnSteps) -> bool,
     ) -> bool {
         let before = self.turns.len();
         for step in self.steps() {
@@ -143,6 +146,7 @@ mod tests {
 
     use super::*;
     use crate::catalog::Catalog;
+    use crate::game::Step;
 
     /// Everything of a game a step may change, as text.
     fn state<B: CellSet>(g: &Game<B>) -> String {
@@ -163,9 +167,7 @@ mod tests {
             g.pos.inert,
             g.pos.immune().into_iter().collect::<Vec<_>>(),
             g.attacks,
-            g.start
-                .as_ref()
-                .map(|s| (s.pos.to_fen(), s.opponents.clone())),
+            g.start.as_ref().map(|s| (s.pos.to_fen(), s.opponents)),
             g.steps(),
         )
     }

@@ -4,8 +4,10 @@
 
 use super::spec::FairExchange;
 use crate::bitboard::CellSet;
+use crate::game::{MAX_TURN_MOVES, TurnCaptures};
 use crate::piece::{Kind, MAX_KINDS, MAX_SIDES, Piece, Side};
 use crate::rules::Rules;
+use crate::short::ShortList;
 
 /// A capture: who took what from whom.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -15,12 +17,32 @@ pub(crate) struct Captured {
     pub kind: Kind,
 }
 
+impl Captured {
+    /// What a short list of captures fills its unused slots with.
+    pub const BLANK: Captured = Captured {
+        by: Side::White,
+        victim: Side::White,
+        kind: Kind::new(0),
+    };
+}
+
+/// A turn's captures in the log, each with whether an exchange used it.
+type LoggedTurn = ShortList<(Captured, bool), MAX_TURN_MOVES>;
+
 /// The captures of the last turns, each marked once an exchange has used it.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct CaptureLog {
-    /// One entry per turn played (lost turns included): its captures, each with
-    /// whether an exchange used it.
-    turns: Vec<Vec<(Captured, bool)>>,
+    /// One entry per turn played (lost turns included), the last round's at most: its
+    /// captures, each with whether an exchange used it.
+    turns: ShortList<LoggedTurn, MAX_SIDES>,
+}
+
+impl Default for CaptureLog {
+    fn default() -> Self {
+        CaptureLog {
+            turns: ShortList::new(LoggedTurn::new((Captured::BLANK, false))),
+        }
+    }
 }
 
 impl CaptureLog {
@@ -28,19 +50,21 @@ impl CaptureLog {
     pub fn keep_last(&mut self, n: usize) {
         let len = self.turns.len();
         if len > n {
-            self.turns.drain(..len - n);
+            self.turns.drop_front(len - n);
         }
     }
 
     /// Records a turn when fair exchange is not played. Only the last round is read
     /// (a round is at most one turn per side): older turns are forgotten, so that the
     /// log does not grow with the game.
-    pub fn record_plain(&mut self, _us: Side, captures: Vec<Captured>) {
-        // The oldest turn goes before the new one comes, so that a full log (a copy
-        // of one is as long as it is) takes the turn without growing.
+    pub fn record_plain(&mut self, _us: Side, captures: TurnCaptures) {
+        // The oldest turn goes before the new one comes: the log holds a round.
         self.keep_last(MAX_SIDES - 1);
-        self.turns
-            .push(captures.into_iter().map(|c| (c, false)).collect());
+        let mut logged = LoggedTurn::new((Captured::BLANK, false));
+        for c in &captures {
+            logged.push((*c, false));
+        }
+        self.turns.push(logged);
     }
 
     /// Records `us`'s turn and closes the round that began `live - 1` turns ago: when
@@ -50,7 +74,7 @@ impl CaptureLog {
     pub fn record(
         &mut self,
         us: Side,
-        captures: Vec<Captured>,
+        captures: TurnCaptures,
         live: usize,
         fair: &FairExchange,
         playing: &[Side],

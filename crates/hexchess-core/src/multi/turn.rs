@@ -3,7 +3,7 @@
 
 use crate::Cell;
 use crate::bitboard::CellSet;
-use crate::game::{Game, Standing, TurnStart, in_check_on, is_mated_on};
+use crate::game::{Game, Sides, Standing, TurnStart, in_check_on, is_mated_on};
 use crate::moves::Move;
 use crate::piece::{MAX_SIDES, Side};
 use crate::position::Position;
@@ -25,14 +25,14 @@ impl<B: CellSet> Game<B> {
     }
 
     /// The opponents of `us` still in the game.
-    pub(crate) fn opponents(&self, us: Side) -> Vec<Side> {
-        self.pos
-            .rules()
-            .enemies(us)
-            .iter()
-            .copied()
-            .filter(|s| self.standing[s.index()] != Standing::Out)
-            .collect()
+    pub(crate) fn opponents(&self, us: Side) -> Sides {
+        let mut out = Sides::new(Side::White);
+        for &s in self.pos.rules().enemies(us) {
+            if self.standing[s.index()] != Standing::Out {
+                out.push(s);
+            }
+        }
+        out
     }
 
     /// The second moves the turn in progress may have: legal moves of another piece
@@ -156,8 +156,10 @@ impl<B: CellSet> Game<B> {
         };
         let us = self.pos.turn();
         let mut after = self.lean();
-        let mut captures = self.turn.captures.clone();
-        captures.extend(after.make_move_on_board(us, second));
+        let mut captures = self.turn.captures;
+        if let Some(c) = after.make_move_on_board(us, second) {
+            captures.push(c);
+        }
         let captured = |them: Side| captures.iter().filter(|c| c.victim == them).count();
         let one_capture_each = start.opponents.iter().all(|them| captured(*them) <= 1);
         let opponents = after.opponents(us);

@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use web_time::Instant;
 
 use hexchess_core::bitboard::CellSet;
-use hexchess_core::game::{Game, Standing, Step};
+use hexchess_core::game::{Game, Standing, Step, TurnSteps};
 use hexchess_core::piece::{MAX_SIDES, Side};
 use hexchess_core::position::PieceSquareTable;
 use rand::rngs::StdRng;
@@ -34,13 +34,13 @@ struct Entry {
     value: i32,
     bound: Bound,
     /// The best turn found there (the move to try first next time).
-    best: Option<Vec<Step>>,
+    best: Option<TurnSteps>,
 }
 
 /// How an alpha-beta node starts (see [`MultiSearcher::open`]).
 enum Opened {
     Settled(i32),
-    Open { key: u64, hint: Option<Vec<Step>> },
+    Open { key: u64, hint: Option<TurnSteps> },
 }
 
 /// How a stored value relates to the state's true value (alpha-beta's window).
@@ -78,7 +78,7 @@ pub struct MultiSearcher {
     aborted: bool,
     stop: Arc<AtomicBool>,
     /// The only turns chosen among (`go searchmoves`); empty: every turn.
-    only: Vec<Vec<Step>>,
+    only: Vec<TurnSteps>,
     /// Set for a search on the opponent's time (`go ponder`): no time limit binds until
     /// the ponder hit, and the time counts from it.
     ponder: Option<Ponder>,
@@ -96,7 +96,7 @@ pub struct MultiSearcher {
 /// A turn of the side to move at a node: its steps, and what the search read while
 /// the game stood after it (a value for ordering, or a leaf's value).
 struct Child<V> {
-    steps: Vec<Step>,
+    steps: TurnSteps,
     value: V,
 }
 
@@ -148,7 +148,11 @@ impl MultiSearcher {
     /// allows, as [`Game::turns`] records them), as `go searchmoves` asks; empty: every
     /// turn.
     pub fn only_turns(&mut self, turns: Vec<Vec<Step>>) {
-        self.only = turns;
+        // A turn longer than any the rules allow is none of the game's: dropped.
+        self.only = turns
+            .iter()
+            .filter_map(|t| TurnSteps::from_slice(Step::Stop, t))
+            .collect();
     }
 
     /// Searches on the opponent's time (`go ponder`) while `ponder` is pondering: the
@@ -194,7 +198,7 @@ impl MultiSearcher {
         if self.strategy == Strategy::Random {
             let i = self.rng.random_range(0..children.len().max(1));
             return children.get(i).map(|c| MultiChoice {
-                steps: c.steps.clone(),
+                steps: c.steps.to_vec(),
                 depth: 0,
                 nodes: 0,
                 score: 0,
@@ -205,7 +209,7 @@ impl MultiSearcher {
         }
         order(&mut children);
         let mut best = MultiChoice {
-            steps: children[0].steps.clone(),
+            steps: children[0].steps.to_vec(),
             depth: 0,
             nodes: 0,
             score: children[0].value,
@@ -235,7 +239,7 @@ impl MultiSearcher {
                     && i > 0
                     && *s > best.score
                 {
-                    best.steps = children[i].steps.clone();
+                    best.steps = children[i].steps.to_vec();
                     best.score = *s;
                 }
                 break;
@@ -246,7 +250,7 @@ impl MultiSearcher {
                 .max_by_key(|(i, s)| (**s, std::cmp::Reverse(*i)))
                 .expect("children");
             best = MultiChoice {
-                steps: children[i].steps.clone(),
+                steps: children[i].steps.to_vec(),
                 depth,
                 nodes: self.nodes.get(),
                 score: *s,
@@ -296,7 +300,7 @@ impl MultiSearcher {
         let children: Vec<Child<i32>> = only
             .iter()
             .map(|steps| Child {
-                steps: steps.clone(),
+                steps: *steps,
                 value: visit(game, steps, |g| self.leaf_static(g, me)),
             })
             .collect();
@@ -320,7 +324,7 @@ impl MultiSearcher {
             this.count_node();
             let (value, more) = value(this, g);
             out.push(Child {
-                steps: steps.to_vec(),
+                steps: *steps,
                 value,
             });
             full = this.nodes.get() >= this.limits.nodes;
@@ -481,7 +485,7 @@ impl MultiSearcher {
         depth: u32,
         alpha: i32,
         beta: i32,
-    ) -> (Option<i32>, Option<Vec<Step>>) {
+    ) -> (Option<i32>, Option<TurnSteps>) {
         if !self.features.table {
             return (None, None);
         }
@@ -494,7 +498,7 @@ impl MultiSearcher {
                 Bound::Lower => e.value >= beta,
                 Bound::Upper => e.value <= alpha,
             };
-        (settles.then_some(e.value), e.best.clone())
+        (settles.then_some(e.value), e.best)
     }
 
     /// Keeps `value`, found in the window `alpha..beta`, unless the search was cut
@@ -505,7 +509,7 @@ impl MultiSearcher {
         depth: u32,
         value: i32,
         window: (i32, i32),
-        best: Option<Vec<Step>>,
+        best: Option<TurnSteps>,
     ) {
         if !self.features.table || self.aborted {
             return;
@@ -532,7 +536,7 @@ impl MultiSearcher {
     }
 
     /// Puts the turn `best` (from the table) first among `children`, if it is there.
-    fn first<V>(children: &mut [Child<V>], best: Option<&Vec<Step>>) {
+    fn first<V>(children: &mut [Child<V>], best: Option<&TurnSteps>) {
         if let Some(i) = best.and_then(|b| children.iter().position(|c| c.steps == *b)) {
             children[..=i].rotate_right(1);
         }
@@ -1028,12 +1032,13 @@ mod tests {
         // above -10 (at most -10), one searched exactly.
         s.store(1, 2, 50, (0, 40), None);
         s.store(2, 2, -10, (0, 40), None);
-        s.store(3, 2, 20, (0, 40), Some(vec![Step::Stop]));
+        let stop = TurnSteps::from_slice(Step::Stop, &[Step::Stop]);
+        s.store(3, 2, 20, (0, 40), stop);
         assert_eq!(s.probe(1, 2, 0, 40).0, Some(50));
         assert_eq!(s.probe(1, 2, 0, 100).0, None, "a lower bound under beta");
         assert_eq!(s.probe(2, 2, 0, 40).0, Some(-10));
         assert_eq!(s.probe(2, 2, -50, 40).0, None, "an upper bound over alpha");
-        assert_eq!(s.probe(3, 2, -100, 100), (Some(20), Some(vec![Step::Stop])));
+        assert_eq!(s.probe(3, 2, -100, 100), (Some(20), stop));
         assert_eq!(
             s.probe(3, 1, 30, 100).0,
             Some(20),

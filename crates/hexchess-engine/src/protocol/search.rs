@@ -149,7 +149,7 @@ pub(crate) fn read_turns(game: &Game, texts: &[String]) -> Result<Vec<Vec<Step>>
                 .map_err(|e| format!("searchmoves '{t}': {e}; no search"))?;
             Ok(g.turns()
                 .get(before)
-                .map(|turn| turn.1.clone())
+                .map(|turn| turn.1.to_vec())
                 .unwrap_or_else(|| g.current_steps().to_vec()))
         })
         .collect()

@@ -12,7 +12,7 @@ use super::{SharedOut, say};
 use crate::bench;
 use crate::eval::EvalMode;
 use crate::job::{self, Job};
-use hexchess_core::game::Game;
+use hexchess_core::game::{Game, TurnSteps};
 use hexchess_core::position::Position;
 
 /// A count or a bench running on its own thread. Dropping it stops it.
@@ -99,8 +99,8 @@ pub(crate) fn count_turns(game: &Game, depth: u32, stop: &AtomicBool) -> String 
         let steps = g
             .turns()
             .get(before)
-            .map(|t| t.1.clone())
-            .unwrap_or_default();
+            .map(|t| t.1)
+            .unwrap_or(TurnSteps::EMPTY);
         let leaves = if depth <= 1 {
             Some(1)
         } else {
