@@ -57,7 +57,7 @@ pub enum Step {
 }
 
 /// The most moves a turn may have: one per opponent threatening the side, fewer than
-/// the sides in the game (`Game::prepare_moves`).
+/// the sides in the game (`Game::allowed_moves`).
 pub const MAX_TURN_MOVES: usize = MAX_SIDES - 1;
 
 /// The most steps a turn may have: a removal or swap owed, then its moves, a
@@ -94,7 +94,10 @@ pub enum Draws {
 pub(crate) struct TurnState {
     /// Moves played so far this turn.
     pub moves: u8,
-    /// How many moves this turn may have (fixed before its first move).
+    /// How many moves this turn may have, once fixed (0: not yet). It is fixed as its
+    /// first move is played, from the threats as the turn began
+    /// ([`Game::allowed_moves`]): a search's leaves never play, so they never weigh
+    /// the threats.
     pub allowed: u8,
     /// The captures of this turn: (victim's side, kind).
     pub captures: TurnCaptures,
@@ -417,7 +420,7 @@ impl<B: CellSet> Game<B> {
 
     /// How many moves the turn in progress may have, and how many it has had.
     pub fn moves_this_turn(&self) -> (u8, u8) {
-        (self.turn.allowed, self.turn.moves)
+        (self.allowed_moves(), self.turn.moves)
     }
 
     /// The turns played so far, each with its side and steps.
@@ -516,13 +519,13 @@ impl<B: CellSet> Game<B> {
                 self.attacks.board_changed();
                 self.pos.make_move(mv);
                 self.owed[us.index()] = 0;
-                self.prepare_moves();
             }
             Step::Play(mv) => self.play_move(us, mv),
         }
     }
 
     fn play_move(&mut self, us: Side, mv: Move) {
+        self.fix_allowed();
         if self.turn.moves == 0 && self.turn.allowed > 1 {
             self.start = Some(Arc::new(self.turn_start(us)));
         }
@@ -827,7 +830,6 @@ impl<B: CellSet> Game<B> {
                         || self.free_royal_step(us).is_some()
                         || self.pos.has_legal_move_with(&mut self.scratch)
                     {
-                        self.prepare_moves_if_owed_nothing();
                         self.note_repetition();
                         return;
                     }
@@ -898,24 +900,33 @@ impl<B: CellSet> Game<B> {
         self.pass_to_next(us);
     }
 
-    fn prepare_moves_if_owed_nothing(&mut self) {
-        if self.owed[self.pos.turn().index()] == 0 {
-            self.prepare_moves();
+    /// Fixes how many moves the turn in progress may have, before its first move (a
+    /// search fixes it once for all the turns it tries from a node).
+    pub(crate) fn fix_allowed(&mut self) {
+        if self.turn.moves == 0 {
+            self.turn.allowed = self.allowed_moves();
         }
     }
 
-    /// Fixes how many moves the turn may have: as many as the opponents threatening
-    /// the side, when that is at least two and fewer than the sides in the game.
-    fn prepare_moves(&mut self) {
+    /// How many moves the turn in progress may have: as many as the opponents
+    /// threatening the side to move as it began, when that is at least two and fewer
+    /// than the sides in the game. 0 while a removal is owed first (the threats are
+    /// weighed after it).
+    fn allowed_moves(&self) -> u8 {
         let us = self.pos.turn();
-        let attackers = self.threats_on(us).count();
-        let live = self.live();
+        if self.turn.allowed > 0 || self.owed[us.index()] > 0 {
+            return self.turn.allowed;
+        }
         let defence = self.multi.as_ref().is_some_and(|m| m.defence);
-        self.turn.allowed = if defence && attackers >= 2 && attackers < live {
+        if !defence {
+            return 1;
+        }
+        let attackers = self.threats_on(us).count();
+        if attackers >= 2 && attackers < self.live() {
             attackers as u8
         } else {
             1
-        };
+        }
     }
 
     /// Counts the state at a turn's start; a third time ends the game. Only states

@@ -96,7 +96,6 @@ impl<B: CellSet> Game<B> {
             if self.owed[side.index()] > 0 && self.removals().is_empty() {
                 self.owed[side.index()] = 0;
             }
-            self.prepare_moves_if_owed_nothing();
         }
         true
     }
@@ -118,6 +117,7 @@ impl<B: CellSet> Game<B> {
         f: &mut dyn FnMut(&mut Game<B>, &TurnSteps) -> bool,
     ) -> bool {
         let before = self.turns.len();
+        self.fix_allowed();
         for step in self.steps() {
             let saved = self.save();
             self.play_unchecked(step);
