@@ -529,20 +529,47 @@ impl<B: CellSet> Game<B> {
         if self.turn.moves == 0 && self.turn.allowed > 1 {
             self.start = Some(Arc::new(self.turn_start(us)));
         }
+        if self.record_move(us, mv) && self.has_second_move() {
+            // The turn comes back for a second move (or a Stop).
+            return;
+        }
+        self.end_turn(us);
+    }
+
+    /// Makes `mv`, a move of `us`'s turn, on the board and in the turn; true when the
+    /// turn may have another move (the position is `us`'s to move again then).
+    fn record_move(&mut self, us: Side, mv: Move) -> bool {
         if let Some(captured) = self.make_move_on_board(us, mv) {
             self.turn.captures.push(captured);
         }
         self.turn.moves += 1;
         self.turn.played.push(mv);
-        if self.turn.moves < self.turn.allowed && self.end.is_none() {
-            // The turn comes back for a second move (or a Stop).
+        let goes_on = self.turn.moves < self.turn.allowed && self.end.is_none();
+        if goes_on {
             self.pos.make_pass(us);
-            if !self.has_second_move() {
-                self.end_turn(us);
-            }
-            return;
         }
+        goes_on
+    }
+
+    /// Plays `mv`, one of [`Game::steps`] at a turn's start, as a whole turn: the turn
+    /// ends after it, as if a [`Step::Stop`] followed when a second move was allowed.
+    /// False, and nothing played, when `mv` cannot begin a turn now (the turn has
+    /// begun, a removal is owed first, the game is over).
+    ///
+    /// For a search's quiescence, which plays captures as turns of their own: whether
+    /// a second move exists is never asked, and asking cost most of such a turn. The
+    /// game after it is what the move and a stop leave, but its record: the turn is
+    /// recorded as the move alone.
+    pub fn play_as_whole_turn(&mut self, mv: Move) -> bool {
+        let us = self.pos.turn();
+        if self.end.is_some() || self.turn.moves > 0 || self.owed[us.index()] > 0 || mv.is_edit() {
+            return false;
+        }
+        self.steps.push(Step::Play(mv));
+        self.fix_allowed();
+        self.record_move(us, mv);
         self.end_turn(us);
+        true
     }
 
     /// Makes `us`'s move on the board; a royal piece taken puts its side out at once.

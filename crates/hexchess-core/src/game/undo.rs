@@ -188,6 +188,49 @@ mod tests {
     }
 
     #[test]
+    fn a_move_played_as_a_whole_turn_is_the_move_then_a_stop() {
+        let catalog = Catalog::builtin();
+        let mut two_moves = 0;
+        for (id, seed) in [("hexachess-3", 4), ("hexachess-4", 5)] {
+            let rules = Arc::clone(catalog.get(id).unwrap().rules());
+            let mut rng = StdRng::seed_from_u64(seed);
+            let mut g = Game::new(rules);
+            for _ in 0..300 {
+                if g.end.is_some() {
+                    break;
+                }
+                if g.turn.moves == 0 && g.owed[g.pos.turn().index()] == 0 {
+                    for step in g.steps() {
+                        let Step::Play(mv) = step else { continue };
+                        let mut whole = g.clone();
+                        assert!(whole.play_as_whole_turn(mv), "{id}");
+                        let mut stepped = g.clone();
+                        let before = stepped.turns.len();
+                        stepped.play_unchecked(step);
+                        if stepped.turns.len() == before && stepped.end.is_none() {
+                            two_moves += 1;
+                            stepped.play_unchecked(Step::Stop);
+                        }
+                        assert_eq!(state(&whole), state(&stepped), "{id}: {mv:?}");
+                    }
+                }
+                let step = pick(&g, &mut rng).expect("a game not over has a step");
+                g.play_unchecked(step);
+            }
+            // Not at a turn's start: refused, nothing played.
+            if let Some(Step::Play(mv)) = g.steps().into_iter().find(|s| *s != Step::Stop)
+                && g.turn.moves > 0
+            {
+                let before = state(&g);
+                assert!(!g.play_as_whole_turn(mv));
+                assert_eq!(state(&g), before);
+            }
+        }
+        // Turns that could have had a second move were among those played whole.
+        assert!(two_moves > 20, "{two_moves}");
+    }
+
+    #[test]
     fn steps_and_handed_turns_taken_back_leave_the_game_as_it_was() {
         let catalog = Catalog::builtin();
         for (id, seed) in [("hexachess-3", 1), ("hexachess-3", 2), ("hexachess-4", 3)] {

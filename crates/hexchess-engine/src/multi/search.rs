@@ -880,6 +880,11 @@ fn capturing_steps<B: CellSet>(game: &Game<B>) -> Vec<Step> {
 /// Plays `step` and ends the turn there (a second move the rules offer is declined);
 /// false when the turn cannot end after it (a second move is owed).
 fn end_turn_with<B: CellSet>(game: &mut Game<B>, step: Step) -> bool {
+    if let Step::Play(mv) = step
+        && game.play_as_whole_turn(mv)
+    {
+        return true;
+    }
     let before = game.turns().len();
     game.play_unchecked(step);
     if game.turns().len() > before || game.end().is_some() {
