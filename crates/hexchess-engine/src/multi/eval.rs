@@ -417,7 +417,19 @@ pub fn relative(scores: &[i32; MAX_SIDES], side: Side, seats: usize) -> i32 {
         .filter(|i| *i != side.index())
         .map(|i| i64::from(scores[i]))
         .sum();
-    (i64::from(scores[side.index()]) - others / (seats as i64 - 1)) as i32
+    (i64::from(scores[side.index()]) - mean(others, seats - 1)) as i32
+}
+
+/// `sum / n`, rounded toward zero as `/` rounds. The counts here are one to three
+/// sides, and a division by a number known when compiled is a multiplication: a
+/// division by a count read at run time took a tenth of a leaf's time in a search.
+fn mean(sum: i64, n: usize) -> i64 {
+    match n {
+        1 => sum,
+        2 => sum / 2,
+        3 => sum / 3,
+        n => sum / n.max(1) as i64,
+    }
 }
 
 /// A side's score against the others by the refined judgement: its team's mean (a
@@ -430,22 +442,31 @@ pub fn judged_relative<B: CellSet>(scores: &[i32; MAX_SIDES], side: Side, rules:
     }
     // Read in place: this runs at every leaf.
     let score = |i: usize| i64::from(scores[i]);
-    let (mut team_sum, mut team_len) = (0i64, 0i64);
+    let (mut team_sum, mut team_len) = (0i64, 0usize);
     for i in (0..rules.side_count()).filter(|i| !enemies.iter().any(|e| e.index() == *i)) {
         team_sum += score(i);
         team_len += 1;
     }
-    let own = team_sum / team_len.max(1);
+    let own = mean(team_sum, team_len);
     let theirs = || enemies.iter().map(|e| score(e.index()));
-    let mean = theirs().sum::<i64>() / enemies.len() as i64;
-    let leader = theirs().max().unwrap_or(mean);
-    (own - (mean + leader) / 2) as i32
+    let average = mean(theirs().sum::<i64>(), enemies.len());
+    let leader = theirs().max().unwrap_or(average);
+    (own - (average + leader) / 2) as i32
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use hexchess_core::catalog::Catalog;
+
+    #[test]
+    fn the_mean_rounds_as_a_division_does() {
+        for sum in [-1_000_001i64, -7, -5, -1, 0, 1, 5, 7, 2_999_999] {
+            for n in 1..=4usize {
+                assert_eq!(mean(sum, n), sum / n as i64, "{sum} / {n}");
+            }
+        }
+    }
 
     #[test]
     fn the_judgement_counts_a_partner_with_its_side_and_looks_at_the_leader() {
