@@ -200,6 +200,15 @@ mod tests {
                     break;
                 }
                 if g.turn.moves == 0 && g.owed[g.pos.turn().index()] == 0 {
+                    // The noisy steps generated apart are the captures and promotions
+                    // among the steps (every side's pawns promote: hexachess-4 too).
+                    let pos = &g.pos;
+                    let noisy: Vec<Step> = g
+                        .steps()
+                        .into_iter()
+                        .filter(|s| matches!(s, Step::Play(m) if pos.is_capture(*m) || m.promotion().is_some()))
+                        .collect();
+                    assert_eq!(g.noisy_steps(), noisy, "{id}: {}", g.pos.to_fen());
                     for step in g.steps() {
                         let Step::Play(mv) = step else { continue };
                         let mut whole = g.clone();

@@ -345,7 +345,7 @@ mod tests {
         // the game keeps are those of its board.
         let catalog = Catalog::builtin();
         let rules = Arc::clone(catalog.get("hexachess-3").unwrap().rules());
-        let (mut judged, mut refused, mut royal_steps) = (0, 0, 0);
+        let (mut judged, mut refused, mut royal_steps, mut noisy_seen) = (0, 0, 0, 0);
         for seed in 0..40 {
             let mut rng = StdRng::seed_from_u64(seed);
             let mut g = Game::new(Arc::clone(&rules));
@@ -374,6 +374,15 @@ mod tests {
                 }
                 let steps = g.steps();
                 assert_eq!(g.may_stop(), steps.contains(&Step::Stop));
+                // The noisy steps, generated apart at a turn's start, are the steps
+                // that capture or promote, in order.
+                let noisy: Vec<Step> = steps
+                    .iter()
+                    .copied()
+                    .filter(|s| matches!(s, Step::Play(m) if !m.is_edit() && (g.pos.is_capture(*m) || m.promotion().is_some())))
+                    .collect();
+                assert_eq!(g.noisy_steps(), noisy, "seed {seed}: {}", g.pos.to_fen());
+                noisy_seen += noisy.len();
                 // A royal step read from the maps is a legal move.
                 if let Some(to) = g.free_royal_step(g.side_to_move()) {
                     let king = g.pos.royal_cell(g.side_to_move());
@@ -406,6 +415,7 @@ mod tests {
         // Turns of two moves came up, and the limits turned moves away in them.
         assert!(judged > 20, "{judged} turns of two moves");
         assert!(refused > judged, "{refused} moves refused");
+        assert!(noisy_seen > 1000, "{noisy_seen} noisy steps");
         assert!(
             royal_steps > 1000,
             "{royal_steps} royal steps read from the maps"

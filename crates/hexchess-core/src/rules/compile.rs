@@ -728,13 +728,15 @@ fn promotion_from<B: CellSet>(
     }
 }
 
-/// The cells from which one pawn advance reaches a promotion cell.
+/// The cells from which one pawn advance reaches a promotion cell, for every side (a
+/// captures-only generation reads them: the third and fourth sides' were once left
+/// empty, and their promotions missing from it).
 fn mark_promoting_cells<B: CellSet>(
     board: &Board,
     pt: &mut PawnTables<B>,
     pr: &PromotionTables<B>,
 ) {
-    for s in 0..2 {
+    for s in 0..MAX_SIDES {
         let cells = pr.zone[s] | pr.optional_zone[s];
         pt.promoting_from[s] = board
             .cells()

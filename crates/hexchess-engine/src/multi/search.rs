@@ -857,7 +857,7 @@ fn capturing_steps<B: CellSet>(game: &Game<B>) -> Vec<Step> {
     let pos = game.position();
     let rules = pos.rules();
     let mut captures: Vec<(i32, Step)> = game
-        .steps()
+        .noisy_steps()
         .into_iter()
         .filter_map(|step| match step {
             Step::Play(m) if !m.is_edit() && pos.is_capture(m) => {
