@@ -25,7 +25,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::bitboard::{CellSet, WideBitboard};
 use crate::moves::{Move, MoveList};
-use crate::multi::rounds::{CaptureLog, Captured};
+pub use crate::multi::rounds::MAX_TURN_MOVES;
+use crate::multi::rounds::{CaptureLog, Captured, TurnCaptures};
 use crate::multi::{Eliminated, Goal, MultiRules, Threat};
 use crate::outcome::{GameOutcome, Repetitions, Termination};
 use crate::piece::{Kind, MAX_SIDES, Piece, Side};
@@ -55,10 +56,6 @@ pub enum Step {
     /// Ends a turn that could have had another move.
     Stop,
 }
-
-/// The most moves a turn may have: one per opponent threatening the side, fewer than
-/// the sides in the game (`Game::allowed_moves`).
-pub const MAX_TURN_MOVES: usize = MAX_SIDES - 1;
 
 /// The most steps a turn may have: a removal or swap owed, then its moves, a
 /// [`Step::Stop`] in place of the last of them.
@@ -104,9 +101,6 @@ pub(crate) struct TurnState {
     /// The moves played so far (the rules of several moves look at them together).
     pub played: ShortList<Move, MAX_TURN_MOVES>,
 }
-
-/// A turn's captures, at most one per move.
-pub(crate) type TurnCaptures = ShortList<Captured, MAX_TURN_MOVES>;
 
 impl Default for TurnState {
     fn default() -> Self {

@@ -4,7 +4,6 @@
 
 use super::spec::FairExchange;
 use crate::bitboard::CellSet;
-use crate::game::{MAX_TURN_MOVES, TurnCaptures};
 use crate::piece::{Kind, MAX_KINDS, MAX_SIDES, Piece, Side};
 use crate::rules::Rules;
 use crate::short::ShortList;
@@ -16,6 +15,13 @@ pub(crate) struct Captured {
     pub victim: Side,
     pub kind: Kind,
 }
+
+/// The most moves a turn may have: one per opponent threatening the side, fewer than
+/// the sides in the game (`Game::allowed_moves`).
+pub const MAX_TURN_MOVES: usize = MAX_SIDES - 1;
+
+/// A turn's captures, at most one per move.
+pub(crate) type TurnCaptures = ShortList<Captured, MAX_TURN_MOVES>;
 
 impl Captured {
     /// What a short list of captures fills its unused slots with.
