@@ -656,15 +656,13 @@ impl<B: CellSet> Game<B> {
             return;
         }
         if let Some(fair) = self.multi.as_ref().and_then(|m| m.fair_exchange.as_ref()) {
-            let mut playing = [Side::ALL[0]; MAX_SIDES];
-            let mut n = 0;
+            let mut playing = Sides::new(Side::White);
             for side in self.sides() {
                 if self.standing[side.index()] == Standing::Playing {
-                    playing[n] = side;
-                    n += 1;
+                    playing.push(side);
                 }
             }
-            for (side, value) in self.log.record(us, captures, live, fair, &playing[..n]) {
+            for (side, value) in self.log.record(us, captures, live, fair, &playing) {
                 let owed = &mut self.owed[side.index()];
                 *owed = (*owed).max(value);
             }
