@@ -900,7 +900,8 @@ fn tb_generate(
     let started = Instant::now();
     eprintln!("{name} for {}, on {threads} thread(s):", rules.name());
     let stop = std::sync::atomic::AtomicBool::new(false);
-    let progress = &mut |l: &str| eprintln!("{l}");
+    // Each step's time since the start, so a long build shows where it went.
+    let progress = &mut |l: &str| eprintln!("{:>7.1} s  {l}", started.elapsed().as_secs_f64());
     let slots = Table::generate_into(&rules, &material, &path, progress, &stop, threads)
         .map_err(|e| e.to_string())?;
     out!(

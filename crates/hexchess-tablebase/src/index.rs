@@ -214,6 +214,16 @@ impl Indexer {
         })
     }
 
+    /// Whether the men on `cells` are stored as they stand, so that their slot decodes
+    /// to these very cells in this order: their kings stand as their pair with no
+    /// other symmetry keeping it (as for an [`Anchor`]), and no two men are alike
+    /// (like men are stored as a set, in the order of their cells).
+    #[inline]
+    pub(crate) fn stored_as_is(&self, cells: &[u8]) -> bool {
+        let key = cells[self.kings[0]] as usize * self.n + cells[self.kings[1]] as usize;
+        self.pair_maps[key] == 1 && self.groups.iter().all(|g| g.len() == 1)
+    }
+
     /// [`Indexer::index`] of the men on `cells` with `stm` to move, just after man `j`
     /// came to its cell from `from` in a position anchored at `anchor` (if it was):
     /// for a non-royal man, its group's rank is all that changes.

@@ -120,9 +120,13 @@ impl Builder<'_> {
     }
 
     /// The code the zeroing moves of an open position give it, if they decide it.
+    ///
+    /// Without pawns only captures zero, so the quiet moves are not worked out (each
+    /// costs a slot and a random read): a loss asks only whether it has one at all.
     fn exit_code(&self, a: &Arrangement, winning: bool, plies: u8) -> Option<u8> {
+        let advances = self.classes > 0;
         let (mut quiet, mut wins, mut saved) = (false, false, false);
-        let _ = self.moves(a, true, &mut |step| {
+        let _ = self.moves(a, advances, &mut |step| {
             match self.zeroing(&step, plies) {
                 None => quiet = true,
                 Some(Zeroed::Lost) => wins = true,
@@ -138,8 +142,18 @@ impl Builder<'_> {
         match winning {
             true => wins.then_some(plies + 1),
             false if saved => Some(BLESSED_LOSS),
-            false => (!quiet).then_some(1),
+            false => (!quiet && (advances || !self.has_quiet_move(a))).then_some(1),
         }
+    }
+
+    /// Whether the side to move has a legal move that does not zero (tables without
+    /// pawns: a move to an empty cell).
+    fn has_quiet_move(&self, a: &Arrangement) -> bool {
+        self.moves(a, true, &mut |step| match step {
+            Step::Quiet(_) => ControlFlow::Break(()),
+            _ => ControlFlow::Continue(()),
+        })
+        .is_break()
     }
 
     /// What a zeroing move leads to, seen by the side to move there (`None` for a move

@@ -24,12 +24,12 @@ use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
-use hexchess_core::Rules;
+use hexchess_core::{Cell, Rules};
 
 use super::{
     Arrangement, Builder, Built, Control, EnPassant, ROUND, Restriction, Step, build_smaller,
 };
-use crate::material::Material;
+use crate::material::{MAX_MEN, Material};
 use crate::table::{DRAW, ILLEGAL, PERPETUAL, Table, TableError};
 
 /// One bit per slot, set from any thread.
@@ -40,21 +40,25 @@ impl Bits {
         Bits((0..len.div_ceil(64)).map(|_| AtomicU64::new(0)).collect())
     }
 
+    // Sequentially consistent, as the resume marks are: see `Builder::attacker_wins`.
+    // On x86 these are the same instructions as relaxed ones (a plain load, a locked
+    // or).
+
     #[inline]
     fn get(&self, i: usize) -> bool {
-        self.0[i / 64].load(Ordering::Relaxed) & (1 << (i % 64)) != 0
+        self.0[i / 64].load(Ordering::SeqCst) & (1 << (i % 64)) != 0
     }
 
     #[inline]
     fn set(&self, i: usize) {
-        self.0[i / 64].fetch_or(1 << (i % 64), Ordering::Relaxed);
+        self.0[i / 64].fetch_or(1 << (i % 64), Ordering::SeqCst);
     }
 
     /// Sets bit `i`, saying whether it was clear.
     #[inline]
     fn insert(&self, i: usize) -> bool {
         let bit = 1 << (i % 64);
-        self.0[i / 64].fetch_or(bit, Ordering::Relaxed) & bit == 0
+        self.0[i / 64].fetch_or(bit, Ordering::SeqCst) & bit == 0
     }
 }
 
@@ -206,24 +210,82 @@ impl Builder<'_> {
         }
         won.set(i);
         if a.stm == attacker {
-            self.mark_parents(a, marked);
+            self.mark_parents(a, marked, resume);
             return true;
         }
         let mut parents = Vec::new();
         self.unmoves(a, &mut parents);
         for (p, parent) in parents {
             if won.insert(p) {
-                self.mark_parents(&parent, marked);
+                self.mark_parents(&parent, marked, resume);
             }
         }
         true
     }
 
     /// Marks for a look the defender's positions that move into the attacker's
-    /// position `a`, just won (illegal and won ones too: the marked sweep passes over
-    /// them, reading the slots in order where this would read each at random).
-    fn mark_parents(&self, a: &Arrangement, marked: &Bits) {
-        self.each_parent(a, &mut |p, _, _, _| marked.set(p));
+    /// position `a`, just won, and whose last look may have stopped at that move
+    /// ([`Builder::stopped_at`]): the others stopped at a move still open, and a look
+    /// would stop there again. Illegal and won ones may be marked too: the marked sweep
+    /// passes over them, reading the slots in order where this would read each at
+    /// random.
+    fn mark_parents(&self, a: &Arrangement, marked: &Bits, resume: &Resume) {
+        self.each_parent(a, &mut |p, j, from, cells| {
+            if self.stopped_at(a, p, j, from, &cells, resume) {
+                marked.set(p);
+            }
+        });
+    }
+
+    /// Whether the last look at the defender's position `p` (the men on `cells`, man
+    /// `j` on `from`) stopped at its move of man `j` to where the attacker's position
+    /// `a` has it, as far as the position's [`Resume`] mark tells. True where the mark
+    /// cannot tell: where the slot's men may be stored otherwise than as they stand
+    /// here (their move numbers follow the stored order), and with pawns, whose
+    /// moves are numbered by their own steps.
+    fn stopped_at(
+        &self,
+        a: &Arrangement,
+        p: usize,
+        j: usize,
+        from: Cell,
+        cells: &[u8; MAX_MEN],
+        resume: &Resume,
+    ) -> bool {
+        let k = self.men.len();
+        if self.classes > 0 || !self.indexer.stored_as_is(&cells[..k]) {
+            return true;
+        }
+        let stopped = resume.get(p);
+        let defender = 1 - a.stm;
+        let to = self.cells[a.cells[j] as usize];
+        let mut sides = a.sides;
+        sides[defender].remove(to);
+        sides[defender].insert(from);
+        let occupied = sides[0] | sides[1];
+        // The move's number: as `Builder::moves_from` counts, every target of each man
+        // before it, then the man's targets on lower cells.
+        let mut n = 0;
+        for &m in &self.slots[defender] {
+            let at = self.cells[cells[m] as usize];
+            let reach = self.rules.reach(
+                self.men[m],
+                at,
+                sides[defender],
+                sides[1 - defender],
+                occupied,
+            );
+            if m == j {
+                let below = (1u128 << to.index()) - 1;
+                n += (reach.0 & below).count_ones() as usize;
+                break;
+            }
+            n += reach.count() as usize;
+            if n > stopped && stopped < Resume::MOST {
+                return false;
+            }
+        }
+        n == stopped || (stopped == Resume::MOST && n >= Resume::MOST)
     }
 
     /// Whether, by `won`, the attacker has a move into a win at `a` (of those its
@@ -243,6 +305,10 @@ impl Builder<'_> {
         let quiet = !attacking || self.classes > 0;
         let (mut moved, mut left_out) = (false, false);
         let flow = self.moves_from(a, quiet, skip, &mut |n, step, forbidden| {
+            let child = match step {
+                Step::Quiet(c) => Some(c),
+                _ => None,
+            };
             let wins = match step {
                 // Not given by `moves_asking`: it asks.
                 Step::LeftOut => return ControlFlow::Continue(()),
@@ -261,6 +327,12 @@ impl Builder<'_> {
             if wins == attacking {
                 if !attacking {
                     resume.set(i, n);
+                    // A thread that wins this child now either reads the mark just
+                    // set (and marks this position for a look), or its win is read
+                    // here: both are sequentially consistent.
+                    if child.is_some_and(|c| won.get(c)) {
+                        return ControlFlow::Continue(());
+                    }
                 }
                 ControlFlow::Break(())
             } else {
@@ -320,7 +392,7 @@ impl Resume {
 
     fn get(&self, i: usize) -> usize {
         let k = i - self.start;
-        usize::from(self.nibbles[k / 2].load(Ordering::Relaxed) >> (4 * (k % 2)) & 0xf)
+        usize::from(self.nibbles[k / 2].load(Ordering::SeqCst) >> (4 * (k % 2)) & 0xf)
     }
 
     fn set(&self, i: usize, n: usize) {
@@ -328,7 +400,7 @@ impl Resume {
         let shift = 4 * (k % 2);
         let nibble = (n.min(Self::MOST) as u8) << shift;
         // The other half of the byte is another position's, perhaps another thread's.
-        let _ = self.nibbles[k / 2].fetch_update(Ordering::Relaxed, Ordering::Relaxed, |b| {
+        let _ = self.nibbles[k / 2].fetch_update(Ordering::SeqCst, Ordering::SeqCst, |b| {
             Some(b & !(0xf << shift) | nibble)
         });
     }
