@@ -51,6 +51,11 @@ pub(crate) struct Indexer {
     /// `[slot]`: the group of that man and what one step of its group's rank is worth
     /// in the rest index (unused for the royal men).
     group_of: [(usize, usize); MAX_MEN],
+    /// Where no two men are alike (every group one man, as in every five-man table of
+    /// one queen, rook, bishop or knight a side): each man's slot and the worth of his
+    /// cell in the rest index, which is then a sum (the slots of moves and unmoves are
+    /// most of a build's arithmetic). Empty where some group has several men.
+    singles: Vec<(usize, usize)>,
 }
 
 /// A position's place in its table, kept to find the slots of its non-royal men's moves
@@ -85,7 +90,13 @@ impl Indexer {
                 group_of[slot] = (g, stride);
             }
         }
+        let singles = if groups.iter().all(|g| g.len() == 1) {
+            groups.iter().map(|g| (g[0], group_of[g[0]].1)).collect()
+        } else {
+            Vec::new()
+        };
         let mut indexer = Indexer {
+            singles,
             n,
             kings,
             groups,
@@ -171,6 +182,16 @@ impl Indexer {
     #[inline]
     fn rest_index(&self, g: usize, cells: &[u8]) -> Option<usize> {
         let perm = &self.perms[g * self.n..(g + 1) * self.n];
+        if self.singles.len() == self.groups.len() {
+            let cell = |slot: usize| usize::from(perm[usize::from(cells[slot])]);
+            return Some(self.singles.iter().map(|&(slot, w)| cell(slot) * w).sum());
+        }
+        self.rest_by_ranks(perm, cells)
+    }
+
+    /// The rest index as each group's rank after the last: what the sum for single men
+    /// is a shortcut of.
+    fn rest_by_ranks(&self, perm: &[u8], cells: &[u8]) -> Option<usize> {
         let mut acc = 0;
         for (group, size) in self.groups.iter().zip(&self.group_sizes) {
             acc = acc * size + self.group_rank(perm, group, cells)?;
@@ -221,7 +242,7 @@ impl Indexer {
     #[inline]
     pub(crate) fn stored_as_is(&self, cells: &[u8]) -> bool {
         let key = cells[self.kings[0]] as usize * self.n + cells[self.kings[1]] as usize;
-        self.pair_maps[key] == 1 && self.groups.iter().all(|g| g.len() == 1)
+        self.pair_maps[key] == 1 && self.singles.len() == self.groups.len()
     }
 
     /// [`Indexer::index`] of the men on `cells` with `stm` to move, just after man `j`
@@ -497,6 +518,52 @@ mod tests {
 
     use super::Indexer;
     use crate::material::Material;
+
+    /// Where no two men are alike, the rest index as a sum is the one of the groups'
+    /// ranks, under every symmetry; and men that are stored as they stand decode to
+    /// the same cells.
+    #[test]
+    fn single_men_sum_to_the_ranks_and_decode_as_they_stand() {
+        let rules = Catalog::builtin()
+            .get("glinski")
+            .unwrap()
+            .two_player_rules()
+            .unwrap();
+        let men: Vec<Piece> = Material::parse("KQvKRN", &rules).unwrap().men_in_order();
+        let indexer = Indexer::new(&rules, &men);
+        assert_eq!(indexer.singles.len(), 3);
+        let n = rules.board().len() as u64;
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n) as u8
+        };
+        let mut as_is = 0;
+        for _ in 0..2000 {
+            let cells: [u8; 5] = std::array::from_fn(|_| next());
+            let mut sorted = cells;
+            sorted.sort_unstable();
+            if sorted.windows(2).any(|w| w[0] == w[1]) {
+                continue;
+            }
+            for g in 0..indexer.symmetries() {
+                let perm = &indexer.perms[g * indexer.n..(g + 1) * indexer.n];
+                assert_eq!(
+                    indexer.rest_index(g, &cells),
+                    indexer.rest_by_ranks(perm, &cells),
+                    "{cells:?} under symmetry {g}"
+                );
+            }
+            if indexer.stored_as_is(&cells) {
+                as_is += 1;
+                let (stm, stored) = indexer.cells_at(indexer.index(1, &cells).unwrap());
+                assert_eq!((stm, &stored[..5]), (1, &cells[..]));
+            }
+        }
+        assert!(as_is > 50, "only {as_is} positions stood as stored");
+    }
 
     /// From anchored stored positions (and the others, where it falls back), the slot after
     /// each non-royal man's move to every empty cell, found by one group's rank, is
