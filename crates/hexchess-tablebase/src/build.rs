@@ -30,6 +30,7 @@
 //! stalemates as the ends, its distances stored from the first code above the longest
 //! mate.
 
+mod resume;
 mod rule;
 mod split;
 
@@ -45,6 +46,7 @@ use crate::file::{TableFileError, TableWriter};
 use crate::index::{Anchor, Indexer};
 use crate::material::{MAX_MEN, Material};
 use crate::table::{DRAW, ILLEGAL, RuleCodes, Table, TableError, rule_plies};
+use resume::Resume;
 
 // Codes above the distances used while building; a finished table holds only `DRAW`,
 // `PERPETUAL` and `ILLEGAL` (defined with it, in `table.rs`).
@@ -302,6 +304,10 @@ struct Builder<'a> {
     /// already (a parent of several children of that level is looked at once, on
     /// whichever thread finds it first: the answer is the same).
     looked: Vec<AtomicU64>,
+    /// Where each position's last look for a loss stopped, during the mate and the
+    /// stalemate passes (see `resume.rs`): a position is looked at again only when the
+    /// move it stopped at comes to lead into a win, and from that move on.
+    resume: Resume,
     /// `[slot * cells + cell]`: every cell that man could ever reach from that cell
     /// (its leaps and whole slide lines), so that most attack tests end without
     /// generating moves.
@@ -357,6 +363,7 @@ impl<'a> Builder<'a> {
             base: DRAW,
             top: 0,
             looked: Vec::new(),
+            resume: Resume::none(),
             hull: Vec::new(),
         };
         let mut builder = builder;
@@ -433,6 +440,7 @@ impl<'a> Builder<'a> {
     fn values(&mut self, ctl: &mut Control) -> Result<(), TableError> {
         self.mark_legal(ctl)?;
         (ctl.progress)("  mates");
+        self.resume = Resume::new(0, self.codes.len());
         for class in 0..=self.classes {
             self.top = 0;
             self.start(Pass::Mate, class, ctl)?;
@@ -457,6 +465,8 @@ impl<'a> Builder<'a> {
                 }
             }
             (ctl.progress)("  stalemates");
+            // A look of this pass asks another question: each starts at the first move.
+            self.resume = Resume::new(0, self.codes.len());
             for class in 0..=self.classes {
                 // Level 0 looks for the stalemated (set before the pass).
                 self.top = self.base;
@@ -464,6 +474,7 @@ impl<'a> Builder<'a> {
                 self.levels(Pass::Stalemate, class, ctl)?;
             }
         }
+        self.resume = Resume::none();
         for c in &mut self.codes {
             if matches!(*c, STALEMATED | SAFE | UNKNOWN) {
                 *c = DRAW;
@@ -689,6 +700,7 @@ impl<'a> Builder<'a> {
         found: &mut Vec<(u32, u8)>,
     ) -> Result<(), TableError> {
         let mut parents = Vec::new();
+        let mut lost = Vec::new();
         let mut i = slots.start;
         while let Some(at) = find_byte(&self.codes[i..slots.end], code) {
             i += at;
@@ -697,26 +709,74 @@ impl<'a> Builder<'a> {
                 i += 1;
                 continue;
             }
-            parents.clear();
-            self.unmoves(&a, &mut parents);
-            for (p, parent) in &parents {
-                let decided = if level.is_multiple_of(2) {
-                    match self.wins_sooner_now(*p, level, pass)? {
-                        true => Some(level + 1),
-                        false => None,
+            if level.is_multiple_of(2) {
+                parents.clear();
+                self.unmoves(&a, &mut parents);
+                for (p, _) in &parents {
+                    if self.wins_sooner_now(*p, level, pass)? {
+                        found.push((*p as u32, self.code(level + 1)?));
                     }
-                } else if self.codes[*p] == UNKNOWN && self.first_look(*p) {
-                    self.lost_in(parent, level, pass)
-                } else {
-                    None
-                };
-                if let Some(d) = decided {
-                    found.push((*p as u32, self.code(d)?));
+                }
+            } else {
+                lost.clear();
+                self.lost_parents(&a, level, pass, &mut lost);
+                for &(p, d) in &lost {
+                    found.push((p as u32, self.code(d)?));
                 }
             }
             i += 1;
         }
         Ok(())
+    }
+
+    /// The parents of `a`, just won in `level` plies, that are lost now, with their
+    /// distances: those not decided, whose last look stopped at their move into `a`
+    /// (or may have), looked at from that move on, once a level.
+    fn lost_parents(&self, a: &Arrangement, level: u8, pass: Pass, lost: &mut Vec<(usize, u8)>) {
+        let mover = 1 - a.stm;
+        self.each_parent(a, &mut |p, j, from, cells| {
+            if self.codes[p] != UNKNOWN
+                || !self.stopped_at(a, p, j, from, &cells, &self.resume)
+                || !self.first_look(p)
+            {
+                return;
+            }
+            let mut sides = a.sides;
+            sides[mover].remove(self.cells[a.cells[j] as usize]);
+            sides[mover].insert(from);
+            let parent = Arrangement {
+                stm: mover,
+                cells,
+                sides,
+            };
+            if let Some(d) = self.lost_resumed(p, &parent, level, pass) {
+                lost.push((p, d));
+            }
+        });
+    }
+
+    /// [`Builder::lost_in`] for slot `p`, whose men stand as in `parent` or an image of
+    /// it, from the move its last look stopped at; where it stops now is kept. The
+    /// moves are numbered as the slot stores its men, so a parent reached as another
+    /// image is read from its slot.
+    fn lost_resumed(&self, p: usize, parent: &Arrangement, level: u8, pass: Pass) -> Option<u8> {
+        let stored;
+        let a = if self.indexer.stored_as_is(&parent.cells[..self.men.len()]) {
+            parent
+        } else {
+            stored = self.arrangement(p);
+            &stored
+        };
+        let skip = self.resume.skip(p);
+        match self.lost_from(a, skip, level, pass) {
+            Err(n) => {
+                self.resume.stop(p, n);
+                None
+            }
+            // The slowest way out may be a capture among the moves skipped.
+            Ok(_) if skip > 0 => self.lost_in(a, level, pass),
+            Ok(d) => d,
+        }
     }
 
     /// Gives slot `p` the code [`Builder::parents_decided`] found for it, unless
@@ -858,8 +918,22 @@ impl<'a> Builder<'a> {
     /// Whether every move of position `p` loses, with wins for the opponent at most
     /// `level` plies away in this table: then in how many plies it is lost.
     fn lost_in(&self, a: &Arrangement, level: u8, pass: Pass) -> Option<u8> {
+        self.lost_from(a, 0, level, pass).unwrap_or(None)
+    }
+
+    /// [`Builder::lost_in`] over the moves from move `skip` on (those before it lose):
+    /// `Err(n)` when move `n` is a way out.
+    fn lost_from(
+        &self,
+        a: &Arrangement,
+        skip: usize,
+        level: u8,
+        pass: Pass,
+    ) -> Result<Option<u8>, usize> {
         let mut slowest: Option<u8> = None;
-        let flow = self.moves(a, true, &mut |step| {
+        let mut way_out = 0;
+        let flow = self.moves_from(a, true, skip, &mut |n, step, left_out| {
+            let step = if left_out() { Step::LeftOut } else { step };
             let view = match step {
                 Step::Quiet(child) => match seen(self.codes[child], self.base, pass) {
                     Seen::Won(d) if d <= level => Seen::Won(d),
@@ -877,13 +951,16 @@ impl<'a> Builder<'a> {
                     ControlFlow::Continue(())
                 }
                 Seen::Out => ControlFlow::Continue(()),
-                Seen::Lost(_) | Seen::Open => ControlFlow::Break(()),
+                Seen::Lost(_) | Seen::Open => {
+                    way_out = n;
+                    ControlFlow::Break(())
+                }
             }
         });
         if flow.is_break() {
-            return None;
+            return Err(way_out);
         }
-        slowest.map(|d| d + 1)
+        Ok(slowest.map(|d| d + 1))
     }
 
     /// Calls `f` for each legal move of the side to move (quiet ones only when `quiet`),

@@ -22,14 +22,15 @@
 
 use std::ops::ControlFlow;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 
-use hexchess_core::{Cell, Rules};
+use hexchess_core::Rules;
 
+use super::resume::Resume;
 use super::{
     Arrangement, Builder, Built, Control, EnPassant, ROUND, Restriction, Step, build_smaller,
 };
-use crate::material::{MAX_MEN, Material};
+use crate::material::Material;
 use crate::table::{DRAW, ILLEGAL, PERPETUAL, Table, TableError};
 
 /// One bit per slot, set from any thread.
@@ -40,25 +41,21 @@ impl Bits {
         Bits((0..len.div_ceil(64)).map(|_| AtomicU64::new(0)).collect())
     }
 
-    // Sequentially consistent, as the resume marks are: see `Builder::attacker_wins`.
-    // On x86 these are the same instructions as relaxed ones (a plain load, a locked
-    // or).
-
     #[inline]
     fn get(&self, i: usize) -> bool {
-        self.0[i / 64].load(Ordering::SeqCst) & (1 << (i % 64)) != 0
+        self.0[i / 64].load(Ordering::Relaxed) & (1 << (i % 64)) != 0
     }
 
     #[inline]
     fn set(&self, i: usize) {
-        self.0[i / 64].fetch_or(1 << (i % 64), Ordering::SeqCst);
+        self.0[i / 64].fetch_or(1 << (i % 64), Ordering::Relaxed);
     }
 
     /// Sets bit `i`, saying whether it was clear.
     #[inline]
     fn insert(&self, i: usize) -> bool {
         let bit = 1 << (i % 64);
-        self.0[i / 64].fetch_or(bit, Ordering::SeqCst) & bit == 0
+        self.0[i / 64].fetch_or(bit, Ordering::Relaxed) & bit == 0
     }
 }
 
@@ -210,82 +207,24 @@ impl Builder<'_> {
         }
         won.set(i);
         if a.stm == attacker {
-            self.mark_parents(a, marked, resume);
+            self.mark_parents(a, marked);
             return true;
         }
         let mut parents = Vec::new();
         self.unmoves(a, &mut parents);
         for (p, parent) in parents {
             if won.insert(p) {
-                self.mark_parents(&parent, marked, resume);
+                self.mark_parents(&parent, marked);
             }
         }
         true
     }
 
     /// Marks for a look the defender's positions that move into the attacker's
-    /// position `a`, just won, and whose last look may have stopped at that move
-    /// ([`Builder::stopped_at`]): the others stopped at a move still open, and a look
-    /// would stop there again. Illegal and won ones may be marked too: the marked sweep
-    /// passes over them, reading the slots in order where this would read each at
-    /// random.
-    fn mark_parents(&self, a: &Arrangement, marked: &Bits, resume: &Resume) {
-        self.each_parent(a, &mut |p, j, from, cells| {
-            if self.stopped_at(a, p, j, from, &cells, resume) {
-                marked.set(p);
-            }
-        });
-    }
-
-    /// Whether the last look at the defender's position `p` (the men on `cells`, man
-    /// `j` on `from`) stopped at its move of man `j` to where the attacker's position
-    /// `a` has it, as far as the position's [`Resume`] mark tells. True where the mark
-    /// cannot tell: where the slot's men may be stored otherwise than as they stand
-    /// here (their move numbers follow the stored order), and with pawns, whose
-    /// moves are numbered by their own steps.
-    fn stopped_at(
-        &self,
-        a: &Arrangement,
-        p: usize,
-        j: usize,
-        from: Cell,
-        cells: &[u8; MAX_MEN],
-        resume: &Resume,
-    ) -> bool {
-        let k = self.men.len();
-        if self.classes > 0 || !self.indexer.stored_as_is(&cells[..k]) {
-            return true;
-        }
-        let stopped = resume.get(p);
-        let defender = 1 - a.stm;
-        let to = self.cells[a.cells[j] as usize];
-        let mut sides = a.sides;
-        sides[defender].remove(to);
-        sides[defender].insert(from);
-        let occupied = sides[0] | sides[1];
-        // The move's number: as `Builder::moves_from` counts, every target of each man
-        // before it, then the man's targets on lower cells.
-        let mut n = 0;
-        for &m in &self.slots[defender] {
-            let at = self.cells[cells[m] as usize];
-            let reach = self.rules.reach(
-                self.men[m],
-                at,
-                sides[defender],
-                sides[1 - defender],
-                occupied,
-            );
-            if m == j {
-                let below = (1u128 << to.index()) - 1;
-                n += (reach.0 & below).count_ones() as usize;
-                break;
-            }
-            n += reach.count() as usize;
-            if n > stopped && stopped < Resume::MOST {
-                return false;
-            }
-        }
-        n == stopped || (stopped == Resume::MOST && n >= Resume::MOST)
+    /// position `a`, just won (illegal and won ones too: the marked sweep passes over
+    /// them, reading the slots in order where this would read each at random).
+    fn mark_parents(&self, a: &Arrangement, marked: &Bits) {
+        self.each_parent(a, &mut |p, _, _, _| marked.set(p));
     }
 
     /// Whether, by `won`, the attacker has a move into a win at `a` (of those its
@@ -300,15 +239,11 @@ impl Builder<'_> {
         resume: &Resume,
     ) -> bool {
         let attacking = a.stm == attacker;
-        let skip = if attacking { 0 } else { resume.get(i) };
+        let skip = if attacking { 0 } else { resume.skip(i) };
         // The attacker's quiet moves are not looked at: see `grow`.
         let quiet = !attacking || self.classes > 0;
         let (mut moved, mut left_out) = (false, false);
         let flow = self.moves_from(a, quiet, skip, &mut |n, step, forbidden| {
-            let child = match step {
-                Step::Quiet(c) => Some(c),
-                _ => None,
-            };
             let wins = match step {
                 // Not given by `moves_asking`: it asks.
                 Step::LeftOut => return ControlFlow::Continue(()),
@@ -326,13 +261,7 @@ impl Builder<'_> {
             moved = true;
             if wins == attacking {
                 if !attacking {
-                    resume.set(i, n);
-                    // A thread that wins this child now either reads the mark just
-                    // set (and marks this position for a look), or its win is read
-                    // here: both are sequentially consistent.
-                    if child.is_some_and(|c| won.get(c)) {
-                        return ControlFlow::Continue(());
-                    }
+                    resume.stop(i, n);
                 }
                 ControlFlow::Break(())
             } else {
@@ -363,75 +292,7 @@ impl Builder<'_> {
     }
 }
 
-/// Where the last look at each of the defender's positions stopped: the number of the
-/// move that led out of the wins (see [`Builder::moves_from`]). The moves before it led
-/// into wins (or were checks, left out), and a win stays one, so the next look starts
-/// there. A position is looked at again whenever one of its moves may have come to
-/// lead into a win, and most such looks fail again at once: before, each worked out
-/// where every move before the one that stopped it led, again.
-///
-/// Half a byte a position, the defender's half of the table (side to move is the
-/// index's first split): 270 MB at five men on 91 cells, where a byte would pass the
-/// memory aim. A look stopped at move [`Resume::MOST`] or later starts at that one.
-struct Resume {
-    /// The slot of the defender's first position.
-    start: usize,
-    nibbles: Vec<AtomicU8>,
-}
-
-impl Resume {
-    const MOST: usize = 15;
-
-    /// Every look starting at the first move, for the `len` slots from `start`.
-    fn new(start: usize, len: usize) -> Resume {
-        Resume {
-            start,
-            nibbles: (0..len.div_ceil(2)).map(|_| AtomicU8::new(0)).collect(),
-        }
-    }
-
-    fn get(&self, i: usize) -> usize {
-        let k = i - self.start;
-        usize::from(self.nibbles[k / 2].load(Ordering::SeqCst) >> (4 * (k % 2)) & 0xf)
-    }
-
-    fn set(&self, i: usize, n: usize) {
-        let k = i - self.start;
-        let shift = 4 * (k % 2);
-        let nibble = (n.min(Self::MOST) as u8) << shift;
-        // The other half of the byte is another position's, perhaps another thread's.
-        let _ = self.nibbles[k / 2].fetch_update(Ordering::SeqCst, Ordering::SeqCst, |b| {
-            Some(b & !(0xf << shift) | nibble)
-        });
-    }
-}
-
 /// Whether the attacker mates at `slot` of a smaller table.
 fn wins_in(table: &Table, slot: usize, attacker: usize) -> bool {
     table.mate_winner(slot, table.codes()[slot]) == Some(attacker)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::Resume;
-
-    #[test]
-    fn a_look_resumes_where_it_stopped_and_neighbours_keep_their_own() {
-        // Slots 100..105: two to a byte, the first pair 100 and 101.
-        let resume = Resume::new(100, 5);
-        assert_eq!(
-            (100..105).map(|i| resume.get(i)).collect::<Vec<_>>(),
-            [0; 5]
-        );
-        resume.set(100, 7);
-        resume.set(101, 3);
-        resume.set(104, 40);
-        assert_eq!(
-            (100..105).map(|i| resume.get(i)).collect::<Vec<_>>(),
-            [7, 3, 0, 0, Resume::MOST]
-        );
-        // Setting a slot again changes its own half of the byte only.
-        resume.set(100, 8);
-        assert_eq!((resume.get(100), resume.get(101)), (8, 3));
-    }
 }
