@@ -519,27 +519,36 @@ mod tests {
     use super::Indexer;
     use crate::material::Material;
 
-    /// Where no two men are alike, the rest index as a sum is the one of the groups'
-    /// ranks, under every symmetry; and men that are stored as they stand decode to
-    /// the same cells.
-    #[test]
-    fn single_men_sum_to_the_ranks_and_decode_as_they_stand() {
+    /// Gliński's rules and the indexer of `material` on them.
+    fn glinski_indexer(material: &str) -> (Vec<Piece>, Indexer, u64) {
         let rules = Catalog::builtin()
             .get("glinski")
             .unwrap()
             .two_player_rules()
             .unwrap();
-        let men: Vec<Piece> = Material::parse("KQvKRN", &rules).unwrap().men_in_order();
+        let men: Vec<Piece> = Material::parse(material, &rules).unwrap().men_in_order();
         let indexer = Indexer::new(&rules, &men);
-        assert_eq!(indexer.singles.len(), 3);
-        let n = rules.board().len() as u64;
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move || {
+        (men, indexer, rules.board().len() as u64)
+    }
+
+    /// Cells below `n` drawn by a xorshift from `seed`: the same every run.
+    fn cells_below(n: u64, mut seed: u64) -> impl FnMut() -> u8 {
+        move || {
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
             (seed % n) as u8
-        };
+        }
+    }
+
+    /// Where no two men are alike, the rest index as a sum is the one of the groups'
+    /// ranks, under every symmetry; and men that are stored as they stand decode to
+    /// the same cells.
+    #[test]
+    fn single_men_sum_to_the_ranks_and_decode_as_they_stand() {
+        let (_, indexer, n) = glinski_indexer("KQvKRN");
+        assert_eq!(indexer.singles.len(), 3);
+        let mut next = cells_below(n, 0x9E37_79B9_7F4A_7C15);
         let mut as_is = 0;
         for _ in 0..2000 {
             let cells: [u8; 5] = std::array::from_fn(|_| next());
@@ -570,21 +579,8 @@ mod tests {
     /// the whole index's: with a man alone in its group and two like men in one.
     #[test]
     fn the_slot_after_a_move_from_an_anchor_is_the_whole_index() {
-        let rules = Catalog::builtin()
-            .get("glinski")
-            .unwrap()
-            .two_player_rules()
-            .unwrap();
-        let men: Vec<Piece> = Material::parse("KNvKRR", &rules).unwrap().men_in_order();
-        let indexer = Indexer::new(&rules, &men);
-        let n = rules.board().len() as u64;
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n) as u8
-        };
+        let (men, indexer, n) = glinski_indexer("KNvKRR");
+        let mut next = cells_below(n, 0x2545_F491_4F6C_DD1D);
         let (mut anchored, mut checked) = (0, 0);
         for _ in 0..400 {
             let mut cells = [0u8; 5];
