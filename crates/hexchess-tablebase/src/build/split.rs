@@ -316,8 +316,9 @@ impl Builder<'_> {
 /// position of the defender's again, from where its last look stopped. Each position a
 /// sweep wins for the attacker marks every parent it has (a random write each), so
 /// after a sweep that won many a marked sweep costs more than a full one. On Gliński's
-/// K+R+B v K+R (1.08 G slots, two threads) a full sweep took 60 to 80 s, and a marked
-/// one 5 to 15 s for each million positions the sweep before had won.
+/// K+R+B v K+R (1.08 G slots, two threads) a full sweep took 60 to 160 s (the more it
+/// wins, the longer), and a marked one 5 to 15 s for each million positions the sweep
+/// before had won, some of which it wins again.
 const MARK_BELOW: u64 = 128;
 
 /// Whether the attacker mates at `slot` of a smaller table.
