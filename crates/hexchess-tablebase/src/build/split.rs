@@ -12,8 +12,10 @@
 //!
 //! That set is found forward from the table's wins, not by a second retrograde
 //! analysis from the mates: every other position is looked at once, and after that
-//! only those with a move into a position just won (a bit per slot marks them), each
-//! look starting at the move the last one stopped at ([`Resume`]). Only whether the
+//! only those with a move into a position just won (a bit per slot marks them), or,
+//! after a sweep that won many, every open position of the defender's again (see
+//! `MARK_BELOW`), each look starting at the move the last one stopped at
+//! ([`Resume`]). Only whether the
 //! attacker wins counts, not in how many plies. The smaller tables
 //! without checks, a hundredth of the work at five men, are built as before.
 //!
