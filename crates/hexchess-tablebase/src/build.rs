@@ -733,22 +733,15 @@ impl<'a> Builder<'a> {
     /// distances: those not decided, whose last look stopped at their move into `a`
     /// (or may have), looked at from that move on, once a level.
     fn lost_parents(&self, a: &Arrangement, level: u8, pass: Pass, lost: &mut Vec<(usize, u8)>) {
-        let mover = 1 - a.stm;
         self.each_parent(a, &mut |p, j, from, cells| {
-            if self.codes[p] != UNKNOWN
-                || !self.stopped_at(a, p, j, from, &cells, &self.resume)
-                || !self.first_look(p)
-            {
+            if self.codes[p] != UNKNOWN {
                 return;
             }
-            let mut sides = a.sides;
-            sides[mover].remove(self.cells[a.cells[j] as usize]);
-            sides[mover].insert(from);
-            let parent = Arrangement {
-                stm: mover,
-                cells,
-                sides,
-            };
+            let parent = self.parent_of(a, j, from, cells);
+            let to = self.cells[a.cells[j] as usize];
+            if !self.stopped_at(&parent, p, j, to, &self.resume) || !self.first_look(p) {
+                return;
+            }
             if let Some(d) = self.lost_resumed(p, &parent, level, pass) {
                 lost.push((p, d));
             }
@@ -1326,16 +1319,31 @@ impl<'a> Builder<'a> {
     /// under the symmetries, which has the same moves up to the same image): what the
     /// forward check of a parent needs, without decoding its slot again.
     fn unmoves(&self, a: &Arrangement, out: &mut Vec<(usize, Arrangement)>) {
-        let mover = 1 - a.stm;
         self.each_parent(a, &mut |pred, j, from, cells| {
             if self.codes[pred] != ILLEGAL {
-                let mut sides = a.sides;
-                sides[mover].remove(self.cells[a.cells[j] as usize]);
-                sides[mover].insert(from);
-                let stm = mover;
-                out.push((pred, Arrangement { stm, cells, sides }));
+                out.push((pred, self.parent_of(a, j, from, cells)));
             }
         });
+    }
+
+    /// The arrangement from which man `j`, on `from` there (the men on `cells`), moved
+    /// into `a`.
+    fn parent_of(
+        &self,
+        a: &Arrangement,
+        j: usize,
+        from: Cell,
+        cells: [u8; MAX_MEN],
+    ) -> Arrangement {
+        let mover = 1 - a.stm;
+        let mut sides = a.sides;
+        sides[mover].remove(self.cells[a.cells[j] as usize]);
+        sides[mover].insert(from);
+        Arrangement {
+            stm: mover,
+            cells,
+            sides,
+        }
     }
 
     /// Calls `f` with the slot of every position a quiet move leads to `a` from (legal

@@ -15,7 +15,6 @@ use std::sync::atomic::{AtomicU8, Ordering};
 use hexchess_core::Cell;
 
 use super::{Arrangement, Builder};
-use crate::material::MAX_MEN;
 
 /// Where the last look at each position of a range of slots stopped: half a byte a
 /// position (a byte would pass the memory aim at five men on 91 cells). Zero is a
@@ -75,38 +74,31 @@ impl Resume {
 }
 
 impl Builder<'_> {
-    /// Whether the last look at position `p` (the men on `cells`, the side to move
-    /// there having man `j` on `from`) may have stopped at its move of that man to
-    /// where position `a` has him, as far as `resume` tells: only then may that move's
-    /// leading into a decided position call for a look again. True where the mark
-    /// cannot tell: where the slot's men may be stored otherwise than as they stand
-    /// here (the moves are numbered in the stored order), and with pawns, whose moves
-    /// are numbered by their own steps.
+    /// Whether the last look at position `p` (its men as in `parent`) may have
+    /// stopped at its move of man `j` to `to`, as far as `resume` tells: only then may
+    /// that move's leading into a decided position call for a look again. True where
+    /// the mark cannot tell: where the slot's men may be stored otherwise than as they
+    /// stand here (the moves are numbered in the stored order), and with pawns, whose
+    /// moves are numbered by their own steps.
     pub(super) fn stopped_at(
         &self,
-        a: &Arrangement,
+        parent: &Arrangement,
         p: usize,
         j: usize,
-        from: Cell,
-        cells: &[u8; MAX_MEN],
+        to: Cell,
         resume: &Resume,
     ) -> bool {
         let k = self.men.len();
-        if self.classes > 0 || !self.indexer.stored_as_is(&cells[..k]) {
+        if self.classes > 0 || !self.indexer.stored_as_is(&parent.cells[..k]) {
             return true;
         }
-        let mover = 1 - a.stm;
-        let to = self.cells[a.cells[j] as usize];
-        let mut sides = a.sides;
-        sides[mover].remove(to);
-        sides[mover].insert(from);
-        let occupied = sides[0] | sides[1];
+        let (own, other) = (parent.sides[parent.stm], parent.sides[1 - parent.stm]);
+        let occupied = own | other;
         // The move's number, as `Builder::moves_from` counts: every target of each man
         // before him, then his targets on lower cells.
         let mut n = 0;
-        for &m in &self.slots[mover] {
-            let at = self.cells[cells[m] as usize];
-            let (own, other) = (sides[mover], sides[1 - mover]);
+        for &m in &self.slots[parent.stm] {
+            let at = self.cells[parent.cells[m] as usize];
             let reach = self.rules.reach(self.men[m], at, own, other, occupied);
             if m == j {
                 let below = (1u128 << to.index()) - 1;
