@@ -52,6 +52,14 @@ impl Resume {
         usize::from(self.mark(i).saturating_sub(1))
     }
 
+    /// The move the last look at slot `i` stopped at, where the mark tells it exactly.
+    pub(super) fn stopped(&self, i: usize) -> Option<usize> {
+        match self.mark(i) {
+            0 | Self::MOST => None,
+            m => Some(usize::from(m) - 1),
+        }
+    }
+
     /// The look at slot `i` stopped at move `n`.
     pub(super) fn stop(&self, i: usize, n: usize) {
         let k = i - self.start;
@@ -133,6 +141,11 @@ mod tests {
         // Setting a slot again changes its own half of the byte only.
         resume.stop(100, 8);
         assert_eq!((resume.skip(100), resume.skip(101)), (8, 3));
+        // The move stopped at is known only where the mark is not "that or later".
+        assert_eq!(
+            (100..105).map(|i| resume.stopped(i)).collect::<Vec<_>>(),
+            [Some(8), Some(3), None, None, None]
+        );
     }
 
     #[test]

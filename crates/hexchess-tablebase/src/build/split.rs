@@ -261,6 +261,9 @@ impl Builder<'_> {
     ) -> bool {
         let attacking = a.stm == attacker;
         let skip = if attacking { 0 } else { resume.skip(i) };
+        // The move the last look stopped at was a way out the defender is allowed:
+        // whether it checks is not asked again.
+        let allowed = if attacking { None } else { resume.stopped(i) };
         // The attacker's quiet moves are not looked at: see `grow`.
         let quiet = !attacking || self.classes > 0;
         let (mut moved, mut left_out) = (false, false);
@@ -275,7 +278,7 @@ impl Builder<'_> {
             };
             // Only the defender's moves are restricted, and one into a win is no way
             // out whether it checks or not: only the others are tested for check.
-            if !attacking && !wins && forbidden() {
+            if !attacking && !wins && allowed != Some(n) && forbidden() {
                 left_out = true;
                 return ControlFlow::Continue(());
             }
