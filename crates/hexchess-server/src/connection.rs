@@ -53,7 +53,18 @@ pub async fn run(socket: WebSocket, hub: Arc<Hub>, allowed: bool) {
                 }
             }
         }
-        let _ = sink.close().await;
+        // The reader is gone. It may have left a close frame (a client over its rate)
+        // that `select!` saw no sooner than the end of the outbox: both were ready by
+        // the time this task ran, and it picks among ready branches at random. A plain
+        // close would then lose the frame's code.
+        match close_rx.try_recv() {
+            Ok(frame) => {
+                let _ = sink.send(frame).await;
+            }
+            Err(_) => {
+                let _ = sink.close().await;
+            }
+        }
     });
     let mut client = Client {
         conn: hub.next_conn(),
@@ -84,7 +95,15 @@ pub async fn run(socket: WebSocket, hub: Arc<Hub>, allowed: bool) {
     // Let the writer send what is queued (or the close frame), then end.
     drop(client);
     let _ = tokio::time::timeout(Duration::from_secs(5), writer).await;
+    // Read on, and drop, what the client sent after the reader stopped, until its close
+    // answers ours or a short while has passed: a socket closed with bytes unread is
+    // reset, and the reset can drop our close frame before the client reads it.
+    let drain = async { while let Some(Ok(_)) = stream.next().await {} };
+    let _ = tokio::time::timeout(CLOSE_DRAIN, drain).await;
 }
+
+/// How long a closed connection's late messages are read and dropped, at most.
+const CLOSE_DRAIN: Duration = Duration::from_secs(2);
 
 fn close_frame(reason: &str) -> Message {
     Message::Close(Some(CloseFrame {
