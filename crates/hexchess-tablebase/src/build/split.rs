@@ -15,9 +15,9 @@
 //! only those with a move into a position just won (a bit per slot marks them), or,
 //! after a sweep that won many, every open position of the defender's again (see
 //! `MARK_BELOW`), each look starting at the move the last one stopped at
-//! ([`Resume`]). Only whether the
-//! attacker wins counts, not in how many plies. The smaller tables
-//! without checks, a hundredth of the work at five men, are built as before.
+//! ([`Resume`]). Only whether the attacker wins counts, not in how many plies. The
+//! smaller tables without checks, a hundredth of the work at five men, are built as
+//! before.
 //!
 //! With pawns, the positions are taken in the mate pass's classes: an advance leads
 //! into a class already finished, read as a capture is.
