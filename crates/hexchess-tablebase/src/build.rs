@@ -65,16 +65,12 @@ type Promotions<'a> = HashMap<(usize, Option<usize>), Vec<(Kind, &'a Table)>>;
 /// Tables built so far, by material.
 pub(crate) type Built = HashMap<Material, Table>;
 
-/// Where a build reports its progress and looks for a stop, on how many threads it
-/// works, and whether it needs more than the mates.
+/// Where a build reports its progress and looks for a stop, and on how many threads it
+/// works.
 pub(crate) struct Control<'a> {
     pub(crate) progress: &'a mut dyn FnMut(&str),
     pub(crate) stop: &'a AtomicBool,
     pub(crate) threads: usize,
-    /// Only the mates: the draws' split reads nothing else from its tables, and a
-    /// mate pass reads a stalemate win as a draw, so their stalemate passes would be
-    /// work thrown away (a third of a build where the variant scores stalemates).
-    pub(crate) mates_only: bool,
 }
 
 /// Slots one round of a pass covers: a round's writes are gathered, then applied, so
@@ -123,23 +119,29 @@ fn build_smaller(
     built: &mut Built,
     ctl: &mut Control,
 ) -> Result<(), TableError> {
+    each_smaller(rules, material, &mut |m| {
+        build(rules, m, restriction, built, ctl)
+    })
+}
+
+/// Calls `f` on each material one capture or promotion (or both) in `material` leads
+/// to.
+fn each_smaller(
+    rules: &Rules,
+    material: &Material,
+    f: &mut dyn FnMut(&Material) -> Result<(), TableError>,
+) -> Result<(), TableError> {
     for side in 0..2 {
         // Every man but the royal one (first) can be captured, and a pawn promoted.
         for i in 1..material.sides[side].len() {
-            build(rules, &material.without(side, i), restriction, built, ctl)?;
+            f(&material.without(side, i))?;
             if rules.pawn_kind() == Some(material.sides[side][i]) {
                 for &k in rules.promotion_choices() {
                     let promoted = material.promoted(side, i, k);
-                    build(rules, &promoted, restriction, built, ctl)?;
+                    f(&promoted)?;
                     // A capture that promotes.
                     for v in 1..material.sides[1 - side].len() {
-                        build(
-                            rules,
-                            &promoted.without(1 - side, v),
-                            restriction,
-                            built,
-                            ctl,
-                        )?;
+                        f(&promoted.without(1 - side, v))?;
                     }
                 }
             }
@@ -447,7 +449,7 @@ impl<'a> Builder<'a> {
             self.levels(Pass::Mate, class, ctl)?;
         }
         let longest = self.codes.iter().filter(|&&c| c < DRAW).max().copied();
-        if self.rules.stalemate().stalemated.millis() < 500 && !ctl.mates_only {
+        if self.rules.stalemate().stalemated.millis() < 500 {
             self.base = match longest {
                 None => 0,
                 Some(d) if d + 2 < DRAW => d + 1,
@@ -1558,11 +1560,8 @@ fn values_split(
     let mut builder = Builder::new(rules, material, None, &built)?;
     builder.values(ctl)?;
     let mut table = builder.into_table();
-    // The split reads nothing but mates from its tables without checks.
-    ctl.mates_only = true;
-    let split = split::split_draws(rules, &mut table, ctl);
-    ctl.mates_only = false;
-    split.map(|()| (table, built))
+    split::split_draws(rules, &mut table, &built, ctl)?;
+    Ok((table, built))
 }
 
 /// The move rule's codes of `table` (its draws split; its smaller tables in `built`),
@@ -1622,7 +1621,6 @@ impl Table {
             progress,
             stop,
             threads: threads.max(1),
-            mates_only: false,
         };
         let (table, built) = values_split(rules, material, &mut ctl)?;
         let rule = rule_codes(rules, &table, &built, table.codes().to_vec(), &mut ctl)?;
@@ -1654,7 +1652,6 @@ impl Table {
             progress,
             stop,
             threads: threads.max(1),
-            mates_only: false,
         };
         let (mut table, built) = values_split(rules, material, &mut ctl)?;
         let plies = rule_plies(rules).unwrap_or(0);
@@ -1692,7 +1689,6 @@ impl Table {
             progress: &mut |_| {},
             stop: &stop,
             threads: 1,
-            mates_only: false,
         };
         restricted(rules, material, restriction, &mut ctl)
     }

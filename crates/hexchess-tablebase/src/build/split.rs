@@ -16,8 +16,8 @@
 //! after a sweep that won many, every open position of the defender's again (see
 //! `MARK_BELOW`), each look starting at the move the last one stopped at
 //! ([`Resume`]). Only whether the attacker wins counts, not in how many plies. The
-//! smaller tables without checks, a hundredth of the work at five men, are built as
-//! before.
+//! smaller tables without checks are grown the same way, each from its full table (a
+//! build holds those anyway), smallest first.
 //!
 //! With pawns, the positions are taken in the mate pass's classes: an advance leads
 //! into a class already finished, read as a capture is.
@@ -30,7 +30,7 @@ use hexchess_core::Rules;
 
 use super::resume::Resume;
 use super::{
-    Arrangement, Builder, Built, Control, EnPassant, ROUND, Restriction, Step, build_smaller,
+    Arrangement, Builder, Built, Control, EnPassant, ROUND, Restriction, Step, each_smaller,
 };
 use crate::material::Material;
 use crate::table::{DRAW, ILLEGAL, PERPETUAL, Table, TableError};
@@ -62,10 +62,11 @@ impl Bits {
 }
 
 /// Marks [`PERPETUAL`] every draw of `table` (just built, with the smaller tables
-/// `material`'s captures reach) that one side holds only by giving check.
+/// `material`'s captures reach in `built`) that one side holds only by giving check.
 pub(crate) fn split_draws(
     rules: &Arc<Rules>,
     table: &mut Table,
+    built: &Built,
     ctl: &mut Control,
 ) -> Result<(), TableError> {
     let material = table.material().clone();
@@ -77,7 +78,9 @@ pub(crate) fn split_draws(
         }
         let restriction = Restriction::NoChecks(defender);
         let mut smaller = Built::new();
-        build_smaller(rules, &material, Some(restriction), &mut smaller, ctl)?;
+        each_smaller(rules, &material, &mut |m| {
+            smaller_without_checks(rules, m, restriction, built, &mut smaller, ctl)
+        })?;
         (ctl.progress)(&format!(
             "splitting the draws of {} ({restriction})",
             material.name(rules)
@@ -92,8 +95,71 @@ pub(crate) fn split_draws(
     Ok(())
 }
 
+/// Puts into `out` the table of `material` under `restriction` (and first those of the
+/// smaller materials it reaches), grown as the split grows its own from the full table
+/// in `full`: what a build under `restriction` would give, where all the split reads
+/// is whether the attacker mates. So its codes are [`WON_TO_MOVE`] or [`LOST_TO_MOVE`]
+/// where the attacker mates, in a number of plies not kept, and [`DRAW`] elsewhere.
+/// (Built in full instead, the smaller tables of K+P v K+P, as large as it, were two
+/// fifths of its build.)
+fn smaller_without_checks(
+    rules: &Arc<Rules>,
+    material: &Material,
+    restriction: Restriction,
+    full: &Built,
+    out: &mut Built,
+    ctl: &mut Control,
+) -> Result<(), TableError> {
+    if out.contains_key(material) {
+        return Ok(());
+    }
+    each_smaller(rules, material, &mut |m| {
+        smaller_without_checks(rules, m, restriction, full, out, ctl)
+    })?;
+    (ctl.progress)(&format!(
+        "growing the wins of {} ({restriction})",
+        material.name(rules)
+    ));
+    let table = &full[material];
+    let attacker = 1 - restriction.side().index();
+    let won = table_wins(table, attacker);
+    let mut builder = Builder::new(rules, material, Some(restriction), out)?;
+    builder.codes = table.codes().to_vec();
+    builder.grow(attacker, &won, ctl)?;
+    for (i, code) in builder.codes.iter_mut().enumerate() {
+        if *code == ILLEGAL {
+            continue;
+        }
+        *code = match (won.get(i), builder.indexer.side_to_move(i) == attacker) {
+            (false, _) => DRAW,
+            (true, true) => WON_TO_MOVE,
+            (true, false) => LOST_TO_MOVE,
+        };
+    }
+    let grown = builder.into_table();
+    out.insert(material.clone(), grown);
+    Ok(())
+}
+
+/// The code of a smaller table grown by [`smaller_without_checks`] where the attacker
+/// is to move and mates: a win (odd), its length not kept.
+const WON_TO_MOVE: u8 = 1;
+/// Where the defender is to move and the attacker mates: a loss (even), mate not now.
+const LOST_TO_MOVE: u8 = 2;
+
+/// The positions of `table` the attacker wins by mate, a bit each.
+fn table_wins(table: &Table, attacker: usize) -> Bits {
+    let won = Bits::new(table.len());
+    for (i, &code) in table.codes().iter().enumerate() {
+        if table.mate_winner(i, code) == Some(attacker) {
+            won.set(i);
+        }
+    }
+    won
+}
+
 /// The positions the attacker wins by mate in `material` under `restriction`, its
-/// smaller tables (built under it) in `smaller`, grown from `table`'s own wins.
+/// smaller tables (under it) in `smaller`, grown from `table`'s own wins.
 fn wins_without_checks(
     rules: &Arc<Rules>,
     material: &Material,
@@ -103,12 +169,7 @@ fn wins_without_checks(
     ctl: &mut Control,
 ) -> Result<Bits, TableError> {
     let attacker = 1 - restriction.side().index();
-    let won = Bits::new(table.len());
-    for (i, &code) in table.codes().iter().enumerate() {
-        if table.mate_winner(i, code) == Some(attacker) {
-            won.set(i);
-        }
-    }
+    let won = table_wins(table, attacker);
     let mut builder = Builder::new(rules, material, Some(restriction), smaller)?;
     builder.codes = table.take_codes();
     let grown = builder.grow(attacker, &won, ctl);
