@@ -297,6 +297,9 @@ struct Builder<'a> {
     depths: [Vec<u8>; 2],
     /// The highest class there can be (0 without pawns: one class).
     classes: u16,
+    /// `[slot]`: the class of that position, where there are pawns (see
+    /// [`Builder::mark_classes`]); empty without.
+    class_of: Vec<u8>,
     codes: Vec<u8>,
     /// The first stalemate code: [`DRAW`] during the mate pass.
     base: u8,
@@ -362,6 +365,7 @@ impl<'a> Builder<'a> {
             pawn_lines,
             depths: [Vec::new(), Vec::new()],
             classes: 0,
+            class_of: Vec::new(),
             base: DRAW,
             top: 0,
             looked: Vec::new(),
@@ -441,6 +445,7 @@ impl<'a> Builder<'a> {
     /// position a draw.
     fn values(&mut self, ctl: &mut Control) -> Result<(), TableError> {
         self.mark_legal(ctl)?;
+        self.mark_classes(ctl)?;
         (ctl.progress)("  mates");
         self.resume = Resume::new(0, self.codes.len());
         for class in 0..=self.classes {
@@ -542,13 +547,10 @@ impl<'a> Builder<'a> {
             ctl,
             |b, slots, found: &mut Vec<(u32, u8)>| {
                 for i in slots {
-                    if b.codes[i] != UNKNOWN {
+                    if b.codes[i] != UNKNOWN || !b.slot_in_class(i, class) {
                         continue;
                     }
-                    let a = b.arrangement(i);
-                    if b.in_class(&a, class)
-                        && let Some(code) = b.start_code(&a, pass)?
-                    {
+                    if let Some(code) = b.start_code(&b.arrangement(i), pass)? {
                         found.push((i as u32, code));
                     }
                 }
@@ -706,11 +708,11 @@ impl<'a> Builder<'a> {
         let mut i = slots.start;
         while let Some(at) = find_byte(&self.codes[i..slots.end], code) {
             i += at;
-            let a = self.arrangement(i);
-            if !self.in_class(&a, class) {
+            if !self.slot_in_class(i, class) {
                 i += 1;
                 continue;
             }
+            let a = self.arrangement(i);
             if level.is_multiple_of(2) {
                 parents.clear();
                 self.unmoves(&a, &mut parents);
@@ -842,17 +844,57 @@ impl<'a> Builder<'a> {
             .sum()
     }
 
-    /// Whether `a` is in `class`: how far its pawns have to go, together.
+    /// The class of `a`: how far its pawns have to go, together.
     #[inline]
-    fn in_class(&self, a: &Arrangement, class: u16) -> bool {
+    fn class(&self, a: &Arrangement) -> u16 {
+        (0..self.men.len())
+            .filter(|&j| self.pawn[j])
+            .map(|j| u16::from(self.depths[self.men[j].side.index()][a.cells[j] as usize]))
+            .sum()
+    }
+
+    /// Whether the position in slot `i` is in `class`: from the slot's class byte when
+    /// there is one, else from its men.
+    #[inline]
+    fn slot_in_class(&self, i: usize, class: u16) -> bool {
         if self.classes == 0 {
             return true;
         }
-        let sum: u16 = (0..self.men.len())
-            .filter(|&j| self.pawn[j])
-            .map(|j| u16::from(self.depths[self.men[j].side.index()][a.cells[j] as usize]))
-            .sum();
-        sum == class
+        match self.class_of.get(i) {
+            Some(&c) => u16::from(c) == class,
+            None => self.class(&self.arrangement(i)) == class,
+        }
+    }
+
+    /// Gives each legal slot its class byte, once its codes tell the legal slots.
+    ///
+    /// Each pass goes through the table once per class, and every slot it meets
+    /// there was tested for its class by working out its men, which for all but a
+    /// class's own slots was work thrown away: K+P v K+P on 127 cells has 21 classes.
+    /// A byte a slot, on pawn tables only (none has more than 255 classes).
+    fn mark_classes(&mut self, ctl: &Control) -> Result<(), TableError> {
+        let done = self.class_of.len() == self.codes.len();
+        if done || self.classes == 0 || self.classes > u16::from(u8::MAX) {
+            return Ok(());
+        }
+        self.class_of = Vec::new();
+        let mut class_of = vec![0; self.codes.len()];
+        self.in_rounds(
+            ctl,
+            |b, slots, found: &mut Vec<(u32, u8)>| {
+                let legal = slots.filter(|&i| b.codes[i] != ILLEGAL);
+                found.extend(legal.map(|i| (i as u32, b.class(&b.arrangement(i)) as u8)));
+                Ok(())
+            },
+            |_, found| {
+                for (i, class) in found {
+                    class_of[i as usize] = class;
+                }
+                Ok(())
+            },
+        )?;
+        self.class_of = class_of;
+        Ok(())
     }
 
     /// Runs `work` on every slot, round by round, its slots shared out among the

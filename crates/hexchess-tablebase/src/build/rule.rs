@@ -71,6 +71,7 @@ impl Builder<'_> {
         for c in &mut self.codes {
             *c = rule_start(*c, base);
         }
+        self.mark_classes(ctl)?;
         for class in 0..=self.classes {
             ctl.check()?;
             self.rule_exits(plies, class, ctl)?;
@@ -97,13 +98,10 @@ impl Builder<'_> {
             |b, slots, found: &mut Vec<(u32, u8)>| {
                 for i in slots {
                     let code = b.codes[i];
-                    if code != OPEN_WIN && code != OPEN_LOSS {
+                    if code != OPEN_WIN && code != OPEN_LOSS || !b.slot_in_class(i, class) {
                         continue;
                     }
                     let a = b.arrangement(i);
-                    if !b.in_class(&a, class) {
-                        continue;
-                    }
                     if let Some(c) = b.exit_code(&a, code == OPEN_WIN, plies) {
                         found.push((i as u32, c));
                     }
@@ -234,8 +232,8 @@ impl Builder<'_> {
         let mut i = slots.start;
         while let Some(at) = find_byte(&self.codes[i..slots.end], code) {
             i += at;
-            let a = self.arrangement(i);
-            if self.in_class(&a, class) {
+            if self.slot_in_class(i, class) {
+                let a = self.arrangement(i);
                 parents.clear();
                 self.unmoves(&a, &mut parents);
                 for (p, parent) in &parents {

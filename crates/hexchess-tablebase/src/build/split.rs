@@ -125,6 +125,7 @@ fn smaller_without_checks(
     let won = table_wins(table, attacker);
     let mut builder = Builder::new(rules, material, Some(restriction), out)?;
     builder.codes = table.codes().to_vec();
+    builder.mark_classes(ctl)?;
     builder.grow(attacker, &won, ctl)?;
     for (i, code) in builder.codes.iter_mut().enumerate() {
         if *code == ILLEGAL {
@@ -172,7 +173,9 @@ fn wins_without_checks(
     let won = table_wins(table, attacker);
     let mut builder = Builder::new(rules, material, Some(restriction), smaller)?;
     builder.codes = table.take_codes();
-    let grown = builder.grow(attacker, &won, ctl);
+    let grown = builder
+        .mark_classes(ctl)
+        .and_then(|()| builder.grow(attacker, &won, ctl));
     table.put_codes(std::mem::take(&mut builder.codes));
     grown.map(|()| won)
 }
@@ -197,8 +200,8 @@ impl Builder<'_> {
                 if b.codes[i] == ILLEGAL || won.get(i) {
                     return false;
                 }
-                let a = b.arrangement(i);
-                b.in_class(&a, class) && b.look(&a, i, attacker, won, None, &resume)
+                b.slot_in_class(i, class)
+                    && b.look(&b.arrangement(i), i, attacker, won, None, &resume)
             })?;
             // ...and then those a new win may have decided, until none is: the ones
             // marked, or after a sweep that marked nothing, every open one of the
@@ -218,10 +221,9 @@ impl Builder<'_> {
                     self.sweep(ctl, Some(&marked), |b, i| look(b, i, &b.arrangement(i)))?
                 } else {
                     self.sweep(ctl, None, |b, i| {
-                        defender_slots.contains(&i) && {
-                            let a = b.arrangement(i);
-                            b.in_class(&a, class) && look(b, i, &a)
-                        }
+                        defender_slots.contains(&i)
+                            && b.slot_in_class(i, class)
+                            && look(b, i, &b.arrangement(i))
                     })?
                 };
                 marks_made = marks.is_some();
