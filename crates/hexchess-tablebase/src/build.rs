@@ -969,7 +969,7 @@ impl<'a> Builder<'a> {
     ) -> Result<Option<u8>, usize> {
         let mut slowest: Option<u8> = None;
         let mut way_out = 0;
-        let flow = self.moves_from(a, true, skip, &mut |n, step, left_out| {
+        let flow = self.moves_from(a, true, skip, false, &mut |n, step, left_out| {
             let step = if left_out() { Step::LeftOut } else { step };
             let view = match step {
                 Step::Quiet(child) => match seen(self.codes[child], self.base, pass) {
@@ -1018,7 +1018,9 @@ impl<'a> Builder<'a> {
     /// move checks costs an attack test, and a move into a position already decided
     /// may not need it.
     fn moves_asking(&self, a: &Arrangement, quiet: bool, f: Visit<'a, '_>) -> ControlFlow<()> {
-        self.moves_from(a, quiet, 0, &mut |_, step, left_out| f(step, left_out))
+        self.moves_from(a, quiet, 0, false, &mut |_, step, left_out| {
+            f(step, left_out)
+        })
     }
 
     /// [`Builder::moves_asking`] from the move numbered `skip` on, each move given with
@@ -1026,11 +1028,17 @@ impl<'a> Builder<'a> {
     /// moves before it leading into positions already decided, without working out
     /// where they lead again. The numbers count every target of every man (pawns:
     /// every step given), in the one order an arrangement's moves always take.
+    ///
+    /// With `unread`, a piece's quiet move is given without reading whether its slot
+    /// is [`ILLEGAL`] (the move left the mover's king in check): for a caller that reads
+    /// another array about the child first and needs its code only sometimes, so that a
+    /// table larger than the caches is read at random once for such a move, not twice.
     fn moves_from(
         &self,
         a: &Arrangement,
         quiet: bool,
         skip: usize,
+        unread: bool,
         f: &mut impl FnMut(usize, Step<'a>, &dyn Fn() -> bool) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
         let stm = a.stm;
@@ -1085,7 +1093,7 @@ impl<'a> Builder<'a> {
                         .indexer
                         .index_after(anchor, 1 - stm, &cells[..k], j, a.cells[j])
                         .expect("distinct");
-                    if self.codes[child] == ILLEGAL {
+                    if !unread && self.codes[child] == ILLEGAL {
                         continue;
                     }
                     Step::Quiet(child)

@@ -330,12 +330,18 @@ impl Builder<'_> {
         // The attacker's quiet moves are not looked at: see `grow`.
         let quiet = !attacking || self.classes > 0;
         let (mut moved, mut left_out) = (false, false);
-        let flow = self.moves_from(a, quiet, skip, &mut |n, step, forbidden| {
+        // The won bits are read before the codes: a won position is legal, and only a
+        // move into one not won needs to know whether it is a move at all.
+        let flow = self.moves_from(a, quiet, skip, true, &mut |n, step, forbidden| {
             let wins = match step {
                 // Not given by `moves_asking`: it asks.
                 Step::LeftOut => return ControlFlow::Continue(()),
                 Step::Quiet(_) if attacking => return ControlFlow::Continue(()),
-                Step::Quiet(child) => won.get(child),
+                Step::Quiet(child) if won.get(child) => true,
+                Step::Quiet(child) if self.codes[child] == ILLEGAL => {
+                    return ControlFlow::Continue(());
+                }
+                Step::Quiet(_) => false,
                 Step::Leave { table, slot } => wins_in(table, slot, attacker),
                 Step::Advance { child, ep } => self.advance_wins(child, &ep, attacker, won),
             };
