@@ -331,14 +331,16 @@ impl Builder<'_> {
         let quiet = !attacking || self.classes > 0;
         let (mut moved, mut left_out) = (false, false);
         // The won bits are read before the codes: a won position is legal, and only a
-        // move into one not won needs to know whether it is a move at all.
+        // move into one not won needs to know whether it is a move at all; not the one
+        // the last look stopped at, which was (most looks after the first stop there
+        // again: one random read each, not two).
         let flow = self.moves_from(a, quiet, skip, true, &mut |n, step, forbidden| {
             let wins = match step {
                 // Not given by `moves_asking`: it asks.
                 Step::LeftOut => return ControlFlow::Continue(()),
                 Step::Quiet(_) if attacking => return ControlFlow::Continue(()),
                 Step::Quiet(child) if won.get(child) => true,
-                Step::Quiet(child) if self.codes[child] == ILLEGAL => {
+                Step::Quiet(child) if allowed != Some(n) && self.codes[child] == ILLEGAL => {
                     return ControlFlow::Continue(());
                 }
                 Step::Quiet(_) => false,
