@@ -870,8 +870,8 @@ impl<'a> Builder<'a> {
     ///
     /// Each pass goes through the table once per class, and every slot it meets
     /// there was tested for its class by working out its men, which for all but a
-    /// class's own slots was work thrown away: K+P v K+P on 127 cells has 21 classes.
-    /// A byte a slot, on pawn tables only (none has more than 255 classes).
+    /// class's own slots was work thrown away: K+P v K+P on 127 cells has over twenty
+    /// classes. A byte a slot, on pawn tables only (none has more than 255 classes).
     fn mark_classes(&mut self, ctl: &Control) -> Result<(), TableError> {
         let done = self.class_of.len() == self.codes.len();
         if done || self.classes == 0 || self.classes > u16::from(u8::MAX) {
