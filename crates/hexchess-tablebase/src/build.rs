@@ -877,7 +877,6 @@ impl<'a> Builder<'a> {
         if done || self.classes == 0 || self.classes > u16::from(u8::MAX) {
             return Ok(());
         }
-        self.class_of = Vec::new();
         let mut class_of = vec![0; self.codes.len()];
         self.in_rounds(
             ctl,
