@@ -212,18 +212,18 @@ impl Builder<'_> {
                     (ctl.progress)(&format!("  sweep {sweeps}: {found} found won"));
                 }
                 let marks = (found <= len as u64 / MARK_BELOW).then_some(&marked);
-                let look = |b: &Builder, i, a: &Arrangement| {
+                // A slot's men are worked out only once it is known open: most slots
+                // a sweep meets are won or illegal.
+                let look = |b: &Builder, i| {
                     b.codes[i] != ILLEGAL
                         && !won.get(i)
-                        && b.look(a, i, attacker, won, marks, &resume)
+                        && b.look(&b.arrangement(i), i, attacker, won, marks, &resume)
                 };
                 found = if marks_made {
-                    self.sweep(ctl, Some(&marked), |b, i| look(b, i, &b.arrangement(i)))?
+                    self.sweep(ctl, Some(&marked), look)?
                 } else {
                     self.sweep(ctl, None, |b, i| {
-                        defender_slots.contains(&i)
-                            && b.slot_in_class(i, class)
-                            && look(b, i, &b.arrangement(i))
+                        defender_slots.contains(&i) && b.slot_in_class(i, class) && look(b, i)
                     })?
                 };
                 marks_made = marks.is_some();
