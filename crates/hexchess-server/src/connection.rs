@@ -1,100 +1,140 @@
 //! One client's websocket: its messages read under a size and a rate limit, each
 //! answered or handed to the hub or a game's room; its outbox written back in order.
+//!
 //! A client over its rate is closed with code 1008 (policy violation), as lila-ws
-//! does; a message that cannot be read is answered with an error and the
-//! connection goes on.
+//! does; so is a client that does not read (its outbox overflows, or one write waits
+//! [`WRITE_STALL`]). The server pings every [`PING_EVERY`]; a client from which
+//! nothing at all (a message, a ping, a pong) arrives for [`IDLE`] is closed. A
+//! message that cannot be read is answered with an error and the connection goes on.
+//! When the server stops, every connection is sent what it has queued and closed
+//! with 1012 (service restart), so that clients come back by themselves.
 
 use std::collections::HashSet;
+use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
+use futures_util::stream::SplitSink;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
-use tokio::sync::{mpsc, oneshot};
+use tokio::time::Instant;
 
-use crate::hub::{Hub, HubError, Identity};
+use crate::hub::{ConnectionPlace, Hub, HubError, Identity, MAX_FOLLOWED};
 use crate::message::{ClientMessage, MessageError};
+use crate::metrics::CloseReason;
+use crate::outbox::{Ending, List, Next, Outbox, POLICY_VIOLATION};
 use crate::rate::RateLimit;
-use crate::room::{Act, ConnId, Outbox, RoomCommand};
+use crate::room::{Act, ConnId, RoomCommand};
 
 /// The protocol this server speaks (docs/online.md).
 pub const PROTOCOL: u32 = 1;
 
-/// Messages queued to a client before it counts as not reading (and rooms drop it).
-const OUTBOX: usize = 512;
+/// The close code when the server stops (RFC 6455: service restart; a client comes
+/// back by itself).
+pub const SERVICE_RESTART: u16 = 1012;
 
-/// The close code for a client over its limits (RFC 6455: policy violation).
-pub const POLICY_VIOLATION: u16 = 1008;
+/// How often the server pings each client.
+pub const PING_EVERY: Duration = Duration::from_secs(20);
 
-/// Serves one websocket until it closes.
-pub async fn run(socket: WebSocket, hub: Arc<Hub>, allowed: bool) {
+/// How long a client may send nothing at all (not even a pong) before it is closed.
+pub const IDLE: Duration = Duration::from_secs(60);
+
+/// How long one write may wait for a client to take it before the client counts as
+/// not reading.
+pub const WRITE_STALL: Duration = Duration::from_secs(30);
+
+/// Serves one websocket from `from` until it closes; `place` is its place among the
+/// server's connections, or why it has none (it is then closed at once, with 1008).
+pub async fn run(
+    socket: WebSocket,
+    hub: Arc<Hub>,
+    place: Result<ConnectionPlace, String>,
+    from: IpAddr,
+) {
     let (mut sink, mut stream) = socket.split();
-    if !allowed {
-        let _ = sink
-            .send(close_frame("too many connections from your address"))
+    let _place = match place {
+        Ok(place) => place,
+        Err(why) => {
+            hub.metrics.closed(CloseReason::Connections);
+            let _ = tokio::time::timeout(
+                Duration::from_secs(2),
+                sink.send(close_frame(POLICY_VIOLATION, &why)),
+            )
             .await;
-        return;
-    }
-    let (out, mut outbox) = mpsc::channel::<String>(OUTBOX);
-    let (close_tx, mut close_rx) = oneshot::channel::<Message>();
-    let writer = tokio::spawn(async move {
-        loop {
-            tokio::select! {
-                text = outbox.recv() => match text {
-                    Some(text) => if sink.send(Message::Text(text.into())).await.is_err() { return },
-                    None => break,
-                },
-                close = &mut close_rx => {
-                    if let Ok(frame) = close {
-                        let _ = sink.send(frame).await;
-                    }
-                    return;
-                }
-            }
+            return;
         }
-        // The reader is gone. It may have left a close frame (a client over its rate)
-        // that `select!` saw no sooner than the end of the outbox: both were ready by
-        // the time this task ran, and it picks among ready branches at random. A plain
-        // close would then lose the frame's code.
-        match close_rx.try_recv() {
-            Ok(frame) => {
-                let _ = sink.send(frame).await;
-            }
-            Err(_) => {
-                let _ = sink.close().await;
-            }
-        }
-    });
+    };
+    let out = Outbox::new();
+    let writer = tokio::spawn(write(sink, out.clone(), Arc::clone(&hub)));
     let mut client = Client {
         conn: hub.next_conn(),
-        hub,
-        out,
+        hub: Arc::clone(&hub),
+        out: out.clone(),
         me: None,
         following: HashSet::new(),
-        limit: None,
+        limit: RateLimit::player(hub.now()),
+        from,
     };
-    client.limit = Some(RateLimit::player(client.hub.now()));
-    while let Some(Ok(frame)) = stream.next().await {
+    let mut heard = Instant::now();
+    loop {
+        let frame = tokio::select! {
+            frame = tokio::time::timeout_at(heard + IDLE, stream.next()) => frame,
+            () = out.ended() => break,
+            () = hub.stopping() => {
+                out.end(Ending {
+                    frame: Some((SERVICE_RESTART, "the server is restarting: come back in a moment".into())),
+                    drain: true,
+                });
+                break;
+            }
+        };
+        let frame = match frame {
+            Ok(Some(Ok(frame))) => frame,
+            Ok(None | Some(Err(_))) => break,
+            Err(_) => {
+                hub.metrics.closed(CloseReason::Idle);
+                out.end(Ending {
+                    frame: Some((
+                        POLICY_VIOLATION,
+                        format!("nothing heard for {} s", IDLE.as_secs()),
+                    )),
+                    drain: false,
+                });
+                break;
+            }
+        };
+        heard = Instant::now();
         let bytes = match frame {
-            Message::Text(text) => text.as_bytes().to_vec(),
-            Message::Binary(bytes) => bytes.to_vec(),
+            Message::Text(text) => text,
+            Message::Binary(_) => {
+                if client.within_rate() {
+                    client.error(&MessageError::Binary);
+                    continue;
+                }
+                client.over_rate();
+                break;
+            }
             Message::Close(_) => break,
             Message::Ping(_) | Message::Pong(_) => continue,
         };
         if !client.within_rate() {
-            let _ = close_tx.send(close_frame("too many messages: slow down"));
+            client.over_rate();
             break;
         }
-        match ClientMessage::read(&bytes) {
-            Ok(message) => client.handle(message).await,
+        match ClientMessage::read(bytes.as_bytes()) {
+            Ok(message) => client.handle(message, heard).await,
             Err(e) => client.error(&e),
         }
     }
     client.closed().await;
-    // Let the writer send what is queued (or the close frame), then end.
+    out.end(Ending {
+        frame: None,
+        drain: true,
+    });
     drop(client);
-    let _ = tokio::time::timeout(Duration::from_secs(5), writer).await;
+    // Let the writer send what is queued (or the close frame), then end.
+    let _ = tokio::time::timeout(WRITE_STALL, writer).await;
     // Read on, and drop, what the client sent after the reader stopped, until its close
     // answers ours or a short while has passed: a socket closed with bytes unread is
     // reset, and the reset can drop our close frame before the client reads it.
@@ -102,12 +142,52 @@ pub async fn run(socket: WebSocket, hub: Arc<Hub>, allowed: bool) {
     let _ = tokio::time::timeout(CLOSE_DRAIN, drain).await;
 }
 
+/// Writes the outbox to the socket, pinging the client now and then, until the outbox
+/// ends; a write that waits [`WRITE_STALL`] ends it (the client does not read).
+async fn write(mut sink: SplitSink<WebSocket, Message>, out: Outbox, hub: Arc<Hub>) {
+    let mut ping = tokio::time::interval_at(Instant::now() + PING_EVERY, PING_EVERY);
+    loop {
+        let message = tokio::select! {
+            next = out.next() => match next {
+                Next::Text(text) => Message::Text(text.into()),
+                Next::End(frame) => {
+                    let closing = match frame {
+                        Some((code, reason)) => sink.send(close_frame(code, &reason)).await,
+                        None => sink.close().await,
+                    };
+                    drop(closing);
+                    return;
+                }
+            },
+            _ = ping.tick() => Message::Ping(Vec::new().into()),
+        };
+        match tokio::time::timeout(WRITE_STALL, sink.send(message)).await {
+            Ok(Ok(())) => {}
+            Ok(Err(_)) => {
+                out.end(Ending {
+                    frame: None,
+                    drain: false,
+                });
+                return;
+            }
+            Err(_) => {
+                hub.metrics.closed(CloseReason::NotReading);
+                out.end(Ending {
+                    frame: None,
+                    drain: false,
+                });
+                return;
+            }
+        }
+    }
+}
+
 /// How long a closed connection's late messages are read and dropped, at most.
 const CLOSE_DRAIN: Duration = Duration::from_secs(2);
 
-fn close_frame(reason: &str) -> Message {
+fn close_frame(code: u16, reason: &str) -> Message {
     Message::Close(Some(CloseFrame {
-        code: POLICY_VIOLATION,
+        code,
         reason: reason.into(),
     }))
 }
@@ -120,17 +200,27 @@ struct Client {
     me: Option<Identity>,
     /// The games it follows.
     following: HashSet<String>,
-    limit: Option<RateLimit>,
+    limit: RateLimit,
+    from: IpAddr,
 }
 
 impl Client {
     fn within_rate(&mut self) -> bool {
         let now = self.hub.now();
-        self.limit.as_mut().is_none_or(|l| l.allow(now))
+        self.limit.allow(now)
+    }
+
+    /// Over its rate: closed with 1008, what was queued for it dropped.
+    fn over_rate(&self) {
+        self.hub.metrics.closed(CloseReason::Rate);
+        self.out.end(Ending {
+            frame: Some((POLICY_VIOLATION, "too many messages: slow down".into())),
+            drain: false,
+        });
     }
 
     fn send(&self, message: Value) {
-        let _ = self.out.try_send(message.to_string());
+        self.out.send(message.to_string());
     }
 
     fn error(&self, e: &MessageError) {
@@ -141,7 +231,7 @@ impl Client {
         self.send(json!({ "t": "error", "message": why.to_string() }));
     }
 
-    async fn handle(&mut self, message: ClientMessage) {
+    async fn handle(&mut self, message: ClientMessage, received: Instant) {
         if let ClientMessage::Hello { protocol, token } = &message {
             return self.hello(*protocol, token.as_deref()).await;
         }
@@ -154,15 +244,16 @@ impl Client {
         let hub = Arc::clone(&self.hub);
         let answer: Result<Option<Value>, HubError> = match message {
             ClientMessage::Hello { .. } | ClientMessage::Ping => Ok(None),
-            ClientMessage::Register { name, password } => {
-                hub.register(&me, &name, &password).await.map(|who| {
+            ClientMessage::Register { name, password } => hub
+                .register(&me, &name, &password, self.from)
+                .await
+                .map(|who| {
                     let welcome = welcome(&who);
                     self.me = Some(who);
                     Some(welcome)
-                })
-            }
+                }),
             ClientMessage::Login { name, password } => {
-                hub.login(&name, &password).await.map(|who| {
+                hub.login(&name, &password, self.from).await.map(|who| {
                     hub.offline(Some(&me.id), self.conn);
                     hub.online(&who.id, self.conn, self.out.clone());
                     let welcome = welcome(&who);
@@ -178,12 +269,24 @@ impl Client {
             ClientMessage::Quick(request) => hub.quick(&me, request).await.map(Some),
             ClientMessage::Cancel { seek } => hub.cancel(&me.id, &seek).map(|()| None),
             ClientMessage::Accept { seek } => hub.accept(&me, &seek).await.map(|()| None),
-            ClientMessage::Games => Ok(Some(hub.games_of(&me.id))),
+            ClientMessage::Games => {
+                self.out
+                    .set_list(List::Games, hub.games_of(&me.id).to_string());
+                Ok(None)
+            }
             ClientMessage::Ratings => hub.ratings_of(&me.id).await.map(Some),
             ClientMessage::Playing => {
                 let mut list = hub.games_in_play();
                 list["t"] = json!("playing");
-                Ok(Some(list))
+                self.out.set_list(List::Playing, list.to_string());
+                Ok(None)
+            }
+            ClientMessage::Join { game, .. }
+                if !self.following.contains(&game) && self.following.len() >= MAX_FOLLOWED =>
+            {
+                Err(HubError::Refused(format!(
+                    "you follow {MAX_FOLLOWED} games already: leave one first"
+                )))
             }
             ClientMessage::Join { game, seen } => {
                 self.to_room(&game, |out| RoomCommand::Join {
@@ -221,6 +324,7 @@ impl Client {
                     ack,
                     lag,
                     out,
+                    received,
                 })
                 .await;
                 Ok(None)
@@ -246,7 +350,7 @@ impl Client {
         if self.me.is_some() {
             return self.refuse("hello was said already");
         }
-        match self.hub.hello(token).await {
+        match self.hub.hello(token, self.from).await {
             Ok(who) => {
                 self.hub.online(&who.id, self.conn, self.out.clone());
                 self.send(welcome(&who));

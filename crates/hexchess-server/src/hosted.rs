@@ -30,6 +30,13 @@ pub enum Refusal {
     OutOfStep,
     /// Not a step the rules allow now, with what the rules said.
     NotAllowed(String),
+    /// A step the rules allow, not written in the protocol's long notation (SAN is
+    /// for people: a typo in it may name another move): what was sent, and the step's
+    /// long form.
+    NotLongNotation {
+        sent: String,
+        long: String,
+    },
     /// An abort once every seat has moved.
     TooLateToAbort,
     /// A claim of victory while the seat on move is present, or before every side has
@@ -47,6 +54,11 @@ impl std::fmt::Display for Refusal {
             Refusal::GameOver => f.write_str("the game is over"),
             Refusal::OutOfStep => f.write_str("that move is for another ply: resync"),
             Refusal::NotAllowed(why) => write!(f, "not allowed: {why}"),
+            Refusal::NotLongNotation { sent, long } => write!(
+                f,
+                "'{sent}' is not in the protocol's long notation (from cell, to cell: \
+                 '{long}'); steps are sent as the `legal` list writes them"
+            ),
             Refusal::TooLateToAbort => f.write_str("every side has moved: resign instead"),
             Refusal::NothingToClaim => {
                 f.write_str("the side on move is here, or not every side has moved")
@@ -278,6 +290,22 @@ impl HostedGame {
         self.status
     }
 
+    /// The seats offering a draw now, by number (what the store keeps).
+    pub fn draw_offers(&self) -> Vec<usize> {
+        self.draw_offers.iter().map(|s| s.index()).collect()
+    }
+
+    /// The draw offers that stood when the game was stored (after [`HostedGame::restore`]);
+    /// seats the game does not have, or sides out of the game, are left out.
+    pub fn restore_offers(&mut self, seats: &[usize]) {
+        let sides_in = self.game.sides_in();
+        self.draw_offers = self
+            .game
+            .sides()
+            .filter(|s| seats.contains(&s.index()) && sides_in.contains(s))
+            .collect();
+    }
+
     /// The time `side` has left at `now`, with a clock.
     pub fn time_left(&self, side: Side, now: Duration) -> Option<Duration> {
         self.clock.as_ref().map(|c| c.left(side, now))
@@ -348,8 +376,14 @@ impl HostedGame {
             .game
             .parse_step(text)
             .map_err(|e| Refusal::NotAllowed(e.to_string()))?;
-        let hidden = self.is_hidden(step);
         let lan = self.game.step_lan(step);
+        if !text.eq_ignore_ascii_case(&lan) {
+            return Err(Refusal::NotLongNotation {
+                sent: text.to_string(),
+                long: lan,
+            });
+        }
+        let hidden = self.is_hidden(step);
         let turns = self.game.turns().len();
         let report = self
             .game

@@ -1,18 +1,30 @@
 //! The server's HTTP side: the websocket at `/socket`, each finished game's PGN at
-//! `/game/ID.pgn`, the games in play at `/games`, and with `--web DIR` the browser
-//! game (built by `web/build.sh DIR`) at `/`, so that a server is also the game's home
-//! page and a challenge link (`/#challenge=CODE`) opens the game on it.
+//! `/game/ID.pgn`, the games in play at `/games`, the operator's `/metrics` and
+//! `/healthz`, and with `--web DIR` the browser game (built by `web/build.sh DIR`) at
+//! `/`, so that a server is also the game's home page and a challenge link
+//! (`/#challenge=CODE`) opens the game on it.
+//!
+//! Every connection, websocket or not, takes one of a bounded number of places
+//! ([`BoundedListener`]); files are sent in chunks as the client takes them, never read
+//! whole.
 
 use std::net::SocketAddr;
 use std::path::{Path as FilePath, PathBuf};
+use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 
 use axum::Router;
+use axum::body::{Body, Bytes};
+use axum::extract::connect_info::Connected;
 use axum::extract::{ConnectInfo, Path, State, WebSocketUpgrade};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use tokio::net::TcpListener;
+use axum::serve::{IncomingStream, Listener};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, ReadBuf};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::connection;
 use crate::hub::Hub;
@@ -22,12 +34,21 @@ use crate::message::MAX_MESSAGE_BYTES;
 /// that a message too long gets its error rather than a closed socket.
 const MAX_FRAME_BYTES: usize = 8 * MAX_MESSAGE_BYTES;
 
+/// Connections (of any kind) beyond the websockets' limit: room for the browser
+/// game's files, `/metrics` and the like while the websockets are full.
+const HTTP_PLACES: usize = 1_024;
+
+/// A file is sent in chunks of this size.
+const CHUNK: usize = 64 * 1024;
+
 /// The server's routes over `hub`, with the browser game's folder if there is one.
 pub fn router(hub: Arc<Hub>, web: Option<PathBuf>) -> Router {
     let routes = Router::new()
         .route("/socket", get(socket))
         .route("/games", get(games))
-        .route("/game/{file}", get(pgn));
+        .route("/game/{file}", get(pgn))
+        .route("/metrics", get(metrics))
+        .route("/healthz", get(healthz));
     let routes = match web {
         Some(dir) => {
             let dir = Arc::new(dir);
@@ -51,18 +72,102 @@ pub fn router(hub: Arc<Hub>, web: Option<PathBuf>) -> Router {
     routes.with_state(hub)
 }
 
-/// Serves `hub` (and the browser game's folder `web`) on `listener` until the
-/// process ends.
+/// Serves `hub` (and the browser game's folder `web`) on `listener` until the hub is
+/// told to stop; then no new connection is taken, and this returns once every
+/// connection has closed (the websockets close themselves with 1012).
 pub async fn serve(
     listener: TcpListener,
     hub: Arc<Hub>,
     web: Option<PathBuf>,
 ) -> std::io::Result<()> {
+    let places = hub.limits.max_connections + HTTP_PLACES;
+    let listener = BoundedListener {
+        inner: listener,
+        places: Arc::new(Semaphore::new(places)),
+    };
+    let stop = Arc::clone(&hub);
     axum::serve(
         listener,
-        router(hub, web).into_make_service_with_connect_info::<SocketAddr>(),
+        router(hub, web).into_make_service_with_connect_info::<ClientAddress>(),
     )
+    .with_graceful_shutdown(async move { stop.stopping().await })
     .await
+}
+
+/// A listener that takes a new connection only while it has a place for it: past the
+/// limit, new connections wait in the system's backlog (and are refused by it when
+/// that is full) instead of costing the server a task and buffers each.
+pub struct BoundedListener {
+    inner: TcpListener,
+    places: Arc<Semaphore>,
+}
+
+impl Listener for BoundedListener {
+    type Io = Placed;
+    type Addr = SocketAddr;
+
+    async fn accept(&mut self) -> (Placed, SocketAddr) {
+        let place = Arc::clone(&self.places)
+            .acquire_owned()
+            .await
+            .expect("the places are never closed");
+        let (stream, address) = Listener::accept(&mut self.inner).await;
+        (
+            Placed {
+                stream,
+                _place: place,
+            },
+            address,
+        )
+    }
+
+    fn local_addr(&self) -> std::io::Result<SocketAddr> {
+        self.inner.local_addr()
+    }
+}
+
+/// A connection holding its place until it closes.
+pub struct Placed {
+    stream: TcpStream,
+    _place: OwnedSemaphorePermit,
+}
+
+impl AsyncRead for Placed {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.stream).poll_read(cx, buf)
+    }
+}
+
+impl AsyncWrite for Placed {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        Pin::new(&mut self.stream).poll_write(cx, buf)
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.stream).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.stream).poll_shutdown(cx)
+    }
+}
+
+/// The client's address, for the limits per address.
+#[derive(Clone, Copy, Debug)]
+pub struct ClientAddress(pub SocketAddr);
+
+impl Connected<IncomingStream<'_, BoundedListener>> for ClientAddress {
+    fn connect_info(stream: IncomingStream<'_, BoundedListener>) -> ClientAddress {
+        ClientAddress(*stream.remote_addr())
+    }
 }
 
 /// The content type of a file of the browser game, by its extension; `None` for a
@@ -80,9 +185,32 @@ fn web_type(name: &str) -> Option<&'static str> {
     })
 }
 
+/// Each content coding's weight in an `Accept-Encoding` header (RFC 9110 §12.5.3):
+/// `q` from 0 to 1, 1 when not given; `*` for any coding not named. A coding of weight
+/// 0 is not acceptable.
+fn encoding_weight(accept: &str, coding: &str) -> f32 {
+    let mut any = None;
+    for item in accept.split(',') {
+        let mut parts = item.split(';');
+        let name = parts.next().unwrap_or_default().trim();
+        let q = parts
+            .filter_map(|p| p.trim().strip_prefix("q="))
+            .find_map(|q| q.trim().parse::<f32>().ok())
+            .map_or(1.0, |q| q.clamp(0.0, 1.0));
+        if name.eq_ignore_ascii_case(coding) {
+            return q;
+        }
+        if name == "*" {
+            any = Some(q);
+        }
+    }
+    any.unwrap_or(0.0)
+}
+
 /// A file of the browser game's folder: a plain name (no folders, nothing hidden),
-/// of a kind the game has. A client that accepts brotli or gzip gets the copy
-/// `web/build.sh` compressed beside it, when there is one.
+/// of a kind the game has, a regular file (not a pipe or a device). A client that
+/// accepts brotli or gzip (by its `Accept-Encoding` weights, the heavier first) gets
+/// the copy `web/build.sh` compressed beside it, when there is one.
 async fn web_file(dir: Arc<PathBuf>, name: String, headers: HeaderMap) -> Response {
     let plain = !name.is_empty()
         && !name.starts_with('.')
@@ -90,35 +218,92 @@ async fn web_file(dir: Arc<PathBuf>, name: String, headers: HeaderMap) -> Respon
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c));
     let Some(kind) = web_type(&name).filter(|_| plain) else {
-        return (StatusCode::NOT_FOUND, "no such file\n").into_response();
+        return not_found();
     };
     let accepts = headers
         .get(header::ACCEPT_ENCODING)
         .and_then(|v| v.to_str().ok())
         .unwrap_or("");
-    for (encoding, ext) in [("br", "br"), ("gzip", "gz")] {
-        if accepts.contains(encoding)
-            && let Some(bytes) = read_web(&dir.join(format!("{name}.{ext}"))).await
-        {
+    let mut codings: Vec<(&str, &str, f32)> = [("br", "br"), ("gzip", "gz")]
+        .into_iter()
+        .map(|(coding, ext)| (coding, ext, encoding_weight(accepts, coding)))
+        .filter(|(_, _, q)| *q > 0.0)
+        .collect();
+    codings.sort_by(|a, b| b.2.total_cmp(&a.2));
+    for (coding, ext, _) in codings {
+        if let Some((file, len)) = open_web(&dir.join(format!("{name}.{ext}"))).await {
             return (
                 [
-                    (header::CONTENT_TYPE, kind),
-                    (header::CONTENT_ENCODING, encoding),
-                    (header::VARY, "accept-encoding"),
+                    (header::CONTENT_TYPE, kind.to_string()),
+                    (header::CONTENT_ENCODING, coding.to_string()),
+                    (header::VARY, "accept-encoding".to_string()),
+                    (header::CONTENT_LENGTH, len.to_string()),
                 ],
-                bytes,
+                file_body(file),
             )
                 .into_response();
         }
     }
-    match read_web(&dir.join(&name)).await {
-        Some(bytes) => ([(header::CONTENT_TYPE, kind)], bytes).into_response(),
-        None => (StatusCode::NOT_FOUND, "no such file\n").into_response(),
+    match open_web(&dir.join(&name)).await {
+        Some((file, len)) => (
+            [
+                (header::CONTENT_TYPE, kind.to_string()),
+                (header::VARY, "accept-encoding".to_string()),
+                (header::CONTENT_LENGTH, len.to_string()),
+            ],
+            file_body(file),
+        )
+            .into_response(),
+        None => not_found(),
     }
 }
 
-async fn read_web(path: &FilePath) -> Option<Vec<u8>> {
-    tokio::fs::read(path).await.ok()
+fn not_found() -> Response {
+    (StatusCode::NOT_FOUND, "no such file\n").into_response()
+}
+
+/// A regular file opened for reading, and its length; `None` for anything else. The
+/// kind is checked before opening: opening a pipe would wait for a writer.
+async fn open_web(path: &FilePath) -> Option<(tokio::fs::File, u64)> {
+    let meta = tokio::fs::metadata(path).await.ok()?;
+    if !meta.is_file() {
+        return None;
+    }
+    let file = tokio::fs::File::open(path).await.ok()?;
+    Some((file, meta.len()))
+}
+
+/// A file's bytes as a body, read a chunk at a time as the client takes them.
+fn file_body(file: tokio::fs::File) -> Body {
+    let chunks = futures_util::stream::unfold(Some(file), |file| async move {
+        let mut file = file?;
+        let mut chunk = vec![0; CHUNK];
+        match file.read(&mut chunk).await {
+            Ok(0) => None,
+            Ok(n) => {
+                chunk.truncate(n);
+                Some((Ok(Bytes::from(chunk)), Some(file)))
+            }
+            Err(e) => Some((Err(e), None)),
+        }
+    });
+    Body::from_stream(chunks)
+}
+
+/// Checks the browser game's folder at start: a folder, with the game's page in it.
+pub fn check_web(dir: &FilePath) -> Result<(), String> {
+    let meta = std::fs::metadata(dir).map_err(|e| format!("--web {}: {e}", dir.display()))?;
+    if !meta.is_dir() {
+        return Err(format!("--web {}: not a folder", dir.display()));
+    }
+    if !dir.join("index.html").is_file() {
+        return Err(format!(
+            "--web {}: no index.html in it (build the game into it with web/build.sh {})",
+            dir.display(),
+            dir.display()
+        ));
+    }
+    Ok(())
 }
 
 async fn home() -> &'static str {
@@ -128,14 +313,14 @@ async fn home() -> &'static str {
 
 async fn socket(
     upgrade: WebSocketUpgrade,
-    ConnectInfo(from): ConnectInfo<SocketAddr>,
+    ConnectInfo(ClientAddress(from)): ConnectInfo<ClientAddress>,
     State(hub): State<Arc<Hub>>,
 ) -> Response {
-    let allowed = hub.allow_connection(from.ip());
+    let place = hub.admit(from.ip());
     upgrade
         .max_message_size(MAX_FRAME_BYTES)
         .max_frame_size(MAX_FRAME_BYTES)
-        .on_upgrade(move |socket| connection::run(socket, hub, allowed))
+        .on_upgrade(move |socket| connection::run(socket, hub, place, from.ip()))
 }
 
 async fn games(State(hub): State<Arc<Hub>>) -> Response {
@@ -144,6 +329,32 @@ async fn games(State(hub): State<Arc<Hub>>) -> Response {
         hub.games_in_play().to_string(),
     )
         .into_response()
+}
+
+async fn metrics(State(hub): State<Arc<Hub>>) -> Response {
+    (
+        [(
+            header::CONTENT_TYPE,
+            "application/openmetrics-text; version=1.0.0; charset=utf-8",
+        )],
+        hub.metrics.render(),
+    )
+        .into_response()
+}
+
+/// 200 while the server serves and its database answers; 503 (with why) otherwise.
+async fn healthz(State(hub): State<Arc<Hub>>) -> Response {
+    if hub.is_stopping() {
+        return (StatusCode::SERVICE_UNAVAILABLE, "stopping\n").into_response();
+    }
+    match hub.store.healthy().await {
+        Ok(()) => (StatusCode::OK, "ok\n").into_response(),
+        Err(why) => (
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!("the database does not answer: {why}\n"),
+        )
+            .into_response(),
+    }
 }
 
 async fn pgn(Path(file): Path<String>, State(hub): State<Arc<Hub>>) -> Response {
@@ -164,5 +375,25 @@ async fn pgn(Path(file): Path<String>, State(hub): State<Arc<Hub>>) -> Response 
             .into_response(),
         Ok(None) => (StatusCode::NOT_FOUND, "no finished game by that id\n").into_response(),
         Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, format!("{e}\n")).into_response(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::encoding_weight;
+
+    #[test]
+    fn accept_encoding_is_read_with_its_weights() {
+        assert_eq!(encoding_weight("gzip, deflate, br", "br"), 1.0);
+        assert_eq!(encoding_weight("br;q=0, gzip", "br"), 0.0);
+        assert_eq!(encoding_weight("br;q=0, gzip", "gzip"), 1.0);
+        assert_eq!(encoding_weight("gzip;q=0.5, br;q=0.2", "br"), 0.2);
+        assert_eq!(encoding_weight("gzip;q=0.5, br;q=0.2", "gzip"), 0.5);
+        assert_eq!(encoding_weight("*", "br"), 1.0);
+        assert_eq!(encoding_weight("*;q=0, gzip", "br"), 0.0);
+        assert_eq!(encoding_weight("identity", "gzip"), 0.0);
+        assert_eq!(encoding_weight("", "gzip"), 0.0);
+        assert_eq!(encoding_weight("BR ; q=0.7", "br"), 0.7);
+        assert_eq!(encoding_weight("br;q=nonsense", "br"), 1.0);
     }
 }

@@ -5,22 +5,25 @@
 
 use std::collections::HashMap;
 use std::net::IpAddr;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use hexchess_core::{Catalog, Game};
 use rand::seq::SliceRandom;
 use serde_json::{Value, json};
-use tokio::sync::mpsc;
+use tokio::sync::{Semaphore, mpsc, watch};
 use tokio::time::Instant;
 
 use crate::clock::TimeControl;
 use crate::hosted::{HostedGame, PlayerId};
 use crate::message::SeekRequest;
-use crate::rate::RateLimit;
+use crate::metrics::{Metrics, SignInRefusal};
+use crate::outbox::List;
+use crate::passwords::Passwords;
+use crate::rate::{KeyedLimits, address_key};
 use crate::room::{Brief, ConnId, GameFacts, Outbox, Room, RoomCommand, RoomContext, SeatHolder};
-use crate::secret::{hash_password, new_code, new_secret, password_matches, secret_hash};
+use crate::secret::{new_code, new_secret, secret_hash};
 use crate::store::{NewGame, Store, StoreError};
 
 /// Commands a room's mailbox holds before a sender waits.
@@ -30,12 +33,44 @@ const ROOM_MAILBOX: usize = 256;
 /// fill the lobby and the server's memory).
 pub const MAX_SEEKS_PER_PLAYER: usize = 10;
 
+/// Open seeks and challenges on the whole server.
+pub const MAX_SEEKS: usize = 2_000;
+
+/// Seeks the lobby's list shows (the oldest first).
+pub const LISTED_SEEKS: usize = 200;
+
+/// Games in play one player may be seated in at once (correspondence games last
+/// weeks: lichess allows a couple of hundred).
+pub const MAX_GAMES_PER_PLAYER: usize = 100;
+
+/// Games against the server's engine one player may have in play at once.
+pub const MAX_ENGINE_GAMES_PER_PLAYER: usize = 3;
+
+/// Games one connection may follow at once.
+pub const MAX_FOLLOWED: usize = 50;
+
+/// Addresses (or accounts' names) the keyed limits remember at most.
+const MAX_KEYS: usize = 100_000;
+
 /// The server's limits, set by its flags.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
     /// New connections an address may open per [`Limits::window`].
     pub connections_per_address: u32,
     pub window: Duration,
+    /// Connections open at once from one address.
+    pub open_per_address: usize,
+    /// Connections open at once on the whole server.
+    pub max_connections: usize,
+    /// Sign-ins (logins and registrations) an address may try per
+    /// [`Limits::sign_in_window`].
+    pub sign_ins_per_address: u32,
+    /// Logins one account's name may be tried with per [`Limits::sign_in_window`].
+    pub sign_ins_per_name: u32,
+    pub sign_in_window: Duration,
+    /// New anonymous players (each a row in the database) an address may make per
+    /// hour.
+    pub new_players_per_address: u32,
     /// How long a correspondence game's day lasts (shorter only in tests).
     pub day: Duration,
 }
@@ -45,7 +80,40 @@ impl Default for Limits {
         Limits {
             connections_per_address: 30,
             window: Duration::from_secs(10),
+            open_per_address: 100,
+            max_connections: 10_000,
+            sign_ins_per_address: 30,
+            sign_ins_per_name: 10,
+            sign_in_window: Duration::from_secs(10 * 60),
+            new_players_per_address: 200,
             day: Duration::from_secs(24 * 60 * 60),
+        }
+    }
+}
+
+/// A connection counted against its address's and the server's limits while it is
+/// open: dropping it frees its place.
+pub struct ConnectionPlace {
+    hub: Arc<Hub>,
+    address: IpAddr,
+}
+
+impl std::fmt::Debug for ConnectionPlace {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "ConnectionPlace({})", self.address)
+    }
+}
+
+impl Drop for ConnectionPlace {
+    fn drop(&mut self) {
+        self.hub.open_total.fetch_sub(1, Ordering::Relaxed);
+        self.hub.metrics.sockets.dec();
+        let mut open = lock(&self.hub.open);
+        if let Some(n) = open.get_mut(&self.address) {
+            *n -= 1;
+            if *n == 0 {
+                open.remove(&self.address);
+            }
         }
     }
 }
@@ -136,12 +204,24 @@ pub struct Hub {
     catalog: Catalog,
     context: RoomContext,
     pub limits: Limits,
+    pub metrics: Arc<Metrics>,
     rooms: Mutex<HashMap<String, mpsc::Sender<RoomCommand>>>,
     seeks: Mutex<Vec<OpenSeek>>,
     lobby: Mutex<Vec<(ConnId, Outbox)>>,
     online: Mutex<HashMap<PlayerId, Vec<(ConnId, Outbox)>>>,
-    addresses: Mutex<HashMap<IpAddr, RateLimit>>,
+    /// New connections per address.
+    arrivals: KeyedLimits<IpAddr>,
+    /// Connections open per address, and in all.
+    open: Mutex<HashMap<IpAddr, usize>>,
+    open_total: AtomicUsize,
+    sign_ins_by_address: KeyedLimits<IpAddr>,
+    sign_ins_by_name: KeyedLimits<String>,
+    new_players: KeyedLimits<IpAddr>,
+    passwords: Passwords,
     next_conn: AtomicU64,
+    /// Set when the server is stopping: connections close (1012) and no new ones
+    /// are served.
+    stopping: watch::Sender<bool>,
 }
 
 /// A mutex's contents even if a thread panicked holding it (the maps stay usable).
@@ -152,27 +232,72 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 impl Hub {
     /// The hub over `store`, with the games in progress there resumed.
     pub async fn start(store: Store, limits: Limits) -> Result<Arc<Hub>, StoreError> {
+        let metrics = Arc::new(Metrics::new());
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
         let context = RoomContext {
             store: store.clone(),
             origin: Instant::now(),
             briefs: Arc::default(),
             linger: Duration::from_secs(120),
             day: limits.day,
+            metrics: Arc::clone(&metrics),
+            // Engine seats think on at most half the cores: the other half serves.
+            engines: Arc::new(Semaphore::new((cores / 2).max(1))),
         };
         let hub = Arc::new(Hub {
             store,
             catalog: Catalog::load_default(),
             context,
-            limits,
+            metrics,
             rooms: Mutex::default(),
             seeks: Mutex::default(),
             lobby: Mutex::default(),
             online: Mutex::default(),
-            addresses: Mutex::default(),
+            arrivals: KeyedLimits::new(limits.connections_per_address, limits.window, MAX_KEYS),
+            open: Mutex::default(),
+            open_total: AtomicUsize::new(0),
+            sign_ins_by_address: KeyedLimits::new(
+                limits.sign_ins_per_address,
+                limits.sign_in_window,
+                MAX_KEYS,
+            ),
+            sign_ins_by_name: KeyedLimits::new(
+                limits.sign_ins_per_name,
+                limits.sign_in_window,
+                MAX_KEYS,
+            ),
+            new_players: KeyedLimits::new(
+                limits.new_players_per_address,
+                Duration::from_secs(3600),
+                MAX_KEYS,
+            ),
+            passwords: Passwords::new(),
             next_conn: AtomicU64::new(1),
+            stopping: watch::channel(false).0,
+            limits,
         });
         hub.resume_games().await?;
         Ok(hub)
+    }
+
+    /// Tells every connection the server is stopping.
+    pub fn stop(&self) {
+        self.stopping.send_replace(true);
+    }
+
+    pub fn is_stopping(&self) -> bool {
+        *self.stopping.borrow()
+    }
+
+    /// Waits until the server is stopping.
+    pub async fn stopping(&self) {
+        let mut rx = self.stopping.subscribe();
+        let _ = rx.wait_for(|s| *s).await;
+    }
+
+    /// Connections open now.
+    pub fn connections(&self) -> usize {
+        self.open_total.load(Ordering::Relaxed)
     }
 
     /// The time since the server started (the games' clocks count from it).
@@ -184,50 +309,102 @@ impl Hub {
         self.next_conn.fetch_add(1, Ordering::Relaxed)
     }
 
-    /// Whether `address` may open another connection now.
-    pub fn allow_connection(&self, address: IpAddr) -> bool {
-        let now = self.now();
-        let mut addresses = lock(&self.addresses);
-        if addresses.len() > 100_000 {
-            // Forget the quiet ones rather than grow without end.
-            addresses.retain(|_, limit| !limit.allow(now));
+    /// A place for a new connection from `address`, or why there is none: too many
+    /// new ones from it lately, too many open from it, or too many on the server.
+    pub fn admit(self: &Arc<Hub>, address: IpAddr) -> Result<ConnectionPlace, String> {
+        let address = address_key(address);
+        if *self.stopping.borrow() {
+            return Err("the server is restarting".into());
         }
-        addresses
-            .entry(address)
-            .or_insert_with(|| {
-                RateLimit::new(self.limits.connections_per_address, self.limits.window, now)
-            })
-            .allow(now)
+        if let Err(wait) = self.arrivals.check(&address, self.now()) {
+            return Err(format!(
+                "too many new connections from your address: {wait}"
+            ));
+        }
+        let mut open = lock(&self.open);
+        let here = open.get(&address).copied().unwrap_or(0);
+        if here >= self.limits.open_per_address {
+            return Err(format!(
+                "{} connections open from your address, the most it may have",
+                self.limits.open_per_address
+            ));
+        }
+        if self.open_total.load(Ordering::Relaxed) >= self.limits.max_connections {
+            return Err("the server is full: try again later".into());
+        }
+        *open.entry(address).or_default() += 1;
+        self.open_total.fetch_add(1, Ordering::Relaxed);
+        self.metrics.sockets.inc();
+        Ok(ConnectionPlace {
+            hub: Arc::clone(self),
+            address,
+        })
     }
 
     /// Every game the database holds as in progress, in a room again: each goes on
     /// from its last stored move.
+    /// A game that cannot be read back or replayed is left in the database as it is,
+    /// named in the log with why, and the others are served.
     async fn resume_games(self: &Arc<Hub>) -> Result<(), StoreError> {
+        let (mut resumed, mut skipped) = (0, 0);
         for stored in self.store.games_in_progress().await? {
-            let id = stored.game.id.clone();
-            match self.restore_room(&stored) {
-                Ok(()) => {}
-                Err(why) => eprintln!("hexchess-server: game {id} not resumed: {why}"),
+            let done = match &stored {
+                Ok(game) => self
+                    .restore_room(game)
+                    .map_err(|why| (game.game.id.clone(), why)),
+                Err(bad) => Err((bad.id.clone(), bad.why.clone())),
+            };
+            match done {
+                Ok(()) => resumed += 1,
+                Err((game, why)) => {
+                    skipped += 1;
+                    tracing::error!(%game, %why, "a stored game was not resumed");
+                }
             }
         }
+        tracing::info!(resumed, skipped, "games in play resumed");
         Ok(())
     }
 
     fn restore_room(self: &Arc<Hub>, stored: &crate::store::GameInProgress) -> Result<(), String> {
         let seats = seats_from_json(&stored.game.seats)?;
-        let control: Value =
-            serde_json::from_str(&stored.game.control).map_err(|e| e.to_string())?;
-        let clock = clock_from_json(&control);
+        let control: Value = serde_json::from_str(&stored.game.control)
+            .map_err(|e| format!("its time control: {e}"))?;
+        let clock = clock_from_json(&control)?;
+        if let Some(days) = days_of(&control)
+            && !(1..=MAX_DAYS).contains(&days)
+        {
+            return Err(format!("{days} days a move (1 to {MAX_DAYS})"));
+        }
         let entry = self
             .catalog
             .get(&stored.game.variant)
             .ok_or_else(|| format!("no variant '{}' here", stored.game.variant))?;
+        if seats.len() != entry.side_count() {
+            return Err(format!(
+                "{} seats for a variant of {} sides",
+                seats.len(),
+                entry.side_count()
+            ));
+        }
         let left: Option<Vec<Duration>> = stored
             .clocks
             .as_deref()
-            .and_then(|c| serde_json::from_str::<Vec<u64>>(c).ok())
+            .map(|c| serde_json::from_str::<Vec<u64>>(c).map_err(|e| format!("its clocks: {e}")))
+            .transpose()?
             .map(|ms| ms.into_iter().map(Duration::from_millis).collect());
-        let hosted = HostedGame::restore(
+        if let Some(left) = &left
+            && left.len() != seats.len()
+        {
+            return Err(format!("{} clocks for {} seats", left.len(), seats.len()));
+        }
+        let offers: Vec<usize> = stored
+            .draw_offers
+            .as_deref()
+            .map(|o| serde_json::from_str(o).map_err(|e| format!("its draw offers: {e}")))
+            .transpose()?
+            .unwrap_or_default();
+        let mut hosted = HostedGame::restore(
             Game::new(Arc::clone(entry.rules())),
             Room::seat_ids(&seats),
             clock,
@@ -236,13 +413,15 @@ impl Hub {
             left.as_deref(),
             self.now(),
         )?;
+        hosted.restore_offers(&offers);
         let facts = GameFacts {
             id: stored.game.id.clone(),
             variant: stored.game.variant.clone(),
             rated: stored.game.rated,
-            speed: speed_of(&control),
+            speed: speed_of(clock, &control),
             seats,
             days: days_of(&control),
+            started_ms: stored.created_ms,
         };
         let last_move = std::time::UNIX_EPOCH
             + Duration::from_millis(u64::try_from(stored.updated_ms).unwrap_or(0));
@@ -260,7 +439,13 @@ impl Hub {
         let (tx, rx) = mpsc::channel(ROOM_MAILBOX);
         let id = facts.id.clone();
         let room = Room::new(facts, hosted, narrow, self.context.clone(), last_move);
-        lock(&self.rooms).insert(id, tx);
+        let mut rooms = lock(&self.rooms);
+        if rooms.len() % 256 == 255 {
+            // Forget the rooms that closed since (a finished game's room ends).
+            rooms.retain(|_, tx| !tx.is_closed());
+        }
+        rooms.insert(id, tx);
+        drop(rooms);
         tokio::spawn(room.run(rx));
     }
 
@@ -279,8 +464,10 @@ impl Hub {
 
     // ---- who is who ----
 
-    /// A connection's hello: the player its secret names, or a new anonymous player.
-    pub async fn hello(&self, token: Option<&str>) -> Result<Identity, HubError> {
+    /// A connection's hello: the player its secret names, or a new anonymous player
+    /// (at most [`Limits::new_players_per_address`] an hour from one address: each
+    /// is a row in the database).
+    pub async fn hello(&self, token: Option<&str>, from: IpAddr) -> Result<Identity, HubError> {
         if let Some(token) = token {
             return match self.store.player_by_token(&secret_hash(token)).await? {
                 Some(p) => Ok(Identity {
@@ -291,6 +478,11 @@ impl Hub {
                 }),
                 None => refused("unknown secret: say hello without one for a new player"),
             };
+        }
+        if let Err(wait) = self.new_players.check(&address_key(from), self.now()) {
+            return refused(format!(
+                "too many new players from your address: {wait}, or say hello with your secret"
+            ));
         }
         let id = new_code(12);
         let token = new_secret();
@@ -303,12 +495,37 @@ impl Hub {
         })
     }
 
+    /// Counts a sign-in from `from` (and for account `name`, for a login) against
+    /// their limits.
+    fn sign_in_allowed(&self, from: IpAddr, name: Option<&str>) -> Result<(), HubError> {
+        let now = self.now();
+        let limited = |what: &str, wait| {
+            self.metrics.sign_in_refused(SignInRefusal::Limited);
+            HubError::Refused(format!("too many sign-ins {what}: {wait}"))
+        };
+        self.sign_ins_by_address
+            .check(&address_key(from), now)
+            .map_err(|wait| limited("from your address", wait))?;
+        if let Some(name) = name {
+            self.sign_ins_by_name
+                .check(&name.to_string(), now)
+                .map_err(|wait| limited("to this account", wait))?;
+        }
+        Ok(())
+    }
+
+    fn busy(&self, e: crate::passwords::PoolError) -> HubError {
+        self.metrics.sign_in_refused(SignInRefusal::Busy);
+        HubError::Refused(e.to_string())
+    }
+
     /// Makes an anonymous player an account.
     pub async fn register(
         &self,
         who: &Identity,
         name: &str,
         password: &str,
+        from: IpAddr,
     ) -> Result<Identity, HubError> {
         let name = check_name(name)?;
         if password.chars().count() < 8 || password.len() > 256 {
@@ -317,11 +534,12 @@ impl Hub {
         if who.account {
             return refused("this player already has an account");
         }
-        let password = password.to_string();
-        let hash = tokio::task::spawn_blocking(move || hash_password(&password))
+        self.sign_in_allowed(from, None)?;
+        let hash = self
+            .passwords
+            .hash(password.to_string())
             .await
-            .ok()
-            .flatten()
+            .map_err(|e| self.busy(e))?
             .ok_or_else(|| HubError::Refused("the password could not be hashed".into()))?;
         if !self.store.name_player(&who.id.0, &name, &hash).await? {
             return refused(format!("the name '{name}' is taken"));
@@ -334,23 +552,28 @@ impl Hub {
     }
 
     /// Signs in to an account: a new secret for this client.
-    pub async fn login(&self, name: &str, password: &str) -> Result<Identity, HubError> {
+    pub async fn login(
+        &self,
+        name: &str,
+        password: &str,
+        from: IpAddr,
+    ) -> Result<Identity, HubError> {
         let name = name.trim().to_lowercase();
+        if password.len() > 256 || name.len() > 64 {
+            return refused("no account with that name and password");
+        }
+        self.sign_in_allowed(from, Some(&name))?;
         let found = self.store.player_by_name(&name).await?;
         let hash = found.as_ref().and_then(|p| p.password_hash.clone());
-        let password = password.to_string();
         // Checked even for an unknown name (against nothing), so the answer's time
         // does not tell which names exist.
-        let matches = tokio::task::spawn_blocking(move || match hash {
-            Some(hash) => password_matches(&password, &hash),
-            None => {
-                let _ = hash_password(&password);
-                false
-            }
-        })
-        .await
-        .unwrap_or(false);
+        let matches = self
+            .passwords
+            .check(password.to_string(), hash)
+            .await
+            .map_err(|e| self.busy(e))?;
         let (true, Some(player)) = (matches, found) else {
+            self.metrics.sign_in_refused(SignInRefusal::Wrong);
             return refused("no account with that name and password");
         };
         let token = new_secret();
@@ -401,25 +624,28 @@ impl Hub {
         let text = message.to_string();
         if let Some(conns) = lock(&self.online).get(who) {
             for (_, out) in conns {
-                let _ = out.try_send(text.clone());
+                out.send(text.clone());
             }
         }
     }
 
     // ---- the lobby ----
 
-    /// Follows the list of open seeks: sent now and on every change.
+    /// Follows the list of open seeks: sent now and on every change, as its newest
+    /// state (a client that reads slowly skips the states in between).
     pub fn follow_lobby(&self, conn: ConnId, out: Outbox) {
-        let _ = out.try_send(self.seek_list().to_string());
+        out.set_list(List::Seeks, self.seek_list().to_string());
         let mut lobby = lock(&self.lobby);
         lobby.retain(|(c, _)| *c != conn);
         lobby.push((conn, out));
     }
 
+    /// The listed seeks, the oldest [`LISTED_SEEKS`] (challenges are not listed).
     fn seek_list(&self) -> Value {
         let seeks: Vec<Value> = lock(&self.seeks)
             .iter()
             .filter(|s| s.code.is_none())
+            .take(LISTED_SEEKS)
             .map(OpenSeek::listing)
             .collect();
         json!({ "t": "seeks", "seeks": seeks })
@@ -427,7 +653,7 @@ impl Hub {
 
     fn announce_seeks(&self) {
         let text = self.seek_list().to_string();
-        lock(&self.lobby).retain(|(_, out)| out.try_send(text.clone()).is_ok() || !out.is_closed());
+        lock(&self.lobby).retain(|(_, out)| out.set_list(List::Seeks, text.clone()));
     }
 
     /// Offers a game; started at once when the engine takes every other seat. The
@@ -448,15 +674,22 @@ impl Hub {
     }
 
     fn make_seek(&self, who: &Identity, request: SeekRequest) -> Result<OpenSeek, HubError> {
-        let open = lock(&self.seeks)
-            .iter()
-            .filter(|s| s.owner == who.id)
-            .count();
-        if open >= MAX_SEEKS_PER_PLAYER {
+        let (mine, all) = {
+            let seeks = lock(&self.seeks);
+            (
+                seeks.iter().filter(|s| s.owner == who.id).count(),
+                seeks.len(),
+            )
+        };
+        if mine >= MAX_SEEKS_PER_PLAYER {
             return refused(format!(
                 "at most {MAX_SEEKS_PER_PLAYER} open seeks and challenges: cancel one first"
             ));
         }
+        if all >= MAX_SEEKS {
+            return refused("the lobby is full: accept a seek, or try again later");
+        }
+        self.check_games_of(&who.id, request.engines > 0)?;
         let Some(entry) = self.catalog.get(&request.variant) else {
             return refused(format!("no variant '{}' on this server", request.variant));
         };
@@ -529,6 +762,7 @@ impl Hub {
             if seeks[i].has(&who.id) {
                 return refused("you already sit in this seek");
             }
+            self.check_games_of(&who.id, false)?;
             let seek = &mut seeks[i];
             if let Some(seat) = seek.seats.iter_mut().find(|s| s.is_none()) {
                 *seat = Some(SeatHolder::Player {
@@ -576,8 +810,10 @@ impl Hub {
         };
         let seats: Vec<SeatHolder> = seek.seats.into_iter().flatten().collect();
         let control = control_json(&seek.request);
+        let clock = clock_from_json(&control).map_err(HubError::Refused)?;
         let id = new_code(12);
-        self.store
+        let started_ms = self
+            .store
             .add_game(&NewGame {
                 id: id.clone(),
                 variant: seek.request.variant.clone(),
@@ -589,15 +825,16 @@ impl Hub {
         let hosted = HostedGame::new(
             Game::new(Arc::clone(entry.rules())),
             Room::seat_ids(&seats),
-            clock_from_json(&control),
+            clock,
         );
         let facts = GameFacts {
             id: id.clone(),
             variant: seek.request.variant.clone(),
             rated: seek.request.rated,
-            speed: speed_of(&control),
+            speed: speed_of(clock, &control),
             seats: seats.clone(),
             days: days_of(&control),
+            started_ms,
         };
         self.open_room(
             facts,
@@ -614,6 +851,32 @@ impl Hub {
                     &json!({ "t": "started", "game": id, "variant": seek.request.variant, "side": side }),
                 );
             }
+        }
+        Ok(())
+    }
+
+    /// Refuses a new game to a player seated in too many already (or, for a game with
+    /// the engine, in too many of those).
+    fn check_games_of(&self, who: &PlayerId, with_engine: bool) -> Result<(), HubError> {
+        let briefs = lock(&self.context.briefs);
+        let mine: Vec<&Brief> = briefs
+            .values()
+            .filter(|b| !b.over && b.players.iter().flatten().any(|p| p == who))
+            .collect();
+        if mine.len() >= MAX_GAMES_PER_PLAYER {
+            return refused(format!(
+                "you play {MAX_GAMES_PER_PLAYER} games already, the most one may"
+            ));
+        }
+        let against_engine = mine
+            .iter()
+            .filter(|b| b.players.iter().any(Option::is_none))
+            .count();
+        if with_engine && against_engine >= MAX_ENGINE_GAMES_PER_PLAYER {
+            return refused(format!(
+                "you play {MAX_ENGINE_GAMES_PER_PLAYER} games against the engine already: \
+                 finish one first"
+            ));
         }
         Ok(())
     }
@@ -696,11 +959,17 @@ fn check_name(name: &str) -> Result<String, HubError> {
 fn check_control(request: &SeekRequest) -> Result<(), HubError> {
     match (request.minutes, request.days) {
         (Some(_), Some(_)) => refused("minutes or days, not both"),
-        (Some(m), None) if m > 180 || request.increment > 180 => {
-            refused("at most 180 minutes and 180 seconds' increment")
+        (Some(m), None)
+            if u64::from(m) > MAX_MINUTES || u64::from(request.increment) > MAX_INCREMENT =>
+        {
+            refused(format!(
+                "at most {MAX_MINUTES} minutes and {MAX_INCREMENT} seconds' increment"
+            ))
         }
         (Some(0), None) if request.increment == 0 => refused("a clock needs time"),
-        (None, Some(d)) if !(1..=14).contains(&d) => refused("1 to 14 days a move"),
+        (None, Some(d)) if !(1..=MAX_DAYS).contains(&d) => {
+            refused(format!("1 to {MAX_DAYS} days a move"))
+        }
         _ => Ok(()),
     }
 }
@@ -724,16 +993,36 @@ fn control_json(request: &SeekRequest) -> Value {
     }
 }
 
-fn clock_from_json(control: &Value) -> Option<TimeControl> {
-    let minutes = control.get("minutes")?.as_u64()?;
-    let increment = control
-        .get("increment")
-        .and_then(Value::as_u64)
-        .unwrap_or(0);
-    Some(TimeControl {
+/// The most a seek may ask for: minutes on the clock, seconds of increment, days a
+/// move. A stored game beyond them is not resumed (it would overflow the clock's
+/// arithmetic).
+pub const MAX_MINUTES: u64 = 180;
+pub const MAX_INCREMENT: u64 = 180;
+pub const MAX_DAYS: u32 = 14;
+
+/// A game's clock from its stored time control (none: untimed or correspondence).
+fn clock_from_json(control: &Value) -> Result<Option<TimeControl>, String> {
+    let Some(minutes) = control.get("minutes") else {
+        return Ok(None);
+    };
+    let minutes = minutes
+        .as_u64()
+        .filter(|m| *m <= MAX_MINUTES)
+        .ok_or_else(|| format!("{minutes} minutes (0 to {MAX_MINUTES})"))?;
+    let increment = match control.get("increment") {
+        None => 0,
+        Some(i) => i
+            .as_u64()
+            .filter(|i| *i <= MAX_INCREMENT)
+            .ok_or_else(|| format!("an increment of {i} s (0 to {MAX_INCREMENT})"))?,
+    };
+    if minutes == 0 && increment == 0 {
+        return Err("a clock with no time".into());
+    }
+    Ok(Some(TimeControl {
         base: Duration::from_secs(minutes * 60),
         increment: Duration::from_secs(increment),
-    })
+    }))
 }
 
 fn days_of(control: &Value) -> Option<u32> {
@@ -743,8 +1032,8 @@ fn days_of(control: &Value) -> Option<u32> {
         .and_then(|d| u32::try_from(d).ok())
 }
 
-fn speed_of(control: &Value) -> String {
-    match clock_from_json(control) {
+fn speed_of(clock: Option<TimeControl>, control: &Value) -> String {
+    match clock {
         Some(tc) => tc.speed().to_string(),
         None if control.get("days").is_some() => "correspondence".to_string(),
         None => "untimed".to_string(),
@@ -768,8 +1057,13 @@ fn seats_from_json(text: &str) -> Result<Vec<SeatHolder>, String> {
     seats
         .iter()
         .map(|s| {
-            if let Some(level) = s.get("engine").and_then(Value::as_u64) {
-                return Ok(SeatHolder::Engine { level: level as u8 });
+            if let Some(level) = s.get("engine") {
+                return level
+                    .as_u64()
+                    .and_then(|l| u8::try_from(l).ok())
+                    .filter(|l| hexchess_engine::Skill::new(*l).is_some())
+                    .map(|level| SeatHolder::Engine { level })
+                    .ok_or_else(|| format!("an engine seat at level {level}"));
             }
             match (
                 s.get("player").and_then(Value::as_str),

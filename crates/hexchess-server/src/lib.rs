@@ -6,7 +6,10 @@
 //!   seat may not see (a hidden deployment) sent to the others as a bare number.
 //! - [`clock`]: a clock per seat with Fischer increment, charged for the time a move
 //!   took less the network's lag, within a quota that grows with each move.
-//! - [`rate`]: how many messages a client may send in a window of time.
+//! - [`rate`]: how many messages a client may send in a window of time, and limits per
+//!   address or account name.
+//! - [`outbox`]: what is to be sent to one connection, bounded, lists as their newest
+//!   state; [`passwords`]: password hashing on a small pool of its own.
 //! - [`ratings`]: Glicko-2 with lichess's constants for two sides, Weng-Lin for tables.
 //! - [`message`]: what a client sends, read with a size limit and clear errors, and
 //!   the judgement of a move by its ply, so that a move sent twice is played once.
@@ -21,7 +24,8 @@
 //! - [`room`]: one task per game in play, the only one to change it; [`engine_seat`]:
 //!   the built-in engine in a seat.
 //! - [`hub`]: who is online, seeks and pairing, the rooms; [`connection`]: one
-//!   websocket; [`http`]: the routes; [`local`]: a whole server on a thread.
+//!   websocket; [`http`]: the routes; [`metrics`]: what an operator watches;
+//!   [`local`]: a whole server on a thread.
 //!
 //! Time is passed in as a [`std::time::Duration`] since any fixed moment, so that each
 //! mechanism is tested exactly, without sleeping.
@@ -37,6 +41,9 @@ pub mod hub;
 pub mod load;
 pub mod local;
 pub mod message;
+pub mod metrics;
+pub mod outbox;
+pub mod passwords;
 pub mod rate;
 pub mod ratings;
 pub mod room;

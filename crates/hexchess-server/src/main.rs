@@ -1,16 +1,19 @@
 //! `hexchess-server`: serves every hex variant to players far apart (docs/online.md).
 //!
 //! - `hexchess-server [--listen ADDR] [--database URL]`: serve (defaults 127.0.0.1:7474
-//!   and SQLite in the per-user data folder);
+//!   and SQLite in the per-user data folder) until SIGTERM or Ctrl-C, then stop taking
+//!   connections, close every socket with 1012, let the database's writes end;
 //! - `hexchess-server load --url ws://ADDR --games N --seconds S [--variant V] --json`:
 //!   simulated pairs of players against a server, with the figures of the run.
 
 use std::net::SocketAddr;
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
 
-use clap::{Parser, Subcommand};
+use clap::{Parser, Subcommand, ValueEnum};
 use hexchess_server::hub::{Hub, Limits};
-use hexchess_server::store::{Store, sqlite_url};
+use hexchess_server::store::{Store, shown_url, sqlite_url};
 
 #[derive(Parser)]
 #[command(
@@ -19,11 +22,12 @@ use hexchess_server::store::{Store, sqlite_url};
     about = "The online server for every hex variant"
 )]
 struct Cli {
-    /// The address to listen on.
+    /// The address to listen on (port 0: any free port, logged).
     #[arg(long, default_value = "127.0.0.1:7474")]
     listen: SocketAddr,
-    /// `postgres://USER:PASSWORD@HOST/DB`, or `sqlite://FILE?mode=rwc`; by default a
-    /// SQLite file in the per-user data folder.
+    /// `postgres://USER:PASSWORD@HOST/DB`, `sqlite://FILE?mode=rwc`, or
+    /// `sqlite::memory:` (nothing kept); by default a SQLite file in the per-user data
+    /// folder.
     #[arg(long)]
     database: Option<String>,
     /// The browser game's folder (`web/build.sh DIR`), served at `/`: the server is
@@ -34,11 +38,35 @@ struct Cli {
     /// machine needs many).
     #[arg(long, default_value_t = Limits::default().connections_per_address)]
     connections_per_address: u32,
+    /// Connections one address may have open at once.
+    #[arg(long, default_value_t = Limits::default().open_per_address)]
+    open_per_address: usize,
+    /// Websockets the server holds at once.
+    #[arg(long, default_value_t = Limits::default().max_connections)]
+    max_connections: usize,
+    /// Logins and registrations one address may try per 10 minutes.
+    #[arg(long, default_value_t = Limits::default().sign_ins_per_address)]
+    sign_ins_per_address: u32,
+    /// Logins one account's name may be tried with per 10 minutes.
+    #[arg(long, default_value_t = Limits::default().sign_ins_per_name)]
+    sign_ins_per_name: u32,
+    /// New anonymous players one address may make per hour.
+    #[arg(long, default_value_t = Limits::default().new_players_per_address)]
+    new_players_per_address: u32,
+    /// The log's form: lines of text, or one JSON object per line (for a collector).
+    #[arg(long, value_enum, default_value_t = LogFormat::Text)]
+    log: LogFormat,
     /// Seconds in a correspondence game's day (86,400; the tests' games last less).
     #[arg(long, default_value_t = 86_400, hide = true)]
     day_seconds: u64,
     #[command(subcommand)]
     command: Option<Command>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum LogFormat {
+    Text,
+    Json,
 }
 
 #[derive(Subcommand)]
@@ -47,8 +75,13 @@ enum Command {
     Load(hexchess_server::load::LoadArgs),
 }
 
+/// How long a stopping server waits for its connections to close and its last
+/// writes to end.
+const STOP_WAIT: Duration = Duration::from_secs(10);
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    start_log(cli.log);
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(r) => r,
         Err(e) => {
@@ -61,19 +94,42 @@ fn main() -> ExitCode {
         None => {
             let limits = Limits {
                 connections_per_address: cli.connections_per_address,
-                day: std::time::Duration::from_secs(cli.day_seconds.max(1)),
+                open_per_address: cli.open_per_address,
+                max_connections: cli.max_connections,
+                sign_ins_per_address: cli.sign_ins_per_address,
+                sign_ins_per_name: cli.sign_ins_per_name,
+                new_players_per_address: cli.new_players_per_address,
+                day: Duration::from_secs(cli.day_seconds.max(1)),
                 ..Limits::default()
             };
             runtime.block_on(serve(cli.listen, cli.database, cli.web, limits))
         }
     };
+    // Engine seats still thinking are not waited for.
+    runtime.shutdown_timeout(Duration::from_secs(1));
     match done {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
+            tracing::error!("{e}");
             eprintln!("hexchess-server: {e}");
             ExitCode::FAILURE
         }
     }
+}
+
+/// Logs to standard error, as text or JSON lines; `RUST_LOG` filters (`info` by
+/// default).
+fn start_log(format: LogFormat) {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_target(false);
+    let _ = match format {
+        LogFormat::Text => builder.with_ansi(false).try_init(),
+        LogFormat::Json => builder.json().try_init(),
+    };
 }
 
 async fn serve(
@@ -82,6 +138,9 @@ async fn serve(
     web: Option<std::path::PathBuf>,
     limits: Limits,
 ) -> Result<(), String> {
+    if let Some(dir) = &web {
+        hexchess_server::http::check_web(dir)?;
+    }
     let url = match database {
         Some(url) => url,
         None => {
@@ -92,26 +151,66 @@ async fn serve(
         }
     };
     let store = Store::open(&url).await.map_err(|e| e.to_string())?;
-    let hub = Hub::start(store, limits).await.map_err(|e| e.to_string())?;
+    if url.contains(":memory:") || url.contains("mode=memory") {
+        tracing::warn!("the database is in memory: nothing is kept when the server stops");
+    }
+    let hub = Hub::start(store.clone(), limits)
+        .await
+        .map_err(|e| e.to_string())?;
     let listener = tokio::net::TcpListener::bind(listen)
         .await
         .map_err(|e| format!("listening on {listen}: {e}"))?;
-    eprintln!(
-        "hexchess-server: serving ws://{listen}/socket ({})",
-        shown(&url)
+    let bound = listener
+        .local_addr()
+        .map_err(|e| format!("listening on {listen}: {e}"))?;
+    tracing::info!(
+        socket = %format!("ws://{bound}/socket"),
+        database = %shown_url(&url),
+        "serving"
     );
-    hexchess_server::http::serve(listener, hub, web)
+    let stopper = Arc::clone(&hub);
+    tokio::spawn(async move {
+        stop_signal().await;
+        tracing::info!("stopping: no new connections; closing sockets with 1012");
+        stopper.stop();
+    });
+    hexchess_server::http::serve(listener, Arc::clone(&hub), web)
         .await
-        .map_err(|e| e.to_string())
+        .map_err(|e| e.to_string())?;
+    // The websockets close themselves (what they had queued sent first).
+    let deadline = tokio::time::Instant::now() + STOP_WAIT;
+    while hub.connections() > 0 && tokio::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // Writes under way finish; nothing new starts.
+    if tokio::time::timeout(STOP_WAIT, store.close())
+        .await
+        .is_err()
+    {
+        tracing::warn!("the database's last writes did not end in time");
+    }
+    tracing::info!("stopped");
+    Ok(())
 }
 
-/// A database URL without its password, for the log.
-fn shown(url: &str) -> String {
-    match (url.find("://"), url.find('@')) {
-        (Some(scheme), Some(at)) if at > scheme => {
-            let user_end = url[scheme + 3..at].find(':').map_or(at, |c| scheme + 3 + c);
-            format!("{}:***{}", &url[..user_end], &url[at..])
+/// SIGTERM (systemd's stop) or Ctrl-C.
+async fn stop_signal() {
+    let interrupt = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut term) => {
+                term.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
         }
-        _ => url.to_string(),
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = interrupt => {}
+        () = terminate => {}
     }
 }

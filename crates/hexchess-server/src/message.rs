@@ -128,6 +128,8 @@ pub enum MessageError {
         bytes: usize,
     },
     NotText,
+    /// A binary frame: every message is JSON text.
+    Binary,
     /// Not JSON: what is wrong, and where.
     NotJson {
         line: usize,
@@ -146,6 +148,9 @@ impl fmt::Display for MessageError {
                 "message of {bytes} bytes; at most {MAX_MESSAGE_BYTES} are read"
             ),
             MessageError::NotText => f.write_str("message is not UTF-8 text"),
+            MessageError::Binary => {
+                f.write_str("a binary frame: every message is JSON in a text frame")
+            }
             MessageError::NotJson { line, column, what } => {
                 write!(f, "not JSON: line {line}, column {column}: {what}")
             }

@@ -17,20 +17,27 @@ use std::time::{Duration, SystemTime};
 use hexchess_core::record::GameRecord;
 use hexchess_core::{GameOutcome, Rules, Side};
 use serde_json::{Value, json};
-use tokio::sync::mpsc;
+use tokio::sync::{Semaphore, mpsc};
 use tokio::time::Instant;
 
 use crate::engine_seat;
 use crate::history::CatchUp;
 use crate::hosted::{HostedGame, PlayerId, Refusal, Status};
+use crate::metrics::Metrics;
 use crate::ratings::{Rating, TableRating, rate_game, rate_table};
-use crate::store::Store;
+use crate::store::{Changes, GameEnd, NewRating, Store, StoreError};
 
-/// Where a room sends a connection's messages: JSON text, in order.
-pub type Outbox = mpsc::Sender<String>;
+pub use crate::outbox::Outbox;
 
 /// A connection's number, unique while the server runs.
 pub type ConnId = u64;
+
+/// Spectators one game takes at most (its players always get in).
+pub const MAX_SPECTATORS: usize = 500;
+
+/// How long a room waits before it tries its timers or its engine again after the
+/// database failed to store a change (the change was undone; no one was told of it).
+const RETRY_AFTER_STORE_FAILED: Duration = Duration::from_secs(1);
 
 /// What a connection asks of a game.
 #[derive(Debug)]
@@ -51,6 +58,8 @@ pub enum RoomCommand {
         ack: u64,
         lag: Duration,
         out: Outbox,
+        /// When the connection read it (the relay's start).
+        received: Instant,
     },
     Act {
         who: PlayerId,
@@ -109,6 +118,8 @@ pub struct GameFacts {
     pub seats: Vec<SeatHolder>,
     /// Correspondence: days for each move.
     pub days: Option<u32>,
+    /// When the game started (ms since 1970): its record's date.
+    pub started_ms: i64,
 }
 
 /// What the server's lists show of a game in progress: who plays, and whose turn it
@@ -134,6 +145,9 @@ pub struct RoomContext {
     pub linger: Duration,
     /// How long a correspondence day lasts (a day; shorter in tests).
     pub day: Duration,
+    pub metrics: Arc<Metrics>,
+    /// At most this many engine seats think at once, server-wide.
+    pub engines: Arc<Semaphore>,
 }
 
 impl RoomContext {
@@ -164,20 +178,44 @@ pub struct Room {
     thinking: Option<(Arc<AtomicBool>, u32)>,
     engine_tx: mpsc::UnboundedSender<(u32, Vec<String>)>,
     engine_rx: mpsc::UnboundedReceiver<(u32, Vec<String>)>,
-    /// The end is stored (and rated).
-    finished: bool,
+    /// What the database holds of the game: its steps, its event version, and
+    /// whether its end. Nothing newer is ever sent.
+    stored: Stored,
     /// When the last move was played (a correspondence move's days count from it).
     last_move: SystemTime,
+    /// After the database failed to store a change: timers and the engine wait until
+    /// then.
+    hold_until: Option<Instant>,
 }
 
-/// Sends one message to a follower; false when its outbox is full or gone (a
-/// connection that does not read: it is dropped, and catches up when it joins again).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Stored {
+    plies: u32,
+    version: u64,
+    end: bool,
+}
+
+/// The answer to a command that changed the game, sent once the change is stored (or
+/// a refusal in its place when it could not be).
+struct Reply {
+    out: Outbox,
+    answer: Value,
+    /// A move's `ack` (its refusal carries it too).
+    ack: Option<u64>,
+    /// A move's arrival, for the relay's time.
+    received: Option<Instant>,
+}
+
+/// Sends one message to a follower; false when its outbox has ended (a connection
+/// that does not read is closed, and catches up when it joins again).
 fn send(out: &Outbox, message: &Value) -> bool {
-    out.try_send(message.to_string()).is_ok()
+    out.send(message.to_string())
 }
 
 impl Room {
-    /// A room for `hosted`, its last move played at `last_move`.
+    /// A room for `hosted` as the database holds it (its steps and version; its end not
+    /// yet, even when its steps end it: a restart between the last step's write and
+    /// the end's stores the end now), its last move played at `last_move`.
     pub fn new(
         facts: GameFacts,
         hosted: HostedGame,
@@ -186,7 +224,11 @@ impl Room {
         last_move: SystemTime,
     ) -> Room {
         let (engine_tx, engine_rx) = mpsc::unbounded_channel();
-        let finished = hosted.status() != Status::Playing;
+        let stored = Stored {
+            plies: hosted.ply(),
+            version: hosted.version(),
+            end: false,
+        };
         Room {
             facts,
             hosted,
@@ -196,8 +238,9 @@ impl Room {
             thinking: None,
             engine_tx,
             engine_rx,
-            finished,
+            stored,
             last_move,
+            hold_until: None,
         }
     }
 
@@ -212,31 +255,45 @@ impl Room {
 
     /// Runs the room until its game is over and no one has followed it for a while.
     pub async fn run(mut self, mut mailbox: mpsc::Receiver<RoomCommand>) {
-        self.after_change().await;
+        self.context.metrics.games_in_play.inc();
+        self.settle(None, None).await;
         loop {
             let now = self.context.now();
-            let flag_at = self.hosted.flag_due(now).map(|d| Instant::now() + d);
+            let held = |at: Instant| self.hold_until.map_or(at, |h| h.max(at));
+            let flag_at = self.hosted.flag_due(now).map(|d| held(Instant::now() + d));
             let days_at = self.move_deadline().map(|at| {
                 let left = at.duration_since(SystemTime::now()).unwrap_or_default();
-                Instant::now() + left
+                held(Instant::now() + left)
             });
-            let idle_until = (self.finished && self.followers.is_empty())
+            let engine_at = self.hold_until.filter(|_| self.thinking.is_none());
+            let idle_until = (self.stored.end && self.followers.is_empty())
                 .then(|| Instant::now() + self.context.linger);
             tokio::select! {
                 command = mailbox.recv() => match command {
                     Some(command) => self.handle(command).await,
                     None => break,
                 },
-                Some((ply, steps)) = self.engine_rx.recv() => self.engine_played(ply, steps).await,
+                Some((ply, steps)) = self.engine_rx.recv() => {
+                    let before = self.hosted.clone();
+                    self.engine_played(ply, steps);
+                    self.settle(Some(before), None).await;
+                }
                 () = sleep_until(flag_at), if flag_at.is_some() => {
+                    let before = self.hosted.clone();
                     self.hosted.check_flag(self.context.now());
+                    self.settle(Some(before), None).await;
                 }
                 () = sleep_until(days_at), if days_at.is_some() => {
+                    let before = self.hosted.clone();
                     self.hosted.out_of_days();
+                    self.settle(Some(before), None).await;
+                }
+                () = sleep_until(engine_at), if engine_at.is_some() => {
+                    self.hold_until = None;
+                    self.start_engine();
                 }
                 () = sleep_until(idle_until), if idle_until.is_some() => break,
             }
-            self.after_change().await;
         }
         if let Some((stop, _)) = &self.thinking {
             stop.store(true, Ordering::Relaxed);
@@ -244,12 +301,17 @@ impl Room {
         if let Ok(mut briefs) = self.context.briefs.lock() {
             briefs.remove(&self.facts.id);
         }
+        self.context.metrics.games_in_play.dec();
     }
 
     /// When the side on move runs out of its days (correspondence games in play).
     fn move_deadline(&self) -> Option<SystemTime> {
         let days = self.facts.days?;
-        (self.hosted.status() == Status::Playing).then(|| self.last_move + self.context.day * days)
+        if self.hosted.status() != Status::Playing {
+            return None;
+        }
+        let allowed = self.context.day.checked_mul(days)?;
+        self.last_move.checked_add(allowed)
     }
 
     async fn handle(&mut self, command: RoomCommand) {
@@ -268,14 +330,24 @@ impl Room {
                 ack,
                 lag,
                 out,
+                received,
             } => {
-                let answer = match self.play(&who, ply, &step, lag).await {
-                    Ok(()) => json!({ "t": "ack", "game": self.facts.id, "ack": ack }),
+                let before = self.hosted.clone();
+                let now = self.context.now();
+                let answer = match self.hosted.play(&who, ply, &step, now, lag) {
+                    Ok(_) => json!({ "t": "ack", "game": self.facts.id, "ack": ack }),
                     Err(refusal) => self.refused(&who, Some(ack), &refusal),
                 };
-                send(&out, &answer);
+                let reply = Reply {
+                    out,
+                    answer,
+                    ack: Some(ack),
+                    received: Some(received),
+                };
+                self.settle(Some(before), Some(reply)).await;
             }
             RoomCommand::Act { who, act, out } => {
+                let before = self.hosted.clone();
                 let now = self.context.now();
                 let done = match act {
                     Act::Resign => self.hosted.resign(&who).map(|_| ()),
@@ -283,9 +355,13 @@ impl Room {
                     Act::Abort => self.hosted.abort(&who),
                     Act::Claim => self.hosted.claim_victory(&who, now).map(|_| ()),
                 };
-                if let Err(refusal) = done {
-                    send(&out, &self.refused(&who, None, &refusal));
-                }
+                let reply = done.err().map(|refusal| Reply {
+                    answer: self.refused(&who, None, &refusal),
+                    out,
+                    ack: None,
+                    received: None,
+                });
+                self.settle(Some(before), reply).await;
             }
         }
     }
@@ -306,46 +382,130 @@ impl Room {
         answer
     }
 
-    /// Plays a step, stores it, and only then lets it be known (the caller's ack, the
-    /// followers' events).
-    async fn play(
-        &mut self,
-        who: &PlayerId,
-        ply: u32,
-        step: &str,
-        lag: Duration,
-    ) -> Result<(), Refusal> {
+    /// After anything that may have changed the game: what changed is stored, and only
+    /// then is it told (the reply to the command, the followers' events); the lists
+    /// learn whose turn it is, and an engine on move starts thinking. When the database
+    /// fails, the change is undone (`before`), the command refused, and no one hears of
+    /// it: every event a client was sent is in the database.
+    async fn settle(&mut self, before: Option<HostedGame>, reply: Option<Reply>) {
+        match self.store_changes().await {
+            Ok(()) => {
+                if let Some(r) = &reply {
+                    send(&r.out, &r.answer);
+                }
+                self.send_news();
+                if let Some(received) = reply.and_then(|r| r.received) {
+                    self.context.metrics.relay(received.elapsed());
+                }
+            }
+            Err(e) => {
+                tracing::error!(game = %self.facts.id, error = %e, "a change was not stored, and undone");
+                if let Some(before) = before {
+                    self.hosted = before;
+                }
+                self.thinking = None;
+                self.hold_until = Some(Instant::now() + RETRY_AFTER_STORE_FAILED);
+                if let Some(r) = reply {
+                    let mut answer = json!({
+                        "t": "refused",
+                        "game": self.facts.id,
+                        "why": "the server could not store this: send it again in a moment",
+                    });
+                    if let Some(ack) = r.ack {
+                        answer["ack"] = json!(ack);
+                    }
+                    send(&r.out, &answer);
+                }
+            }
+        }
+        self.write_brief();
+        if self.hold_until.is_none() {
+            self.start_engine();
+        }
+    }
+
+    /// Stores what the game has that the database does not: new steps, the event
+    /// version, the draw offers, the end (with the record and the ratings), in one
+    /// transaction.
+    async fn store_changes(&mut self) -> Result<(), StoreError> {
         let now = self.context.now();
-        let played = self.hosted.play(who, ply, step, now, lag)?;
-        if played.resent {
+        let plies = self.hosted.ply();
+        let version = self.hosted.version();
+        let over = self.hosted.status() != Status::Playing;
+        let target = Stored {
+            plies,
+            version,
+            end: over,
+        };
+        if target == self.stored {
             return Ok(());
         }
-        self.last_move = SystemTime::now();
+        let steps = &self.hosted.sent_steps()[self.stored.plies as usize..plies as usize];
         let clocks = self.hosted.clocks(now).map(|c| {
             let ms: Vec<u64> = c.iter().map(|d| d.as_millis() as u64).collect();
             json!(ms).to_string()
         });
-        let stored = self
-            .context
+        let offers = json!(self.hosted.draw_offers()).to_string();
+        let ending = if over && !self.stored.end {
+            Some(self.ending().await?)
+        } else {
+            None
+        };
+        let changes = Changes {
+            first_ply: self.stored.plies,
+            steps,
+            version,
+            clocks: clocks.as_deref(),
+            offers: &offers,
+            end: ending
+                .as_ref()
+                .map(|(result, why, pgn, status, ratings)| GameEnd {
+                    status,
+                    result,
+                    why,
+                    pgn,
+                    ratings: ratings.clone(),
+                }),
+        };
+        let started = Instant::now();
+        self.context
             .store
-            .add_step(
-                &self.facts.id,
-                ply,
-                step,
-                self.hosted.version(),
-                clocks.as_deref(),
-            )
-            .await;
-        if let Err(e) = stored {
-            // The move stands in memory and the players hear of it; the next restart
-            // would lose it. Said loudly: the database is failing.
-            eprintln!("hexchess-server: game {}: {e}", self.facts.id);
+            .save_game(&self.facts.id, &changes)
+            .await?;
+        self.context.metrics.commit(started.elapsed());
+        if !steps.is_empty() {
+            self.last_move = SystemTime::now();
+            self.context.metrics.moves.inc_by(steps.len() as u64);
         }
+        self.stored = target;
         Ok(())
     }
 
     fn join(&mut self, conn: ConnId, who: Option<PlayerId>, seen: Option<u64>, out: Outbox) {
         self.followers.retain(|f| f.conn != conn);
+        let seated = who
+            .as_ref()
+            .is_some_and(|w| !self.hosted.seats_of(w).is_empty());
+        let watching = self
+            .followers
+            .iter()
+            .filter(|f| {
+                f.who
+                    .as_ref()
+                    .is_none_or(|w| self.hosted.seats_of(w).is_empty())
+            })
+            .count();
+        if !seated && watching >= MAX_SPECTATORS {
+            send(
+                &out,
+                &json!({
+                    "t": "error",
+                    "game": self.facts.id,
+                    "message": format!("this game has {MAX_SPECTATORS} spectators, the most it takes"),
+                }),
+            );
+            return;
+        }
         if let Some(who) = &who {
             self.hosted.returned(who);
         }
@@ -417,18 +577,6 @@ impl Room {
     fn event_json(&self, mut event: Value) -> Value {
         event["game"] = json!(self.facts.id);
         event
-    }
-
-    /// After anything: the followers hear what is new, the lists learn whose turn it
-    /// is, a finished game is stored and rated, and an engine on move starts thinking.
-    async fn after_change(&mut self) {
-        self.send_news();
-        self.write_brief();
-        if !self.finished && self.hosted.status() != Status::Playing {
-            self.finished = true;
-            self.store_end().await;
-        }
-        self.start_engine();
     }
 
     fn send_news(&mut self) {
@@ -504,33 +652,55 @@ impl Room {
             .time_left(Side::from_index(seat), self.context.now());
         let tx = self.engine_tx.clone();
         let flag = Arc::clone(&stop);
-        tokio::task::spawn_blocking(move || {
-            let steps =
-                engine_seat::think(&game, narrow, engine_seat::level(Some(level)), left, &flag);
-            let _ = tx.send((ply, steps));
+        let engines = Arc::clone(&self.context.engines);
+        // At most so many engine seats think at once, server-wide: the others wait
+        // their turn (a game against the engine is slower under load, the server not).
+        tokio::spawn(async move {
+            let Ok(permit) = engines.acquire_owned().await else {
+                return;
+            };
+            if flag.load(Ordering::Relaxed) {
+                return;
+            }
+            let thought = tokio::task::spawn_blocking(move || {
+                let steps =
+                    engine_seat::think(&game, narrow, engine_seat::level(Some(level)), left, &flag);
+                drop(permit);
+                steps
+            })
+            .await;
+            if let Ok(steps) = thought {
+                let _ = tx.send((ply, steps));
+            }
         });
         self.thinking = Some((stop, ply));
     }
 
-    async fn engine_played(&mut self, ply: u32, steps: Vec<String>) {
+    /// Plays the engine's steps for the turn it was asked at `ply` (in memory: the
+    /// caller stores them).
+    fn engine_played(&mut self, ply: u32, steps: Vec<String>) {
         if self.hosted.ply() != ply {
             return;
         }
         let seat = self.hosted.game().side_to_move().index();
         let who = self.facts.seats[seat].id(seat);
+        let now = self.context.now();
         for (i, step) in steps.iter().enumerate() {
-            if let Err(refusal) = self.play(&who, ply + i as u32, step, Duration::ZERO).await {
-                eprintln!(
-                    "hexchess-server: game {}: the engine's '{step}' refused: {refusal}",
-                    self.facts.id
-                );
+            if let Err(refusal) = self
+                .hosted
+                .play(&who, ply + i as u32, step, now, Duration::ZERO)
+            {
+                tracing::error!(game = %self.facts.id, step = %step, %refusal, "the engine's step was refused");
                 break;
             }
         }
     }
 
-    /// Stores the end with the game's PGN, and rates a rated game.
-    async fn store_end(&mut self) {
+    /// The end as stored: its result, why, the record, the status (`over` or
+    /// `aborted`), and each player's new rating when the game is rated.
+    async fn ending(
+        &self,
+    ) -> Result<(String, String, String, &'static str, Vec<NewRating>), StoreError> {
         let (status, result, why, outcome) = match self.hosted.status() {
             Status::Over(end) => (
                 "over",
@@ -541,25 +711,22 @@ impl Room {
             _ => ("aborted", "*".to_string(), "aborted".to_string(), None),
         };
         let pgn = self.pgn(outcome.as_ref());
-        let store = &self.context.store;
-        if let Err(e) = store
-            .finish_game(&self.facts.id, status, &result, &why, &pgn)
-            .await
-        {
-            eprintln!("hexchess-server: game {}: {e}", self.facts.id);
-        }
-        if let (true, Some(end)) = (self.facts.rated, outcome)
-            && let Err(e) = self.rate(&end).await
-        {
-            eprintln!("hexchess-server: game {}: {e}", self.facts.id);
-        }
+        let ratings = match (self.facts.rated, outcome) {
+            (true, Some(end)) => self.rate(&end).await?,
+            _ => Vec::new(),
+        };
+        Ok((result, why, pgn, status, ratings))
     }
 
     fn pgn(&self, outcome: Option<&GameOutcome>) -> String {
         let names: Vec<String> = self.facts.seats.iter().map(SeatHolder::name).collect();
+        let (date, time) = utc_date_time(self.facts.started_ms);
         let mut tags = vec![
             ("Event", "hexchess online".to_string()),
             ("Site", format!("hexchess-server, game {}", self.facts.id)),
+            ("Date", date.clone()),
+            ("UTCDate", date),
+            ("UTCTime", time),
         ];
         if names.len() == 2 {
             tags.push(("White", names[0].clone()));
@@ -577,25 +744,32 @@ impl Room {
     }
 
     /// New ratings for every player of a rated game: Glicko-2 for two, Weng-Lin for a
-    /// table (kept in the same columns: skill, uncertainty).
-    async fn rate(&self, end: &GameOutcome) -> Result<(), crate::store::StoreError> {
+    /// table (kept in the same columns: skill, uncertainty). None for a game with an
+    /// engine (never rated).
+    async fn rate(&self, end: &GameOutcome) -> Result<Vec<NewRating>, StoreError> {
         let store = &self.context.store;
         let (variant, speed) = (&self.facts.variant, &self.facts.speed);
         let mut players = Vec::new();
         for seat in &self.facts.seats {
             let SeatHolder::Player { id, .. } = seat else {
-                return Ok(()); // an engine's game is never rated
+                return Ok(Vec::new());
             };
             players.push((id.clone(), store.rating(&id.0, variant, speed).await?));
         }
+        let new_rating = |id: &PlayerId, rating: Rating, games: u32| NewRating {
+            player: id.0.clone(),
+            variant: variant.clone(),
+            speed: speed.clone(),
+            rating,
+            games: games + 1,
+        };
         if players.len() == 2 {
             let (white, black) = rate_game(players[0].1.0, players[1].1.0, end);
-            for ((id, (_, games)), rating) in players.iter().zip([white, black]) {
-                store
-                    .set_rating(&id.0, variant, speed, rating, games + 1)
-                    .await?;
-            }
-            return Ok(());
+            return Ok(players
+                .iter()
+                .zip([white, black])
+                .map(|((id, (_, games)), rating)| new_rating(id, rating, *games))
+                .collect());
         }
         let table: Vec<TableRating> = players
             .iter()
@@ -610,23 +784,73 @@ impl Room {
                 }
             })
             .collect();
-        for ((id, (_, games)), new) in players.iter().zip(rate_table(&table, end)) {
-            let rating = Rating {
-                rating: new.skill,
-                deviation: new.uncertainty,
-                volatility: 0.0,
-            };
-            store
-                .set_rating(&id.0, variant, speed, rating, games + 1)
-                .await?;
-        }
-        Ok(())
+        Ok(players
+            .iter()
+            .zip(rate_table(&table, end))
+            .map(|((id, (_, games)), new)| {
+                let rating = Rating {
+                    rating: new.skill,
+                    deviation: new.uncertainty,
+                    volatility: 0.0,
+                };
+                new_rating(id, rating, *games)
+            })
+            .collect())
     }
+}
+
+/// A moment (ms since 1970) as PGN writes it: the date `YYYY.MM.DD` and the time
+/// `HH:MM:SS`, both in UTC (the proleptic Gregorian calendar, from the days since 1970
+/// by Howard Hinnant's `civil_from_days`).
+pub fn utc_date_time(ms: i64) -> (String, String) {
+    let secs = ms.div_euclid(1000);
+    let (days, of_day) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (
+        format!("{year:04}.{month:02}.{day:02}"),
+        format!(
+            "{:02}:{:02}:{:02}",
+            of_day / 3600,
+            of_day / 60 % 60,
+            of_day % 60
+        ),
+    )
 }
 
 async fn sleep_until(at: Option<Instant>) {
     match at {
         Some(at) => tokio::time::sleep_until(at).await,
         None => std::future::pending().await,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::utc_date_time;
+
+    #[test]
+    fn a_moment_is_written_as_pgn_dates_it() {
+        // Counted by hand from known days: 1970-01-01 is day 0; 2000-02-29 is day
+        // 11,016 (30 years of 365 days, 7 leap days, 59 days of 2000); 2026-12-07 at
+        // 03:57:45 is 1,796,615,865 s (20,794 days: 56 years, 14 leap days, 340 days
+        // into 2026).
+        assert_eq!(utc_date_time(0), ("1970.01.01".into(), "00:00:00".into()));
+        assert_eq!(
+            utc_date_time(11_016 * 86_400_000 + 1_000),
+            ("2000.02.29".into(), "00:00:01".into())
+        );
+        assert_eq!(
+            utc_date_time(1_796_615_865_000),
+            ("2026.12.07".into(), "03:57:45".into())
+        );
+        assert_eq!(utc_date_time(-1), ("1969.12.31".into(), "23:59:59".into()));
     }
 }
