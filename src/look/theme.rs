@@ -229,8 +229,10 @@ impl Theme {
         Theme::parse(&text, path)
     }
 
-    /// Reads a theme from RON text; `path` names it in errors.
+    /// Reads a theme from RON text; `path` names it in errors. A byte order mark
+    /// (Notepad writes one) is skipped, not a syntax error at 1:1.
     pub fn parse(text: &str, path: &Path) -> Result<Theme, ThemeError> {
+        let text = hexchess_core::files::strip_bom(text);
         let theme: Theme = ron::from_str(text).map_err(|e| ThemeError::Syntax {
             path: path.to_path_buf(),
             line: e.span.start.line,

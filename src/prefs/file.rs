@@ -152,7 +152,9 @@ impl Preferences {
             Err(e) if e.is_not_found() => return Ok((Preferences::default(), Vec::new())),
             Err(e) => return Err(file_error(path, e)),
         };
-        let prefs: Preferences = ron::from_str(&text).map_err(|e| PrefsError::Syntax {
+        // A byte order mark (Notepad writes one) is skipped, not a syntax error at 1:1.
+        let text = files::strip_bom(&text);
+        let prefs: Preferences = ron::from_str(text).map_err(|e| PrefsError::Syntax {
             file: path.to_path_buf(),
             line: e.span.start.line,
             column: e.span.start.col,

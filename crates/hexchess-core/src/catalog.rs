@@ -271,9 +271,10 @@ impl Catalog {
                 return Err(e);
             }
         };
+        // A copy saved with a byte order mark (Notepad) is still the built-in's text.
         let is_builtin_copy = BUILTIN_VARIANTS
             .iter()
-            .any(|b| b.id == spec.id && b.source == text);
+            .any(|b| b.id == spec.id && b.source == crate::files::strip_bom(&text));
         let source = if is_builtin_copy {
             VariantSource::Builtin
         } else {

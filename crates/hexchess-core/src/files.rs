@@ -309,6 +309,17 @@ pub fn read_text(path: &Path, limit: u64) -> Result<String, FileError> {
     })
 }
 
+/// `text` without a leading byte order mark (U+FEFF), which Windows Notepad (and other
+/// editors) write at the start of a file saved as UTF-8. Editors hide the mark, but the
+/// project's parsers would read it as a stray character before the first line (RON:
+/// "Expected opening `(`" at 1:1, in a file whose text is fine); so every reader of a
+/// text format strips it before parsing. Line and column numbers of later errors
+/// are then the ones the editor shows, which does not count the hidden mark. Only the
+/// first one goes: a second is not a mark but a character of the text.
+pub fn strip_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
+}
+
 /// The line and column (from 1, columns in characters) just after `valid`, which is
 /// valid UTF-8.
 fn line_and_column(valid: &[u8]) -> (usize, usize) {
@@ -540,6 +551,15 @@ mod tests {
             e.to_string()
                 .ends_with("t.pgn:2:5: not UTF-8 text (byte 16)")
         );
+    }
+
+    #[test]
+    fn one_leading_byte_order_mark_is_stripped_and_nothing_else() {
+        assert_eq!(strip_bom("\u{feff}(view: TwoD)\n"), "(view: TwoD)\n");
+        assert_eq!(strip_bom("(view: TwoD)"), "(view: TwoD)");
+        assert_eq!(strip_bom("\u{feff}\u{feff}x"), "\u{feff}x");
+        assert_eq!(strip_bom("x\u{feff}"), "x\u{feff}");
+        assert_eq!(strip_bom(""), "");
     }
 
     #[test]

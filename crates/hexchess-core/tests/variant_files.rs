@@ -394,3 +394,72 @@ fn a_fifo_named_like_a_variant_file_is_refused_not_waited_on() {
     assert!(e.to_string().contains("FIFO"), "{e}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 62: Windows Notepad starts a file saved as UTF-8 with a byte order mark. Such a
+/// file failed at 1:1 with "Expected opening `(` for struct `VariantDef`"; now the mark
+/// is skipped and every built-in reads exactly as it does without one.
+#[test]
+fn a_byte_order_mark_is_skipped_and_the_variant_reads_as_without_it() {
+    for b in BUILTIN_VARIANTS {
+        let with_mark = format!("\u{feff}{}", b.source);
+        let plain = parse_variant(b.source, b.file).unwrap_or_else(|e| panic!("{e}"));
+        let marked = parse_variant(&with_mark, b.file).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(format!("{marked:?}"), format!("{plain:?}"), "{}", b.file);
+    }
+    // From files, as the game and the engine read them: a variant of its own, and a
+    // copy of a built-in, which stays the built-in (as a copy without the mark does).
+    use hexchess_core::catalog::{Catalog, VariantSource};
+    let dir = std::env::temp_dir().join(format!("hexchess-bom-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let own = GLINSKI.replacen("id: \"glinski\"", "id: \"glinski-notepad\"", 1);
+    std::fs::write(dir.join("own.ron"), format!("\u{feff}{own}")).unwrap();
+    std::fs::write(dir.join("glinski.ron"), format!("\u{feff}{GLINSKI}")).unwrap();
+    let spec = hexchess_core::variant::load_variant_file(&dir.join("own.ron"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(spec.id(), "glinski-notepad");
+    let mut catalog = Catalog::builtin();
+    catalog.load_dir(&dir);
+    assert!(catalog.errors().is_empty(), "{:?}", catalog.errors());
+    assert!(catalog.get("glinski-notepad").is_some());
+    assert_eq!(
+        catalog.get("glinski").unwrap().source,
+        VariantSource::Builtin
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// With a byte order mark, errors name the lines and columns an editor shows (which
+/// hides the mark): those of the same text without it.
+#[test]
+fn a_file_with_a_byte_order_mark_names_the_lines_and_columns_shown() {
+    let located = |text: &str| match parse_variant(text, "x.ron").unwrap_err() {
+        VariantError::Syntax { line, column, .. } => vec![(Some(line), Some(column))],
+        VariantError::Invalid { problems, .. } => {
+            problems.iter().map(|p| (p.line, p.column)).collect()
+        }
+        e => panic!("{e}"),
+    };
+    // A syntax error deep in the file, where the parser notices it.
+    let broken = GLINSKI.replace("layout: FlatTop,", "layout: FlatTop");
+    let at = position_of(&broken, "layout: FlatTop", "naming");
+    assert_eq!(located(&broken), [(Some(at.0), Some(at.1))]);
+    assert_eq!(
+        located(&format!("\u{feff}{broken}")),
+        [(Some(at.0), Some(at.1))]
+    );
+    // A problem of a file that parsed, located by the checker.
+    let broken = GLINSKI.replace("('Q', [\"e1\"]),", "('Q', [\"e1\", \"z9\"]),");
+    let at = position_of(&broken, "('Q'", "\"z9\"");
+    assert_eq!(located(&broken), [(Some(at.0), Some(at.1))]);
+    assert_eq!(
+        located(&format!("\u{feff}{broken}")),
+        [(Some(at.0), Some(at.1))]
+    );
+    // On the first line too: the columns do not count the mark.
+    let one_line = "(format_version: 1, id: 7)";
+    let plain = located(one_line);
+    assert_eq!(plain.len(), 1);
+    assert!(plain[0].1 > Some(20), "at the id's value: {plain:?}");
+    assert_eq!(located(&format!("\u{feff}{one_line}")), plain);
+}

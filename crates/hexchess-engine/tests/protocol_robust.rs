@@ -9,6 +9,7 @@ use std::sync::mpsc::channel;
 use std::time::{Duration, Instant};
 
 use common::Session;
+use hexchess_core::position::Position;
 use hexchess_engine::{MATE_BOUND, MAX_PLY};
 
 /// Runs `f` on a session on another thread and gives its result, or `None` if it did
@@ -272,4 +273,135 @@ fn a_depth_past_the_deepest_ply_is_cut_to_it() {
     );
     assert!(reply.contains("bestmove "), "{reply}");
     s.run(&["isready"]);
+}
+
+/// The move of the `bestmove` line in `reply`, checked legal in `pos`.
+fn legal_bestmove(reply: &str, pos: &Position) {
+    let mv = reply
+        .lines()
+        .find_map(|l| l.strip_prefix("bestmove "))
+        .and_then(|l| l.split_whitespace().next())
+        .unwrap_or_else(|| panic!("no bestmove: {reply}"));
+    assert!(
+        pos.parse_move(mv).is_ok(),
+        "{mv} is not legal in {}",
+        pos.to_fen()
+    );
+}
+
+#[test]
+fn times_and_node_counts_out_of_range_are_refused_with_the_range_and_change_nothing() {
+    let mut s = Session::new();
+    s.run(&["position startpos moves f5f6 c7c5"]);
+    let pos = s.engine.position().unwrap();
+    // A search on its way: a refused `go` must neither stop it nor start another.
+    s.engine.handle("go infinite");
+    for (line, message) in [
+        // Past u64, and past i64 (read as a number all the same, then refused).
+        (
+            "go movetime 99999999999999999999",
+            "movetime must be 0 to 86400000 ms (a day), not '99999999999999999999'",
+        ),
+        // Before: accepted, a search of 292 million years that answered only `stop`.
+        (
+            "go movetime 9223372036854775807",
+            "movetime must be 0 to 86400000 ms (a day), not '9223372036854775807'",
+        ),
+        (
+            "go depth 5 movetime 86400001",
+            "movetime must be 0 to 86400000 ms (a day), not '86400001'",
+        ),
+        (
+            "go movetime -5",
+            "movetime must be 0 to 86400000 ms (a day), not '-5'",
+        ),
+        (
+            "go nodes 9223372036854775807",
+            "nodes must be 1 to 1000000000000, not '9223372036854775807'",
+        ),
+        (
+            "go nodes 99999999999999999999",
+            "nodes must be 1 to 1000000000000, not '99999999999999999999'",
+        ),
+    ] {
+        s.engine.handle(line);
+        s.engine.handle("isready");
+        // Without the running search's reports of its progress.
+        let reply: Vec<String> = s
+            .take()
+            .lines()
+            .filter(|l| !l.starts_with("info ") || l.starts_with("info string"))
+            .map(String::from)
+            .collect();
+        assert_eq!(
+            reply,
+            [format!("info string error: {message}"), "readyok".into()],
+            "{line}"
+        );
+        assert_eq!(
+            s.engine.position().unwrap().to_fen(),
+            pos.to_fen(),
+            "{line}"
+        );
+    }
+    // The search asked for first was running all along: `stop` gives its one answer.
+    s.engine.stop();
+    let stopped = s.take();
+    assert_eq!(
+        stopped
+            .lines()
+            .filter(|l| l.starts_with("bestmove"))
+            .count(),
+        1,
+        "{stopped}"
+    );
+    legal_bestmove(&stopped, &pos);
+    // And a sane `go` still searches and answers.
+    let reply = within(Duration::from_secs(60), |s| {
+        s.run(&["position startpos moves f5f6 c7c5", "go movetime 50"])
+    })
+    .expect("a search of 50 ms ends");
+    legal_bestmove(&reply, &pos);
+}
+
+#[test]
+fn the_edges_of_the_ranges_still_answer_with_a_move() {
+    // `movetime 0` and a clock run out (sent below zero, the other side's past i64)
+    // answer at once with a legal move; the largest movetime and node count are taken
+    // (and stopped here: they would run for a day, or about a week).
+    let replies = within(Duration::from_secs(60), |s| {
+        let mut replies = Vec::new();
+        for line in [
+            "go movetime 0",
+            "go wtime -5 btime 99999999999999999999 winc 0 binc 99999999999999999999",
+            "go wtime 0 btime 0",
+        ] {
+            replies.push((line, s.run(&["position startpos", line])));
+        }
+        for line in ["go movetime 86400000", "go nodes 1000000000000"] {
+            s.engine.handle("position startpos");
+            s.engine.handle(line);
+            std::thread::sleep(Duration::from_millis(50));
+            let early = s.take();
+            s.engine.stop();
+            replies.push((line, format!("{early}--\n{}", s.take())));
+        }
+        s.engine.handle("isready");
+        replies.push(("isready", s.take()));
+        (replies, s.engine.position().unwrap())
+    });
+    let (replies, start) = replies.expect("every search ends");
+    for (line, reply) in &replies[..3] {
+        assert!(!reply.contains("error"), "{line}: {reply}");
+        legal_bestmove(reply, &start);
+    }
+    for (line, reply) in &replies[3..5] {
+        let (early, after) = reply.split_once("--\n").unwrap();
+        assert!(
+            !early.contains("bestmove") && !early.contains("error"),
+            "{line}: {reply}"
+        );
+        legal_bestmove(after, &start);
+    }
+    assert_eq!(replies[5].1, "readyok\n");
 }

@@ -76,8 +76,12 @@ fn file_problem(e: &crate::files::FileError) -> String {
     }
 }
 
-/// Parses and checks variant source text; `file` names it in error messages.
+/// Parses and checks variant source text; `file` names it in error messages. A leading
+/// byte order mark is skipped ([`crate::files::strip_bom`]), so a file saved by Windows
+/// Notepad reads as it shows, and its errors name the lines and columns shown.
 pub fn parse_variant(source: &str, file: &str) -> Result<VariantSpec, VariantError> {
+    // Both the parser and the locations of problems read the text without the mark.
+    let source = crate::files::strip_bom(source);
     let options =
         ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
     let def: VariantDef = options.from_str(source).map_err(|e| VariantError::Syntax {

@@ -3,6 +3,7 @@
 //! engine's state.
 
 use std::fmt;
+use std::num::IntErrorKind;
 use std::time::Duration;
 
 use crate::{Clock, SearchLimits, bench};
@@ -71,7 +72,17 @@ pub enum CommandError {
     PositionSyntax,
     PerftDepth(String),
     GoValueMissing(String),
-    GoBadNumber { what: &'static str, value: String },
+    GoBadNumber {
+        what: &'static str,
+        value: String,
+    },
+    /// A number outside the range its word takes (the range is named in the message).
+    GoOutOfRange {
+        what: &'static str,
+        value: String,
+        /// Such as `0 to 86400000 ms (a day)`.
+        range: String,
+    },
     BenchDepth,
 }
 
@@ -90,6 +101,9 @@ impl fmt::Display for CommandError {
             }
             CommandError::GoValueMissing(key) => write!(f, "'go {key}' needs a value"),
             CommandError::GoBadNumber { what, value } => write!(f, "bad {what} '{value}'"),
+            CommandError::GoOutOfRange { what, value, range } => {
+                write!(f, "{what} must be {range}, not '{value}'")
+            }
             CommandError::BenchDepth => write!(f, "usage: bench [depth 1..{MAX_BENCH_DEPTH}]"),
         }
     }
@@ -213,7 +227,32 @@ fn parse_go_words(args: &[&str]) -> Result<Go, CommandError> {
     Ok(go)
 }
 
+/// The longest `go movetime`, and the most any clock value (`wtime`, `btime`, `winc`,
+/// `binc`) is read as: a day, in milliseconds, as the command line's `--movetime`.
+/// Without a bound, `go movetime 9223372036854775807` was taken as a search of 292
+/// million years: it never answered without `stop`, and where the search runs in place
+/// (no threads, so no `stop`) the engine never answered again.
+pub const MAX_GO_MILLIS: u64 = 86_400_000;
+
+/// The most nodes `go nodes` takes, as the command line's `review --nodes`: about a week
+/// of one thread's search in a release build. A node count is a promise that the
+/// search ends by itself (where it runs in place nothing else can end it); 2^63 nodes
+/// were accepted before, a search of hundreds of thousands of years.
+pub const MAX_GO_NODES: u64 = 1_000_000_000_000;
+
 /// Reads the value of one `go` word that takes one.
+///
+/// A number too long for an `i64` is still read as a number (the largest or the
+/// smallest there is), so that it meets the same range as any other: a depth of 10^20
+/// searches the deepest ply, as a depth of 10^18 does, and a movetime of 10^20 is
+/// refused with the range, not called a bad number.
+///
+/// What is refused and what is cut to its range: a value the engine is asked to obey
+/// (`movetime`, `nodes`) is refused beyond its range, naming it, since playing another
+/// would not be what was asked; a clock (`wtime`, `btime`, `winc`, `binc`) is a fact of
+/// the game, which a GUI may send below zero once a clock has run out, or above a day
+/// in a long game, so it is cut to 0 to [`MAX_GO_MILLIS`] (more than the engine would
+/// ever spend on one move) and the move still comes.
 fn read_go_value(
     key: &str,
     value: &str,
@@ -221,31 +260,52 @@ fn read_go_value(
     clock: &mut Clock,
     has_clock: &mut bool,
 ) -> Result<(), CommandError> {
-    let number = |what: &'static str| -> Result<u64, CommandError> {
-        value
-            .parse::<i64>()
-            .map(|v| v.max(0) as u64)
-            .map_err(|_| CommandError::GoBadNumber {
+    let number = |what: &'static str| -> Result<i64, CommandError> {
+        value.parse::<i64>().or_else(|e| match e.kind() {
+            IntErrorKind::PosOverflow => Ok(i64::MAX),
+            IntErrorKind::NegOverflow => Ok(i64::MIN),
+            _ => Err(CommandError::GoBadNumber {
                 what,
                 value: value.to_string(),
+            }),
+        })
+    };
+    // Within `lowest..=highest`, or refused naming the range (`unit` follows it).
+    let within = |what: &'static str, lowest: u64, highest: u64, unit: &str| {
+        let n = number(what)?;
+        u64::try_from(n)
+            .ok()
+            .filter(|n| (lowest..=highest).contains(n))
+            .ok_or_else(|| CommandError::GoOutOfRange {
+                what,
+                value: value.to_string(),
+                range: format!("{lowest} to {highest}{unit}"),
             })
     };
-    let ms = |what: &'static str| number(what).map(Duration::from_millis);
+    // A clock's milliseconds, cut to 0..=MAX_GO_MILLIS.
+    let clock_ms = |what: &'static str| -> Result<Duration, CommandError> {
+        let n = number(what)?.clamp(0, MAX_GO_MILLIS as i64);
+        Ok(Duration::from_millis(n as u64))
+    };
     match key {
         "depth" => limits.depth = Some(number("depth")?.clamp(1, 127) as u32),
-        "nodes" => limits.nodes = Some(number("nodes")?.max(1)),
+        "nodes" => limits.nodes = Some(within("nodes", 1, MAX_GO_NODES, "")?),
         "mate" => limits.mate = Some(number("mate")?.clamp(1, 63) as u32),
-        "movetime" => limits.movetime = Some(ms("movetime")?),
+        // 0 answers as soon as a move is found.
+        "movetime" => {
+            let ms = within("movetime", 0, MAX_GO_MILLIS, " ms (a day)")?;
+            limits.movetime = Some(Duration::from_millis(ms));
+        }
         "wtime" => {
-            clock.white = ms("wtime")?;
+            clock.white = clock_ms("wtime")?;
             *has_clock = true;
         }
         "btime" => {
-            clock.black = ms("btime")?;
+            clock.black = clock_ms("btime")?;
             *has_clock = true;
         }
-        "winc" => clock.white_increment = ms("winc")?,
-        "binc" => clock.black_increment = ms("binc")?,
+        "winc" => clock.white_increment = clock_ms("winc")?,
+        "binc" => clock.black_increment = clock_ms("binc")?,
         "movestogo" => clock.moves_to_go = Some(number("movestogo")?.clamp(1, 1000) as u32),
         // Only the words of GO_WORDS are given here.
         _ => return Err(CommandError::Unknown(format!("go {key}"))),
@@ -355,6 +415,28 @@ mod tests {
             ("go nodes many", "bad nodes 'many'"),
             ("go mate soon", "bad mate 'soon'"),
             ("go depth 3 mate", "'go mate' needs a value"),
+            (
+                "go movetime 99999999999999999999",
+                "movetime must be 0 to 86400000 ms (a day), not '99999999999999999999'",
+            ),
+            (
+                "go movetime 86400001",
+                "movetime must be 0 to 86400000 ms (a day), not '86400001'",
+            ),
+            (
+                "go movetime -1",
+                "movetime must be 0 to 86400000 ms (a day), not '-1'",
+            ),
+            (
+                "go nodes 1000000000001",
+                "nodes must be 1 to 1000000000000, not '1000000000001'",
+            ),
+            ("go nodes 0", "nodes must be 1 to 1000000000000, not '0'"),
+            (
+                "go depth 4 nodes -99999999999999999999",
+                "nodes must be 1 to 1000000000000, not '-99999999999999999999'",
+            ),
+            ("go movetime 1e3", "bad movetime '1e3'"),
             ("bench 31", "usage: bench [depth 1..30]"),
         ] {
             assert_eq!(
@@ -363,5 +445,47 @@ mod tests {
                 "{line}"
             );
         }
+    }
+
+    /// The limits of one `go` line that parses.
+    fn limits(line: &str) -> SearchLimits {
+        match Command::parse(line) {
+            Ok(Some(Command::Go(go))) => go.limits,
+            other => panic!("{line}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn times_and_counts_are_read_within_their_ranges() {
+        let day = Duration::from_millis(MAX_GO_MILLIS);
+        assert_eq!(limits("go movetime 0").movetime, Some(Duration::ZERO));
+        assert_eq!(limits("go movetime 86400000").movetime, Some(day));
+        assert_eq!(limits("go nodes 1000000000000").nodes, Some(MAX_GO_NODES));
+        // A clock is cut to 0 to a day, however far out (past i64 too): the move comes.
+        let clock = limits(
+            "go wtime 99999999999999999999 btime -5 winc 86400001 binc -99999999999999999999",
+        )
+        .clock
+        .expect("a clock");
+        assert_eq!(
+            (
+                clock.white,
+                clock.black,
+                clock.white_increment,
+                clock.black_increment
+            ),
+            (day, Duration::ZERO, day, Duration::ZERO)
+        );
+        // Depth, mate and movestogo are cut to theirs, past i64 as within it.
+        for (line, depth) in [
+            ("go depth 99999999999999999999", 127),
+            ("go depth 9223372036854775807", 127),
+            ("go depth -99999999999999999999", 1),
+        ] {
+            assert_eq!(limits(line).depth, Some(depth), "{line}");
+        }
+        assert_eq!(limits("go mate 99999999999999999999").mate, Some(63));
+        let clock = limits("go wtime 1000 movestogo 99999999999999999999").clock;
+        assert_eq!(clock.and_then(|c| c.moves_to_go), Some(1000));
     }
 }

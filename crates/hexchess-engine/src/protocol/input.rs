@@ -100,7 +100,7 @@ impl<R: BufRead> Lines<R> {
         if let Some(at) = text.bytes().position(|b| b == 0) {
             return Input::Refused(format!("line has a NUL byte (byte {at}); ignored"));
         }
-        Input::Line(text.strip_prefix('\u{feff}').unwrap_or(text).to_string())
+        Input::Line(hexchess_core::files::strip_bom(text).to_string())
     }
 }
 

@@ -25,7 +25,9 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
-pub use command::{Command, CommandError, Go, MAX_BENCH_DEPTH, MAX_PERFT_DEPTH, Start};
+pub use command::{
+    Command, CommandError, Go, MAX_BENCH_DEPTH, MAX_GO_MILLIS, MAX_GO_NODES, MAX_PERFT_DEPTH, Start,
+};
 pub use options::{EngineOption, MAX_HASH_MB, OptionType};
 
 use crate::{
