@@ -3,9 +3,10 @@
 //!
 //! A client over its rate is closed with code 1008 (policy violation), as lila-ws
 //! does; so is a client that does not read (its outbox overflows, or one write waits
-//! [`WRITE_STALL`]). The server pings every [`PING_EVERY`]; a client from which
-//! nothing at all (a message, a ping, a pong) arrives for [`IDLE`] is closed. A
-//! message that cannot be read is answered with an error and the connection goes on.
+//! half of [`crate::hub::Limits::idle`], 30 s by default). The server pings every third of it; a
+//! client from which nothing at all (a message, a ping, a pong) arrives for the whole
+//! of it (60 s) is closed. A message that cannot be read is answered with an error
+//! and the connection goes on.
 //! When the server stops, every connection is sent what it has queued and closed
 //! with 1012 (service restart), so that clients come back by themselves.
 
@@ -33,16 +34,6 @@ pub const PROTOCOL: u32 = 1;
 /// The close code when the server stops (RFC 6455: service restart; a client comes
 /// back by itself).
 pub const SERVICE_RESTART: u16 = 1012;
-
-/// How often the server pings each client.
-pub const PING_EVERY: Duration = Duration::from_secs(20);
-
-/// How long a client may send nothing at all (not even a pong) before it is closed.
-pub const IDLE: Duration = Duration::from_secs(60);
-
-/// How long one write may wait for a client to take it before the client counts as
-/// not reading.
-pub const WRITE_STALL: Duration = Duration::from_secs(30);
 
 /// Serves one websocket from `from` until it closes; `place` is its place among the
 /// server's connections, or why it has none (it is then closed at once, with 1008).
@@ -76,10 +67,11 @@ pub async fn run(
         limit: RateLimit::player(hub.now()),
         from,
     };
+    let idle = hub.limits.idle;
     let mut heard = Instant::now();
     loop {
         let frame = tokio::select! {
-            frame = tokio::time::timeout_at(heard + IDLE, stream.next()) => frame,
+            frame = tokio::time::timeout_at(heard + idle, stream.next()) => frame,
             () = out.ended() => break,
             () = hub.stopping() => {
                 out.end(Ending {
@@ -97,7 +89,7 @@ pub async fn run(
                 out.end(Ending {
                     frame: Some((
                         POLICY_VIOLATION,
-                        format!("nothing heard for {} s", IDLE.as_secs()),
+                        format!("nothing heard for {} s", idle.as_secs()),
                     )),
                     drain: false,
                 });
@@ -134,7 +126,7 @@ pub async fn run(
     });
     drop(client);
     // Let the writer send what is queued (or the close frame), then end.
-    let _ = tokio::time::timeout(WRITE_STALL, writer).await;
+    let _ = tokio::time::timeout(hub.limits.write_stall(), writer).await;
     // Read on, and drop, what the client sent after the reader stopped, until its close
     // answers ours or a short while has passed: a socket closed with bytes unread is
     // reset, and the reset can drop our close frame before the client reads it.
@@ -143,9 +135,11 @@ pub async fn run(
 }
 
 /// Writes the outbox to the socket, pinging the client now and then, until the outbox
-/// ends; a write that waits [`WRITE_STALL`] ends it (the client does not read).
+/// ends; a write that waits too long ends it (the client does not read).
 async fn write(mut sink: SplitSink<WebSocket, Message>, out: Outbox, hub: Arc<Hub>) {
-    let mut ping = tokio::time::interval_at(Instant::now() + PING_EVERY, PING_EVERY);
+    let every = hub.limits.ping_every();
+    let stall = hub.limits.write_stall();
+    let mut ping = tokio::time::interval_at(Instant::now() + every, every);
     loop {
         let message = tokio::select! {
             next = out.next() => match next {
@@ -161,7 +155,7 @@ async fn write(mut sink: SplitSink<WebSocket, Message>, out: Outbox, hub: Arc<Hu
             },
             _ = ping.tick() => Message::Ping(Vec::new().into()),
         };
-        match tokio::time::timeout(WRITE_STALL, sink.send(message)).await {
+        match tokio::time::timeout(stall, sink.send(message)).await {
             Ok(Ok(())) => {}
             Ok(Err(_)) => {
                 out.end(Ending {
@@ -289,14 +283,17 @@ impl Client {
                 )))
             }
             ClientMessage::Join { game, seen } => {
-                self.to_room(&game, |out| RoomCommand::Join {
-                    conn: 0,
-                    who: Some(me.id.clone()),
-                    seen,
-                    out,
-                })
-                .await;
-                self.following.insert(game);
+                let joined = self
+                    .to_room(&game, |out| RoomCommand::Join {
+                        conn: 0,
+                        who: Some(me.id.clone()),
+                        seen,
+                        out,
+                    })
+                    .await;
+                if joined {
+                    self.following.insert(game);
+                }
                 Ok(None)
             }
             ClientMessage::Leave { game } => {
@@ -372,19 +369,21 @@ impl Client {
 
     /// Hands a command to game `game`'s room (a join is given this connection's
     /// number and remembered).
-    async fn to_room(&self, game: &str, command: impl FnOnce(Outbox) -> RoomCommand) {
+    /// Whether the room took it.
+    async fn to_room(&self, game: &str, command: impl FnOnce(Outbox) -> RoomCommand) -> bool {
         let Some(room) = self.hub.room(game) else {
-            return self.send(json!({
+            self.send(json!({
                 "t": "error",
                 "game": game,
                 "message": format!("no game '{game}' in play (a finished game's record: /game/{game}.pgn)"),
             }));
+            return false;
         };
         let mut command = command(self.out.clone());
         if let RoomCommand::Join { conn, .. } = &mut command {
             *conn = self.conn;
         }
-        let _ = room.send(command).await;
+        room.send(command).await.is_ok()
     }
 
     /// The connection is gone: it leaves its games (a lost connection, not on

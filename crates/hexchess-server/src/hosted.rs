@@ -377,7 +377,7 @@ impl HostedGame {
             .parse_step(text)
             .map_err(|e| Refusal::NotAllowed(e.to_string()))?;
         let lan = self.game.step_lan(step);
-        if !text.eq_ignore_ascii_case(&lan) {
+        if text != lan {
             return Err(Refusal::NotLongNotation {
                 sent: text.to_string(),
                 long: lan,

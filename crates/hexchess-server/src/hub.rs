@@ -71,8 +71,24 @@ pub struct Limits {
     /// New anonymous players (each a row in the database) an address may make per
     /// hour.
     pub new_players_per_address: u32,
+    /// How long a client may send nothing at all (not even a pong to the server's
+    /// pings) before it is closed; the server pings every third of it, and a write that
+    /// waits half of it counts as a client not reading.
+    pub idle: Duration,
     /// How long a correspondence game's day lasts (shorter only in tests).
     pub day: Duration,
+}
+
+impl Limits {
+    /// How often the server pings each client.
+    pub fn ping_every(&self) -> Duration {
+        self.idle / 3
+    }
+
+    /// How long one write may wait for the client to take it.
+    pub fn write_stall(&self) -> Duration {
+        self.idle / 2
+    }
 }
 
 impl Default for Limits {
@@ -86,6 +102,7 @@ impl Default for Limits {
             sign_ins_per_name: 10,
             sign_in_window: Duration::from_secs(10 * 60),
             new_players_per_address: 200,
+            idle: Duration::from_secs(60),
             day: Duration::from_secs(24 * 60 * 60),
         }
     }

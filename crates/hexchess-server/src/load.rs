@@ -91,21 +91,48 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
     sorted[i.min(sorted.len() - 1)]
 }
 
-/// Refuses any address but this machine's loopback.
+/// Refuses any address but this machine's loopback, and a URL that is not a server's
+/// socket.
 fn check_loopback(url: &str) -> Result<(), String> {
     let rest = url
         .strip_prefix("ws://")
         .ok_or("the load runs on ws:// to this machine only")?;
-    let host = rest.split(['/', ':']).next().unwrap_or_default();
-    if host == "127.0.0.1" || host == "localhost" {
+    let (authority, path) = rest.split_once('/').unwrap_or((rest, ""));
+    let host = authority.split(':').next().unwrap_or_default();
+    if host != "127.0.0.1" && host != "localhost" {
+        return Err(format!("the load is sent to 127.0.0.1 only, not '{host}'"));
+    }
+    if path != "socket" {
+        return Err(format!(
+            "{url} is not a server's socket: its path is /socket (ws://{authority}/socket)"
+        ));
+    }
+    Ok(())
+}
+
+/// The most a run may ask for: games at once (two connections each), seconds.
+pub const MAX_GAMES: usize = 5_000;
+pub const MAX_SECONDS: u64 = 3_600;
+
+impl LoadArgs {
+    /// Every count and share within its range, and the URL a socket on this machine.
+    pub fn check(&self) -> Result<(), String> {
+        check_loopback(&self.url)?;
+        if !(1..=MAX_GAMES).contains(&self.games) {
+            return Err(format!("--games {}: 1 to {MAX_GAMES}", self.games));
+        }
+        if !(1..=MAX_SECONDS).contains(&self.seconds) {
+            return Err(format!("--seconds {}: 1 to {MAX_SECONDS}", self.seconds));
+        }
+        if !(0.0..=1.0).contains(&self.drop) {
+            return Err(format!("--drop {}: a share from 0 to 1", self.drop));
+        }
         Ok(())
-    } else {
-        Err(format!("the load is sent to 127.0.0.1 only, not '{host}'"))
     }
 }
 
 pub async fn run(args: LoadArgs) -> Result<(), String> {
-    check_loopback(&args.url)?;
+    args.check()?;
     let catalog = Catalog::builtin();
     let entry = catalog
         .get(&args.variant)
@@ -272,7 +299,7 @@ impl Pair {
         let span = deadline.saturating_duration_since(Instant::now());
         for p in &mut pair.players {
             let mut rng = rand::rng();
-            if rng.random_bool(pair.args.drop.clamp(0.0, 1.0)) {
+            if rng.random_bool(pair.args.drop) {
                 let at = span.mul_f64(rng.random_range(0.25..0.75));
                 p.drop_at = Some(Instant::now() + at);
             }
@@ -573,6 +600,63 @@ impl Pair {
         if state["result"] == Value::Null {
             // Leave it resigned, so the server's list of games in play stays short.
             let _ = c.send(&json!({"t": "resign", "game": self.game})).await;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(url: &str, games: usize, seconds: u64, drop: f64) -> LoadArgs {
+        LoadArgs {
+            url: url.into(),
+            games,
+            seconds,
+            variant: "glinski".into(),
+            drop,
+            json: false,
+        }
+    }
+
+    #[test]
+    fn every_count_and_share_is_ranged_and_the_url_is_a_local_socket() {
+        let url = "ws://127.0.0.1:7474/socket";
+        assert_eq!(args(url, 10, 30, 0.1).check(), Ok(()));
+        assert_eq!(
+            args("ws://localhost:7474/socket", 1, 1, 1.0).check(),
+            Ok(())
+        );
+        for (bad, said) in [
+            (args(url, 0, 30, 0.0), "--games 0: 1 to 5000"),
+            (args(url, 1_000_000_000_000, 30, 0.0), "1 to 5000"),
+            (args(url, 10, 0, 0.0), "--seconds 0"),
+            (args(url, 10, 86_400, 0.0), "1 to 3600"),
+            (
+                args(url, 10, 30, f64::NAN),
+                "--drop NaN: a share from 0 to 1",
+            ),
+            (args(url, 10, 30, -0.5), "a share from 0 to 1"),
+            (args(url, 10, 30, 2.0), "a share from 0 to 1"),
+            (
+                args("ws://127.0.0.1:7474", 10, 30, 0.0),
+                "is not a server's socket: its path is /socket (ws://127.0.0.1:7474/socket)",
+            ),
+            (
+                args("ws://127.0.0.1:7474/", 10, 30, 0.0),
+                "its path is /socket",
+            ),
+            (
+                args("ws://10.0.0.1:7474/socket", 10, 30, 0.0),
+                "127.0.0.1 only",
+            ),
+            (
+                args("wss://127.0.0.1/socket", 10, 30, 0.0),
+                "ws:// to this machine",
+            ),
+        ] {
+            let e = bad.check().unwrap_err();
+            assert!(e.contains(said), "{e}");
         }
     }
 }

@@ -59,6 +59,9 @@ struct Cli {
     /// Seconds in a correspondence game's day (86,400; the tests' games last less).
     #[arg(long, default_value_t = 86_400, hide = true)]
     day_seconds: u64,
+    /// Seconds a client may send nothing before it is closed (60; the tests' less).
+    #[arg(long, default_value_t = 60, hide = true)]
+    idle_seconds: u64,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -100,6 +103,7 @@ fn main() -> ExitCode {
                 sign_ins_per_name: cli.sign_ins_per_name,
                 new_players_per_address: cli.new_players_per_address,
                 day: Duration::from_secs(cli.day_seconds.max(1)),
+                idle: Duration::from_secs(cli.idle_seconds.clamp(3, 3600)),
                 ..Limits::default()
             };
             runtime.block_on(serve(cli.listen, cli.database, cli.web, limits))

@@ -10,7 +10,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{Server, postgres, sqlite};
+use common::{Server, challenge, pair, play, postgres, sqlite, step_event};
 use hexchess_server::client::Client;
 use serde_json::{Value, json};
 
@@ -41,60 +41,6 @@ on_both_databases!(
     claims_aborts_and_draws_end_games_as_the_rules_say,
     a_correspondence_move_not_made_in_its_days_loses_on_time,
 );
-
-/// Two new players in a private Gliński game (`minutes`: none for untimed): the
-/// first (White) and the second, and the game's id.
-async fn pair(url: &str, variant: &str, rated: bool) -> (Client, Client, String) {
-    let seek =
-        json!({"t": "seek", "variant": variant, "side": "white", "private": true, "rated": rated});
-    let (mut a, mut b, game) = challenge(url, seek).await;
-    for c in [&mut a, &mut b] {
-        c.send(&json!({"t": "join", "game": game})).await.unwrap();
-        let state = c.wait_for("state").await.unwrap();
-        assert_eq!(state["variant"], variant);
-        assert_eq!(state["ply"], 0);
-    }
-    (a, b, game)
-}
-
-/// Two new players: the first sends `seek` (a private one), the second takes it by
-/// its code; both told the game started. The two, and the game's id.
-async fn challenge(url: &str, seek: Value) -> (Client, Client, String) {
-    let mut a = Client::hello(url, None).await.unwrap();
-    let mut b = Client::hello(url, None).await.unwrap();
-    a.send(&seek).await.unwrap();
-    let code = a.wait_for("seek").await.unwrap()["code"]
-        .as_str()
-        .expect("a private challenge has a code")
-        .to_string();
-    assert_eq!(code.len(), 8);
-    b.send(&json!({"t": "accept", "seek": code.to_lowercase()}))
-        .await
-        .unwrap();
-    let started_a = a.wait_for("started").await.unwrap();
-    let started_b = b.wait_for("started").await.unwrap();
-    assert_eq!(started_a["game"], started_b["game"]);
-    if seek["side"] == "white" {
-        assert_eq!(started_a["side"], "White");
-        assert_eq!(started_b["side"], "Black");
-    }
-    let game = started_a["game"].as_str().unwrap().to_string();
-    (a, b, game)
-}
-
-async fn play(c: &mut Client, game: &str, ply: u32, step: &str, ack: u64) -> Value {
-    c.send(&json!({"t": "move", "game": game, "ply": ply, "step": step, "ack": ack}))
-        .await
-        .unwrap();
-    c.wait_until(|m| m["ack"] == ack, "an answer to the move")
-        .await
-        .unwrap()
-}
-
-/// The next step event (from either side).
-async fn step_event(c: &mut Client) -> Value {
-    c.wait_for("step").await.unwrap()
-}
 
 async fn two_people_play_through_a_private_challenge_and_the_record_downloads(db: &str) {
     let server = Server::start(db).await;
