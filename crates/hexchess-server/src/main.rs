@@ -114,7 +114,6 @@ fn main() -> ExitCode {
     match done {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            tracing::error!("{e}");
             eprintln!("hexchess-server: {e}");
             ExitCode::FAILURE
         }
