@@ -202,10 +202,8 @@ async fn a_bad_stored_game_is_skipped_with_its_id_and_the_rest_served() {
                  '{{\"minutes\":5,\"increment\":18446744073709551615}}', 0, 'playing', 0"
             ),
             wrong_kind.to_string(),
-            format!(
-                "'BADENGINE', 'glinski', '[{{\"player\":\"AAAA\",\"name\":\"a\"}},{{\"engine\":300}}]', \
-                 '{{}}', 0, 'playing', 0"
-            ),
+            r#"'BADENGINE', 'glinski', '[{"player":"AAAA","name":"a"},{"engine":300}]', '{}', 0, 'playing', 0"#
+                .to_string(),
             format!("'NOVARIANT', 'chess-on-a-torus', '{seats}', '{{}}', 0, 'playing', 0"),
         ];
         for values in rows {
