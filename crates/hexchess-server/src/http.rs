@@ -8,7 +8,7 @@
 //! ([`BoundedListener`]); files are sent in chunks as the client takes them, never read
 //! whole.
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::path::{Path as FilePath, PathBuf};
 use std::pin::Pin;
 use std::sync::Arc;
@@ -313,14 +313,31 @@ async fn home() -> &'static str {
 
 async fn socket(
     upgrade: WebSocketUpgrade,
-    ConnectInfo(ClientAddress(from)): ConnectInfo<ClientAddress>,
+    ConnectInfo(ClientAddress(peer)): ConnectInfo<ClientAddress>,
+    headers: HeaderMap,
     State(hub): State<Arc<Hub>>,
 ) -> Response {
-    let place = hub.admit(from.ip());
+    let from = client_address(peer.ip(), &headers, hub.limits.behind_proxy);
+    let place = hub.admit(from);
     upgrade
         .max_message_size(MAX_FRAME_BYTES)
         .max_frame_size(MAX_FRAME_BYTES)
-        .on_upgrade(move |socket| connection::run(socket, hub, place, from.ip()))
+        .on_upgrade(move |socket| connection::run(socket, hub, place, from))
+}
+
+/// Whom a connection's limits count: its peer, or, behind a proxy on this machine, the
+/// address the proxy read (`X-Real-IP`, which nginx sets from the connection it took:
+/// a client cannot choose it). A header from any other peer is ignored, as is one
+/// that is not an address.
+fn client_address(peer: IpAddr, headers: &HeaderMap, behind_proxy: bool) -> IpAddr {
+    if !behind_proxy || !peer.is_loopback() {
+        return peer;
+    }
+    headers
+        .get("x-real-ip")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(peer)
 }
 
 async fn games(State(hub): State<Arc<Hub>>) -> Response {
@@ -380,7 +397,32 @@ async fn pgn(Path(file): Path<String>, State(hub): State<Arc<Hub>>) -> Response 
 
 #[cfg(test)]
 mod tests {
-    use super::encoding_weight;
+    use super::{client_address, encoding_weight};
+    use axum::http::HeaderMap;
+
+    #[test]
+    fn behind_a_proxy_on_this_machine_the_client_is_the_one_it_names() {
+        let mut named = HeaderMap::new();
+        named.insert("x-real-ip", "203.0.113.9".parse().unwrap());
+        let local = "127.0.0.1".parse().unwrap();
+        let far = "198.51.100.7".parse().unwrap();
+        let client = "203.0.113.9".parse().unwrap();
+        assert_eq!(client_address(local, &named, true), client);
+        assert_eq!(
+            client_address(local, &named, false),
+            local,
+            "not behind a proxy"
+        );
+        assert_eq!(
+            client_address(far, &named, true),
+            far,
+            "only the local proxy is believed"
+        );
+        let mut junk = HeaderMap::new();
+        junk.insert("x-real-ip", "not an address".parse().unwrap());
+        assert_eq!(client_address(local, &junk, true), local);
+        assert_eq!(client_address(local, &HeaderMap::new(), true), local);
+    }
 
     #[test]
     fn accept_encoding_is_read_with_its_weights() {

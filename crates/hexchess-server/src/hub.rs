@@ -77,6 +77,9 @@ pub struct Limits {
     pub idle: Duration,
     /// How long a correspondence game's day lasts (shorter only in tests).
     pub day: Duration,
+    /// Behind a proxy on this machine (nginx): a connection from a loopback address is
+    /// counted as the address the proxy names in `X-Real-IP`.
+    pub behind_proxy: bool,
 }
 
 impl Limits {
@@ -104,6 +107,7 @@ impl Default for Limits {
             new_players_per_address: 200,
             idle: Duration::from_secs(60),
             day: Duration::from_secs(24 * 60 * 60),
+            behind_proxy: false,
         }
     }
 }

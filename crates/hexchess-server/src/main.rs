@@ -53,6 +53,10 @@ struct Cli {
     /// New anonymous players one address may make per hour.
     #[arg(long, default_value_t = Limits::default().new_players_per_address)]
     new_players_per_address: u32,
+    /// Behind a proxy on this machine (nginx, docs/deploy.md): connections from
+    /// 127.0.0.1 are counted as the address the proxy names in `X-Real-IP`.
+    #[arg(long)]
+    behind_proxy: bool,
     /// The log's form: lines of text, or one JSON object per line (for a collector).
     #[arg(long, value_enum, default_value_t = LogFormat::Text)]
     log: LogFormat,
@@ -104,6 +108,7 @@ fn main() -> ExitCode {
                 new_players_per_address: cli.new_players_per_address,
                 day: Duration::from_secs(cli.day_seconds.max(1)),
                 idle: Duration::from_secs(cli.idle_seconds.clamp(3, 3600)),
+                behind_proxy: cli.behind_proxy,
                 ..Limits::default()
             };
             runtime.block_on(serve(cli.listen, cli.database, cli.web, limits))

@@ -7,37 +7,24 @@ use std::process::Command;
 
 use common::{Server, sqlite};
 
-/// The block after the `<!-- python-client -->` marker in docs/online.md.
-fn client_from_the_docs() -> String {
-    let docs = include_str!("../../../docs/online.md");
-    let (_, after) = docs
-        .split_once("<!-- python-client -->")
-        .expect("docs/online.md marks its Python client");
-    let (_, code) = after
-        .split_once("```python\n")
-        .expect("a python block after the marker");
-    let (code, _) = code.split_once("```").expect("the block ends");
-    code.to_string()
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_python_client_of_the_docs_plays_a_game_to_its_end() {
     let server = Server::start(&sqlite()).await;
     let file = std::env::temp_dir().join(format!("hexchess-client-{}.py", std::process::id()));
-    std::fs::write(&file, client_from_the_docs()).unwrap();
-    let port = server
-        .url()
-        .split(':')
-        .nth(2)
-        .unwrap()
-        .split('/')
-        .next()
-        .unwrap()
-        .to_string();
+    std::fs::write(
+        &file,
+        common::docs_block(
+            include_str!("../../../docs/online.md"),
+            "<!-- python-client -->",
+            "python",
+        ),
+    )
+    .unwrap();
+    let url = server.url();
     let output = tokio::task::spawn_blocking(move || {
         Command::new("python3")
             .arg(&file)
-            .args(["127.0.0.1", &port])
+            .arg(&url)
             .output()
             .expect("python3 runs (Python 3 is on the machine)")
     })

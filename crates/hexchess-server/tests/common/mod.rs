@@ -177,6 +177,19 @@ impl Drop for Server {
     }
 }
 
+/// The code block of language `lang` after `marker` in a doc's text (the docs' own
+/// examples are what the tests run).
+pub fn docs_block(doc: &str, marker: &str, lang: &str) -> String {
+    let (_, after) = doc
+        .split_once(marker)
+        .unwrap_or_else(|| panic!("the doc has no {marker}"));
+    let (_, code) = after
+        .split_once(&format!("```{lang}\n"))
+        .unwrap_or_else(|| panic!("no {lang} block after {marker}"));
+    let (code, _) = code.split_once("```").expect("the block ends");
+    code.to_string()
+}
+
 /// A process's resident memory in MiB (`VmRSS` in /proc/PID/status).
 pub fn rss_mib(pid: u32) -> f64 {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
