@@ -404,9 +404,9 @@ mod tests {
     fn behind_a_proxy_on_this_machine_the_client_is_the_one_it_names() {
         let mut named = HeaderMap::new();
         named.insert("x-real-ip", "203.0.113.9".parse().unwrap());
-        let local = "127.0.0.1".parse().unwrap();
-        let far = "198.51.100.7".parse().unwrap();
-        let client = "203.0.113.9".parse().unwrap();
+        let local: std::net::IpAddr = "127.0.0.1".parse().unwrap();
+        let far: std::net::IpAddr = "198.51.100.7".parse().unwrap();
+        let client: std::net::IpAddr = "203.0.113.9".parse().unwrap();
         assert_eq!(client_address(local, &named, true), client);
         assert_eq!(
             client_address(local, &named, false),
