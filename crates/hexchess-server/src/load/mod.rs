@@ -23,6 +23,8 @@ use tokio::time::Instant;
 
 use crate::client::Client;
 
+mod hostile;
+
 #[derive(Args, Debug, Clone)]
 pub struct LoadArgs {
     /// The server's socket, on this machine: `ws://127.0.0.1:7474/socket`.
@@ -44,6 +46,20 @@ pub struct LoadArgs {
     /// Print one JSON object (otherwise a line of text).
     #[arg(long)]
     pub json: bool,
+    /// Connections that send wrong passwords for the whole run, as fast as their
+    /// message rate allows (beside the games, whose relay shows what they cost).
+    #[arg(long, default_value_t = 0)]
+    pub login_flood: usize,
+    /// Connections that follow the lobby and never read.
+    #[arg(long, default_value_t = 0)]
+    pub sleepers: usize,
+    /// Connections that keep ten public seeks open each and change one every 420 ms.
+    #[arg(long, default_value_t = 0)]
+    pub seekers: usize,
+    /// The server's process (on this machine): its resident memory is sampled every
+    /// 250 ms and the peak reported.
+    #[arg(long)]
+    pub server_pid: Option<u32>,
 }
 
 /// The run's figures.
@@ -110,9 +126,11 @@ fn check_loopback(url: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// The most a run may ask for: games at once (two connections each), seconds.
+/// The most a run may ask for: games at once (two connections each), seconds, and
+/// hostile connections of each kind.
 pub const MAX_GAMES: usize = 5_000;
 pub const MAX_SECONDS: u64 = 3_600;
+pub const MAX_HOSTILE: usize = 1_000;
 
 impl LoadArgs {
     /// Every count and share within its range, and the URL a socket on this machine.
@@ -126,6 +144,15 @@ impl LoadArgs {
         }
         if !(0.0..=1.0).contains(&self.drop) {
             return Err(format!("--drop {}: a share from 0 to 1", self.drop));
+        }
+        for (flag, n) in [
+            ("--login-flood", self.login_flood),
+            ("--sleepers", self.sleepers),
+            ("--seekers", self.seekers),
+        ] {
+            if n > MAX_HOSTILE {
+                return Err(format!("{flag} {n}: 0 to {MAX_HOSTILE}"));
+            }
         }
         Ok(())
     }
@@ -144,6 +171,7 @@ pub async fn run(args: LoadArgs) -> Result<(), String> {
     let stats: Shared = Arc::default();
     let started = Instant::now();
     let deadline = started + Duration::from_secs(args.seconds);
+    let hostile = tokio::spawn(hostile::run(args.clone(), deadline));
     let mut pairs = Vec::new();
     for i in 0..args.games {
         let (args, rules, stats) = (args.clone(), Arc::clone(&rules), Arc::clone(&stats));
@@ -157,6 +185,7 @@ pub async fn run(args: LoadArgs) -> Result<(), String> {
     for p in pairs {
         let _ = p.await;
     }
+    let hostile = hostile.await.map_err(|e| e.to_string())?;
     let mut s = stats.lock().map_err(|_| "the figures were lost")?;
     s.relay_ms.sort_by(f64::total_cmp);
     s.rejoin_ms.sort_by(f64::total_cmp);
@@ -177,6 +206,7 @@ pub async fn run(args: LoadArgs) -> Result<(), String> {
         "games_checked": s.checked,
         "mismatches": s.mismatches,
         "first_errors": s.first_errors,
+        "hostile": hostile,
     });
     if args.json {
         println!("{report}");
@@ -616,6 +646,10 @@ mod tests {
             variant: "glinski".into(),
             drop,
             json: false,
+            login_flood: 0,
+            sleepers: 0,
+            seekers: 0,
+            server_pid: None,
         }
     }
 
