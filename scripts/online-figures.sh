@@ -19,7 +19,8 @@ pid=""
 
 start_server() {
   "$server" --listen "127.0.0.1:${port}" --database "$database" \
-    --connections-per-address 1000000 2>>"$work/server.log" &
+    --connections-per-address 1000000 --open-per-address 100000 \
+    --new-players-per-address 1000000 2>>"$work/server.log" &
   pid=$!
   for _ in $(seq 1 100); do
     (exec 3<>"/dev/tcp/127.0.0.1/${port}") 2>/dev/null && return 0

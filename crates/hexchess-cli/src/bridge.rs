@@ -42,8 +42,9 @@ pub struct BridgeArgs {
     pub minutes: Option<u32>,
     #[arg(long, default_value_t = 0)]
     pub increment: u32,
-    /// How long the engine thinks over a move.
-    #[arg(long, default_value_t = 1000)]
+    /// How long the engine thinks over a move: 1 ms to a day (the protocol's range
+    /// for `go movetime`).
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
     pub movetime_ms: u64,
     /// Games to play, then stop (0: on and on).
     #[arg(long, default_value_t = 1)]
@@ -291,16 +292,18 @@ fn play_game(
         }
         let turns = local.turn_texts();
         let best = engine.best(&turns, movetime)?;
-        // A turn of several steps is written with `&` between them.
+        // A turn of several steps is written with `&` between them. Each is sent in the
+        // protocol's long notation, whatever notation the engine wrote it in (the
+        // server reads nothing else).
         for text in best.split('&') {
             ack += 1;
-            let message = json!({
-                "t": "move", "game": game_id, "ply": local.steps_played(),
-                "step": text, "ack": ack,
-            });
             let step = local
                 .parse_step(text)
                 .map_err(|e| format!("the engine's '{text}': {e}"))?;
+            let message = json!({
+                "t": "move", "game": game_id, "ply": local.steps_played(),
+                "step": local.step_lan(step), "ack": ack,
+            });
             local
                 .play(step)
                 .map_err(|e| format!("the engine's '{text}': {e}"))?;

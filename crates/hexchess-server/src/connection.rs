@@ -69,32 +69,39 @@ pub async fn run(
     };
     let idle = hub.limits.idle;
     let mut heard = Instant::now();
+    // Made once, not at each message: the end of the outbox, the server's stop, and a
+    // timer that, when it rings, closes the client only if nothing came since.
+    let ended = out.ended();
+    let stopping = hub.stopping();
+    let silence = tokio::time::sleep_until(heard + idle);
+    tokio::pin!(ended, stopping, silence);
     loop {
         let frame = tokio::select! {
-            frame = tokio::time::timeout_at(heard + idle, stream.next()) => frame,
-            () = out.ended() => break,
-            () = hub.stopping() => {
+            frame = stream.next() => frame,
+            () = &mut ended => break,
+            () = &mut stopping => {
                 out.end(Ending {
                     frame: Some((SERVICE_RESTART, "the server is restarting: come back in a moment".into())),
                     drain: true,
                 });
                 break;
             }
-        };
-        let frame = match frame {
-            Ok(Some(Ok(frame))) => frame,
-            Ok(None | Some(Err(_))) => break,
-            Err(_) => {
+            () = &mut silence => {
+                if heard.elapsed() < idle {
+                    silence.as_mut().reset(heard + idle);
+                    continue;
+                }
                 hub.metrics.closed(CloseReason::Idle);
                 out.end(Ending {
-                    frame: Some((
-                        POLICY_VIOLATION,
-                        format!("nothing heard for {} s", idle.as_secs()),
-                    )),
+                    frame: Some((POLICY_VIOLATION, format!("nothing heard for {} s", idle.as_secs()))),
                     drain: false,
                 });
                 break;
             }
+        };
+        let frame = match frame {
+            Some(Ok(frame)) => frame,
+            None | Some(Err(_)) => break,
         };
         heard = Instant::now();
         let bytes = match frame {

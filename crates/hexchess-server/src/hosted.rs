@@ -197,6 +197,11 @@ impl HostedGame {
         &self.game
     }
 
+    /// The time control, when timed.
+    pub fn control(&self) -> Option<TimeControl> {
+        self.clock.as_ref().map(|c| c.control())
+    }
+
     /// Who holds each seat (none: open, or an engine the caller tracks).
     pub fn seats(&self) -> &[Option<PlayerId>] {
         &self.seats

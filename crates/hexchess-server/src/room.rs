@@ -181,6 +181,7 @@ pub struct Room {
     /// What the database holds of the game: its steps, its event version, and
     /// whether its end. Nothing newer is ever sent.
     stored: Stored,
+    stored_state: StoredState,
     /// When the last move was played (a correspondence move's days count from it).
     last_move: SystemTime,
     /// After the database failed to store a change: timers and the engine wait until
@@ -193,6 +194,16 @@ struct Stored {
     plies: u32,
     version: u64,
     end: bool,
+}
+
+/// What the database holds of the game beyond its steps and version: each seat's time
+/// left after the last stored move, and the draw offers stored. A change the database
+/// refused is undone by replaying the stored steps to these (a failure's rare path: the
+/// usual one clones nothing).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct StoredState {
+    clocks: Option<Vec<Duration>>,
+    offers: Vec<usize>,
 }
 
 /// The answer to a command that changed the game, sent once the change is stored (or
@@ -229,6 +240,10 @@ impl Room {
             version: hosted.version(),
             end: false,
         };
+        let stored_state = StoredState {
+            clocks: hosted.clocks(context.now()),
+            offers: hosted.draw_offers(),
+        };
         Room {
             facts,
             hosted,
@@ -239,6 +254,7 @@ impl Room {
             engine_tx,
             engine_rx,
             stored,
+            stored_state,
             last_move,
             hold_until: None,
         }
@@ -256,7 +272,7 @@ impl Room {
     /// Runs the room until its game is over and no one has followed it for a while.
     pub async fn run(mut self, mut mailbox: mpsc::Receiver<RoomCommand>) {
         self.context.metrics.games_in_play.inc();
-        self.settle(None, None).await;
+        self.settle(None).await;
         loop {
             let now = self.context.now();
             let held = |at: Instant| self.hold_until.map_or(at, |h| h.max(at));
@@ -274,19 +290,16 @@ impl Room {
                     None => break,
                 },
                 Some((ply, steps)) = self.engine_rx.recv() => {
-                    let before = self.hosted.clone();
                     self.engine_played(ply, steps);
-                    self.settle(Some(before), None).await;
+                    self.settle(None).await;
                 }
                 () = sleep_until(flag_at), if flag_at.is_some() => {
-                    let before = self.hosted.clone();
                     self.hosted.check_flag(self.context.now());
-                    self.settle(Some(before), None).await;
+                    self.settle(None).await;
                 }
                 () = sleep_until(days_at), if days_at.is_some() => {
-                    let before = self.hosted.clone();
                     self.hosted.out_of_days();
-                    self.settle(Some(before), None).await;
+                    self.settle(None).await;
                 }
                 () = sleep_until(engine_at), if engine_at.is_some() => {
                     self.hold_until = None;
@@ -332,7 +345,6 @@ impl Room {
                 out,
                 received,
             } => {
-                let before = self.hosted.clone();
                 let now = self.context.now();
                 let answer = match self.hosted.play(&who, ply, &step, now, lag) {
                     Ok(_) => json!({ "t": "ack", "game": self.facts.id, "ack": ack }),
@@ -344,10 +356,9 @@ impl Room {
                     ack: Some(ack),
                     received: Some(received),
                 };
-                self.settle(Some(before), Some(reply)).await;
+                self.settle(Some(reply)).await;
             }
             RoomCommand::Act { who, act, out } => {
-                let before = self.hosted.clone();
                 let now = self.context.now();
                 let done = match act {
                     Act::Resign => self.hosted.resign(&who).map(|_| ()),
@@ -361,7 +372,7 @@ impl Room {
                     ack: None,
                     received: None,
                 });
-                self.settle(Some(before), reply).await;
+                self.settle(reply).await;
             }
         }
     }
@@ -385,9 +396,9 @@ impl Room {
     /// After anything that may have changed the game: what changed is stored, and only
     /// then is it told (the reply to the command, the followers' events); the lists
     /// learn whose turn it is, and an engine on move starts thinking. When the database
-    /// fails, the change is undone (`before`), the command refused, and no one hears of
-    /// it: every event a client was sent is in the database.
-    async fn settle(&mut self, before: Option<HostedGame>, reply: Option<Reply>) {
+    /// fails, the game goes back to what the database holds, the command is refused, and
+    /// no one hears of it: every event a client was sent is in the database.
+    async fn settle(&mut self, reply: Option<Reply>) {
         match self.store_changes().await {
             Ok(()) => {
                 if let Some(r) = &reply {
@@ -400,9 +411,7 @@ impl Room {
             }
             Err(e) => {
                 tracing::error!(game = %self.facts.id, error = %e, "a change was not stored, and undone");
-                if let Some(before) = before {
-                    self.hosted = before;
-                }
+                self.back_to_stored();
                 self.thinking = None;
                 self.hold_until = Some(Instant::now() + RETRY_AFTER_STORE_FAILED);
                 if let Some(r) = reply {
@@ -445,7 +454,8 @@ impl Room {
             let ms: Vec<u64> = c.iter().map(|d| d.as_millis() as u64).collect();
             json!(ms).to_string()
         });
-        let offers = json!(self.hosted.draw_offers()).to_string();
+        let offer_seats = self.hosted.draw_offers();
+        let offers = json!(offer_seats).to_string();
         let ending = if over && !self.stored.end {
             Some(self.ending().await?)
         } else {
@@ -467,18 +477,49 @@ impl Room {
                     ratings: ratings.clone(),
                 }),
         };
+        let new_steps = steps.len() as u64;
         let started = Instant::now();
         self.context
             .store
             .save_game(&self.facts.id, &changes)
             .await?;
         self.context.metrics.commit(started.elapsed());
-        if !steps.is_empty() {
+        if new_steps > 0 {
             self.last_move = SystemTime::now();
-            self.context.metrics.moves.inc_by(steps.len() as u64);
+            self.context.metrics.moves.inc_by(new_steps);
+            self.stored_state.clocks = self.hosted.clocks(now);
         }
+        self.stored_state.offers = offer_seats;
         self.stored = target;
         Ok(())
+    }
+
+    /// The game as the database holds it: its stored steps replayed, its stored clocks
+    /// and offers (the clock on move runs again from now). Followers that saw nothing
+    /// newer go on as they were; the event log starts again from the stored version, so
+    /// a client behind it resyncs.
+    fn back_to_stored(&mut self) {
+        let rules = Arc::clone(self.hosted.game().position().rules_arc());
+        let steps = &self.hosted.sent_steps()[..self.stored.plies as usize];
+        let restored = HostedGame::restore(
+            hexchess_core::Game::new(rules),
+            self.hosted.seats().to_vec(),
+            self.hosted.control(),
+            steps,
+            self.stored.version,
+            self.stored_state.clocks.as_deref(),
+            self.context.now(),
+        );
+        match restored {
+            Ok(mut game) => {
+                game.restore_offers(&self.stored_state.offers);
+                self.hosted = game;
+            }
+            // The stored steps were played once already: they replay.
+            Err(why) => {
+                tracing::error!(game = %self.facts.id, %why, "the stored steps did not replay")
+            }
+        }
     }
 
     fn join(&mut self, conn: ConnId, who: Option<PlayerId>, seen: Option<u64>, out: Outbox) {

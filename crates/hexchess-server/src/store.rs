@@ -529,23 +529,27 @@ impl Store {
                 .await
                 .map_err(doing("storing a move"))?;
         }
-        if !changes.steps.is_empty() {
-            // A correspondence move's days count from `updated_ms`: only a move sets it.
-            sqlx::query("UPDATE games SET clocks = $1, updated_ms = $2 WHERE id = $3")
-                .bind(changes.clocks)
-                .bind(now)
+        // A correspondence move's days count from `updated_ms`: only a move sets it.
+        let update = if changes.steps.is_empty() {
+            sqlx::query("UPDATE games SET version = $1, draw_offers = $2 WHERE id = $3")
+                .bind(changes.version as i64)
+                .bind(changes.offers)
                 .bind(game)
-                .execute(&mut *tx)
-                .await
-                .map_err(doing("storing a move"))?;
-        }
-        sqlx::query("UPDATE games SET version = $1, draw_offers = $2 WHERE id = $3")
+        } else {
+            sqlx::query(
+                "UPDATE games SET version = $1, draw_offers = $2, clocks = $3, updated_ms = $4 \
+                 WHERE id = $5",
+            )
             .bind(changes.version as i64)
             .bind(changes.offers)
+            .bind(changes.clocks)
+            .bind(now)
             .bind(game)
+        };
+        update
             .execute(&mut *tx)
             .await
-            .map_err(doing("storing a game's version"))?;
+            .map_err(doing("storing a game"))?;
         if let Some(end) = &changes.end {
             sqlx::query(
                 "UPDATE games SET status = $1, result = $2, why = $3, pgn = $4, \

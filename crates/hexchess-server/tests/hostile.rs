@@ -134,38 +134,36 @@ fn percentile(times: &[f64], p: f64) -> f64 {
     sorted[((sorted.len() - 1) as f64 * p).round() as usize]
 }
 
-/// Ten connections send wrong passwords as fast as their message rate allows, for as
-/// long as a game next to them plays `moves` moves; every answer they got.
+/// Ten connections send wrong passwords in bursts (40 at once, under their 100
+/// messages in 20 s) while a game next to them plays `moves` moves; every answer they
+/// got, and the game's relay times.
 async fn flood_beside_a_game(server: &Server, moves: u32) -> (Vec<String>, Vec<f64>) {
     let url = server.url();
     let (mut a, mut b, game) = pair(&url, "glinski", false).await;
-    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let mut flooders = Vec::new();
     for i in 0..10 {
-        let (url, stop) = (url.clone(), std::sync::Arc::clone(&stop));
+        let url = url.clone();
         flooders.push(tokio::spawn(async move {
             let mut c = Client::hello(&url, None).await.unwrap();
+            let name = if i % 2 == 0 {
+                "victim".to_string()
+            } else {
+                format!("nobody{i}")
+            };
+            let login = json!({"t": "login", "name": name, "password": "not the password"});
+            for _ in 0..40 {
+                c.send(&login).await.unwrap();
+            }
             let mut answers = Vec::new();
-            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
-                let name = if i % 2 == 0 {
-                    "victim".to_string()
-                } else {
-                    format!("nobody{i}")
-                };
-                c.send(&json!({"t": "login", "name": name, "password": "not the password"}))
-                    .await
-                    .unwrap();
+            for _ in 0..40 {
                 let answer = c.wait_for("error").await.unwrap();
                 answers.push(answer["message"].as_str().unwrap_or_default().to_string());
-                // Under the connection's rate (100 messages in 20 s).
-                tokio::time::sleep(Duration::from_millis(210)).await;
             }
             answers
         }));
     }
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
     let times = relay_times(&mut a, &mut b, &game, moves, Duration::from_millis(150)).await;
-    stop.store(true, std::sync::atomic::Ordering::Relaxed);
     let mut answers = Vec::new();
     for f in flooders {
         answers.extend(f.await.unwrap());
@@ -207,7 +205,7 @@ async fn a_flood_of_wrong_passwords_is_limited_and_hashed_apart_from_the_games()
         percentile(&times, 0.5),
         percentile(&times, 0.99)
     );
-    assert!(answers.len() > 40, "the flood ran: {}", answers.len());
+    assert_eq!(answers.len(), 400, "every attempt was answered");
     // The registration counted too: 30 sign-ins from the address in all.
     assert!(wrong <= 29, "{wrong} passwords checked past the limit");
     assert!(by_address > 0 && by_name > 0, "{by_address} {by_name}");
@@ -228,8 +226,9 @@ async fn a_flood_of_wrong_passwords_is_limited_and_hashed_apart_from_the_games()
     let (answers, times) = flood_beside_a_game(&server, 40).await;
     let (p50, p99) = (percentile(&times, 0.5), percentile(&times, 0.99));
     println!(
-        "unlimited flood: {} passwords hashed or refused as busy; relay p50 {p50:.1} ms, p99 {p99:.1} ms",
-        answers.len()
+        "unlimited flood: {} passwords hashed or refused as busy ({} busy); relay p50 {p50:.1} ms, p99 {p99:.1} ms",
+        answers.len(),
+        answers.iter().filter(|a| a.contains("busy")).count()
     );
     assert!(
         answers
@@ -237,6 +236,9 @@ async fn a_flood_of_wrong_passwords_is_limited_and_hashed_apart_from_the_games()
             .all(|a| a.contains("no account with that name") || a.contains("busy")),
         "{answers:?}"
     );
+    // (A connection waits for one sign-in's answer before it reads its next message, so
+    // ten connections never fill the pool's queue; a wider flood is refused as busy:
+    // passwords.rs's test.)
     assert!(times.len() >= 20, "{} moves relayed", times.len());
     // Before the pool, the flood moved this game's relay to a p99 of 456-1,100 ms in
     // a release build. A debug build on a shared machine is slower: the bound is loose.

@@ -1,5 +1,5 @@
 //! The hostile side of a load run (issue 62): connections that flood the server with
-//! wrong passwords, follow the lobby and never read, or churn seeks, beside the games;
+//! wrong passwords (in bursts, as many as their message rate allows), follow the lobby and never read, or churn seeks, beside the games;
 //! and the server's memory, sampled from /proc while they do.
 
 use std::collections::VecDeque;
@@ -78,36 +78,46 @@ impl Answers {
     }
 }
 
-/// Wrong passwords, one every 210 ms (under 100 messages in 20 s), until `deadline`.
+/// Wrong passwords in bursts: 95 sent at once (under the 100 a connection may send in
+/// 20 s), their answers read, the next burst when the window has passed; until
+/// `deadline`.
 async fn flood(url: String, i: usize, deadline: Instant) -> Answers {
     let mut answers = Answers::default();
     let Ok(mut c) = Client::hello(&url, None).await else {
         return answers;
     };
     while Instant::now() < deadline {
+        let window = Instant::now() + Duration::from_millis(20_500);
         let name = format!("nobody{}", i % 3);
-        let sent = c
-            .send(&json!({"t": "login", "name": name, "password": "not the password"}))
-            .await;
-        let answer = match sent {
-            Ok(()) => c.wait_for("error").await,
-            Err(e) => Err(e),
-        };
-        let Ok(answer) = answer else { break };
-        let said = answer["message"].as_str().unwrap_or_default();
-        if said.contains("no account with that name") {
-            answers.checked += 1;
-        } else if said.contains("too many sign-ins") {
-            answers.limited += 1;
-        } else if said.contains("busy") {
-            answers.busy += 1;
-        } else {
-            answers.other += 1;
+        let login = json!({"t": "login", "name": name, "password": "not the password"});
+        for _ in 0..BURST {
+            if c.send(&login).await.is_err() {
+                return answers;
+            }
         }
-        tokio::time::sleep(Duration::from_millis(210)).await;
+        for _ in 0..BURST {
+            let Ok(Ok(answer)) = tokio::time::timeout_at(deadline, c.wait_for("error")).await
+            else {
+                return answers;
+            };
+            let said = answer["message"].as_str().unwrap_or_default();
+            if said.contains("no account with that name") {
+                answers.checked += 1;
+            } else if said.contains("too many sign-ins") {
+                answers.limited += 1;
+            } else if said.contains("busy") {
+                answers.busy += 1;
+            } else {
+                answers.other += 1;
+            }
+        }
+        tokio::time::sleep_until(window.min(deadline)).await;
     }
     answers
 }
+
+/// Logins in one burst of the flood.
+const BURST: usize = 95;
 
 /// Ten public seeks kept open, the oldest changed for a new one every 420 ms (two
 /// messages a round, under 100 in 20 s), until `deadline`.
