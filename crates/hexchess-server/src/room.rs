@@ -449,14 +449,14 @@ impl Room {
         if target == self.stored {
             return Ok(());
         }
-        let steps = &self.hosted.sent_steps()[self.stored.plies as usize..plies as usize];
+        let steps = self.hosted.sent_steps()[self.stored.plies as usize..plies as usize].to_vec();
+        let new_steps = steps.len() as u64;
         let clocks = self.hosted.clocks(now).map(|c| {
             let ms: Vec<u64> = c.iter().map(|d| d.as_millis() as u64).collect();
             json!(ms).to_string()
         });
         let offer_seats = self.hosted.draw_offers();
-        let offers = json!(offer_seats).to_string();
-        let ending = if over && !self.stored.end {
+        let end = if over && !self.stored.end {
             Some(self.ending().await?)
         } else {
             None
@@ -465,23 +465,14 @@ impl Room {
             first_ply: self.stored.plies,
             steps,
             version,
-            clocks: clocks.as_deref(),
-            offers: &offers,
-            end: ending
-                .as_ref()
-                .map(|(result, why, pgn, status, ratings)| GameEnd {
-                    status,
-                    result,
-                    why,
-                    pgn,
-                    ratings: ratings.clone(),
-                }),
+            clocks,
+            offers: json!(offer_seats).to_string(),
+            end,
         };
-        let new_steps = steps.len() as u64;
         let started = Instant::now();
         self.context
             .store
-            .save_game(&self.facts.id, &changes)
+            .save_game(&self.facts.id, changes)
             .await?;
         self.context.metrics.commit(started.elapsed());
         if new_steps > 0 {
@@ -737,11 +728,9 @@ impl Room {
         }
     }
 
-    /// The end as stored: its result, why, the record, the status (`over` or
-    /// `aborted`), and each player's new rating when the game is rated.
-    async fn ending(
-        &self,
-    ) -> Result<(String, String, String, &'static str, Vec<NewRating>), StoreError> {
+    /// The end as stored: its status (`over` or `aborted`), result, why, the record,
+    /// and each player's new rating when the game is rated.
+    async fn ending(&self) -> Result<GameEnd, StoreError> {
         let (status, result, why, outcome) = match self.hosted.status() {
             Status::Over(end) => (
                 "over",
@@ -756,7 +745,13 @@ impl Room {
             (true, Some(end)) => self.rate(&end).await?,
             _ => Vec::new(),
         };
-        Ok((result, why, pgn, status, ratings))
+        Ok(GameEnd {
+            status,
+            result,
+            why,
+            pgn,
+            ratings,
+        })
     }
 
     fn pgn(&self, outcome: Option<&GameOutcome>) -> String {

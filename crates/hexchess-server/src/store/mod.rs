@@ -74,6 +74,8 @@ pub enum StoreError {
     Query { doing: String, error: sqlx::Error },
     /// The database could not be opened: which one (its password hidden), and why.
     Open { database: String, why: String },
+    /// The server is stopping: no more writes.
+    Closed,
     /// The database was made by a newer server.
     Newer {
         database: String,
@@ -87,6 +89,7 @@ impl fmt::Display for StoreError {
         match self {
             StoreError::Query { doing, error } => write!(f, "database, {doing}: {error}"),
             StoreError::Open { database, why } => write!(f, "database {database}: {why}"),
+            StoreError::Closed => f.write_str("database: the server is stopping"),
             StoreError::Newer {
                 database,
                 found,
@@ -243,12 +246,12 @@ pub struct Unreadable {
 /// A game's end as stored: its status, result and why, its record, and the ratings it
 /// moves (each player's new rating and rated games).
 #[derive(Clone, Debug, PartialEq)]
-pub struct GameEnd<'a> {
+pub struct GameEnd {
     /// `over` or `aborted`.
-    pub status: &'a str,
-    pub result: &'a str,
-    pub why: &'a str,
-    pub pgn: &'a str,
+    pub status: &'static str,
+    pub result: String,
+    pub why: String,
+    pub pgn: String,
     pub ratings: Vec<NewRating>,
 }
 
@@ -256,14 +259,14 @@ pub struct GameEnd<'a> {
 /// last write (their first ply), the event version and the clocks after them, the draw
 /// offers standing (JSON: seat numbers), and the end if the game just ended.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Changes<'a> {
+pub struct Changes {
     pub first_ply: u32,
-    pub steps: &'a [String],
+    pub steps: Vec<String>,
     pub version: u64,
     /// JSON: each seat's time left in milliseconds, when timed.
-    pub clocks: Option<&'a str>,
-    pub offers: &'a str,
-    pub end: Option<GameEnd<'a>>,
+    pub clocks: Option<String>,
+    pub offers: String,
+    pub end: Option<GameEnd>,
 }
 
 /// A player's rating after a rated game.
@@ -285,11 +288,15 @@ pub struct FinishedGame {
     pub why: String,
 }
 
-/// The database: a pool of connections to SQLite or PostgreSQL.
+/// The database: a pool of connections to SQLite or PostgreSQL, and the task that
+/// writes the games' changes in groups ([`writer`]).
 #[derive(Clone, Debug)]
 pub struct Store {
     pool: AnyPool,
+    writes: tokio::sync::mpsc::Sender<writer::Job>,
 }
+
+mod writer;
 
 /// Milliseconds since 1970, for the rows' times.
 pub fn now_ms() -> i64 {
@@ -368,7 +375,8 @@ impl Store {
             .connect(url)
             .await
             .map_err(|e| opening(e.to_string()))?;
-        let store = Store { pool };
+        let writes = writer::start(pool.clone());
+        let store = Store { pool, writes };
         store.migrate().await?;
         Ok(store)
     }
@@ -514,62 +522,21 @@ impl Store {
         Ok(now)
     }
 
-    /// Stores a game's changes (see [`Changes`]) in one transaction: a server killed
-    /// at any moment restarts with all of them or none.
-    pub async fn save_game(&self, game: &str, changes: &Changes<'_>) -> Result<(), StoreError> {
-        let now = now_ms();
-        let mut tx = self.pool.begin().await.map_err(doing("storing a game"))?;
-        for (i, step) in changes.steps.iter().enumerate() {
-            sqlx::query("INSERT INTO moves (game_id, ply, step, at_ms) VALUES ($1, $2, $3, $4)")
-                .bind(game)
-                .bind(i64::from(changes.first_ply) + i as i64)
-                .bind(step)
-                .bind(now)
-                .execute(&mut *tx)
-                .await
-                .map_err(doing("storing a move"))?;
-        }
-        // A correspondence move's days count from `updated_ms`: only a move sets it.
-        let update = if changes.steps.is_empty() {
-            sqlx::query("UPDATE games SET version = $1, draw_offers = $2 WHERE id = $3")
-                .bind(changes.version as i64)
-                .bind(changes.offers)
-                .bind(game)
-        } else {
-            sqlx::query(
-                "UPDATE games SET version = $1, draw_offers = $2, clocks = $3, updated_ms = $4 \
-                 WHERE id = $5",
-            )
-            .bind(changes.version as i64)
-            .bind(changes.offers)
-            .bind(changes.clocks)
-            .bind(now)
-            .bind(game)
+    /// Stores a game's changes (see [`Changes`]) in one transaction (shared with other
+    /// games' changes that wait at the same moment): a server killed at any moment
+    /// restarts with all of them or none.
+    pub async fn save_game(&self, game: &str, changes: Changes) -> Result<(), StoreError> {
+        let (done, answer) = tokio::sync::oneshot::channel();
+        let job = writer::Job {
+            game: game.to_string(),
+            changes,
+            done,
         };
-        update
-            .execute(&mut *tx)
+        self.writes
+            .send(job)
             .await
-            .map_err(doing("storing a game"))?;
-        if let Some(end) = &changes.end {
-            sqlx::query(
-                "UPDATE games SET status = $1, result = $2, why = $3, pgn = $4, \
-                 updated_ms = $5 WHERE id = $6",
-            )
-            .bind(end.status)
-            .bind(end.result)
-            .bind(end.why)
-            .bind(end.pgn)
-            .bind(now)
-            .bind(game)
-            .execute(&mut *tx)
-            .await
-            .map_err(doing("finishing a game"))?;
-            for r in &end.ratings {
-                write_rating(&mut tx, r).await?;
-            }
-        }
-        tx.commit().await.map_err(doing("storing a game"))?;
-        Ok(())
+            .map_err(|_| StoreError::Closed)?;
+        answer.await.map_err(|_| StoreError::Closed)?
     }
 
     /// Every game still being played, with its steps in order (what a restart
