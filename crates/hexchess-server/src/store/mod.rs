@@ -375,7 +375,7 @@ impl Store {
             .connect(url)
             .await
             .map_err(|e| opening(e.to_string()))?;
-        let writes = writer::start(pool.clone());
+        let writes = writer::start(pool.clone(), if is_sqlite { 1 } else { 4 });
         let store = Store { pool, writes };
         store.migrate().await?;
         Ok(store)

@@ -1,4 +1,4 @@
-//! The games' changes, written by one task in groups: each transaction takes every
+//! The games' changes, written in groups: each transaction takes every
 //! change waiting when it starts (up to [`MAX_GROUP`]), so that under load a commit
 //! carries many moves instead of one.
 //!
@@ -10,8 +10,10 @@
 //! lock for all of them. A group that fails is written again one change at a time, so
 //! that each room learns of its own failure alone.
 
+use std::sync::Arc;
+
 use sqlx::AnyPool;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{Mutex, mpsc, oneshot};
 
 use super::{Changes, StoreError, doing, now_ms, write_rating};
 
@@ -29,23 +31,37 @@ pub struct Job {
     pub done: oneshot::Sender<Result<(), StoreError>>,
 }
 
-/// Starts the writer on `pool`; its mailbox.
-pub fn start(pool: AnyPool) -> mpsc::Sender<Job> {
+/// Starts `writers` writers on `pool` (one for SQLite, which writes one transaction at
+/// a time anyway; several for PostgreSQL, whose transactions on different games run
+/// side by side); their mailbox.
+pub fn start(pool: AnyPool, writers: usize) -> mpsc::Sender<Job> {
     let (tx, rx) = mpsc::channel(QUEUE);
-    tokio::spawn(run(pool, rx));
+    let rx = Arc::new(Mutex::new(rx));
+    for _ in 0..writers.max(1) {
+        tokio::spawn(run(pool.clone(), Arc::clone(&rx)));
+    }
     tx
 }
 
-async fn run(pool: AnyPool, mut jobs: mpsc::Receiver<Job>) {
-    let mut group = Vec::with_capacity(MAX_GROUP);
-    while let Some(first) = jobs.recv().await {
-        group.push(first);
-        while group.len() < MAX_GROUP {
-            match jobs.try_recv() {
-                Ok(job) => group.push(job),
-                Err(_) => break,
-            }
+/// The next group: the first change to come, and every one waiting behind it.
+async fn next_group(jobs: &Mutex<mpsc::Receiver<Job>>, group: &mut Vec<Job>) -> bool {
+    let mut jobs = jobs.lock().await;
+    let Some(first) = jobs.recv().await else {
+        return false;
+    };
+    group.push(first);
+    while group.len() < MAX_GROUP {
+        match jobs.try_recv() {
+            Ok(job) => group.push(job),
+            Err(_) => break,
         }
+    }
+    true
+}
+
+async fn run(pool: AnyPool, jobs: Arc<Mutex<mpsc::Receiver<Job>>>) {
+    let mut group = Vec::with_capacity(MAX_GROUP);
+    while next_group(&jobs, &mut group).await {
         if write(&pool, &group).await.is_ok() {
             for job in group.drain(..) {
                 let _ = job.done.send(Ok(()));
