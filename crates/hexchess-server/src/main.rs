@@ -19,7 +19,9 @@ use hexchess_server::store::{Store, shown_url, sqlite_url};
 #[command(
     name = "hexchess-server",
     version,
-    about = "The online server for every hex variant"
+    about = "The online server for every hex variant",
+    // A flag given twice takes its last value (a unit file's defaults, then yours).
+    args_override_self = true
 )]
 struct Cli {
     /// The address to listen on (port 0: any free port, logged).

@@ -580,3 +580,100 @@ async fn metrics_health_and_a_stop_that_closes_with_1012() {
     assert_eq!(a.wait_for("state").await.unwrap()["ply"], 2);
     assert_eq!(play(&mut a, &game, 2, "e4e5", 2).await["t"], "ack");
 }
+
+/// What one address and one player may hold: connections open at once, new anonymous
+/// players, games against the engine, games followed by one connection.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_address_and_a_player_hold_only_so_much() {
+    let server = Server::start_with(
+        &sqlite(),
+        &["--open-per-address", "4", "--new-players-per-address", "3"],
+    )
+    .await;
+    let url = server.url();
+    // Three new players from this address; the fourth hello must bring its secret.
+    let mut a = Client::hello(&url, None).await.unwrap();
+    let mut b = Client::hello(&url, None).await.unwrap();
+    let c = Client::hello(&url, None).await.unwrap();
+    let mut d = Client::connect(&url).await.unwrap();
+    d.send(&json!({"t": "hello", "protocol": 1})).await.unwrap();
+    let refused = d.recv().await.unwrap();
+    assert!(
+        refused["message"]
+            .as_str()
+            .unwrap()
+            .contains("too many new players from your address"),
+        "{refused}"
+    );
+    d.send(&json!({"t": "hello", "protocol": 1, "token": a.token}))
+        .await
+        .unwrap();
+    assert_eq!(
+        d.wait_for("welcome").await.unwrap()["player"],
+        json!(a.player)
+    );
+    // Four connections are open: a fifth is closed at once, saying why.
+    let mut e = Client::connect(&url).await.unwrap();
+    let closed = e.recv().await.unwrap_err();
+    assert!(
+        closed.contains("1008") && closed.contains("4 connections open from your address"),
+        "{closed}"
+    );
+    drop((c, e));
+
+    // Three games against the engine at once, not a fourth.
+    for i in 0..4 {
+        a.send(&json!({"t": "seek", "variant": "glinski", "engines": 1, "level": 1}))
+            .await
+            .unwrap();
+        let answer = a
+            .wait_until(|m| m["t"] == "started" || m["t"] == "error", "an answer")
+            .await
+            .unwrap();
+        assert_eq!(answer["t"] == "error", i == 3, "game {i}: {answer}");
+        if i == 3 {
+            assert!(
+                answer["message"]
+                    .as_str()
+                    .unwrap()
+                    .contains("3 games against the engine already"),
+                "{answer}"
+            );
+        }
+    }
+    // Fifty games followed by one connection, not fifty-one: b and a make 51 games by
+    // private challenges (10 open at a time), d (a's second connection) follows them.
+    // (Each connection sends under its 100 messages in 20 s.)
+    let mut games = Vec::new();
+    while games.len() < 51 {
+        for _ in 0..10.min(51 - games.len()) {
+            a.send(&json!({"t": "seek", "variant": "mccooey", "private": true}))
+                .await
+                .unwrap();
+            let code = a.wait_for("seek").await.unwrap()["code"]
+                .as_str()
+                .unwrap()
+                .to_string();
+            b.send(&json!({"t": "accept", "seek": code})).await.unwrap();
+            let started = b.wait_for("started").await.unwrap();
+            games.push(started["game"].as_str().unwrap().to_string());
+        }
+    }
+    for (i, game) in games.iter().enumerate() {
+        d.send(&json!({"t": "join", "game": game})).await.unwrap();
+        let answer = d
+            .wait_until(|m| m["t"] == "state" || m["t"] == "error", "an answer")
+            .await
+            .unwrap();
+        assert_eq!(answer["t"] == "error", i == 50, "join {i}: {answer}");
+        if i == 50 {
+            assert!(
+                answer["message"]
+                    .as_str()
+                    .unwrap()
+                    .contains("you follow 50 games already"),
+                "{answer}"
+            );
+        }
+    }
+}
