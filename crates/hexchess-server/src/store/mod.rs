@@ -289,7 +289,7 @@ pub struct FinishedGame {
 }
 
 /// The database: a pool of connections to SQLite or PostgreSQL, and the task that
-/// writes the games' changes in groups ([`writer`]).
+/// writes the games' changes in groups (`store/writer.rs`).
 #[derive(Clone, Debug)]
 pub struct Store {
     pool: AnyPool,
