@@ -1,15 +1,17 @@
-//! A client of the protocol, for the load tool, the engine bridge and the tests: a
-//! websocket that sends and receives JSON, and waits for a message of a type.
+//! A client of the protocol, for the load tool and the tests: a websocket that sends
+//! and receives the protocol's messages (`hexchess-protocol`), and waits for a message
+//! of a type. The tests also speak raw JSON through it, as a client in another
+//! language would, to hold the wire itself to docs/online.md.
 
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, connect_async};
 
-use crate::connection::PROTOCOL;
+use hexchess_protocol::{ClientMessage, FromServer, PROTOCOL, ServerMessage};
 
 /// One connection to a server.
 pub struct Client {
@@ -39,12 +41,55 @@ impl Client {
     pub async fn hello(url: &str, token: Option<&str>) -> Result<Client, String> {
         let mut client = Client::connect(url).await?;
         client
-            .send(&json!({ "t": "hello", "protocol": PROTOCOL, "token": token }))
+            .send_message(&ClientMessage::Hello {
+                protocol: PROTOCOL,
+                token: token.map(String::from),
+            })
             .await?;
-        let welcome = client.wait_for("welcome").await?;
-        client.token = welcome["token"].as_str().map(String::from);
-        client.player = welcome["player"].as_str().map(String::from);
+        let welcome = client
+            .wait_message(
+                |m| matches!(m, FromServer::Message(ServerMessage::Welcome(_))),
+                "welcome",
+            )
+            .await?;
+        if let FromServer::Message(ServerMessage::Welcome(w)) = welcome {
+            client.token = Some(w.token);
+            client.player = Some(w.player);
+        }
         Ok(client)
+    }
+
+    /// Sends a message of the protocol.
+    pub async fn send_message(&mut self, message: &ClientMessage) -> Result<(), String> {
+        self.send_text(message.to_text()).await
+    }
+
+    /// The next message of the server; `Err` when the connection closed (with its close
+    /// code when there was one), or for a text that is not a message of the protocol.
+    pub async fn recv_message(&mut self) -> Result<FromServer, String> {
+        let text = self.recv_text().await?;
+        FromServer::read(&text).map_err(|e| format!("{e}: {text}"))
+    }
+
+    /// Messages until one that `wanted` accepts, within [`WAIT`]; an `error` on the way
+    /// is returned as `Err`.
+    pub async fn wait_message(
+        &mut self,
+        wanted: impl Fn(&FromServer) -> bool,
+        what: &str,
+    ) -> Result<FromServer, String> {
+        let deadline = tokio::time::Instant::now() + WAIT;
+        loop {
+            let message = tokio::time::timeout_at(deadline, self.recv_message())
+                .await
+                .map_err(|_| format!("no '{what}' within {} s", WAIT.as_secs()))??;
+            if wanted(&message) {
+                return Ok(message);
+            }
+            if let FromServer::Message(ServerMessage::Error(e)) = &message {
+                return Err(format!("waiting for '{what}': {}", e.message));
+            }
+        }
     }
 
     pub async fn send(&mut self, message: &Value) -> Result<(), String> {
@@ -59,14 +104,18 @@ impl Client {
             .map_err(|e| format!("sending: {e}"))
     }
 
-    /// The next message (JSON text); `Err` when the connection closed, with the
+    /// The next message as raw JSON; `Err` when the connection closed, with the
     /// close code when there was one.
     pub async fn recv(&mut self) -> Result<Value, String> {
+        let text = self.recv_text().await?;
+        serde_json::from_str(&text).map_err(|e| format!("{e}: {text}"))
+    }
+
+    /// The next text frame.
+    async fn recv_text(&mut self) -> Result<String, String> {
         loop {
             match self.socket.next().await {
-                Some(Ok(Message::Text(text))) => {
-                    return serde_json::from_str(&text).map_err(|e| format!("{e}: {text}"));
-                }
+                Some(Ok(Message::Text(text))) => return Ok(text.to_string()),
                 Some(Ok(Message::Close(frame))) => {
                     return Err(match frame {
                         Some(f) => format!("closed {}: {}", u16::from(f.code), f.reason),

@@ -18,7 +18,7 @@ use std::time::Duration;
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use futures_util::stream::SplitSink;
 use futures_util::{SinkExt, StreamExt};
-use serde_json::{Value, json};
+use hexchess_protocol::{ErrorMessage, ServerMessage, Welcome};
 use tokio::time::Instant;
 
 use crate::hub::{ConnectionPlace, Hub, HubError, Identity, MAX_FOLLOWED};
@@ -29,7 +29,7 @@ use crate::rate::RateLimit;
 use crate::room::{Act, ConnId, RoomCommand};
 
 /// The protocol this server speaks (docs/online.md).
-pub const PROTOCOL: u32 = 1;
+pub use hexchess_protocol::PROTOCOL;
 
 /// The close code when the server stops (RFC 6455: service restart; a client comes
 /// back by itself).
@@ -220,16 +220,16 @@ impl Client {
         });
     }
 
-    fn send(&self, message: Value) {
-        self.out.send(message.to_string());
+    fn send(&self, message: ServerMessage) {
+        self.out.send(message.to_text());
     }
 
     fn error(&self, e: &MessageError) {
-        self.send(json!({ "t": "error", "message": e.to_string() }));
+        self.send(ServerMessage::error(e.to_string()));
     }
 
     fn refuse(&self, why: impl std::fmt::Display) {
-        self.send(json!({ "t": "error", "message": why.to_string() }));
+        self.send(ServerMessage::error(why.to_string()));
     }
 
     async fn handle(&mut self, message: ClientMessage, received: Instant) {
@@ -237,13 +237,13 @@ impl Client {
             return self.hello(*protocol, token.as_deref()).await;
         }
         if let ClientMessage::Ping = message {
-            return self.send(json!({ "t": "pong" }));
+            return self.send(ServerMessage::Pong);
         }
         let Some(me) = self.me.clone() else {
             return self.refuse("say hello first");
         };
         let hub = Arc::clone(&self.hub);
-        let answer: Result<Option<Value>, HubError> = match message {
+        let answer: Result<Option<ServerMessage>, HubError> = match message {
             ClientMessage::Hello { .. } | ClientMessage::Ping => Ok(None),
             ClientMessage::Register { name, password } => hub
                 .register(&me, &name, &password, self.from)
@@ -272,14 +272,15 @@ impl Client {
             ClientMessage::Accept { seek } => hub.accept(&me, &seek).await.map(|()| None),
             ClientMessage::Games => {
                 self.out
-                    .set_list(List::Games, hub.games_of(&me.id).to_string());
+                    .set_list(List::Games, hub.games_of(&me.id).to_text());
                 Ok(None)
             }
             ClientMessage::Ratings => hub.ratings_of(&me.id).await.map(Some),
             ClientMessage::Playing => {
-                let mut list = hub.games_in_play();
-                list["t"] = json!("playing");
-                self.out.set_list(List::Playing, list.to_string());
+                let playing = ServerMessage::Playing {
+                    games: hub.games_in_play().games,
+                };
+                self.out.set_list(List::Playing, playing.to_text());
                 Ok(None)
             }
             ClientMessage::Join { game, .. }
@@ -364,7 +365,12 @@ impl Client {
         }
     }
 
-    async fn act(&self, game: &str, me: &Identity, act: Act) -> Result<Option<Value>, HubError> {
+    async fn act(
+        &self,
+        game: &str,
+        me: &Identity,
+        act: Act,
+    ) -> Result<Option<ServerMessage>, HubError> {
         self.to_room(game, |out| RoomCommand::Act {
             who: me.id.clone(),
             act,
@@ -375,14 +381,14 @@ impl Client {
     }
 
     /// Hands a command to game `game`'s room (a join is given this connection's
-    /// number and remembered).
-    /// Whether the room took it.
+    /// number): whether the room took it.
     async fn to_room(&self, game: &str, command: impl FnOnce(Outbox) -> RoomCommand) -> bool {
         let Some(room) = self.hub.room(game) else {
-            self.send(json!({
-                "t": "error",
-                "game": game,
-                "message": format!("no game '{game}' in play (a finished game's record: /game/{game}.pgn)"),
+            self.send(ServerMessage::Error(ErrorMessage {
+                game: Some(game.to_string()),
+                message: format!(
+                    "no game '{game}' in play (a finished game's record: /game/{game}.pgn)"
+                ),
             }));
             return false;
         };
@@ -409,13 +415,12 @@ impl Client {
     }
 }
 
-fn welcome(who: &Identity) -> Value {
-    json!({
-        "t": "welcome",
-        "protocol": PROTOCOL,
-        "player": who.id.0,
-        "name": who.name,
-        "token": who.token,
-        "account": who.account,
+fn welcome(who: &Identity) -> ServerMessage {
+    ServerMessage::Welcome(Welcome {
+        protocol: PROTOCOL,
+        player: who.id.0.clone(),
+        name: who.name.clone(),
+        token: who.token.clone(),
+        account: who.account,
     })
 }

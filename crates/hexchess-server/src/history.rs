@@ -11,7 +11,7 @@
 use std::collections::VecDeque;
 
 use hexchess_core::Side;
-use serde_json::{Value, json};
+use hexchess_protocol::{FromServer, GameEvent, Hidden, Numbered};
 
 /// Who may see an event.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,14 +43,14 @@ impl Audience {
 struct Event {
     version: u64,
     audience: Audience,
-    body: Value,
+    body: GameEvent,
 }
 
-/// What a viewer is sent of one event: the event (its body with its version `v`), or
-/// only its version when it is not theirs to see.
+/// What a viewer is sent of one event: the event with its version, or only its version
+/// when it is not theirs to see.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Sent {
-    Event { version: u64, body: Value },
+    Event { version: u64, body: GameEvent },
     Skip { version: u64 },
 }
 
@@ -61,22 +61,19 @@ impl Sent {
         }
     }
 
-    /// The JSON a client receives: the body's fields and `v`, or `{"v": N}` alone.
-    pub fn to_json(&self) -> Value {
+    /// What a client of game `game` receives: the event with its game and version, or
+    /// those two alone.
+    pub fn to_message(&self, game: &str) -> FromServer {
         match self {
-            Sent::Skip { version } => json!({ "v": version }),
-            Sent::Event { version, body } => {
-                let mut out = match body {
-                    Value::Object(fields) => fields.clone(),
-                    other => {
-                        let mut m = serde_json::Map::new();
-                        m.insert("d".into(), other.clone());
-                        m
-                    }
-                };
-                out.insert("v".into(), json!(version));
-                Value::Object(out)
-            }
+            Sent::Skip { version } => FromServer::Hidden(Hidden {
+                game: game.to_string(),
+                v: *version,
+            }),
+            Sent::Event { version, body } => FromServer::Event(Numbered {
+                game: game.to_string(),
+                v: *version,
+                event: body.clone(),
+            }),
         }
     }
 }
@@ -122,7 +119,7 @@ impl EventLog {
     }
 
     /// Numbers and keeps an event; its version.
-    pub fn publish(&mut self, audience: Audience, body: Value) -> u64 {
+    pub fn publish(&mut self, audience: Audience, body: GameEvent) -> u64 {
         self.newest += 1;
         if self.kept.len() == self.capacity {
             self.kept.pop_front();
@@ -176,14 +173,18 @@ fn sent(e: &Event, viewer: Viewer) -> Sent {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use hexchess_protocol::RevealedStep;
+
+    fn offer(n: u64) -> GameEvent {
+        GameEvent::DrawOffer {
+            side: format!("seat {n}"),
+        }
+    }
 
     fn log_of(n: u64, capacity: usize) -> EventLog {
         let mut log = EventLog::starting_at(0, capacity);
         for i in 1..=n {
-            assert_eq!(
-                log.publish(Audience::Everyone, json!({ "t": "move", "n": i })),
-                i
-            );
+            assert_eq!(log.publish(Audience::Everyone, offer(i)), i);
         }
         log
     }
@@ -197,7 +198,14 @@ mod tests {
         };
         let versions: Vec<u64> = missed.iter().map(Sent::version).collect();
         assert_eq!(versions, [8, 9, 10]);
-        assert_eq!(missed[0].to_json(), json!({ "t": "move", "n": 8, "v": 8 }));
+        assert_eq!(
+            missed[0].to_message("g"),
+            FromServer::Event(Numbered {
+                game: "g".into(),
+                v: 8,
+                event: offer(8)
+            })
+        );
         // From the very start, while everything is kept.
         let CatchUp::Events(all) = log.since(0, Viewer::Spectator) else {
             panic!("events")
@@ -218,26 +226,32 @@ mod tests {
     #[test]
     fn a_hidden_deployment_reaches_its_seat_only_and_the_others_keep_count() {
         let mut log = EventLog::starting_at(0, 64);
-        log.publish(Audience::Everyone, json!({ "t": "start" }));
-        log.publish(
-            Audience::Seat(Side::White),
-            json!({ "t": "place", "cell": "f2" }),
-        );
-        log.publish(Audience::Everyone, json!({ "t": "placed", "by": "white" }));
+        log.publish(Audience::Everyone, offer(1));
+        let placed = GameEvent::Reveal {
+            steps: vec![RevealedStep {
+                ply: 0,
+                step: "K@f2".into(),
+            }],
+        };
+        log.publish(Audience::Seat(Side::White), placed.clone());
+        log.publish(Audience::Everyone, offer(3));
         let white = log.since(0, Viewer::Seat(Side::White));
         let black = log.since(0, Viewer::Seat(Side::Black));
         let watcher = log.since(0, Viewer::Spectator);
         let CatchUp::Events(w) = white else { panic!() };
         assert_eq!(
-            w[1].to_json(),
-            json!({ "t": "place", "cell": "f2", "v": 2 })
+            w[1],
+            Sent::Event {
+                version: 2,
+                body: placed
+            }
         );
         for other in [black, watcher] {
             let CatchUp::Events(o) = other else { panic!() };
             assert_eq!(o[1], Sent::Skip { version: 2 });
-            assert_eq!(o[1].to_json(), json!({ "v": 2 }));
+            assert_eq!(o[1].to_message("g").to_text(), r#"{"game":"g","v":2}"#);
             // Nothing of the hidden cell in anything sent.
-            let text: String = o.iter().map(|s| s.to_json().to_string()).collect();
+            let text: String = o.iter().map(|s| s.to_message("g").to_text()).collect();
             assert!(!text.contains("f2"), "{text}");
             let versions: Vec<u64> = o.iter().map(Sent::version).collect();
             assert_eq!(versions, [1, 2, 3], "no gap");
@@ -251,7 +265,7 @@ mod tests {
         // Nothing kept yet: a client that saw 41 is up to date, one that saw 40 resyncs.
         assert_eq!(log.since(41, Viewer::Spectator), CatchUp::UpToDate);
         assert_eq!(log.since(40, Viewer::Spectator), CatchUp::Resync);
-        assert_eq!(log.publish(Audience::Everyone, json!({ "t": "x" })), 42);
+        assert_eq!(log.publish(Audience::Everyone, offer(42)), 42);
         assert!(matches!(log.since(41, Viewer::Spectator), CatchUp::Events(e) if e.len() == 1));
     }
 }

@@ -8,7 +8,7 @@
 use std::time::Duration;
 
 use hexchess_core::{Cell, Game, GameOutcome, Phase, Setup, Side, Step, Termination};
-use serde_json::json;
+use hexchess_protocol::{BoardView, GameEvent, RevealedStep};
 
 use crate::clock::{Clock, Flagged, TimeControl};
 use crate::history::{Audience, CatchUp, EventLog, KEPT_EVENTS, Viewer};
@@ -245,16 +245,16 @@ impl HostedGame {
     /// The whole game as `who` may see it: every step (a hidden deployment of another
     /// seat as `null` before the reveal), the clocks, the status and the version the
     /// view is at. A client that joins, or resyncs, starts from this.
-    pub fn view_for(&self, who: Option<&PlayerId>, now: Duration) -> serde_json::Value {
+    pub fn view_for(&self, who: Option<&PlayerId>, now: Duration) -> BoardView {
         let viewer = self.viewer(who);
         let rules = self.game.position().rules();
-        let steps: Vec<_> = self
+        let steps = self
             .written
             .iter()
             .map(|(step, only)| match (only, viewer) {
-                (None, _) => json!(step),
-                (Some(side), Viewer::Seat(me)) if *side == me => json!(step),
-                _ => serde_json::Value::Null,
+                (None, _) => Some(step.clone()),
+                (Some(side), Viewer::Seat(me)) if *side == me => Some(step.clone()),
+                _ => None,
             })
             .collect();
         let (result, why) = match self.status {
@@ -263,32 +263,44 @@ impl HostedGame {
             Status::Aborted => (Some("*".to_string()), Some("aborted".to_string())),
         };
         let points = match self.status {
-            Status::Over(end) => Some(
-                self.game
-                    .sides()
-                    .map(|s| end.points(s).millis())
-                    .collect::<Vec<_>>(),
-            ),
+            Status::Over(end) => Some(self.points(end)),
             _ => None,
         };
-        json!({
-            "t": "state",
-            "variant": rules.id(),
-            "steps": steps,
-            "to_move": rules.side_name(self.game.side_to_move()),
-            "legal": self.legal_texts(),
-            "ply": self.ply(),
+        BoardView {
+            variant: rules.id().to_string(),
+            steps,
+            to_move: rules.side_name(self.game.side_to_move()).to_string(),
+            legal: self.legal_texts(),
+            ply: self.ply(),
             // While deployments are hidden: the position as this viewer may see it
             // (the hidden steps are `null` in `steps`).
-            "view_fen": self.view_fen(viewer),
-            "clocks_ms": self.clocks(now).map(|c| c.iter().map(|d| d.as_millis() as u64).collect::<Vec<_>>()),
-            "running": self.clock.as_ref().and_then(|c| c.running()).map(|s| rules.side_name(s)),
-            "draw_offers": self.draw_offers.iter().map(|s| rules.side_name(*s)).collect::<Vec<_>>(),
-            "result": result,
-            "why": why,
-            "points": points,
-            "v": self.log.version(),
-        })
+            view_fen: self.view_fen(viewer),
+            clocks_ms: self
+                .clocks(now)
+                .map(|c| c.iter().map(|d| d.as_millis() as u64).collect()),
+            running: self
+                .clock
+                .as_ref()
+                .and_then(|c| c.running())
+                .map(|s| rules.side_name(s).to_string()),
+            draw_offers: self
+                .draw_offers
+                .iter()
+                .map(|s| rules.side_name(*s).to_string())
+                .collect(),
+            result,
+            why,
+            points,
+            v: self.log.version(),
+        }
+    }
+
+    /// Each seat's points in thousandths (a third of a point is 333).
+    fn points(&self, end: GameOutcome) -> Vec<u32> {
+        self.game
+            .sides()
+            .map(|s| u32::from(end.points(s).millis()))
+            .collect()
     }
 
     pub fn status(&self) -> Status {
@@ -405,18 +417,16 @@ impl HostedGame {
         } else {
             Audience::Everyone
         };
-        self.log.publish(
-            audience,
-            json!({
-                "t": "step",
-                "ply": ply,
-                "side": self.game.position().rules().side_name(side),
-                "step": lan,
-                "left_ms": left.map(|d: Duration| d.as_millis() as u64),
-                "to_move": self.game.position().rules().side_name(self.game.side_to_move()),
-                "legal": self.legal_texts(),
-            }),
-        );
+        let rules = self.game.position().rules();
+        let event = GameEvent::Step {
+            ply,
+            side: rules.side_name(side).to_string(),
+            step: lan,
+            left_ms: left.map(|d: Duration| d.as_millis() as u64),
+            to_move: rules.side_name(self.game.side_to_move()).to_string(),
+            legal: self.legal_texts(),
+        };
+        self.log.publish(audience, event);
         if hidden && self.game.position().phase() != Phase::Setup {
             self.reveal();
         }
@@ -506,11 +516,14 @@ impl HostedGame {
             .filter(|(_, (_, only))| only.is_some())
             .map(|(ply, (step, only))| {
                 *only = None;
-                json!({ "ply": ply, "step": step })
+                RevealedStep {
+                    ply: ply as u32,
+                    step: step.clone(),
+                }
             })
             .collect();
         self.log
-            .publish(Audience::Everyone, json!({ "t": "reveal", "steps": steps }));
+            .publish(Audience::Everyone, GameEvent::Reveal { steps });
     }
 
     /// Whether a step is a hidden deployment's (Screen HexaChess: placements unseen
@@ -597,7 +610,9 @@ impl HostedGame {
             self.draw_offers.push(side);
             self.log.publish(
                 Audience::Everyone,
-                json!({ "t": "draw_offer", "side": self.game.position().rules().side_name(side) }),
+                GameEvent::DrawOffer {
+                    side: self.game.position().rules().side_name(side).to_string(),
+                },
             );
         }
         let all = self
@@ -700,14 +715,16 @@ impl HostedGame {
     fn finish(&mut self, status: Status) {
         self.status = status;
         let body = match status {
-            Status::Over(end) => json!({
-                "t": "end",
-                "result": end.result_text(),
-                "why": end.termination.to_string(),
-                // Each seat's points in thousandths (a third of a point is 333).
-                "points": self.game.sides().map(|s| end.points(s).millis()).collect::<Vec<_>>(),
-            }),
-            Status::Aborted => json!({ "t": "end", "result": "*", "why": "aborted" }),
+            Status::Over(end) => GameEvent::End {
+                result: end.result_text(),
+                why: end.termination.to_string(),
+                points: Some(self.points(end)),
+            },
+            Status::Aborted => GameEvent::End {
+                result: "*".into(),
+                why: "aborted".into(),
+                points: None,
+            },
             Status::Playing => return,
         };
         self.log.publish(Audience::Everyone, body);
@@ -947,7 +964,7 @@ mod tests {
         assert!(matches!(&own[0], Sent::Event { .. }), "{own:?}");
         for other in [seen_by(Some(&player("ben"))), seen_by(None)] {
             assert_eq!(other[0], Sent::Skip { version: 1 });
-            let text: String = other.iter().map(|s| s.to_json().to_string()).collect();
+            let text: String = other.iter().map(|s| s.to_message("g").to_text()).collect();
             assert!(!text.contains(&placement), "{text}");
         }
     }

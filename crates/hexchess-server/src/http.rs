@@ -343,7 +343,7 @@ fn client_address(peer: IpAddr, headers: &HeaderMap, behind_proxy: bool) -> IpAd
 async fn games(State(hub): State<Arc<Hub>>) -> Response {
     (
         [(header::CONTENT_TYPE, "application/json")],
-        hub.games_in_play().to_string(),
+        hub.games_in_play().to_text(),
     )
         .into_response()
 }

@@ -10,6 +10,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use hexchess_core::{Catalog, Game};
+use hexchess_protocol::{
+    GameInPlay, GamesInPlay, RatingLine, SeekListing, SeekReply, ServerMessage, Started, YourGame,
+};
 use rand::seq::SliceRandom;
 use serde_json::{Value, json};
 use tokio::sync::{Semaphore, mpsc, watch};
@@ -166,21 +169,28 @@ impl OpenSeek {
         self.seats.iter().filter(|s| s.is_none()).count()
     }
 
-    fn listing(&self) -> Value {
+    fn listing(&self) -> SeekListing {
         let owner = self.seats.iter().flatten().find_map(|s| match s {
             SeatHolder::Player { id, name } if *id == self.owner => Some(name.clone()),
             _ => None,
         });
-        json!({
-            "id": self.id,
-            "variant": self.request.variant,
-            "minutes": self.request.minutes,
-            "increment": self.request.increment,
-            "days": self.request.days,
-            "rated": self.request.rated,
-            "by": owner,
-            "seats": self.seats.len(),
-            "open": self.open_seats(),
+        SeekListing {
+            id: self.id.clone(),
+            variant: self.request.variant.clone(),
+            minutes: self.request.minutes,
+            increment: self.request.increment,
+            days: self.request.days,
+            rated: self.request.rated,
+            by: owner,
+            seats: self.seats.len() as u32,
+            open: self.open_seats() as u32,
+        }
+    }
+
+    fn reply(&self) -> ServerMessage {
+        ServerMessage::Seek(SeekReply {
+            id: self.id.clone(),
+            code: self.code.clone(),
         })
     }
 
@@ -641,8 +651,8 @@ impl Hub {
         }
     }
 
-    fn tell_player(&self, who: &PlayerId, message: &Value) {
-        let text = message.to_string();
+    fn tell_player(&self, who: &PlayerId, message: &ServerMessage) {
+        let text = message.to_text();
         if let Some(conns) = lock(&self.online).get(who) {
             for (_, out) in conns {
                 out.send(text.clone());
@@ -655,33 +665,37 @@ impl Hub {
     /// Follows the list of open seeks: sent now and on every change, as its newest
     /// state (a client that reads slowly skips the states in between).
     pub fn follow_lobby(&self, conn: ConnId, out: Outbox) {
-        out.set_list(List::Seeks, self.seek_list().to_string());
+        out.set_list(List::Seeks, self.seek_list().to_text());
         let mut lobby = lock(&self.lobby);
         lobby.retain(|(c, _)| *c != conn);
         lobby.push((conn, out));
     }
 
     /// The listed seeks, the oldest [`LISTED_SEEKS`] (challenges are not listed).
-    fn seek_list(&self) -> Value {
-        let seeks: Vec<Value> = lock(&self.seeks)
+    fn seek_list(&self) -> ServerMessage {
+        let seeks = lock(&self.seeks)
             .iter()
             .filter(|s| s.code.is_none())
             .take(LISTED_SEEKS)
             .map(OpenSeek::listing)
             .collect();
-        json!({ "t": "seeks", "seeks": seeks })
+        ServerMessage::Seeks { seeks }
     }
 
     fn announce_seeks(&self) {
-        let text = self.seek_list().to_string();
+        let text = self.seek_list().to_text();
         lock(&self.lobby).retain(|(_, out)| out.set_list(List::Seeks, text.clone()));
     }
 
     /// Offers a game; started at once when the engine takes every other seat. The
     /// seek's id (and a private challenge's code).
-    pub async fn seek(&self, who: &Identity, request: SeekRequest) -> Result<Value, HubError> {
+    pub async fn seek(
+        &self,
+        who: &Identity,
+        request: SeekRequest,
+    ) -> Result<ServerMessage, HubError> {
         let seek = self.make_seek(who, request)?;
-        let answer = json!({ "t": "seek", "id": seek.id, "code": seek.code });
+        let answer = seek.reply();
         if seek.open_seats() == 0 {
             self.start_game(seek).await?;
         } else {
@@ -802,7 +816,11 @@ impl Hub {
 
     /// Plays the oldest listed seek like `request` (variant, time, rating), or seeks
     /// one.
-    pub async fn quick(&self, who: &Identity, request: SeekRequest) -> Result<Value, HubError> {
+    pub async fn quick(
+        &self,
+        who: &Identity,
+        request: SeekRequest,
+    ) -> Result<ServerMessage, HubError> {
         let like = lock(&self.seeks)
             .iter()
             .find(|s| {
@@ -818,7 +836,7 @@ impl Hub {
         match like {
             Some(id) => {
                 self.accept(who, &id).await?;
-                Ok(json!({ "t": "seek", "id": id, "code": null }))
+                Ok(ServerMessage::Seek(SeekReply { id, code: None }))
             }
             None => self.seek(who, request).await,
         }
@@ -867,10 +885,12 @@ impl Hub {
         for (i, seat) in seats.iter().enumerate() {
             if let SeatHolder::Player { id: player, .. } = seat {
                 let side = rules.side_name(hexchess_core::Side::from_index(i));
-                self.tell_player(
-                    player,
-                    &json!({ "t": "started", "game": id, "variant": seek.request.variant, "side": side }),
-                );
+                let started = Started {
+                    game: id.clone(),
+                    variant: seek.request.variant.clone(),
+                    side: side.to_string(),
+                };
+                self.tell_player(player, &ServerMessage::Started(started));
             }
         }
         Ok(())
@@ -905,58 +925,59 @@ impl Hub {
     // ---- lists ----
 
     /// `who`'s games in progress, those on their turn first (the "your turn" list).
-    pub fn games_of(&self, who: &PlayerId) -> Value {
+    pub fn games_of(&self, who: &PlayerId) -> ServerMessage {
         let briefs = lock(&self.context.briefs);
         let mut games: Vec<(&String, &Brief)> = briefs
             .iter()
             .filter(|(_, b)| !b.over && b.players.iter().flatten().any(|p| p == who))
             .collect();
         games.sort_by_key(|(id, b)| (b.to_move.as_ref() != Some(who), (*id).clone()));
-        let list: Vec<Value> = games
+        let games = games
             .into_iter()
-            .map(|(id, b)| {
-                json!({
-                    "game": id,
-                    "variant": b.variant,
-                    "speed": b.speed,
-                    "names": b.names,
-                    "your_turn": b.to_move.as_ref() == Some(who),
-                })
+            .map(|(id, b)| YourGame {
+                game: id.clone(),
+                variant: b.variant.clone(),
+                speed: b.speed.clone(),
+                names: b.names.clone(),
+                your_turn: b.to_move.as_ref() == Some(who),
             })
             .collect();
-        json!({ "t": "games", "games": list })
+        ServerMessage::Games { games }
     }
 
     /// The games in play (for spectators), at most a hundred.
-    pub fn games_in_play(&self) -> Value {
+    pub fn games_in_play(&self) -> GamesInPlay {
         let briefs = lock(&self.context.briefs);
-        let list: Vec<Value> = briefs
+        let games = briefs
             .iter()
             .filter(|(_, b)| !b.over)
             .take(100)
-            .map(|(id, b)| json!({ "game": id, "variant": b.variant, "speed": b.speed, "names": b.names }))
+            .map(|(id, b)| GameInPlay {
+                game: id.clone(),
+                variant: b.variant.clone(),
+                speed: b.speed.clone(),
+                names: b.names.clone(),
+            })
             .collect();
-        json!({ "games": list })
+        GamesInPlay { games }
     }
 
     /// `who`'s ratings.
-    pub async fn ratings_of(&self, who: &PlayerId) -> Result<Value, HubError> {
-        let list: Vec<Value> = self
+    pub async fn ratings_of(&self, who: &PlayerId) -> Result<ServerMessage, HubError> {
+        let ratings = self
             .store
             .ratings_of(&who.0)
             .await?
             .into_iter()
-            .map(|(variant, speed, r, games)| {
-                json!({
-                    "variant": variant,
-                    "speed": speed,
-                    "rating": r.rating.round(),
-                    "deviation": r.deviation.round(),
-                    "games": games,
-                })
+            .map(|(variant, speed, r, games)| RatingLine {
+                variant,
+                speed,
+                rating: r.rating.round(),
+                deviation: r.deviation.round(),
+                games,
             })
             .collect();
-        Ok(json!({ "t": "ratings", "ratings": list }))
+        Ok(ServerMessage::Ratings { ratings })
     }
 }
 

@@ -16,7 +16,7 @@ use std::time::{Duration, SystemTime};
 
 use hexchess_core::record::GameRecord;
 use hexchess_core::{GameOutcome, Rules, Side};
-use serde_json::{Value, json};
+use hexchess_protocol::{Ack, ErrorMessage, FromServer, GameState, Joined, Refused, ServerMessage};
 use tokio::sync::{Semaphore, mpsc};
 use tokio::time::Instant;
 
@@ -210,7 +210,7 @@ struct StoredState {
 /// a refusal in its place when it could not be).
 struct Reply {
     out: Outbox,
-    answer: Value,
+    answer: ServerMessage,
     /// A move's `ack` (its refusal carries it too).
     ack: Option<u64>,
     /// A move's arrival, for the relay's time.
@@ -219,8 +219,13 @@ struct Reply {
 
 /// Sends one message to a follower; false when its outbox has ended (a connection
 /// that does not read is closed, and catches up when it joins again).
-fn send(out: &Outbox, message: &Value) -> bool {
-    out.send(message.to_string())
+fn send(out: &Outbox, message: &ServerMessage) -> bool {
+    out.send(message.to_text())
+}
+
+/// Sends one of the game's numbered messages to a follower, as [`send`].
+fn send_event(out: &Outbox, message: &FromServer) -> bool {
+    out.send(message.to_text())
 }
 
 impl Room {
@@ -347,7 +352,10 @@ impl Room {
             } => {
                 let now = self.context.now();
                 let answer = match self.hosted.play(&who, ply, &step, now, lag) {
-                    Ok(_) => json!({ "t": "ack", "game": self.facts.id, "ack": ack }),
+                    Ok(_) => ServerMessage::Ack(Ack {
+                        game: self.facts.id.clone(),
+                        ack,
+                    }),
                     Err(refusal) => self.refused(&who, Some(ack), &refusal),
                 };
                 let reply = Reply {
@@ -378,19 +386,13 @@ impl Room {
     }
 
     /// A refusal's message; a client out of step gets the whole game with it.
-    fn refused(&self, who: &PlayerId, ack: Option<u64>, refusal: &Refusal) -> Value {
-        let mut answer = json!({
-            "t": "refused",
-            "game": self.facts.id,
-            "why": refusal.to_string(),
-        });
-        if let Some(ack) = ack {
-            answer["ack"] = json!(ack);
-        }
-        if *refusal == Refusal::OutOfStep {
-            answer["state"] = self.view_for(Some(who));
-        }
-        answer
+    fn refused(&self, who: &PlayerId, ack: Option<u64>, refusal: &Refusal) -> ServerMessage {
+        ServerMessage::Refused(Box::new(Refused {
+            game: self.facts.id.clone(),
+            ack,
+            why: refusal.to_string(),
+            state: (*refusal == Refusal::OutOfStep).then(|| self.view_for(Some(who))),
+        }))
     }
 
     /// After anything that may have changed the game: what changed is stored, and only
@@ -415,14 +417,12 @@ impl Room {
                 self.thinking = None;
                 self.hold_until = Some(Instant::now() + RETRY_AFTER_STORE_FAILED);
                 if let Some(r) = reply {
-                    let mut answer = json!({
-                        "t": "refused",
-                        "game": self.facts.id,
-                        "why": "the server could not store this: send it again in a moment",
-                    });
-                    if let Some(ack) = r.ack {
-                        answer["ack"] = json!(ack);
-                    }
+                    let answer = ServerMessage::Refused(Box::new(Refused {
+                        game: self.facts.id.clone(),
+                        ack: r.ack,
+                        why: "the server could not store this: send it again in a moment".into(),
+                        state: None,
+                    }));
                     send(&r.out, &answer);
                 }
             }
@@ -453,7 +453,7 @@ impl Room {
         let new_steps = steps.len() as u64;
         let clocks = self.hosted.clocks(now).map(|c| {
             let ms: Vec<u64> = c.iter().map(|d| d.as_millis() as u64).collect();
-            json!(ms).to_string()
+            serde_json::to_string(&ms).unwrap_or_default()
         });
         let offer_seats = self.hosted.draw_offers();
         let end = if over && !self.stored.end {
@@ -466,7 +466,7 @@ impl Room {
             steps,
             version,
             clocks,
-            offers: json!(offer_seats).to_string(),
+            offers: serde_json::to_string(&offer_seats).unwrap_or_default(),
             end,
         };
         let started = Instant::now();
@@ -528,14 +528,11 @@ impl Room {
             })
             .count();
         if !seated && watching >= MAX_SPECTATORS {
-            send(
-                &out,
-                &json!({
-                    "t": "error",
-                    "game": self.facts.id,
-                    "message": format!("this game has {MAX_SPECTATORS} spectators, the most it takes"),
-                }),
-            );
+            let full = ErrorMessage {
+                game: Some(self.facts.id.clone()),
+                message: format!("this game has {MAX_SPECTATORS} spectators, the most it takes"),
+            };
+            send(&out, &ServerMessage::Error(full));
             return;
         }
         if let Some(who) = &who {
@@ -543,16 +540,19 @@ impl Room {
         }
         // A join is answered by the whole game, or by the events missed and then
         // `joined` (so a client knows it is in step even when it missed nothing).
-        let joined = json!({ "t": "joined", "game": self.facts.id, "v": self.hosted.version() });
+        let joined = ServerMessage::Joined(Joined {
+            game: self.facts.id.clone(),
+            v: self.hosted.version(),
+        });
         let sent = match seen.map(|v| self.hosted.catch_up(who.as_ref(), v)) {
             Some(CatchUp::UpToDate) => send(&out, &joined),
             Some(CatchUp::Events(events)) => {
                 events
                     .iter()
-                    .all(|e| send(&out, &self.event_json(e.to_json())))
+                    .all(|e| send_event(&out, &e.to_message(&self.facts.id)))
                     && send(&out, &joined)
             }
-            Some(CatchUp::Resync) | None => send(&out, &self.view_for(who.as_ref())),
+            Some(CatchUp::Resync) | None => send(&out, &self.state_for(who.as_ref())),
         };
         if sent {
             self.followers.push(Follower {
@@ -578,37 +578,31 @@ impl Room {
     }
 
     /// The whole game as `who` sees it, with the seats' names and the game's facts.
-    fn view_for(&self, who: Option<&PlayerId>) -> Value {
-        let mut view = self.hosted.view_for(who, self.context.now());
-        view["game"] = json!(self.facts.id);
-        view["rated"] = json!(self.facts.rated);
-        view["speed"] = json!(self.facts.speed);
-        view["deadline_ms"] = json!(self.move_deadline().and_then(|at| {
-            at.duration_since(SystemTime::UNIX_EPOCH)
-                .ok()
-                .map(|d| d.as_millis() as u64)
-        }));
-        view["names"] = json!(
-            self.facts
-                .seats
-                .iter()
-                .map(SeatHolder::name)
-                .collect::<Vec<_>>()
-        );
+    fn view_for(&self, who: Option<&PlayerId>) -> GameState {
         let rules = self.hosted.game().position().rules();
-        let mine: Vec<&str> = who
-            .map(|w| self.hosted.seats_of(w))
-            .unwrap_or_default()
-            .into_iter()
-            .map(|s| rules.side_name(s))
-            .collect();
-        view["you"] = json!(mine);
-        view
+        GameState {
+            game: self.facts.id.clone(),
+            rated: self.facts.rated,
+            speed: self.facts.speed.clone(),
+            deadline_ms: self.move_deadline().and_then(|at| {
+                at.duration_since(SystemTime::UNIX_EPOCH)
+                    .ok()
+                    .map(|d| d.as_millis() as u64)
+            }),
+            names: self.facts.seats.iter().map(SeatHolder::name).collect(),
+            you: who
+                .map(|w| self.hosted.seats_of(w))
+                .unwrap_or_default()
+                .into_iter()
+                .map(|s| rules.side_name(s).to_string())
+                .collect(),
+            board: self.hosted.view_for(who, self.context.now()),
+        }
     }
 
-    fn event_json(&self, mut event: Value) -> Value {
-        event["game"] = json!(self.facts.id);
-        event
+    /// The whole game as a `state` message.
+    fn state_for(&self, who: Option<&PlayerId>) -> ServerMessage {
+        ServerMessage::State(Box::new(self.view_for(who)))
     }
 
     fn send_news(&mut self) {
@@ -622,8 +616,8 @@ impl Room {
                 CatchUp::UpToDate => true,
                 CatchUp::Events(events) => events
                     .iter()
-                    .all(|e| send(&f.out, &self.event_json(e.to_json()))),
-                CatchUp::Resync => send(&f.out, &self.view_for(f.who.as_ref())),
+                    .all(|e| send_event(&f.out, &e.to_message(&self.facts.id))),
+                CatchUp::Resync => send(&f.out, &self.state_for(f.who.as_ref())),
             };
             if !ok {
                 gone.push(i);

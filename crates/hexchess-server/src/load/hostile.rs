@@ -10,6 +10,7 @@ use tokio::time::Instant;
 
 use super::LoadArgs;
 use crate::client::Client;
+use hexchess_protocol::{ClientMessage, FromServer, SeekRequest, ServerMessage};
 
 /// Runs the hostile connections `args` asks for until `deadline`; what they met, as
 /// JSON (`null` when it asked for none).
@@ -20,7 +21,7 @@ pub async fn run(args: LoadArgs, deadline: Instant) -> Value {
     let mut sleepers = Vec::new();
     for _ in 0..args.sleepers {
         if let Ok(mut c) = Client::hello(&args.url, None).await
-            && c.send(&json!({"t": "lobby"})).await.is_ok()
+            && c.send_message(&ClientMessage::Lobby).await.is_ok()
         {
             sleepers.push(c); // never read again
         }
@@ -89,18 +90,23 @@ async fn flood(url: String, i: usize, deadline: Instant) -> Answers {
     while Instant::now() < deadline {
         let window = Instant::now() + Duration::from_millis(20_500);
         let name = format!("nobody{}", i % 3);
-        let login = json!({"t": "login", "name": name, "password": "not the password"});
+        let login = ClientMessage::Login {
+            name,
+            password: "not the password".into(),
+        };
         for _ in 0..BURST {
-            if c.send(&login).await.is_err() {
+            if c.send_message(&login).await.is_err() {
                 return answers;
             }
         }
         for _ in 0..BURST {
-            let Ok(Ok(answer)) = tokio::time::timeout_at(deadline, c.wait_for("error")).await
+            let error = |m: &FromServer| matches!(m, FromServer::Message(ServerMessage::Error(_)));
+            let Ok(Ok(FromServer::Message(ServerMessage::Error(answer)))) =
+                tokio::time::timeout_at(deadline, c.wait_message(error, "error")).await
             else {
                 return answers;
             };
-            let said = answer["message"].as_str().unwrap_or_default();
+            let said = answer.message.as_str();
             if said.contains("no account with that name") {
                 answers.checked += 1;
             } else if said.contains("too many sign-ins") {
@@ -130,20 +136,28 @@ async fn seek(url: String, deadline: Instant) -> Answers {
     while Instant::now() < deadline {
         if mine.len() == 10
             && let Some(id) = mine.pop_front()
-            && c.send(&json!({"t": "cancel", "seek": id})).await.is_err()
+            && c.send_message(&ClientMessage::Cancel { seek: id })
+                .await
+                .is_err()
         {
             break;
         }
-        let seek = json!({"t": "seek", "variant": "mccooey", "minutes": 5, "increment": 3});
-        if c.send(&seek).await.is_err() {
+        let seek = ClientMessage::Seek(SeekRequest {
+            variant: "mccooey".into(),
+            minutes: Some(5),
+            increment: 3,
+            ..SeekRequest::default()
+        });
+        if c.send_message(&seek).await.is_err() {
             break;
         }
-        match c.wait_for("seek").await {
-            Ok(answer) => {
+        let reply = |m: &FromServer| matches!(m, FromServer::Message(ServerMessage::Seek(_)));
+        match c.wait_message(reply, "seek").await {
+            Ok(FromServer::Message(ServerMessage::Seek(answer))) => {
                 answers.seeks += 1;
-                mine.push_back(answer["id"].as_str().unwrap_or_default().to_string());
+                mine.push_back(answer.id);
             }
-            Err(_) => break,
+            _ => break,
         }
         tokio::time::sleep(Duration::from_millis(420)).await;
     }

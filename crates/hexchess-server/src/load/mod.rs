@@ -18,10 +18,13 @@ use std::time::Duration;
 use clap::Args;
 use hexchess_core::{Catalog, Game, Rules};
 use rand::Rng;
-use serde_json::{Value, json};
+use serde_json::json;
 use tokio::time::Instant;
 
 use crate::client::Client;
+use hexchess_protocol::{
+    Ack, ClientMessage, FromServer, GameEvent, GameState, Numbered, SeekRequest, ServerMessage,
+};
 
 mod hostile;
 
@@ -255,9 +258,9 @@ impl Player {
         })
     }
 
-    async fn send(&mut self, message: &Value) {
+    async fn send(&mut self, message: &ClientMessage) {
         if let Some(c) = self.client.as_mut()
-            && c.send(message).await.is_err()
+            && c.send_message(message).await.is_err()
         {
             self.lost();
         }
@@ -269,9 +272,9 @@ impl Player {
     }
 }
 
-async fn recv(player: &mut Option<Client>) -> Result<Value, String> {
+async fn recv(player: &mut Option<Client>) -> Result<FromServer, String> {
     match player.as_mut() {
-        Some(c) => c.recv().await,
+        Some(c) => c.recv_message().await,
         None => std::future::pending().await,
     }
 }
@@ -350,21 +353,44 @@ impl Pair {
         let (Some(ca), Some(cb)) = (a.client.as_mut(), b.client.as_mut()) else {
             return Err("a player is away".into());
         };
-        ca.send(
-            &json!({"t": "seek", "variant": self.args.variant, "side": "white", "private": true}),
-        )
-        .await?;
-        let code = ca.wait_for("seek").await?["code"]
-            .as_str()
-            .unwrap_or_default()
-            .to_string();
-        cb.send(&json!({"t": "accept", "seek": code})).await?;
-        let started = ca.wait_for("started").await?;
-        cb.wait_for("started").await?;
-        self.game = started["game"].as_str().unwrap_or_default().to_string();
+        let seek = SeekRequest {
+            variant: self.args.variant.clone(),
+            side: Some("white".into()),
+            private: true,
+            ..SeekRequest::default()
+        };
+        ca.send_message(&ClientMessage::Seek(seek)).await?;
+        let FromServer::Message(ServerMessage::Seek(reply)) = ca
+            .wait_message(
+                |m| matches!(m, FromServer::Message(ServerMessage::Seek(_))),
+                "seek",
+            )
+            .await?
+        else {
+            return Err("no seek".into());
+        };
+        let code = reply.code.unwrap_or_default();
+        cb.send_message(&ClientMessage::Accept { seek: code })
+            .await?;
+        let started = |m: &FromServer| matches!(m, FromServer::Message(ServerMessage::Started(_)));
+        let FromServer::Message(ServerMessage::Started(started_a)) =
+            ca.wait_message(started, "started").await?
+        else {
+            return Err("no start".into());
+        };
+        cb.wait_message(started, "started").await?;
+        self.game = started_a.game;
         for c in [&mut *ca, &mut *cb] {
-            c.send(&json!({"t": "join", "game": self.game})).await?;
-            c.wait_for("state").await?;
+            c.send_message(&ClientMessage::Join {
+                game: self.game.clone(),
+                seen: None,
+            })
+            .await?;
+            c.wait_message(
+                |m| matches!(m, FromServer::Message(ServerMessage::State(_))),
+                "state",
+            )
+            .await?;
         }
         self.replica = Game::new(Arc::clone(&self.rules));
         self.texts.clear();
@@ -425,27 +451,36 @@ impl Pair {
                 continue;
             };
             note(&self.stats, |s| s.reconnects += 1);
-            let join = json!({"t": "join", "game": self.game, "seen": p.seen});
-            if client.send(&join).await.is_ok() {
+            let join = ClientMessage::Join {
+                game: self.game.clone(),
+                seen: Some(p.seen),
+            };
+            if client.send_message(&join).await.is_ok() {
                 p.client = Some(client);
             }
         }
     }
 
-    async fn received(&mut self, i: usize, message: Result<Value, String>) {
+    async fn received(&mut self, i: usize, message: Result<FromServer, String>) {
         let message = match message {
             Ok(m) => m,
             Err(_) => return self.players[i].lost(),
         };
-        if let Some(v) = message["v"].as_u64() {
+        if let Some(v) = message.version() {
             self.players[i].seen = self.players[i].seen.max(v);
         }
-        match message["t"].as_str().unwrap_or_default() {
-            "step" => self.step_seen(i, &message),
-            "state" => self.resync(i, &message).await,
-            "joined" => self.back_in_step(i).await,
-            "ack" => {
-                let ack = message["ack"].as_u64().unwrap_or(0);
+        match message {
+            FromServer::Event(Numbered {
+                event: GameEvent::Step { ply, step, .. },
+                ..
+            }) => self.step_seen(i, ply, step),
+            FromServer::Event(Numbered {
+                event: GameEvent::End { .. },
+                ..
+            }) => self.over = true,
+            FromServer::Message(ServerMessage::State(state)) => self.resync(i, &state).await,
+            FromServer::Message(ServerMessage::Joined(_)) => self.back_in_step(i).await,
+            FromServer::Message(ServerMessage::Ack(Ack { ack, .. })) => {
                 let p = &mut self.players[i];
                 if p.must_refuse.remove(&ack) {
                     note(&self.stats, |s| s.illegal_accepted += 1);
@@ -454,23 +489,25 @@ impl Pair {
                     p.pending = None;
                 }
             }
-            "refused" => {
-                let ack = message["ack"].as_u64().unwrap_or(0);
+            FromServer::Message(ServerMessage::Refused(refused)) => {
+                let ack = refused.ack.unwrap_or(0);
                 if !self.players[i].must_refuse.remove(&ack) {
-                    note(&self.stats, |s| s.error(format!("refused: {message}")));
+                    note(&self.stats, |s| {
+                        s.error(format!("refused: {}", refused.why))
+                    });
                 }
             }
-            "end" => self.over = true,
-            "error" => note(&self.stats, |s| s.error(format!("error: {message}"))),
+            FromServer::Message(ServerMessage::Error(e)) => {
+                note(&self.stats, |s| s.error(format!("error: {}", e.message)))
+            }
             _ => {}
         }
     }
 
     /// A step event: played on the replica (by whichever player hears of it first),
     /// timed when the opponent receives it, and the opponent's answer planned.
-    fn step_seen(&mut self, i: usize, message: &Value) {
-        let ply = message["ply"].as_u64().unwrap_or(u64::MAX) as usize;
-        let text = message["step"].as_str().unwrap_or_default().to_string();
+    fn step_seen(&mut self, i: usize, ply: u32, text: String) {
+        let ply = ply as usize;
         if ply < self.texts.len() {
             if self.texts[ply] != text {
                 note(&self.stats, |s| {
@@ -510,15 +547,8 @@ impl Pair {
     }
 
     /// The whole game (after a gap): the replica rebuilt from it.
-    async fn resync(&mut self, i: usize, state: &Value) {
-        let steps: Vec<String> = state["steps"]
-            .as_array()
-            .map(|a| {
-                a.iter()
-                    .filter_map(|s| s.as_str().map(String::from))
-                    .collect()
-            })
-            .unwrap_or_default();
+    async fn resync(&mut self, i: usize, state: &GameState) {
+        let steps: Vec<String> = state.board.steps.iter().flatten().cloned().collect();
         if steps.len() >= self.texts.len() && steps[..self.texts.len()] == self.texts[..] {
             let mut replica = Game::new(Arc::clone(&self.rules));
             for s in &steps {
@@ -531,7 +561,7 @@ impl Pair {
         } else {
             self.stats.lock().map(|mut s| s.mismatches += 1).ok();
         }
-        if state["result"] != Value::Null {
+        if state.board.result.is_some() {
             self.over = true;
         }
         self.back_in_step(i).await;
@@ -545,8 +575,7 @@ impl Pair {
             note(&self.stats, |s| s.rejoin_ms.push(ms));
         }
         if let Some((ply, step, ack)) = self.players[i].pending.clone() {
-            let message =
-                json!({"t": "move", "game": self.game, "ply": ply, "step": step, "ack": ack});
+            let message = self.move_message(ply, step, ack);
             self.players[i].send(&message).await;
         }
         let on_move = self.texts.len() % 2;
@@ -586,8 +615,13 @@ impl Pair {
             let p = &mut self.players[who];
             p.acks += 1;
             p.must_refuse.insert(p.acks);
-            let message =
-                json!({"t": "move", "game": self.game, "ply": ply, "step": wrong, "ack": p.acks});
+            let message = ClientMessage::Move {
+                game: self.game.clone(),
+                ply,
+                step: wrong,
+                ack: p.acks,
+                lag_ms: None,
+            };
             p.send(&message).await;
             note(&self.stats, |s| s.illegal_sent += 1);
         }
@@ -595,9 +629,24 @@ impl Pair {
         p.acks += 1;
         p.pending = Some((ply, text.clone(), p.acks));
         self.sent_at.insert(ply, Instant::now());
-        let message =
-            json!({"t": "move", "game": self.game, "ply": ply, "step": text, "ack": p.acks});
+        let message = ClientMessage::Move {
+            game: self.game.clone(),
+            ply,
+            step: text,
+            ack: p.acks,
+            lag_ms: None,
+        };
         p.send(&message).await;
+    }
+
+    fn move_message(&self, ply: u32, step: String, ack: u64) -> ClientMessage {
+        ClientMessage::Move {
+            game: self.game.clone(),
+            ply,
+            step,
+            ack,
+            lag_ms: None,
+        }
     }
 
     /// The game as the server holds it against what the players saw.
@@ -605,17 +654,24 @@ impl Pair {
         let Some(c) = self.players[0].client.as_mut() else {
             return;
         };
-        let Ok(()) = c.send(&json!({"t": "join", "game": self.game})).await else {
+        let join = ClientMessage::Join {
+            game: self.game.clone(),
+            seen: None,
+        };
+        let Ok(()) = c.send_message(&join).await else {
             return;
         };
         let game = self.game.clone();
-        let Ok(state) = c
-            .wait_until(|m| m["t"] == "state" && m["game"] == game.as_str(), "state")
+        let Ok(FromServer::Message(ServerMessage::State(state))) = c
+            .wait_message(
+                |m| matches!(m, FromServer::Message(ServerMessage::State(s)) if s.game == game),
+                "state",
+            )
             .await
         else {
             return;
         };
-        let steps: Vec<String> = serde_json::from_value(state["steps"].clone()).unwrap_or_default();
+        let steps: Vec<String> = state.board.steps.iter().flatten().cloned().collect();
         // The last move may have been in flight when the run ended: the server may
         // hold one more, never fewer, never others.
         let same = steps.len() >= self.texts.len()
@@ -627,9 +683,12 @@ impl Pair {
                 s.mismatches += 1;
             }
         });
-        if state["result"] == Value::Null {
+        if state.board.result.is_none() {
             // Leave it resigned, so the server's list of games in play stays short.
-            let _ = c.send(&json!({"t": "resign", "game": self.game})).await;
+            let resign = ClientMessage::Resign {
+                game: self.game.clone(),
+            };
+            let _ = c.send_message(&resign).await;
         }
     }
 }

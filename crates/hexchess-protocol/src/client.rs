@@ -1,0 +1,249 @@
+//! What a client sends: JSON objects with a type `t`, each at most
+//! [`MAX_MESSAGE_BYTES`], read with errors that say what is wrong (and where), never a
+//! panic. A move names the ply it is for (how many steps the game had played before
+//! it), so that a move sent again after a lost acknowledgement is recognised and
+//! acknowledged again, never played twice.
+
+use std::fmt;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// The largest message a client may send (lila-ws refuses frames over 8 KiB; a move
+/// is some tens of bytes).
+pub const MAX_MESSAGE_BYTES: usize = 8192;
+
+/// A client's message.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "t", rename_all = "snake_case")]
+pub enum ClientMessage {
+    /// The first message: who the client is (an anonymous secret, or none for a new
+    /// anonymous player), and the protocol version it speaks.
+    Hello {
+        protocol: u32,
+        #[serde(default)]
+        token: Option<String>,
+    },
+    /// Make this anonymous player an account: a name and a password.
+    Register {
+        name: String,
+        password: String,
+    },
+    /// Sign in to an account (a new secret for this client).
+    Login {
+        name: String,
+        password: String,
+    },
+    /// Follow the list of open seeks.
+    Lobby,
+    /// Offer a game.
+    Seek(SeekRequest),
+    /// Withdraw one's seek.
+    Cancel {
+        seek: String,
+    },
+    /// Take a seat in a seek (by its id, or a private challenge's code).
+    Accept {
+        seek: String,
+    },
+    /// Play the first compatible seek, or seek one like it.
+    Quick(SeekRequest),
+    /// Follow a game, as a seat's player or a spectator, from the last event version
+    /// seen (none: the whole game).
+    Join {
+        game: String,
+        #[serde(default)]
+        seen: Option<u64>,
+    },
+    /// Stop following a game (a player leaving on purpose).
+    Leave {
+        game: String,
+    },
+    /// One step of a turn (a move, a removal, a swap, or `--` to end a turn of two
+    /// moves after one), for the ply it names; `ack` is the client's number for it.
+    Move {
+        game: String,
+        ply: u32,
+        step: String,
+        ack: u64,
+        /// The client's own measure of its lag, in milliseconds.
+        #[serde(default)]
+        lag_ms: Option<u32>,
+    },
+    Resign {
+        game: String,
+    },
+    /// Offer a draw, or accept one on the table.
+    Draw {
+        game: String,
+    },
+    /// Call the game off before every side has moved.
+    Abort {
+        game: String,
+    },
+    /// Claim the game from a player who stays away.
+    Claim {
+        game: String,
+    },
+    /// The player's games in progress, those on their turn first.
+    Games,
+    /// The player's ratings.
+    Ratings,
+    /// The games in play, to watch.
+    Playing,
+    Ping,
+}
+
+/// A game offered: its variant and time, rated or casual, which side the seeker
+/// takes, and which seats the server's engine fills.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct SeekRequest {
+    pub variant: String,
+    /// Minutes each on the clock (with `increment`), or none with `days`.
+    #[serde(default)]
+    pub minutes: Option<u32>,
+    #[serde(default)]
+    pub increment: u32,
+    /// Correspondence: days per move.
+    #[serde(default)]
+    pub days: Option<u32>,
+    #[serde(default)]
+    pub rated: bool,
+    /// The seeker's side by name (`white`, `black`, ...), or none for any.
+    #[serde(default)]
+    pub side: Option<String>,
+    /// A private challenge: not listed; the server answers with a code to share.
+    #[serde(default)]
+    pub private: bool,
+    /// How many of the other seats the built-in engine takes, at `level`.
+    #[serde(default)]
+    pub engines: u32,
+    #[serde(default)]
+    pub level: Option<u8>,
+}
+
+/// Why a message was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MessageError {
+    TooLong {
+        bytes: usize,
+    },
+    NotText,
+    /// A binary frame: every message is JSON text.
+    Binary,
+    /// Not JSON: what is wrong, and where.
+    NotJson {
+        line: usize,
+        column: usize,
+        what: String,
+    },
+    /// JSON, but not a message: an unknown type, a field missing or of the wrong kind.
+    NotAMessage(String),
+}
+
+impl fmt::Display for MessageError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MessageError::TooLong { bytes } => write!(
+                f,
+                "message of {bytes} bytes; at most {MAX_MESSAGE_BYTES} are read"
+            ),
+            MessageError::NotText => f.write_str("message is not UTF-8 text"),
+            MessageError::Binary => {
+                f.write_str("a binary frame: every message is JSON in a text frame")
+            }
+            MessageError::NotJson { line, column, what } => {
+                write!(f, "not JSON: line {line}, column {column}: {what}")
+            }
+            MessageError::NotAMessage(what) => write!(f, "not a message: {what}"),
+        }
+    }
+}
+
+impl std::error::Error for MessageError {}
+
+impl ClientMessage {
+    /// Reads one message from a websocket frame's bytes.
+    pub fn read(bytes: &[u8]) -> Result<ClientMessage, MessageError> {
+        if bytes.len() > MAX_MESSAGE_BYTES {
+            return Err(MessageError::TooLong { bytes: bytes.len() });
+        }
+        let text = std::str::from_utf8(bytes).map_err(|_| MessageError::NotText)?;
+        // In two steps: the syntax first, whose errors have a place (a tagged enum's
+        // own errors come without one).
+        let value: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| MessageError::NotJson {
+                line: e.line(),
+                column: e.column(),
+                what: e.to_string(),
+            })?;
+        ClientMessage::deserialize(value).map_err(|e| MessageError::NotAMessage(e.to_string()))
+    }
+}
+
+impl ClientMessage {
+    /// The message as the wire carries it.
+    pub fn to_text(&self) -> String {
+        crate::server::to_text(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_are_read_by_their_type() {
+        assert_eq!(
+            ClientMessage::read(br#"{"t":"move","game":"ab12","ply":4,"step":"f5f6","ack":7}"#),
+            Ok(ClientMessage::Move {
+                game: "ab12".into(),
+                ply: 4,
+                step: "f5f6".into(),
+                ack: 7,
+                lag_ms: None,
+            })
+        );
+        assert_eq!(
+            ClientMessage::read(br#"{"t":"ping"}"#),
+            Ok(ClientMessage::Ping)
+        );
+        assert_eq!(
+            ClientMessage::read(br#"{"t":"join","game":"ab12","seen":41}"#),
+            Ok(ClientMessage::Join {
+                game: "ab12".into(),
+                seen: Some(41),
+            })
+        );
+    }
+
+    #[test]
+    fn a_bad_message_is_refused_with_what_and_where() {
+        let long = vec![b' '; MAX_MESSAGE_BYTES + 1];
+        assert_eq!(
+            ClientMessage::read(&long),
+            Err(MessageError::TooLong {
+                bytes: MAX_MESSAGE_BYTES + 1
+            })
+        );
+        assert_eq!(ClientMessage::read(b"\xff\xfe"), Err(MessageError::NotText));
+        for (bad, said) in [
+            ("{\"t\":\"move\",\n\"ply\": four}", "line 2, column 9"),
+            (
+                r#"{"t":"move","game":"x","ply":"four","step":"a","ack":1}"#,
+                "invalid type",
+            ),
+            (r#"{"t":"move","game":"x","ply":4}"#, "missing field"),
+            (r#"{"t":"castle"}"#, "unknown variant `castle`"),
+            (
+                r#"{"t":"move","game":"x","ply":-1,"step":"a","ack":1}"#,
+                "-1",
+            ),
+            (r#"[1,2]"#, "not a message"),
+            ("", "EOF"),
+        ] {
+            let e = ClientMessage::read(bad.as_bytes()).unwrap_err();
+            assert!(e.to_string().contains(said), "{bad}: {e}");
+        }
+    }
+}

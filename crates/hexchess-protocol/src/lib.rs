@@ -1,0 +1,36 @@
+//! The online protocol (docs/online.md), both directions, as types: what a client
+//! sends ([`ClientMessage`]) and what the server sends ([`FromServer`]: a reply or a list
+//! [`ServerMessage`], a numbered game event [`Numbered`], or an event hidden from this
+//! client [`Hidden`]). The server, the game (on the desktop and in a browser), the
+//! engine bridge and the load tool all read and write the wire through these types, so
+//! a field renamed here is renamed everywhere, or the build fails.
+//!
+//! Every message is one JSON object in a websocket text frame, its type in `t`. Unknown
+//! fields are ignored when reading, so a newer peer still speaks to an older one. The
+//! JSON Schema of both directions, for clients in other languages, is generated from
+//! these types ([`schema`]) and shipped as `docs/protocol.schema.json`.
+
+mod client;
+mod server;
+
+pub use client::{ClientMessage, MAX_MESSAGE_BYTES, MessageError, SeekRequest};
+pub use server::{
+    Ack, BoardView, ErrorMessage, FromServer, GameEvent, GameInPlay, GameState, GamesInPlay,
+    Hidden, Joined, Numbered, RatingLine, Refused, RevealedStep, SeekListing, SeekReply,
+    ServerMessage, Started, Welcome, YourGame,
+};
+
+/// The protocol's version, said in `hello` and `welcome`.
+pub const PROTOCOL: u32 = 1;
+
+/// The JSON Schema of both directions (draft 2020-12): `{"client": ..., "server": ...}`,
+/// each a schema of every message that way.
+pub fn schema() -> serde_json::Value {
+    let client = schemars::schema_for!(ClientMessage);
+    let server = schemars::schema_for!(FromServer);
+    serde_json::json!({
+        "$comment": "hexchess online protocol, version 1: generated from crates/hexchess-protocol (docs/online.md); do not edit",
+        "client": client,
+        "server": server,
+    })
+}

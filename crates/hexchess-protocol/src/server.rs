@@ -1,0 +1,375 @@
+//! What the server sends. Three kinds of message reach a client:
+//!
+//! - [`ServerMessage`]: a reply (`welcome`, `seek`, `ack`, `refused`, the whole game as
+//!   `state` ...) or a list (`seeks`, `games`, `playing`, `ratings`), its type in `t`;
+//! - [`Numbered`]: one of a game's events (`step`, `reveal`, `draw_offer`, `end`), with
+//!   the game's id and its version `v`, one more than the event before;
+//! - [`Hidden`]: an event this client may not see (another side's hidden deployment in
+//!   Screen HexaChess): only the game and the version, so that no number is missed.
+//!
+//! [`FromServer`] reads any of them.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// A value as JSON text. The protocol's types have string keys and no floats that are
+/// not numbers, so writing cannot fail; should it ever, the text is an `error` message
+/// saying so rather than a panic.
+pub(crate) fn to_text<T: Serialize>(value: &T) -> String {
+    serde_json::to_string(value).unwrap_or_else(|e| {
+        let said = serde_json::to_string(&format!("a message could not be written: {e}"))
+            .unwrap_or_default();
+        format!("{{\"t\":\"error\",\"message\":{said}}}")
+    })
+}
+
+/// A reply or a list, its type in `t`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "t", rename_all = "snake_case")]
+pub enum ServerMessage {
+    /// The answer to `hello`, `register` and `login`: who this connection speaks for.
+    Welcome(Welcome),
+    /// A message refused, or not understood.
+    Error(ErrorMessage),
+    /// The answer to `ping`.
+    Pong,
+    /// The lobby's open seeks (the oldest 200), now and on every change, as the list's
+    /// newest state.
+    Seeks { seeks: Vec<SeekListing> },
+    /// The answer to `seek` or `quick`: the seek's id, and a private challenge's code.
+    Seek(SeekReply),
+    /// A game of yours started (it may come before the `seek` answer).
+    Started(Started),
+    /// Your games in play, those on your turn first.
+    Games { games: Vec<YourGame> },
+    /// The games in play, to watch (at most 100).
+    Playing { games: Vec<GameInPlay> },
+    /// Your ratings, per variant and speed.
+    Ratings { ratings: Vec<RatingLine> },
+    /// The whole game as you may see it (the answer to `join`, or a resync).
+    State(Box<GameState>),
+    /// A `join` with `seen` is caught up: every event since came before this.
+    Joined(Joined),
+    /// A move stored: everyone following hears of it next.
+    Ack(Ack),
+    /// A move or an act refused.
+    Refused(Box<Refused>),
+}
+
+impl ServerMessage {
+    /// The message as the wire carries it.
+    pub fn to_text(&self) -> String {
+        to_text(self)
+    }
+
+    /// An `error` about no game in particular.
+    pub fn error(message: impl Into<String>) -> ServerMessage {
+        ServerMessage::Error(ErrorMessage {
+            game: None,
+            message: message.into(),
+        })
+    }
+}
+
+/// Who a connection speaks for.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Welcome {
+    pub protocol: u32,
+    /// The player's id.
+    pub player: String,
+    /// Its name: an account's (ASCII, lower case), or `Anonymous ` and four characters.
+    pub name: String,
+    /// The secret to keep and send in every later `hello`.
+    pub token: String,
+    /// Whether the player is an account (with a name and a password).
+    pub account: bool,
+}
+
+/// What was wrong.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct ErrorMessage {
+    /// The game the message named, when it named one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game: Option<String>,
+    pub message: String,
+}
+
+/// One open seek in the lobby.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct SeekListing {
+    pub id: String,
+    pub variant: String,
+    pub minutes: Option<u32>,
+    pub increment: u32,
+    pub days: Option<u32>,
+    pub rated: bool,
+    /// The seeker's name.
+    pub by: Option<String>,
+    /// Seats in the game.
+    pub seats: u32,
+    /// Seats still open.
+    pub open: u32,
+}
+
+/// A seek made: its id, and a private challenge's code to share (`null` otherwise).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct SeekReply {
+    pub id: String,
+    pub code: Option<String>,
+}
+
+/// A game of yours started.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Started {
+    pub game: String,
+    pub variant: String,
+    /// Your seat, by the variant's name for it (`White`, `Black`, `Red` ...).
+    pub side: String,
+}
+
+/// One of your games in play.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct YourGame {
+    pub game: String,
+    pub variant: String,
+    pub speed: String,
+    /// Each seat's player, in seat order.
+    pub names: Vec<String>,
+    pub your_turn: bool,
+}
+
+/// A game in play, to watch.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct GameInPlay {
+    pub game: String,
+    pub variant: String,
+    pub speed: String,
+    pub names: Vec<String>,
+}
+
+/// The games in play, as `/games` answers over HTTP.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct GamesInPlay {
+    pub games: Vec<GameInPlay>,
+}
+
+impl GamesInPlay {
+    pub fn to_text(&self) -> String {
+        to_text(self)
+    }
+}
+
+/// A rating in one variant at one speed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct RatingLine {
+    pub variant: String,
+    /// `ultrabullet` ... `classical`, `correspondence`, `untimed`.
+    pub speed: String,
+    pub rating: f64,
+    pub deviation: f64,
+    /// Rated games it rests on.
+    pub games: u32,
+}
+
+/// The whole game as one client may see it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct GameState {
+    pub game: String,
+    pub rated: bool,
+    pub speed: String,
+    /// A correspondence game's deadline for the side on move (ms since 1970).
+    pub deadline_ms: Option<u64>,
+    /// Each seat's player, in seat order.
+    pub names: Vec<String>,
+    /// The seats this client holds, by name (none: a spectator).
+    pub you: Vec<String>,
+    #[serde(flatten)]
+    pub board: BoardView,
+}
+
+/// The game itself as one client may see it: what the server's game holds.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct BoardView {
+    pub variant: String,
+    /// Every step, in the protocol's long notation; `null` for another side's
+    /// deployment still hidden.
+    pub steps: Vec<Option<String>>,
+    pub to_move: String,
+    /// Every step the side on move may play now; `null` while deployments are hidden
+    /// and once the game is over.
+    pub legal: Option<Vec<String>>,
+    /// Steps played so far: the ply the next move names.
+    pub ply: u32,
+    /// While deployments are hidden: the position as this client may see it.
+    pub view_fen: Option<String>,
+    /// Each seat's time left, when timed.
+    pub clocks_ms: Option<Vec<u64>>,
+    /// The seat whose clock runs.
+    pub running: Option<String>,
+    /// The seats offering a draw.
+    pub draw_offers: Vec<String>,
+    pub result: Option<String>,
+    pub why: Option<String>,
+    /// Each seat's points in thousandths, once over.
+    pub points: Option<Vec<u32>>,
+    /// The version this view is at.
+    pub v: u64,
+}
+
+/// A join caught up.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Joined {
+    pub game: String,
+    pub v: u64,
+}
+
+/// A move stored.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Ack {
+    pub game: String,
+    /// The client's own number for the move.
+    pub ack: u64,
+}
+
+/// A move or an act refused.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Refused {
+    pub game: String,
+    /// The refused move's `ack` (none for a resign, draw, abort or claim).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ack: Option<u64>,
+    pub why: String,
+    /// A client out of step: the whole game, to rebuild its board from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<GameState>,
+}
+
+/// One of a game's events, numbered.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Numbered {
+    pub game: String,
+    /// The game's version after this event.
+    pub v: u64,
+    #[serde(flatten)]
+    pub event: GameEvent,
+}
+
+impl Numbered {
+    pub fn to_text(&self) -> String {
+        to_text(self)
+    }
+}
+
+/// What can happen in a game, its type in `t`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "t", rename_all = "snake_case")]
+pub enum GameEvent {
+    /// A step played.
+    Step {
+        ply: u32,
+        /// The seat that played it.
+        side: String,
+        /// The step in the protocol's long notation.
+        step: String,
+        /// The mover's clock after it, once the clocks run.
+        left_ms: Option<u64>,
+        to_move: String,
+        legal: Option<Vec<String>>,
+    },
+    /// Every side has deployed: the hidden steps, for everyone.
+    Reveal { steps: Vec<RevealedStep> },
+    /// A draw offered (every side still in offering ends the game).
+    DrawOffer { side: String },
+    /// The end.
+    End {
+        /// Each seat's points joined by `-` (`1-0`, `3/4-1/4`, `0-1/2-1/2`), `*` for an
+        /// abort.
+        result: String,
+        /// `checkmate`, `stalemate`, ..., `aborted` (docs/online.md).
+        why: String,
+        /// Each seat's points in thousandths (none for an abort).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        points: Option<Vec<u32>>,
+    },
+}
+
+/// A hidden step made known at the reveal.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct RevealedStep {
+    pub ply: u32,
+    pub step: String,
+}
+
+/// An event this client may not see: its number only.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Hidden {
+    pub game: String,
+    pub v: u64,
+}
+
+impl Hidden {
+    pub fn to_text(&self) -> String {
+        to_text(self)
+    }
+}
+
+/// Anything the server sends.
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum FromServer {
+    Message(ServerMessage),
+    Event(Numbered),
+    Hidden(Hidden),
+}
+
+/// The `t` of every [`GameEvent`].
+const EVENTS: [&str; 4] = ["step", "reveal", "draw_offer", "end"];
+
+impl FromServer {
+    /// Reads one message from the server, by its `t` (none: a hidden event), with what
+    /// is wrong when it is not one.
+    pub fn read(text: &str) -> Result<FromServer, String> {
+        let value: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+        let kind = value.get("t").and_then(Value::as_str).map(str::to_string);
+        let read = match kind.as_deref() {
+            None => serde_json::from_value(value).map(FromServer::Hidden),
+            Some(t) if EVENTS.contains(&t) => serde_json::from_value(value).map(FromServer::Event),
+            Some(_) => serde_json::from_value(value).map(FromServer::Message),
+        };
+        read.map_err(|e| format!("not a message of the protocol: {e}"))
+    }
+
+    /// The game a message is about, when it is about one.
+    pub fn game(&self) -> Option<&str> {
+        match self {
+            FromServer::Event(e) => Some(&e.game),
+            FromServer::Hidden(h) => Some(&h.game),
+            FromServer::Message(m) => match m {
+                ServerMessage::State(s) => Some(&s.game),
+                ServerMessage::Joined(j) => Some(&j.game),
+                ServerMessage::Ack(a) => Some(&a.game),
+                ServerMessage::Refused(r) => Some(&r.game),
+                ServerMessage::Started(s) => Some(&s.game),
+                ServerMessage::Error(e) => e.game.as_deref(),
+                _ => None,
+            },
+        }
+    }
+
+    /// The game's version this message brings a client to, when it is one of a game's
+    /// numbered messages.
+    pub fn version(&self) -> Option<u64> {
+        match self {
+            FromServer::Event(e) => Some(e.v),
+            FromServer::Hidden(h) => Some(h.v),
+            FromServer::Message(ServerMessage::State(s)) => Some(s.board.v),
+            FromServer::Message(ServerMessage::Joined(j)) => Some(j.v),
+            FromServer::Message(_) => None,
+        }
+    }
+
+    pub fn to_text(&self) -> String {
+        to_text(self)
+    }
+}
