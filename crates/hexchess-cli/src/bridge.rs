@@ -18,7 +18,9 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 use hexchess_core::{Catalog, Game};
-use serde_json::{Value, json};
+use hexchess_protocol::{
+    ClientMessage, FromServer, GameEvent, Numbered, PROTOCOL, SeekRequest, ServerMessage, Welcome,
+};
 use tungstenite::stream::MaybeTlsStream;
 use tungstenite::{Message, WebSocket};
 
@@ -138,30 +140,42 @@ impl Drop for Engine {
     }
 }
 
-fn send(socket: &mut Socket, message: &Value) -> Result<(), String> {
+fn send(socket: &mut Socket, message: &ClientMessage) -> Result<(), String> {
     socket
-        .send(Message::Text(message.to_string().into()))
+        .send(Message::Text(message.to_text().into()))
         .map_err(|e| format!("the server: {e}"))
 }
 
-/// The next message of type `t` (others passed over, an `error` returned as one).
-fn wait_for(socket: &mut Socket, t: &str) -> Result<Value, String> {
+/// The next message that `wanted` takes (others passed over, an `error` returned as
+/// one).
+fn wait_for<T>(
+    socket: &mut Socket,
+    wanted: impl Fn(ServerMessage) -> Option<T>,
+) -> Result<T, String> {
     loop {
-        let message = read(socket)?;
-        if message["t"] == t {
-            return Ok(message);
-        }
-        if message["t"] == "error" {
-            return Err(format!("the server: {}", message["message"]));
+        if let FromServer::Message(message) = read(socket)? {
+            if let ServerMessage::Error(e) = &message {
+                return Err(format!("the server: {}", e.message));
+            }
+            if let Some(found) = wanted(message) {
+                return Ok(found);
+            }
         }
     }
 }
 
-fn read(socket: &mut Socket) -> Result<Value, String> {
+fn welcome(message: ServerMessage) -> Option<Welcome> {
+    match message {
+        ServerMessage::Welcome(w) => Some(w),
+        _ => None,
+    }
+}
+
+fn read(socket: &mut Socket) -> Result<FromServer, String> {
     loop {
         match socket.read().map_err(|e| format!("the server: {e}"))? {
             Message::Text(text) => {
-                return serde_json::from_str(&text).map_err(|e| format!("the server: {e}"));
+                return FromServer::read(&text).map_err(|e| format!("the server: {e}"));
             }
             Message::Close(_) => return Err("the server closed the connection".into()),
             _ => {}
@@ -171,17 +185,26 @@ fn read(socket: &mut Socket) -> Result<Value, String> {
 
 /// Signs in to the account, or makes it.
 fn sign_in(socket: &mut Socket, args: &BridgeArgs) -> Result<String, String> {
-    send(socket, &json!({ "t": "hello", "protocol": 1 }))?;
-    wait_for(socket, "welcome")?;
-    let login = json!({ "t": "login", "name": args.name, "password": args.password });
+    let hello = ClientMessage::Hello {
+        protocol: PROTOCOL,
+        token: None,
+    };
+    send(socket, &hello)?;
+    wait_for(socket, welcome)?;
+    let login = ClientMessage::Login {
+        name: args.name.clone(),
+        password: args.password.clone(),
+    };
     send(socket, &login)?;
-    if let Ok(welcome) = wait_for(socket, "welcome") {
-        return Ok(welcome["name"].as_str().unwrap_or_default().to_string());
+    if let Ok(welcome) = wait_for(socket, welcome) {
+        return Ok(welcome.name);
     }
-    let register = json!({ "t": "register", "name": args.name, "password": args.password });
+    let register = ClientMessage::Register {
+        name: args.name.clone(),
+        password: args.password.clone(),
+    };
     send(socket, &register)?;
-    let welcome = wait_for(socket, "welcome")?;
-    Ok(welcome["name"].as_str().unwrap_or_default().to_string())
+    Ok(wait_for(socket, welcome)?.name)
 }
 
 pub fn run(args: &BridgeArgs) -> Result<(), String> {
@@ -197,25 +220,28 @@ pub fn run(args: &BridgeArgs) -> Result<(), String> {
     eprintln!("bridge: playing as {name} on {}", args.url);
     let mut played = 0;
     while args.games == 0 || played < args.games {
-        let quick = json!({
-            "t": "quick", "variant": args.variant,
-            "minutes": args.minutes, "increment": args.increment,
+        let quick = ClientMessage::Quick(SeekRequest {
+            variant: args.variant.clone(),
+            minutes: args.minutes,
+            increment: args.increment,
+            ..SeekRequest::default()
         });
         send(&mut socket, &quick)?;
-        let started = wait_for(&mut socket, "started")?;
-        let game = started["game"].as_str().unwrap_or_default().to_string();
-        let side = started["side"].as_str().unwrap_or_default().to_string();
-        eprintln!("bridge: game {game} as {side}");
+        let started = wait_for(&mut socket, |m| match m {
+            ServerMessage::Started(s) => Some(s),
+            _ => None,
+        })?;
+        eprintln!("bridge: game {} as {}", started.game, started.side);
         let end = play_game(
             &mut socket,
             &mut engine,
             &rules,
-            &game,
-            &side,
+            &started.game,
+            &started.side,
             args.movetime_ms,
         )?;
-        eprintln!("bridge: game {game} over: {end}");
-        println!("{game} {end}");
+        eprintln!("bridge: game {} over: {end}", started.game);
+        println!("{} {end}", started.game);
         played += 1;
     }
     let _ = socket.close(None);
@@ -231,7 +257,11 @@ fn play_game(
     side: &str,
     movetime: u64,
 ) -> Result<String, String> {
-    send(socket, &json!({ "t": "join", "game": game_id }))?;
+    let join = ClientMessage::Join {
+        game: game_id.to_string(),
+        seen: None,
+    };
+    send(socket, &join)?;
     let mut ack = 0;
     let mut steps: Vec<String> = Vec::new();
     let mut to_move: String;
@@ -240,40 +270,39 @@ fn play_game(
     let deadline = Instant::now() + Duration::from_secs(6 * 60 * 60);
     while Instant::now() < deadline {
         let message = read(socket)?;
-        if message["game"].as_str() != Some(game_id) {
+        if message.game() != Some(game_id) {
             continue;
         }
-        match message["t"].as_str().unwrap_or_default() {
-            "state" => {
-                steps = message["steps"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .filter_map(|s| s.as_str().map(String::from))
-                    .collect();
-                to_move = message["to_move"].as_str().unwrap_or_default().to_string();
-                if let Some(result) = message["result"].as_str() {
-                    return Ok(format!(
-                        "{result} {}",
-                        message["why"].as_str().unwrap_or("")
-                    ));
+        match message {
+            FromServer::Message(ServerMessage::State(state)) => {
+                let board = state.board;
+                steps = board.steps.into_iter().flatten().collect();
+                to_move = board.to_move;
+                if let Some(result) = board.result {
+                    return Ok(format!("{result} {}", board.why.unwrap_or_default()));
                 }
             }
-            "step" => {
-                let ply = message["ply"].as_u64().unwrap_or(0) as usize;
-                if ply == steps.len() {
-                    steps.push(message["step"].as_str().unwrap_or_default().to_string());
+            FromServer::Event(Numbered { event, .. }) => match event {
+                GameEvent::Step {
+                    ply,
+                    step,
+                    to_move: next,
+                    ..
+                } => {
+                    if ply as usize == steps.len() {
+                        steps.push(step);
+                    }
+                    to_move = next;
                 }
-                to_move = message["to_move"].as_str().unwrap_or_default().to_string();
-            }
-            "end" => {
-                return Ok(format!(
-                    "{} {}",
-                    message["result"].as_str().unwrap_or("*"),
-                    message["why"].as_str().unwrap_or("")
+                GameEvent::End { result, why, .. } => return Ok(format!("{result} {why}")),
+                _ => continue,
+            },
+            FromServer::Message(ServerMessage::Refused(refused)) => {
+                return Err(format!(
+                    "the server refused the engine's move: {}",
+                    refused.why
                 ));
             }
-            "refused" => return Err(format!("the server refused the engine's move: {message}")),
             _ => continue,
         }
         if to_move != side {
@@ -300,10 +329,13 @@ fn play_game(
             let step = local
                 .parse_step(text)
                 .map_err(|e| format!("the engine's '{text}': {e}"))?;
-            let message = json!({
-                "t": "move", "game": game_id, "ply": local.steps_played(),
-                "step": local.step_lan(step), "ack": ack,
-            });
+            let message = ClientMessage::Move {
+                game: game_id.to_string(),
+                ply: local.steps_played() as u32,
+                step: local.step_lan(step),
+                ack,
+                lag_ms: None,
+            };
             local
                 .play(step)
                 .map_err(|e| format!("the engine's '{text}': {e}"))?;
