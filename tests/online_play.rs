@@ -205,7 +205,7 @@ fn two_people_meet_by_a_challenge_code_and_each_sees_the_others_moves() {
     watcher.world_mut().write_message(OnlineRequest::Connect);
     run_until(&mut watcher, "the list of games in play", |a| {
         let online = a.world().resource::<Online>();
-        online.playing.iter().any(|g| g["game"] == game.as_str())
+        online.playing.iter().any(|g| g.game == game)
     });
     watcher
         .world_mut()

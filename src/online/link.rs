@@ -9,7 +9,7 @@
 
 use std::time::Duration;
 
-use serde_json::Value;
+use hexchess_protocol::{ClientMessage, FromServer, PROTOCOL, ServerMessage};
 
 #[cfg(not(target_arch = "wasm32"))]
 mod native;
@@ -20,8 +20,32 @@ mod web;
 #[cfg(target_arch = "wasm32")]
 pub use web::Link;
 
-/// The protocol the game speaks (docs/online.md).
-pub const PROTOCOL: u32 = 1;
+/// The `hello` that opens each connection (with the secret kept, or none: a new
+/// player).
+fn hello(token: Option<&str>) -> String {
+    ClientMessage::Hello {
+        protocol: PROTOCOL,
+        token: token.map(String::from),
+    }
+    .to_text()
+}
+
+/// What a message from the server means to the link itself: a welcome (its secret to
+/// keep), or, before any welcome, an error (a secret this server does not know: its
+/// database was reset; start again as a new player).
+enum Heard {
+    Welcome(String),
+    Error,
+    Other,
+}
+
+fn heard(message: &FromServer) -> Heard {
+    match message {
+        FromServer::Message(ServerMessage::Welcome(w)) => Heard::Welcome(w.token.clone()),
+        FromServer::Message(ServerMessage::Error(_)) => Heard::Error,
+        _ => Heard::Other,
+    }
+}
 
 /// How the connection stands.
 #[derive(Clone, Debug, PartialEq)]
@@ -38,7 +62,7 @@ pub enum LinkStatus {
 pub enum LinkEvent {
     Status(LinkStatus),
     /// A message from the server (the first after each connection is `welcome`).
-    Message(Value),
+    Message(Box<FromServer>),
 }
 
 /// The first wait before trying again, doubled after each failure up to [`MAX_WAIT`].

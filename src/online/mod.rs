@@ -21,7 +21,10 @@ use std::time::Duration;
 use bevy::prelude::*;
 use hexchess_core::piece::MAX_SIDES;
 use hexchess_core::{Game, GameOutcome, Points, Side, Termination};
-use serde_json::{Value, json};
+use hexchess_protocol::{
+    ClientMessage, FromServer, GameEvent, GameInPlay, GameState, Numbered, RatingLine, SeekListing,
+    SeekRequest, ServerMessage, Welcome, YourGame,
+};
 
 use crate::game::{
     Authority, BoardChanged, CurrentGame, GameNotice, GameSet, StepDecided, StepProposed, Variants,
@@ -91,13 +94,13 @@ pub struct Online {
     pub status: LinkStatus,
     pub me: Option<Me>,
     /// The open seeks, as the server lists them.
-    pub seeks: Vec<Value>,
+    pub seeks: Vec<SeekListing>,
     /// This player's games in play, those on their turn first.
-    pub my_games: Vec<Value>,
+    pub my_games: Vec<YourGame>,
     /// The player's ratings.
-    pub ratings: Vec<Value>,
+    pub ratings: Vec<RatingLine>,
     /// Games in play, to watch.
-    pub playing: Vec<Value>,
+    pub playing: Vec<GameInPlay>,
     /// The code of this player's private challenge, to share.
     pub challenge: Option<String>,
     pub table: Option<OnlineTable>,
@@ -142,10 +145,15 @@ impl Online {
         self.status == LinkStatus::Connected && self.me.is_some()
     }
 
-    fn send(&self, message: Value) {
+    fn send(&self, message: ClientMessage) {
         if let Some(link) = &self.link {
             link.send(&message);
         }
+    }
+
+    /// A message about the game on the board (none: no game there).
+    fn about_table(&self, message: impl FnOnce(String) -> ClientMessage) -> Option<ClientMessage> {
+        self.table.as_ref().map(|t| message(t.game.clone()))
     }
 }
 
@@ -164,19 +172,18 @@ pub struct SeekForm {
 }
 
 impl SeekForm {
-    fn message(&self, t: &str, private: bool) -> Value {
-        json!({
-            "t": t,
-            "variant": self.variant,
-            "minutes": self.clock.map(|c| c.0),
-            "increment": self.clock.map_or(0, |c| c.1),
-            "days": self.days,
-            "rated": self.rated,
-            "side": self.side,
-            "private": private,
-            "engines": self.engines,
-            "level": self.level,
-        })
+    fn request(&self, private: bool) -> SeekRequest {
+        SeekRequest {
+            variant: self.variant.clone(),
+            minutes: self.clock.map(|c| c.0),
+            increment: self.clock.map_or(0, |c| c.1),
+            days: self.days,
+            rated: self.rated,
+            side: self.side.clone(),
+            private,
+            engines: self.engines,
+            level: Some(self.level),
+        }
     }
 }
 
@@ -251,7 +258,6 @@ fn send_when_connected(
 
 fn handle_requests(mut requests: MessageReader<OnlineRequest>, mut online: ResMut<Online>) {
     for request in requests.read() {
-        let game = online.table.as_ref().map(|t| t.game.clone());
         let message = match request {
             OnlineRequest::Connect => {
                 let token = online
@@ -268,35 +274,42 @@ fn handle_requests(mut requests: MessageReader<OnlineRequest>, mut online: ResMu
                 online.status = LinkStatus::Closed;
                 continue;
             }
-            OnlineRequest::Seek(form) => form.message("seek", false),
-            OnlineRequest::Challenge(form) => form.message("seek", true),
-            OnlineRequest::Quick(form) => form.message("quick", false),
-            OnlineRequest::Accept(id) => json!({ "t": "accept", "seek": id }),
-            OnlineRequest::Cancel(id) => json!({ "t": "cancel", "seek": id }),
+            OnlineRequest::Seek(form) => Some(ClientMessage::Seek(form.request(false))),
+            OnlineRequest::Challenge(form) => Some(ClientMessage::Seek(form.request(true))),
+            OnlineRequest::Quick(form) => Some(ClientMessage::Quick(form.request(false))),
+            OnlineRequest::Accept(id) => Some(ClientMessage::Accept { seek: id.clone() }),
+            OnlineRequest::Cancel(id) => Some(ClientMessage::Cancel { seek: id.clone() }),
             OnlineRequest::Open(id) => {
                 online.table = Some(OnlineTable {
                     game: id.clone(),
                     ..OnlineTable::default()
                 });
-                json!({ "t": "join", "game": id })
+                Some(ClientMessage::Join {
+                    game: id.clone(),
+                    seen: None,
+                })
             }
-            OnlineRequest::Resign => json!({ "t": "resign", "game": game }),
-            OnlineRequest::Draw => json!({ "t": "draw", "game": game }),
-            OnlineRequest::Abort => json!({ "t": "abort", "game": game }),
-            OnlineRequest::Claim => json!({ "t": "claim", "game": game }),
+            OnlineRequest::Resign => online.about_table(|game| ClientMessage::Resign { game }),
+            OnlineRequest::Draw => online.about_table(|game| ClientMessage::Draw { game }),
+            OnlineRequest::Abort => online.about_table(|game| ClientMessage::Abort { game }),
+            OnlineRequest::Claim => online.about_table(|game| ClientMessage::Claim { game }),
             OnlineRequest::Refresh => {
-                online.send(json!({ "t": "games" }));
-                online.send(json!({ "t": "playing" }));
-                json!({ "t": "ratings" })
+                online.send(ClientMessage::Games);
+                online.send(ClientMessage::Playing);
+                Some(ClientMessage::Ratings)
             }
-            OnlineRequest::Register { name, password } => {
-                json!({ "t": "register", "name": name, "password": password })
-            }
-            OnlineRequest::Login { name, password } => {
-                json!({ "t": "login", "name": name, "password": password })
-            }
+            OnlineRequest::Register { name, password } => Some(ClientMessage::Register {
+                name: name.clone(),
+                password: password.clone(),
+            }),
+            OnlineRequest::Login { name, password } => Some(ClientMessage::Login {
+                name: name.clone(),
+                password: password.clone(),
+            }),
         };
-        online.send(message);
+        if let Some(message) = message {
+            online.send(message);
+        }
     }
 }
 
@@ -319,119 +332,146 @@ fn receive(mut online: ResMut<Online>, mut board: Board) {
     for event in link.poll() {
         match event {
             LinkEvent::Status(status) => online.status = status,
-            LinkEvent::Message(message) => received(&mut online, &mut board, &message),
+            LinkEvent::Message(message) => received(&mut online, &mut board, *message),
         }
     }
 }
 
-fn received(online: &mut Online, board: &mut Board, message: &Value) {
+fn received(online: &mut Online, board: &mut Board, message: FromServer) {
     let about_table = online
         .table
         .as_ref()
-        .is_some_and(|t| message["game"].as_str() == Some(t.game.as_str()));
-    match message["t"].as_str().unwrap_or_default() {
-        "welcome" => welcomed(online, message),
-        "seeks" => online.seeks = list(message, "seeks"),
-        "games" => online.my_games = list(message, "games"),
-        "ratings" => online.ratings = list(message, "ratings"),
-        "playing" => online.playing = list(message, "games"),
-        "seek" => {
-            if let Some(code) = message["code"].as_str() {
-                online.challenge = Some(code.to_string());
-            }
-        }
-        "started" => {
-            let id = message["game"].as_str().unwrap_or_default().to_string();
-            online.challenge = None;
-            online.table = Some(OnlineTable {
-                game: id.clone(),
-                ..OnlineTable::default()
-            });
-            online.send(json!({ "t": "join", "game": id }));
-            online.send(json!({ "t": "games" }));
-        }
-        "state" if about_table => put_on_board(online, board, message),
-        "refused" if about_table => {
+        .is_some_and(|t| message.game() == Some(t.game.as_str()));
+    match message {
+        FromServer::Message(message) => replied(online, board, message, about_table),
+        FromServer::Event(event) if about_table => game_event(online, board, event),
+        // Another side's hidden step (one ply): the view changed (whose turn it is,
+        // what is in hand), so ask for it again.
+        FromServer::Hidden(hidden) if about_table => {
             if let Some(t) = online.table.as_mut()
-                && t.pending.as_ref().map(|p| p.ack) == message["ack"].as_u64()
+                && hidden.v > t.seen
             {
-                t.pending = None;
-            }
-            board.notices.write(GameNotice(format!(
-                "the server: {}",
-                message["why"].as_str().unwrap_or("refused")
-            )));
-            if message["state"].is_object() {
-                put_on_board(online, board, &message["state"]);
-            }
-        }
-        "error" => {
-            board.notices.write(GameNotice(format!(
-                "the server: {}",
-                message["message"].as_str().unwrap_or("error")
-            )));
-        }
-        _ if about_table => game_event(online, board, message),
-        // An event without a type: another side's hidden step (one ply).
-        _ if message["t"].is_null() && message["v"].is_u64() => {
-            if let Some(t) = online.table.as_mut() {
-                t.seen = t.seen.max(message["v"].as_u64().unwrap_or(0));
+                t.seen = hidden.v;
+                let game = t.game.clone();
+                online.send(ClientMessage::Join { game, seen: None });
             }
         }
         _ => {}
     }
 }
 
-fn list(message: &Value, key: &str) -> Vec<Value> {
-    message[key].as_array().cloned().unwrap_or_default()
+/// A reply or a list.
+fn replied(online: &mut Online, board: &mut Board, message: ServerMessage, about_table: bool) {
+    match message {
+        ServerMessage::Welcome(welcome) => welcomed(online, welcome),
+        ServerMessage::Seeks { seeks } => online.seeks = seeks,
+        ServerMessage::Games { games } => online.my_games = games,
+        ServerMessage::Ratings { ratings } => online.ratings = ratings,
+        ServerMessage::Playing { games } => online.playing = games,
+        ServerMessage::Seek(reply) => {
+            if let Some(code) = reply.code {
+                online.challenge = Some(code);
+            }
+        }
+        ServerMessage::Started(started) => {
+            online.challenge = None;
+            online.table = Some(OnlineTable {
+                game: started.game.clone(),
+                ..OnlineTable::default()
+            });
+            online.send(ClientMessage::Join {
+                game: started.game,
+                seen: None,
+            });
+            online.send(ClientMessage::Games);
+        }
+        ServerMessage::State(state) if about_table => put_on_board(online, board, &state),
+        ServerMessage::Refused(refused) if about_table => {
+            if let Some(t) = online.table.as_mut()
+                && t.pending.as_ref().map(|p| p.ack) == refused.ack
+            {
+                t.pending = None;
+            }
+            board
+                .notices
+                .write(GameNotice(format!("the server: {}", refused.why)));
+            if let Some(state) = &refused.state {
+                put_on_board(online, board, state);
+            }
+        }
+        ServerMessage::Error(e) => {
+            board
+                .notices
+                .write(GameNotice(format!("the server: {}", e.message)));
+        }
+        // The end of a catch-up carries the version of the last event caught up,
+        // never a new one: a move the server has not acknowledged goes again now.
+        ServerMessage::Joined(_) if about_table => {
+            if let Some(t) = &online.table {
+                let ply = t.next_ply(&board.game);
+                resend_pending(online, ply);
+            }
+        }
+        ServerMessage::Ack(ack) if about_table => {
+            if let Some(t) = online.table.as_mut()
+                && t.pending.as_ref().map(|p| p.ack) == Some(ack.ack)
+            {
+                t.pending = None;
+            }
+        }
+        _ => {}
+    }
 }
 
 /// Hello answered: the secret kept, the lists asked for, and a game on the board
 /// followed again from the version last seen.
-fn welcomed(online: &mut Online, message: &Value) {
-    online.me = Some(Me {
-        player: message["player"].as_str().unwrap_or_default().into(),
-        name: message["name"].as_str().unwrap_or_default().into(),
-        account: message["account"].as_bool().unwrap_or(false),
-    });
-    if let (Some(file), Some(token)) = (online.secrets.as_deref(), message["token"].as_str())
-        && let Err(e) = secrets::write(file, &online.server, token)
+fn welcomed(online: &mut Online, welcome: Welcome) {
+    if let Some(file) = online.secrets.as_deref()
+        && let Err(e) = secrets::write(file, &online.server, &welcome.token)
     {
         warn!(
             "the online secret could not be kept in {}: {e}",
             file.display()
         );
     }
-    online.send(json!({ "t": "lobby" }));
-    online.send(json!({ "t": "games" }));
-    online.send(json!({ "t": "ratings" }));
-    online.send(json!({ "t": "playing" }));
+    online.me = Some(Me {
+        player: welcome.player,
+        name: welcome.name,
+        account: welcome.account,
+    });
+    online.send(ClientMessage::Lobby);
+    online.send(ClientMessage::Games);
+    online.send(ClientMessage::Ratings);
+    online.send(ClientMessage::Playing);
     if let Some(t) = &online.table {
         let seen = (t.seen > 0).then_some(t.seen);
-        online.send(json!({ "t": "join", "game": t.game, "seen": seen }));
+        online.send(ClientMessage::Join {
+            game: t.game.clone(),
+            seen,
+        });
     }
 }
 
 /// The server's whole game, on the board.
-fn put_on_board(online: &mut Online, board: &mut Board, state: &Value) {
+fn put_on_board(online: &mut Online, board: &mut Board, state: &GameState) {
     let Some(table) = online.table.as_mut() else {
         return;
     };
     let first_look = table.variant.is_empty();
-    let variant = state["variant"].as_str().unwrap_or_default();
-    let Some(entry) = board.variants.0.get(variant) else {
+    let view = &state.board;
+    let Some(entry) = board.variants.0.get(&view.variant) else {
         board.notices.write(GameNotice(format!(
-            "the server plays '{variant}', which this game does not know"
+            "the server plays '{}', which this game does not know",
+            view.variant
         )));
         return;
     };
     if first_look {
         crate::web::milestone(&format!("online joined {}", table.game));
     }
-    let ply = state["ply"].as_u64().unwrap_or(0) as u32;
     // While deployments are hidden, the server sends the position as this player may
     // see it; otherwise the game is its steps from the start.
-    let view = state["view_fen"].as_str().and_then(|fen| {
+    let hidden_view = view.view_fen.as_deref().and_then(|fen| {
         Game::from_moves(
             std::sync::Arc::clone(entry.rules()),
             Some(fen),
@@ -439,17 +479,13 @@ fn put_on_board(online: &mut Online, board: &mut Board, state: &Value) {
         )
         .ok()
     });
-    table.ply_base = if view.is_some() { ply } else { 0 };
-    let mut game = view.unwrap_or_else(|| Game::new(std::sync::Arc::clone(entry.rules())));
-    let steps = if table.ply_base > 0 {
-        None
-    } else {
-        state["steps"].as_array()
-    };
-    for step in steps.into_iter().flatten() {
+    table.ply_base = if hidden_view.is_some() { view.ply } else { 0 };
+    let mut game = hidden_view.unwrap_or_else(|| Game::new(std::sync::Arc::clone(entry.rules())));
+    let steps: &[Option<String>] = if table.ply_base > 0 { &[] } else { &view.steps };
+    for step in steps {
         // A hidden step of another side (null) ends what can be shown; the reveal
         // brings the rest.
-        let Some(text) = step.as_str() else { break };
+        let Some(text) = step else { break };
         match game.parse_step(text) {
             Ok(s) if game.play(s).is_ok() => {}
             _ => {
@@ -461,28 +497,28 @@ fn put_on_board(online: &mut Online, board: &mut Board, state: &Value) {
         }
     }
     let rules = std::sync::Arc::clone(entry.rules());
-    let names = |key: &str| -> Vec<String> {
-        state[key]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|v| v.as_str().map(String::from))
-            .collect()
-    };
-    table.variant = variant.to_string();
-    table.names = names("names");
-    table.mine = names("you")
+    table.variant = view.variant.clone();
+    table.names = state.names.clone();
+    table.mine = state
+        .you
         .iter()
         .filter_map(|n| rules.sides().find(|s| rules.side_name(*s) == n))
         .collect();
-    table.draw_offers = names("draw_offers");
-    table.rated = state["rated"].as_bool().unwrap_or(false);
-    table.speed = state["speed"].as_str().unwrap_or_default().to_string();
-    table.seen = state["v"].as_u64().unwrap_or(0);
-    let variant_changed = board.game.rules().id() != variant;
+    table.draw_offers = view.draw_offers.clone();
+    table.rated = state.rated;
+    table.speed = state.speed.clone();
+    table.seen = view.v;
+    let variant_changed = board.game.rules().id() != view.variant;
     *board.game = CurrentGame::of(game, entry, None);
-    board.game.ended = outcome_of(state, board.game.side_count());
-    table.result = result_of(state);
+    board.game.ended = outcome_of(
+        view.why.as_deref(),
+        view.points.as_deref(),
+        board.game.side_count(),
+    );
+    table.result = view
+        .result
+        .clone()
+        .map(|r| (r, view.why.clone().unwrap_or_default()));
     board.session.mode = Mode::Online(OnlineSeats::holding(&table.mine));
     if first_look && board.game.side_count() == 2 {
         // Seen from one's own side (the player may flip it afterwards).
@@ -492,9 +528,9 @@ fn put_on_board(online: &mut Online, board: &mut Board, state: &Value) {
         }
     }
     *board.authority = Authority::Server;
-    set_clocks(&mut board.clocks, state["clocks_ms"].as_array(), None);
+    set_clocks(&mut board.clocks, view.clocks_ms.as_deref(), None);
     board.changed.write(BoardChanged::Reset { variant_changed });
-    resend_pending(online, ply);
+    resend_pending(online, view.ply);
 }
 
 /// After a reconnection: a move the server had not acknowledged goes again with its
@@ -510,34 +546,33 @@ fn resend_pending(online: &mut Online, ply: u32) {
         table.pending = None;
         return;
     }
-    let message =
-        json!({ "t": "move", "game": table.game, "ply": p.ply, "step": p.step, "ack": p.ack });
+    let message = ClientMessage::Move {
+        game: table.game.clone(),
+        ply: p.ply,
+        step: p.step,
+        ack: p.ack,
+        lag_ms: None,
+    };
     online.send(message);
 }
 
-fn game_event(online: &mut Online, board: &mut Board, event: &Value) {
+fn game_event(online: &mut Online, board: &mut Board, numbered: Numbered) {
     let Some(table) = online.table.as_mut() else {
         return;
     };
-    // The end of a catch-up carries the version of the last event caught up, never a
-    // new one: it is heard whatever the version (a move the server has not
-    // acknowledged goes again now).
-    if event["t"] == "joined" {
-        let ply = table.next_ply(&board.game);
-        return resend_pending(online, ply);
+    if numbered.v <= table.seen {
+        return; // seen already
     }
-    if let Some(v) = event["v"].as_u64() {
-        if v <= table.seen {
-            return; // seen already
-        }
-        table.seen = v;
-    }
-    match event["t"].as_str().unwrap_or_default() {
-        "step" => {
-            let Some(ply) = event["ply"]
-                .as_u64()
-                .and_then(|p| p.checked_sub(u64::from(table.ply_base)))
-            else {
+    table.seen = numbered.v;
+    match numbered.event {
+        GameEvent::Step {
+            ply,
+            side,
+            step,
+            left_ms,
+            ..
+        } => {
+            let Some(ply) = ply.checked_sub(table.ply_base) else {
                 return;
             };
             let ply = ply as usize;
@@ -547,88 +582,70 @@ fn game_event(online: &mut Online, board: &mut Board, event: &Value) {
             }
             if ply > played {
                 // A gap: ask for the whole game.
-                let id = table.game.clone();
-                online.send(json!({ "t": "join", "game": id }));
+                let game = table.game.clone();
+                online.send(ClientMessage::Join { game, seen: None });
                 return;
             }
-            let text = event["step"].as_str().unwrap_or_default();
-            match board.game.game.parse_step(text) {
-                Ok(step) => {
-                    board.decided.write(StepDecided(step));
+            match board.game.game.parse_step(&step) {
+                Ok(s) => {
+                    board.decided.write(StepDecided(s));
                 }
                 Err(e) => {
                     board
                         .notices
-                        .write(GameNotice(format!("the server's '{text}': {e}")));
+                        .write(GameNotice(format!("the server's '{step}': {e}")));
                 }
             }
-            if let (Some(mover), Some(ms)) =
-                (side_named(board, &event["side"]), event["left_ms"].as_u64())
+            if let (Some(mover), Some(ms)) = (side_named(board, &side), left_ms)
                 && let Some(r) = board.clocks.remaining.as_mut()
             {
                 r[mover.index()] = Duration::from_millis(ms);
             }
             table.draw_offers.clear();
         }
-        // Another side's hidden step: the view changed (whose turn it is, what is in
-        // hand), so ask for it again.
-        "" if event["t"].is_null() => {
-            let id = table.game.clone();
-            online.send(json!({ "t": "join", "game": id }));
-        }
-        "ack" if table.pending.as_ref().map(|p| p.ack) == event["ack"].as_u64() => {
-            table.pending = None;
-        }
-        "draw_offer" => {
-            let side = event["side"].as_str().unwrap_or_default().to_string();
+        GameEvent::DrawOffer { side } => {
             board
                 .notices
                 .write(GameNotice(format!("{side} offers a draw")));
             table.draw_offers.push(side);
         }
-        "reveal" => {
-            let id = table.game.clone();
-            online.send(json!({ "t": "join", "game": id }));
+        GameEvent::Reveal { .. } => {
+            let game = table.game.clone();
+            online.send(ClientMessage::Join { game, seen: None });
         }
-        "end" => {
-            table.result = result_of(event);
+        GameEvent::End {
+            result,
+            why,
+            points,
+        } => {
             if board.game.outcome().is_none() {
-                board.game.ended = outcome_of(event, board.game.side_count());
+                board.game.ended =
+                    outcome_of(Some(&why), points.as_deref(), board.game.side_count());
             }
-            let result = table.result.clone().unwrap_or_default();
-            board.notices.write(GameNotice(format!(
-                "game over: {} ({})",
-                result.0, result.1
-            )));
-            online.send(json!({ "t": "games" }));
-            online.send(json!({ "t": "ratings" }));
+            board
+                .notices
+                .write(GameNotice(format!("game over: {result} ({why})")));
+            table.result = Some((result, why));
+            online.send(ClientMessage::Games);
+            online.send(ClientMessage::Ratings);
         }
-        _ => {}
     }
 }
 
-fn side_named(board: &Board, name: &Value) -> Option<Side> {
+fn side_named(board: &Board, name: &str) -> Option<Side> {
     let rules = board.game.rules();
-    let name = name.as_str()?;
     rules.sides().find(|s| rules.side_name(*s) == name)
 }
 
-fn result_of(message: &Value) -> Option<(String, String)> {
-    let result = message["result"].as_str()?;
-    let why = message["why"].as_str().unwrap_or_default();
-    Some((result.to_string(), why.to_string()))
-}
-
 /// The end the server sent, as the game's own outcome (none for an abort).
-fn outcome_of(message: &Value, sides: usize) -> Option<GameOutcome> {
-    let termination = Termination::from_name(message["why"].as_str()?)?;
-    let points: Vec<Points> = message["points"]
-        .as_array()?
+fn outcome_of(why: Option<&str>, points: Option<&[u32]>, sides: usize) -> Option<GameOutcome> {
+    let termination = Termination::from_name(why?)?;
+    let points: Vec<Points> = points?
         .iter()
         .take(sides.min(MAX_SIDES))
-        .map(|p| {
-            p.as_u64()
-                .and_then(|m| u16::try_from(m).ok())
+        .map(|m| {
+            u16::try_from(*m)
+                .ok()
                 .and_then(Points::from_millis)
                 .unwrap_or(Points::ZERO)
         })
@@ -636,14 +653,14 @@ fn outcome_of(message: &Value, sides: usize) -> Option<GameOutcome> {
     Some(GameOutcome::scored(termination, &points))
 }
 
-fn set_clocks(clocks: &mut Clocks, ms: Option<&Vec<Value>>, increment: Option<Duration>) {
+fn set_clocks(clocks: &mut Clocks, ms: Option<&[u64]>, increment: Option<Duration>) {
     let Some(ms) = ms else {
         clocks.remaining = None;
         return;
     };
     let mut remaining = [Duration::ZERO; MAX_SIDES];
     for (r, m) in remaining.iter_mut().zip(ms) {
-        *r = Duration::from_millis(m.as_u64().unwrap_or(0));
+        *r = Duration::from_millis(*m);
     }
     clocks.remaining = Some(remaining);
     if let Some(i) = increment {
@@ -681,7 +698,13 @@ fn send_proposed_steps(
                 ack,
             });
         }
-        online.send(json!({ "t": "move", "game": id, "ply": ply, "step": text, "ack": ack }));
+        online.send(ClientMessage::Move {
+            game: id,
+            ply,
+            step: text,
+            ack,
+            lag_ms: None,
+        });
     }
 }
 
@@ -690,7 +713,7 @@ fn refresh_lists(time: Res<Time>, mut online: ResMut<Online>) {
     online.since_refresh += time.delta();
     if online.since_refresh >= Duration::from_secs(10) && online.is_connected() {
         online.since_refresh = Duration::ZERO;
-        online.send(json!({ "t": "games" }));
+        online.send(ClientMessage::Games);
     }
 }
 
@@ -706,6 +729,6 @@ fn follow_the_session(
     }
     *authority = Authority::Local;
     if let Some(table) = online.table.take() {
-        online.send(json!({ "t": "leave", "game": table.game }));
+        online.send(ClientMessage::Leave { game: table.game });
     }
 }

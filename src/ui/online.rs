@@ -5,7 +5,7 @@
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
-use serde_json::Value;
+use hexchess_protocol::{GameInPlay, SeekListing};
 
 use super::UiMemory;
 use crate::game::Variants;
@@ -193,17 +193,9 @@ fn this_game(ui: &mut egui::Ui, online: &Online, requests: &mut MessageWriter<On
     ui.separator();
 }
 
-fn text(v: &Value, key: &str) -> String {
-    match &v[key] {
-        Value::String(s) => s.clone(),
-        Value::Null => String::new(),
-        other => other.to_string(),
-    }
-}
-
-fn time_of(seek: &Value) -> String {
-    match (seek["minutes"].as_u64(), seek["days"].as_u64()) {
-        (Some(m), _) => format!("{m}+{}", seek["increment"].as_u64().unwrap_or(0)),
+fn time_of(seek: &SeekListing) -> String {
+    match (seek.minutes, seek.days) {
+        (Some(m), _) => format!("{m}+{}", seek.increment),
         (None, Some(d)) => format!("{d} days"),
         (None, None) => "untimed".into(),
     }
@@ -217,26 +209,18 @@ fn seeks(ui: &mut egui::Ui, online: &Online, requests: &mut MessageWriter<Online
     }
     egui::Grid::new("seeks").striped(true).show(ui, |ui| {
         for seek in &online.seeks {
-            ui.label(text(seek, "by"));
-            ui.label(text(seek, "variant"));
+            ui.label(seek.by.clone().unwrap_or_default());
+            ui.label(&seek.variant);
             ui.label(time_of(seek));
-            ui.label(if seek["rated"] == true {
-                "rated"
-            } else {
-                "casual"
-            });
-            ui.label(format!(
-                "{} of {} seats open",
-                text(seek, "open"),
-                text(seek, "seats")
-            ));
-            let mine = seek["by"].as_str() == online.me.as_ref().map(|m| m.name.as_str());
+            ui.label(if seek.rated { "rated" } else { "casual" });
+            ui.label(format!("{} of {} seats open", seek.open, seek.seats));
+            let mine = seek.by.as_deref() == online.me.as_ref().map(|m| m.name.as_str());
             if mine {
                 if ui.button("Cancel").clicked() {
-                    requests.write(OnlineRequest::Cancel(text(seek, "id")));
+                    requests.write(OnlineRequest::Cancel(seek.id.clone()));
                 }
             } else if ui.button("Accept").clicked() {
-                requests.write(OnlineRequest::Accept(text(seek, "id")));
+                requests.write(OnlineRequest::Accept(seek.id.clone()));
             }
             ui.end_row();
         }
@@ -373,53 +357,39 @@ fn my_games(ui: &mut egui::Ui, online: &Online, requests: &mut MessageWriter<Onl
     }
     for game in &online.my_games {
         ui.horizontal(|ui| {
-            let id = text(game, "game");
-            if game["your_turn"] == true {
+            if game.your_turn {
                 ui.colored_label(egui::Color32::from_rgb(110, 200, 120), "your turn");
             }
-            let names: Vec<String> = game["names"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(|n| n.as_str().map(String::from))
-                .collect();
             ui.label(format!(
                 "{} {} – {}",
-                text(game, "variant"),
-                text(game, "speed"),
-                names.join(" – ")
+                game.variant,
+                game.speed,
+                game.names.join(" – ")
             ));
-            let on_board = online.table.as_ref().is_some_and(|t| t.game == id);
+            let on_board = online.table.as_ref().is_some_and(|t| t.game == game.game);
             if !on_board && ui.small_button("Open").clicked() {
-                requests.write(OnlineRequest::Open(id));
+                requests.write(OnlineRequest::Open(game.game.clone()));
             }
         });
     }
-    let others: Vec<&Value> = online
+    let others: Vec<&GameInPlay> = online
         .playing
         .iter()
-        .filter(|g| !online.my_games.iter().any(|m| m["game"] == g["game"]))
+        .filter(|g| !online.my_games.iter().any(|m| m.game == g.game))
         .collect();
     if !others.is_empty() {
         ui.strong("Watch");
         for game in others.into_iter().take(12) {
             ui.horizontal(|ui| {
-                let names: Vec<&str> = game["names"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .filter_map(Value::as_str)
-                    .collect();
                 ui.label(format!(
                     "{} {} – {}",
-                    text(game, "variant"),
-                    text(game, "speed"),
-                    names.join(" – ")
+                    game.variant,
+                    game.speed,
+                    game.names.join(" – ")
                 ));
-                let id = text(game, "game");
-                let on_board = online.table.as_ref().is_some_and(|t| t.game == id);
+                let on_board = online.table.as_ref().is_some_and(|t| t.game == game.game);
                 if !on_board && ui.small_button("Watch").clicked() {
-                    requests.write(OnlineRequest::Open(id));
+                    requests.write(OnlineRequest::Open(game.game.clone()));
                 }
             });
         }
@@ -429,11 +399,7 @@ fn my_games(ui: &mut egui::Ui, online: &Online, requests: &mut MessageWriter<Onl
         for r in &online.ratings {
             ui.label(format!(
                 "{} {}: {} ± {} ({} games)",
-                text(r, "variant"),
-                text(r, "speed"),
-                text(r, "rating"),
-                text(r, "deviation"),
-                text(r, "games")
+                r.variant, r.speed, r.rating, r.deviation, r.games
             ));
         }
     }

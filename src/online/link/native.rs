@@ -7,11 +7,11 @@ use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use serde_json::{Value, json};
+use hexchess_protocol::{ClientMessage, FromServer};
 use tungstenite::stream::MaybeTlsStream;
 use tungstenite::{Message, WebSocket};
 
-use super::{FIRST_WAIT, LinkEvent, LinkStatus, MAX_WAIT, PROTOCOL};
+use super::{FIRST_WAIT, Heard, LinkEvent, LinkStatus, MAX_WAIT, heard, hello};
 
 enum Command {
     Send(String),
@@ -54,8 +54,8 @@ impl Link {
     }
 
     /// Sends a message (queued while the connection is down, sent once it is up).
-    pub fn send(&self, message: &Value) {
-        let _ = self.commands.send(Command::Send(message.to_string()));
+    pub fn send(&self, message: &ClientMessage) {
+        let _ = self.commands.send(Command::Send(message.to_text()));
     }
 
     /// What happened since the last call.
@@ -91,8 +91,7 @@ fn run(
         let why = match connect(url) {
             Ok(mut socket) => {
                 wait = FIRST_WAIT;
-                let hello = json!({ "t": "hello", "protocol": PROTOCOL, "token": token });
-                let _ = socket.send(Message::Text(hello.to_string().into()));
+                let _ = socket.send(Message::Text(hello(token.as_deref()).into()));
                 let _ = events.send(LinkEvent::Status(LinkStatus::Connected));
                 match serve(&mut socket, &mut token, &mut queued, commands, events) {
                     Ended::Closed => {
@@ -172,22 +171,25 @@ fn serve(
         }
         match socket.read() {
             Ok(Message::Text(text)) => {
-                let Ok(message) = serde_json::from_str::<Value>(&text) else {
+                let Ok(message) = FromServer::read(&text) else {
                     continue;
                 };
-                if message["t"] == "welcome" {
-                    welcomed = true;
-                    *token = message["token"].as_str().map(String::from);
-                } else if !welcomed && message["t"] == "error" && token.is_some() {
-                    // A secret this server does not know (its database was reset):
-                    // start again as a new player.
-                    *token = None;
-                    let hello = json!({ "t": "hello", "protocol": PROTOCOL });
-                    if let Err(e) = socket.send(Message::Text(hello.to_string().into())) {
-                        return Ended::Lost(e.to_string());
+                match heard(&message) {
+                    Heard::Welcome(secret) => {
+                        welcomed = true;
+                        *token = Some(secret);
                     }
+                    Heard::Error if !welcomed && token.is_some() => {
+                        // A secret this server does not know (its database was reset):
+                        // start again as a new player.
+                        *token = None;
+                        if let Err(e) = socket.send(Message::Text(hello(None).into())) {
+                            return Ended::Lost(e.to_string());
+                        }
+                    }
+                    _ => {}
                 }
-                if events.send(LinkEvent::Message(message)).is_err() {
+                if events.send(LinkEvent::Message(Box::new(message))).is_err() {
                     return Ended::Closed;
                 }
             }

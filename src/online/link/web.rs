@@ -11,13 +11,13 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::time::Duration;
 
-use serde_json::{Value, json};
+use hexchess_protocol::{ClientMessage, FromServer};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{CloseEvent, MessageEvent, WebSocket};
 use web_time::Instant;
 
-use super::{FIRST_WAIT, LinkEvent, LinkStatus, MAX_WAIT, PROTOCOL};
+use super::{FIRST_WAIT, Heard, LinkEvent, LinkStatus, MAX_WAIT, heard, hello};
 
 /// A connection to one server.
 pub struct Link {
@@ -80,8 +80,8 @@ impl Link {
     }
 
     /// Sends a message (queued while the connection is down, sent once it is up).
-    pub fn send(&self, message: &Value) {
-        let text = message.to_string();
+    pub fn send(&self, message: &ClientMessage) {
+        let text = message.to_text();
         with_state(self.key, |s| match &s.socket {
             Some(socket) if s.welcomed && socket.ready_state() == WebSocket::OPEN => {
                 if socket.send_with_str(&text).is_err() {
@@ -163,9 +163,8 @@ fn connect(key: u64) {
 fn opened(key: u64) {
     with_state(key, |s| {
         s.wait = FIRST_WAIT;
-        let hello = json!({ "t": "hello", "protocol": PROTOCOL, "token": s.token });
         if let Some(socket) = &s.socket {
-            let _ = socket.send_with_str(&hello.to_string());
+            let _ = socket.send_with_str(&hello(s.token.as_deref()));
         }
         s.events.push(LinkEvent::Status(LinkStatus::Connected));
     });
@@ -174,26 +173,29 @@ fn opened(key: u64) {
 /// A message from the server: the welcome (keep the secret, send what waited), a
 /// refused secret (start again as a new player), or anything for the game.
 fn heard(key: u64, text: &str) {
-    let Ok(message) = serde_json::from_str::<Value>(text) else {
+    let Ok(message) = FromServer::read(text) else {
         return;
     };
     with_state(key, |s| {
-        if message["t"] == "welcome" {
-            s.welcomed = true;
-            s.token = message["token"].as_str().map(String::from);
-            if let Some(socket) = &s.socket {
-                for text in s.queued.drain(..) {
-                    let _ = socket.send_with_str(&text);
+        match heard(&message) {
+            Heard::Welcome(secret) => {
+                s.welcomed = true;
+                s.token = Some(secret);
+                if let Some(socket) = &s.socket {
+                    for text in s.queued.drain(..) {
+                        let _ = socket.send_with_str(&text);
+                    }
                 }
             }
-        } else if !s.welcomed && message["t"] == "error" && s.token.is_some() {
-            s.token = None;
-            let hello = json!({ "t": "hello", "protocol": PROTOCOL });
-            if let Some(socket) = &s.socket {
-                let _ = socket.send_with_str(&hello.to_string());
+            Heard::Error if !s.welcomed && s.token.is_some() => {
+                s.token = None;
+                if let Some(socket) = &s.socket {
+                    let _ = socket.send_with_str(&hello(None));
+                }
             }
+            _ => {}
         }
-        s.events.push(LinkEvent::Message(message));
+        s.events.push(LinkEvent::Message(Box::new(message)));
     });
 }
 
