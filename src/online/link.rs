@@ -39,7 +39,7 @@ enum Heard {
     Other,
 }
 
-fn heard(message: &FromServer) -> Heard {
+fn meaning(message: &FromServer) -> Heard {
     match message {
         FromServer::Message(ServerMessage::Welcome(w)) => Heard::Welcome(w.token.clone()),
         FromServer::Message(ServerMessage::Error(_)) => Heard::Error,

@@ -14,7 +14,7 @@ use hexchess_protocol::{
     GameInPlay, GamesInPlay, RatingLine, SeekListing, SeekReply, ServerMessage, Started, YourGame,
 };
 use rand::seq::SliceRandom;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
 use tokio::sync::{Semaphore, mpsc, watch};
 use tokio::time::Instant;
 
@@ -398,12 +398,11 @@ impl Hub {
     }
 
     fn restore_room(self: &Arc<Hub>, stored: &crate::store::GameInProgress) -> Result<(), String> {
-        let seats = seats_from_json(&stored.game.seats)?;
-        let control: Value = serde_json::from_str(&stored.game.control)
-            .map_err(|e| format!("its time control: {e}"))?;
-        let clock = clock_from_json(&control)?;
-        if let Some(days) = days_of(&control)
-            && !(1..=MAX_DAYS).contains(&days)
+        let seats = seats_from_text(&stored.game.seats)?;
+        let control = StoredControl::read(&stored.game.control)?;
+        let clock = control.clock()?;
+        if let Some(days) = control.days
+            && !(1..=u64::from(MAX_DAYS)).contains(&days)
         {
             return Err(format!("{days} days a move (1 to {MAX_DAYS})"));
         }
@@ -449,9 +448,9 @@ impl Hub {
             id: stored.game.id.clone(),
             variant: stored.game.variant.clone(),
             rated: stored.game.rated,
-            speed: speed_of(clock, &control),
+            speed: control.speed(clock),
             seats,
-            days: days_of(&control),
+            days: control.days(),
             started_ms: stored.created_ms,
         };
         let last_move = std::time::UNIX_EPOCH
@@ -848,16 +847,16 @@ impl Hub {
             return refused("the variant is gone");
         };
         let seats: Vec<SeatHolder> = seek.seats.into_iter().flatten().collect();
-        let control = control_json(&seek.request);
-        let clock = clock_from_json(&control).map_err(HubError::Refused)?;
+        let control = StoredControl::of(&seek.request);
+        let clock = control.clock().map_err(HubError::Refused)?;
         let id = new_code(12);
         let started_ms = self
             .store
             .add_game(&NewGame {
                 id: id.clone(),
                 variant: seek.request.variant.clone(),
-                seats: seats_json(&seats).to_string(),
-                control: control.to_string(),
+                seats: seats_text(&seats),
+                control: control.text(),
                 rated: seek.request.rated,
             })
             .await?;
@@ -870,9 +869,9 @@ impl Hub {
             id: id.clone(),
             variant: seek.request.variant.clone(),
             rated: seek.request.rated,
-            speed: speed_of(clock, &control),
+            speed: control.speed(clock),
             seats: seats.clone(),
-            days: days_of(&control),
+            days: control.days(),
             started_ms,
         };
         self.open_room(
@@ -1027,11 +1026,74 @@ fn engine_level(level: Option<u8>) -> Result<u8, HubError> {
     }
 }
 
-fn control_json(request: &SeekRequest) -> Value {
-    match (request.minutes, request.days) {
-        (Some(minutes), _) => json!({ "minutes": minutes, "increment": request.increment }),
-        (None, Some(days)) => json!({ "days": days }),
-        (None, None) => json!({}),
+/// A game's time control as the `games.control` column keeps it, in JSON:
+/// `{"minutes":5,"increment":3}`, `{"days":2}`, or `{}` (untimed).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+struct StoredControl {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    minutes: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    increment: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    days: Option<u64>,
+}
+
+impl StoredControl {
+    fn of(request: &SeekRequest) -> StoredControl {
+        match (request.minutes, request.days) {
+            (Some(minutes), _) => StoredControl {
+                minutes: Some(u64::from(minutes)),
+                increment: Some(u64::from(request.increment)),
+                days: None,
+            },
+            (None, days) => StoredControl {
+                days: days.map(u64::from),
+                ..StoredControl::default()
+            },
+        }
+    }
+
+    fn read(text: &str) -> Result<StoredControl, String> {
+        serde_json::from_str(text).map_err(|e| format!("its time control: {e}"))
+    }
+
+    fn text(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// The clock (none: untimed or correspondence), within the ranges a seek may ask.
+    fn clock(&self) -> Result<Option<TimeControl>, String> {
+        let Some(minutes) = self.minutes else {
+            return Ok(None);
+        };
+        if minutes > MAX_MINUTES {
+            return Err(format!("{minutes} minutes (0 to {MAX_MINUTES})"));
+        }
+        let increment = self.increment.unwrap_or(0);
+        if increment > MAX_INCREMENT {
+            return Err(format!(
+                "an increment of {increment} s (0 to {MAX_INCREMENT})"
+            ));
+        }
+        if minutes == 0 && increment == 0 {
+            return Err("a clock with no time".into());
+        }
+        Ok(Some(TimeControl {
+            base: Duration::from_secs(minutes * 60),
+            increment: Duration::from_secs(increment),
+        }))
+    }
+
+    fn days(&self) -> Option<u32> {
+        self.days.and_then(|d| u32::try_from(d).ok())
+    }
+
+    fn speed(&self, clock: Option<TimeControl>) -> String {
+        match clock {
+            Some(tc) => tc.speed().to_string(),
+            None if self.days.is_some() => "correspondence".to_string(),
+            None => "untimed".to_string(),
+        }
     }
 }
 
@@ -1042,81 +1104,46 @@ pub const MAX_MINUTES: u64 = 180;
 pub const MAX_INCREMENT: u64 = 180;
 pub const MAX_DAYS: u32 = 14;
 
-/// A game's clock from its stored time control (none: untimed or correspondence).
-fn clock_from_json(control: &Value) -> Result<Option<TimeControl>, String> {
-    let Some(minutes) = control.get("minutes") else {
-        return Ok(None);
-    };
-    let minutes = minutes
-        .as_u64()
-        .filter(|m| *m <= MAX_MINUTES)
-        .ok_or_else(|| format!("{minutes} minutes (0 to {MAX_MINUTES})"))?;
-    let increment = match control.get("increment") {
-        None => 0,
-        Some(i) => i
-            .as_u64()
-            .filter(|i| *i <= MAX_INCREMENT)
-            .ok_or_else(|| format!("an increment of {i} s (0 to {MAX_INCREMENT})"))?,
-    };
-    if minutes == 0 && increment == 0 {
-        return Err("a clock with no time".into());
-    }
-    Ok(Some(TimeControl {
-        base: Duration::from_secs(minutes * 60),
-        increment: Duration::from_secs(increment),
-    }))
+/// A seat as the `games.seats` column keeps it, in JSON: `{"player":ID,"name":NAME}`
+/// or `{"engine":LEVEL}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+enum StoredSeat {
+    Engine { engine: u64 },
+    Player { player: String, name: String },
 }
 
-fn days_of(control: &Value) -> Option<u32> {
-    control
-        .get("days")
-        .and_then(Value::as_u64)
-        .and_then(|d| u32::try_from(d).ok())
-}
-
-fn speed_of(clock: Option<TimeControl>, control: &Value) -> String {
-    match clock {
-        Some(tc) => tc.speed().to_string(),
-        None if control.get("days").is_some() => "correspondence".to_string(),
-        None => "untimed".to_string(),
-    }
-}
-
-fn seats_json(seats: &[SeatHolder]) -> Value {
-    json!(
-        seats
-            .iter()
-            .map(|s| match s {
-                SeatHolder::Player { id, name } => json!({ "player": id.0, "name": name }),
-                SeatHolder::Engine { level } => json!({ "engine": level }),
-            })
-            .collect::<Vec<_>>()
-    )
-}
-
-fn seats_from_json(text: &str) -> Result<Vec<SeatHolder>, String> {
-    let seats: Vec<Value> = serde_json::from_str(text).map_err(|e| e.to_string())?;
-    seats
+fn seats_text(seats: &[SeatHolder]) -> String {
+    let stored: Vec<StoredSeat> = seats
         .iter()
-        .map(|s| {
-            if let Some(level) = s.get("engine") {
-                return level
-                    .as_u64()
-                    .and_then(|l| u8::try_from(l).ok())
-                    .filter(|l| hexchess_engine::Skill::new(*l).is_some())
-                    .map(|level| SeatHolder::Engine { level })
-                    .ok_or_else(|| format!("an engine seat at level {level}"));
-            }
-            match (
-                s.get("player").and_then(Value::as_str),
-                s.get("name").and_then(Value::as_str),
-            ) {
-                (Some(id), Some(name)) => Ok(SeatHolder::Player {
-                    id: PlayerId(id.to_string()),
-                    name: name.to_string(),
-                }),
-                _ => Err(format!("a seat I cannot read: {s}")),
-            }
+        .map(|s| match s {
+            SeatHolder::Player { id, name } => StoredSeat::Player {
+                player: id.0.clone(),
+                name: name.clone(),
+            },
+            SeatHolder::Engine { level } => StoredSeat::Engine {
+                engine: u64::from(*level),
+            },
+        })
+        .collect();
+    serde_json::to_string(&stored).unwrap_or_default()
+}
+
+fn seats_from_text(text: &str) -> Result<Vec<SeatHolder>, String> {
+    let seats: Vec<StoredSeat> =
+        serde_json::from_str(text).map_err(|e| format!("its seats: {e}"))?;
+    seats
+        .into_iter()
+        .map(|s| match s {
+            StoredSeat::Engine { engine } => u8::try_from(engine)
+                .ok()
+                .filter(|l| hexchess_engine::Skill::new(*l).is_some())
+                .map(|level| SeatHolder::Engine { level })
+                .ok_or_else(|| format!("an engine seat at level {engine}")),
+            StoredSeat::Player { player, name } => Ok(SeatHolder::Player {
+                id: PlayerId(player),
+                name,
+            }),
         })
         .collect()
 }

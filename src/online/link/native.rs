@@ -11,7 +11,7 @@ use hexchess_protocol::{ClientMessage, FromServer};
 use tungstenite::stream::MaybeTlsStream;
 use tungstenite::{Message, WebSocket};
 
-use super::{FIRST_WAIT, Heard, LinkEvent, LinkStatus, MAX_WAIT, heard, hello};
+use super::{FIRST_WAIT, Heard, LinkEvent, LinkStatus, MAX_WAIT, hello, meaning};
 
 enum Command {
     Send(String),
@@ -174,7 +174,7 @@ fn serve(
                 let Ok(message) = FromServer::read(&text) else {
                     continue;
                 };
-                match heard(&message) {
+                match meaning(&message) {
                     Heard::Welcome(secret) => {
                         welcomed = true;
                         *token = Some(secret);

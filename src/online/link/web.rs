@@ -17,7 +17,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::{CloseEvent, MessageEvent, WebSocket};
 use web_time::Instant;
 
-use super::{FIRST_WAIT, Heard, LinkEvent, LinkStatus, MAX_WAIT, heard, hello};
+use super::{FIRST_WAIT, Heard, LinkEvent, LinkStatus, MAX_WAIT, hello, meaning};
 
 /// A connection to one server.
 pub struct Link {
@@ -177,7 +177,7 @@ fn heard(key: u64, text: &str) {
         return;
     };
     with_state(key, |s| {
-        match heard(&message) {
+        match meaning(&message) {
             Heard::Welcome(secret) => {
                 s.welcomed = true;
                 s.token = Some(secret);
