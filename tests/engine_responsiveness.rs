@@ -1,6 +1,8 @@
-//! The engine thinks while frames keep running. Alone in its own test binary, so that
-//! other tests' engine threads do not compete with its frames for the two cores.
+//! The engine thinks while frames keep running. Alone in its own test binary (the rest of
+//! the game's tests are one binary, `tests/game`), so that other tests' engine threads do
+//! not compete with its frames for the two cores.
 
+#[path = "game/common.rs"]
 mod common;
 
 use std::time::{Duration, Instant};

@@ -1,7 +1,7 @@
 //! The window loop rests while the game waits for a player and draws continuously while
 //! something moves; egui's input no longer keeps it awake by itself.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

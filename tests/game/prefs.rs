@@ -1,7 +1,7 @@
 //! Settings and the unfinished game kept between runs: written when they change, read
 //! back at the next start, and a corrupt settings file ignored with a warning.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

@@ -3,7 +3,7 @@
 //! (played only when the server sends them back) and plays the server's moves (the
 //! engine's, another person's) through the same path as local moves.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

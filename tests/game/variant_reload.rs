@@ -1,7 +1,7 @@
 //! Editing a variant file while the game runs reloads it (a temporary folder stands in
 //! for `variants/`).
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::time::Duration;
@@ -12,7 +12,7 @@ use hexchess::game::{CurrentGame, NewGameRequest, Variants};
 use hexchess::look::Settings;
 use hexchess::play::{Mode, Session};
 
-const GLINSKI: &str = include_str!("../variants/glinski.ron");
+const GLINSKI: &str = include_str!("../../variants/glinski.ron");
 
 fn mod_text(name: &str) -> String {
     GLINSKI

@@ -1,7 +1,7 @@
 //! The tree of lines tried on the analysis board: a move from an earlier position
 //! starts a side line, each line can be gone to, promoted and deleted.
 
-mod common;
+use crate::common;
 
 use bevy::prelude::*;
 use hexchess::game::{CurrentGame, ReviewRequest};

@@ -4,7 +4,7 @@
 //! when muted. Whether a move captures or checks is found here by the test's own
 //! means (the position before and after), not from the game's messages.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

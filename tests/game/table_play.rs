@@ -4,7 +4,7 @@
 //! engine seats play their turns, undo takes back whole turns, the move list steps back
 //! through earlier turns, every seat has a clock, and the pieces shown follow the game.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -1,7 +1,7 @@
 //! The engine's review of the game on the board runs on its own thread, shows its
 //! progress, can be stopped, and belongs to the game it was made for.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

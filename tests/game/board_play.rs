@@ -1,7 +1,7 @@
 //! The game's plugins in a headless app: clicks and drags, promotions, variant switches
 //! and flips, checked against the game state and the entities shown.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 
@@ -35,7 +35,7 @@ fn cell(app: &App, name: &str) -> Cell {
         .unwrap()
 }
 
-use common::{button, point_at};
+use crate::common::{button, point_at};
 
 /// Presses and releases the left button over a cell.
 fn click(app: &mut App, name: &str) {

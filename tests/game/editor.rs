@@ -1,7 +1,7 @@
 //! The board editor: the board shows the setup, every problem is named as it is
 //! edited, and a legal setup becomes a game or the analysis board.
 
-mod common;
+use crate::common;
 
 use bevy::prelude::*;
 use hexchess::editor::{BoardEditor, EditorRequest, Tool, apply};
@@ -140,7 +140,7 @@ fn an_illegal_setup_does_not_leave_the_editor() {
 
 #[test]
 fn a_piece_dragged_moves_and_a_click_uses_the_tool() {
-    use common::{button, point_at};
+    use crate::common::{button, point_at};
 
     let mut app = app();
     let board = app

@@ -1,7 +1,7 @@
 //! The analysis board: the engine's lines follow the position shown, nobody's engine
 //! plays meanwhile, and the session comes back as it was; the hint names a legal move.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

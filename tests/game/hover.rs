@@ -1,7 +1,7 @@
 //! The piece under the pointer: with nothing selected its moves show faintly, and
 //! nothing shows over an empty cell.
 
-mod common;
+use crate::common;
 
 use bevy::prelude::*;
 use hexchess::board::highlights::{Highlight, Hovered};

@@ -2,7 +2,7 @@
 //! frames, undo cancels thinking, engine-vs-engine games end as the rules say, saved
 //! games load back, and the game-over dialog shows the right result.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

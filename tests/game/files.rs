@@ -1,7 +1,7 @@
 //! Opening games, positions and variants from files, drops and the clipboard, and
 //! saving a game as PGN that reads back.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 
@@ -103,7 +103,8 @@ fn one_game_dropped_on_the_window_loads_and_a_position_pasted_starts() {
 fn a_variant_file_dropped_loads_and_starts() {
     let dir = folder("variant");
     let path = dir.join("mine.ron");
-    let text = include_str!("../variants/glinski.ron").replace("id: \"glinski\"", "id: \"mine\"");
+    let text =
+        include_str!("../../variants/glinski.ron").replace("id: \"glinski\"", "id: \"mine\"");
     std::fs::write(&path, text).unwrap();
     let mut app = app();
     app.world_mut().write_message(OpenFile(path));
