@@ -27,6 +27,7 @@
 pub mod bench;
 pub mod deploy;
 pub mod endgame;
+pub mod engine;
 pub mod eval;
 pub mod job;
 pub mod multi;
@@ -45,6 +46,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 pub use endgame::{TableShelf, Tablebases};
+pub use engine::{Answer, Engine, Found, Question, Thinking};
 pub use eval::{EvalMode, EvalTerms, EvalWeights, Evaluator};
 pub use search::{MATE, MATE_BOUND, MAX_MULTI_PV, MAX_PLY, MAX_THREADS, Searcher};
 pub use skill::{Handicap, Skill, SkillError};

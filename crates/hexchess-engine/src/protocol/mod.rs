@@ -9,10 +9,10 @@
 //! malformed FEN or an illegal move answers `info string error: ...` and the previous
 //! position stays.
 //!
-//! One [`Game`] holds the game `position` sets, of two sides or more; the commands
-//! branch only where the number of sides changes what they do: which search `go`
-//! starts (the `search` module), what `go perft` counts (moves or whole turns) and what
-//! `d` shows.
+//! One [`Game`] holds the game `position` sets, of two sides or more; `go` hands it to
+//! the engine ([`crate::engine::Engine`]), which picks the search. The commands branch
+//! only where the number of sides changes what they show: how `go` answers (the
+//! `search` module), what `go perft` counts (moves or whole turns) and what `d` shows.
 
 pub mod command;
 pub mod input;
@@ -30,16 +30,12 @@ pub use command::{
 };
 pub use options::{EngineOption, MAX_HASH_MB, OptionType};
 
-use crate::{
-    Ponder, Progress, ProgressSink, RunningSearch, SearchOptions, Searcher, Skill, TableShelf,
-    Tablebases,
-};
+use crate::engine::{self as facade, Question};
+use crate::{Ponder, Progress, ProgressSink, Skill, TableShelf, Tablebases};
 use hexchess_core::catalog::{Catalog, CatalogEntry};
 use hexchess_core::game::{Draws, Game, StartError, TurnError};
-use hexchess_core::moves::Move;
 use hexchess_core::position::Position;
 use options::Effect;
-use search::Running;
 
 /// Whether the protocol loop should go on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,18 +68,15 @@ pub struct Engine {
     /// a repetition, and the engine takes the moves it sends.
     game: Game,
     out: SharedOut,
-    /// The two-player searcher (and its hash table) while no search has it.
-    searcher: Option<Searcher>,
-    running: Option<Running>,
+    /// The engine (its options, strategy and hash table) while no search has it.
+    core: Option<facade::Engine>,
+    /// The search `go` started, until it is stopped or waited for.
+    thinking: Option<facade::Thinking>,
     /// Endgame tables: whether to read them, from where (`None`: the per-user data
     /// folder), and those read so far.
     use_tables: bool,
     table_dir: Option<PathBuf>,
     shelf: TableShelf,
-    /// How games of more sides are searched (`MultiSearch`).
-    multi_search: crate::multi::Strategy,
-    /// Seeds each search of a game of more sides differently (the random mover).
-    searches: u64,
     /// The strength chosen with `Skill` / `Skill Level`.
     chosen_skill: Skill,
     /// `UCI_LimitStrength`: play at the level of `UCI_Elo` instead.
@@ -146,13 +139,11 @@ impl Engine {
             game: start_of(&variant),
             variant,
             out,
-            searcher: Some(Searcher::new(SearchOptions::default())),
-            running: None,
+            core: Some(facade::Engine::default()),
+            thinking: None,
             use_tables: true,
             table_dir: None,
             shelf: TableShelf::new(),
-            multi_search: crate::multi::Strategy::Paranoid,
-            searches: 0,
             chosen_skill: Skill::FULL,
             limit_strength: false,
             elo: options::DEFAULT_ELO,
@@ -180,12 +171,12 @@ impl Engine {
     /// The level the next search plays at (`Skill`, or `UCI_Elo`'s while strength is
     /// limited).
     pub fn skill(&mut self) -> Skill {
-        self.searcher().options().skill
+        self.core().options().skill
     }
 
     /// Whether a search is running.
     pub fn is_searching(&self) -> bool {
-        self.running.as_ref().is_some_and(|r| !r.is_finished())
+        self.thinking.as_ref().is_some_and(|t| !t.is_finished())
     }
 
     /// Stops a running search (and waits for its `bestmove`), count or bench.
@@ -193,8 +184,9 @@ impl Engine {
         if let Some(task) = self.task.take() {
             task.stop();
         }
-        if let Some(searcher) = self.running.take().and_then(Running::stop) {
-            self.searcher = Some(searcher);
+        if let Some(thinking) = self.thinking.take() {
+            thinking.stop();
+            self.core = Some(thinking.join().0);
         }
     }
 
@@ -204,8 +196,8 @@ impl Engine {
         if let Some(task) = self.task.take() {
             task.wait();
         }
-        if let Some(searcher) = self.running.take().and_then(Running::wait) {
-            self.searcher = Some(searcher);
+        if let Some(thinking) = self.thinking.take() {
+            self.core = Some(thinking.join().0);
         }
     }
 
@@ -218,16 +210,13 @@ impl Engine {
         self.stop();
     }
 
-    fn searcher(&mut self) -> &mut Searcher {
-        // A finished search hands its searcher back first.
-        if self.running.as_ref().is_some_and(|r| r.is_finished()) {
+    /// The engine, waiting for a search that has it first (setting an option stops the
+    /// search before it gets here).
+    fn core(&mut self) -> &mut facade::Engine {
+        if self.core.is_none() {
             self.stop();
         }
-        if self.searcher.is_none() {
-            self.stop();
-        }
-        self.searcher
-            .get_or_insert_with(|| Searcher::new(SearchOptions::default()))
+        self.core.get_or_insert_with(facade::Engine::default)
     }
 
     /// Handles one line of input: parses it, then runs it. A line that does not parse
@@ -250,7 +239,7 @@ impl Engine {
             Command::IsReady => say(&self.out, "readyok"),
             Command::NewGame => {
                 self.stop();
-                self.searcher().clear();
+                self.core().clear();
                 self.game = start_of(&self.variant);
             }
             Command::SetOption { name, value } => self.setoption(&name, &value),
@@ -258,8 +247,8 @@ impl Engine {
             Command::Go(go) => self.go(go),
             Command::PonderHit => {
                 // A hit after the search ended (or for no search) changes nothing.
-                if let Some(r) = &self.running {
-                    r.ponder_hit();
+                if let Some(t) = &self.thinking {
+                    t.ponder_hit();
                 }
             }
             Command::Perft(depth) => self.perft(depth),
@@ -302,12 +291,12 @@ impl Engine {
             Effect::Variant => return self.set_variant(value),
             Effect::Hash => return self.set_hash(name, value),
             Effect::ClearHash => {
-                self.searcher().clear();
+                self.core().clear();
                 return;
             }
             Effect::MultiSearch => {
                 return match value.parse() {
-                    Ok(s) => self.multi_search = s,
+                    Ok(s) => self.core().set_strategy(s),
                     Err(e) => error(&self.out, format!("{name}: {e}")),
                 };
             }
@@ -347,9 +336,9 @@ impl Engine {
             }
             _ => {}
         }
-        let mut search_options = *self.searcher().options();
+        let mut search_options = *self.core().options();
         match options::apply(option.effect, value, &mut search_options) {
-            Ok(()) => self.searcher().set_options(search_options),
+            Ok(()) => self.core().set_options(search_options),
             Err(e) => error(&self.out, e.message(name, value)),
         }
     }
@@ -357,12 +346,12 @@ impl Engine {
     /// `Hash`: a table of the size asked for, or, when the system refuses that much
     /// memory, an error and the table there was.
     fn set_hash(&mut self, name: &str, value: &str) {
-        let mut wanted = *self.searcher().options();
+        let mut wanted = *self.core().options();
         if let Err(e) = options::apply(Effect::Hash, value, &mut wanted) {
             return error(&self.out, e.message(name, value));
         }
-        let kept = self.searcher().hash_mb();
-        if let Err(e) = self.searcher().set_hash(wanted.hash_mb) {
+        let kept = self.core().hash_mb();
+        if let Err(e) = self.core().set_hash(wanted.hash_mb) {
             error(
                 &self.out,
                 format!("{name}: {e}; the table stays at {kept} MB"),
@@ -388,9 +377,9 @@ impl Engine {
         } else {
             self.chosen_skill
         };
-        let mut search_options = *self.searcher().options();
+        let mut search_options = *self.core().options();
         search_options.skill = skill;
-        self.searcher().set_options(search_options);
+        self.core().set_options(search_options);
         Ok(())
     }
 
@@ -458,8 +447,9 @@ impl Engine {
         }
     }
 
-    /// `go`: the two-player search on the game's narrow position, or the search of
-    /// whole turns `MultiSearch` names in a game of more sides.
+    /// `go`: the engine's search of the game within the limits, among the moves (or
+    /// turns) of `searchmoves` if it names any (one the game does not allow here is an
+    /// error, and nothing is searched).
     fn go(&mut self, go: Go) {
         self.stop();
         if crate::job::RUNS_IN_PLACE && (go.ponder || !go.limits.ends_by_itself()) {
@@ -469,71 +459,51 @@ impl Engine {
                  give go a depth, nodes, movetime or clock, without infinite or ponder",
             );
         }
-        match self.position() {
-            Some(pos) => self.go_two_sides(go, pos),
-            None => self.go_more_sides(go),
-        }
-    }
-
-    /// `go` in a two-player game: searches `pos` (the game's, derived once for this
-    /// search) within the limits, among the moves of `searchmoves` if it names any (one
-    /// not legal here is an error, and nothing is searched).
-    fn go_two_sides(&mut self, go: Go, pos: Position) {
+        let only = match facade::read_turns(&self.game, &go.searchmoves) {
+            Ok(only) => only,
+            Err(e) => return error(&self.out, format!("searchmoves {e}; no search")),
+        };
         let mut limits = go.limits;
-        match read_searchmoves(&pos, &go.searchmoves) {
-            Ok(moves) => limits.searchmoves = moves,
-            Err(e) => return error(&self.out, e),
-        }
         if go.ponder {
             limits.ponder = Some(Ponder::new());
         }
-        let tables = self.tables_for_position(&pos);
-        let mut searcher = self
-            .searcher
-            .take()
-            .unwrap_or_else(|| Searcher::new(SearchOptions::default()));
-        searcher.set_tablebases(tables);
-        searcher.set_progress(Some(self.progress_sink(&pos)));
+        let question =
+            Question::new(self.game.clone(), self.variant.two_player_rules(), limits).only(only);
+        if let Some(pos) = question.position() {
+            let tables = self.tables_for_position(&pos);
+            let sink = self.progress_sink(&pos);
+            let core = self.core();
+            core.set_tablebases(tables);
+            core.set_progress(Some(sink));
+        }
+        let core = self.core.take().unwrap_or_default();
+        let (options, strategy) = (*core.options(), core.strategy());
         let show_wdl = self.show_wdl;
         let info_out = Arc::clone(&self.out);
         let done_out = Arc::clone(&self.out);
-        self.running = Some(Running::TwoSides(RunningSearch::start(
-            move || searcher,
-            pos,
-            limits,
+        let game = self.game.clone();
+        let started = core.go(
+            question,
             move |pos, info| say(&info_out, info.to_uci_with(pos, show_wdl)),
-            move |pos, result| say(&done_out, search::bestmove_line(pos, result)),
-        )));
-    }
-
-    /// `go` in a game of more sides: the search `MultiSearch` names, within the limits
-    /// (and the level's node cap), among the turns of `searchmoves` if it names any (one
-    /// the game does not allow is an error, and nothing is searched).
-    fn go_more_sides(&mut self, go: Go) {
-        self.searches += 1;
-        let mut limits = go.limits;
-        if let Some(cap) = crate::multi::skill_nodes(self.searcher().options().skill) {
-            limits.nodes = Some(limits.nodes.map_or(cap, |n| n.min(cap)));
-        }
-        if go.ponder {
-            limits.ponder = Some(Ponder::new());
-        }
-        let only = match search::read_turns(&self.game, &go.searchmoves) {
-            Ok(only) => only,
-            Err(e) => return error(&self.out, e),
-        };
-        let question = search::TurnQuestion {
-            game: self.game_by_rule(),
-            only,
-            strategy: self.multi_search,
-            seed: self.searches,
-        };
-        match search::start_turn_search(&self.out, question, limits) {
-            Ok(t) => self.running = Some(Running::MoreSides(t)),
-            Err(e) => error(
-                &self.out,
-                format!("cannot start a thread for the search: {e}"),
-            ),
+            move |answer| {
+                for line in search::answer_lines(&game, answer, strategy) {
+                    say(&done_out, line);
+                }
+            },
+        );
+        match started {
+            Ok(thinking) => self.thinking = Some(thinking),
+            Err(e) => {
+                // The engine went with the thread that did not start: a new one with
+                // the same options.
+                let mut fresh = facade::Engine::new(options);
+                fresh.set_strategy(strategy);
+                self.core = Some(fresh);
+                error(
+                    &self.out,
+                    format!("cannot start a thread for the search: {e}"),
+                );
+            }
         }
     }
 
@@ -650,17 +620,6 @@ fn start_of(variant: &CatalogEntry) -> Game {
         // Without a FEN or a move there is nothing to refuse.
         Err(_) => Game::new(rules),
     }
-}
-
-/// The moves of `go searchmoves`, each legal in `pos`, or what is wrong with one.
-fn read_searchmoves(pos: &Position, texts: &[String]) -> Result<Vec<Move>, String> {
-    texts
-        .iter()
-        .map(|t| {
-            pos.parse_move(t)
-                .map_err(|e| format!("searchmoves '{t}': {e}; no search"))
-        })
-        .collect()
 }
 
 /// What `position` answers when the game refuses it: the FEN's fault, or the move
@@ -832,7 +791,7 @@ mod tests {
                 "{name}: {uci}"
             );
         }
-        let options = |s: &mut Session| *s.engine.searcher().options();
+        let options = |s: &mut Session| *s.engine.core().options();
         assert_eq!(s.send("setoption name NullMove value false"), "");
         assert_eq!(s.send("setoption name aspiration value false"), "");
         let t = options(&mut s).techniques;
@@ -887,7 +846,7 @@ mod tests {
             s.send("setoption name EvalWeights value (shield: 20, passed: (5, 150))"),
             ""
         );
-        let set = s.engine.searcher().options().weights;
+        let set = s.engine.core().options().weights;
         assert_eq!(
             set,
             EvalWeights {
@@ -906,11 +865,11 @@ mod tests {
                 reply.starts_with("info string error: bad value"),
                 "{bad}: {reply}"
             );
-            assert_eq!(s.engine.searcher().options().weights, set, "{bad}");
+            assert_eq!(s.engine.core().options().weights, set, "{bad}");
         }
         // The printed defaults read back as the defaults.
         s.send(&format!("setoption name EvalWeights value {defaults}"));
-        assert_eq!(s.engine.searcher().options().weights, defaults);
+        assert_eq!(s.engine.core().options().weights, defaults);
     }
 
     #[test]
@@ -993,7 +952,7 @@ mod tests {
             let reply = s.send(&line);
             assert_eq!(reply, "", "{}: {reply}", option.name);
         }
-        assert_eq!(*s.engine.searcher().options(), SearchOptions::default());
+        assert_eq!(*s.engine.core().options(), crate::SearchOptions::default());
     }
 
     #[test]
@@ -1008,9 +967,9 @@ mod tests {
     fn hash_size_changes_take_effect() {
         let mut s = Session::new();
         s.send("setoption name Hash value 2");
-        assert_eq!(s.engine.searcher().hash_mb(), 2);
+        assert_eq!(s.engine.core().hash_mb(), 2);
         s.send("setoption name Hash value 32");
-        assert_eq!(s.engine.searcher().hash_mb(), 32);
+        assert_eq!(s.engine.core().hash_mb(), 32);
         // Not `send`: a search this short may finish (and print its bestmove) before
         // `send` would collect the output, which would then be lost to this check.
         s.engine.handle("go depth 2");
@@ -1021,9 +980,9 @@ mod tests {
     #[test]
     fn threads_option_sets_the_search_threads() {
         let mut s = Session::new();
-        assert_eq!(s.engine.searcher().options().threads, 1);
+        assert_eq!(s.engine.core().options().threads, 1);
         s.send("setoption name Threads value 2");
-        assert_eq!(s.engine.searcher().options().threads, 2);
+        assert_eq!(s.engine.core().options().threads, 2);
         let reply = s.go_to_the_end("go depth 6");
         assert!(reply.contains("info depth 6 "), "{reply}");
     }
