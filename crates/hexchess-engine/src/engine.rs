@@ -254,7 +254,7 @@ impl Engine {
     ) -> Answer {
         let mut limits = question.limits.clone();
         if !question.only.is_empty() {
-            limits.searchmoves = question.only.iter().filter_map(first_move).collect();
+            limits.searchmoves = question.only.iter().filter_map(|t| first_move(t)).collect();
         }
         let tables = Arc::clone(&self.tables);
         let progress = self.progress.take();
@@ -334,7 +334,7 @@ impl Engine {
 const SEARCH_STACK: Option<usize> = Some(64 * 1024 * 1024);
 
 /// A turn's move, for a two-player search's `searchmoves`.
-fn first_move(turn: &Vec<Step>) -> Option<hexchess_core::moves::Move> {
+fn first_move(turn: &[Step]) -> Option<hexchess_core::moves::Move> {
     turn.iter().find_map(|s| match s {
         Step::Play(mv) => Some(*mv),
         Step::Stop => None,
