@@ -13,11 +13,11 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use bevy::prelude::*;
-use hexchess_core::{Game, Move, Position, Step};
-use hexchess_engine::multi::{MultiLimits, Strategy};
-use hexchess_engine::{SearchInfo, SearchLimits, SearchOptions, Searcher, Tablebases};
+use hexchess_core::{Game, Move, Rules, Step};
+use hexchess_engine::multi::Strategy;
+use hexchess_engine::{Engine, Question, SearchInfo, SearchLimits, SearchOptions, Tablebases};
 
-use super::engine_search::{EngineSearch, SearchAsk, TurnAnswer, TurnSearch};
+use super::engine_search::{Ask, EngineThinking};
 use super::opponent::search_threads;
 use super::session::{Mode, Session, TimeControl};
 use super::trainer::Trainer;
@@ -64,14 +64,15 @@ const TURN_NODES: u64 = 20_000;
 /// search for a position no longer shown is dropped, and so stopped).
 struct TableAnalysis {
     moment: Moment,
-    job: TurnSearch,
+    /// The search, until it answers.
+    job: Option<EngineThinking>,
     /// Its answer, once it has come.
     found: Option<Vec<Step>>,
 }
 
 /// The search under way and what it has said.
 struct Running {
-    search: EngineSearch,
+    search: EngineThinking,
     /// The moment it is about.
     moment: Moment,
     /// The endgame tables it searches with.
@@ -93,7 +94,8 @@ pub struct Analysis {
     hint: Option<Running>,
     /// A game of more sides: the search for the best turn.
     turn: Option<TableAnalysis>,
-    searcher: Option<Searcher>,
+    /// The engine (its hash table) between searches.
+    engine: Option<Engine>,
 }
 
 impl Default for Analysis {
@@ -105,7 +107,7 @@ impl Default for Analysis {
             before: None,
             hint: None,
             turn: None,
-            searcher: None,
+            engine: None,
         }
     }
 }
@@ -200,13 +202,14 @@ fn answer_analysis_requests(
                 stop(&mut analysis.hint);
                 let software = rasteriser.as_deref() == Some(&Rasteriser::Software);
                 let limits = SearchLimits::movetime(HINT_MILLIS);
-                let Some(position) = game.two_player_position() else {
+                // Two sides only: a table's turns are the analysis's.
+                let Some(two_player) = game.two_player_rules() else {
                     continue;
                 };
                 let moment = Moment::of(game.position());
                 let shown = Shown {
                     game: game.game.clone(),
-                    position,
+                    two_player,
                     moment,
                     purpose: "hint",
                 };
@@ -254,16 +257,17 @@ fn follow_the_position(
     if current {
         return;
     }
-    // Its searcher (and hash table) goes on to the next position.
+    // Its engine (and hash table) goes on to the next position.
     let kept = analysis.running.take().and_then(|mut r| {
         r.search.stop();
         r.search.finish().0
     });
     if kept.is_some() {
-        analysis.searcher = kept;
+        analysis.engine = kept;
     }
     // Two sides only: the engine's search has no turns of several moves.
-    let Some(position) = game.two_player_displayed() else {
+    let (Some(position), Some(two_player)) = (game.two_player_displayed(), game.two_player_rules())
+    else {
         return;
     };
     if position.legal_moves().is_empty() {
@@ -275,15 +279,15 @@ fn follow_the_position(
         ..SearchLimits::default()
     };
     let lines = analysis.lines;
-    let searcher = analysis.searcher.take();
+    let kept = analysis.engine.take();
     let tables = Arc::clone(&trainer.tables);
     let shown = Shown {
         game: game.displayed_game(),
-        position,
+        two_player,
         moment,
         purpose: "analysis",
     };
-    analysis.running = start(shown, limits, lines, software, searcher, tables);
+    analysis.running = start(shown, limits, lines, software, kept, tables);
 }
 
 /// A game of more sides: a search for the best turn in the position shown, started
@@ -292,8 +296,9 @@ fn follow_the_table(analysis: &mut Analysis, game: &CurrentGame) {
     let shown = game.displayed_game();
     let moment = Moment::of(shown.position());
     if let Some(t) = analysis.turn.as_mut().filter(|t| t.moment == moment) {
-        if let TurnAnswer::Ready(steps) = t.job.poll() {
-            t.found = steps;
+        if t.job.as_mut().is_some_and(EngineThinking::poll) {
+            let answer = t.job.take().and_then(|job| job.finish().1);
+            t.found = answer.map(|a| a.turn).filter(|turn| !turn.is_empty());
         }
         return;
     }
@@ -301,23 +306,24 @@ fn follow_the_table(analysis: &mut Analysis, game: &CurrentGame) {
     if shown.end().is_some() {
         return;
     }
-    let limits = MultiLimits {
-        nodes: TURN_NODES,
-        depth: 64,
-        time: Some(Duration::from_secs(3)),
+    let limits = SearchLimits {
+        nodes: Some(TURN_NODES),
+        movetime: Some(Duration::from_secs(3)),
+        ..SearchLimits::default()
     };
-    let job = TurnSearch::start(
-        "hexchess-turn-analysis",
-        shown,
-        Strategy::Paranoid,
-        moment.hash,
-        limits,
-    );
-    match job {
+    let ask = Ask {
+        question: Question::new(shown, game.two_player_rules(), limits).seed(moment.hash),
+        options: SearchOptions::default(),
+        strategy: Strategy::Paranoid,
+        kept: None,
+        tables: Arc::new(Tablebases::none()),
+        purpose: "hexchess-turn-analysis",
+    };
+    match EngineThinking::start(ask, |_, _| {}) {
         Ok(job) => {
             analysis.turn = Some(TableAnalysis {
                 moment,
-                job,
+                job: Some(job),
                 found: None,
             });
         }
@@ -329,8 +335,8 @@ fn follow_the_table(analysis: &mut Analysis, game: &CurrentGame) {
 /// worker searches it in a browser.
 struct Shown {
     game: Game,
-    /// Its position on the narrow cell sets the search runs on.
-    position: Position,
+    /// The variant's rules on the narrow cell sets the search runs on.
+    two_player: Arc<Rules>,
     moment: Moment,
     purpose: &'static str,
 }
@@ -342,26 +348,25 @@ fn start(
     limits: SearchLimits,
     lines: usize,
     software: bool,
-    kept: Option<Searcher>,
+    kept: Option<Engine>,
     tables: Arc<Tablebases>,
 ) -> Option<Running> {
-    let ask = SearchAsk {
-        game: shown.game,
-        position: shown.position,
-        limits,
+    let ask = Ask {
+        question: Question::new(shown.game, Some(shown.two_player), limits),
         options: SearchOptions {
             hash_mb: 64,
             multi_pv: lines,
             threads: search_threads(cores(), software),
             ..SearchOptions::default()
         },
+        strategy: Strategy::Paranoid,
         kept,
         tables: Arc::clone(&tables),
         purpose: shown.purpose,
     };
     let reports: Arc<Mutex<Vec<SearchInfo>>> = Arc::default();
     let sink = Arc::clone(&reports);
-    let started = EngineSearch::start(ask, move |_, info| {
+    let started = EngineThinking::start(ask, move |_, info| {
         if let Ok(mut l) = sink.lock() {
             keep_line(&mut l, info);
         }

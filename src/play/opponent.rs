@@ -16,12 +16,13 @@ use web_time::Instant;
 
 use bevy::prelude::*;
 use hexchess_core::{GameOutcome, Position, Side, Step, Termination};
-use hexchess_engine::multi::MultiLimits;
+use hexchess_engine::multi::Strategy;
 use hexchess_engine::{
-    Clock, Score, SearchInfo, SearchLimits, SearchOptions, Searcher, Skill, pv_san,
+    Clock, Engine, Found, Question, Score, SearchInfo, SearchLimits, SearchOptions, Skill,
+    Tablebases, pv_san,
 };
 
-use super::engine_search::{EngineSearch, SearchAsk, TurnAnswer, TurnSearch};
+use super::engine_search::{Ask, EngineThinking};
 use super::session::{Clocks, Mode, SeatPlayer, Session, loss_of};
 use super::trainer::Trainer;
 use crate::game::{BoardChanged, CurrentGame, EndRequest, GameNotice, GameSet, StepRequest};
@@ -45,7 +46,7 @@ const PV_MOVES: usize = 8;
 
 /// A search under way for one position.
 struct Thinking {
-    search: EngineSearch,
+    search: EngineThinking,
     /// Which position it is for.
     key: PositionKey,
     started: Instant,
@@ -59,7 +60,7 @@ struct Thinking {
 struct SeatThinking {
     key: PositionKey,
     /// The search, until it answers.
-    job: TurnSearch,
+    job: Option<EngineThinking>,
     /// Steps found and not yet played, with the time until the next.
     queue: Vec<Step>,
     wait: f32,
@@ -70,12 +71,13 @@ struct SeatThinking {
 /// The engine player's state.
 #[derive(Resource, Default)]
 pub struct EnginePlayer {
-    searcher: Option<Searcher>,
+    /// The two-player engine (its hash table) while no search has it.
+    engine: Option<Engine>,
     thinking: Option<Thinking>,
     /// An engine seat's turn of a game of more sides.
     seat: Option<SeatThinking>,
     /// Stopped searches whose threads have not ended yet.
-    abandoned: Vec<EngineSearch>,
+    abandoned: Vec<EngineThinking>,
     pub report: Option<EngineReport>,
 }
 
@@ -194,8 +196,8 @@ fn collect_abandoned(mut player: ResMut<EnginePlayer>) {
     let mut i = 0;
     while i < player.abandoned.len() {
         if player.abandoned[i].poll() {
-            if let (Some(searcher), _) = player.abandoned.swap_remove(i).finish() {
-                player.searcher.get_or_insert(searcher);
+            if let (Some(engine), _) = player.abandoned.swap_remove(i).finish() {
+                player.engine.get_or_insert(engine);
             }
         } else {
             i += 1;
@@ -232,17 +234,21 @@ fn play_finished_search(
         return;
     }
     let t = player.thinking.take().expect("checked");
-    let (searcher, result) = t.search.finish();
-    if let Some(searcher) = searcher {
-        player.searcher = Some(searcher);
+    let (engine, answer) = t.search.finish();
+    if let Some(engine) = engine {
+        player.engine = Some(engine);
     }
     // The position moved on, or the engine no longer plays this side (the analysis
     // board was turned on while it thought): its move is not played.
     if t.key != position_key(&game) || !session.mode.engine_plays(t.side) {
         return;
     }
-    match result.best {
-        Some(mv) => {
+    let found = answer.and_then(|a| match a.found {
+        Found::Move { result, .. } => result.best.map(|mv| (mv, result)),
+        Found::Turn(_) => None,
+    });
+    match found {
+        Some((mv, result)) => {
             crate::web::milestone(&format!("engine played {}", t.position.move_to_lan(mv)));
             requests.write(StepRequest::play(mv));
             player.report = Some(EngineReport {
@@ -296,23 +302,27 @@ fn start_thinking(
     };
     let progress: Arc<Mutex<Option<SearchInfo>>> = Arc::default();
     let software = rasteriser.as_deref() == Some(&Rasteriser::Software);
-    let ask = SearchAsk {
-        game: game.game.clone(),
-        position: position.clone(),
-        limits: limits_for(&session, &clocks),
+    let question = Question::new(
+        game.game.clone(),
+        game.two_player_rules(),
+        limits_for(&session, &clocks),
+    );
+    let ask = Ask {
+        question,
         options: SearchOptions {
             skill: session.level,
             hash_mb: 32,
             threads: search_threads(cores(), software),
             ..SearchOptions::default()
         },
-        kept: player.searcher.take(),
+        strategy: Strategy::Paranoid,
+        kept: player.engine.take(),
         // The endgame tables of the position, when there are: perfect play in them.
         tables: Arc::clone(&trainer.tables),
         purpose: "opponent",
     };
     let sink = Arc::clone(&progress);
-    let started = EngineSearch::start(ask, move |_, info| {
+    let started = EngineThinking::start(ask, move |_, info| {
         if let Ok(mut p) = sink.lock() {
             *p = Some(info.clone());
         }
@@ -379,15 +389,18 @@ fn play_seat_steps(
     time: &Time,
     requests: &mut MessageWriter<StepRequest>,
 ) -> bool {
-    if !t.arrived {
-        match t.job.poll() {
-            TurnAnswer::Pending => return false,
-            TurnAnswer::Ready(steps) => {
-                t.queue = steps.unwrap_or_default();
+    if let Some(job) = t.job.as_mut() {
+        if !job.poll() {
+            return false;
+        }
+        let answered = t.job.take().map(|job| job.finish().1);
+        match answered.flatten() {
+            Some(answer) => {
+                t.queue = answer.turn;
                 crate::web::milestone(&format!("seat played {} steps", t.queue.len()));
             }
-            // No answer (its thread failed): the seat searches again.
-            TurnAnswer::Lost => return true,
+            // No answer (its worker refused the question): the seat searches again.
+            None => return true,
         }
         t.wait = 0.25;
         t.arrived = true;
@@ -411,14 +424,22 @@ fn start_seat_search(
 ) -> Result<SeatThinking, String> {
     let copy = game.game.clone();
     let seed = copy.turns().len() as u64 + copy.side_to_move().index() as u64 * 7919;
-    let limits = MultiLimits {
-        nodes,
-        depth: 64,
-        time: Some(Duration::from_secs(5)),
+    let limits = SearchLimits {
+        nodes: Some(nodes),
+        movetime: Some(Duration::from_secs(5)),
+        ..SearchLimits::default()
+    };
+    let ask = Ask {
+        question: Question::new(copy, game.two_player_rules(), limits).seed(seed),
+        options: SearchOptions::default(),
+        strategy,
+        kept: None,
+        tables: Arc::new(Tablebases::none()),
+        purpose: "hexchess-seat",
     };
     Ok(SeatThinking {
         key: position_key(game),
-        job: TurnSearch::start("hexchess-seat", copy, strategy, seed, limits)?,
+        job: Some(EngineThinking::start(ask, |_, _| {})?),
         queue: Vec::new(),
         wait: 0.0,
         arrived: false,

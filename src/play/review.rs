@@ -16,7 +16,7 @@ use hexchess_engine::{SearchLimits, SearchOptions};
 use hexchess_engine::{Searcher, review::review_game};
 
 #[cfg(target_arch = "wasm32")]
-use super::engine_search::{EngineSearch, SearchAsk};
+use super::engine_search::{Ask, EngineThinking};
 use super::work::Answer;
 #[cfg(not(target_arch = "wasm32"))]
 use super::work::{Job, SEARCH_STACK};
@@ -213,7 +213,7 @@ struct WorkerReview {
     /// The position searched now, or next.
     pos: Position,
     searched: Vec<Searched>,
-    search: Option<EngineSearch>,
+    search: Option<EngineThinking>,
     done: Arc<AtomicUsize>,
 }
 
@@ -226,7 +226,18 @@ impl WorkerReview {
             if !search.poll() {
                 return Answer::Pending;
             }
-            let (_, result) = self.search.take().expect("polled above").finish();
+            let (_, answer) = self.search.take().expect("polled above").finish();
+            // A search given up or refused counts as one that found nothing.
+            let result = match answer.map(|a| a.found) {
+                Some(hexchess_engine::Found::Move { result, .. }) => result,
+                _ => hexchess_engine::SearchResult {
+                    best: None,
+                    score: hexchess_engine::Score::Cp(0),
+                    depth: 0,
+                    nodes: 0,
+                    pv: Vec::new(),
+                },
+            };
             self.searched
                 .push(Searched::from_result(&self.pos, &result));
             self.next_position();
@@ -241,19 +252,20 @@ impl WorkerReview {
         if self.searched.len() > self.moves.len() {
             return Answer::Ready(review_searched(&self.start, &self.moves, &self.searched));
         }
-        let ask = SearchAsk {
-            game: self.game.rewound(k),
-            position: self.pos.clone(),
-            limits: SearchLimits {
-                nodes: Some(REVIEW_NODES),
-                ..SearchLimits::default()
-            },
+        let limits = SearchLimits {
+            nodes: Some(REVIEW_NODES),
+            ..SearchLimits::default()
+        };
+        let two_player = Some(Arc::clone(self.pos.rules_arc()));
+        let ask = Ask {
+            question: hexchess_engine::Question::new(self.game.rewound(k), two_player, limits),
             options: SearchOptions::default(),
+            strategy: hexchess_engine::multi::Strategy::Paranoid,
             kept: None,
             tables: Arc::default(),
             purpose: "review",
         };
-        match EngineSearch::start(ask, |_, _| {}) {
+        match EngineThinking::start(ask, |_, _| {}) {
             Ok(search) => {
                 self.search = Some(search);
                 Answer::Pending

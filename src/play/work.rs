@@ -1,10 +1,9 @@
 //! Work off the frame, one way: a [`Job`] runs on a thread of its own with a stop flag,
 //! and its answer comes back through a channel that a system polls each frame without
 //! waiting. Dropping a job stops it: its thread ends on its own and its answer is never
-//! read. The engine seats, the analysis of a game of more sides, the game review, the
-//! endgame trainer's table builds and the system's file dialogs all go this way (the
-//! two-player search has its own, [`hexchess_engine::RunningSearch`], which also hands
-//! its searcher back).
+//! read. The game review, the endgame trainer's table builds and the system's file
+//! dialogs go this way (the engine's searches have the engine's own,
+//! [`hexchess_engine::Thinking`], which also hands the engine and its hash table back).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, TryRecvError, sync_channel};

@@ -3,8 +3,8 @@
 //! protocol's lines to and from the worker.
 
 use hexchess_core::{Game, Position};
-use hexchess_engine::multi::{MultiLimits, Strategy};
-use hexchess_engine::{Score, SearchInfo, SearchLimits, SearchOptions};
+use hexchess_engine::multi::Strategy;
+use hexchess_engine::{Question, Score, SearchInfo, SearchLimits, SearchOptions};
 
 /// The options of an address's query (`?a=b&c`) and fragment (`#challenge=CODE`),
 /// with `server` the socket of the page's own host: `?variant=mccooey&fresh` is
@@ -78,39 +78,25 @@ pub fn position_line(game: &Game) -> String {
     line
 }
 
-/// What a worker is told for a two-player search of `game` (of variant `variant`):
-/// the variant, the strength, how many lines, the game so far, and the `go`.
-pub fn search_lines(
-    variant: &str,
-    game: &Game,
+/// What a worker is told for `question`: the variant, the strength, how many lines,
+/// how a game of more sides is searched, the game so far, and the `go`. The worker's
+/// engine picks the search from the game, as the native one does.
+pub fn engine_lines(
+    question: &Question,
     options: &SearchOptions,
-    limits: &SearchLimits,
+    strategy: Strategy,
 ) -> Vec<String> {
+    let game = question.game();
     vec![
-        format!("setoption name UCI_Variant value {variant}"),
+        format!(
+            "setoption name UCI_Variant value {}",
+            game.position().rules().id()
+        ),
         format!("setoption name Skill value {}", options.skill.level()),
         format!("setoption name MultiPV value {}", options.multi_pv.max(1)),
-        position_line(game),
-        go_line(limits),
-    ]
-}
-
-/// What a worker is told for a whole turn of a game of more sides: the variant, the
-/// search, the game so far, and a `go` within the nodes and time.
-pub fn turn_lines(
-    variant: &str,
-    game: &Game,
-    strategy: Strategy,
-    limits: &MultiLimits,
-) -> Vec<String> {
-    let mut go = format!("go nodes {}", limits.nodes.max(1));
-    let time = limits.time.map_or(5_000, |t| t.as_millis().max(1));
-    go.push_str(&format!(" movetime {time}"));
-    vec![
-        format!("setoption name UCI_Variant value {variant}"),
         format!("setoption name MultiSearch value {}", strategy.name()),
         position_line(game),
-        go,
+        go_line(question.limits()),
     ]
 }
 
@@ -257,12 +243,15 @@ mod tests {
             multi_pv: 3,
             ..SearchOptions::default()
         };
-        let lines = search_lines("glinski", &game, &options, &SearchLimits::movetime(50));
+        let glinski = catalog.get("glinski").unwrap().two_player_rules();
+        let question = Question::new(game.clone(), glinski, SearchLimits::movetime(50));
+        let lines = engine_lines(&question, &options, Strategy::Paranoid);
+        assert_eq!(lines[0], "setoption name UCI_Variant value glinski");
         assert_eq!(lines[1], "setoption name Skill value 7");
         assert_eq!(lines[2], "setoption name MultiPV value 3");
-        assert_eq!(lines[4], "go movetime 50");
+        assert_eq!(lines[5], "go movetime 50");
         let (mut e, out) = engine();
-        for line in &lines[..4] {
+        for line in &lines[..5] {
             e.handle(line);
         }
         assert!(
@@ -283,22 +272,27 @@ mod tests {
         assert!(game.end().is_some());
         assert!(e.position().unwrap().outcome().is_some());
 
-        // A table: whole turns.
+        // A table: whole turns, within nodes and a time.
         let three = std::sync::Arc::clone(catalog.get("hexachess-3").unwrap().rules());
         let table = Game::from_moves(three, None, &["e3e4", "c13d13", "l13l12"]).unwrap();
-        let limits = MultiLimits {
-            nodes: 300,
-            depth: 64,
-            time: Some(Duration::from_millis(1500)),
+        let limits = SearchLimits {
+            nodes: Some(300),
+            movetime: Some(Duration::from_millis(1500)),
+            ..SearchLimits::default()
         };
-        let lines = turn_lines("hexachess-3", &table, Strategy::BestReply, &limits);
-        assert_eq!(lines[1], "setoption name MultiSearch value brs");
-        assert_eq!(lines[3], "go nodes 300 movetime 1500");
+        let question = Question::new(table.clone(), None, limits);
+        let lines = engine_lines(&question, &SearchOptions::default(), Strategy::BestReply);
+        assert_eq!(lines[3], "setoption name MultiSearch value brs");
+        assert_eq!(lines[5], "go nodes 300 movetime 1500");
         let (mut e, out) = engine();
-        for line in &lines[..3] {
+        for line in &lines[..5] {
             e.handle(line);
         }
-        assert!(out.lock().unwrap().is_empty());
+        assert!(
+            out.lock().unwrap().is_empty(),
+            "{}",
+            String::from_utf8_lossy(&out.lock().unwrap())
+        );
         assert_eq!(e.game().to_fen(), table.to_fen());
     }
 

@@ -15,8 +15,9 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use std::path::Path;
 use std::rc::Rc;
 
-use hexchess_core::{Position, files, folders};
-use hexchess_engine::{Score, SearchInfo, SearchResult};
+use hexchess_core::{Position, Step, files, folders};
+use hexchess_engine::multi::MultiChoice;
+use hexchess_engine::{Answer, Found, Question, Score, SearchInfo, SearchResult};
 
 use super::lines::read_info;
 use wasm_bindgen::JsCast;
@@ -216,60 +217,69 @@ fn keep_file(data: &JsValue) {
     }
 }
 
-/// A two-player search in a worker, read as a native search is: its reports as they
-/// come, then its answer.
-pub struct WorkerSearch {
+/// What hears a two-player search's completed depths, with the position searched.
+type OnInfo = Box<dyn FnMut(&Position, &SearchInfo) + Send>;
+
+/// The engine thinking in a worker, read as the native engine answers: a two-player
+/// search's reports as they come, then the answer (a turn, as [`Answer`] holds it).
+pub struct WorkerThinking {
     /// Its worker, until it answers or is given up.
     worker: Option<EngineWorker>,
     purpose: &'static str,
-    position: Position,
+    question: Question,
+    /// The two-player position searched, whose moves the reports name (none for a
+    /// game of more sides).
+    position: Option<Position>,
     /// In a mutex only so that a search can sit in a resource; never contended.
-    on_info: std::sync::Mutex<Box<dyn FnMut(&Position, &SearchInfo) + Send>>,
+    on_info: std::sync::Mutex<OnInfo>,
     latest: Option<SearchInfo>,
-    answer: Option<SearchResult>,
-    /// The worker refused a line of this search: its answer is not for this position.
+    /// A search of whole turns' `info depth .. nodes .. score cp ..` line.
+    turn_info: Option<(u32, u64, i32)>,
+    answer: Option<Answer>,
+    /// The worker refused a line of this search: its answer is not for this question.
     refused: bool,
 }
 
-impl WorkerSearch {
-    /// Sends `lines` (ending with the `go`) to the worker of `purpose` to search
-    /// `position`; each completed depth is given to `on_info` when
-    /// [`WorkerSearch::poll`] reads it.
+impl WorkerThinking {
+    /// Sends `lines` (ending with the `go`) to the worker of `purpose`; each completed
+    /// depth is given to `on_info` when [`WorkerThinking::poll`] reads it.
     pub fn start(
         purpose: &'static str,
-        position: Position,
+        question: Question,
         lines: &[String],
         on_info: impl FnMut(&Position, &SearchInfo) + Send + 'static,
-    ) -> Result<WorkerSearch, String> {
+    ) -> Result<WorkerThinking, String> {
         let worker = EngineWorker::for_purpose(purpose)?;
         worker.take_lines();
         worker.share_files()?;
         worker.send(lines)?;
-        Ok(WorkerSearch {
+        Ok(WorkerThinking {
             worker: Some(worker),
             purpose,
-            position,
+            position: question.position(),
+            question,
             on_info: std::sync::Mutex::new(Box::new(on_info)),
             latest: None,
+            turn_info: None,
             answer: None,
             refused: false,
         })
     }
 
-    /// Reads what the worker has said; true once the search has answered (or its
-    /// worker was given up).
+    /// Reads what the worker has said; true once it has answered (or its worker was
+    /// given up).
     pub fn poll(&mut self) -> bool {
         let Some(worker) = self.worker.as_ref() else {
             return true;
         };
         for line in worker.take_lines() {
-            if let Some(info) = read_info(&self.position, &line) {
-                let on_info = self.on_info.get_mut().unwrap_or_else(|e| e.into_inner());
-                on_info(&self.position, &info);
-                self.latest = Some(info);
-            } else if let Some(best) = line.strip_prefix("bestmove ") {
-                let best = if self.refused { "(none)" } else { best };
-                self.answer = Some(self.result(best));
+            if let Some(best) = line.strip_prefix("bestmove ") {
+                let word = best.split_whitespace().next().unwrap_or("(none)");
+                self.answer = if self.refused {
+                    None
+                } else {
+                    self.read_answer(word)
+                };
                 if let Some(worker) = self.worker.take() {
                     worker.keep_for(self.purpose);
                 }
@@ -279,9 +289,74 @@ impl WorkerSearch {
                 // A player's variant file it could not read leaves the others
                 // playable; anything else refused the search's own lines.
                 self.refused |= !line.contains("variant file left out");
+            } else {
+                self.read_report(&line);
             }
         }
         false
+    }
+
+    /// A report line: a two-player search's completed depth (told to `on_info`), or a
+    /// search of whole turns' depth, nodes and score.
+    fn read_report(&mut self, line: &str) {
+        match &self.position {
+            Some(position) => {
+                if let Some(info) = read_info(position, line) {
+                    let on_info = self.on_info.get_mut().unwrap_or_else(|e| e.into_inner());
+                    on_info(position, &info);
+                    self.latest = Some(info);
+                }
+            }
+            None => self.turn_info = read_turn_info(line).or(self.turn_info),
+        }
+    }
+
+    /// The answer `bestmove` gives, as the native engine's: `(none)` is no turn; a turn
+    /// that does not read (a worker out of step) is no answer.
+    fn read_answer(&self, word: &str) -> Option<Answer> {
+        let game = self.question.game();
+        match &self.position {
+            Some(position) => {
+                let best = position.parse_move(word).ok();
+                let latest = self.latest.clone();
+                let result = SearchResult {
+                    best,
+                    score: latest.as_ref().map_or(Score::Cp(0), |i| i.score),
+                    depth: latest.as_ref().map_or(0, |i| i.depth),
+                    nodes: latest.as_ref().map_or(0, |i| i.nodes),
+                    pv: latest.map(|i| i.pv).unwrap_or_default(),
+                };
+                Some(Answer {
+                    turn: best.map(Step::Play).into_iter().collect(),
+                    found: Found::Move {
+                        position: Box::new(position.clone()),
+                        result,
+                    },
+                })
+            }
+            None if word == "(none)" => Some(Answer {
+                turn: Vec::new(),
+                found: Found::Turn(None),
+            }),
+            None => match game.turn_steps(word) {
+                Ok(steps) => {
+                    let (depth, nodes, score) = self.turn_info.unwrap_or_default();
+                    Some(Answer {
+                        turn: steps.clone(),
+                        found: Found::Turn(Some(MultiChoice {
+                            steps,
+                            depth,
+                            nodes,
+                            score,
+                        })),
+                    })
+                }
+                Err(e) => {
+                    bevy::log::warn!("engine worker: its turn '{word}': {e}");
+                    None
+                }
+            },
+        }
     }
 
     /// Gives the search up: its worker ends (the next search starts a fresh one).
@@ -289,69 +364,32 @@ impl WorkerSearch {
         self.worker = None;
     }
 
-    /// The answer, once [`WorkerSearch::poll`] said there is one (none for a search
-    /// given up).
-    pub fn take_result(&mut self) -> SearchResult {
-        self.answer.take().unwrap_or(SearchResult {
-            best: None,
-            score: Score::Cp(0),
-            depth: 0,
-            nodes: 0,
-            pv: Vec::new(),
-        })
-    }
-
-    fn result(&self, best: &str) -> SearchResult {
-        let word = best.split_whitespace().next().unwrap_or("(none)");
-        let best = self.position.parse_move(word).ok();
-        let latest = self.latest.clone();
-        SearchResult {
-            best,
-            score: latest.as_ref().map_or(Score::Cp(0), |i| i.score),
-            depth: latest.as_ref().map_or(0, |i| i.depth),
-            nodes: latest.as_ref().map_or(0, |i| i.nodes),
-            pv: latest.map(|i| i.pv).unwrap_or_default(),
-        }
+    /// The answer, once [`WorkerThinking::poll`] said there is one (none for a search
+    /// given up or refused).
+    pub fn take_answer(&mut self) -> Option<Answer> {
+        self.answer.take()
     }
 }
 
-/// A whole turn of a game of more sides searched in a worker: the `bestmove` text,
-/// once it has come.
-pub struct WorkerTurn {
-    worker: Option<EngineWorker>,
-    purpose: &'static str,
-}
-
-impl WorkerTurn {
-    /// Sends `lines` (ending with the `go`) to the worker of `purpose`.
-    pub fn start(purpose: &'static str, lines: &[String]) -> Result<WorkerTurn, String> {
-        let worker = EngineWorker::for_purpose(purpose)?;
-        worker.take_lines();
-        worker.share_files()?;
-        worker.send(lines)?;
-        Ok(WorkerTurn {
-            worker: Some(worker),
-            purpose,
-        })
+/// A search of whole turns' `info depth D nodes N score cp S ...` line, read back.
+fn read_turn_info(line: &str) -> Option<(u32, u64, i32)> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let number = |name: &str| -> Option<&str> {
+        let at = words.iter().position(|w| *w == name)?;
+        words.get(at + 1).copied()
+    };
+    if words.first() != Some(&"info") {
+        return None;
     }
-
-    /// The turn's text once the worker has answered (`None` while it searches);
-    /// `Some(None)` when it answered with no turn.
-    pub fn poll(&mut self) -> Option<Option<String>> {
-        let worker = self.worker.as_ref()?;
-        for line in worker.take_lines() {
-            if let Some(best) = line.strip_prefix("bestmove ") {
-                if let Some(worker) = self.worker.take() {
-                    worker.keep_for(self.purpose);
-                }
-                let turn = best.split_whitespace().next().unwrap_or("(none)");
-                return Some((turn != "(none)").then(|| turn.to_string()));
-            } else if line.starts_with("info string error") {
-                bevy::log::warn!("engine worker: {line}");
-            }
-        }
-        None
-    }
+    let score = words
+        .iter()
+        .position(|w| *w == "cp")
+        .and_then(|at| words.get(at + 1)?.parse().ok())?;
+    Some((
+        number("depth")?.parse().ok()?,
+        number("nodes")?.parse().ok()?,
+        score,
+    ))
 }
 
 /// The trainer's tables built by a worker of their own: its progress lines, then done

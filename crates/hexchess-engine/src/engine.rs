@@ -65,6 +65,12 @@ impl Question {
         self
     }
 
+    /// The same question within other limits.
+    pub fn with_limits(mut self, limits: SearchLimits) -> Question {
+        self.limits = limits;
+        self
+    }
+
     pub fn game(&self) -> &Game {
         &self.game
     }

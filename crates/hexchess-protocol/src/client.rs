@@ -20,18 +20,24 @@ pub enum ClientMessage {
     /// The first message: who the client is (an anonymous secret, or none for a new
     /// anonymous player), and the protocol version it speaks.
     Hello {
+        /// The protocol version the client speaks ([`crate::PROTOCOL`]).
         protocol: u32,
+        /// The secret `welcome` gave this player before; none for a new player.
         #[serde(default)]
         token: Option<String>,
     },
     /// Make this anonymous player an account: a name and a password.
     Register {
+        /// The account's name (letters, digits, `-` and `_`).
         name: String,
+        /// Its password, hashed by the server (Argon2) and never stored as sent.
         password: String,
     },
     /// Sign in to an account (a new secret for this client).
     Login {
+        /// The account's name.
         name: String,
+        /// Its password.
         password: String,
     },
     /// Follow the list of open seeks.
@@ -40,10 +46,12 @@ pub enum ClientMessage {
     Seek(SeekRequest),
     /// Withdraw one's seek.
     Cancel {
+        /// The seek's id, as `seeking` gave it.
         seek: String,
     },
     /// Take a seat in a seek (by its id, or a private challenge's code).
     Accept {
+        /// The seek's id from the lobby, or a private challenge's code.
         seek: String,
     },
     /// Play the first compatible seek, or seek one like it.
@@ -51,38 +59,50 @@ pub enum ClientMessage {
     /// Follow a game, as a seat's player or a spectator, from the last event version
     /// seen (none: the whole game).
     Join {
+        /// The game's id.
         game: String,
+        /// The last event version the client has; the server sends what came after.
         #[serde(default)]
         seen: Option<u64>,
     },
     /// Stop following a game (a player leaving on purpose).
     Leave {
+        /// The game's id.
         game: String,
     },
     /// One step of a turn (a move, a removal, a swap, or `--` to end a turn of two
     /// moves after one), for the ply it names; `ack` is the client's number for it.
     Move {
+        /// The game's id.
         game: String,
+        /// How many steps the game had played before this one.
         ply: u32,
+        /// The step in long algebraic notation, exactly as `legal` writes it.
         step: String,
+        /// The client's own number for this message, echoed by `ack` or `refused`.
         ack: u64,
         /// The client's own measure of its lag, in milliseconds.
         #[serde(default)]
         lag_ms: Option<u32>,
     },
+    /// Give the game up.
     Resign {
+        /// The game's id.
         game: String,
     },
     /// Offer a draw, or accept one on the table.
     Draw {
+        /// The game's id.
         game: String,
     },
     /// Call the game off before every side has moved.
     Abort {
+        /// The game's id.
         game: String,
     },
     /// Claim the game from a player who stays away.
     Claim {
+        /// The game's id.
         game: String,
     },
     /// The player's games in progress, those on their turn first.
@@ -91,6 +111,7 @@ pub enum ClientMessage {
     Ratings,
     /// The games in play, to watch.
     Playing,
+    /// Are you there? (`pong`).
     Ping,
 }
 
@@ -98,15 +119,18 @@ pub enum ClientMessage {
 /// takes, and which seats the server's engine fills.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct SeekRequest {
+    /// The variant's id (`glinski`, `mccooey`, `hexachess-3`, ...).
     pub variant: String,
     /// Minutes each on the clock (with `increment`), or none with `days`.
     #[serde(default)]
     pub minutes: Option<u32>,
+    /// Seconds added to a side's clock after each of its moves.
     #[serde(default)]
     pub increment: u32,
     /// Correspondence: days per move.
     #[serde(default)]
     pub days: Option<u32>,
+    /// Whether the game moves the players' ratings.
     #[serde(default)]
     pub rated: bool,
     /// The seeker's side by name (`white`, `black`, ...), or none for any.
@@ -118,6 +142,7 @@ pub struct SeekRequest {
     /// How many of the other seats the built-in engine takes, at `level`.
     #[serde(default)]
     pub engines: u32,
+    /// The engine's strength, 1 to 20 (none: full strength).
     #[serde(default)]
     pub level: Option<u8>,
 }
@@ -125,16 +150,22 @@ pub struct SeekRequest {
 /// Why a message was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MessageError {
+    /// Longer than [`MAX_MESSAGE_BYTES`].
     TooLong {
+        /// How long it was.
         bytes: usize,
     },
+    /// Not UTF-8 text.
     NotText,
     /// A binary frame: every message is JSON text.
     Binary,
     /// Not JSON: what is wrong, and where.
     NotJson {
+        /// The line of the fault, from 1.
         line: usize,
+        /// Its column, from 1.
         column: usize,
+        /// What JSON's reader found wrong.
         what: String,
     },
     /// JSON, but not a message: an unknown type, a field missing or of the wrong kind.

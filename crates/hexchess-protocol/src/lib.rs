@@ -10,6 +10,8 @@
 //! JSON Schema of both directions, for clients in other languages, is generated from
 //! these types ([`schema`]) and shipped as `docs/protocol.schema.json`.
 
+#![warn(missing_docs)]
+
 mod client;
 mod server;
 

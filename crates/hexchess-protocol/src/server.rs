@@ -36,17 +36,29 @@ pub enum ServerMessage {
     Pong,
     /// The lobby's open seeks (the oldest 200), now and on every change, as the list's
     /// newest state.
-    Seeks { seeks: Vec<SeekListing> },
+    Seeks {
+        /// The seeks, oldest first.
+        seeks: Vec<SeekListing>,
+    },
     /// The answer to `seek` or `quick`: the seek's id, and a private challenge's code.
     Seek(SeekReply),
     /// A game of yours started (it may come before the `seek` answer).
     Started(Started),
     /// Your games in play, those on your turn first.
-    Games { games: Vec<YourGame> },
+    Games {
+        /// Your games.
+        games: Vec<YourGame>,
+    },
     /// The games in play, to watch (at most 100).
-    Playing { games: Vec<GameInPlay> },
+    Playing {
+        /// The games.
+        games: Vec<GameInPlay>,
+    },
     /// Your ratings, per variant and speed.
-    Ratings { ratings: Vec<RatingLine> },
+    Ratings {
+        /// One line per variant and speed played rated.
+        ratings: Vec<RatingLine>,
+    },
     /// The whole game as you may see it (the answer to `join`, or a resync).
     State(Box<GameState>),
     /// A `join` with `seen` is caught up: every event since came before this.
@@ -75,6 +87,7 @@ impl ServerMessage {
 /// Who a connection speaks for.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Welcome {
+    /// The protocol version the server speaks ([`crate::PROTOCOL`]).
     pub protocol: u32,
     /// The player's id.
     pub player: String,
@@ -92,17 +105,24 @@ pub struct ErrorMessage {
     /// The game the message named, when it named one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub game: Option<String>,
+    /// What was wrong, for a person to read.
     pub message: String,
 }
 
 /// One open seek in the lobby.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct SeekListing {
+    /// The seek's id, to `accept`.
     pub id: String,
+    /// The variant's id.
     pub variant: String,
+    /// Minutes each on the clock; none for correspondence or untimed.
     pub minutes: Option<u32>,
+    /// Seconds added after each move.
     pub increment: u32,
+    /// Correspondence: days per move.
     pub days: Option<u32>,
+    /// Whether the game moves ratings.
     pub rated: bool,
     /// The seeker's name.
     pub by: Option<String>,
@@ -115,14 +135,18 @@ pub struct SeekListing {
 /// A seek made: its id, and a private challenge's code to share (`null` otherwise).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct SeekReply {
+    /// The seek's id, to `cancel` it.
     pub id: String,
+    /// A private challenge's code, for the other player's `accept`.
     pub code: Option<String>,
 }
 
 /// A game of yours started.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Started {
+    /// The game's id, to `join`.
     pub game: String,
+    /// The variant's id.
     pub variant: String,
     /// Your seat, by the variant's name for it (`White`, `Black`, `Red` ...).
     pub side: String,
@@ -131,30 +155,40 @@ pub struct Started {
 /// One of your games in play.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct YourGame {
+    /// The game's id.
     pub game: String,
+    /// The variant's id.
     pub variant: String,
+    /// Its speed (`blitz`, `correspondence`, ...).
     pub speed: String,
     /// Each seat's player, in seat order.
     pub names: Vec<String>,
+    /// Whether a seat of yours is on move.
     pub your_turn: bool,
 }
 
 /// A game in play, to watch.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct GameInPlay {
+    /// The game's id, to `join` as a spectator.
     pub game: String,
+    /// The variant's id.
     pub variant: String,
+    /// Its speed.
     pub speed: String,
+    /// Each seat's player, in seat order.
     pub names: Vec<String>,
 }
 
 /// The games in play, as `/games` answers over HTTP.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct GamesInPlay {
+    /// The games.
     pub games: Vec<GameInPlay>,
 }
 
 impl GamesInPlay {
+    /// The list as JSON text.
     pub fn to_text(&self) -> String {
         to_text(self)
     }
@@ -163,10 +197,13 @@ impl GamesInPlay {
 /// A rating in one variant at one speed.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct RatingLine {
+    /// The variant's id.
     pub variant: String,
     /// `ultrabullet` ... `classical`, `correspondence`, `untimed`.
     pub speed: String,
+    /// The rating (Glicko-2 for two sides, Weng-Lin for more).
     pub rating: f64,
+    /// How unsure it still is: a rating is provisional while this is high.
     pub deviation: f64,
     /// Rated games it rests on.
     pub games: u32,
@@ -175,8 +212,11 @@ pub struct RatingLine {
 /// The whole game as one client may see it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct GameState {
+    /// The game's id.
     pub game: String,
+    /// Whether it moves ratings.
     pub rated: bool,
+    /// Its speed.
     pub speed: String,
     /// A correspondence game's deadline for the side on move (ms since 1970).
     pub deadline_ms: Option<u64>,
@@ -184,6 +224,7 @@ pub struct GameState {
     pub names: Vec<String>,
     /// The seats this client holds, by name (none: a spectator).
     pub you: Vec<String>,
+    /// The game itself (its fields sit beside these on the wire).
     #[serde(flatten)]
     pub board: BoardView,
 }
@@ -191,10 +232,12 @@ pub struct GameState {
 /// The game itself as one client may see it: what the server's game holds.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct BoardView {
+    /// The variant's id.
     pub variant: String,
     /// Every step, in the protocol's long notation; `null` for another side's
     /// deployment still hidden.
     pub steps: Vec<Option<String>>,
+    /// The seat on move, by name.
     pub to_move: String,
     /// Every step the side on move may play now; `null` while deployments are hidden
     /// and once the game is over.
@@ -209,7 +252,9 @@ pub struct BoardView {
     pub running: Option<String>,
     /// The seats offering a draw.
     pub draw_offers: Vec<String>,
+    /// Once over: each seat's points joined by `-` (as [`GameEvent::End`]).
     pub result: Option<String>,
+    /// Once over: why (as [`GameEvent::End`]).
     pub why: Option<String>,
     /// Each seat's points in thousandths, once over.
     pub points: Option<Vec<u32>>,
@@ -220,13 +265,16 @@ pub struct BoardView {
 /// A join caught up.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Joined {
+    /// The game's id.
     pub game: String,
+    /// The version the client is at now.
     pub v: u64,
 }
 
 /// A move stored.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Ack {
+    /// The game's id.
     pub game: String,
     /// The client's own number for the move.
     pub ack: u64,
@@ -235,10 +283,12 @@ pub struct Ack {
 /// A move or an act refused.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Refused {
+    /// The game's id.
     pub game: String,
     /// The refused move's `ack` (none for a resign, draw, abort or claim).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ack: Option<u64>,
+    /// Why, for a person to read.
     pub why: String,
     /// A client out of step: the whole game, to rebuild its board from.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -248,14 +298,17 @@ pub struct Refused {
 /// One of a game's events, numbered.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Numbered {
+    /// The game's id.
     pub game: String,
     /// The game's version after this event.
     pub v: u64,
+    /// What happened (its `t` and fields sit beside these on the wire).
     #[serde(flatten)]
     pub event: GameEvent,
 }
 
 impl Numbered {
+    /// The event as JSON text.
     pub fn to_text(&self) -> String {
         to_text(self)
     }
@@ -267,6 +320,7 @@ impl Numbered {
 pub enum GameEvent {
     /// A step played.
     Step {
+        /// Steps played before it.
         ply: u32,
         /// The seat that played it.
         side: String,
@@ -274,13 +328,21 @@ pub enum GameEvent {
         step: String,
         /// The mover's clock after it, once the clocks run.
         left_ms: Option<u64>,
+        /// The seat on move after it.
         to_move: String,
+        /// Every step the seat on move may play (as [`BoardView::legal`]).
         legal: Option<Vec<String>>,
     },
     /// Every side has deployed: the hidden steps, for everyone.
-    Reveal { steps: Vec<RevealedStep> },
+    Reveal {
+        /// Each hidden step with its ply.
+        steps: Vec<RevealedStep>,
+    },
     /// A draw offered (every side still in offering ends the game).
-    DrawOffer { side: String },
+    DrawOffer {
+        /// The seat offering.
+        side: String,
+    },
     /// The end.
     End {
         /// Each seat's points joined by `-` (`1-0`, `3/4-1/4`, `0-1/2-1/2`), `*` for an
@@ -297,18 +359,23 @@ pub enum GameEvent {
 /// A hidden step made known at the reveal.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct RevealedStep {
+    /// Steps played before it.
     pub ply: u32,
+    /// The step in the protocol's long notation.
     pub step: String,
 }
 
 /// An event this client may not see: its number only.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Hidden {
+    /// The game's id.
     pub game: String,
+    /// The game's version after the event.
     pub v: u64,
 }
 
 impl Hidden {
+    /// The event's number as JSON text.
     pub fn to_text(&self) -> String {
         to_text(self)
     }
@@ -318,8 +385,11 @@ impl Hidden {
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 #[serde(untagged)]
 pub enum FromServer {
+    /// A reply or a list.
     Message(ServerMessage),
+    /// A game's event.
     Event(Numbered),
+    /// A game's event this client may not see.
     Hidden(Hidden),
 }
 
@@ -369,6 +439,7 @@ impl FromServer {
         }
     }
 
+    /// The message as the wire carries it.
     pub fn to_text(&self) -> String {
         to_text(self)
     }
