@@ -1,5 +1,6 @@
 //! The engine: evaluation, search, time management, strength levels, the UCI-style
-//! protocol, and a search thread that the protocol and the game both drive.
+//! protocol, and the one door every caller searches through ([`Engine`]: given a game
+//! of any number of sides, it picks the search, in place or on its own thread).
 //!
 //! Search a position of any variant:
 //!
@@ -42,8 +43,6 @@ pub mod tt;
 pub mod wdl;
 
 use std::fmt;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 pub use endgame::{TableShelf, Tablebases};
 pub use engine::{Answer, Engine, Found, Question, Thinking};
@@ -316,93 +315,6 @@ pub struct SearchResult {
     pub depth: u32,
     pub nodes: u64,
     pub pv: Vec<Move>,
-}
-
-/// A search on its own thread. Dropping it stops the search and waits for it.
-pub struct RunningSearch {
-    stop: Arc<AtomicBool>,
-    /// Set for a search on the opponent's time (`go ponder`).
-    ponder: Option<Ponder>,
-    handle: Option<job::Job<(Searcher, SearchResult)>>,
-}
-
-impl RunningSearch {
-    /// Starts searching a copy of `pos` with the searcher `make` returns (made on the
-    /// search thread: building a fresh one allocates its hash table, which a game's
-    /// frame should not wait for). `on_info` is called after each depth and `on_done`
-    /// once at the end, both on the search thread. A search that must not answer
-    /// before it is told ([`SearchLimits::answer_waits`]: infinite, or pondering) holds
-    /// its `on_done` until [`RunningSearch::stop`] or [`RunningSearch::ponder_hit`].
-    pub fn start(
-        make: impl FnOnce() -> Searcher + Send + 'static,
-        pos: Position,
-        limits: SearchLimits,
-        mut on_info: impl FnMut(&Position, &SearchInfo) + Send + 'static,
-        on_done: impl FnOnce(&Position, &SearchResult) + Send + 'static,
-    ) -> RunningSearch {
-        let stop = Arc::new(AtomicBool::new(false));
-        let flag = Arc::clone(&stop);
-        let ponder = limits.ponder.clone();
-        // The search recurses up to MAX_PLY deep with small frames; be generous.
-        let stack = Some(64 * 1024 * 1024);
-        let handle = job::start("hexchess-search", stack, move || {
-            let mut searcher = make();
-            let mut pos = pos;
-            let root = pos.clone();
-            let result =
-                searcher.search(&mut pos, &limits, &flag, &mut |info| on_info(&root, info));
-            while limits.answer_waits() && !flag.load(Ordering::Relaxed) && !job::RUNS_IN_PLACE {
-                job::pause();
-            }
-            on_done(&root, &result);
-            (searcher, result)
-        })
-        .expect("the search thread starts");
-        RunningSearch {
-            stop,
-            ponder,
-            handle: Some(handle),
-        }
-    }
-
-    /// The opponent played the move this search pondered on: from now it searches on
-    /// its own clock. Returns false when it was not pondering.
-    pub fn ponder_hit(&self) -> bool {
-        match &self.ponder {
-            Some(p) if p.is_pondering() => {
-                p.hit();
-                true
-            }
-            _ => false,
-        }
-    }
-
-    /// Asks the search to stop as soon as possible.
-    pub fn stop(&self) {
-        self.stop.store(true, Ordering::Relaxed);
-    }
-
-    pub fn is_finished(&self) -> bool {
-        self.handle.as_ref().is_none_or(|h| h.is_finished())
-    }
-
-    /// Waits for the search and returns the searcher (for the next search) and result.
-    pub fn join(mut self) -> (Searcher, SearchResult) {
-        let h = self.handle.take().expect("joined once");
-        match h.join() {
-            Ok(x) => x,
-            Err(panic) => std::panic::resume_unwind(panic),
-        }
-    }
-}
-
-impl Drop for RunningSearch {
-    fn drop(&mut self) {
-        if let Some(h) = self.handle.take() {
-            self.stop();
-            let _ = h.join();
-        }
-    }
 }
 
 /// Cell `i` of a radius-5 hexagon (91 cells), for unit tests that only need distinct
