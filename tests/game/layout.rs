@@ -96,3 +96,100 @@ fn imports_are_read_from_code_not_comments() {
     // Doc comments start with `//` too, so they are skipped like plain comments.
     assert_eq!(got, ["board", "look"]);
 }
+
+/// One crate of docs/layout.md's picture: its layer and the crates it says it uses.
+struct Drawn {
+    layer: usize,
+    name: String,
+    uses: BTreeSet<String>,
+}
+
+/// The picture of the crates in docs/layout.md: the lines of its first code block that
+/// name a `hexchess` crate, each after an optional `layer N`.
+fn drawn_crates(doc: &str) -> Vec<Drawn> {
+    let block = doc
+        .split("```")
+        .nth(1)
+        .expect("docs/layout.md has the crates' picture in a code block");
+    let mut layer = usize::MAX;
+    let mut out = Vec::new();
+    for line in block.lines() {
+        let mut words = line.split_whitespace().peekable();
+        if words.peek() == Some(&"layer") {
+            words.next();
+            layer = words.next().and_then(|n| n.parse().ok()).expect("layer N");
+        }
+        let Some(name) = words.next().filter(|w| w.starts_with("hexchess")) else {
+            continue;
+        };
+        let uses = match words.next() {
+            Some("->") => words.map(str::to_string).collect(),
+            _ => BTreeSet::new(),
+        };
+        out.push(Drawn {
+            layer,
+            name: name.to_string(),
+            uses,
+        });
+    }
+    out
+}
+
+/// The workspace crates a `Cargo.toml` uses outside its tests: the `hexchess` names
+/// under `[dependencies]`.
+fn used_crates(manifest: &str) -> BTreeSet<String> {
+    let mut section = "";
+    let mut out = BTreeSet::new();
+    for line in manifest.lines().map(str::trim) {
+        if line.starts_with('[') {
+            section = line;
+            continue;
+        }
+        let name = line.split(['=', ' ', '.']).next().unwrap_or("");
+        if section == "[dependencies]" && name.starts_with("hexchess") {
+            out.insert(name.to_string());
+        }
+    }
+    out
+}
+
+#[test]
+fn the_crates_picture_is_what_the_manifests_say() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let doc = std::fs::read_to_string(root.join("docs/layout.md")).expect("docs/layout.md");
+    let drawn = drawn_crates(&doc);
+    let mut manifests = vec![("hexchess".to_string(), root.join("Cargo.toml"))];
+    for entry in std::fs::read_dir(root.join("crates"))
+        .expect("crates/")
+        .flatten()
+    {
+        let name = entry.file_name().to_string_lossy().to_string();
+        manifests.push((name, entry.path().join("Cargo.toml")));
+    }
+    for (name, manifest) in &manifests {
+        let text = std::fs::read_to_string(manifest).expect("a manifest");
+        let d = drawn
+            .iter()
+            .find(|d| d.name == *name)
+            .unwrap_or_else(|| panic!("{name} is not in docs/layout.md's picture"));
+        assert_eq!(
+            d.uses,
+            used_crates(&text),
+            "{name}: the picture says otherwise"
+        );
+        for used in &d.uses {
+            let below = drawn.iter().find(|u| u.name == *used).expect("drawn");
+            assert!(
+                below.layer < d.layer,
+                "{name} (layer {}) uses {used} (layer {}): not above it",
+                d.layer,
+                below.layer
+            );
+        }
+    }
+    assert_eq!(
+        drawn.len(),
+        manifests.len(),
+        "a crate drawn that is not in the workspace"
+    );
+}
