@@ -244,22 +244,23 @@ impl StepRequest {
     }
 }
 
-/// Who decides the moves of the game on the board: this program, or a server (an
-/// online game, where a person's move is proposed to the server and played when the
-/// server sends it back, so that the board never holds a move the server refused).
+/// Who decides the moves of the game on the board: this program, or one far off (a
+/// person's move is proposed to it and played when it sends the move back, so that the
+/// board never holds a move it refused). Which program that is, is not the game's
+/// business: `online/` is one.
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Authority {
     #[default]
     Local,
-    Server,
+    Remote,
 }
 
-/// A step a person asked for in a game the server decides: to be sent to it.
+/// A step a person asked for in a game decided remotely: to be sent there.
 #[derive(Message, Clone, Copy, Debug)]
 pub struct StepProposed(pub Step);
 
-/// A step the server played: played on the board as it is, its views animated as
-/// for any move.
+/// A step decided remotely: played on the board as it is, its views animated as for
+/// any move.
 #[derive(Message, Clone, Copy, Debug)]
 pub struct StepDecided(pub Step);
 
@@ -307,6 +308,16 @@ pub struct LineRequest {
 #[derive(Message, Clone, Debug)]
 pub struct LoadRequest(pub GameRecord);
 
+/// Put this game on the board whole, in place of the one there: its steps, an end the
+/// rules do not see (a resignation, time), and who decides its moves from now. How a
+/// game kept elsewhere comes to the board whole, through the same door as a step.
+#[derive(Message, Clone)]
+pub struct ReplaceRequest {
+    pub game: Game,
+    pub ended: Option<GameOutcome>,
+    pub authority: Authority,
+}
+
 /// What changed in the game, for the views to follow.
 #[derive(Message, Clone, Debug)]
 pub enum BoardChanged {
@@ -339,6 +350,7 @@ impl Plugin for GamePlugin {
             .add_message::<EndRequest>()
             .add_message::<ReviewRequest>()
             .add_message::<LoadRequest>()
+            .add_message::<ReplaceRequest>()
             .add_message::<LineRequest>()
             .init_resource::<BoardPicture>()
             .init_state::<BoardMode>()
@@ -362,6 +374,7 @@ impl Plugin for GamePlugin {
                     files::open_requests,
                     start_new_games,
                     load_games,
+                    replace_games,
                     take_back_turns,
                     replay_turns,
                     set_lines,
@@ -397,9 +410,9 @@ pub fn apply_step_requests(
     let local: Vec<Step> = requests.read().map(|r| r.0).collect();
     let steps: Vec<Step> = match *authority {
         Authority::Local => local,
-        Authority::Server => {
+        Authority::Remote => {
             // Checked here first, so that a refusal is said at once; played only when
-            // the server sends it back.
+            // it comes back decided.
             for step in local {
                 if game.is_live() && game.ended.is_none() && game.game.steps().contains(&step) {
                     proposed.write(StepProposed(step));
@@ -411,20 +424,20 @@ pub fn apply_step_requests(
         }
     };
     let from_here = steps.into_iter().map(|s| (s, false));
-    let from_server = decided.read().map(|d| (d.0, true));
-    for (step, decided) in from_here.chain(from_server) {
+    let from_afar = decided.read().map(|d| (d.0, true));
+    for (step, decided) in from_here.chain(from_afar) {
         if game.ended.is_some() {
             notices.write(GameNotice("the game is over".into()));
             continue;
         }
-        // The server's moves come whatever the board shows; a person's only on the
-        // live position.
+        // Remote moves come whatever the board shows; a person's only on the live
+        // position.
         if !decided && !game.is_live() {
             notices.write(GameNotice("back to the live position to move".into()));
             continue;
         }
-        // A step the server decided for an older board (a new state came in the same
-        // frame) may be no move at all here: passed over before it is even written.
+        // A step decided remotely for an older board may be no move at all here:
+        // passed over before it is even written.
         if decided && !game.game.steps().contains(&step) {
             continue;
         }
@@ -526,7 +539,7 @@ fn take_back_turns(
     mut notices: MessageWriter<GameNotice>,
 ) {
     for UndoRequest(turns) in requests.read() {
-        if *authority == Authority::Server {
+        if *authority == Authority::Remote {
             notices.write(GameNotice("no take-backs in a game on a server".into()));
             continue;
         }
@@ -601,6 +614,30 @@ fn review_positions(
                 variant_changed: false,
             });
         }
+    }
+}
+
+/// Puts each game asked for on the board, whole; a game of a variant this program does
+/// not know is refused with a notice.
+fn replace_games(
+    mut requests: MessageReader<ReplaceRequest>,
+    variants: Res<Variants>,
+    mut game: ResMut<CurrentGame>,
+    mut authority: ResMut<Authority>,
+    mut changed: MessageWriter<BoardChanged>,
+    mut notices: MessageWriter<GameNotice>,
+) {
+    for request in requests.read() {
+        let id = request.game.position().rules().id();
+        let Some(entry) = variants.0.get(id) else {
+            notices.write(GameNotice(format!("no variant '{id}' here")));
+            continue;
+        };
+        let variant_changed = game.rules().id() != id;
+        *game = CurrentGame::of(request.game.clone(), entry, None);
+        game.ended = request.ended;
+        *authority = request.authority;
+        changed.write(BoardChanged::Reset { variant_changed });
     }
 }
 

@@ -6,7 +6,7 @@
 //!
 //! - the server's `state` puts its game on the board (a reset), each `step` is a
 //!   [`StepDecided`] (animated and heard like any move), `end` ends the game;
-//! - while an online game is on the board, [`Authority::Server`] makes a person's
+//! - while an online game is on the board, [`Authority::Remote`] makes a person's
 //!   moves [`StepProposed`]: sent with their ply, played when the server sends them
 //!   back; a move not yet acknowledged is sent again after a reconnection (the server
 //!   plays it once);
@@ -27,7 +27,8 @@ use hexchess_protocol::{
 };
 
 use crate::game::{
-    Authority, BoardChanged, CurrentGame, GameNotice, GameSet, StepDecided, StepProposed, Variants,
+    Authority, CurrentGame, EndRequest, GameNotice, GameSet, ReplaceRequest, StepDecided,
+    StepProposed, Variants,
 };
 use crate::play::session::OnlineSeats;
 use crate::play::{Clocks, Mode, Session};
@@ -107,6 +108,8 @@ pub struct Online {
     /// Where the secrets are kept (none: not kept, in tests).
     pub secrets: Option<std::path::PathBuf>,
     link: Option<Link>,
+    /// What the link brought and this program has not handled yet (see `receive`).
+    unread: std::collections::VecDeque<LinkEvent>,
     acks: u64,
     since_refresh: Duration,
 }
@@ -125,6 +128,7 @@ impl Default for Online {
             table: None,
             secrets: None,
             link: None,
+            unread: std::collections::VecDeque::new(),
             acks: 0,
             since_refresh: Duration::ZERO,
         }
@@ -265,11 +269,13 @@ fn handle_requests(mut requests: MessageReader<OnlineRequest>, mut online: ResMu
                     .as_deref()
                     .and_then(|f| secrets::read(f, &online.server));
                 online.me = None;
+                online.unread.clear();
                 online.link = Some(Link::open(online.server.clone(), token));
                 continue;
             }
             OnlineRequest::Disconnect => {
                 online.link = None;
+                online.unread.clear();
                 online.me = None;
                 online.status = LinkStatus::Closed;
                 continue;
@@ -316,34 +322,53 @@ fn handle_requests(mut requests: MessageReader<OnlineRequest>, mut online: ResMu
 /// What [`receive`] changes on the board.
 #[derive(bevy::ecs::system::SystemParam)]
 struct Board<'w> {
-    game: ResMut<'w, CurrentGame>,
+    /// Read only: the game changes through the game's requests, as for every player.
+    game: Res<'w, CurrentGame>,
     session: ResMut<'w, Session>,
     clocks: ResMut<'w, Clocks>,
-    authority: ResMut<'w, Authority>,
     settings: ResMut<'w, crate::look::Settings>,
     variants: Res<'w, Variants>,
-    changed: MessageWriter<'w, BoardChanged>,
+    replace: MessageWriter<'w, ReplaceRequest>,
+    end: MessageWriter<'w, EndRequest>,
     decided: MessageWriter<'w, StepDecided>,
     notices: MessageWriter<'w, GameNotice>,
 }
 
+/// Whether a message asked for a whole game on the board.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Read {
+    Handled,
+    BoardReplaced,
+}
+
+/// Handles what the link has brought. A message that puts a whole game on the board
+/// ends this frame's reading: the game takes it in this frame's `GameSet::Apply`, and
+/// the messages after it (its steps) are read next frame, against that game.
 fn receive(mut online: ResMut<Online>, mut board: Board) {
     let Some(link) = &online.link else { return };
-    for event in link.poll() {
-        match event {
-            LinkEvent::Status(status) => online.status = status,
+    let events = link.poll();
+    online.unread.extend(events);
+    while let Some(event) = online.unread.pop_front() {
+        let read = match event {
+            LinkEvent::Status(status) => {
+                online.status = status;
+                Read::Handled
+            }
             LinkEvent::Message(message) => received(&mut online, &mut board, *message),
+        };
+        if read == Read::BoardReplaced {
+            break;
         }
     }
 }
 
-fn received(online: &mut Online, board: &mut Board, message: FromServer) {
+fn received(online: &mut Online, board: &mut Board, message: FromServer) -> Read {
     let about_table = online
         .table
         .as_ref()
         .is_some_and(|t| message.game() == Some(t.game.as_str()));
     match message {
-        FromServer::Message(message) => replied(online, board, message, about_table),
+        FromServer::Message(message) => return replied(online, board, message, about_table),
         FromServer::Event(event) if about_table => game_event(online, board, event),
         // Another side's hidden step (one ply): the view changed (whose turn it is,
         // what is in hand), so ask for it again.
@@ -358,10 +383,16 @@ fn received(online: &mut Online, board: &mut Board, message: FromServer) {
         }
         _ => {}
     }
+    Read::Handled
 }
 
 /// A reply or a list.
-fn replied(online: &mut Online, board: &mut Board, message: ServerMessage, about_table: bool) {
+fn replied(
+    online: &mut Online,
+    board: &mut Board,
+    message: ServerMessage,
+    about_table: bool,
+) -> Read {
     match message {
         ServerMessage::Welcome(welcome) => welcomed(online, welcome),
         ServerMessage::Seeks { seeks } => online.seeks = seeks,
@@ -385,7 +416,7 @@ fn replied(online: &mut Online, board: &mut Board, message: ServerMessage, about
             });
             online.send(ClientMessage::Games);
         }
-        ServerMessage::State(state) if about_table => put_on_board(online, board, &state),
+        ServerMessage::State(state) if about_table => return put_on_board(online, board, &state),
         ServerMessage::Refused(refused) if about_table => {
             if let Some(t) = online.table.as_mut()
                 && t.pending.as_ref().map(|p| p.ack) == refused.ack
@@ -396,7 +427,7 @@ fn replied(online: &mut Online, board: &mut Board, message: ServerMessage, about
                 .notices
                 .write(GameNotice(format!("the server: {}", refused.why)));
             if let Some(state) = &refused.state {
-                put_on_board(online, board, state);
+                return put_on_board(online, board, state);
             }
         }
         ServerMessage::Error(e) => {
@@ -421,6 +452,7 @@ fn replied(online: &mut Online, board: &mut Board, message: ServerMessage, about
         }
         _ => {}
     }
+    Read::Handled
 }
 
 /// Hello answered: the secret kept, the lists asked for, and a game on the board
@@ -453,9 +485,9 @@ fn welcomed(online: &mut Online, welcome: Welcome) {
 }
 
 /// The server's whole game, on the board.
-fn put_on_board(online: &mut Online, board: &mut Board, state: &GameState) {
+fn put_on_board(online: &mut Online, board: &mut Board, state: &GameState) -> Read {
     let Some(table) = online.table.as_mut() else {
-        return;
+        return Read::Handled;
     };
     let first_look = table.variant.is_empty();
     let view = &state.board;
@@ -464,7 +496,7 @@ fn put_on_board(online: &mut Online, board: &mut Board, state: &GameState) {
             "the server plays '{}', which this game does not know",
             view.variant
         )));
-        return;
+        return Read::Handled;
     };
     if first_look {
         crate::web::milestone(&format!("online joined {}", table.game));
@@ -508,29 +540,27 @@ fn put_on_board(online: &mut Online, board: &mut Board, state: &GameState) {
     table.rated = state.rated;
     table.speed = state.speed.clone();
     table.seen = view.v;
-    let variant_changed = board.game.rules().id() != view.variant;
-    *board.game = CurrentGame::of(game, entry, None);
-    board.game.ended = outcome_of(
-        view.why.as_deref(),
-        view.points.as_deref(),
-        board.game.side_count(),
-    );
+    let sides = rules.side_count();
+    board.replace.write(ReplaceRequest {
+        game,
+        ended: outcome_of(view.why.as_deref(), view.points.as_deref(), sides),
+        authority: Authority::Remote,
+    });
     table.result = view
         .result
         .clone()
         .map(|r| (r, view.why.clone().unwrap_or_default()));
     board.session.mode = Mode::Online(OnlineSeats::holding(&table.mine));
-    if first_look && board.game.side_count() == 2 {
+    if first_look && sides == 2 {
         // Seen from one's own side (the player may flip it afterwards).
         let black_only = table.mine == [Side::Black];
         if board.settings.flipped != black_only {
             board.settings.flipped = black_only;
         }
     }
-    *board.authority = Authority::Server;
     set_clocks(&mut board.clocks, view.clocks_ms.as_deref(), None);
-    board.changed.write(BoardChanged::Reset { variant_changed });
     resend_pending(online, view.ply);
+    Read::BoardReplaced
 }
 
 /// After a reconnection: a move the server had not acknowledged goes again with its
@@ -618,9 +648,11 @@ fn game_event(online: &mut Online, board: &mut Board, numbered: Numbered) {
             why,
             points,
         } => {
-            if board.game.outcome().is_none() {
-                board.game.ended =
-                    outcome_of(Some(&why), points.as_deref(), board.game.side_count());
+            // An end the rules saw already stays (the game's end_games keeps it).
+            if let Some(outcome) =
+                outcome_of(Some(&why), points.as_deref(), board.game.side_count())
+            {
+                board.end.write(EndRequest(outcome));
             }
             board
                 .notices

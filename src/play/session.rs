@@ -515,7 +515,7 @@ fn run_clocks(
     }
     // A server's clocks start once every side has moved, and only the server calls
     // a flag: shown here, the time runs down to zero and waits for its word.
-    let server = *authority == Authority::Server;
+    let server = *authority == Authority::Remote;
     if server && game.turn_count() < game.side_count() {
         return;
     }

@@ -193,3 +193,30 @@ fn the_crates_picture_is_what_the_manifests_say() {
         "a crate drawn that is not in the workspace"
     );
 }
+
+/// `game/` is the one writer of `CurrentGame`: every other folder asks it through a
+/// request (a step, a new game, a whole game in place of the one there ...).
+#[test]
+fn only_the_game_folder_changes_the_current_game() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let writers: Vec<String> = files
+        .iter()
+        .filter(|f| folder_of(&src, f) != "game")
+        .filter(|f| {
+            let text = std::fs::read_to_string(f).expect("readable");
+            text.lines().any(|line| {
+                let code = line.split("//").next().unwrap_or("");
+                let squeezed: String = code.split_whitespace().collect();
+                squeezed.contains("ResMut<CurrentGame>")
+                    || squeezed.contains("ResMut<'w,CurrentGame>")
+            })
+        })
+        .map(|f| f.display().to_string())
+        .collect();
+    assert!(
+        writers.is_empty(),
+        "CurrentGame changed outside game/: {writers:?}"
+    );
+}

@@ -145,7 +145,7 @@ fn a_game_against_the_servers_engine_is_played_on_the_board() {
         app.world().resource::<Session>().mode,
         Mode::Online(seats) if seats.mine[0] && !seats.mine[1]
     ));
-    assert_eq!(*app.world().resource::<Authority>(), Authority::Server);
+    assert_eq!(*app.world().resource::<Authority>(), Authority::Remote);
     // The person's move is proposed, not played: the board moves when the server
     // sends it back, and the engine answers.
     request_move(&mut app, "f5f6");
