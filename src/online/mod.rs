@@ -334,16 +334,20 @@ struct Board<'w> {
     notices: MessageWriter<'w, GameNotice>,
 }
 
-/// Whether a message asked for a whole game on the board.
+/// Whether a message asked the game to change (a whole game, or a step played).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Read {
     Handled,
-    BoardReplaced,
+    BoardChanges,
 }
 
-/// Handles what the link has brought. A message that puts a whole game on the board
-/// ends this frame's reading: the game takes it in this frame's `GameSet::Apply`, and
-/// the messages after it (its steps) are read next frame, against that game.
+/// Handles what the link has brought. A message that changes the game on the board (a
+/// whole game, a step the server played) ends this frame's reading: the game takes it
+/// in this frame's `GameSet::Apply`, and the messages after it are read next frame,
+/// against the game as it is then: a step after a whole game meets that game, a second
+/// step meets the first played (no resync for a gap that is not one), and the end after
+/// a mating step comes once the step is on the board (before, the end came first and
+/// the board refused the step: "the game is over").
 fn receive(mut online: ResMut<Online>, mut board: Board) {
     let Some(link) = &online.link else { return };
     let events = link.poll();
@@ -356,7 +360,7 @@ fn receive(mut online: ResMut<Online>, mut board: Board) {
             }
             LinkEvent::Message(message) => received(&mut online, &mut board, *message),
         };
-        if read == Read::BoardReplaced {
+        if read == Read::BoardChanges {
             break;
         }
     }
@@ -369,7 +373,7 @@ fn received(online: &mut Online, board: &mut Board, message: FromServer) -> Read
         .is_some_and(|t| message.game() == Some(t.game.as_str()));
     match message {
         FromServer::Message(message) => return replied(online, board, message, about_table),
-        FromServer::Event(event) if about_table => game_event(online, board, event),
+        FromServer::Event(event) if about_table => return game_event(online, board, event),
         // Another side's hidden step (one ply): the view changed (whose turn it is,
         // what is in hand), so ask for it again.
         FromServer::Hidden(hidden) if about_table => {
@@ -560,7 +564,7 @@ fn put_on_board(online: &mut Online, board: &mut Board, state: &GameState) -> Re
     }
     set_clocks(&mut board.clocks, view.clocks_ms.as_deref(), None);
     resend_pending(online, view.ply);
-    Read::BoardReplaced
+    Read::BoardChanges
 }
 
 /// After a reconnection: a move the server had not acknowledged goes again with its
@@ -586,14 +590,15 @@ fn resend_pending(online: &mut Online, ply: u32) {
     online.send(message);
 }
 
-fn game_event(online: &mut Online, board: &mut Board, numbered: Numbered) {
+fn game_event(online: &mut Online, board: &mut Board, numbered: Numbered) -> Read {
     let Some(table) = online.table.as_mut() else {
-        return;
+        return Read::Handled;
     };
     if numbered.v <= table.seen {
-        return; // seen already
+        return Read::Handled; // seen already
     }
     table.seen = numbered.v;
+    let mut read = Read::Handled;
     match numbered.event {
         GameEvent::Step {
             ply,
@@ -603,22 +608,23 @@ fn game_event(online: &mut Online, board: &mut Board, numbered: Numbered) {
             ..
         } => {
             let Some(ply) = ply.checked_sub(table.ply_base) else {
-                return;
+                return Read::Handled;
             };
             let ply = ply as usize;
             let played = board.game.game.steps_played();
             if ply < played {
-                return;
+                return Read::Handled;
             }
             if ply > played {
                 // A gap: ask for the whole game.
                 let game = table.game.clone();
                 online.send(ClientMessage::Join { game, seen: None });
-                return;
+                return Read::Handled;
             }
             match board.game.game.parse_step(&step) {
                 Ok(s) => {
                     board.decided.write(StepDecided(s));
+                    read = Read::BoardChanges;
                 }
                 Err(e) => {
                     board
@@ -662,6 +668,7 @@ fn game_event(online: &mut Online, board: &mut Board, numbered: Numbered) {
             online.send(ClientMessage::Ratings);
         }
     }
+    read
 }
 
 fn side_named(board: &Board, name: &str) -> Option<Side> {
