@@ -71,10 +71,12 @@ impl Question {
         self
     }
 
+    /// The game asked about.
     pub fn game(&self) -> &Game {
         &self.game
     }
 
+    /// How long to think.
     pub fn limits(&self) -> &SearchLimits {
         &self.limits
     }
@@ -100,6 +102,7 @@ pub struct Answer {
     /// The turn to play, step by step (one move in a two-player game); empty when the
     /// side on move has none.
     pub turn: Vec<Step>,
+    /// What the search that ran says of it.
     pub found: Found,
 }
 
@@ -109,7 +112,9 @@ pub enum Found {
     /// A two-player search: the position searched (narrow cell sets) and its result,
     /// whose moves and lines are that position's.
     Move {
+        /// The position searched.
         position: Box<Position>,
+        /// The search's result: its move, score, depth and line.
         result: SearchResult,
     },
     /// A search of whole turns: its choice, if the side on move had a turn.
@@ -125,6 +130,7 @@ impl Answer {
         }
     }
 
+    /// Nodes the search visited (two sides: positions; more sides: whole turns).
     pub fn nodes(&self) -> u64 {
         match &self.found {
             Found::Move { result, .. } => result.nodes,
@@ -175,6 +181,7 @@ impl Engine {
         }
     }
 
+    /// The options the next search runs with.
     pub fn options(&self) -> &SearchOptions {
         &self.options
     }
@@ -185,11 +192,12 @@ impl Engine {
         self.options = options;
     }
 
+    /// How a game of more sides is searched.
     pub fn strategy(&self) -> Strategy {
         self.strategy
     }
 
-    /// How a game of more sides is searched (`MultiSearch`).
+    /// Sets how a game of more sides is searched (`MultiSearch`).
     pub fn set_strategy(&mut self, strategy: Strategy) {
         self.strategy = strategy;
     }
@@ -420,6 +428,7 @@ impl Thinking {
         }
     }
 
+    /// Whether it has answered (a join would not wait).
     pub fn is_finished(&self) -> bool {
         self.job.as_ref().is_none_or(|j| j.is_finished())
     }

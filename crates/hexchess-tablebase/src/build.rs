@@ -1474,6 +1474,7 @@ pub enum Restriction {
 }
 
 impl Restriction {
+    /// The side the restriction binds.
     pub fn side(self) -> Side {
         match self {
             Restriction::NoChecks(s) | Restriction::ChecksOnly(s) | Restriction::NoCaptures(s) => s,

@@ -119,39 +119,56 @@ pub fn build_missing(
 /// Why a table file cannot be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TableFileError {
+    /// The system could not read or write it.
     Io {
+        /// The file.
         path: PathBuf,
+        /// The system's reason.
         message: String,
     },
     /// Not a table file at all.
     NotATable {
+        /// The file.
         path: PathBuf,
     },
+    /// A table of another format version.
     Version {
+        /// The file.
         path: PathBuf,
+        /// The version it has.
         found: u32,
     },
     /// Built for another variant.
     OtherVariant {
+        /// The file.
         path: PathBuf,
+        /// The variant it was built for.
         found: String,
     },
     /// Built from other rules than the variant's now (its file changed since).
     OtherRules {
+        /// The file.
         path: PathBuf,
     },
+    /// Its material cannot be a table of this variant.
     BadMaterial {
+        /// The file.
         path: PathBuf,
+        /// What is wrong with the material.
         message: String,
     },
     /// Shorter or longer than its header says.
     Length {
+        /// The file.
         path: PathBuf,
+        /// The length its header says, in bytes.
         expected: u64,
+        /// The length it has.
         found: u64,
     },
     /// The checksum does not match: the file is damaged.
     Corrupt {
+        /// The file.
         path: PathBuf,
     },
 }

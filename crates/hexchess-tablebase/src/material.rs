@@ -25,9 +25,12 @@ pub enum MaterialError {
     UnknownPiece(char),
     /// Each side needs exactly one royal piece.
     Royals {
+        /// The side, by name.
         side: &'static str,
+        /// How many royal pieces it has.
         count: usize,
     },
+    /// More men than a table holds (the number given).
     TooManyMen(usize),
 }
 

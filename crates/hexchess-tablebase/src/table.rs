@@ -60,11 +60,20 @@ impl Value {
 pub enum TableError {
     /// A piece whose quiet moves cannot be played backwards (a move from `a` to `b`
     /// without one from `b` to `a`), which retrograde analysis needs.
-    Irreversible { piece: String },
+    Irreversible {
+        /// The piece's name.
+        piece: String,
+    },
     /// The board has too many cells for this many men in one table.
-    TooLarge { positions: u64 },
+    TooLarge {
+        /// The positions the table would need.
+        positions: u64,
+    },
     /// Mates and stalemates too long to store in a byte (more than 249 plies together).
-    TooDeep { material: String },
+    TooDeep {
+        /// The material, as `KQvK` writes it.
+        material: String,
+    },
     /// Stopped before it was done (the stop flag was raised).
     Stopped,
 }
@@ -181,6 +190,7 @@ impl fmt::Display for RuleValue {
 /// A position's result under the move rule at its halfmove clock.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Ruled {
+    /// The result under the move rule.
     pub value: RuleValue,
     /// Plies to the capture, pawn move or mate that keeps the result from a clock at
     /// zero (DTZ), for wins and losses the rule would allow from there; `None` where
@@ -299,10 +309,12 @@ impl Table {
             .then(|| Table::from_parts(rules, material.clone(), indexer, codes, stalemate_base))
     }
 
+    /// The men the table is for.
     pub fn material(&self) -> &Material {
         &self.material
     }
 
+    /// The variant's rules it was built from.
     pub fn rules(&self) -> &Arc<Rules> {
         &self.rules
     }
@@ -322,6 +334,7 @@ impl Table {
         self.codes.len()
     }
 
+    /// Whether it has no slot.
     pub fn is_empty(&self) -> bool {
         self.codes.is_empty()
     }
@@ -507,19 +520,27 @@ impl fmt::Debug for Table {
 pub struct Counts {
     /// `[side to move]` for each class, from the side to move's view.
     pub wins: [u64; 2],
+    /// Wins by stalemating the other side, where the variant scores it above a draw
+    /// ([`Value::StalemateWin`]).
     pub stalemate_wins: [u64; 2],
+    /// Draws that need no checks: fortresses ([`Value::Draw`]).
     pub draws: [u64; 2],
+    /// Draws only because the defender may give check ([`Value::DrawPerpetual`]).
     pub draws_perpetual: [u64; 2],
+    /// Losses by being stalemated ([`Value::StalemateLoss`]).
     pub stalemate_losses: [u64; 2],
+    /// Losses: mated ([`Value::Loss`]).
     pub losses: [u64; 2],
-    /// The longest mate, in plies, and where.
+    /// The longest mate, in plies.
     pub longest: u16,
+    /// The slot of a position with the longest mate.
     pub longest_at: Option<usize>,
     /// `[side to move][result]`, in [`RuleValue::ALL`]'s order, with the clock at zero:
     /// the results under the move rule, when the table keeps them.
     pub rule: Option<[[u64; 5]; 2]>,
     /// The longest distance to zeroing of a win or loss the rule allows, and where.
     pub longest_dtz: u16,
+    /// The slot of a position with the longest distance to zeroing.
     pub longest_dtz_at: Option<usize>,
 }
 

@@ -11,6 +11,8 @@
 //! itself (depth, nodes, time or clock), and the page stops a search it no longer
 //! wants by ending the worker and starting another.
 
+#![warn(missing_docs)]
+
 use std::io::{self, Write};
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
@@ -32,6 +34,7 @@ pub struct LineOut<F: FnMut(&str)> {
 }
 
 impl<F: FnMut(&str)> LineOut<F> {
+    /// Output that hands each whole line to `send`.
     pub fn new(send: F) -> LineOut<F> {
         LineOut {
             pending: Vec::new(),
