@@ -224,6 +224,61 @@ fn two_people_meet_by_a_challenge_code_and_each_sees_the_others_moves() {
     assert_eq!(outcome.termination, hexchess_core::Termination::Resignation);
 }
 
+/// The mating step and the end after it reach the board in one read from the server:
+/// the step is played first, then the game ends by the rules (before, the end came first
+/// and the board refused the mate: "the game is over"). The mate is the shortest there
+/// is from Gliński's start, both sides helping (found by a search of every line of five
+/// plies).
+#[test]
+fn the_mating_step_is_on_the_board_before_the_end_the_server_sends_with_it() {
+    let url = start_server();
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let (mut other, mut app, game) = challenged(&runtime, &url, "glinski");
+    runtime.block_on(async {
+        other.wait_for("started").await.unwrap();
+        other
+            .send(&json!({"t": "join", "game": game}))
+            .await
+            .unwrap();
+        other.wait_for("state").await.unwrap();
+    });
+    let white = ["e1b4", "f3h2", "b4k4"];
+    let black = ["g10h8", "h8i6"];
+    for (i, step) in white.iter().enumerate() {
+        let ply = 2 * i;
+        runtime.block_on(async {
+            let message =
+                json!({"t": "move", "game": game, "ply": ply, "step": step, "ack": ply + 1});
+            other.send(&message).await.unwrap();
+            other.wait_for("ack").await.unwrap();
+        });
+        run_until(&mut app, "White's step on the board", |a| {
+            steps_played(a) == ply + 1
+        });
+        if let Some(reply) = black.get(i) {
+            request_move(&mut app, reply);
+            run_until(&mut app, "Black's step played", |a| {
+                steps_played(a) == ply + 2
+            });
+            runtime.block_on(async {
+                other
+                    .wait_until(|m| m["t"] == "step" && m["ply"] == ply + 1, "Black's step")
+                    .await
+                    .unwrap()
+            });
+        }
+    }
+    run_until(&mut app, "the end on the board", |a| {
+        a.world().resource::<CurrentGame>().outcome().is_some()
+    });
+    let board = app.world().resource::<CurrentGame>();
+    assert_eq!(board.game.steps_played(), 5, "the mate is on the board");
+    assert_eq!(
+        board.outcome().unwrap().termination,
+        hexchess_core::Termination::Checkmate
+    );
+}
+
 #[test]
 fn a_table_of_three_with_two_engine_seats_is_played_through_the_window() {
     let url = start_server();
