@@ -26,6 +26,8 @@
 //! # Ok::<(), hexchess_lab::arena::SprtError>(())
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod arena;
 pub mod round_robin;
 pub mod soak;

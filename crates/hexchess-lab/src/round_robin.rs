@@ -18,6 +18,7 @@ use hexchess_engine::multi::{MultiLimits, MultiSearcher, Player, Strategy};
 /// What to play.
 #[derive(Clone, Debug)]
 pub struct RoundRobinConfig {
+    /// The searches that play (each seated in turn in every seat).
     pub strategies: Vec<Player>,
     /// Games at least; the schedule is played in whole cycles (every choice, every
     /// seating), so a few more may be played.
@@ -26,7 +27,9 @@ pub struct RoundRobinConfig {
     pub nodes: u64,
     /// Turns after which an unfinished game is called drawn among the sides still in.
     pub max_turns: usize,
+    /// Seeds the openings and the random searches (the same seed, the same games).
     pub seed: u64,
+    /// Games played at once.
     pub threads: usize,
     /// Turns played at random before the searches take over, the same in every game
     /// of a cycle (every seating meets the same opening) and new each cycle: the
@@ -44,6 +47,7 @@ pub struct GameResult {
     pub points: Vec<f64>,
     /// How it ended; `None` when called at the turn limit.
     pub reason: Option<Termination>,
+    /// Turns played.
     pub turns: usize,
     /// The position the game ended in, as hex FEN (to look at the unfinished ones).
     pub final_fen: String,
@@ -52,7 +56,9 @@ pub struct GameResult {
 /// Totals of one search.
 #[derive(Clone, Debug, Default)]
 pub struct Standing {
+    /// Games played.
     pub games: usize,
+    /// Points won.
     pub points: f64,
     /// Games it won alone.
     pub wins: usize,
@@ -63,6 +69,7 @@ pub struct Standing {
 /// Everything a round robin played.
 #[derive(Clone, Debug, Default)]
 pub struct RoundRobinReport {
+    /// Every game, in the order played.
     pub results: Vec<GameResult>,
 }
 
@@ -378,9 +385,19 @@ pub fn random_opening(rules: &Arc<Rules<WideBitboard>>, turns: usize, seed: u64)
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RoundRobinError {
     /// Fewer different searches than the game has seats: no game could be seated.
-    TooFewSearches { seats: usize, given: usize },
+    TooFewSearches {
+        /// Seats in the game.
+        seats: usize,
+        /// Searches given.
+        given: usize,
+    },
     /// Fewer different searches than a team game has teams.
-    TooFewTeams { teams: usize, given: usize },
+    TooFewTeams {
+        /// Teams in the game.
+        teams: usize,
+        /// Searches given.
+        given: usize,
+    },
     /// A search given twice (a game seats different searches).
     Repeated(Player),
 }

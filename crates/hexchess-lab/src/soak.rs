@@ -31,7 +31,9 @@ pub struct SoakConfig {
     pub nodes: u64,
     /// Searches to run after the games, each stopped at a random moment.
     pub searches: usize,
+    /// Threads each search uses.
     pub threads: usize,
+    /// Seeds the games' random choices (the same seed, the same games).
     pub seed: u64,
     /// A game still going after this many plies fails the soak.
     pub max_plies: usize,
@@ -56,11 +58,13 @@ impl Default for SoakConfig {
 pub struct SoakReport {
     /// Per variant, how its games ended: termination -> count.
     pub endings: BTreeMap<String, BTreeMap<String, usize>>,
-    /// Games in all, and plies played.
+    /// Games in all.
     pub games: usize,
+    /// Plies played in them.
     pub plies: usize,
-    /// Searches run after the games, and the longest time one took to stop.
+    /// Searches run after the games.
     pub searches: usize,
+    /// The longest time one of them took to stop.
     pub slowest_stop: Duration,
     /// Resident memory (KiB) before the first game, after the games, and after the
     /// searches; `None` where the system does not tell.
@@ -70,6 +74,7 @@ pub struct SoakReport {
 }
 
 impl SoakReport {
+    /// Whether nothing went wrong.
     pub fn passed(&self) -> bool {
         self.failures.is_empty()
     }

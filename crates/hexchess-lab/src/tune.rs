@@ -26,6 +26,7 @@ use hexchess_engine::see::see;
 /// One labelled position.
 #[derive(Clone)]
 pub struct Sample {
+    /// The position, as the game reached it.
     pub position: Position,
     /// The game's result for White: 1, 1/2, 0, or the variant's stalemate share.
     pub result: f64,
@@ -33,14 +34,18 @@ pub struct Sample {
 
 /// The samples of one variant (one evaluator serves them all).
 pub struct VariantSamples {
+    /// The variant.
     pub rules: Arc<Rules>,
+    /// Its positions.
     pub samples: Vec<Sample>,
 }
 
 /// Samples by variant, split into a training and a held-out part.
 #[derive(Default)]
 pub struct SampleSet {
+    /// The positions the weights are fitted to.
     pub training: Vec<VariantSamples>,
+    /// The positions kept apart, to see whether a fit holds beyond them.
     pub held_out: Vec<VariantSamples>,
     /// Games added so far (counting those that gave no sample).
     pub games: usize,
@@ -227,10 +232,13 @@ pub fn fit_scale(groups: &[VariantSamples], weights: &EvalWeights, threads: usiz
 /// Where the tuning stands after a sweep over every weight.
 #[derive(Clone, Debug)]
 pub struct TuneProgress {
+    /// Sweeps done.
     pub sweep: usize,
+    /// The mean squared error on the training samples.
     pub error: f64,
     /// The curve's scale refitted to the weights.
     pub k: f64,
+    /// The weights so far.
     pub weights: EvalWeights,
 }
 

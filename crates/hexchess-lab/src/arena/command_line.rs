@@ -24,8 +24,11 @@ pub enum CommandLineError {
     Empty,
     /// A quote opened at character `at` (counting from 1) is never closed.
     UnclosedQuote {
+        /// The command line.
         line: String,
+        /// The quote character (`'` or `"`).
         quote: char,
+        /// Where it opened.
         at: usize,
     },
 }

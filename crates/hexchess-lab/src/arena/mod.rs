@@ -41,12 +41,14 @@ use hexchess_engine::Score;
 /// An engine to play: how to start it and the options to set.
 #[derive(Clone, Debug)]
 pub struct EngineSpec {
+    /// Its name in the match's reports and records.
     pub name: String,
     /// Program and arguments, split as [`split_command_line`] says.
     pub command: String,
     /// The working folder to start it in (its own files, such as variant files or
     /// tables, are often found relative to it); the match's own when `None`.
     pub dir: Option<PathBuf>,
+    /// Options to set before the games (`setoption name N value V`).
     pub options: Vec<(String, String)>,
 }
 
@@ -58,7 +60,12 @@ pub enum TimeControl {
     /// A fixed time per move.
     MoveTime(Duration),
     /// A clock with an increment per move.
-    Clock { base: Duration, increment: Duration },
+    Clock {
+        /// The time each side starts with.
+        base: Duration,
+        /// Added after each of its moves.
+        increment: Duration,
+    },
 }
 
 /// Why a time control was refused.
@@ -125,12 +132,17 @@ pub struct Opening {
 /// Everything a match needs.
 #[derive(Clone, Debug)]
 pub struct MatchConfig {
+    /// The variant played.
     pub variant: Arc<Rules>,
+    /// The two engines.
     pub engines: [EngineSpec; 2],
+    /// Games to play (pairs of one opening, colours swapped).
     pub games: usize,
     /// Each engine's time control, in the order of `engines`.
     pub time: [TimeControl; 2],
+    /// The openings, each played once with each colour.
     pub openings: Vec<Opening>,
+    /// Games played at once (each by its own pair of engine processes).
     pub concurrency: usize,
     /// Plies after which a game is adjudicated a draw.
     pub max_plies: usize,
@@ -153,7 +165,9 @@ pub struct MatchConfig {
 /// The files are emptied when a match starts.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LogConfig {
+    /// The folder of the logs.
     pub dir: PathBuf,
+    /// Whether the protocol's lines are logged too.
     pub io: bool,
 }
 
@@ -236,10 +250,13 @@ fn create_dir(dir: &Path) -> Result<(), String> {
 /// One finished game.
 #[derive(Clone, Debug)]
 pub struct GameResult {
+    /// Its number in the match, from 0.
     pub index: usize,
     /// Which engine (0 or 1) had White.
     pub white: usize,
+    /// How it ended.
     pub outcome: GameOutcome,
+    /// The game, as written to the match's records.
     pub record: GameRecord,
 }
 

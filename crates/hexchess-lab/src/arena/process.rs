@@ -54,26 +54,35 @@ pub enum EngineError {
     Command(CommandLineError),
     /// The engine's working folder is missing or not a folder (`reason` says which).
     Dir {
+        /// The folder.
         path: PathBuf,
+        /// Missing, or what it is instead.
         reason: String,
     },
     /// The operating system could not start the program.
     Spawn {
+        /// The program.
         program: String,
+        /// The system's reason.
         error: std::io::Error,
     },
     /// A log file could not be opened.
     Log {
+        /// The log file.
         path: PathBuf,
+        /// The system's reason.
         error: std::io::Error,
     },
     /// No `what` within `waited`.
     Timeout {
+        /// The answer waited for.
         what: String,
+        /// How long.
         waited: Duration,
     },
     /// The engine exited or closed its output.
     Gone,
+    /// Writing to the engine or reading from it failed (the system's reason).
     Io(String),
 }
 
@@ -382,6 +391,7 @@ impl EngineProcess {
         Ok(e)
     }
 
+    /// Writes one line to the engine (and to the protocol log, if kept).
     pub fn send(&mut self, line: &str) -> Result<(), EngineError> {
         if let Some(log) = &self.io_log {
             log.line('>', line);
@@ -429,6 +439,7 @@ impl EngineProcess {
         }
     }
 
+    /// `isready`, then waits up to `timeout` for `readyok`.
     pub fn ready(&mut self, timeout: Duration) -> Result<(), EngineError> {
         self.send("isready")?;
         self.expect("readyok", timeout).map(|_| ())

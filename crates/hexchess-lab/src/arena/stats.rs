@@ -10,7 +10,9 @@ use std::str::FromStr;
 /// The running result of a match, from the first engine's side.
 #[derive(Clone, Debug)]
 pub struct MatchSummary {
+    /// The first engine's name.
     pub first: String,
+    /// The second engine's name.
     pub second: String,
     /// Points of the first engine in each game (0, 1/4, 1/2, 3/4 or 1).
     points: Vec<f64>,
@@ -79,6 +81,7 @@ pub fn elo(score: f64) -> f64 {
 }
 
 impl MatchSummary {
+    /// No game yet between the engines named.
     pub fn new(first: String, second: String) -> MatchSummary {
         MatchSummary {
             first,
@@ -142,6 +145,7 @@ impl MatchSummary {
         self.verdict
     }
 
+    /// Games counted so far.
     pub fn games(&self) -> usize {
         self.points.len()
     }
@@ -290,9 +294,13 @@ impl fmt::Display for PairReport<'_> {
 /// and the opening's share of the spread (the "pentanomial" model).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sprt {
+    /// The Elo difference of the null hypothesis (no gain).
     pub elo0: f64,
+    /// The Elo difference of the alternative (the gain looked for).
     pub elo1: f64,
+    /// The chance of accepting a gain that is not there.
     pub alpha: f64,
+    /// The chance of missing a gain that is.
     pub beta: f64,
 }
 
@@ -320,7 +328,12 @@ pub enum SprtError {
     /// Not two or four comma-separated numbers.
     Format(String),
     /// `elo0` must be below `elo1`.
-    Order { elo0: f64, elo1: f64 },
+    Order {
+        /// The lower bound given.
+        elo0: f64,
+        /// The upper bound given.
+        elo1: f64,
+    },
     /// Error rates must lie strictly between 0 and 0.5.
     Rate(f64),
 }
