@@ -52,10 +52,15 @@ pub const BENCH_DEPTH: u32 = 7;
 /// One position's result.
 #[derive(Clone, Debug)]
 pub struct BenchLine {
+    /// The variant's id.
     pub variant: &'static str,
+    /// The position searched.
     pub fen: &'static str,
+    /// Nodes the search visited.
     pub nodes: u64,
+    /// How long it took.
     pub millis: u128,
+    /// The move it chose, in long algebraic.
     pub best: String,
 }
 

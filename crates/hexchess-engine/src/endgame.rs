@@ -26,7 +26,9 @@ use hexchess_tablebase::{MAX_MEN, Material, RuleValue, Ruled, Table, Value, tabl
 /// keeps the rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TableValue {
+    /// The value with perfect play, the move rule aside.
     pub value: Value,
+    /// The value under the move rule, where the table keeps it.
     pub rule: Option<Ruled>,
 }
 
@@ -97,6 +99,7 @@ impl Tablebases {
         Tablebases { tables, max_men }
     }
 
+    /// Whether no table is loaded.
     pub fn is_empty(&self) -> bool {
         self.tables.is_empty()
     }
@@ -109,6 +112,7 @@ impl Tablebases {
             .cloned()
     }
 
+    /// How many tables are loaded.
     pub fn len(&self) -> usize {
         self.tables.len()
     }
@@ -198,6 +202,7 @@ pub struct TableShelf {
 }
 
 impl TableShelf {
+    /// An empty shelf: no table read yet.
     pub fn new() -> TableShelf {
         TableShelf::default()
     }

@@ -25,6 +25,8 @@
 //! The protocol, its options and the strength levels are described in the project's
 //! `docs/engine.md` and `docs/strength.md`.
 
+#![warn(missing_docs)]
+
 pub mod bench;
 pub mod deploy;
 pub mod endgame;
@@ -101,7 +103,9 @@ impl fmt::Display for Score {
 pub struct SearchOptions {
     /// Transposition table size in megabytes.
     pub hash_mb: usize,
+    /// The search's techniques, each of which can be turned off (to measure it).
     pub techniques: Techniques,
+    /// Which evaluation terms count (the full evaluation, or material and placement).
     pub eval: EvalMode,
     /// A depth the search never exceeds, whatever the time.
     pub max_depth: Option<u32>,
@@ -184,8 +188,11 @@ pub enum ScoreBound {
 /// them into `info currmove` and `info ... lowerbound|upperbound` lines, as GUIs show.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Progress {
+    /// The root move being searched.
     CurrMove {
+        /// The depth being searched.
         depth: u32,
+        /// The move.
         mv: Move,
         /// 1 for the first root move searched at this depth.
         number: u32,
@@ -197,21 +204,30 @@ pub enum Progress {
 /// Where a search sends its [`Progress`], and from when: a GUI needs no currmove lines
 /// during a search of a few milliseconds (other engines wait about a second or more).
 pub struct ProgressSink {
+    /// How long a search runs before it reports.
     pub after: std::time::Duration,
+    /// What hears each report.
     pub report: Box<dyn FnMut(&Progress) + Send + Sync>,
 }
 
 /// Progress after a completed depth.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchInfo {
+    /// The depth completed.
     pub depth: u32,
+    /// The deepest ply any line reached (quiescence and extensions included).
     pub seldepth: u32,
+    /// The line's score for the side to move.
     pub score: Score,
+    /// Nodes searched so far.
     pub nodes: u64,
+    /// Nodes per second so far.
     pub nps: u64,
+    /// Milliseconds since the search began.
     pub time_ms: u64,
     /// Permille of the hash table in use.
     pub hashfull: u32,
+    /// The line: the moves the search expects.
     pub pv: Vec<Move>,
     /// Which of the best lines this is (1 = the best), when the search reports several
     /// (`SearchOptions::multi_pv`).
@@ -310,10 +326,13 @@ pub fn pv_san<B: hexchess_core::bitboard::CellSet>(
 pub struct SearchResult {
     /// The move to play; `None` when there is no legal move.
     pub best: Option<Move>,
+    /// Its score for the side to move.
     pub score: Score,
     /// The deepest completed iteration.
     pub depth: u32,
+    /// Nodes searched.
     pub nodes: u64,
+    /// The line it expects, the best move first.
     pub pv: Vec<Move>,
 }
 

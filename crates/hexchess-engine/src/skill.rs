@@ -138,6 +138,7 @@ impl Skill {
         self.0
     }
 
+    /// Whether this is full strength (no handicap).
     pub const fn is_full(self) -> bool {
         self.0 == Skill::FULL.0
     }

@@ -12,9 +12,13 @@ use hexchess_core::piece::Side;
 /// A chess clock as the protocol reports it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Clock {
+    /// White's time left (`wtime`).
     pub white: Duration,
+    /// Black's time left (`btime`).
     pub black: Duration,
+    /// White's increment per move (`winc`).
     pub white_increment: Duration,
+    /// Black's increment per move (`binc`).
     pub black_increment: Duration,
     /// Moves until the next time control, if the control has one.
     pub moves_to_go: Option<u32>,
@@ -24,9 +28,13 @@ pub struct Clock {
 /// runs until stopped (or to the deepest ply).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SearchLimits {
+    /// Plies deep (two sides) or whole turns deep (more sides), at most.
     pub depth: Option<u32>,
+    /// Nodes searched, at most.
     pub nodes: Option<u64>,
+    /// Time to think, exactly (the search stops then).
     pub movetime: Option<Duration>,
+    /// A clock to budget from (a share of the time left, with the increment).
     pub clock: Option<Clock>,
     /// Search until stopped: no deadline, and the answer waits for the stop even when
     /// the search ends sooner (a mate found, the deepest ply).
@@ -99,21 +107,26 @@ pub const MOVE_OVERHEAD: Duration = Duration::from_millis(15);
 /// `hard` inside the search (stop at once).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Deadlines {
+    /// No new depth after this long.
     pub soft: Option<Duration>,
+    /// Stop at once after this long.
     pub hard: Option<Duration>,
 }
 
 impl Deadlines {
+    /// Whether the soft deadline has passed since `start`.
     pub fn soft_passed(&self, start: Instant) -> bool {
         self.soft.is_some_and(|s| start.elapsed() >= s)
     }
 
+    /// Whether the hard deadline has passed since `start`.
     pub fn hard_passed(&self, start: Instant) -> bool {
         self.hard.is_some_and(|h| start.elapsed() >= h)
     }
 }
 
 impl SearchLimits {
+    /// A search to `depth` and no other limit.
     pub fn depth(depth: u32) -> SearchLimits {
         SearchLimits {
             depth: Some(depth),
@@ -121,6 +134,7 @@ impl SearchLimits {
         }
     }
 
+    /// A search of `ms` milliseconds and no other limit.
     pub fn movetime(ms: u64) -> SearchLimits {
         SearchLimits {
             movetime: Some(Duration::from_millis(ms)),

@@ -31,9 +31,13 @@ pub enum Bound {
 /// What a probe found.
 #[derive(Clone, Copy, Debug)]
 pub struct TtHit {
+    /// The best move found there, if any.
     pub mv: Option<Move>,
+    /// Its score, from the side to move's view.
     pub score: i32,
+    /// The depth it was searched to.
     pub depth: i32,
+    /// Whether the score is exact or a bound.
     pub bound: Bound,
 }
 
@@ -65,7 +69,10 @@ impl Slot {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum HashError {
     /// The system refused the memory (`ulimit -v`, or more than it will ever grant).
-    OutOfMemory { mb: usize },
+    OutOfMemory {
+        /// The size asked for, in megabytes.
+        mb: usize,
+    },
 }
 
 impl fmt::Display for HashError {
@@ -203,6 +210,7 @@ impl TranspositionTable {
         self.generation.store((g + 1) & 63, Ordering::Relaxed);
     }
 
+    /// What was stored for the position of hash `key`, if its slot still holds it.
     pub fn probe(&self, key: u64) -> Option<TtHit> {
         let (slot_key, d) = self.slots[key as usize & self.mask].read();
         if slot_key != key || d == 0 {
@@ -222,6 +230,8 @@ impl TranspositionTable {
         })
     }
 
+    /// Stores a search's result for the position of hash `key`, unless its slot holds
+    /// another position searched much deeper since the last new search began.
     pub fn store(&self, key: u64, mv: Option<Move>, score: i32, depth: i32, bound: Bound) {
         // Read, and written once per clear: no thread fights over the line.
         if !self.used.load(Ordering::Relaxed) {

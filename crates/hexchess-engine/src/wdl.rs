@@ -27,8 +27,11 @@ const SPREAD: f64 = 160.0;
 /// Chances in permille for the side to move; they add up to 1000.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Wdl {
+    /// The chance of a win.
     pub win: u16,
+    /// The chance of a draw.
     pub draw: u16,
+    /// The chance of a loss.
     pub loss: u16,
 }
 

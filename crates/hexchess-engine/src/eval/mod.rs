@@ -22,11 +22,14 @@ use hexchess_core::rules::Rules;
 /// A middlegame and an endgame score, blended by the game phase.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Phased {
+    /// The middlegame score.
     pub mg: i32,
+    /// The endgame score.
     pub eg: i32,
 }
 
 impl Phased {
+    /// A middlegame and an endgame score.
     pub const fn new(mg: i32, eg: i32) -> Phased {
         Phased { mg, eg }
     }
@@ -73,7 +76,9 @@ impl EvalTerms {
     pub const PAWN_SHIELD: EvalTerms = EvalTerms(4);
     /// Pawns no enemy pawn can stop, more the further they are.
     pub const PASSED_PAWNS: EvalTerms = EvalTerms(8);
+    /// No term: material and placement alone.
     pub const NONE: EvalTerms = EvalTerms(0);
+    /// Every term.
     pub const ALL: EvalTerms = EvalTerms(15);
 
     /// Each term with the name the protocol's options give it.
@@ -84,18 +89,22 @@ impl EvalTerms {
         ("PassedPawns", EvalTerms::PASSED_PAWNS),
     ];
 
+    /// Whether every term of `other` is on here.
     pub const fn contains(self, other: EvalTerms) -> bool {
         self.0 & other.0 == other.0
     }
 
+    /// Whether some term of `other` is on here.
     pub const fn intersects(self, other: EvalTerms) -> bool {
         self.0 & other.0 != 0
     }
 
+    /// These terms and those of `other`.
     pub const fn with(self, other: EvalTerms) -> EvalTerms {
         EvalTerms(self.0 | other.0)
     }
 
+    /// These terms but those of `other`.
     pub const fn without(self, other: EvalTerms) -> EvalTerms {
         EvalTerms(self.0 & !other.0)
     }
@@ -184,6 +193,7 @@ impl std::fmt::Display for EvalWeights {
 pub struct WeightError {
     /// Its name as [`EvalWeights::NAMES`] gives it (`mobility.mg`).
     pub field: &'static str,
+    /// The value refused.
     pub value: i32,
 }
 
@@ -319,6 +329,7 @@ pub struct Evaluator {
 }
 
 impl Evaluator {
+    /// The evaluation of `rules`' variant with the tuned weights.
     pub fn new(rules: &Rules) -> Evaluator {
         Evaluator::with_weights(rules, &EvalWeights::default())
     }

@@ -57,11 +57,15 @@ pub const MULTI_BENCH_DEPTH: u32 = 3;
 /// One position's result.
 #[derive(Clone, Debug)]
 pub struct MultiBenchLine {
+    /// The variant's id.
     pub variant: &'static str,
+    /// The position searched.
     pub fen: &'static str,
     /// Turns played in the search tree.
     pub turns: u64,
+    /// How long it took.
     pub millis: u128,
+    /// The turn chosen, its steps joined by `&`.
     pub best: String,
 }
 

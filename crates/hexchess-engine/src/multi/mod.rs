@@ -50,6 +50,7 @@ pub struct Features {
 }
 
 impl Features {
+    /// Every feature on: the searches as they play.
     pub const ALL: Features = Features {
         table: true,
         quiescence: true,
@@ -76,11 +77,14 @@ impl Features {
 /// A search with the features it uses: what a seat of the round robin plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Player {
+    /// How it chooses.
     pub strategy: Strategy,
+    /// What its search uses.
     pub features: Features,
 }
 
 impl Player {
+    /// `strategy` with every feature.
     pub fn new(strategy: Strategy) -> Player {
         Player {
             strategy,
@@ -149,13 +153,18 @@ impl FromStr for Player {
 /// How a side chooses its turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Strategy {
+    /// Every other side plays against the side choosing (`paranoid`).
     Paranoid,
+    /// Each side plays for its own score (`maxn`).
     MaxN,
+    /// Only the strongest reply of any other side is searched (`brs`).
     BestReply,
+    /// A legal turn at random (`random`).
     Random,
 }
 
 impl Strategy {
+    /// Every strategy.
     pub const ALL: [Strategy; 4] = [
         Strategy::BestReply,
         Strategy::Paranoid,
@@ -210,6 +219,7 @@ pub struct MultiLimits {
     pub nodes: u64,
     /// Whole turns deep.
     pub depth: u32,
+    /// Time to think, at most.
     pub time: Option<Duration>,
 }
 

@@ -60,6 +60,7 @@ pub struct MultiChoice {
     pub steps: Vec<Step>,
     /// Turns deep the last finished iteration looked.
     pub depth: u32,
+    /// Turns played in the search tree.
     pub nodes: u64,
     /// The chooser's score (its evaluation less the others' mean) after the turn.
     pub score: i32,
@@ -122,6 +123,8 @@ impl MultiSearcher {
         MultiSearcher::for_player(Player::new(strategy), seed)
     }
 
+    /// A searcher playing as `player` (a strategy with some features off: the round
+    /// robin's), its random choices seeded by `seed`.
     pub fn for_player(player: Player, seed: u64) -> MultiSearcher {
         MultiSearcher {
             strategy: player.strategy,
@@ -140,6 +143,7 @@ impl MultiSearcher {
         }
     }
 
+    /// How it chooses.
     pub fn strategy(&self) -> Strategy {
         self.strategy
     }

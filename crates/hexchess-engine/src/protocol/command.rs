@@ -24,9 +24,19 @@ pub enum Command {
     /// `ucinewgame`: forget what earlier games taught; back to the start.
     NewGame,
     /// `setoption name <name> [value <value>]`.
-    SetOption { name: String, value: String },
+    SetOption {
+        /// The option's name.
+        name: String,
+        /// Its value (empty for a button).
+        value: String,
+    },
     /// `position startpos|fen <hexfen> [moves ...]`.
-    Position { start: Start, moves: Vec<String> },
+    Position {
+        /// The start: the variant's, or a FEN.
+        start: Start,
+        /// The moves (whole turns in a game of more sides) from there.
+        moves: Vec<String>,
+    },
     /// `go ...`: search within these limits.
     Go(Go),
     /// `ponderhit`: the opponent played the move pondered on.
@@ -67,22 +77,33 @@ pub enum Start {
 /// Why a line is not a command.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CommandError {
+    /// A first word that is no command (the word).
     Unknown(String),
+    /// `setoption` without `name`.
     SetOptionSyntax,
+    /// `position` without `startpos` or `fen`.
     PositionSyntax,
+    /// `go perft` without a depth it takes (what was given).
     PerftDepth(String),
+    /// A `go` word that needs a value, without one (the word).
     GoValueMissing(String),
+    /// A `go` word's value that is not a number.
     GoBadNumber {
+        /// The word.
         what: &'static str,
+        /// Its value.
         value: String,
     },
     /// A number outside the range its word takes (the range is named in the message).
     GoOutOfRange {
+        /// The word.
         what: &'static str,
+        /// Its value.
         value: String,
         /// Such as `0 to 86400000 ms (a day)`.
         range: String,
     },
+    /// `bench` with a depth it does not take.
     BenchDepth,
 }
 

@@ -34,6 +34,7 @@ pub struct Lines<R> {
 }
 
 impl<R: BufRead> Lines<R> {
+    /// The lines of `reader`, each at most `limit` bytes.
     pub fn new(reader: R, limit: usize) -> Lines<R> {
         Lines {
             reader,

@@ -40,7 +40,9 @@ use options::Effect;
 /// Whether the protocol loop should go on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Flow {
+    /// Read the next line.
     Continue,
+    /// `quit`: stop reading.
     Quit,
 }
 
@@ -164,6 +166,7 @@ impl Engine {
         Some(self.game.position_on(rules))
     }
 
+    /// The variants it knows (those it started with, and `VariantPath`'s).
     pub fn catalog(&self) -> &Catalog {
         &self.catalog
     }

@@ -16,20 +16,30 @@ pub const MAX_HASH_MB: usize = 16 * 1024;
 /// An option's type, default and bounds, as `uci` announces them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OptionType {
+    /// A whole number within bounds.
     Spin {
+        /// Its value until set.
         default: i64,
+        /// The least it may be.
         min: i64,
+        /// The most it may be.
         max: i64,
     },
+    /// On or off.
     Check {
+        /// Its value until set.
         default: bool,
     },
     /// One of several words; `vars` empty means the engine fills them in (the variants).
     Combo {
+        /// Its value until set.
         default: String,
+        /// The words it may be.
         vars: Vec<String>,
     },
+    /// Any text (a folder, a list of weights).
     String {
+        /// Its value until set.
         default: String,
     },
     /// An action, not a setting (`setoption name Clear Hash`).
@@ -59,9 +69,13 @@ pub enum Effect {
     LimitStrength,
     /// The strength asked for while it is limited, on the levels' Elo scale.
     Elo,
+    /// The hash table's size.
     Hash,
+    /// Threads searching together.
     Threads,
+    /// Best lines searched and reported.
     MultiPv,
+    /// The strength level.
     Skill,
     /// Null move, reductions and futility together.
     Pruning,
@@ -71,17 +85,22 @@ pub enum Effect {
     Eval,
     /// One term of the full evaluation.
     Term(EvalTerms),
+    /// A depth the search never exceeds.
     MaxDepth,
+    /// The evaluation's weights, all at once.
     Weights,
 }
 
 /// One engine option.
 #[derive(Clone, Debug)]
 pub struct EngineOption {
+    /// Its name, as `setoption name` takes it.
     pub name: &'static str,
+    /// Its type, default and bounds.
     pub kind: OptionType,
     /// What it changes, in a few words (for docs and `--help`).
     pub doc: &'static str,
+    /// What setting it changes.
     pub effect: Effect,
 }
 

@@ -63,6 +63,7 @@ impl WinPercent {
         WinPercent(f64::from(millis.min(1000)) / 10.0)
     }
 
+    /// The percentage, 0 to 100.
     pub fn value(self) -> f64 {
         self.0
     }
@@ -88,8 +89,11 @@ pub fn drop(before: WinPercent, after: WinPercent) -> f64 {
 /// What a move that gave chances away is called.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Judgement {
+    /// A small loss of chances.
     Inaccuracy,
+    /// A larger one.
     Mistake,
+    /// One that changes the game.
     Blunder,
 }
 

@@ -98,6 +98,7 @@ impl fmt::Display for Evaluation {
 pub struct MoveReview {
     /// The side that played it.
     pub side: Side,
+    /// The move played.
     pub played: Move,
     /// The move played, in SAN.
     pub san: String,
@@ -141,11 +142,15 @@ pub struct GameReview {
 /// One side's moves summed up.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SideSummary {
+    /// The side.
     pub side: Side,
     /// Moves reviewed.
     pub moves: usize,
+    /// Moves judged inaccuracies.
     pub inaccuracies: usize,
+    /// Moves judged mistakes.
     pub mistakes: usize,
+    /// Moves judged blunders.
     pub blunders: usize,
     /// Mean centipawn loss per move (`None` without moves).
     pub average_cp_loss: Option<f64>,
@@ -212,12 +217,23 @@ impl GameReview {
 pub enum ReviewError {
     /// The variant has more than two sides: the search and the judgement of a move
     /// by one side's chances are for two.
-    NotTwoSides { sides: usize },
+    NotTwoSides {
+        /// How many sides it has.
+        sides: usize,
+    },
     /// The move at `ply` (from 0) is not legal where it stands.
-    IllegalMove { ply: usize },
+    IllegalMove {
+        /// Plies before it.
+        ply: usize,
+    },
     /// The move at `ply` (from 0) comes after the rules had ended the game, as
     /// `ended` says (a position after the end has no move to judge).
-    AfterEnd { ply: usize, ended: GameOutcome },
+    AfterEnd {
+        /// Plies before it.
+        ply: usize,
+        /// How the rules had ended the game.
+        ended: GameOutcome,
+    },
 }
 
 impl fmt::Display for ReviewError {

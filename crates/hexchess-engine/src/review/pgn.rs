@@ -17,7 +17,12 @@ pub enum GameError {
     /// The game does not replay (unknown variant, bad FEN, a move that is not legal).
     Replay(ReplayError),
     /// A game of more sides: the review is for two.
-    MoreSides { game: usize, sides: usize },
+    MoreSides {
+        /// The game's number in its file, from 1 (0: not known).
+        game: usize,
+        /// How many sides it has.
+        sides: usize,
+    },
 }
 
 impl fmt::Display for GameError {
@@ -62,12 +67,20 @@ pub fn main_line(
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum AnnotateError {
     /// The game's main line is shorter than the review.
-    TooShort { moves: usize, reviewed: usize },
+    TooShort {
+        /// Moves in the game's main line.
+        moves: usize,
+        /// Moves the review judged.
+        reviewed: usize,
+    },
     /// The move at `ply` (from 0) differs: the review is of another game, or the game
     /// was not replayed (its moves not in canonical SAN).
     Differs {
+        /// Plies before it.
         ply: usize,
+        /// The game's move, in SAN.
         game: String,
+        /// The review's.
         review: String,
     },
 }

@@ -122,6 +122,7 @@ pub struct Searcher {
 }
 
 impl Searcher {
+    /// A searcher with `options` and a fresh hash table of their size.
     pub fn new(options: SearchOptions) -> Searcher {
         Searcher::with_table(options, Arc::new(TranspositionTable::new(options.hash_mb)))
     }
@@ -169,6 +170,7 @@ impl Searcher {
         }
     }
 
+    /// The options it searches with.
     pub fn options(&self) -> &SearchOptions {
         &self.options
     }

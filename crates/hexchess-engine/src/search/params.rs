@@ -5,6 +5,7 @@
 /// Aspiration windows: the first window's half-width around the last iteration's
 /// score (centipawns), from this depth on.
 pub const ASPIRATION_WINDOW: i32 = 35;
+/// The depth from which the first window is narrow.
 pub const ASPIRATION_MIN_DEPTH: i32 = 4;
 /// A failed window widens by half of itself plus this much...
 pub const ASPIRATION_GROWTH: i32 = 10;
@@ -18,6 +19,7 @@ pub const IIR_MIN_DEPTH: i32 = 4;
 /// Reverse futility pruning: up to this depth, a static score this far above beta per
 /// ply of depth is taken to hold.
 pub const REVERSE_FUTILITY_DEPTH: i32 = 3;
+/// The margin per ply of depth (centipawns).
 pub const REVERSE_FUTILITY_MARGIN: i32 = 110;
 
 /// Null-move pruning from this depth on, reducing by [`null_move_reduction`].
@@ -42,10 +44,12 @@ pub fn move_count_limit(depth: i32) -> usize {
 /// Futility pruning up to this depth: a quiet move that gives no check is skipped when
 /// the static score plus this margin per ply cannot reach alpha.
 pub const FUTILITY_DEPTH: i32 = 2;
+/// The margin per ply of depth (centipawns).
 pub const FUTILITY_MARGIN: i32 = 160;
 
 /// Late-move reductions from this depth on, for quiet moves from this many on.
 pub const LMR_MIN_DEPTH: i32 = 3;
+/// The first move number reduced.
 pub const LMR_MIN_MOVES: usize = 3;
 
 /// The reduction of the `moves`-th move at `depth` (both from 1), before adjustments:
