@@ -18,6 +18,7 @@ pub struct Client {
     socket: WebSocketStream<MaybeTlsStream<TcpStream>>,
     /// The secret the server gave (kept for reconnecting).
     pub token: Option<String>,
+    /// The player's id, once welcomed.
     pub player: Option<String>,
 }
 
@@ -92,6 +93,7 @@ impl Client {
         }
     }
 
+    /// Sends one message (a test may send any JSON, well formed or not).
     pub async fn send(&mut self, message: &Value) -> Result<(), String> {
         self.send_text(message.to_string()).await
     }
@@ -155,6 +157,7 @@ impl Client {
         }
     }
 
+    /// Closes the socket.
     pub async fn close(mut self) {
         let _ = self.socket.close(None).await;
     }

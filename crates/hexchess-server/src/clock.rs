@@ -16,7 +16,9 @@ use hexchess_core::Side;
 /// Minutes and increment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimeControl {
+    /// The time each seat starts with.
     pub base: Duration,
+    /// Added after each of its turns.
     pub increment: Duration,
 }
 

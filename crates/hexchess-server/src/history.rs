@@ -16,6 +16,7 @@ use hexchess_protocol::{FromServer, GameEvent, Hidden, Numbered};
 /// Who may see an event.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Audience {
+    /// Every follower.
     Everyone,
     /// Only the player of this seat (a hidden deployment).
     Seat(Side),
@@ -24,7 +25,9 @@ pub enum Audience {
 /// Who is looking: a seat's player, or a spectator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Viewer {
+    /// The player of this seat.
     Seat(Side),
+    /// Anyone else.
     Spectator,
 }
 
@@ -50,11 +53,22 @@ struct Event {
 /// when it is not theirs to see.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Sent {
-    Event { version: u64, body: GameEvent },
-    Skip { version: u64 },
+    /// The event.
+    Event {
+        /// The game's version after it.
+        version: u64,
+        /// What happened.
+        body: GameEvent,
+    },
+    /// An event this viewer may not see: its number only.
+    Skip {
+        /// The game's version after it.
+        version: u64,
+    },
 }
 
 impl Sent {
+    /// The game's version after the event.
     pub fn version(&self) -> u64 {
         match self {
             Sent::Event { version, .. } | Sent::Skip { version } => *version,

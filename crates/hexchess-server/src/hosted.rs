@@ -25,6 +25,7 @@ pub enum Refusal {
     NotSeated,
     /// The seat on move is another's.
     NotYourTurn,
+    /// The game has ended.
     GameOver,
     /// The move names a ply the game is not at (the client resyncs).
     OutOfStep,
@@ -34,7 +35,9 @@ pub enum Refusal {
     /// for people: a typo in it may name another move): what was sent, and the step's
     /// long form.
     NotLongNotation {
+        /// What was sent.
         sent: String,
+        /// The step in long notation.
         long: String,
     },
     /// An abort once every seat has moved.
@@ -73,7 +76,9 @@ impl std::fmt::Display for Refusal {
 /// Where the game stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {
+    /// Still on.
     Playing,
+    /// Ended, and how.
     Over(GameOutcome),
     /// Called off before every side had moved: no result.
     Aborted,
@@ -193,6 +198,7 @@ impl HostedGame {
         Ok(hosted)
     }
 
+    /// The game as the rules hold it.
     pub fn game(&self) -> &Game {
         &self.game
     }
@@ -303,6 +309,7 @@ impl HostedGame {
             .collect()
     }
 
+    /// Where the game stands.
     pub fn status(&self) -> Status {
         self.status
     }

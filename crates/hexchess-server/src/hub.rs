@@ -60,6 +60,7 @@ const MAX_KEYS: usize = 100_000;
 pub struct Limits {
     /// New connections an address may open per [`Limits::window`].
     pub connections_per_address: u32,
+    /// The window new connections are counted in.
     pub window: Duration,
     /// Connections open at once from one address.
     pub open_per_address: usize,
@@ -70,6 +71,7 @@ pub struct Limits {
     pub sign_ins_per_address: u32,
     /// Logins one account's name may be tried with per [`Limits::sign_in_window`].
     pub sign_ins_per_name: u32,
+    /// The window sign-ins are counted in.
     pub sign_in_window: Duration,
     /// New anonymous players (each a row in the database) an address may make per
     /// hour.
@@ -145,10 +147,13 @@ impl Drop for ConnectionPlace {
 /// Who a connection speaks for, once it said hello.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Identity {
+    /// The player's id.
     pub id: PlayerId,
+    /// Their name as the lists show it.
     pub name: String,
     /// The secret the client keeps (a new one for a new player or a login).
     pub token: String,
+    /// Whether the player is an account (a name and a password).
     pub account: bool,
 }
 
@@ -207,6 +212,7 @@ impl OpenSeek {
 pub enum HubError {
     /// What the player asked cannot be done, and why.
     Refused(String),
+    /// The database failed.
     Store(StoreError),
 }
 
@@ -231,10 +237,13 @@ fn refused<T>(why: impl Into<String>) -> Result<T, HubError> {
 
 /// The server's shared state.
 pub struct Hub {
+    /// The database.
     pub store: Store,
     catalog: Catalog,
     context: RoomContext,
+    /// What a client may cost.
     pub limits: Limits,
+    /// The server's counters and histograms.
     pub metrics: Arc<Metrics>,
     rooms: Mutex<HashMap<String, mpsc::Sender<RoomCommand>>>,
     seeks: Mutex<Vec<OpenSeek>>,
@@ -316,6 +325,7 @@ impl Hub {
         self.stopping.send_replace(true);
     }
 
+    /// Whether the server is stopping (it was sent SIGTERM).
     pub fn is_stopping(&self) -> bool {
         *self.stopping.borrow()
     }
@@ -336,6 +346,7 @@ impl Hub {
         self.context.origin.elapsed()
     }
 
+    /// A number for a new connection.
     pub fn next_conn(&self) -> ConnId {
         self.next_conn.fetch_add(1, Ordering::Relaxed)
     }
@@ -1101,7 +1112,9 @@ impl StoredControl {
 /// move. A stored game beyond them is not resumed (it would overflow the clock's
 /// arithmetic).
 pub const MAX_MINUTES: u64 = 180;
+/// The most seconds of increment a seek may ask for.
 pub const MAX_INCREMENT: u64 = 180;
+/// The most days a move a seek may ask for.
 pub const MAX_DAYS: u32 = 14;
 
 /// A seat as the `games.seats` column keeps it, in JSON: `{"player":ID,"name":NAME}`

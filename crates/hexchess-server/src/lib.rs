@@ -30,6 +30,8 @@
 //! Time is passed in as a [`std::time::Duration`] since any fixed moment, so that each
 //! mechanism is tested exactly, without sleeping.
 
+#![warn(missing_docs)]
+
 pub mod client;
 pub mod clock;
 pub mod connection;

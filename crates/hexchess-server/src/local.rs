@@ -14,7 +14,9 @@ use crate::store::{Store, sqlite_url};
 pub struct LocalServer {
     /// Its socket: `ws://127.0.0.1:PORT/socket`.
     pub url: String,
+    /// The port it listens on, on 127.0.0.1.
     pub port: u16,
+    /// Its database's URL.
     pub database: String,
     stop: Option<oneshot::Sender<()>>,
     thread: Option<JoinHandle<()>>,

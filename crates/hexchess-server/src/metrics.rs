@@ -53,8 +53,11 @@ struct SignInLabels {
 /// The server's metrics; cheap to update from any task.
 pub struct Metrics {
     registry: Registry,
+    /// Games whose room is open.
     pub games_in_play: Gauge<i64, std::sync::atomic::AtomicI64>,
+    /// Websockets open.
     pub sockets: Gauge<i64, std::sync::atomic::AtomicI64>,
+    /// Moves stored and sent on.
     pub moves: Counter<u64, AtomicU64>,
     relay: Histogram,
     commit: Histogram,
@@ -75,6 +78,7 @@ impl Default for Metrics {
 }
 
 impl Metrics {
+    /// Every metric at zero, registered under the `hexchess` prefix.
     pub fn new() -> Metrics {
         let mut registry = Registry::with_prefix("hexchess");
         let games_in_play = Gauge::default();
@@ -120,18 +124,22 @@ impl Metrics {
         }
     }
 
+    /// A move's relay time: from the connection reading it to its followers told.
     pub fn relay(&self, took: Duration) {
         self.relay.observe(took.as_secs_f64());
     }
 
+    /// A database transaction's time.
     pub fn commit(&self, took: Duration) {
         self.commit.observe(took.as_secs_f64());
     }
 
+    /// A socket closed, and why.
     pub fn closed(&self, reason: CloseReason) {
         self.closes.get_or_create(&CloseLabels { reason }).inc();
     }
 
+    /// A sign-in refused, and why.
     pub fn sign_in_refused(&self, why: SignInRefusal) {
         self.sign_ins_refused
             .get_or_create(&SignInLabels { why })

@@ -57,6 +57,7 @@ pub struct Ending {
 /// What the connection's writer sends next.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Next {
+    /// A message to write.
     Text(String),
     /// Nothing more: close with this frame (if any).
     End(Option<(u16, String)>),
@@ -102,6 +103,7 @@ impl Default for Outbox {
 pub const POLICY_VIOLATION: u16 = 1008;
 
 impl Outbox {
+    /// An empty outbox.
     pub fn new() -> Outbox {
         Outbox(Arc::new(Shared {
             queue: Mutex::default(),

@@ -116,6 +116,7 @@ impl<K: std::hash::Hash + Eq + Clone> KeyedLimits<K> {
         self.keys.lock().map_or(0, |k| k.len())
     }
 
+    /// Whether no key is being counted.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

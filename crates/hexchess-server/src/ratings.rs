@@ -13,8 +13,11 @@ use skillratings::{MultiTeamOutcome, Outcomes};
 /// A two-player rating.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Rating {
+    /// The rating (1500 to start).
     pub rating: f64,
+    /// How unsure it is (the rating deviation).
     pub deviation: f64,
+    /// How erratic the player's results are (Glicko-2's volatility).
     pub volatility: f64,
 }
 
@@ -93,7 +96,9 @@ pub fn rate_game(white: Rating, black: Rating, outcome: &GameOutcome) -> (Rating
 /// A rating at tables of three or four (Weng-Lin: a skill and its uncertainty).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TableRating {
+    /// The skill estimate.
     pub skill: f64,
+    /// How unsure it is.
     pub uncertainty: f64,
 }
 

@@ -44,26 +44,46 @@ const RETRY_AFTER_STORE_FAILED: Duration = Duration::from_secs(1);
 pub enum RoomCommand {
     /// Follow the game from version `seen` (none: from a full view).
     Join {
+        /// The connection.
         conn: ConnId,
+        /// Its player, if signed in (a spectator may be anonymous).
         who: Option<PlayerId>,
+        /// The last version it has.
         seen: Option<u64>,
+        /// Where its messages go.
         out: Outbox,
     },
     /// Stop following: the player closed the game, or the connection was lost.
-    Leave { conn: ConnId, on_purpose: bool },
+    Leave {
+        /// The connection.
+        conn: ConnId,
+        /// Whether the player left (not the connection lost).
+        on_purpose: bool,
+    },
+    /// A step for the ply named.
     Move {
+        /// The player.
         who: PlayerId,
+        /// Steps played before it, as the client counts them.
         ply: u32,
+        /// The step, in the protocol's long notation.
         step: String,
+        /// The client's number for it, echoed in `ack` or `refused`.
         ack: u64,
+        /// The client's own measure of its lag.
         lag: Duration,
+        /// Where the answer goes.
         out: Outbox,
         /// When the connection read it (the relay's start).
         received: Instant,
     },
+    /// Anything else a player does (resign, offer a draw ...).
     Act {
+        /// The player.
         who: PlayerId,
+        /// What they do.
         act: Act,
+        /// Where a refusal goes.
         out: Outbox,
     },
 }
@@ -71,26 +91,35 @@ pub enum RoomCommand {
 /// The other things a player may do in a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Act {
+    /// Give the game up.
     Resign,
+    /// Offer a draw, or accept one on the table.
     Draw,
+    /// Call the game off before every side has moved.
     Abort,
+    /// Claim the game from a player who stays away.
     Claim,
 }
 
 /// Who sits in a seat.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SeatHolder {
+    /// A person (or a bridge's bot) with an account or an anonymous secret.
     Player {
+        /// Their id.
         id: PlayerId,
+        /// Their name as the lists show it.
         name: String,
     },
     /// The built-in engine at a level.
     Engine {
+        /// 1 to 20.
         level: u8,
     },
 }
 
 impl SeatHolder {
+    /// The name the lists and records show for the seat.
     pub fn name(&self) -> String {
         match self {
             SeatHolder::Player { name, .. } => name.clone(),
@@ -110,11 +139,15 @@ impl SeatHolder {
 /// A game's lasting facts, as stored with it.
 #[derive(Clone, Debug)]
 pub struct GameFacts {
+    /// The game's id.
     pub id: String,
+    /// The variant's id.
     pub variant: String,
+    /// Whether it moves ratings.
     pub rated: bool,
     /// `bullet` ... `classical`, or `correspondence`, or `untimed`.
     pub speed: String,
+    /// Who sits in each seat, in seat order.
     pub seats: Vec<SeatHolder>,
     /// Correspondence: days for each move.
     pub days: Option<u32>,
@@ -126,25 +159,34 @@ pub struct GameFacts {
 /// is (the "your turn" list).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Brief {
+    /// The variant's id.
     pub variant: String,
+    /// Its speed.
     pub speed: String,
+    /// Each seat's name, in seat order.
     pub names: Vec<String>,
+    /// Each seat's player (none for an engine seat).
     pub players: Vec<Option<PlayerId>>,
+    /// Who is on move while the game is on (an engine seat has an id of its own).
     pub to_move: Option<PlayerId>,
+    /// Whether it has ended.
     pub over: bool,
 }
 
 /// What every room shares: the database, the server's clock, and the lists.
 #[derive(Clone, Debug)]
 pub struct RoomContext {
+    /// The database.
     pub store: Store,
     /// The server's start: times in a game are durations since it.
     pub origin: Instant,
+    /// Every game's brief, by id: what the lists show.
     pub briefs: Arc<Mutex<HashMap<String, Brief>>>,
     /// How long a finished game's room stays open to its followers.
     pub linger: Duration,
     /// How long a correspondence day lasts (a day; shorter in tests).
     pub day: Duration,
+    /// The server's counters and histograms.
     pub metrics: Arc<Metrics>,
     /// At most this many engine seats think at once, server-wide.
     pub engines: Arc<Semaphore>,

@@ -28,6 +28,9 @@ use hexchess_protocol::{
 
 mod hostile;
 
+// No doc comment: clap would read it as the command's help, which the `load`
+// subcommand's own gives (main.rs); the flags below say what a run is.
+#[allow(missing_docs)]
 #[derive(Args, Debug, Clone)]
 pub struct LoadArgs {
     /// The server's socket, on this machine: `ws://127.0.0.1:7474/socket`.
@@ -132,7 +135,9 @@ fn check_loopback(url: &str) -> Result<(), String> {
 /// The most a run may ask for: games at once (two connections each), seconds, and
 /// hostile connections of each kind.
 pub const MAX_GAMES: usize = 5_000;
+/// The longest run, in seconds.
 pub const MAX_SECONDS: u64 = 3_600;
+/// The most hostile connections of each kind.
 pub const MAX_HOSTILE: usize = 1_000;
 
 impl LoadArgs {
@@ -161,6 +166,8 @@ impl LoadArgs {
     }
 }
 
+/// Runs the load `args` describe against a server on this machine and prints its
+/// figures as JSON (or says what is wrong with the arguments or the run).
 pub async fn run(args: LoadArgs) -> Result<(), String> {
     args.check()?;
     let catalog = Catalog::builtin();

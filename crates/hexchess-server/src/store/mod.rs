@@ -71,15 +71,28 @@ const MIGRATIONS: &[&str] = &[
 #[derive(Debug)]
 pub enum StoreError {
     /// A query failed.
-    Query { doing: String, error: sqlx::Error },
+    Query {
+        /// What the server was doing.
+        doing: String,
+        /// The database's error.
+        error: sqlx::Error,
+    },
     /// The database could not be opened: which one (its password hidden), and why.
-    Open { database: String, why: String },
+    Open {
+        /// The database's URL, its password hidden.
+        database: String,
+        /// Why.
+        why: String,
+    },
     /// The server is stopping: no more writes.
     Closed,
     /// The database was made by a newer server.
     Newer {
+        /// The database's URL, its password hidden.
         database: String,
+        /// Its schema version.
         found: i64,
+        /// The newest this server knows.
         known: usize,
     },
 }
@@ -202,28 +215,37 @@ fn check_sqlite_file(path: &Path) -> Result<(), String> {
 /// A player as stored.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StoredPlayer {
+    /// The player's id.
     pub id: String,
+    /// An account's name (none for an anonymous player).
     pub name: Option<String>,
+    /// An account's password hash (Argon2, PHC string).
     pub password_hash: Option<String>,
 }
 
 /// A new game's row.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NewGame {
+    /// The game's id.
     pub id: String,
+    /// The variant's id.
     pub variant: String,
     /// JSON: each seat's holder.
     pub seats: String,
     /// JSON: the time control.
     pub control: String,
+    /// Whether it moves ratings.
     pub rated: bool,
 }
 
 /// A game that was in progress, with every stored step.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameInProgress {
+    /// Its row as it started.
     pub game: NewGame,
+    /// Every step stored, in order.
     pub steps: Vec<String>,
+    /// Its event version.
     pub version: u64,
     /// JSON: each seat's time left in milliseconds, when timed.
     pub clocks: Option<String>,
@@ -239,7 +261,9 @@ pub struct GameInProgress {
 /// A stored game that could not be read back: its id (or its row's place), and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Unreadable {
+    /// Its id, or its row's place.
     pub id: String,
+    /// Why it could not be read.
     pub why: String,
 }
 
@@ -249,9 +273,13 @@ pub struct Unreadable {
 pub struct GameEnd {
     /// `over` or `aborted`.
     pub status: &'static str,
+    /// Each seat's points joined by `-`, or `*`.
     pub result: String,
+    /// Why it ended.
     pub why: String,
+    /// Its record.
     pub pgn: String,
+    /// The ratings it moves (none for a casual game).
     pub ratings: Vec<NewRating>,
 }
 
@@ -260,31 +288,45 @@ pub struct GameEnd {
 /// offers standing (JSON: seat numbers), and the end if the game just ended.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Changes {
+    /// The ply of the first new step.
     pub first_ply: u32,
+    /// The new steps.
     pub steps: Vec<String>,
+    /// The event version after them.
     pub version: u64,
     /// JSON: each seat's time left in milliseconds, when timed.
     pub clocks: Option<String>,
+    /// JSON: the seats offering a draw, by number.
     pub offers: String,
+    /// The end, if the game just ended.
     pub end: Option<GameEnd>,
 }
 
 /// A player's rating after a rated game.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NewRating {
+    /// The player's id.
     pub player: String,
+    /// The variant's id.
     pub variant: String,
+    /// The speed.
     pub speed: String,
+    /// The new rating.
     pub rating: Rating,
+    /// Rated games it rests on, this one counted.
     pub games: u32,
 }
 
 /// A finished game's summary, for lists.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FinishedGame {
+    /// The game's id.
     pub id: String,
+    /// The variant's id.
     pub variant: String,
+    /// Each seat's points joined by `-`, or `*`.
     pub result: String,
+    /// Why it ended.
     pub why: String,
 }
 
