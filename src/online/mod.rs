@@ -53,9 +53,11 @@ struct Pending {
     ack: u64,
 }
 
-/// The server's game on the board.
+/// The server's game on the board: the one this program follows, as a player or a
+/// spectator (named apart from a "table", which is a game of more sides).
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct OnlineTable {
+pub struct FollowedGame {
+    /// The game's id.
     pub game: String,
     pub variant: String,
     pub names: Vec<String>,
@@ -75,7 +77,7 @@ pub struct OnlineTable {
     ply_base: u32,
 }
 
-impl OnlineTable {
+impl FollowedGame {
     /// A move of this player's is on its way to the server (the next waits for it).
     pub fn waiting(&self) -> bool {
         self.pending.is_some()
@@ -104,7 +106,8 @@ pub struct Online {
     pub playing: Vec<GameInPlay>,
     /// The code of this player's private challenge, to share.
     pub challenge: Option<String>,
-    pub table: Option<OnlineTable>,
+    /// The game on the board, when it is the server's.
+    pub followed: Option<FollowedGame>,
     /// Where the secrets are kept (none: not kept, in tests).
     pub secrets: Option<std::path::PathBuf>,
     link: Option<Link>,
@@ -125,7 +128,7 @@ impl Default for Online {
             ratings: Vec::new(),
             playing: Vec::new(),
             challenge: None,
-            table: None,
+            followed: None,
             secrets: None,
             link: None,
             unread: std::collections::VecDeque::new(),
@@ -156,8 +159,11 @@ impl Online {
     }
 
     /// A message about the game on the board (none: no game there).
-    fn about_table(&self, message: impl FnOnce(String) -> ClientMessage) -> Option<ClientMessage> {
-        self.table.as_ref().map(|t| message(t.game.clone()))
+    fn about_followed(
+        &self,
+        message: impl FnOnce(String) -> ClientMessage,
+    ) -> Option<ClientMessage> {
+        self.followed.as_ref().map(|t| message(t.game.clone()))
     }
 }
 
@@ -286,19 +292,19 @@ fn handle_requests(mut requests: MessageReader<OnlineRequest>, mut online: ResMu
             OnlineRequest::Accept(id) => Some(ClientMessage::Accept { seek: id.clone() }),
             OnlineRequest::Cancel(id) => Some(ClientMessage::Cancel { seek: id.clone() }),
             OnlineRequest::Open(id) => {
-                online.table = Some(OnlineTable {
+                online.followed = Some(FollowedGame {
                     game: id.clone(),
-                    ..OnlineTable::default()
+                    ..FollowedGame::default()
                 });
                 Some(ClientMessage::Join {
                     game: id.clone(),
                     seen: None,
                 })
             }
-            OnlineRequest::Resign => online.about_table(|game| ClientMessage::Resign { game }),
-            OnlineRequest::Draw => online.about_table(|game| ClientMessage::Draw { game }),
-            OnlineRequest::Abort => online.about_table(|game| ClientMessage::Abort { game }),
-            OnlineRequest::Claim => online.about_table(|game| ClientMessage::Claim { game }),
+            OnlineRequest::Resign => online.about_followed(|game| ClientMessage::Resign { game }),
+            OnlineRequest::Draw => online.about_followed(|game| ClientMessage::Draw { game }),
+            OnlineRequest::Abort => online.about_followed(|game| ClientMessage::Abort { game }),
+            OnlineRequest::Claim => online.about_followed(|game| ClientMessage::Claim { game }),
             OnlineRequest::Refresh => {
                 online.send(ClientMessage::Games);
                 online.send(ClientMessage::Playing);
@@ -367,17 +373,17 @@ fn receive(mut online: ResMut<Online>, mut board: Board) {
 }
 
 fn received(online: &mut Online, board: &mut Board, message: FromServer) -> Read {
-    let about_table = online
-        .table
+    let about_followed = online
+        .followed
         .as_ref()
         .is_some_and(|t| message.game() == Some(t.game.as_str()));
     match message {
-        FromServer::Message(message) => return replied(online, board, message, about_table),
-        FromServer::Event(event) if about_table => return game_event(online, board, event),
+        FromServer::Message(message) => return replied(online, board, message, about_followed),
+        FromServer::Event(event) if about_followed => return game_event(online, board, event),
         // Another side's hidden step (one ply): the view changed (whose turn it is,
         // what is in hand), so ask for it again.
-        FromServer::Hidden(hidden) if about_table => {
-            if let Some(t) = online.table.as_mut()
+        FromServer::Hidden(hidden) if about_followed => {
+            if let Some(t) = online.followed.as_mut()
                 && hidden.v > t.seen
             {
                 t.seen = hidden.v;
@@ -395,7 +401,7 @@ fn replied(
     online: &mut Online,
     board: &mut Board,
     message: ServerMessage,
-    about_table: bool,
+    about_followed: bool,
 ) -> Read {
     match message {
         ServerMessage::Welcome(welcome) => welcomed(online, welcome),
@@ -410,9 +416,9 @@ fn replied(
         }
         ServerMessage::Started(started) => {
             online.challenge = None;
-            online.table = Some(OnlineTable {
+            online.followed = Some(FollowedGame {
                 game: started.game.clone(),
-                ..OnlineTable::default()
+                ..FollowedGame::default()
             });
             online.send(ClientMessage::Join {
                 game: started.game,
@@ -420,9 +426,11 @@ fn replied(
             });
             online.send(ClientMessage::Games);
         }
-        ServerMessage::State(state) if about_table => return put_on_board(online, board, &state),
-        ServerMessage::Refused(refused) if about_table => {
-            if let Some(t) = online.table.as_mut()
+        ServerMessage::State(state) if about_followed => {
+            return put_on_board(online, board, &state);
+        }
+        ServerMessage::Refused(refused) if about_followed => {
+            if let Some(t) = online.followed.as_mut()
                 && t.pending.as_ref().map(|p| p.ack) == refused.ack
             {
                 t.pending = None;
@@ -441,14 +449,14 @@ fn replied(
         }
         // The end of a catch-up carries the version of the last event caught up,
         // never a new one: a move the server has not acknowledged goes again now.
-        ServerMessage::Joined(_) if about_table => {
-            if let Some(t) = &online.table {
+        ServerMessage::Joined(_) if about_followed => {
+            if let Some(t) = &online.followed {
                 let ply = t.next_ply(&board.game);
                 resend_pending(online, ply);
             }
         }
-        ServerMessage::Ack(ack) if about_table => {
-            if let Some(t) = online.table.as_mut()
+        ServerMessage::Ack(ack) if about_followed => {
+            if let Some(t) = online.followed.as_mut()
                 && t.pending.as_ref().map(|p| p.ack) == Some(ack.ack)
             {
                 t.pending = None;
@@ -479,7 +487,7 @@ fn welcomed(online: &mut Online, welcome: Welcome) {
     online.send(ClientMessage::Games);
     online.send(ClientMessage::Ratings);
     online.send(ClientMessage::Playing);
-    if let Some(t) = &online.table {
+    if let Some(t) = &online.followed {
         let seen = (t.seen > 0).then_some(t.seen);
         online.send(ClientMessage::Join {
             game: t.game.clone(),
@@ -490,10 +498,10 @@ fn welcomed(online: &mut Online, welcome: Welcome) {
 
 /// The server's whole game, on the board.
 fn put_on_board(online: &mut Online, board: &mut Board, state: &GameState) -> Read {
-    let Some(table) = online.table.as_mut() else {
+    let Some(followed) = online.followed.as_mut() else {
         return Read::Handled;
     };
-    let first_look = table.variant.is_empty();
+    let first_look = followed.variant.is_empty();
     let view = &state.board;
     let Some(entry) = board.variants.0.get(&view.variant) else {
         board.notices.write(GameNotice(format!(
@@ -503,7 +511,7 @@ fn put_on_board(online: &mut Online, board: &mut Board, state: &GameState) -> Re
         return Read::Handled;
     };
     if first_look {
-        crate::web::milestone(&format!("online joined {}", table.game));
+        crate::web::milestone(&format!("online joined {}", followed.game));
     }
     // While deployments are hidden, the server sends the position as this player may
     // see it; otherwise the game is its steps from the start.
@@ -515,9 +523,13 @@ fn put_on_board(online: &mut Online, board: &mut Board, state: &GameState) -> Re
         )
         .ok()
     });
-    table.ply_base = if hidden_view.is_some() { view.ply } else { 0 };
+    followed.ply_base = if hidden_view.is_some() { view.ply } else { 0 };
     let mut game = hidden_view.unwrap_or_else(|| Game::new(std::sync::Arc::clone(entry.rules())));
-    let steps: &[Option<String>] = if table.ply_base > 0 { &[] } else { &view.steps };
+    let steps: &[Option<String>] = if followed.ply_base > 0 {
+        &[]
+    } else {
+        &view.steps
+    };
     for step in steps {
         // A hidden step of another side (null) ends what can be shown; the reveal
         // brings the rest.
@@ -533,31 +545,31 @@ fn put_on_board(online: &mut Online, board: &mut Board, state: &GameState) -> Re
         }
     }
     let rules = std::sync::Arc::clone(entry.rules());
-    table.variant = view.variant.clone();
-    table.names = state.names.clone();
-    table.mine = state
+    followed.variant = view.variant.clone();
+    followed.names = state.names.clone();
+    followed.mine = state
         .you
         .iter()
         .filter_map(|n| rules.sides().find(|s| rules.side_name(*s) == n))
         .collect();
-    table.draw_offers = view.draw_offers.clone();
-    table.rated = state.rated;
-    table.speed = state.speed.clone();
-    table.seen = view.v;
+    followed.draw_offers = view.draw_offers.clone();
+    followed.rated = state.rated;
+    followed.speed = state.speed.clone();
+    followed.seen = view.v;
     let sides = rules.side_count();
     board.replace.write(ReplaceRequest {
         game,
         ended: outcome_of(view.why.as_deref(), view.points.as_deref(), sides),
         authority: Authority::Remote,
     });
-    table.result = view
+    followed.result = view
         .result
         .clone()
         .map(|r| (r, view.why.clone().unwrap_or_default()));
-    board.session.mode = Mode::Online(OnlineSeats::holding(&table.mine));
+    board.session.mode = Mode::Online(OnlineSeats::holding(&followed.mine));
     if first_look && sides == 2 {
         // Seen from one's own side (the player may flip it afterwards).
-        let black_only = table.mine == [Side::Black];
+        let black_only = followed.mine == [Side::Black];
         if board.settings.flipped != black_only {
             board.settings.flipped = black_only;
         }
@@ -570,18 +582,18 @@ fn put_on_board(online: &mut Online, board: &mut Board, state: &GameState) -> Re
 /// After a reconnection: a move the server had not acknowledged goes again with its
 /// ply (played once whatever became of it); one for a ply long past is forgotten.
 fn resend_pending(online: &mut Online, ply: u32) {
-    let Some(table) = online.table.as_mut() else {
+    let Some(followed) = online.followed.as_mut() else {
         return;
     };
-    let Some(p) = table.pending.clone() else {
+    let Some(p) = followed.pending.clone() else {
         return;
     };
     if p.ply < ply {
-        table.pending = None;
+        followed.pending = None;
         return;
     }
     let message = ClientMessage::Move {
-        game: table.game.clone(),
+        game: followed.game.clone(),
         ply: p.ply,
         step: p.step,
         ack: p.ack,
@@ -591,13 +603,13 @@ fn resend_pending(online: &mut Online, ply: u32) {
 }
 
 fn game_event(online: &mut Online, board: &mut Board, numbered: Numbered) -> Read {
-    let Some(table) = online.table.as_mut() else {
+    let Some(followed) = online.followed.as_mut() else {
         return Read::Handled;
     };
-    if numbered.v <= table.seen {
+    if numbered.v <= followed.seen {
         return Read::Handled; // seen already
     }
-    table.seen = numbered.v;
+    followed.seen = numbered.v;
     let mut read = Read::Handled;
     match numbered.event {
         GameEvent::Step {
@@ -607,7 +619,7 @@ fn game_event(online: &mut Online, board: &mut Board, numbered: Numbered) -> Rea
             left_ms,
             ..
         } => {
-            let Some(ply) = ply.checked_sub(table.ply_base) else {
+            let Some(ply) = ply.checked_sub(followed.ply_base) else {
                 return Read::Handled;
             };
             let ply = ply as usize;
@@ -617,7 +629,7 @@ fn game_event(online: &mut Online, board: &mut Board, numbered: Numbered) -> Rea
             }
             if ply > played {
                 // A gap: ask for the whole game.
-                let game = table.game.clone();
+                let game = followed.game.clone();
                 online.send(ClientMessage::Join { game, seen: None });
                 return Read::Handled;
             }
@@ -637,16 +649,16 @@ fn game_event(online: &mut Online, board: &mut Board, numbered: Numbered) -> Rea
             {
                 r[mover.index()] = Duration::from_millis(ms);
             }
-            table.draw_offers.clear();
+            followed.draw_offers.clear();
         }
         GameEvent::DrawOffer { side } => {
             board
                 .notices
                 .write(GameNotice(format!("{side} offers a draw")));
-            table.draw_offers.push(side);
+            followed.draw_offers.push(side);
         }
         GameEvent::Reveal { .. } => {
-            let game = table.game.clone();
+            let game = followed.game.clone();
             online.send(ClientMessage::Join { game, seen: None });
         }
         GameEvent::End {
@@ -663,7 +675,7 @@ fn game_event(online: &mut Online, board: &mut Board, numbered: Numbered) -> Rea
             board
                 .notices
                 .write(GameNotice(format!("game over: {result} ({why})")));
-            table.result = Some((result, why));
+            followed.result = Some((result, why));
             online.send(ClientMessage::Games);
             online.send(ClientMessage::Ratings);
         }
@@ -716,21 +728,21 @@ fn send_proposed_steps(
     mut notices: MessageWriter<GameNotice>,
 ) {
     for StepProposed(step) in proposed.read() {
-        let Some(table) = online.table.as_ref() else {
+        let Some(followed) = online.followed.as_ref() else {
             continue;
         };
-        if table.pending.is_some() {
+        if followed.pending.is_some() {
             notices.write(GameNotice(
                 "waiting for the server to take your last move".into(),
             ));
             continue;
         }
-        let id = table.game.clone();
+        let id = followed.game.clone();
         let text = game.game.step_lan(*step);
-        let ply = table.next_ply(&game);
+        let ply = followed.next_ply(&game);
         online.acks += 1;
         let ack = online.acks;
-        if let Some(t) = online.table.as_mut() {
+        if let Some(t) = online.followed.as_mut() {
             t.pending = Some(Pending {
                 ply,
                 step: text.clone(),
@@ -767,7 +779,9 @@ fn follow_the_session(
         return;
     }
     *authority = Authority::Local;
-    if let Some(table) = online.table.take() {
-        online.send(ClientMessage::Leave { game: table.game });
+    if let Some(followed) = online.followed.take() {
+        online.send(ClientMessage::Leave {
+            game: followed.game,
+        });
     }
 }

@@ -148,29 +148,31 @@ fn connection(
 
 /// The game on the board, when it is the server's.
 fn this_game(ui: &mut egui::Ui, online: &Online, requests: &mut MessageWriter<OnlineRequest>) {
-    let Some(table) = &online.table else { return };
+    let Some(followed) = &online.followed else {
+        return;
+    };
     ui.horizontal_wrapped(|ui| {
-        ui.strong(format!("Game {}", table.game));
-        ui.label(table.names.join(" – "));
-        if table.mine.is_empty() {
+        ui.strong(format!("Game {}", followed.game));
+        ui.label(followed.names.join(" – "));
+        if followed.mine.is_empty() {
             ui.label("(watching)");
         }
     });
-    if let Some((result, why)) = &table.result {
+    if let Some((result, why)) = &followed.result {
         ui.label(format!("Over: {result} ({why})"));
         return;
     }
-    if table.mine.is_empty() {
+    if followed.mine.is_empty() {
         return;
     }
     ui.horizontal(|ui| {
         if ui.button("Resign").clicked() {
             requests.write(OnlineRequest::Resign);
         }
-        let draw = if table.draw_offers.is_empty() {
+        let draw = if followed.draw_offers.is_empty() {
             "Offer draw".to_string()
         } else {
-            format!("Accept draw ({})", table.draw_offers.join(", "))
+            format!("Accept draw ({})", followed.draw_offers.join(", "))
         };
         if ui.button(draw).clicked() {
             requests.write(OnlineRequest::Draw);
@@ -366,7 +368,10 @@ fn my_games(ui: &mut egui::Ui, online: &Online, requests: &mut MessageWriter<Onl
                 game.speed,
                 game.names.join(" – ")
             ));
-            let on_board = online.table.as_ref().is_some_and(|t| t.game == game.game);
+            let on_board = online
+                .followed
+                .as_ref()
+                .is_some_and(|t| t.game == game.game);
             if !on_board && ui.small_button("Open").clicked() {
                 requests.write(OnlineRequest::Open(game.game.clone()));
             }
@@ -387,7 +392,10 @@ fn my_games(ui: &mut egui::Ui, online: &Online, requests: &mut MessageWriter<Onl
                     game.speed,
                     game.names.join(" – ")
                 ));
-                let on_board = online.table.as_ref().is_some_and(|t| t.game == game.game);
+                let on_board = online
+                    .followed
+                    .as_ref()
+                    .is_some_and(|t| t.game == game.game);
                 if !on_board && ui.small_button("Watch").clicked() {
                     requests.write(OnlineRequest::Open(game.game.clone()));
                 }

@@ -55,10 +55,10 @@ fn steps_played(app: &App) -> usize {
     app.world().resource::<CurrentGame>().game.steps_played()
 }
 
-fn table_game(app: &App) -> Option<String> {
+fn followed_game(app: &App) -> Option<String> {
     let online = app.world().resource::<Online>();
     online
-        .table
+        .followed
         .as_ref()
         .filter(|t| !t.variant.is_empty())
         .map(|t| t.game.clone())
@@ -83,7 +83,7 @@ fn play_white_against_the_servers_engine(app: &mut App) {
     });
     app.world_mut()
         .write_message(OnlineRequest::Seek(form(Some("White"), 1)));
-    run_until(app, "the game on the board", |a| table_game(a).is_some());
+    run_until(app, "the game on the board", |a| followed_game(a).is_some());
 }
 
 /// A legal move whatever the engine answered (a fixed second move may have been
@@ -130,9 +130,9 @@ fn challenged(
     });
     app.world_mut().write_message(OnlineRequest::Accept(code));
     run_until(&mut app, "the game on the board", |a| {
-        table_game(a).is_some()
+        followed_game(a).is_some()
     });
-    let game = table_game(&app).unwrap();
+    let game = followed_game(&app).unwrap();
     (other, app, game)
 }
 
@@ -291,7 +291,7 @@ fn a_table_of_three_with_two_engine_seats_is_played_through_the_window() {
     table.variant = "hexachess-3".into();
     app.world_mut().write_message(OnlineRequest::Seek(table));
     run_until(&mut app, "the table on the board", |a| {
-        table_game(a).is_some()
+        followed_game(a).is_some()
     });
     assert_eq!(app.world().resource::<CurrentGame>().side_count(), 3);
     // White's turns are the person's: the first step the rules offer each time (a
@@ -308,7 +308,7 @@ fn a_table_of_three_with_two_engine_seats_is_played_through_the_window() {
         let waiting = app
             .world()
             .resource::<Online>()
-            .table
+            .followed
             .as_ref()
             .is_some_and(|t| t.waiting());
         if mine && !waiting && game.outcome().is_none() {
@@ -386,7 +386,7 @@ fn screen_hexachess_online_hides_the_other_army_until_the_reveal() {
         let waiting = app
             .world()
             .resource::<Online>()
-            .table
+            .followed
             .as_ref()
             .is_some_and(|t| t.waiting());
         if game.side_to_move() == hexchess_core::Side::Black && !waiting {
