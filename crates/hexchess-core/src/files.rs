@@ -380,13 +380,14 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
         TEMPORARIES.fetch_add(1, Ordering::Relaxed)
     ));
     let written = (|| {
-        let mut file = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&tmp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        drop(file);
+        {
+            let mut file = std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&tmp)?;
+            file.write_all(bytes)?;
+            file.sync_all()?;
+        } // Closed before the rename: Windows renames no open file.
         std::fs::rename(&tmp, path)
     })();
     if written.is_err() {
