@@ -139,6 +139,11 @@ impl Default for Online {
 }
 
 impl Online {
+    /// Whether the game of id `game` is the one on the board.
+    pub fn follows(&self, game: &str) -> bool {
+        self.followed.as_ref().is_some_and(|f| f.game == game)
+    }
+
     /// Nothing known yet of the server at `server`; secrets kept in `secrets`.
     pub fn new(server: String, secrets: Option<std::path::PathBuf>) -> Online {
         Online {
@@ -373,10 +378,7 @@ fn receive(mut online: ResMut<Online>, mut board: Board) {
 }
 
 fn received(online: &mut Online, board: &mut Board, message: FromServer) -> Read {
-    let about_followed = online
-        .followed
-        .as_ref()
-        .is_some_and(|t| message.game() == Some(t.game.as_str()));
+    let about_followed = message.game().is_some_and(|id| online.follows(id));
     match message {
         FromServer::Message(message) => return replied(online, board, message, about_followed),
         FromServer::Event(event) if about_followed => return game_event(online, board, event),

@@ -368,11 +368,7 @@ fn my_games(ui: &mut egui::Ui, online: &Online, requests: &mut MessageWriter<Onl
                 game.speed,
                 game.names.join(" – ")
             ));
-            let on_board = online
-                .followed
-                .as_ref()
-                .is_some_and(|t| t.game == game.game);
-            if !on_board && ui.small_button("Open").clicked() {
+            if !online.follows(&game.game) && ui.small_button("Open").clicked() {
                 requests.write(OnlineRequest::Open(game.game.clone()));
             }
         });
@@ -392,11 +388,7 @@ fn my_games(ui: &mut egui::Ui, online: &Online, requests: &mut MessageWriter<Onl
                     game.speed,
                     game.names.join(" – ")
                 ));
-                let on_board = online
-                    .followed
-                    .as_ref()
-                    .is_some_and(|t| t.game == game.game);
-                if !on_board && ui.small_button("Watch").clicked() {
+                if !online.follows(&game.game) && ui.small_button("Watch").clicked() {
                     requests.write(OnlineRequest::Open(game.game.clone()));
                 }
             });

@@ -136,6 +136,18 @@ fn challenged(
     (other, app, game)
 }
 
+/// The other person, told the game started, follows it too (its whole state first).
+fn follow(runtime: &tokio::runtime::Runtime, other: &mut Client, game: &str) {
+    runtime.block_on(async {
+        other.wait_for("started").await.unwrap();
+        other
+            .send(&json!({"t": "join", "game": game}))
+            .await
+            .unwrap();
+        other.wait_for("state").await.unwrap();
+    });
+}
+
 #[test]
 fn a_game_against_the_servers_engine_is_played_on_the_board() {
     let url = start_server();
@@ -172,14 +184,9 @@ fn two_people_meet_by_a_challenge_code_and_each_sees_the_others_moves() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
     // The other person: a plain protocol client, White, with a private challenge.
     let (mut other, mut app, game) = challenged(&runtime, &url, "glinski");
+    follow(&runtime, &mut other, &game);
     // White moves elsewhere: the board plays it.
     runtime.block_on(async {
-        other.wait_for("started").await.unwrap();
-        other
-            .send(&json!({"t": "join", "game": game}))
-            .await
-            .unwrap();
-        other.wait_for("state").await.unwrap();
         other
             .send(&json!({"t": "move", "game": game, "ply": 0, "step": "f5f6", "ack": 1}))
             .await
@@ -234,14 +241,7 @@ fn the_mating_step_is_on_the_board_before_the_end_the_server_sends_with_it() {
     let url = start_server();
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let (mut other, mut app, game) = challenged(&runtime, &url, "glinski");
-    runtime.block_on(async {
-        other.wait_for("started").await.unwrap();
-        other
-            .send(&json!({"t": "join", "game": game}))
-            .await
-            .unwrap();
-        other.wait_for("state").await.unwrap();
-    });
+    follow(&runtime, &mut other, &game);
     let white = ["e1b4", "f3h2", "b4k4"];
     let black = ["g10h8", "h8i6"];
     for (i, step) in white.iter().enumerate() {
