@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use bevy::prelude::*;
-use hexchess_core::{Game, Move, Rules, Step};
+use hexchess_core::{Move, Step};
 use hexchess_engine::multi::Strategy;
 use hexchess_engine::{Engine, Question, SearchInfo, SearchLimits, SearchOptions, Tablebases};
 
@@ -202,19 +202,19 @@ fn answer_analysis_requests(
                 stop(&mut analysis.hint);
                 let software = rasteriser.as_deref() == Some(&Rasteriser::Software);
                 let limits = SearchLimits::movetime(HINT_MILLIS);
+                let question = Question::new(game.game.clone(), game.two_player_rules(), limits);
                 // Two sides only: a table's turns are the analysis's.
-                let Some(two_player) = game.two_player_rules() else {
+                if question.position().is_none() {
                     continue;
-                };
+                }
                 let moment = Moment::of(game.position());
                 let shown = Shown {
-                    game: game.game.clone(),
-                    two_player,
+                    question,
                     moment,
                     purpose: "hint",
                 };
                 let tables = Arc::clone(&trainer.tables);
-                analysis.hint = start(shown, limits, 1, software, None, tables);
+                analysis.hint = start(shown, 1, software, None, tables);
             }
             _ => {}
         }
@@ -265,29 +265,28 @@ fn follow_the_position(
     if kept.is_some() {
         analysis.engine = kept;
     }
-    // Two sides only: the engine's search has no turns of several moves.
-    let (Some(position), Some(two_player)) = (game.two_player_displayed(), game.two_player_rules())
-    else {
-        return;
-    };
-    if position.legal_moves().is_empty() {
-        return;
-    }
-    let software = rasteriser.as_deref() == Some(&Rasteriser::Software);
     let limits = SearchLimits {
         infinite: true,
         ..SearchLimits::default()
     };
+    let question = Question::new(game.displayed_game(), game.two_player_rules(), limits);
+    // Two sides only (the position on the narrow cell sets): the lines are moves.
+    if question
+        .position()
+        .is_none_or(|p| p.legal_moves().is_empty())
+    {
+        return;
+    }
+    let software = rasteriser.as_deref() == Some(&Rasteriser::Software);
     let lines = analysis.lines;
     let kept = analysis.engine.take();
     let tables = Arc::clone(&trainer.tables);
     let shown = Shown {
-        game: game.displayed_game(),
-        two_player,
+        question,
         moment,
         purpose: "analysis",
     };
-    analysis.running = start(shown, limits, lines, software, kept, tables);
+    analysis.running = start(shown, lines, software, kept, tables);
 }
 
 /// A game of more sides: a search for the best turn in the position shown, started
@@ -331,12 +330,10 @@ fn follow_the_table(analysis: &mut Analysis, game: &CurrentGame) {
     }
 }
 
-/// The game up to the position a search is about, which moment that is, and which
-/// worker searches it in a browser.
+/// The question about the position shown (the game up to it, two sides), which moment
+/// that is, and which worker searches it in a browser.
 struct Shown {
-    game: Game,
-    /// The variant's rules on the narrow cell sets the search runs on.
-    two_player: Arc<Rules>,
+    question: Question,
     moment: Moment,
     purpose: &'static str,
 }
@@ -345,14 +342,13 @@ struct Shown {
 /// line (none when it could not start: the browser refused a worker).
 fn start(
     shown: Shown,
-    limits: SearchLimits,
     lines: usize,
     software: bool,
     kept: Option<Engine>,
     tables: Arc<Tablebases>,
 ) -> Option<Running> {
     let ask = Ask {
-        question: Question::new(shown.game, Some(shown.two_player), limits),
+        question: shown.question,
         options: SearchOptions {
             hash_mb: 64,
             multi_pv: lines,

@@ -59,7 +59,7 @@ impl EngineThinking {
             engine.set_strategy(ask.strategy);
             engine.set_tablebases(ask.tables);
             let thinking = engine
-                .go(ask.question, on_info, |_| {})
+                .go(ask.question, on_info, |_, _| {})
                 .map_err(|e| format!("{}: no thread for the engine: {e}", ask.purpose))?;
             Ok(EngineThinking { thinking })
         }

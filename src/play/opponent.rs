@@ -297,16 +297,17 @@ fn start_thinking(
     if !animating.is_empty() {
         return;
     }
-    let Some(position) = game.two_player_position() else {
-        return;
-    };
-    let progress: Arc<Mutex<Option<SearchInfo>>> = Arc::default();
-    let software = rasteriser.as_deref() == Some(&Rasteriser::Software);
     let question = Question::new(
         game.game.clone(),
         game.two_player_rules(),
         limits_for(&session, &clocks),
     );
+    // Kept to write the engine's lines (the question replayed the game once for all).
+    let Some(position) = question.position().cloned() else {
+        return;
+    };
+    let progress: Arc<Mutex<Option<SearchInfo>>> = Arc::default();
+    let software = rasteriser.as_deref() == Some(&Rasteriser::Software);
     let ask = Ask {
         question,
         options: SearchOptions {

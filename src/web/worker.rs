@@ -256,7 +256,7 @@ impl WorkerThinking {
         Ok(WorkerThinking {
             worker: Some(worker),
             purpose,
-            position: question.position(),
+            position: question.position().cloned(),
             question,
             on_info: std::sync::Mutex::new(Box::new(on_info)),
             latest: None,

@@ -30,7 +30,10 @@ use crate::{Score, Searcher, Tablebases};
 #[derive(Clone)]
 pub struct Question {
     game: Game,
-    two_player: Option<Arc<Rules>>,
+    /// The game replayed on the narrow cell sets, when it is searched there: made once,
+    /// when the question is (a long game's replay is not cheap, and the caller, the
+    /// search and the reports all read it).
+    position: Option<Position>,
     limits: SearchLimits,
     only: Vec<Vec<Step>>,
     seed: Option<u64>,
@@ -42,9 +45,13 @@ impl Question {
     /// two-player game is searched there. Without them (a game of more sides, or a
     /// variant the narrow sets cannot hold) the game is searched turn by turn.
     pub fn new(game: Game, two_player: Option<Arc<Rules>>, limits: SearchLimits) -> Question {
+        let two_sides = game.sides().count() == 2;
+        let position = two_player
+            .filter(|_| two_sides)
+            .map(|rules| game.position_on(rules));
         Question {
             game,
-            two_player,
+            position,
             limits,
             only: Vec::new(),
             seed: None,
@@ -81,18 +88,10 @@ impl Question {
         &self.limits
     }
 
-    /// The game's position on the narrow cell sets, when it is searched there.
-    pub fn position(&self) -> Option<Position> {
-        self.two_sided_rules()
-            .map(|rules| self.game.position_on(Arc::clone(rules)))
-    }
-
-    /// The narrow rules when the game is searched move by move: two sides, and rules
-    /// given.
-    fn two_sided_rules(&self) -> Option<&Arc<Rules>> {
-        self.two_player
-            .as_ref()
-            .filter(|_| self.game.sides().count() == 2)
+    /// The game's position on the narrow cell sets, when it is searched there (two
+    /// sides, and the narrow rules given).
+    pub fn position(&self) -> Option<&Position> {
+        self.position.as_ref()
     }
 }
 
@@ -253,7 +252,7 @@ impl Engine {
         on_info: &mut dyn FnMut(&Position, &SearchInfo),
     ) -> Answer {
         self.searches += 1;
-        match question.position() {
+        match question.position().cloned() {
             Some(position) => self.think_two_sides(question, position, stop, on_info),
             None => self.think_more_sides(question, stop),
         }
@@ -311,14 +310,14 @@ impl Engine {
 
     /// Answers `question` off the caller's thread (in place where there are no
     /// threads: a browser's worker). `on_info` hears each depth and `on_done` the
-    /// answer, both on the search's thread; a search that must wait to answer
+    /// question with its answer, both on the search's thread; a search that must wait to answer
     /// ([`SearchLimits::answer_waits`]: infinite, or pondering) holds `on_done` until
     /// [`Thinking::stop`] or [`Thinking::ponder_hit`].
     pub fn go(
         self,
         question: Question,
         mut on_info: impl FnMut(&Position, &SearchInfo) + Send + 'static,
-        on_done: impl FnOnce(&Answer) + Send + 'static,
+        on_done: impl FnOnce(&Question, &Answer) + Send + 'static,
     ) -> std::io::Result<Thinking> {
         let stop = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&stop);
@@ -332,7 +331,7 @@ impl Engine {
             {
                 job::pause();
             }
-            on_done(&answer);
+            on_done(&question, &answer);
             (engine, answer)
         })?;
         Ok(Thinking {
@@ -573,7 +572,7 @@ mod tests {
         let in_place = small().think(&q, &stop, &mut |_, _| {});
         let (told, heard) = std::sync::mpsc::channel();
         let thinking = small()
-            .go(q, |_, _| {}, move |a| told.send(a.turn.clone()).unwrap())
+            .go(q, |_, _| {}, move |_, a| told.send(a.turn.clone()).unwrap())
             .unwrap();
         let (engine, answer) = thinking.join();
         assert_eq!(

@@ -178,7 +178,7 @@ fn stops_within_50_ms(options: SearchOptions) {
             },
         );
         let thinking = Engine::new(options)
-            .go(question, |_, _| {}, |_| {})
+            .go(question, |_, _| {}, |_, _| {})
             .expect("a thread for the search");
         std::thread::sleep(Duration::from_millis(300));
         assert!(

@@ -473,8 +473,8 @@ impl Engine {
         let question =
             Question::new(self.game.clone(), self.variant.two_player_rules(), limits).only(only);
         if let Some(pos) = question.position() {
-            let tables = self.tables_for_position(&pos);
-            let sink = self.progress_sink(&pos);
+            let tables = self.tables_for_position(pos);
+            let sink = self.progress_sink(pos);
             let core = self.core();
             core.set_tablebases(tables);
             core.set_progress(Some(sink));
@@ -484,12 +484,11 @@ impl Engine {
         let show_wdl = self.show_wdl;
         let info_out = Arc::clone(&self.out);
         let done_out = Arc::clone(&self.out);
-        let game = self.game.clone();
         let started = core.go(
             question,
             move |pos, info| say(&info_out, info.to_uci_with(pos, show_wdl)),
-            move |answer| {
-                for line in search::answer_lines(&game, answer, strategy) {
+            move |question, answer| {
+                for line in search::answer_lines(question.game(), answer, strategy) {
                     say(&done_out, line);
                 }
             },
