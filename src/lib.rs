@@ -43,6 +43,13 @@ use bevy::prelude::*;
 use hexchess_core::{Catalog, StartError};
 
 use crate::game::{CurrentGame, Variants};
+
+/// The player's files: the disk, or in a browser the page's storage
+/// ([`web::player_files`]). Made once at start and given to the app; every part that
+/// keeps or opens files (settings, autosave, saved games, variants, tables, sounds,
+/// themes, online secrets) reads and writes through it.
+#[derive(Resource, Clone, Debug, Deref)]
+pub struct PlayerFiles(pub hexchess_files::Files);
 use crate::look::Settings;
 use crate::play::Session;
 
@@ -101,12 +108,14 @@ impl LaunchOptions {
 /// run. Needs `AssetPlugin` and the `Mesh`, [`look::Surface`] and `Image` assets.
 pub fn add_game_plugins(
     app: &mut App,
+    files: hexchess_files::Files,
     catalog: Catalog,
     state: CurrentGame,
     settings: Settings,
     session: Session,
 ) {
-    app.insert_resource(Variants(catalog))
+    app.insert_resource(PlayerFiles(files))
+        .insert_resource(Variants(catalog))
         .insert_resource(state)
         .insert_resource(settings)
         .insert_resource(session)
@@ -126,6 +135,7 @@ pub fn add_game_plugins(
 
 /// Everything: the game plugins plus camera, interface and screenshots.
 pub struct HexchessPlugin {
+    pub files: hexchess_files::Files,
     pub catalog: Catalog,
     pub state: CurrentGame,
     pub settings: Settings,
@@ -138,6 +148,7 @@ impl Plugin for HexchessPlugin {
         app.insert_resource(self.theme.clone());
         add_game_plugins(
             app,
+            self.files.clone(),
             self.catalog.clone(),
             self.state.clone(),
             self.settings.clone(),

@@ -23,6 +23,7 @@ use hexchess::screen::redraw::Redraw;
 use hexchess::{HexchessPlugin, LaunchOptions};
 use hexchess_core::{Catalog, Cell, Side};
 use hexchess_engine::Skill;
+use hexchess_files::{Files, variants};
 
 #[derive(Parser)]
 #[command(
@@ -221,8 +222,6 @@ fn read_cli() -> Cli {
 
 #[cfg(target_arch = "wasm32")]
 fn read_cli() -> Cli {
-    // The player's files live in the page's storage.
-    hexchess_core::files::use_page_store(Box::new(hexchess::web::store::LocalStorage));
     let args = hexchess::web::page::args();
     Cli::try_parse_from(&args).unwrap_or_else(|e| {
         eprintln!("warning: the page's address: {e}");
@@ -232,16 +231,18 @@ fn read_cli() -> Cli {
 
 fn main() -> ExitCode {
     let cli = read_cli();
-    let catalog = Catalog::load_default();
+    // The disk, or in a browser the page's storage: every file of this run goes there.
+    let player = hexchess::web::player_files();
+    let catalog = variants::load_default(&player);
     for e in catalog.errors() {
         eprintln!("warning: {e}");
     }
-    let mut kept = KeptSettings::read(&cli, &catalog);
-    let resume = kept.unfinished_game(&catalog);
+    let mut kept = KeptSettings::read(&cli, &player, &catalog);
+    let resume = kept.unfinished_game(&player, &catalog);
     for w in &kept.warnings {
         eprintln!("warning: {w}");
     }
-    let (options, selection) = match launch_options(&cli, &kept.prefs, &catalog) {
+    let (options, selection) = match launch_options(&cli, &player, &kept.prefs, &catalog) {
         Ok(o) => o,
         Err(e) => {
             eprintln!("error: {e}");
@@ -266,7 +267,7 @@ fn main() -> ExitCode {
         .theme
         .clone()
         .unwrap_or_else(|| kept.prefs.theme.clone());
-    let theme = Theme::find(&theme_name).unwrap_or_else(|e| {
+    let theme = Theme::find(&player, &theme_name).unwrap_or_else(|e| {
         eprintln!("warning: {e}; using the classic theme");
         Theme::default()
     });
@@ -275,7 +276,15 @@ fn main() -> ExitCode {
         .and_then(|letter| state.rules().kind_by_letter(letter));
     let mut app = App::new();
     let window_size = cli.window_size.unwrap_or(kept.prefs.window);
-    add_window_and_game(&mut app, window_size, catalog, state, options, theme);
+    add_window_and_game(
+        &mut app,
+        player.clone(),
+        window_size,
+        catalog,
+        state,
+        options,
+        theme,
+    );
     // The theme kept is the one this run uses (a `--theme` given becomes the default).
     let prefs = Preferences {
         theme: theme_name,
@@ -286,7 +295,7 @@ fn main() -> ExitCode {
         .files
         .settings
         .as_ref()
-        .and_then(|_| hexchess_core::folders::data_dir())
+        .and_then(|_| player.data_dir())
         .map(|d| d.join("sounds"));
     app.insert_resource(prefs.sound_settings())
         .insert_resource(hexchess::sound::SoundFolder(sounds))
@@ -328,7 +337,7 @@ fn main() -> ExitCode {
     if cli.settings {
         app.world_mut().write_message(hexchess::ui::OpenSettings);
     }
-    start_online(&mut app, &cli, &kept.files);
+    start_online(&mut app, &cli, &player, &kept.files);
     if let Some(ending) = &cli.drill {
         app.world_mut().write_message(hexchess::play::StartDrill {
             variant: cli.variant.clone().unwrap_or_else(|| "glinski".into()),
@@ -377,7 +386,7 @@ fn table_seats(cli: &Cli, catalog: &Catalog) -> Result<Option<Seats>, String> {
 
 /// The server kept in the settings (or `--online`'s), the secrets file when settings
 /// are kept, and `--online`/`--online-quick` at start.
-fn start_online(app: &mut App, cli: &Cli, files: &PrefsFiles) {
+fn start_online(app: &mut App, cli: &Cli, player: &Files, files: &PrefsFiles) {
     use hexchess::online::{Online, OnlineRequest, SeekForm, WhenConnected, secrets};
     let kept = app
         .world()
@@ -392,7 +401,7 @@ fn start_online(app: &mut App, cli: &Cli, files: &PrefsFiles) {
     let kept_secrets = files
         .settings
         .as_ref()
-        .and_then(|_| secrets::default_file());
+        .and_then(|_| secrets::SecretsFile::in_data_folder(player));
     app.insert_resource(Online::new(server.clone(), kept_secrets));
     app.world_mut()
         .resource_mut::<KeptPreferences>()
@@ -438,7 +447,7 @@ struct KeptSettings {
 }
 
 impl KeptSettings {
-    fn read(cli: &Cli, catalog: &Catalog) -> KeptSettings {
+    fn read(cli: &Cli, player: &Files, catalog: &Catalog) -> KeptSettings {
         if cli.fresh || cli.screenshot.is_some() {
             return KeptSettings {
                 prefs: Preferences::default(),
@@ -446,9 +455,11 @@ impl KeptSettings {
                 warnings: Vec::new(),
             };
         }
-        let files = PrefsFiles::user();
+        let files = PrefsFiles::user(player);
         let (prefs, warnings) = match &files.settings {
-            Some(path) => Preferences::read_or_default(path, |id| VariantKind::of(catalog, id)),
+            Some(path) => {
+                Preferences::read_or_default(player, path, |id| VariantKind::of(catalog, id))
+            }
             None => (Preferences::default(), Vec::new()),
         };
         KeptSettings {
@@ -461,9 +472,9 @@ impl KeptSettings {
     /// The unfinished game to offer. It is offered even when the command line sets up
     /// a game of its own: while the offer waits nothing overwrites it, so a start with
     /// `--moves` or `--load` never replaces the player's game without asking.
-    fn unfinished_game(&mut self, catalog: &Catalog) -> Option<Unfinished> {
+    fn unfinished_game(&mut self, player: &Files, catalog: &Catalog) -> Option<Unfinished> {
         let path = self.files.autosave.as_ref()?;
-        let (offer, warning) = hexchess::prefs::autosave::offer_at_start(path, catalog);
+        let (offer, warning) = hexchess::prefs::autosave::offer_at_start(player, path, catalog);
         self.warnings.extend(warning);
         offer
     }
@@ -473,11 +484,12 @@ impl KeptSettings {
 /// it cannot start. What the command line leaves out is as it was last time (`prefs`).
 fn launch_options(
     cli: &Cli,
+    player: &Files,
     prefs: &Preferences,
     catalog: &Catalog,
 ) -> Result<(LaunchOptions, Option<String>), String> {
     let record = match &cli.load {
-        Some(path) => Some(hexchess::game::records::load(path, cli.game)?),
+        Some(path) => Some(hexchess::game::records::load(player, path, cli.game)?),
         None => None,
     };
     let mut session = prefs.session();
@@ -541,6 +553,7 @@ fn parse_cell(state: &CurrentGame, name: &str) -> Result<Cell, String> {
 /// The window, egui, and the game with its camera and interface.
 fn add_window_and_game(
     app: &mut App,
+    player: Files,
     window_size: (u32, u32),
     catalog: Catalog,
     state: CurrentGame,
@@ -565,6 +578,7 @@ fn add_window_and_game(
         ..default()
     })
     .add_plugins(HexchessPlugin {
+        files: player,
         catalog,
         state,
         settings: options.settings,

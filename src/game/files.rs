@@ -4,6 +4,9 @@
 //! from the clipboard. What cannot be read says which game, line and column, and
 //! nothing else changes.
 
+use hexchess_files::{Files, variants};
+
+use crate::PlayerFiles;
 use std::path::{Path, PathBuf};
 
 use bevy::prelude::*;
@@ -12,8 +15,6 @@ use hexchess_core::Catalog;
 use hexchess_core::Game;
 use hexchess_core::pgn::{PgnGame, read_games};
 use hexchess_core::record::GameRecord;
-
-use hexchess_core::files;
 
 use super::{CurrentGame, GameNotice, LoadRequest, NewGameRequest, Variants};
 
@@ -130,21 +131,28 @@ fn fen_variant(fen: &str, catalog: &Catalog, current: &str) -> Result<String, St
 }
 
 /// Reads a file: a variant file is loaded into `catalog`; any other is read as text.
-pub fn open_path(path: &Path, catalog: &mut Catalog, current: &str) -> Result<Opened, String> {
+pub fn open_path(
+    files: &Files,
+    path: &Path,
+    catalog: &mut Catalog,
+    current: &str,
+) -> Result<Opened, String> {
     let name = path.display();
     if path
         .extension()
         .is_some_and(|x| x.eq_ignore_ascii_case("ron"))
     {
-        return match catalog.load_file(path) {
+        return match variants::load_file(files, catalog, path) {
             Ok(entry) => Ok(Opened::Variant(entry.id().to_string())),
             Err(e) => Err(e.to_string()),
         };
     }
     // A regular file only (a FIFO would wait forever); bytes that are not UTF-8 read as
     // Latin-1, PGN's own character set.
-    let bytes = files::read_bytes(path, MAX_FILE_BYTES).map_err(|e| e.to_string())?;
-    let text = files::decode_latin1_fallback(&bytes);
+    let bytes = files
+        .read_bytes(path, MAX_FILE_BYTES)
+        .map_err(|e| e.to_string())?;
+    let text = hexchess_core::text::decode_latin1_fallback(&bytes);
     open_text(&text, catalog, current).map_err(|e| format!("{name}: {e}"))
 }
 
@@ -174,6 +182,7 @@ pub(super) fn open_dropped_files(
 /// new game.
 pub(super) fn open_requests(
     (mut files, mut texts): (MessageReader<OpenFile>, MessageReader<OpenText>),
+    player: Res<PlayerFiles>,
     mut variants: ResMut<Variants>,
     game: Res<CurrentGame>,
     mut choice: ResMut<GameChoice>,
@@ -188,7 +197,7 @@ pub(super) fn open_requests(
     let current = game.rules().id().to_string();
     let mut opened: Vec<(String, Result<Opened, String>)> = Vec::new();
     for OpenFile(path) in files.read() {
-        let result = open_path(path, &mut variants.0, &current);
+        let result = open_path(&player, path, &mut variants.0, &current);
         opened.push((path.display().to_string(), result));
     }
     for OpenText(text) in texts.read() {

@@ -5,6 +5,7 @@ use web_time::{SystemTime, UNIX_EPOCH};
 
 use hexchess_core::pgn::PgnGame;
 use hexchess_core::record::GameRecord;
+use hexchess_files::{Files, games};
 
 use crate::game::CurrentGame;
 
@@ -95,18 +96,19 @@ pub fn game_pgn_with(
 
 /// Where saved games go by default: `games/` in the per-user data folder (the working
 /// directory where there is none).
-pub fn games_dir() -> PathBuf {
-    hexchess_core::folders::data_dir()
+pub fn games_dir(files: &Files) -> PathBuf {
+    files
+        .data_dir()
         .map(|d| d.join("games"))
         .unwrap_or_else(|| PathBuf::from("."))
 }
 
 /// A fresh file name in `dir` for a saved game of `variant` (`<variant>-<date>-<n>.pgn`).
-pub fn fresh_save_path(dir: &Path, variant: &str) -> PathBuf {
+pub fn fresh_save_path(files: &Files, dir: &Path, variant: &str) -> PathBuf {
     let date = record_date(SystemTime::now()).replace('.', "-");
     for n in 1.. {
         let p = dir.join(format!("{variant}-{date}-{n}.pgn"));
-        if !p.exists() {
+        if files.stamp(&p).is_none() {
             return p;
         }
     }
@@ -115,16 +117,14 @@ pub fn fresh_save_path(dir: &Path, variant: &str) -> PathBuf {
 
 /// Writes a game as PGN, making its folder if needed: whole or not at all (a temporary
 /// file renamed over the old one), so a failed save never costs the file it replaces.
-pub fn save_pgn(path: &Path, pgn: &PgnGame) -> Result<(), String> {
-    hexchess_core::pgn::save_games(path, std::slice::from_ref(pgn))
+pub fn save_pgn(files: &Files, path: &Path, pgn: &PgnGame) -> Result<(), String> {
+    games::write_pgn(files, path, std::slice::from_ref(pgn))
         .map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// Writes a game as a text game record, whole or not at all.
-pub fn save(path: &Path, record: &GameRecord) -> Result<(), String> {
-    record
-        .save(path)
-        .map_err(|e| format!("{}: {e}", path.display()))
+pub fn save(files: &Files, path: &Path, record: &GameRecord) -> Result<(), String> {
+    games::write_record(files, path, record).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// A record replayed into the game on the board (any number of sides), or why it does
@@ -147,9 +147,9 @@ pub fn replay(
 
 /// Game `number` (from 1) of a game file, or its only game; a file of several games
 /// without a number, or a number it does not have, is refused with how many it holds.
-pub fn load(path: &Path, number: Option<usize>) -> Result<GameRecord, String> {
+pub fn load(files: &Files, path: &Path, number: Option<usize>) -> Result<GameRecord, String> {
     let name = path.display();
-    let mut games = GameRecord::read_file(path).map_err(|e| e.to_string())?;
+    let mut games = games::read_records(files, path).map_err(|e| e.to_string())?;
     let count = games.len();
     let index = match (number, count) {
         (_, 0) => return Err(format!("{name}: no game in the file")),

@@ -9,8 +9,9 @@ use std::path::PathBuf;
 use std::time::{Duration, SystemTime};
 
 use bevy::prelude::*;
-use hexchess_core::catalog::Catalog;
+use hexchess_files::variants as variant_files;
 
+use crate::PlayerFiles;
 use crate::game::{CurrentGame, GameNotice, Variants};
 
 /// The folders to watch and how often.
@@ -20,10 +21,12 @@ pub struct VariantFolders {
     pub every: Duration,
 }
 
-impl Default for VariantFolders {
-    fn default() -> Self {
+impl FromWorld for VariantFolders {
+    /// The usual folders of the player's files ([`variant_files::default_dirs`]).
+    fn from_world(world: &mut World) -> Self {
+        let files = world.resource::<PlayerFiles>();
         VariantFolders {
-            dirs: Catalog::default_dirs(),
+            dirs: variant_files::default_dirs(files),
             every: Duration::from_millis(700),
         }
     }
@@ -84,6 +87,7 @@ fn scan(folders: &VariantFolders) -> HashMap<PathBuf, SystemTime> {
 fn poll_variant_files(
     time: Res<Time<Real>>,
     folders: Res<VariantFolders>,
+    player: Res<PlayerFiles>,
     mut seen: ResMut<Seen>,
     mut variants: ResMut<Variants>,
     mut changed: MessageWriter<VariantFileChanged>,
@@ -108,7 +112,7 @@ fn poll_variant_files(
         .collect();
     paths.sort();
     for path in paths {
-        match variants.0.load_file(path) {
+        match variant_files::load_file(&player, &mut variants.0, path) {
             Ok(entry) if entry.side_count() > 2 => {
                 notices.write(GameNotice(format!(
                     "loaded {} (a game of more than two sides)",

@@ -204,25 +204,26 @@ impl Theme {
     }
 
     /// A shipped theme's name, or else a theme file's path.
-    pub fn find(name_or_path: &str) -> Result<Theme, ThemeError> {
+    pub fn find(files: &hexchess_files::Files, name_or_path: &str) -> Result<Theme, ThemeError> {
         if let Some(theme) = Theme::shipped(name_or_path) {
             return Ok(theme);
         }
         let path = Path::new(name_or_path);
-        if !path.exists() {
+        if files.stamp(path).is_none() {
             return Err(ThemeError::NotFound {
                 name: name_or_path.to_string(),
                 shipped: SHIPPED.iter().map(|(n, _)| n.to_string()).collect(),
             });
         }
-        Theme::load(path)
+        Theme::load(files, path)
     }
 
     /// Reads a theme file.
-    pub fn load(path: &Path) -> Result<Theme, ThemeError> {
+    pub fn load(files: &hexchess_files::Files, path: &Path) -> Result<Theme, ThemeError> {
         // A theme is a few kilobytes; a regular file only (a FIFO would wait forever).
-        let text =
-            hexchess_core::files::read_text(path, 1024 * 1024).map_err(|e| ThemeError::Io {
+        let text = files
+            .read_text(path, 1024 * 1024)
+            .map_err(|e| ThemeError::Io {
                 path: path.to_path_buf(),
                 message: e.to_string(),
             })?;
@@ -232,7 +233,7 @@ impl Theme {
     /// Reads a theme from RON text; `path` names it in errors. A byte order mark
     /// (Notepad writes one) is skipped, not a syntax error at 1:1.
     pub fn parse(text: &str, path: &Path) -> Result<Theme, ThemeError> {
-        let text = hexchess_core::files::strip_bom(text);
+        let text = hexchess_core::text::strip_bom(text);
         let theme: Theme = ron::from_str(text).map_err(|e| ThemeError::Syntax {
             path: path.to_path_buf(),
             line: e.span.start.line,
@@ -342,7 +343,10 @@ mod tests {
         }
         assert_eq!(Theme::default().name, "Classic");
         assert_ne!(Theme::shipped("slate"), Theme::shipped("classic"));
-        assert_eq!(Theme::find("SLATE").map(|t| t.name), Ok("Slate".into()));
+        assert_eq!(
+            Theme::find(&hexchess_files::Files::disk(), "SLATE").map(|t| t.name),
+            Ok("Slate".into())
+        );
     }
 
     #[test]
@@ -397,7 +401,7 @@ mod tests {
         let e = Theme::parse(&text, path).unwrap_err();
         assert!(e.to_string().contains("exactly 3"), "{e}");
         // Neither a theme nor a file.
-        let e = Theme::find("no-such-theme").unwrap_err();
+        let e = Theme::find(&hexchess_files::Files::disk(), "no-such-theme").unwrap_err();
         assert!(e.to_string().contains("classic, slate"), "{e}");
     }
 
@@ -408,7 +412,7 @@ mod tests {
         let path = dir.join("mine.ron");
         let text = SHIPPED[0].1.replace("\"Classic\"", "\"Mine\"");
         std::fs::write(&path, text).unwrap();
-        let theme = Theme::find(path.to_str().unwrap()).unwrap();
+        let theme = Theme::find(&hexchess_files::Files::disk(), path.to_str().unwrap()).unwrap();
         assert_eq!(theme.name, "Mine");
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -109,7 +109,7 @@ pub struct Online {
     /// The game on the board, when it is the server's.
     pub followed: Option<FollowedGame>,
     /// Where the secrets are kept (none: not kept, in tests).
-    pub secrets: Option<std::path::PathBuf>,
+    pub secrets: Option<secrets::SecretsFile>,
     link: Option<Link>,
     /// What the link brought and this program has not handled yet (see `receive`).
     unread: std::collections::VecDeque<LinkEvent>,
@@ -145,7 +145,7 @@ impl Online {
     }
 
     /// Nothing known yet of the server at `server`; secrets kept in `secrets`.
-    pub fn new(server: String, secrets: Option<std::path::PathBuf>) -> Online {
+    pub fn new(server: String, secrets: Option<secrets::SecretsFile>) -> Online {
         Online {
             server,
             secrets,
@@ -275,10 +275,7 @@ fn handle_requests(mut requests: MessageReader<OnlineRequest>, mut online: ResMu
     for request in requests.read() {
         let message = match request {
             OnlineRequest::Connect => {
-                let token = online
-                    .secrets
-                    .as_deref()
-                    .and_then(|f| secrets::read(f, &online.server));
+                let token = online.secrets.as_ref().and_then(|f| f.read(&online.server));
                 online.me = None;
                 online.unread.clear();
                 online.link = Some(Link::open(online.server.clone(), token));
@@ -472,12 +469,12 @@ fn replied(
 /// Hello answered: the secret kept, the lists asked for, and a game on the board
 /// followed again from the version last seen.
 fn welcomed(online: &mut Online, welcome: Welcome) {
-    if let Some(file) = online.secrets.as_deref()
-        && let Err(e) = secrets::write(file, &online.server, &welcome.token)
+    if let Some(file) = &online.secrets
+        && let Err(e) = file.write(&online.server, &welcome.token)
     {
         warn!(
             "the online secret could not be kept in {}: {e}",
-            file.display()
+            file.path().display()
         );
     }
     online.me = Some(Me {

@@ -4,34 +4,59 @@
 
 use std::path::{Path, PathBuf};
 
-/// The file, in the per-user data folder.
-pub fn default_file() -> Option<PathBuf> {
-    hexchess_core::folders::data_dir().map(|d| d.join("online-secrets.txt"))
+use hexchess_files::Files;
+
+/// Where this player's secrets are kept: a file among the player's files.
+#[derive(Clone, Debug)]
+pub struct SecretsFile {
+    files: Files,
+    path: PathBuf,
 }
 
-/// The secret kept for `server`.
-pub fn read(file: &Path, server: &str) -> Option<String> {
-    let text = hexchess_core::files::read_text(file, 1 << 20).ok()?;
-    text.lines().find_map(|line| {
-        let (address, secret) = line.split_once(' ')?;
-        (address == server).then(|| secret.trim().to_string())
-    })
-}
-
-/// Keeps `secret` for `server` (the file written whole, the other servers' kept).
-pub fn write(file: &Path, server: &str, secret: &str) -> std::io::Result<()> {
-    if read(file, server).as_deref() == Some(secret) {
-        return Ok(());
+impl SecretsFile {
+    /// `online-secrets.txt` in the data folder of `files`, when there is one.
+    pub fn in_data_folder(files: &Files) -> Option<SecretsFile> {
+        let path = files.data_dir()?.join("online-secrets.txt");
+        Some(SecretsFile::at(files.clone(), path))
     }
-    let old = hexchess_core::files::read_text(file, 1 << 20).unwrap_or_default();
-    let mut text: String = old
-        .lines()
-        .filter(|l| l.split_once(' ').is_some_and(|(a, _)| a != server))
-        .map(|l| format!("{l}\n"))
-        .collect();
-    text.push_str(&format!("{server} {secret}\n"));
-    // (The folder is made if missing.)
-    hexchess_core::files::write_atomic(file, text.as_bytes())
+
+    /// The file at `path` among `files`.
+    pub fn at(files: Files, path: PathBuf) -> SecretsFile {
+        SecretsFile { files, path }
+    }
+
+    /// The file's path, for messages.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The secret kept for `server`.
+    pub fn read(&self, server: &str) -> Option<String> {
+        let text = self.files.read_text(&self.path, 1 << 20).ok()?;
+        text.lines().find_map(|line| {
+            let (address, secret) = line.split_once(' ')?;
+            (address == server).then(|| secret.trim().to_string())
+        })
+    }
+
+    /// Keeps `secret` for `server` (the file written whole, the other servers' kept).
+    pub fn write(&self, server: &str, secret: &str) -> std::io::Result<()> {
+        if self.read(server).as_deref() == Some(secret) {
+            return Ok(());
+        }
+        let old = self
+            .files
+            .read_text(&self.path, 1 << 20)
+            .unwrap_or_default();
+        let mut text: String = old
+            .lines()
+            .filter(|l| l.split_once(' ').is_some_and(|(a, _)| a != server))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        text.push_str(&format!("{server} {secret}\n"));
+        // (The folder is made if missing.)
+        self.files.write_atomic(&self.path, text.as_bytes())
+    }
 }
 
 #[cfg(test)]
@@ -41,14 +66,14 @@ mod tests {
     #[test]
     fn a_secret_is_kept_per_server() {
         let dir = std::env::temp_dir().join(format!("hexchess-secrets-{}", std::process::id()));
-        let file = dir.join("online-secrets.txt");
-        let _ = std::fs::remove_file(&file);
-        assert_eq!(read(&file, "ws://a/socket"), None);
-        write(&file, "ws://a/socket", "aaa").unwrap();
-        write(&file, "ws://b/socket", "bbb").unwrap();
-        write(&file, "ws://a/socket", "ccc").unwrap();
-        assert_eq!(read(&file, "ws://a/socket").as_deref(), Some("ccc"));
-        assert_eq!(read(&file, "ws://b/socket").as_deref(), Some("bbb"));
+        let secrets = SecretsFile::at(Files::disk(), dir.join("online-secrets.txt"));
+        let _ = std::fs::remove_file(secrets.path());
+        assert_eq!(secrets.read("ws://a/socket"), None);
+        secrets.write("ws://a/socket", "aaa").unwrap();
+        secrets.write("ws://b/socket", "bbb").unwrap();
+        secrets.write("ws://a/socket", "ccc").unwrap();
+        assert_eq!(secrets.read("ws://a/socket").as_deref(), Some("ccc"));
+        assert_eq!(secrets.read("ws://b/socket").as_deref(), Some("bbb"));
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

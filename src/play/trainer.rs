@@ -18,6 +18,7 @@ use bevy::prelude::*;
 use hexchess_core::{Position, Rules, Side};
 use hexchess_engine::endgame::TableValue;
 use hexchess_engine::{Skill, TableShelf, Tablebases};
+use hexchess_files::Files;
 use hexchess_tablebase::{Material, RuleValue, Table, Value, default_dir};
 use rand::Rng;
 
@@ -25,6 +26,7 @@ use super::session::{Mode, StartGame};
 use super::work::Answer;
 #[cfg(not(target_arch = "wasm32"))]
 use super::work::{Job, SMALL_STACK};
+use crate::PlayerFiles;
 use crate::game::{BoardChanged, CurrentGame, GameNotice, GameSet, Variants};
 
 /// The endings offered, White's men first: each is a win for White in most positions.
@@ -133,12 +135,14 @@ impl Building {
 }
 
 /// The trainer's state.
-#[derive(Resource, Default)]
+#[derive(Resource)]
 pub struct Trainer {
     pub drill: Option<Drill>,
     pub building: Option<Building>,
     /// The tables of the position on the board, when there are (any game).
     pub tables: Arc<Tablebases>,
+    /// Where tables are read and written: the player's files.
+    files: Files,
     shelf: TableShelf,
     /// The position `tables` were looked up for.
     looked_up: Option<(u64, usize)>,
@@ -164,9 +168,26 @@ impl Plugin for TrainerPlugin {
     }
 }
 
-/// The folder tables are kept in.
-fn table_dir() -> Option<PathBuf> {
-    default_dir()
+impl FromWorld for Trainer {
+    /// No drill yet; tables in the [`PlayerFiles`].
+    fn from_world(world: &mut World) -> Trainer {
+        let files = world.resource::<PlayerFiles>().0.clone();
+        Trainer {
+            drill: None,
+            building: None,
+            tables: Arc::default(),
+            shelf: TableShelf::new(files.clone()),
+            files,
+            looked_up: None,
+        }
+    }
+}
+
+impl Trainer {
+    /// The folder tables are kept in.
+    fn table_dir(&self) -> Option<PathBuf> {
+        default_dir(&self.files)
+    }
 }
 
 /// A drill asked for: started at once when its tables are on disk, else they are built
@@ -194,7 +215,7 @@ fn start_drills(
                 continue;
             }
         };
-        let Some(dir) = table_dir() else {
+        let Some(dir) = trainer.table_dir() else {
             notices.write(GameNotice(
                 "no per-user data folder for endgame tables here".into(),
             ));
@@ -210,7 +231,13 @@ fn start_drills(
                 &mut start_game,
             ),
             // Missing, or from other rules or damaged: (re)built on a thread first.
-            Err(_) => match build_off_the_frame(dir, rules, material, request.clone()) {
+            Err(_) => match build_off_the_frame(
+                trainer.files.clone(),
+                dir,
+                rules,
+                material,
+                request.clone(),
+            ) {
                 Ok(building) => trainer.building = Some(building),
                 Err(e) => {
                     notices.write(GameNotice(format!("{}: {e}", request.ending)));
@@ -224,12 +251,13 @@ fn start_drills(
 /// engine worker of its own (the tables come back as files).
 #[cfg(target_arch = "wasm32")]
 fn build_off_the_frame(
+    files: Files,
     dir: PathBuf,
     rules: Arc<Rules>,
     material: Material,
     request: StartDrill,
 ) -> Result<Building, String> {
-    let _ = (dir, rules, material);
+    let _ = (files, dir, rules, material);
     let job = crate::web::worker::TableBuild::start(&request.variant, &request.ending)?;
     Ok(Building {
         ending: request.ending.clone(),
@@ -243,6 +271,7 @@ fn build_off_the_frame(
 /// thread.
 #[cfg(not(target_arch = "wasm32"))]
 fn build_off_the_frame(
+    files: Files,
     dir: PathBuf,
     rules: Arc<Rules>,
     material: Material,
@@ -258,8 +287,12 @@ fn build_off_the_frame(
         };
         // Every core but the one the frames need.
         let threads = crate::machine::cores().saturating_sub(1).max(1);
+        let folder = hexchess_tablebase::TableFolder {
+            files: &files,
+            dir: &dir,
+        };
         hexchess_tablebase::build_missing(
-            &dir,
+            folder,
             &rules,
             &material,
             &mut tell,
@@ -303,8 +336,10 @@ fn finish_builds(
             let Some(rules) = entry.two_player_rules() else {
                 return;
             };
-            let (Some(dir), Ok(material)) = (table_dir(), Material::parse(&request.ending, &rules))
-            else {
+            let (Some(dir), Ok(material)) = (
+                trainer.table_dir(),
+                Material::parse(&request.ending, &rules),
+            ) else {
                 return;
             };
             match load_all(&mut trainer, &dir, &rules, &material) {
@@ -454,7 +489,7 @@ pub(super) fn look_up_tables(
     if trainer.drill.is_some() && trainer.tables.probe(&position).is_some() {
         return;
     }
-    let Some(dir) = table_dir() else {
+    let Some(dir) = trainer.table_dir() else {
         return;
     };
     let trainer = &mut *trainer;

@@ -5,10 +5,9 @@ use std::path::Path;
 use std::sync::Arc;
 
 use hexchess_core::catalog::Catalog;
-use hexchess_core::files;
 use hexchess_core::game::Game;
-use hexchess_core::pgn;
 use hexchess_core::record::GameRecord;
+use hexchess_files::{Files, games};
 
 use super::file::write_whole;
 
@@ -27,21 +26,21 @@ pub fn pgn_text(record: &GameRecord) -> String {
 }
 
 /// Writes a game's text ([`pgn_text`]) whole.
-pub fn write(path: &Path, text: &str) -> std::io::Result<()> {
-    write_whole(path, text)
+pub fn write(files: &Files, path: &Path, text: &str) -> std::io::Result<()> {
+    write_whole(files, path, text)
 }
 
 /// Removes the file; a file already gone is fine.
-pub fn clear(path: &Path) -> std::io::Result<()> {
-    files::remove(path)
+pub fn clear(files: &Files, path: &Path) -> std::io::Result<()> {
+    files.remove(path)
 }
 
 /// The game in the file, if there is one worth offering: it reads, and it has moves.
 /// A file that does not read is reported (and left for the player to look at). Only
 /// a regular file is opened, and bytes that are not UTF-8 read as Latin-1 (PGN's own
 /// character set), so one stray byte in a comment does not cost the game.
-pub fn read(path: &Path) -> Result<Option<Unfinished>, String> {
-    let games = match pgn::read_file(path) {
+pub fn read(files: &Files, path: &Path) -> Result<Option<Unfinished>, String> {
+    let games = match games::read_pgn(files, path) {
         Ok(games) => games,
         Err(e) if e.is_not_found() => return Ok(None),
         Err(e) => return Err(e.to_string()),
@@ -49,7 +48,7 @@ pub fn read(path: &Path) -> Result<Option<Unfinished>, String> {
     let game = match games.into_iter().next() {
         Some(Ok(game)) => game,
         Some(Err(e)) => return Err(format!("{}: {e}", path.display())),
-        None if is_blank(path) => return Ok(None),
+        None if is_blank(files, path) => return Ok(None),
         None => return Err(format!("{}: no game in the file", path.display())),
     };
     let record = GameRecord::from(&game);
@@ -64,16 +63,22 @@ pub fn read(path: &Path) -> Result<Option<Unfinished>, String> {
 }
 
 /// Whether the file holds only white space (nothing to lose by writing over it).
-fn is_blank(path: &Path) -> bool {
-    files::read_bytes(path, 4096).is_ok_and(|b| b.iter().all(u8::is_ascii_whitespace))
+fn is_blank(files: &Files, path: &Path) -> bool {
+    files
+        .read_bytes(path, 4096)
+        .is_ok_and(|b| b.iter().all(u8::is_ascii_whitespace))
 }
 
 /// The unfinished game to offer at start, and what to tell the player. A game the
 /// file holds but that cannot be read, or no longer plays by the rules of `catalog`
 /// (its variant gone, a move refused), is moved aside to `autosave.pgn.bad` before
 /// anything writes a new game there, and the warning says where it went.
-pub fn offer_at_start(path: &Path, catalog: &Catalog) -> (Option<Unfinished>, Option<String>) {
-    let problem = match read(path) {
+pub fn offer_at_start(
+    files: &Files,
+    path: &Path,
+    catalog: &Catalog,
+) -> (Option<Unfinished>, Option<String>) {
+    let problem = match read(files, path) {
         Ok(None) => return (None, None),
         Ok(Some(unfinished)) => match unfinished.replays(catalog) {
             Ok(()) => return (Some(unfinished), None),
@@ -81,7 +86,7 @@ pub fn offer_at_start(path: &Path, catalog: &Catalog) -> (Option<Unfinished>, Op
         },
         Err(e) => e,
     };
-    let kept = match files::keep_aside(path) {
+    let kept = match files.keep_aside(path) {
         Ok(aside) => format!("it is kept as {}", aside.display()),
         Err(e) => format!("it could not be moved aside ({e}); autosave is off"),
     };

@@ -4,7 +4,7 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use hexchess_core::files::{self, FileError};
+use hexchess_files::{FileError, Files};
 use serde::{Deserialize, Serialize};
 
 /// What the game keeps between runs. Every field has a default, so a file written by
@@ -146,14 +146,14 @@ impl Preferences {
     /// nothing to say); a value out of its range is set back to its default with a
     /// warning each. Only a regular file is opened: a FIFO in its place would wait for
     /// a writer forever.
-    pub fn read(path: &Path) -> Result<(Preferences, Vec<String>), PrefsError> {
-        let text = match files::read_text(path, MAX_SETTINGS_BYTES) {
+    pub fn read(files: &Files, path: &Path) -> Result<(Preferences, Vec<String>), PrefsError> {
+        let text = match files.read_text(path, MAX_SETTINGS_BYTES) {
             Ok(t) => t,
             Err(e) if e.is_not_found() => return Ok((Preferences::default(), Vec::new())),
             Err(e) => return Err(file_error(path, e)),
         };
         // A byte order mark (Notepad writes one) is skipped, not a syntax error at 1:1.
-        let text = files::strip_bom(&text);
+        let text = hexchess_core::text::strip_bom(&text);
         let prefs: Preferences = ron::from_str(text).map_err(|e| PrefsError::Syntax {
             file: path.to_path_buf(),
             line: e.span.start.line,
@@ -169,14 +169,15 @@ impl Preferences {
     /// aside to `<name>.bad`, and one with a value refused (out of its range, or a
     /// variant `plays` does not play as a two-player game) is copied there.
     pub fn read_or_default(
+        files: &Files,
         path: &Path,
         plays: impl Fn(&str) -> VariantKind,
     ) -> (Preferences, Vec<String>) {
-        let (mut prefs, mut warnings) = match Preferences::read(path) {
+        let (mut prefs, mut warnings) = match Preferences::read(files, path) {
             Ok(x) => x,
             Err(e) => {
                 let mut warning = format!("settings ignored, defaults used: {e}");
-                match files::keep_aside(path) {
+                match files.keep_aside(path) {
                     Ok(aside) => {
                         warning.push_str(&format!(" (the file is kept as {})", aside.display()))
                     }
@@ -187,7 +188,7 @@ impl Preferences {
         };
         warnings.extend(prefs.checked_variant(path, plays));
         if !warnings.is_empty() {
-            let kept = match files::copy_aside(path) {
+            let kept = match files.copy_aside(path) {
                 Ok(aside) => format!("the file as it was is kept as {}", aside.display()),
                 Err(e) => format!("the file could not be copied aside: {e}"),
             };
@@ -273,7 +274,7 @@ impl Preferences {
 
     /// Writes the file whole: to a temporary file first, then renamed over the old one,
     /// so that a crash mid-write never leaves half a file.
-    pub fn write(&self, path: &Path) -> Result<(), PrefsError> {
+    pub fn write(&self, files: &Files, path: &Path) -> Result<(), PrefsError> {
         let io = |e: std::io::Error| PrefsError::Io {
             file: path.to_path_buf(),
             message: e.to_string(),
@@ -285,14 +286,14 @@ impl Preferences {
                     message: e.to_string(),
                 }
             })?;
-        write_whole(path, &text).map_err(io)
+        write_whole(files, path, &text).map_err(io)
     }
 }
 
 /// Writes `text` to `path` through a temporary file in the same folder (created if
 /// missing) and a rename.
-pub fn write_whole(path: &Path, text: &str) -> std::io::Result<()> {
-    files::write_atomic(path, text.as_bytes())
+pub fn write_whole(files: &Files, path: &Path, text: &str) -> std::io::Result<()> {
+    files.write_atomic(path, text.as_bytes())
 }
 
 /// What a variant id names, for checking the one kept in the settings.
@@ -317,6 +318,8 @@ impl VariantKind {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const DISK: Files = Files::disk();
 
     fn temp(name: &str) -> PathBuf {
         let dir =
@@ -346,12 +349,15 @@ mod tests {
             server: "ws://192.0.2.7:7474/socket".into(),
         };
         assert_ne!(prefs, Preferences::default());
-        prefs.write(&path).unwrap();
-        assert_eq!(Preferences::read(&path).unwrap(), (prefs, Vec::new()));
+        prefs.write(&DISK, &path).unwrap();
+        assert_eq!(
+            Preferences::read(&DISK, &path).unwrap(),
+            (prefs, Vec::new())
+        );
         // A missing file: the defaults, silently.
         std::fs::remove_file(&path).unwrap();
         assert_eq!(
-            Preferences::read(&path).unwrap(),
+            Preferences::read(&DISK, &path).unwrap(),
             (Preferences::default(), Vec::new())
         );
     }
@@ -360,11 +366,11 @@ mod tests {
     fn a_corrupt_file_is_named_ignored_and_kept_aside() {
         let path = temp("corrupt");
         std::fs::write(&path, "(\n  view: TwoD,\n  level: \"high\",\n)\n").unwrap();
-        let Err(PrefsError::Syntax { line, .. }) = Preferences::read(&path) else {
+        let Err(PrefsError::Syntax { line, .. }) = Preferences::read(&DISK, &path) else {
             panic!("a corrupt file read")
         };
         assert_eq!(line, 3);
-        let (prefs, warnings) = Preferences::read_or_default(&path, glinski_only);
+        let (prefs, warnings) = Preferences::read_or_default(&DISK, &path, glinski_only);
         assert_eq!(prefs, Preferences::default());
         assert_eq!(warnings.len(), 1, "{warnings:?}");
         assert!(
@@ -375,7 +381,7 @@ mod tests {
         assert!(path.with_extension("ron.bad").exists());
         // Binary junk too.
         std::fs::write(&path, [0xff, 0xfe, 0x00, 0x41]).unwrap();
-        let (prefs, warnings) = Preferences::read_or_default(&path, glinski_only);
+        let (prefs, warnings) = Preferences::read_or_default(&DISK, &path, glinski_only);
         assert_eq!(prefs, Preferences::default());
         assert_eq!(warnings.len(), 1);
         assert!(warnings[0].contains("settings.ron.bad.2"), "{warnings:?}");
@@ -399,7 +405,7 @@ mod tests {
     fn a_latin1_byte_is_named_by_line_and_column() {
         let path = temp("latin1");
         std::fs::write(&path, b"(\n  theme: \"caf\xe9\",\n)\n").unwrap();
-        let Err(PrefsError::Syntax { line, column, .. }) = Preferences::read(&path) else {
+        let Err(PrefsError::Syntax { line, column, .. }) = Preferences::read(&DISK, &path) else {
             panic!("a Latin-1 byte read as text")
         };
         assert_eq!((line, column), (2, 14));
@@ -414,7 +420,7 @@ mod tests {
             let path = temp(&format!("variant-{id}"));
             let text = format!("(variant: \"{id}\", level: 5)");
             std::fs::write(&path, &text).unwrap();
-            let (prefs, warnings) = Preferences::read_or_default(&path, glinski_only);
+            let (prefs, warnings) = Preferences::read_or_default(&DISK, &path, glinski_only);
             assert_eq!(prefs.variant, "glinski");
             assert_eq!(prefs.level, 5, "the good values stay");
             assert!(
@@ -429,7 +435,7 @@ mod tests {
         // A good variant: nothing to say, nothing copied.
         let path = temp("variant-good");
         std::fs::write(&path, "(variant: \"mccooey\")").unwrap();
-        let (prefs, warnings) = Preferences::read_or_default(&path, glinski_only);
+        let (prefs, warnings) = Preferences::read_or_default(&DISK, &path, glinski_only);
         assert_eq!((prefs.variant.as_str(), warnings.len()), ("mccooey", 0));
         assert!(!path.with_extension("ron.bad").exists());
     }
@@ -441,13 +447,13 @@ mod tests {
         let made = std::process::Command::new("mkfifo").arg(&path).status();
         assert!(made.is_ok_and(|s| s.success()), "mkfifo");
         // Opened, it would block this test for ever: nothing writes to it.
-        let (prefs, warnings) = Preferences::read_or_default(&path, glinski_only);
+        let (prefs, warnings) = Preferences::read_or_default(&DISK, &path, glinski_only);
         assert_eq!(prefs, Preferences::default());
         assert!(warnings[0].contains("FIFO"), "{warnings:?}");
         // Moved aside, so the game's next write makes a regular file.
         assert!(!path.exists());
-        Preferences::default().write(&path).unwrap();
-        assert!(Preferences::read(&path).is_ok());
+        Preferences::default().write(&DISK, &path).unwrap();
+        assert!(Preferences::read(&DISK, &path).is_ok());
     }
 
     #[test]
@@ -458,7 +464,7 @@ mod tests {
             "(level: 0, ui_scale: 9.0, window: (10, 10), clock: Some((0, 5)), theme: \"slate\", unknown_field: 3)",
         )
         .unwrap();
-        let (prefs, warnings) = Preferences::read(&path).unwrap();
+        let (prefs, warnings) = Preferences::read(&DISK, &path).unwrap();
         let d = Preferences::default();
         assert_eq!(
             (prefs.level, prefs.ui_scale, prefs.window, prefs.clock),

@@ -1,6 +1,7 @@
 //! What stays between runs: the player's settings, in `settings.ron` in the per-user
 //! config folder, and the game in progress, in `autosave.pgn` in the per-user data
-//! folder (see [`hexchess_core::folders`]).
+//! folder (see [`hexchess_files::Files::data_dir`]), read and written through the
+//! [`PlayerFiles`].
 //!
 //! The settings are gathered from the resources that hold them ([`Settings`],
 //! [`Session`], the game's variant, the window) every frame and written when they
@@ -22,6 +23,7 @@ use bevy::window::{Monitor, PrimaryMonitor, PrimaryWindow};
 pub use autosave::Unfinished;
 pub use file::{ModePref, Preferences, PrefsError, VariantKind, ViewPref};
 
+use crate::PlayerFiles;
 use crate::game::records::game_record;
 use crate::game::{CurrentGame, GameNotice, LoadRequest};
 use crate::look::{Settings, View};
@@ -51,11 +53,11 @@ impl Default for PrefsFiles {
 }
 
 impl PrefsFiles {
-    /// The player's own files, in the platform's per-user folders.
-    pub fn user() -> PrefsFiles {
+    /// The player's own files, in the per-user folders of `files`.
+    pub fn user(files: &hexchess_files::Files) -> PrefsFiles {
         PrefsFiles {
-            settings: hexchess_core::folders::config_dir().map(|d| d.join("settings.ron")),
-            autosave: hexchess_core::folders::data_dir().map(|d| d.join("autosave.pgn")),
+            settings: files.config_dir().map(|d| d.join("settings.ron")),
+            autosave: files.data_dir().map(|d| d.join("autosave.pgn")),
             ..PrefsFiles::default()
         }
     }
@@ -229,6 +231,7 @@ struct Kept<'w, 's> {
 fn keep_preferences(
     time: Res<Time<Real>>,
     files: Res<PrefsFiles>,
+    player: Res<PlayerFiles>,
     mut kept: ResMut<KeptPreferences>,
     what: Kept,
     mut notices: MessageWriter<GameNotice>,
@@ -254,7 +257,7 @@ fn keep_preferences(
         return;
     }
     kept.changed_for = Duration::ZERO;
-    match now.write(path) {
+    match now.write(&player, path) {
         Ok(()) => kept.written = now,
         Err(e) => {
             // Tried again at the next change, not every frame.
@@ -269,6 +272,7 @@ fn keep_preferences(
 fn write_preferences_at_exit(
     mut exits: MessageReader<AppExit>,
     files: Res<PrefsFiles>,
+    player: Res<PlayerFiles>,
     kept: Res<KeptPreferences>,
 ) {
     if exits.read().next().is_none() {
@@ -276,7 +280,7 @@ fn write_preferences_at_exit(
     }
     if let Some(path) = &files.settings
         && kept.live != kept.written
-        && let Err(e) = kept.live.write(path)
+        && let Err(e) = kept.live.write(&player, path)
     {
         warn!("{e}");
     }
@@ -287,6 +291,7 @@ fn write_preferences_at_exit(
 /// empty. The same text is not written twice.
 fn autosave_the_game(
     files: Res<PrefsFiles>,
+    player: Res<PlayerFiles>,
     offer: Res<ResumeOffer>,
     held: Res<AutosaveHeld>,
     game: Res<CurrentGame>,
@@ -301,18 +306,23 @@ fn autosave_the_game(
     }
     let text = (game.turn_count() > 0 && game.outcome().is_none())
         .then(|| autosave::pgn_text(&game_record(&game, &session.players())));
-    keep_unfinished(path, text, &mut last);
+    keep_unfinished(&player, path, text, &mut last);
 }
 
 /// Writes the unfinished game's `text` (or removes the file: `None`) unless it is what
 /// was written `last`.
-fn keep_unfinished(path: &std::path::Path, text: Option<String>, last: &mut Option<String>) {
+fn keep_unfinished(
+    player: &hexchess_files::Files,
+    path: &std::path::Path,
+    text: Option<String>,
+    last: &mut Option<String>,
+) {
     if *last == text {
         return;
     }
     let result = match &text {
-        Some(text) => autosave::write(path, text),
-        None => autosave::clear(path),
+        Some(text) => autosave::write(player, path, text),
+        None => autosave::clear(player, path),
     };
     match result {
         Ok(()) => *last = text,
@@ -327,6 +337,7 @@ fn answer_resume_offer(
     mut offer: ResMut<ResumeOffer>,
     mut held: ResMut<AutosaveHeld>,
     files: Res<PrefsFiles>,
+    player: Res<PlayerFiles>,
     mut load: MessageWriter<LoadRequest>,
     mut notices: MessageWriter<GameNotice>,
 ) {
@@ -351,7 +362,7 @@ fn answer_resume_offer(
             }
             Resume::Discard => {
                 if let Some(path) = &files.autosave
-                    && let Err(e) = autosave::clear(path)
+                    && let Err(e) = autosave::clear(&player, path)
                 {
                     warn!("autosave {}: {e}", path.display());
                 }
@@ -369,6 +380,7 @@ fn fit_window_to_screen(
     monitors: Query<&Monitor, With<PrimaryMonitor>>,
     mut windows: Query<&mut Window, With<PrimaryWindow>>,
     files: Res<PrefsFiles>,
+    player: Res<PlayerFiles>,
     kept: Res<KeptPreferences>,
     mut notices: MessageWriter<GameNotice>,
 ) {
@@ -393,9 +405,9 @@ fn fit_window_to_screen(
     );
     let from_file = kept.written.window == (asked.0.round() as u32, asked.1.round() as u32);
     if let (true, Some(path)) = (from_file, &files.settings)
-        && path.exists()
+        && player.stamp(path).is_some()
     {
-        match hexchess_core::files::copy_aside(path) {
+        match player.copy_aside(path) {
             Ok(aside) => notice.push_str(&format!(
                 " (the settings file as it was is kept as {})",
                 aside.display()

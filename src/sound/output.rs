@@ -7,6 +7,7 @@ use bevy::audio::{AudioPlayer, AudioSource, PlaybackSettings, Volume};
 use bevy::prelude::*;
 
 use super::{Cue, SoundFolder, SoundSettings, pack, synth};
+use crate::PlayerFiles;
 use crate::game::{GameNotice, GameSet};
 
 pub(super) struct SoundOutputPlugin;
@@ -42,6 +43,7 @@ fn make_sounds(
     mut commands: Commands,
     sources: Option<ResMut<Assets<AudioSource>>>,
     folder: Res<SoundFolder>,
+    player: Res<PlayerFiles>,
     mut notices: MessageWriter<GameNotice>,
 ) {
     let Some(mut sources) = sources else {
@@ -53,7 +55,7 @@ fn make_sounds(
             let own = folder
                 .0
                 .as_deref()
-                .map(|d| pack::read(&pack::file_for(d, cue)));
+                .map(|d| pack::read(&player, &pack::file_for(d, cue)));
             let bytes = match own {
                 Some(Ok(Some(sound))) => synth::wav_at(&sound.samples, sound.rate),
                 Some(Err(e)) => {

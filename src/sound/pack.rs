@@ -34,11 +34,11 @@ const MAX_WAV_BYTES: u64 = 80 * 1024 * 1024;
 
 /// The sound in `path`: `None` when there is no such file, an error naming the file
 /// when it is not a WAV file the game can play.
-pub fn read(path: &Path) -> Result<Option<Sound>, String> {
+pub fn read(files: &hexchess_files::Files, path: &Path) -> Result<Option<Sound>, String> {
     let name = path.display();
     // Only a regular file is opened (a FIFO would wait forever), and no larger than ten
     // seconds of the widest WAV (192 kHz, 8 channels of 32 bits) with room for chunks.
-    let bytes = match hexchess_core::files::read_bytes(path, MAX_WAV_BYTES) {
+    let bytes = match files.read_bytes(path, MAX_WAV_BYTES) {
         Ok(b) => b,
         Err(e) if e.is_not_found() => return Ok(None),
         Err(e) => return Err(e.to_string()),
@@ -121,7 +121,9 @@ mod tests {
         };
         // Left at half scale, right silent: the mix is a quarter.
         write(&path, spec, 4_800, |_, c| if c == 0 { 1 << 22 } else { 0 });
-        let sound = read(&path).unwrap().expect("a sound");
+        let sound = read(&hexchess_files::Files::disk(), &path)
+            .unwrap()
+            .expect("a sound");
         assert_eq!((sound.rate, sound.samples.len()), (48_000, 4_800));
         assert!(sound.samples.iter().all(|s| (s - 0.25).abs() < 1e-6));
     }
@@ -129,10 +131,13 @@ mod tests {
     #[test]
     fn a_missing_file_is_nothing_and_a_bad_one_is_named() {
         let dir = folder("bad");
-        assert_eq!(read(&file_for(&dir, Cue::Move)).unwrap(), None);
+        assert_eq!(
+            read(&hexchess_files::Files::disk(), &file_for(&dir, Cue::Move)).unwrap(),
+            None
+        );
         let path = file_for(&dir, Cue::Check);
         std::fs::write(&path, b"RIFF....not a wave at all").unwrap();
-        let e = read(&path).unwrap_err();
+        let e = read(&hexchess_files::Files::disk(), &path).unwrap_err();
         assert!(e.starts_with(&path.display().to_string()), "{e}");
         assert!(e.contains("not a WAV file"), "{e}");
         // Too long to be a cue.
@@ -144,7 +149,7 @@ mod tests {
         };
         let long = file_for(&dir, Cue::GameEnd);
         write(&long, spec, 8_000 * 11, |_, _| 0);
-        let e = read(&long).unwrap_err();
+        let e = read(&hexchess_files::Files::disk(), &long).unwrap_err();
         assert!(e.contains("11.0 s long"), "{e}");
     }
 }

@@ -10,6 +10,7 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 use hexchess_core::{Piece, Side};
 
+use crate::PlayerFiles;
 use crate::play::hidden::{ScreenState, hiding};
 use hexchess_engine::Score;
 
@@ -57,6 +58,7 @@ pub(super) struct PanelRequests<'w> {
     variations: Res<'w, Variations>,
     variation_requests: MessageWriter<'w, VariationRequest>,
     file_dialog: ResMut<'w, FileDialog>,
+    player: Res<'w, PlayerFiles>,
 }
 
 /// What the side panel shows besides the game: who plays, the clocks, the engine's
@@ -463,13 +465,14 @@ pub(super) fn save_to_chosen_paths(
     game: Res<CurrentGame>,
     session: Res<Session>,
     variations: Res<Variations>,
+    player: Res<PlayerFiles>,
     mut memory: ResMut<UiMemory>,
     mut notices: MessageWriter<GameNotice>,
 ) {
     for SaveTo(path) in chosen.read() {
         let tree = variations.worth_saving(&game);
         let pgn = records::game_pgn_with(&game, &session.players(), tree);
-        match records::save_pgn(path, &pgn) {
+        match records::save_pgn(&player, path, &pgn) {
             Ok(()) => {
                 memory.file_text = path.display().to_string();
                 notices.write(GameNotice(format!("saved {}", path.display())));
@@ -496,13 +499,14 @@ fn game_file(
     ui.horizontal(|ui| {
         if ui.button("Save").clicked() {
             let path = if file_text.trim().is_empty() {
-                records::fresh_save_path(&records::games_dir(), game.rules().id())
+                let games = records::games_dir(&out.player);
+                records::fresh_save_path(&out.player, &games, game.rules().id())
             } else {
                 PathBuf::from(file_text.trim())
             };
             let tree = out.variations.worth_saving(game);
             let pgn = records::game_pgn_with(game, &session.players(), tree);
-            match records::save_pgn(&path, &pgn) {
+            match records::save_pgn(&out.player, &path, &pgn) {
                 Ok(()) => {
                     *file_text = path.display().to_string();
                     out.notices
@@ -525,19 +529,20 @@ fn game_file(
             .on_hover_text("choose a game, position or variant file")
             .clicked()
         {
-            out.file_dialog
-                .open(Purpose::Open, records::games_dir(), String::new());
+            let games = records::games_dir(&out.player);
+            out.file_dialog.open(Purpose::Open, games, String::new());
         }
         if ui
             .add_enabled(!busy, egui::Button::new("Save as…"))
             .on_hover_text("choose where to save the game as PGN")
             .clicked()
         {
-            let name = records::fresh_save_path(std::path::Path::new(""), game.rules().id())
-                .display()
-                .to_string();
-            out.file_dialog
-                .open(Purpose::Save, records::games_dir(), name);
+            let name =
+                records::fresh_save_path(&out.player, std::path::Path::new(""), game.rules().id())
+                    .display()
+                    .to_string();
+            let games = records::games_dir(&out.player);
+            out.file_dialog.open(Purpose::Save, games, name);
         }
         if ui
             .button("Copy game")

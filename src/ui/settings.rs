@@ -133,12 +133,12 @@ pub(super) fn settings_window(
 /// Draws the game with the shipped theme `name` from now on: the board, pieces, marks
 /// and lights are made again (the view's rebuild).
 fn switch_theme(name: &str, drawn: &mut Theme, views: &mut MessageWriter<ViewChanged>) {
-    match Theme::find(name) {
-        Ok(theme) => {
+    match Theme::shipped(name) {
+        Some(theme) => {
             *drawn = theme;
             views.write(ViewChanged);
         }
-        Err(e) => warn!("{e}"),
+        None => warn!("no shipped theme '{name}'"),
     }
 }
 

@@ -223,8 +223,11 @@ mod tests {
     ) {
         let out = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
         let shared: hexchess_engine::protocol::SharedOut = out.clone();
-        let engine =
-            hexchess_engine::protocol::Engine::new(hexchess_core::Catalog::builtin(), shared);
+        let engine = hexchess_engine::protocol::Engine::new(
+            hexchess_core::Catalog::builtin(),
+            hexchess_files::Files::disk(),
+            shared,
+        );
         (engine, out)
     }
 

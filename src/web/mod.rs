@@ -2,8 +2,8 @@
 //! threads and command line. On a desktop this folder is empty.
 //!
 //! - `store`: the player's files (settings, autosave, online secrets, uploads) in
-//!   the page's `localStorage`, and saved games as downloads, behind the core's
-//!   [`hexchess_core::files::PageStore`];
+//!   the page's `localStorage`, and saved games as downloads, behind
+//!   [`hexchess_files::PageStore`] ([`player_files`]);
 //! - `page`: the command line read from the page's address (`#challenge=CODE`,
 //!   `?variant=mccooey`), files chosen with the browser's file picker;
 //! - `worker`: the engine in its Web Worker, searched as the native opponent is;
@@ -17,6 +17,15 @@ pub mod page;
 pub mod store;
 #[cfg(target_arch = "wasm32")]
 pub mod worker;
+
+/// The player's files on this platform: the disk, or in a browser the page's storage
+/// (every value made there reads and writes the same `localStorage`).
+pub fn player_files() -> hexchess_files::Files {
+    #[cfg(target_arch = "wasm32")]
+    return hexchess_files::Files::pages(store::LocalStorage);
+    #[cfg(not(target_arch = "wasm32"))]
+    hexchess_files::Files::disk()
+}
 
 /// A line the game writes to the browser's console at moments a test waits for (the
 /// board shown, the engine's move, an online game joined): `hexchess: <what>`.

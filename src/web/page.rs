@@ -91,7 +91,9 @@ pub fn hexchess_open_file(name: &str, text: &str) {
         .map(|c| if c == '/' || c == '\\' { '_' } else { c })
         .collect();
     let path = upload_path(&name);
-    if hexchess_core::files::write_atomic(&path, text.as_bytes()).is_ok()
+    if super::player_files()
+        .write_atomic(&path, text.as_bytes())
+        .is_ok()
         && let Ok(mut picked) = PICKED.lock()
     {
         picked.push(path);
@@ -103,7 +105,7 @@ pub fn hexchess_open_file(name: &str, text: &str) {
 /// folder is on a desktop); any other in memory while the page is open.
 fn upload_path(name: &str) -> PathBuf {
     let is_variant = name.to_ascii_lowercase().ends_with(".ron");
-    match hexchess_core::folders::data_dir() {
+    match super::player_files().data_dir() {
         Some(data) if is_variant => data.join("variants").join(name),
         _ => PathBuf::from(format!("{UPLOADS}/{name}")),
     }

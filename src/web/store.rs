@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::io;
 use std::sync::Mutex;
 
-use hexchess_core::files::PageStore;
+use hexchess_files::PageStore;
 use wasm_bindgen::JsCast;
 use web_sys::{Blob, BlobPropertyBag, HtmlAnchorElement, Storage, Url};
 

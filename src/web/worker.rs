@@ -15,11 +15,13 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use std::path::Path;
 use std::rc::Rc;
 
-use hexchess_core::{Position, Step, files, folders};
+use hexchess_core::{Position, Step};
 use hexchess_engine::multi::MultiChoice;
 use hexchess_engine::{Answer, Found, Question, Score, SearchInfo, SearchResult};
+use hexchess_files::PageStore;
 
 use super::lines::read_info;
+use super::store::LocalStorage;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
@@ -131,14 +133,12 @@ impl EngineWorker {
     /// yet, and points its engine at the variant files when there are new ones: a
     /// player's own variant and the tables built for the trainer work there too.
     pub fn share_files(&self) -> Result<(), String> {
-        let Some(data) = folders::data_dir() else {
-            return Ok(());
-        };
+        let data = Path::new(hexchess_files::PAGE_DATA);
         let variants = data.join("variants");
         let mut new_variants = false;
         for folder in [variants.clone(), data.join("tables")] {
             for key in stored_under(&folder) {
-                let Some(bytes) = files::page_store().and_then(|s| s.get(&key)) else {
+                let Some(bytes) = LocalStorage.get(&key) else {
                     continue;
                 };
                 let fresh = self
@@ -193,7 +193,7 @@ fn set(object: &js_sys::Object, name: &str, value: &JsValue) {
 /// Every stored file anywhere under `folder`.
 fn stored_under(folder: &Path) -> Vec<String> {
     let prefix = format!("{}/", folder.display());
-    files::page_store().map_or_else(Vec::new, |s| s.keys(&prefix))
+    LocalStorage.keys(&prefix)
 }
 
 fn file_message(key: &str, bytes: &[u8]) -> JsValue {
@@ -212,7 +212,7 @@ fn keep_file(data: &JsValue) {
         return;
     };
     let bytes = js_sys::Uint8Array::new(&bytes).to_vec();
-    if let Err(e) = files::write_atomic(Path::new(&path), &bytes) {
+    if let Err(e) = super::player_files().write_atomic(Path::new(&path), &bytes) {
         bevy::log::warn!("{path}: {e}");
     }
 }

@@ -42,7 +42,14 @@ pub fn headless_app(
     if let Some(frame) = frame {
         app.insert_resource(TimeUpdateStrategy::ManualDuration(frame));
     }
-    hexchess::add_game_plugins(&mut app, catalog, state, options.settings, options.session);
+    hexchess::add_game_plugins(
+        &mut app,
+        hexchess_files::Files::disk(),
+        catalog,
+        state,
+        options.settings,
+        options.session,
+    );
     app
 }
 

@@ -13,6 +13,7 @@ use hexchess::game::{CurrentGame, EndRequest, StepRequest};
 use hexchess::look::Settings;
 use hexchess::play::{Mode, Session};
 use hexchess_core::{GameOutcome, Side, Termination};
+use hexchess_files::Files;
 
 fn folder(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("hexchess-files-{}-{name}", std::process::id()));
@@ -62,14 +63,22 @@ fn a_file_of_several_games_waits_for_a_pick_and_names_the_bad_one() {
     );
     assert_eq!(game(&app).position().ply_count(), 0, "nothing loaded yet");
     // From the command line: the file's games counted, one chosen by number.
-    let e = load(&path, None).unwrap_err();
+    let e = load(&Files::disk(), &path, None).unwrap_err();
     assert!(e.contains("holds 3 games"), "{e}");
     assert_eq!(
-        load(&path, Some(2)).unwrap().tag("Variant"),
+        load(&Files::disk(), &path, Some(2)).unwrap().tag("Variant"),
         Some("mccooey")
     );
-    assert!(load(&path, Some(3)).unwrap_err().contains("line 11"));
-    assert!(load(&path, Some(4)).unwrap_err().contains("no game 4"));
+    assert!(
+        load(&Files::disk(), &path, Some(3))
+            .unwrap_err()
+            .contains("line 11")
+    );
+    assert!(
+        load(&Files::disk(), &path, Some(4))
+            .unwrap_err()
+            .contains("no game 4")
+    );
 }
 
 #[test]
@@ -129,7 +138,7 @@ fn a_saved_game_is_pgn_with_its_ending_and_reads_back() {
     run(&mut app);
     let session = app.world().resource::<Session>();
     let pgn = game_pgn(game(&app), &session.players());
-    save_pgn(&path, &pgn).unwrap();
+    save_pgn(&Files::disk(), &path, &pgn).unwrap();
     let text = std::fs::read_to_string(&path).unwrap();
     assert!(
         text.starts_with("[Event \"?\"]\n[Site \"?\"]\n[Date \""),
@@ -138,6 +147,6 @@ fn a_saved_game_is_pgn_with_its_ending_and_reads_back() {
     assert!(text.contains("[Result \"0-1\"]"), "{text}");
     assert!(text.contains("[Termination \"normal\"]"), "{text}");
     assert!(text.contains("1. f6 c5 {"), "{text}");
-    let back = load(&path, None).unwrap();
+    let back = load(&Files::disk(), &path, None).unwrap();
     assert_eq!(back.moves, ["f6", "c5"]);
 }

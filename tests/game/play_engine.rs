@@ -138,6 +138,7 @@ fn save_then_load_restores_position_and_moves() {
     let session = app.world().resource::<Session>().clone();
     let path = std::env::temp_dir().join(format!("hexchess-save-{}.txt", std::process::id()));
     hexchess::game::records::save(
+        &hexchess_files::Files::disk(),
         &path,
         &hexchess::game::records::game_record(&before, &session.players()),
     )
@@ -146,7 +147,8 @@ fn save_then_load_restores_position_and_moves() {
     app.world_mut().write_message(UndoRequest(4));
     app.update();
     assert_eq!(game(&app).position().ply_count(), 0);
-    let record = hexchess::game::records::load(&path, None).unwrap();
+    let record =
+        hexchess::game::records::load(&hexchess_files::Files::disk(), &path, None).unwrap();
     app.world_mut().write_message(LoadRequest(record));
     app.update();
     let after = game(&app);

@@ -15,6 +15,10 @@ use hexchess::prefs::{
     VariantKind, ViewPref, autosave,
 };
 use hexchess_core::{Catalog, GameOutcome, Side, Termination};
+use hexchess_files::Files;
+
+/// The tests' files are on the disk.
+const DISK: Files = Files::disk();
 
 fn folder(name: &str) -> PathBuf {
     let dir =
@@ -65,7 +69,7 @@ fn changed_settings_are_written_and_the_next_start_reads_them() {
     app.world_mut().resource_mut::<Settings>().show_coordinates = false;
     app.update();
     app.update();
-    let (read, warnings) = Preferences::read(&dir.join("settings.ron")).unwrap();
+    let (read, warnings) = Preferences::read(&DISK, &dir.join("settings.ron")).unwrap();
     assert!(warnings.is_empty(), "{warnings:?}");
     assert_eq!(read.view, ViewPref::TwoD);
     assert!(!read.show_coordinates);
@@ -86,7 +90,7 @@ fn an_unfinished_game_is_kept_after_every_move_and_offered_again() {
     let path = dir.join("autosave.pgn");
     let mut first = app(&dir, Preferences::default(), ResumeOffer::default());
     play(&mut first, &["f5f6", "c7c5", "Ni3"]);
-    let unfinished = autosave::read(&path).unwrap().expect("a game kept");
+    let unfinished = autosave::read(&DISK, &path).unwrap().expect("a game kept");
     assert_eq!(unfinished.plies, 3);
     assert_eq!(unfinished.variant, "glinski");
     assert_eq!(unfinished.record.moves, ["f6", "c5", "Ni3"]);
@@ -99,7 +103,10 @@ fn an_unfinished_game_is_kept_after_every_move_and_offered_again() {
         ResumeOffer(Some(unfinished.clone())),
     );
     second.update();
-    assert_eq!(autosave::read(&path).unwrap(), Some(unfinished.clone()));
+    assert_eq!(
+        autosave::read(&DISK, &path).unwrap(),
+        Some(unfinished.clone())
+    );
     second.world_mut().write_message(Resume::Continue);
     for _ in 0..3 {
         second.update();
@@ -123,7 +130,7 @@ fn an_unfinished_game_is_kept_after_every_move_and_offered_again() {
     let mut third = app(&dir, Preferences::default(), ResumeOffer::default());
     play(&mut third, &["f5f6"]);
     assert!(path.exists());
-    let found = autosave::read(&path).unwrap();
+    let found = autosave::read(&DISK, &path).unwrap();
     let mut fourth = app(&dir, Preferences::default(), ResumeOffer(found));
     fourth.world_mut().write_message(Resume::Discard);
     fourth.update();
@@ -144,7 +151,7 @@ fn a_corrupt_settings_file_starts_the_defaults_with_a_warning() {
     let path = dir.join("settings.ron");
     std::fs::write(&path, "(view: Sideways)").unwrap();
     let (prefs, warnings) =
-        Preferences::read_or_default(&path, |id| VariantKind::of(&Catalog::builtin(), id));
+        Preferences::read_or_default(&DISK, &path, |id| VariantKind::of(&Catalog::builtin(), id));
     assert_eq!(prefs, Preferences::default());
     assert!(warnings[0].contains("settings.ron:1:"), "{warnings:?}");
     // The game runs with them and writes a good file at the next change.
@@ -155,7 +162,10 @@ fn a_corrupt_settings_file_starts_the_defaults_with_a_warning() {
     let mut app = app(&dir, prefs, ResumeOffer::default());
     app.world_mut().resource_mut::<Settings>().view = View::TwoD;
     app.update();
-    assert_eq!(Preferences::read(&path).unwrap().0.view, ViewPref::TwoD);
+    assert_eq!(
+        Preferences::read(&DISK, &path).unwrap().0.view,
+        ViewPref::TwoD
+    );
     assert!(dir.join("settings.ron.bad").exists(), "the bad one is kept");
 }
 
@@ -189,7 +199,7 @@ fn an_unfinished_game_of_more_sides_comes_back_at_its_table_with_its_seats() {
     assert_eq!(turns.len(), 3);
     // Kept as soon as the game changed; White (a person) is on move again after the
     // round, so nothing else was played yet.
-    let unfinished = autosave::read(&path)
+    let unfinished = autosave::read(&DISK, &path)
         .unwrap()
         .expect("the table's game kept");
     assert_eq!(unfinished.variant, "hexachess-3");
@@ -223,7 +233,7 @@ fn a_start_with_a_game_of_its_own_asks_before_the_unfinished_game_is_replaced() 
 
     // `--moves`, `--load`, `--fen` or `--variant`: the game is offered all the same,
     // and while the offer waits the run's own moves are not written over it.
-    let (offer, warning) = autosave::offer_at_start(&path, &catalog);
+    let (offer, warning) = autosave::offer_at_start(&DISK, &path, &catalog);
     assert_eq!(warning, None);
     let offer = offer.expect("the unfinished game is offered");
     assert_eq!(offer.plies, 3);
@@ -253,13 +263,15 @@ fn a_start_with_a_game_of_its_own_asks_before_the_unfinished_game_is_replaced() 
     drop(second);
 
     // The next start finds it still; discarding it lets the new game be kept.
-    let (offer, _) = autosave::offer_at_start(&path, &catalog);
+    let (offer, _) = autosave::offer_at_start(&DISK, &path, &catalog);
     let mut third = app(&dir, Preferences::default(), ResumeOffer(offer));
     third.world_mut().write_message(Resume::Discard);
     third.update();
     assert!(!path.exists());
     play(&mut third, &["f5f6"]);
-    let now = autosave::read(&path).unwrap().expect("the new game kept");
+    let now = autosave::read(&DISK, &path)
+        .unwrap()
+        .expect("the new game kept");
     assert_eq!(now.record.moves, ["f6"]);
 }
 
@@ -293,7 +305,7 @@ fn an_unfinished_game_that_cannot_be_read_is_kept_aside_before_anything_is_writt
         let dir = folder(&format!("unreadable-{name}"));
         let path = dir.join("autosave.pgn");
         std::fs::write(&path, &bytes).unwrap();
-        let (offer, warning) = autosave::offer_at_start(&path, &catalog);
+        let (offer, warning) = autosave::offer_at_start(&DISK, &path, &catalog);
         assert!(offer.is_none(), "{name}");
         let warning = warning.unwrap_or_else(|| panic!("{name}: nothing said"));
         let aside = dir.join("autosave.pgn.bad");
@@ -305,14 +317,14 @@ fn an_unfinished_game_that_cannot_be_read_is_kept_aside_before_anything_is_writt
         // The next game is kept in its place; the one set aside stays.
         let mut app = app(&dir, Preferences::default(), ResumeOffer(offer));
         play(&mut app, &["f5f6"]);
-        assert!(autosave::read(&path).unwrap().is_some(), "{name}");
+        assert!(autosave::read(&DISK, &path).unwrap().is_some(), "{name}");
         assert_eq!(std::fs::read(&aside).unwrap(), bytes, "{name}");
     }
     // A good game is offered, and left where it is.
     let dir = folder("readable");
     let path = dir.join("autosave.pgn");
     std::fs::write(&path, good).unwrap();
-    assert!(autosave::offer_at_start(&path, &catalog).0.is_some());
+    assert!(autosave::offer_at_start(&DISK, &path, &catalog).0.is_some());
     assert!(path.exists());
 }
 
@@ -325,7 +337,7 @@ fn a_latin1_byte_in_a_comment_does_not_cost_the_unfinished_game() {
         b"[Variant \"glinski\"]\n[White \"Ren\xe9\"]\n\n1. f6 {caf\xe9} c5 *\n",
     )
     .unwrap();
-    let (offer, warning) = autosave::offer_at_start(&path, &Catalog::builtin());
+    let (offer, warning) = autosave::offer_at_start(&DISK, &path, &Catalog::builtin());
     assert_eq!(warning, None);
     let offer = offer.expect("offered");
     assert_eq!(offer.record.moves, ["f6", "c5"]);
@@ -340,13 +352,13 @@ fn a_fifo_in_place_of_the_autosave_is_set_aside_at_once() {
     let made = std::process::Command::new("mkfifo").arg(&path).status();
     assert!(made.is_ok_and(|s| s.success()), "mkfifo");
     // Opened, it would block here for ever: nothing writes to it.
-    let (offer, warning) = autosave::offer_at_start(&path, &Catalog::builtin());
+    let (offer, warning) = autosave::offer_at_start(&DISK, &path, &Catalog::builtin());
     assert!(offer.is_none());
     assert!(warning.is_some_and(|w| w.contains("FIFO")));
     let mut app = app(&dir, Preferences::default(), ResumeOffer::default());
     play(&mut app, &["f5f6"]);
     assert!(
-        autosave::read(&path).unwrap().is_some(),
+        autosave::read(&DISK, &path).unwrap().is_some(),
         "a regular file now"
     );
 }
@@ -358,8 +370,9 @@ fn a_window_kept_larger_than_the_screen_is_fitted_and_the_settings_copied_aside(
     let settings = dir.join("settings.ron");
     let text = "(window: (16384, 16384), level: 4, mode: TwoPlayers)";
     std::fs::write(&settings, text).unwrap();
-    let (prefs, warnings) =
-        Preferences::read_or_default(&settings, |id| VariantKind::of(&Catalog::builtin(), id));
+    let (prefs, warnings) = Preferences::read_or_default(&DISK, &settings, |id| {
+        VariantKind::of(&Catalog::builtin(), id)
+    });
     assert!(warnings.is_empty(), "within the file's range: {warnings:?}");
     let mut app = unstarted_app(&dir, prefs, ResumeOffer::default());
     app.world_mut().spawn((
@@ -398,5 +411,8 @@ fn a_window_kept_larger_than_the_screen_is_fitted_and_the_settings_copied_aside(
     // The fitted size is what the settings keep from now on.
     app.update();
     app.update();
-    assert_eq!(Preferences::read(&settings).unwrap().0.window, (1920, 1080));
+    assert_eq!(
+        Preferences::read(&DISK, &settings).unwrap().0.window,
+        (1920, 1080)
+    );
 }

@@ -17,7 +17,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use hexchess_core::{Catalog, Game};
+use hexchess_core::Game;
 use hexchess_protocol::{
     ClientMessage, FromServer, GameEvent, Numbered, PROTOCOL, SeekRequest, ServerMessage, Welcome,
 };
@@ -208,7 +208,7 @@ fn sign_in(socket: &mut Socket, args: &BridgeArgs) -> Result<String, String> {
 }
 
 pub fn run(args: &BridgeArgs) -> Result<(), String> {
-    let catalog = Catalog::load_default();
+    let catalog = hexchess_files::variants::load_default(&crate::disk::DISK);
     let entry = catalog
         .get(&args.variant)
         .ok_or_else(|| format!("no variant '{}'", args.variant))?;

@@ -1,11 +1,15 @@
-//! The command's files, through `hexchess_core::files`: only regular files are read (a
+//! The command's files, through [`hexchess_files`]: only regular files are read (a
 //! FIFO would block the reading), each with a size limit, and every file is written
 //! whole or not at all (a temporary file renamed over it), so that an interrupted run
 //! never leaves half a file where a whole one was.
 
 use std::path::Path;
 
-use hexchess_core::files::{self, FileError};
+use hexchess_files::{FileError, Files};
+
+/// The command's files are the disk's: the one [`Files`] every library call here is
+/// given (the rules crate reads none itself).
+pub const DISK: Files = Files::disk();
 
 /// The largest PGN file read (`review`, `tune`): 256 MiB is about a million games of
 /// forty moves, more than a review or a tuning run takes; a larger file is refused
@@ -19,25 +23,28 @@ pub const MAX_OPENINGS_BYTES: u64 = 128 << 20;
 /// A PGN file's text: UTF-8, or Latin-1 where it is not (PGN's older character set), so
 /// that one stray byte in a comment does not cost the whole file.
 pub fn read_pgn(path: &Path) -> Result<String, String> {
-    let bytes = files::read_bytes(path, MAX_PGN_BYTES).map_err(|e| e.to_string())?;
-    Ok(files::decode_latin1_fallback(&bytes).into_owned())
+    let bytes = DISK
+        .read_bytes(path, MAX_PGN_BYTES)
+        .map_err(|e| e.to_string())?;
+    Ok(hexchess_core::text::decode_latin1_fallback(&bytes).into_owned())
 }
 
 /// A text file of at most `limit` bytes.
 pub fn read_text(path: &Path, limit: u64) -> Result<String, String> {
-    files::read_text(path, limit).map_err(|e| e.to_string())
+    DISK.read_text(path, limit).map_err(|e| e.to_string())
 }
 
 /// Writes `bytes` as the whole new content of `path`, all or nothing
-/// ([`files::write_atomic`]); the error names the file.
+/// ([`Files::write_atomic`]); the error names the file.
 pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    files::write_atomic(path, bytes).map_err(|e| format!("{}: {e}", path.display()))
+    DISK.write_atomic(path, bytes)
+        .map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// Refuses, before any work, an output path that exists and is not a regular file (a
 /// FIFO, a folder): the write at the end would fail or block.
 pub fn check_output(path: &Path) -> Result<(), String> {
-    match files::check_regular(path) {
+    match DISK.check_regular(path) {
         Err(e @ FileError::NotAFile { .. }) => Err(e.to_string()),
         _ => Ok(()),
     }

@@ -15,10 +15,10 @@ use hexchess_core::catalog::{Catalog, CatalogEntry, compile};
 use hexchess_core::game::{Draws, Game};
 use hexchess_core::pgn::read_games;
 use hexchess_core::record::GameRecord;
-use hexchess_core::variant::load_variant_file;
 use hexchess_core::{Position, Rules};
 use hexchess_engine::protocol;
 use hexchess_engine::{EvalMode, EvalTerms, EvalWeights, bench};
+use hexchess_files::variants;
 use hexchess_lab::arena::{self, EngineSpec, MatchConfig, TimeControl};
 use hexchess_lab::soak::{self, SoakConfig};
 use hexchess_lab::tune::{self, SampleSet};
@@ -590,7 +590,7 @@ fn main() -> ExitCode {
 }
 
 fn protocol_loop() -> Result<(), String> {
-    protocol::run_stdio(Catalog::load_default()).map_err(|e| e.to_string())
+    protocol::run_stdio(variants::load_default(&disk::DISK), disk::DISK).map_err(|e| e.to_string())
 }
 
 fn bench_search(depth: u32, eval: EvalMode) -> Result<(), String> {
@@ -646,12 +646,11 @@ fn bench_turns(variant: Option<&str>, search: &str, depth: Option<u32>) -> Resul
 /// any number of sides).
 fn entry_for(variant: &str) -> Result<CatalogEntry, String> {
     if variant.ends_with(".ron") {
-        return Catalog::default()
-            .load_file(Path::new(variant))
+        return variants::load_file(&disk::DISK, &mut Catalog::default(), Path::new(variant))
             .cloned()
             .map_err(|e| e.to_string());
     }
-    let catalog = Catalog::load_default();
+    let catalog = variants::load_default(&disk::DISK);
     catalog.get(variant).cloned().ok_or_else(|| {
         format!(
             "unknown variant '{variant}'; known: {}",
@@ -684,7 +683,8 @@ fn perft(
 ) -> Result<(), String> {
     if variant.ends_with(".ron") {
         // A file's board may be past the catalog's 128 cells: compiled as wide as needed.
-        let spec = load_variant_file(Path::new(variant)).map_err(|e| e.to_string())?;
+        let spec =
+            variants::read_spec(&disk::DISK, Path::new(variant)).map_err(|e| e.to_string())?;
         if spec.sides.len() <= 2 {
             return match AnyRules::compile(&spec).map_err(|e| e.to_string())? {
                 AnyRules::Narrow(rules) => perft_in(rules, depth, fen, moves, divide),
@@ -848,7 +848,9 @@ fn check(files: &[PathBuf]) -> Result<(), String> {
     let mut failed = 0;
     for f in files {
         let name = f.display().to_string();
-        match load_variant_file(f).and_then(|spec| compile(&spec, &name).map(|_| spec)) {
+        match variants::read_spec(&disk::DISK, f)
+            .and_then(|spec| compile(&spec, &name).map(|_| spec))
+        {
             Ok(spec) => out!(
                 "{name}: ok ({} \"{}\", {} cells, {} sides)",
                 spec.id,
@@ -886,7 +888,7 @@ fn tb_generate(
     let path = match out {
         Some(p) => p,
         None => hexchess_tablebase::table_path(
-            &hexchess_tablebase::default_dir()
+            &hexchess_tablebase::default_dir(&disk::DISK)
                 .ok_or("no per-user data folder here (HOME is not set); give --out")?,
             &rules,
             &material,
@@ -902,8 +904,16 @@ fn tb_generate(
     let stop = std::sync::atomic::AtomicBool::new(false);
     // Each step's time since the start, so a long build shows where it went.
     let progress = &mut |l: &str| eprintln!("{:>7.1} s  {l}", started.elapsed().as_secs_f64());
-    let slots = Table::generate_into(&rules, &material, &path, progress, &stop, threads)
-        .map_err(|e| e.to_string())?;
+    let slots = Table::generate_into(
+        &disk::DISK,
+        &rules,
+        &material,
+        &path,
+        progress,
+        &stop,
+        threads,
+    )
+    .map_err(|e| e.to_string())?;
     out!(
         "{name}: {slots} positions in {:.1} s on {threads} thread(s), written to {}",
         started.elapsed().as_secs_f64(),
@@ -915,10 +925,10 @@ fn tb_generate(
 /// The table of `material`: read from the per-user data folder when a good file is
 /// there (a bad one is reported on stderr), else built.
 fn load_or_build(rules: &Arc<Rules>, material: &Material) -> Result<Table, String> {
-    if let Some(dir) = hexchess_tablebase::default_dir() {
+    if let Some(dir) = hexchess_tablebase::default_dir(&disk::DISK) {
         let path = hexchess_tablebase::table_path(&dir, rules, material);
         if path.exists() {
-            match Table::read(&path, rules) {
+            match Table::read(&disk::DISK, &path, rules) {
                 Ok(t) if t.material() == material => return Ok(t),
                 Ok(_) => eprintln!("{}: another material; building", path.display()),
                 Err(e) => eprintln!("{e}; building the table instead"),
@@ -1190,7 +1200,7 @@ fn describe(v: Value) -> String {
 }
 
 fn soak(config: SoakConfig) -> Result<(), String> {
-    let catalog = Catalog::load_default();
+    let catalog = variants::load_default(&disk::DISK);
     if let Some(unknown) = config.variants.iter().find(|v| catalog.get(v).is_none()) {
         return Err(format!(
             "unknown variant '{unknown}'; known: {}",
@@ -1207,7 +1217,7 @@ fn soak(config: SoakConfig) -> Result<(), String> {
 }
 
 fn list_variants() -> Result<(), String> {
-    let catalog = Catalog::load_default();
+    let catalog = variants::load_default(&disk::DISK);
     for e in catalog.entries() {
         let from = match &e.source {
             hexchess_core::catalog::VariantSource::Builtin => "built-in".to_string(),
@@ -1227,7 +1237,7 @@ fn list_variants() -> Result<(), String> {
 }
 
 fn tune(args: &TuneArgs) -> Result<(), String> {
-    let catalog = Catalog::load_default();
+    let catalog = variants::load_default(&disk::DISK);
     let start = match &args.start {
         Some(text) => {
             let start = ron::from_str::<EvalWeights>(text).map_err(|e| format!("--start: {e}"))?;
@@ -1341,7 +1351,7 @@ fn record_files(path: &Path, out: &mut Vec<PathBuf>) -> io::Result<()> {
         if p.is_dir() {
             record_files(&p, out)?;
         } else if p.extension().is_some_and(|e| e == "txt" || e == "pgn") {
-            match hexchess_core::files::check_regular(&p) {
+            match disk::DISK.check_regular(&p) {
                 Ok(()) => out.push(p),
                 Err(e) => eprintln!("{e} (passed over)"),
             }

@@ -83,7 +83,7 @@ struct Prepared {
 pub fn run(args: &ReviewArgs) -> Result<(), String> {
     let (games, in_file) = chosen_games(args)?;
     let total = games.len();
-    let catalog = Catalog::load_default();
+    let catalog = hexchess_files::variants::load_default(&crate::disk::DISK);
     let prepared: Vec<Result<Prepared, String>> =
         games.into_iter().map(|g| prepare(g, &catalog)).collect();
     if let Some(out) = &args.out {

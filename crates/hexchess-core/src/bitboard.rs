@@ -35,18 +35,26 @@ pub trait CellSet:
     + IntoIterator<Item = Cell>
     + FromIterator<Cell>
 {
+    /// The set of no cells.
     const EMPTY: Self;
     /// The most cells a set holds: tables indexed by cell are this long.
     const CAPACITY: usize;
     /// A piece code per cell, for a position's mailbox.
     type Mailbox: Copy + Eq + Debug + Send + Sync + AsRef<[u8]> + AsMut<[u8]>;
+    /// A mailbox of empty cells: every code `0`.
     const EMPTY_MAILBOX: Self::Mailbox;
 
+    /// The set of the one cell `c`.
     fn from_cell(c: Cell) -> Self;
+    /// True when no cell is set.
     fn is_empty(self) -> bool;
+    /// Whether `c` is in the set.
     fn contains(self, c: Cell) -> bool;
+    /// Adds `c` (nothing changes if it is already in).
     fn insert(&mut self, c: Cell);
+    /// Takes `c` out (nothing changes if it is not in).
     fn remove(&mut self, c: Cell);
+    /// How many cells are set.
     fn count(self) -> u32;
     /// True when more than one cell is set.
     fn has_several(self) -> bool;
@@ -64,6 +72,7 @@ pub trait CellSet:
     /// [`CellSet::first_up`] for a ray along which cell indices fall.
     fn first_down(ray: Self, occupied: Self) -> Self;
 
+    /// True when at least one cell is set.
     #[inline]
     fn any(self) -> bool {
         !self.is_empty()
@@ -93,38 +102,46 @@ pub trait CellSet:
 pub struct Bitboard(pub u128);
 
 impl Bitboard {
+    /// The set of no cells.
     pub const EMPTY: Bitboard = Bitboard(0);
 
+    /// The set of the one cell `c`.
     #[inline]
     pub const fn from_cell(c: Cell) -> Bitboard {
         Bitboard(1u128 << c.index())
     }
 
+    /// True when no cell is set.
     #[inline]
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
 
+    /// True when at least one cell is set.
     #[inline]
     pub const fn any(self) -> bool {
         self.0 != 0
     }
 
+    /// Whether `c` is in the set.
     #[inline]
     pub const fn contains(self, c: Cell) -> bool {
         self.0 >> c.index() & 1 != 0
     }
 
+    /// Adds `c` (nothing changes if it is already in).
     #[inline]
     pub fn insert(&mut self, c: Cell) {
         self.0 |= 1u128 << c.index();
     }
 
+    /// Takes `c` out (nothing changes if it is not in).
     #[inline]
     pub fn remove(&mut self, c: Cell) {
         self.0 &= !(1u128 << c.index());
     }
 
+    /// How many cells are set.
     #[inline]
     pub const fn count(self) -> u32 {
         self.0.count_ones()

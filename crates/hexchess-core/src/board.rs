@@ -38,9 +38,15 @@ impl Naming {
 /// Why a cell list cannot make a board.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BoardError {
+    /// The list is empty.
     NoCells,
+    /// More cells than a cell set holds ([`MAX_BOARD_CELLS`]); the count given.
     TooManyCells(usize),
+    /// A cell listed more than once.
     DuplicateCell(Hex),
+    /// More letters needed than [`FILE_LETTERS`] has: the number of files from the
+    /// first to the last (empty ones included), or on a ranks board the width of the
+    /// widest rank.
     TooManyLines(usize),
 }
 
@@ -97,6 +103,9 @@ impl Board {
         v
     }
 
+    /// A board of `cells`, drawn in `layout` and named by `naming`. The cells are
+    /// indexed in (q, r) order whatever the order of the list, so that every ray is
+    /// monotonic in index (see [`crate::bitboard`]).
     pub fn new(layout: Layout, naming: Naming, cells: &[Hex]) -> Result<Board, BoardError> {
         let hexes = sorted_cells(cells)?;
         let lookup: HashMap<Hex, Cell> = hexes
@@ -128,10 +137,12 @@ impl Board {
         })
     }
 
+    /// How the board is drawn, flat-top or pointy-top.
     pub fn layout(&self) -> Layout {
         self.layout
     }
 
+    /// How the cells are named and grouped in FEN.
     pub fn naming(&self) -> Naming {
         self.naming
     }
@@ -147,6 +158,7 @@ impl Board {
         self.hexes.len()
     }
 
+    /// True when the board has no cells; never for a board made by [`Board::new`].
     pub fn is_empty(&self) -> bool {
         self.hexes.is_empty()
     }
@@ -161,6 +173,7 @@ impl Board {
         self.cells().collect()
     }
 
+    /// The cube coordinates of a cell of this board.
     pub fn hex(&self, c: Cell) -> Hex {
         self.hexes[c.index()]
     }

@@ -1,5 +1,6 @@
-//! The variants a program can play: the built-ins plus every `*.ron` in the variants
-//! folders, with the errors of the files that did not load.
+//! The variants a program can play: the built-ins plus the variant files it was given,
+//! with the errors of the files that did not load. Finding and reading the files is
+//! the files crate's (`hexchess_files::variants`): the rules crate does no I/O.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
@@ -7,14 +8,14 @@ use std::sync::{Arc, OnceLock};
 use crate::bitboard::WideBitboard;
 use crate::rules::Rules;
 use crate::variant::builtin::BuiltinVariant;
-use crate::variant::{
-    BUILTIN_VARIANTS, Problem, VariantError, VariantSpec, parse_variant, read_variant_text,
-};
+use crate::variant::{BUILTIN_VARIANTS, Problem, VariantError, VariantSpec, parse_variant};
 
 /// Where a variant came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum VariantSource {
+    /// Compiled into the program (or a file with a built-in's very text).
     Builtin,
+    /// A variant file: its path, which the catalog forgets it by when the file goes.
     File(PathBuf),
 }
 
@@ -22,6 +23,7 @@ pub enum VariantSource {
 /// [`crate::game::Game`] type.
 #[derive(Clone, Debug)]
 pub struct CatalogEntry {
+    /// The variant as its file describes it (checked).
     pub spec: VariantSpec,
     /// The variant's rules on the wide cell sets: what every game of it is played by.
     /// A two-player variant's are compiled on first use (the engine's tools, which
@@ -32,14 +34,17 @@ pub struct CatalogEntry {
     /// the engine's search, perft and the endgame tables run on; `None` for a game of
     /// more sides.
     pub two_player: Option<Arc<Rules>>,
+    /// Where it came from.
     pub source: VariantSource,
 }
 
 impl CatalogEntry {
+    /// The variant's id (`glinski`): what files, FEN tags and the protocol name it by.
     pub fn id(&self) -> &str {
         &self.spec.id
     }
 
+    /// The variant's name as menus show it (`Gliński's chess`).
     pub fn name(&self) -> &str {
         &self.spec.name
     }
@@ -80,7 +85,10 @@ pub struct Catalog {
 /// wide ones.
 #[derive(Clone, Debug)]
 pub struct Compiled {
+    /// The rules on the wide cell sets: a game of more sides' (a two-player variant's
+    /// are compiled when first asked for).
     pub rules: Option<Arc<Rules<WideBitboard>>>,
+    /// A two-player variant's rules on the narrow cell sets.
     pub two_player: Option<Arc<Rules>>,
 }
 
@@ -184,12 +192,6 @@ fn rules_error(file: &str, e: crate::rules::RulesError) -> VariantError {
     }
 }
 
-/// The per-user data folder of hexchess (see [`crate::folders::data_dir`]); kept here
-/// for the callers that found it here first.
-pub fn user_data_dir() -> Option<PathBuf> {
-    crate::folders::data_dir()
-}
-
 impl Catalog {
     /// The built-in variants only.
     pub fn builtin() -> Catalog {
@@ -203,68 +205,19 @@ impl Catalog {
         c
     }
 
-    /// Built-ins plus the files in the usual folders (see [`Catalog::default_dirs`]).
-    pub fn load_default() -> Catalog {
-        let mut c = Catalog::builtin();
-        for dir in Catalog::default_dirs() {
-            c.load_dir(&dir);
-        }
-        c
-    }
-
-    /// `variants/` in the working directory and next to the executable, and the
-    /// per-user folder's (`~/.local/share/hexchess/variants` on Linux; see
-    /// [`crate::folders::data_dir`]).
-    pub fn default_dirs() -> Vec<PathBuf> {
-        let mut dirs = vec![PathBuf::from("variants")];
-        if let Ok(exe) = std::env::current_exe()
-            && let Some(parent) = exe.parent()
-        {
-            dirs.push(parent.join("variants"));
-        }
-        if let Some(data) = user_data_dir() {
-            dirs.push(data.join("variants"));
-        }
-        // The same folder reached twice (running from the project root) loads once.
-        let mut seen = Vec::new();
-        dirs.retain(|d| {
-            let key = d.canonicalize().unwrap_or_else(|_| d.clone());
-            if seen.contains(&key) {
-                false
-            } else {
-                seen.push(key);
-                true
-            }
-        });
-        dirs
-    }
-
-    /// Loads every `*.ron` of a folder, in name order. A missing folder is not an error.
-    pub fn load_dir(&mut self, dir: &Path) {
-        let Ok(files) = crate::files::list_dir(dir) else {
-            return;
-        };
-        let variant_files = files
-            .into_iter()
-            .filter(|p| p.extension().is_some_and(|x| x == "ron"));
-        for f in variant_files {
-            // Errors are kept in the catalog; the other variants stay playable.
-            let _ = self.load_file(&f);
-        }
-    }
-
-    /// Loads one file. A file whose id is already known replaces that variant, unless it
-    /// is the very text of a built-in (the project's own `variants/` folder).
-    pub fn load_file(&mut self, path: &Path) -> Result<&CatalogEntry, VariantError> {
+    /// Adds the variant of the file at `path`, read as `text` (the files crate reads
+    /// it: `hexchess_files::variants`). A file whose id is already known replaces that
+    /// variant, unless it is the very text of a built-in (the project's own `variants/`
+    /// folder). The file's earlier errors go; a new one is kept in the catalog.
+    pub fn add_file(&mut self, path: &Path, text: &str) -> Result<&CatalogEntry, VariantError> {
         let file = path.display().to_string();
         self.errors.retain(|e| e.file() != file);
-        // Read once: the same text is checked and compared with the built-ins.
-        let loaded = read_variant_text(path).and_then(|text| {
-            let spec = parse_variant(&text, &file)?;
+        // The same text is checked and compared with the built-ins.
+        let loaded = parse_variant(text, &file).and_then(|spec| {
             let compiled = compile(&spec, &file)?;
-            Ok((text, spec, compiled))
+            Ok((spec, compiled))
         });
-        let (text, spec, compiled) = match loaded {
+        let (spec, compiled) = match loaded {
             Ok(x) => x,
             Err(e) => {
                 self.errors.push(e.clone());
@@ -274,7 +227,7 @@ impl Catalog {
         // A copy saved with a byte order mark (Notepad) is still the built-in's text.
         let is_builtin_copy = BUILTIN_VARIANTS
             .iter()
-            .any(|b| b.id == spec.id && b.source == crate::files::strip_bom(&text));
+            .any(|b| b.id == spec.id && b.source == crate::text::strip_bom(text));
         let source = if is_builtin_copy {
             VariantSource::Builtin
         } else {
@@ -294,6 +247,13 @@ impl Catalog {
             }
         };
         Ok(&self.entries[index])
+    }
+
+    /// Keeps the error of a variant file that could not be read, in place of the
+    /// file's earlier errors (its variants, read before, stay).
+    pub fn refuse_file(&mut self, error: VariantError) {
+        self.errors.retain(|e| e.file() != error.file());
+        self.errors.push(error);
     }
 
     /// Forgets what a file that is gone gave: its variants (a built-in it replaced
@@ -328,10 +288,12 @@ impl Catalog {
         &self.entries
     }
 
+    /// The files that did not load, each with every problem it has.
     pub fn errors(&self) -> &[VariantError] {
         &self.errors
     }
 
+    /// The variant of this id.
     pub fn get(&self, id: &str) -> Option<&CatalogEntry> {
         self.entries.iter().find(|e| e.id() == id)
     }

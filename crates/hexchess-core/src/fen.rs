@@ -18,24 +18,48 @@ use crate::setup::problem::SetupError;
 /// What is wrong with a FEN.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum FenError {
+    /// No fields at all: the text is empty or only whitespace.
     Empty,
+    /// More fields than the variant's FEN has (5, or 6 with a castling field); the
+    /// count found.
     TooManyFields(usize),
+    /// The placement does not have one `/`-separated group per file (or rank).
     GroupCount {
+        /// Groups on this board.
         expected: usize,
+        /// Groups in the FEN.
         found: usize,
     },
+    /// A group describes more or fewer cells than its file (or rank) has.
     GroupLength {
+        /// Which group, as `file c` or `rank 3`.
         group: String,
+        /// Cells in that file or rank.
         expected: usize,
+        /// Cells the group describes (up to where it ran over, if it is too long).
         found: usize,
     },
+    /// A piece letter the variant does not have, as written.
     UnknownPiece(char),
+    /// A character that belongs nowhere in the placement: not a digit or a letter, a
+    /// count of `0`, or with more sides a side letter not in play or not followed by an
+    /// upper-case piece letter.
     BadCharacter(char),
+    /// The side to move is not `w`, `b` (or `c`, `d` with more sides); the field as
+    /// written.
     BadSide(String),
+    /// The en-passant field has a name that is no cell of the board; the field as
+    /// written.
     BadEnPassant(String),
+    /// The castling field has a letter other than `A`-`D`, `a`-`d`; the field as
+    /// written.
     BadCastling(String),
+    /// A clock that is not a number in range: the halfmove clock beyond `u16`, or a
+    /// fullmove number of `0`.
     BadNumber {
+        /// Which clock: `"halfmove clock"` or `"fullmove number"`.
         field: &'static str,
+        /// The text found there.
         value: String,
     },
     /// The pieces-in-hand field: unclosed, or a letter that is not a piece.

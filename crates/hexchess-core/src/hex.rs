@@ -49,14 +49,18 @@ impl Hex {
         Hex { q, r }
     }
 
+    /// The `q` component: a file of a files board is a line of constant `q`.
     pub const fn q(self) -> i8 {
         self.q
     }
 
+    /// The `r` component: a rank of a ranks board is a line of constant `r`.
     pub const fn r(self) -> i8 {
         self.r
     }
 
+    /// The `s` component, `-q - r` (not stored); a slanted rank is a line of constant
+    /// `s`.
     pub const fn s(self) -> i8 {
         -self.q - self.r
     }

@@ -29,6 +29,11 @@
 //!
 //! The rules of every built-in variant, hex FEN and the notation are written down in
 //! the project's `docs/rules.md`.
+//!
+//! The crate does no I/O: files and folders are `hexchess-files`'s, which reads variant
+//! and PGN files into the types here.
+
+#![warn(missing_docs)]
 
 pub mod bitboard;
 pub mod board;
@@ -37,8 +42,6 @@ pub mod cell;
 mod display;
 mod edit;
 pub mod fen;
-pub mod files;
-pub mod folders;
 pub mod game;
 pub mod hex;
 mod movegen;
@@ -54,6 +57,7 @@ pub mod record;
 pub mod rules;
 pub mod setup;
 pub mod short;
+pub mod text;
 pub mod variant;
 #[cfg(test)]
 pub(crate) mod work;

@@ -140,11 +140,16 @@ impl Move {
         }
     }
 
+    /// The cell the piece leaves: the royal piece's when castling, the piece's own cell
+    /// for a placement, removal or swap.
     #[inline]
     pub const fn from(self) -> Cell {
         Cell::from_index((self.0 & CELL_MASK) as u16)
     }
 
+    /// The cell the piece lands on: for en passant the empty cell passed over, not the
+    /// taken pawn's; for castling the royal piece's; for a placement, removal or swap the
+    /// same cell as [`Move::from`].
     #[inline]
     pub const fn to(self) -> Cell {
         Cell::from_index((self.0 >> TO_SHIFT & CELL_MASK) as u16)

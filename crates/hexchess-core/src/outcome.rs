@@ -25,8 +25,12 @@ pub enum Termination {
     InsufficientMaterial,
     /// Every other side's royal piece was captured (games of more sides).
     LastKingStanding,
+    /// A player resigned.
     Resignation,
+    /// A player's clock ran out.
     Time,
+    /// The players agreed to end the game (a draw, or with more sides points shared
+    /// among the sides still in).
     Agreement,
     /// Decided by a match referee (game too long, or both engines agree it is lost).
     Adjudication,
@@ -89,6 +93,7 @@ impl fmt::Display for Termination {
 /// A finished game of any number of sides: why it ended and each side's points.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct GameOutcome {
+    /// Why it ended.
     pub termination: Termination,
     /// `[side]`: its points; only the first `sides` count.
     points: [Points; MAX_SIDES],

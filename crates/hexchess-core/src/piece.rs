@@ -16,9 +16,14 @@ pub(crate) const PIECE_CODES: usize = MAX_SIDES * MAX_KINDS + 1;
 /// fourth players of a game for more (whose names a variant gives).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Side {
+    /// Moves first; the variant's vectors and cells are written for White.
     White = 0,
+    /// Moves second, with White's vectors negated and, unless the variant gives its
+    /// cells, White's setup mirrored (docs/rules.md §1.7).
     Black = 1,
+    /// The third seat of a game of more sides (`c` in FEN).
     Third = 2,
+    /// The fourth seat of a game of more sides (`d` in FEN).
     Fourth = 3,
 }
 
@@ -28,6 +33,7 @@ impl Side {
     /// Every seat, in turn order.
     pub const ALL: [Side; MAX_SIDES] = [Side::White, Side::Black, Side::Third, Side::Fourth];
 
+    /// The seat's place in turn order, 0 (White) to 3, for tables indexed by side.
     #[inline]
     pub const fn index(self) -> usize {
         self as usize
@@ -92,6 +98,8 @@ impl Kind {
         Kind(index as u8)
     }
 
+    /// Its place in the variant's piece list, below [`MAX_KINDS`], for tables indexed
+    /// by kind.
     #[inline]
     pub const fn index(self) -> usize {
         self.0 as usize
@@ -101,11 +109,14 @@ impl Kind {
 /// A piece on the board: a side and a kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Piece {
+    /// Whose piece it is.
     pub side: Side,
+    /// What it is, in the variant's piece list.
     pub kind: Kind,
 }
 
 impl Piece {
+    /// The piece of `kind` belonging to `side`.
     pub const fn new(side: Side, kind: Kind) -> Piece {
         Piece { side, kind }
     }
@@ -134,8 +145,11 @@ impl Piece {
 pub struct Points(u16);
 
 impl Points {
+    /// A loss.
     pub const ZERO: Points = Points(0);
+    /// A draw in a two-player game.
     pub const HALF: Points = Points(500);
+    /// A win: the whole point.
     pub const ONE: Points = Points(1000);
 
     /// From thousandths of a point; at most one point.
@@ -143,6 +157,7 @@ impl Points {
         if m <= 1000 { Some(Points(m)) } else { None }
     }
 
+    /// The score in thousandths of a point, 0 to 1000.
     pub const fn millis(self) -> u16 {
         self.0
     }

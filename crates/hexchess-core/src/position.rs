@@ -58,6 +58,7 @@ impl<B: CellSet> PieceSquareTable<B> {
         }
     }
 
+    /// Sets the numbers of `piece` on `cell` (a table is filled before it is attached).
     pub fn set(&mut self, piece: Piece, cell: Cell, value: [i32; TABLE_LANES]) {
         self.entries[piece.code() as usize * B::CAPACITY + cell.index()] = value;
     }
@@ -401,6 +402,7 @@ impl<B: CellSet> Position<B> {
             .map(|t| t.sum)
     }
 
+    /// The rules of the variant this position is played under.
     pub fn rules(&self) -> &Rules<B> {
         &self.rules
     }
@@ -435,6 +437,8 @@ impl<B: CellSet> Position<B> {
         self.royal[side.index()]
     }
 
+    /// The en-passant right the last move left, if any (the right only: whether a
+    /// capture is possible is [`Position::can_capture_en_passant`]).
     pub fn en_passant(&self) -> Option<EnPassant<B>> {
         self.ep
     }
@@ -861,6 +865,7 @@ impl<B: CellSet> Position<B> {
         self.turn = next;
     }
 
+    /// Takes back the [`Position::make_null_move`] made last.
     pub fn unmake_null_move(&mut self) {
         let u = self.undo.pop().expect("a null move to undo");
         self.restore(&u);

@@ -15,10 +15,8 @@
 //! game; a file of several is read with [`GameRecord::parse_all`].
 
 use std::fmt;
-use std::path::Path;
 
 use crate::catalog::Catalog;
-use crate::files::{self, FileError};
 use crate::game::Game;
 use crate::moves::Move;
 use crate::pgn::replay::{MoveAt, start_of};
@@ -191,6 +189,7 @@ impl GameRecord {
         GameRecord::new(all, moves)
     }
 
+    /// The value of tag `key`, if the record has it.
     pub fn tag(&self, key: &str) -> Option<&str> {
         self.tags
             .iter()
@@ -198,6 +197,7 @@ impl GameRecord {
             .map(|(_, v)| v.as_str())
     }
 
+    /// Sets a tag, in its place if it is already there, else last.
     pub fn set_tag(&mut self, key: &str, value: impl Into<String>) {
         match self.tags.iter_mut().find(|(k, _)| k == key) {
             Some(t) => t.1 = value.into(),
@@ -234,21 +234,7 @@ impl GameRecord {
     /// of the bytes read as [`crate::pgn::read_games_from_bytes`] reads them (UTF-8,
     /// and any other byte as its Latin-1 character).
     pub fn parse_all_bytes(bytes: &[u8]) -> Vec<Result<GameRecord, RecordError>> {
-        GameRecord::parse_all(&files::decode_latin1_fallback(bytes))
-    }
-
-    /// Every game of the file at `path` ([`GameRecord::parse_all_bytes`]); the file
-    /// itself refused when it is not a regular file or is larger than
-    /// [`crate::pgn::MAX_FILE_BYTES`].
-    pub fn read_file(path: &Path) -> Result<Vec<Result<GameRecord, RecordError>>, FileError> {
-        let bytes = files::read_bytes(path, crate::pgn::MAX_FILE_BYTES)?;
-        Ok(GameRecord::parse_all_bytes(&bytes))
-    }
-
-    /// Writes the record to `path`, all or nothing ([`files::write_atomic`]): a failed
-    /// write leaves the file that was there whole.
-    pub fn save(&self, path: &Path) -> std::io::Result<()> {
-        files::write_atomic(path, self.to_string().as_bytes())
+        GameRecord::parse_all(&crate::text::decode_latin1_fallback(bytes))
     }
 
     /// Replays the record into its game, of any number of sides: the variant from the

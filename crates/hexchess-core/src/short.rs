@@ -68,6 +68,7 @@ impl<T: Copy, const N: usize> ShortList<T, N> {
         self.len = (len - n) as u8;
     }
 
+    /// Drops every item.
     pub fn clear(&mut self) {
         self.len = 0;
     }

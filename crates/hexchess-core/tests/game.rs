@@ -3,6 +3,8 @@
 //! refuses what the rules refuse and reports what each step did, and a game set up from
 //! a start and moves is the one played to it.
 
+mod common;
+
 use std::sync::Arc;
 
 use hexchess_core::bitboard::WideBitboard;
@@ -16,12 +18,7 @@ use rand::{Rng, SeedableRng};
 
 /// The built-ins and the project's own mods (Shafran castles on both flanks).
 fn catalog() -> Catalog {
-    let mut c = Catalog::builtin();
-    c.load_dir(std::path::Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../variants"
-    )));
-    c
+    common::shipped_catalog()
 }
 
 /// Each two-player variant's rules on both cell sets.

@@ -8,6 +8,8 @@
 //! parser. Seeded: `cargo test` tries the same inputs every run; `HEXCHESS_GARBAGE=N`
 //! tries N per parser instead of the default.
 
+mod common;
+
 use std::path::Path;
 use std::sync::Arc;
 
@@ -31,9 +33,7 @@ fn count() -> usize {
 }
 
 fn catalog() -> Catalog {
-    let mut catalog = Catalog::builtin();
-    catalog.load_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../variants"));
-    catalog
+    common::shipped_catalog()
 }
 
 /// `good` with one to three small edits, using characters from `alphabet`.

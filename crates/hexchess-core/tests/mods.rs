@@ -19,14 +19,10 @@ mod common;
 use std::sync::Arc;
 
 use hexchess_core::catalog::compile_two_player as compile;
-use hexchess_core::variant::load_variant_file;
 use hexchess_core::{Position, Rules};
 
 fn load(file: &str) -> Arc<Rules> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../variants")
-        .join(file);
-    let spec = load_variant_file(&path).unwrap_or_else(|e| panic!("{e}"));
+    let spec = common::shipped_spec(file);
     compile(spec, file).unwrap_or_else(|e| panic!("{e}"))
 }
 

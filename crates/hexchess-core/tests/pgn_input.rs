@@ -13,15 +13,6 @@ use hexchess_core::{Catalog, Position};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-/// A folder of its own for a test's files.
-fn folder(name: &str) -> std::path::PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("hexchess-pgn-input-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 fn comment_after_first_move(game: &PgnGame) -> &str {
     let first = game.tree.main_line()[0];
     game.tree.get(first).unwrap().comment_after()
@@ -56,13 +47,7 @@ fn a_latin1_byte_reads_as_its_character_and_costs_nothing() {
         "{e}"
     );
 
-    // The same from a file, and a file of UTF-8 with one stray byte keeps both.
-    let dir = folder("latin1");
-    let path = dir.join("games.pgn");
-    std::fs::write(&path, LATIN1).unwrap();
-    let from_file = pgn::read_file(&path).unwrap();
-    assert_eq!(from_file.len(), 2);
-    assert_eq!(from_file[0].as_ref().unwrap().tag("Event"), Some("Café"));
+    // A file of UTF-8 with one stray byte keeps both.
     let mixed = "[Event \"Café\"]\n\n1. f6 {caf\u{e9} ".as_bytes().to_vec();
     let mixed = [mixed, b"and caf\xe9} *\n".to_vec()].concat();
     let games = pgn::read_games_from_bytes(&mixed);
@@ -86,15 +71,6 @@ fn a_record_with_a_latin1_byte_reads_and_replays() {
             .starts_with("game 2, line 8, column 7: move 'été' (ply 2)"),
         "{e}"
     );
-    let dir = folder("record");
-    let path = dir.join("game.txt");
-    std::fs::write(&path, LATIN1).unwrap();
-    let from_file = GameRecord::read_file(&path).unwrap();
-    assert_eq!(from_file.len(), 2);
-    assert!(matches!(
-        GameRecord::read_file(&dir),
-        Err(e) if e.to_string().contains("a folder")
-    ));
 }
 
 /// A CR alone ended lines on old Macintoshes: it ends a line here too, so that errors
@@ -314,37 +290,4 @@ fn turns_after_the_end_of_a_game_of_more_sides_are_refused() {
         let refused = after_end(&text);
         assert_eq!((refused.0, refused.2), (played + 1, ended), "{variant}");
     }
-}
-
-/// Games saved to a file read back the same, records too; the file is written whole
-/// or not at all (see `files::write_atomic`).
-#[test]
-fn games_saved_to_a_file_read_back_the_same() {
-    let catalog = Catalog::builtin();
-    let dir = folder("save");
-    let mut games: Vec<PgnGame> = pgn::read_games_from_bytes(LATIN1)
-        .into_iter()
-        .take(1)
-        .map(Result::unwrap)
-        .collect();
-    games[0].replay(&catalog).unwrap();
-    let path = dir.join("games.pgn");
-    std::fs::write(&path, "old").unwrap();
-    pgn::save_games(&path, &games).unwrap();
-    let back: Vec<PgnGame> = pgn::read_file(&path)
-        .unwrap()
-        .into_iter()
-        .map(Result::unwrap)
-        .collect();
-    assert_eq!(back, games);
-    let record = GameRecord::from(&games[0]);
-    let path = dir.join("game.txt");
-    record.save(&path).unwrap();
-    let back = GameRecord::read_file(&path).unwrap().remove(0).unwrap();
-    assert_eq!(back, record);
-    assert_eq!(
-        std::fs::read_dir(&dir).unwrap().count(),
-        2,
-        "no temporary left"
-    );
 }

@@ -9,7 +9,8 @@
 //! - perft is unchanged by swapping the colours and by reflecting the board left to
 //!   right (in variants whose rules are symmetric so; not with castling).
 
-use std::path::Path;
+mod common;
+
 use std::sync::Arc;
 
 use hexchess_core::catalog::Catalog;
@@ -23,8 +24,7 @@ use rand::{Rng, SeedableRng};
 
 /// Every variant that ships: the built-ins and the files in `variants/`.
 fn catalog() -> Catalog {
-    let mut catalog = Catalog::builtin();
-    catalog.load_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../variants"));
+    let catalog = common::shipped_catalog();
     assert!(catalog.errors().is_empty(), "{:?}", catalog.errors());
     catalog
 }

@@ -1,7 +1,8 @@
 //! The board editor's rules side: a `Setup` edited freely, then validated into a
 //! position or refused with every problem named; FEN reads through the same checks.
 
-use std::path::Path;
+mod common;
+
 use std::sync::Arc;
 
 use hexchess_core::bitboard::WideBitboard;
@@ -12,9 +13,7 @@ use hexchess_core::{
 };
 
 fn catalog() -> Catalog {
-    let mut catalog = Catalog::builtin();
-    catalog.load_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../variants"));
-    catalog
+    common::shipped_catalog()
 }
 
 fn rules(id: &str) -> Arc<Rules> {

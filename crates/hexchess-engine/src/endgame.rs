@@ -12,6 +12,7 @@
 //! among the moves that still win within the rule, as engines probing Syzygy's
 //! distance-to-zeroing tables do, so the clock never runs out on a won game.
 
+use hexchess_files::Files;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -195,16 +196,20 @@ pub fn rank(v: Value) -> (i32, i32) {
 
 /// Tables read from a folder, kept between searches: each ending's file is read once
 /// (or again when it changes), and a file that cannot be read is reported once.
-#[derive(Default)]
 pub struct TableShelf {
+    /// Where the files are: a disk, or a page's store.
+    files: Files,
     /// By file: the table read and the file's modification time, or why it failed.
     read: HashMap<PathBuf, (Option<std::time::SystemTime>, Option<Arc<Table>>)>,
 }
 
 impl TableShelf {
-    /// An empty shelf: no table read yet.
-    pub fn new() -> TableShelf {
-        TableShelf::default()
+    /// An empty shelf reading from `files`: no table read yet.
+    pub fn new(files: Files) -> TableShelf {
+        TableShelf {
+            files,
+            read: HashMap::new(),
+        }
     }
 
     /// The tables under `dir` for every ending `pos` can reach by captures,
@@ -238,14 +243,14 @@ impl TableShelf {
         let mut errors = Vec::new();
         for material in materials {
             let path = table_path(dir, rules, material);
-            let Some(modified) = hexchess_core::files::stamp(&path) else {
+            let Some(modified) = self.files.stamp(&path) else {
                 continue;
             };
             let fresh = matches!(self.read.get(&path), Some((m, Some(t)))
                 if *m == modified && Arc::ptr_eq(t.rules(), rules));
             let failed_before = matches!(self.read.get(&path), Some((m, None)) if *m == modified);
             if !fresh && !failed_before {
-                let table = match Table::read(&path, rules) {
+                let table = match Table::read(&self.files, &path, rules) {
                     Ok(t) if t.material() == material => Some(Arc::new(t)),
                     Ok(t) => {
                         errors.push(format!(

@@ -12,6 +12,7 @@ use hexchess_core::{Catalog, Position, Rules};
 use hexchess_engine::endgame::TableValue;
 use hexchess_engine::endgame::rank;
 use hexchess_engine::{Score, SearchLimits, SearchOptions, SearchResult, Searcher, Tablebases};
+use hexchess_files::Files;
 use hexchess_tablebase::{Material, RuleValue, Table, Value};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -144,8 +145,10 @@ fn the_protocol_reads_tables_from_its_folder_and_reports_a_damaged_one() {
     let folder = dir.join("glinski");
     std::fs::create_dir_all(&folder).unwrap();
     let krk = table(&rules, "KRvK");
-    krk.write(&folder.join("KRvK.htb")).unwrap();
-    table(&rules, "KvK").write(&folder.join("KvK.htb")).unwrap();
+    krk.write(&Files::disk(), &folder.join("KRvK.htb")).unwrap();
+    table(&rules, "KvK")
+        .write(&Files::disk(), &folder.join("KvK.htb"))
+        .unwrap();
     let (i, v) = krk
         .values()
         .find(|(i, v)| {

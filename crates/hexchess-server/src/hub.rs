@@ -286,7 +286,7 @@ impl Hub {
         };
         let hub = Arc::new(Hub {
             store,
-            catalog: Catalog::load_default(),
+            catalog: hexchess_files::variants::load_default(&hexchess_files::Files::disk()),
             context,
             metrics,
             rooms: Mutex::default(),

@@ -154,7 +154,8 @@ async fn serve(
     let url = match database {
         Some(url) => url,
         None => {
-            let folder = hexchess_core::folders::data_dir()
+            let folder = hexchess_files::Files::disk()
+                .data_dir()
                 .ok_or("no per-user data folder here: give --database")?;
             std::fs::create_dir_all(&folder).map_err(|e| format!("{}: {e}", folder.display()))?;
             sqlite_url(&folder)

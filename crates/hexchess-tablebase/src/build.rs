@@ -1684,6 +1684,7 @@ impl Table {
     /// 2.16). Where files go to a page store, the table is built whole and written.
     /// Gives the table's slots.
     pub fn generate_into(
+        files: &hexchess_files::Files,
         rules: &Arc<Rules>,
         material: &Material,
         path: &Path,
@@ -1691,13 +1692,13 @@ impl Table {
         stop: &AtomicBool,
         threads: usize,
     ) -> Result<usize, GenerateError> {
-        if hexchess_core::files::page_store().is_some() {
+        if files.store().is_some() {
             let table = Table::generate_on(rules, material, progress, stop, threads)?;
-            table.write(path)?;
+            table.write(files, path)?;
             return Ok(table.len());
         }
         // Before the build, which may take an hour: the write at its end would fail.
-        crate::file::check_writable(path)?;
+        crate::file::check_writable(files, path)?;
         let mut ctl = Control {
             progress,
             stop,

@@ -16,8 +16,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use hexchess_core::files::{self, FileError};
 use hexchess_core::{Bitboard, Piece, Rules, Side};
+use hexchess_files::{FileError, Files};
 
 use crate::material::Material;
 use crate::table::Table;
@@ -70,8 +70,8 @@ fn file_error(e: FileError) -> TableFileError {
 }
 
 /// The per-user folder tables live in (`<data>/hexchess/tables`), when there is one.
-pub fn default_dir() -> Option<PathBuf> {
-    hexchess_core::catalog::user_data_dir().map(|d| d.join("tables"))
+pub fn default_dir(files: &Files) -> Option<PathBuf> {
+    files.data_dir().map(|d| d.join("tables"))
 }
 
 /// Where the table of `material` in `rules`' variant lives under `dir`:
@@ -81,13 +81,22 @@ pub fn table_path(dir: &Path, rules: &Rules, material: &Material) -> PathBuf {
         .join(format!("{}.htb", material.name(rules)))
 }
 
+/// A folder of tables among a program's files: where [`build_missing`] looks and writes.
+#[derive(Clone, Copy, Debug)]
+pub struct TableFolder<'a> {
+    /// The program's files (a disk, or a page's store).
+    pub files: &'a Files,
+    /// The folder, as [`default_dir`] names it or a player chose.
+    pub dir: &'a Path,
+}
+
 /// Builds every table `material` needs (itself and the endings its captures reach)
-/// that `dir` does not hold yet, smallest first, each written as soon as it is done,
+/// that the folder does not hold yet, smallest first, each written as soon as it is done,
 /// so a stop keeps what was finished. `progress` hears each build's lines (after the
 /// table's name); `written` is told each file written. Each build makes its smaller
 /// tables again in memory: they are small. The builds run on `threads` threads.
 pub fn build_missing(
-    dir: &Path,
+    folder: TableFolder<'_>,
     rules: &Arc<Rules>,
     material: &Material,
     progress: &mut dyn FnMut(&str),
@@ -95,21 +104,22 @@ pub fn build_missing(
     threads: usize,
     written: &mut dyn FnMut(&Path),
 ) -> Result<(), String> {
+    let TableFolder { files, dir } = folder;
     let mut needed = material.endings_reached(rules);
     needed.reverse();
     for m in needed {
         let path = table_path(dir, rules, &m);
-        if Table::read(&path, rules).is_ok_and(|t| t.material() == &m) {
+        if Table::read(files, &path, rules).is_ok_and(|t| t.material() == &m) {
             continue;
         }
         let name = m.name(rules);
         let mut tell = |line: &str| progress(&format!("{name}: {}", line.trim()));
-        if files::page_store().is_none()
+        if files.store().is_none()
             && let Some(parent) = path.parent()
         {
             std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
         }
-        Table::generate_into(rules, &m, &path, &mut tell, stop, threads)
+        Table::generate_into(files, rules, &m, &path, &mut tell, stop, threads)
             .map_err(|e| e.to_string())?;
         written(&path);
     }
@@ -357,7 +367,7 @@ impl TableWriter {
         table: &Table,
         plies: u8,
     ) -> Result<TableWriter, TableFileError> {
-        check_writable(path)?;
+        check_writable(&Files::disk(), path)?;
         let tmp = temporary_beside(path);
         let file = std::fs::OpenOptions::new()
             .write(true)
@@ -410,8 +420,8 @@ impl Drop for TableWriter {
 
 /// Refuses a path a table cannot be written to: one that names something other than a
 /// regular file (a FIFO would block the write, a folder cannot be replaced).
-pub(crate) fn check_writable(path: &Path) -> Result<(), TableFileError> {
-    match files::check_regular(path) {
+pub(crate) fn check_writable(files: &Files, path: &Path) -> Result<(), TableFileError> {
+    match files.check_regular(path) {
         Err(e) if !e.is_not_found() => Err(file_error(e)),
         _ => Ok(()),
     }
@@ -449,14 +459,16 @@ impl Table {
 
     /// Writes the table to `path`, all or nothing, streaming it (no second copy of the
     /// codes in memory): into a new temporary file beside it, flushed to the disk, then
-    /// renamed over `path`, as [`hexchess_core::files::write_atomic`] does. A crash, a
-    /// full disk or a refused write leaves any older table whole, and a path that is
-    /// not a regular file (a FIFO would block the write) is refused. Where files go to a
-    /// page store ([`hexchess_core::files::PageStore`]), the bytes go there.
-    pub fn write(&self, path: &Path) -> Result<(), TableFileError> {
-        if files::page_store().is_some() {
+    /// renamed over `path`, as [`Files::write_atomic`] does. A crash, a full disk or a
+    /// refused write leaves any older table whole, and a path that is not a regular
+    /// file (a FIFO would block the write) is refused. Where `files` are a page store's
+    /// ([`hexchess_files::PageStore`]), the bytes go there.
+    pub fn write(&self, files: &Files, path: &Path) -> Result<(), TableFileError> {
+        if files.store().is_some() {
             // No disk: the store takes the whole file at once.
-            return files::write_atomic(path, &self.to_bytes()).map_err(|e| io_error(path, e));
+            return files
+                .write_atomic(path, &self.to_bytes())
+                .map_err(|e| io_error(path, e));
         }
         let plies = self.rule_codes().map_or(0, |r| r.plies);
         let mut file = TableWriter::create(path, self, plies)?;
@@ -470,8 +482,8 @@ impl Table {
     /// rules or damaged. Only a regular file is opened (a FIFO named like a table would
     /// block the reading until something writes into it), and only one no larger than
     /// the largest table file, [`MAX_FILE_BYTES`].
-    pub fn read(path: &Path, rules: &Arc<Rules>) -> Result<Table, TableFileError> {
-        let bytes = files::read_bytes(path, MAX_FILE_BYTES).map_err(file_error)?;
+    pub fn read(files: &Files, path: &Path, rules: &Arc<Rules>) -> Result<Table, TableFileError> {
+        let bytes = files.read_bytes(path, MAX_FILE_BYTES).map_err(file_error)?;
         Table::from_owned_bytes(bytes, path, rules)
     }
 

@@ -38,8 +38,8 @@ pub mod table;
 
 pub use build::{GenerateError, Restriction};
 pub use file::{
-    FORMAT_VERSION, MAX_FILE_BYTES, TableFileError, build_missing, default_dir, rules_fingerprint,
-    table_path,
+    FORMAT_VERSION, MAX_FILE_BYTES, TableFileError, TableFolder, build_missing, default_dir,
+    rules_fingerprint, table_path,
 };
 pub use material::{MAX_MEN, Material, MaterialError};
 pub use table::{Counts, MAX_RULE_PLIES, RuleValue, Ruled, Table, TableError, Value, rule_plies};

@@ -11,7 +11,11 @@ mod common;
 use hexchess_core::catalog::compile_two_player as compile;
 use hexchess_core::variant::parse_variant;
 use hexchess_core::{Catalog, Rules};
+use hexchess_files::Files;
 use hexchess_tablebase::{GenerateError, Material, Table, TableFileError, rules_fingerprint};
+
+/// The tests' files are on the disk.
+const DISK: Files = Files::disk();
 
 fn rules(id: &str) -> Arc<Rules> {
     Catalog::builtin()
@@ -36,8 +40,8 @@ fn a_written_table_reads_back_with_every_value() {
     let rules = rules("glinski");
     let table = krk(&rules);
     let path = temp("krk.htb");
-    table.write(&path).unwrap();
-    let read = Table::read(&path, &rules).unwrap();
+    table.write(&DISK, &path).unwrap();
+    let read = Table::read(&DISK, &path, &rules).unwrap();
     assert_eq!(read.material(), table.material());
     assert!(read.values().eq(table.values()));
     assert_eq!(read.counts(), table.counts());
@@ -120,7 +124,7 @@ fn damaged_files_are_refused_with_the_reason() {
     let e = Table::from_bytes(&newer, path, &rules).unwrap_err();
     assert!(e.to_string().contains("table format 9"), "{e}");
     // A missing file.
-    let e = Table::read(Path::new("/no/such/dir/krk.htb"), &rules).unwrap_err();
+    let e = Table::read(&DISK, Path::new("/no/such/dir/krk.htb"), &rules).unwrap_err();
     assert!(matches!(e, TableFileError::Io { .. }), "{e}");
 }
 
@@ -194,7 +198,7 @@ fn a_fifo_named_like_a_table_is_refused_not_waited_on() {
     let rules = rules("glinski");
     let (read_path, read_rules) = (path.clone(), Arc::clone(&rules));
     let read = within(std::time::Duration::from_secs(30), move || {
-        Table::read(&read_path, &read_rules).err()
+        Table::read(&DISK, &read_path, &read_rules).err()
     })
     .expect("the read returns at once");
     let e = read.expect("a FIFO is not a table");
@@ -209,7 +213,7 @@ fn a_fifo_named_like_a_table_is_refused_not_waited_on() {
     let kvk = Table::generate(&rules, &Material::parse("KvK", &rules).unwrap()).unwrap();
     let write_path = path.clone();
     let written = within(std::time::Duration::from_secs(30), move || {
-        kvk.write(&write_path).err()
+        kvk.write(&DISK, &write_path).err()
     })
     .expect("the write returns at once");
     assert!(
@@ -227,7 +231,7 @@ fn a_table_is_written_whole_over_the_old_one_without_a_temporary_left() {
     std::fs::write(&path, "an old, damaged table").unwrap();
     let rules = rules("glinski");
     let table = krk(&rules);
-    table.write(&path).unwrap();
+    table.write(&DISK, &path).unwrap();
     assert_eq!(std::fs::read(&path).unwrap(), table.to_bytes());
     let names: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
     assert_eq!(names.len(), 1, "only the table itself");
@@ -235,7 +239,7 @@ fn a_table_is_written_whole_over_the_old_one_without_a_temporary_left() {
     let folder = dir.join("KvK.htb");
     std::fs::create_dir_all(folder.join("inside")).unwrap();
     let kvk = Table::generate(&rules, &Material::parse("KvK", &rules).unwrap()).unwrap();
-    let e = kvk.write(&folder).unwrap_err();
+    let e = kvk.write(&DISK, &folder).unwrap_err();
     assert!(
         e.to_string().contains("a folder, not a regular file"),
         "{e}"
@@ -272,17 +276,19 @@ fn a_table_written_as_it_is_built_is_the_table_built_whole() {
             "{name} keeps the rule's codes"
         );
         let path = dir.join(format!("{name}.htb"));
-        let slots = Table::generate_into(&rules, &material, &path, &mut |_| {}, &stop, 2).unwrap();
+        let slots =
+            Table::generate_into(&DISK, &rules, &material, &path, &mut |_| {}, &stop, 2).unwrap();
         assert_eq!(slots, whole.len());
         assert!(std::fs::read(&path).unwrap() == whole.to_bytes(), "{name}");
-        let read = Table::read(&path, &rules).unwrap();
+        let read = Table::read(&DISK, &path, &rules).unwrap();
         assert!(read.values().eq(whole.values()), "{name}");
     }
     let rules = rules("glinski");
     let folder = dir.join("KRvK.htb");
     std::fs::create_dir_all(&folder).unwrap();
     let material = Material::parse("KRvK", &rules).unwrap();
-    let e = Table::generate_into(&rules, &material, &folder, &mut |_| {}, &stop, 1).unwrap_err();
+    let e =
+        Table::generate_into(&DISK, &rules, &material, &folder, &mut |_| {}, &stop, 1).unwrap_err();
     assert!(matches!(e, GenerateError::File(_)), "{e}");
     assert!(
         e.to_string().contains("a folder, not a regular file"),

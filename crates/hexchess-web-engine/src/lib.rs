@@ -20,7 +20,8 @@ use std::sync::{Arc, Mutex};
 
 use hexchess_core::catalog::Catalog;
 use hexchess_engine::protocol::{Engine, Flow, SharedOut};
-use hexchess_tablebase::{Material, build_missing};
+use hexchess_files::Files;
+use hexchess_tablebase::{Material, TableFolder, build_missing};
 
 /// The hash table a browser's engine starts with, in MB: a tab shares the machine's
 /// memory with everything else the browser runs (the native default is larger).
@@ -59,10 +60,11 @@ impl<F: FnMut(&str)> Write for LineOut<F> {
 }
 
 /// The protocol engine a worker runs: the built-in variants, a small hash, one
-/// thread, every line written to `send`.
-pub fn web_engine(send: impl FnMut(&str) + Send + 'static) -> Engine {
+/// thread, its files in `files` (the worker's memory: what the page hands it), every
+/// line written to `send`.
+pub fn web_engine(files: Files, send: impl FnMut(&str) + Send + 'static) -> Engine {
     let out: SharedOut = Arc::new(Mutex::new(LineOut::new(send)));
-    let mut engine = Engine::new(Catalog::builtin(), out);
+    let mut engine = Engine::new(Catalog::builtin(), files, out);
     engine.handle(&format!("setoption name Hash value {WEB_HASH_MB}"));
     engine.handle("setoption name Threads value 1");
     engine
@@ -98,7 +100,11 @@ pub fn build_tables(
             let mut progress = |line: &str| tell(&format!("info string tables {line}"));
             let never = AtomicBool::new(false);
             // A worker has one thread: itself.
-            build_missing(dir, &rules, &material, &mut progress, &never, 1, written)
+            let folder = TableFolder {
+                files: engine.files(),
+                dir,
+            };
+            build_missing(folder, &rules, &material, &mut progress, &never, 1, written)
         });
     match built {
         Ok(()) => tell("info string tables done"),
@@ -117,8 +123,8 @@ mod worker {
 
     use std::path::Path;
 
-    use hexchess_core::files::MemoryStore;
     use hexchess_engine::protocol::Engine;
+    use hexchess_files::{Files, MemoryStore};
 
     /// Posts one line to the page that owns this worker.
     fn post(line: &str) {
@@ -136,15 +142,15 @@ mod worker {
     impl WebEngine {
         #[wasm_bindgen(constructor)]
         pub fn new() -> WebEngine {
-            // The worker's files are its memory: what the page hands it.
-            hexchess_core::files::use_page_store(Box::<MemoryStore>::default());
             // A panic ends the worker's wasm (it aborts): say why first, as a
             // protocol line the page reads.
             std::panic::set_hook(Box::new(|info| {
                 post(&format!("info string error: the engine failed: {info}"));
             }));
+            // The worker's files are its memory: what the page hands it.
+            let files = Files::pages(MemoryStore::default());
             WebEngine {
-                engine: super::web_engine(post),
+                engine: super::web_engine(files, post),
             }
         }
 
@@ -156,7 +162,7 @@ mod worker {
         /// Keeps a file the page hands over (a variant file, an endgame table) in the
         /// worker's memory, where the engine's file reads find it.
         pub fn put_file(&mut self, path: &str, bytes: &[u8]) {
-            if let Err(e) = hexchess_core::files::write_atomic(Path::new(path), bytes) {
+            if let Err(e) = self.engine.files().write_atomic(Path::new(path), bytes) {
                 post(&format!("info string error: {path}: {e}"));
             }
         }
@@ -164,10 +170,11 @@ mod worker {
         /// Builds the tables of `ending` of `variant` (see [`super::build_tables`]),
         /// posting each file made back to the page as `{file, bytes}`.
         pub fn build_tables(&mut self, variant: &str, ending: &str) {
-            let Some(dir) = hexchess_tablebase::default_dir() else {
+            let Some(dir) = hexchess_tablebase::default_dir(self.engine.files()) else {
                 return post("info string error: tables: no folder for tables");
             };
-            let mut written = |path: &Path| post_file(path);
+            let files = self.engine.files().clone();
+            let mut written = |path: &Path| post_file(&files, path);
             super::build_tables(
                 &self.engine,
                 variant,
@@ -180,9 +187,10 @@ mod worker {
     }
 
     /// Posts a file of the worker's store to the page: `{file: path, bytes}`.
-    fn post_file(path: &Path) {
-        let Some(bytes) =
-            hexchess_core::files::page_store().and_then(|store| store.get(&path.to_string_lossy()))
+    fn post_file(files: &Files, path: &Path) {
+        let Some(bytes) = files
+            .store()
+            .and_then(|store| store.get(&path.to_string_lossy()))
         else {
             return;
         };
@@ -221,9 +229,12 @@ mod tests {
     fn the_web_engine_answers_a_search_and_a_count_line_by_line() {
         let (tx, rx) = mpsc::channel::<String>();
         let tx = Mutex::new(tx);
-        let mut engine = web_engine(move |l| {
-            let _ = tx.lock().unwrap().send(l.to_string());
-        });
+        let mut engine = web_engine(
+            Files::pages(hexchess_files::MemoryStore::default()),
+            move |l| {
+                let _ = tx.lock().unwrap().send(l.to_string());
+            },
+        );
         engine.handle("position startpos moves f5f6");
         engine.handle("go depth 3");
         engine.wait();
@@ -249,7 +260,7 @@ mod tests {
     fn tables_are_built_once_into_the_folder_and_each_file_is_told() {
         let dir = std::env::temp_dir().join(format!("hexchess-web-tables-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        let engine = web_engine(|_| {});
+        let engine = web_engine(Files::disk(), |_| {});
         let (mut lines, mut files) = (Vec::new(), Vec::new());
         build_tables(
             &engine,

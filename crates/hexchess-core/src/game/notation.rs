@@ -229,6 +229,8 @@ impl<B: CellSet> Game<B> {
 /// Hex FEN of a game of more sides: the position's FEN, then `owe:` with each side
 /// owing a removal and the least worth owed (`owe:c3`), when any does.
 impl<B: CellSet> Game<B> {
+    /// The game as hex FEN: the position's, with the removals owed appended
+    /// (`owe:c3`) when a side owes one, so that [`Game::from_fen`] reads it back.
     pub fn to_fen(&self) -> String {
         let mut fen = self.pos.to_fen();
         let owing: Vec<String> = self

@@ -17,6 +17,7 @@ use crate::piece::{Kind, Piece, Side};
 pub struct StepReport {
     /// The side that played it.
     pub side: Side,
+    /// The step as played.
     pub step: Step,
     /// The piece that moved, was placed (a setup phase), removed or swapped (a fair
     /// exchange); `None` for [`Step::Stop`].

@@ -20,8 +20,11 @@ pub enum StartError {
     /// A move (a whole turn in a game of more sides) the game refused: its number
     /// from 1, its text, and why; the moves before it were good.
     Turn {
+        /// Its place in the list of moves given, from 1 (not the FEN's move number).
         number: usize,
+        /// The move as given.
         text: String,
+        /// Why the game refused it.
         error: TurnError,
     },
 }

@@ -51,9 +51,13 @@ pub struct FairExchange {
 pub struct MultiRules {
     /// Whether a side threatened by several opponents moves several pieces.
     pub defence: bool,
+    /// What counts as an opponent threatening a side, for `defence`.
     pub threat: Threat,
+    /// Peterson's fair-exchange rule, if the variant plays it.
     pub fair_exchange: Option<FairExchange>,
+    /// What a side out of the game leaves on the board.
     pub eliminated: Eliminated,
+    /// How the game is won.
     pub goal: Goal,
 }
 

@@ -138,7 +138,7 @@ fn is_stray_control(c: char) -> bool {
 
 /// Every token of `text`, in order.
 pub(crate) fn tokens(text: &str) -> Vec<Token> {
-    let text = crate::files::strip_bom(text);
+    let text = crate::text::strip_bom(text);
     let mut out = Vec::new();
     // A `{` comment going on past its line: where it opened and its text so far.
     let mut open: Option<(Place, String)> = None;

@@ -7,10 +7,11 @@
 //! - [`PgnGame::replay`]: every move checked against the rules of the game's variant
 //!   and rewritten in canonical SAN (two sides: each node a move; more sides: each node
 //!   a whole turn);
-//! - reading from bytes or a file ([`read_games_from_bytes`], [`read_file`]): bytes
-//!   that are not UTF-8 read as Latin-1, PGN's own character set;
-//! - writing ([`PgnGame`]'s `Display`, [`write_games`]): the standard's export format;
-//!   [`save_games`] to a file, all or nothing.
+//! - reading from bytes ([`read_games_from_bytes`]): bytes that are not UTF-8 read as
+//!   Latin-1, PGN's own character set;
+//! - writing ([`PgnGame`]'s `Display`, [`write_games`]): the standard's export format.
+//!
+//! Files are the files crate's (`hexchess_files::games`): the rules crate does no I/O.
 //!
 //! Reading and writing know nothing of the rules: a tree is text until a replay has
 //! checked it, and the same reader and writer serve games of two sides and of more.
@@ -25,13 +26,11 @@ pub(crate) mod result;
 mod tree;
 mod write;
 
-pub use read::{
-    MAX_FILE_BYTES, ReadError, ReadProblem, read_file, read_games, read_games_from_bytes,
-};
+pub use read::{MAX_FILE_BYTES, ReadError, ReadProblem, read_games, read_games_from_bytes};
 pub use replay::ReplayError;
 pub use result::{TERMINATION_VALUES, is_result, termination_tag};
 pub use tree::{GameTree, MoveNumber, Node, NodeId, Place};
-pub use write::{SEVEN_TAG_ROSTER, save_games, write_games};
+pub use write::{SEVEN_TAG_ROSTER, write_games};
 
 use crate::outcome::GameOutcome;
 
@@ -41,6 +40,7 @@ pub struct PgnGame {
     /// Tags in the order given (written in the export order: see
     /// [`PgnGame::export_tags`]).
     pub tags: Vec<(String, String)>,
+    /// The moves with their variations, comments and annotations.
     pub tree: GameTree,
     /// The game's number in the file it was read from, from 1; 0 for a game made here.
     pub number: usize,
@@ -54,6 +54,7 @@ impl PgnGame {
         PgnGame::default()
     }
 
+    /// The value of tag `key`, if the game has it.
     pub fn tag(&self, key: &str) -> Option<&str> {
         self.tags
             .iter()
@@ -69,6 +70,7 @@ impl PgnGame {
         }
     }
 
+    /// Removes tag `key` (one that is not there is no error).
     pub fn remove_tag(&mut self, key: &str) {
         self.tags.retain(|(k, _)| k != key);
     }

@@ -8,14 +8,12 @@
 //! over to that boundary.
 
 use std::fmt;
-use std::path::Path;
 
 use super::PgnGame;
 use super::lex::{Tok, Token, tokens};
 use super::problem::MAX_NESTING;
 pub use super::problem::ReadProblem;
 use super::tree::{GameTree, NodeId, Place};
-use crate::files::{self, FileError};
 
 /// The largest PGN file read: some hundred thousand games, far more than anyone keeps
 /// of hexagonal chess, and small enough that reading it cannot exhaust the memory.
@@ -25,9 +23,13 @@ pub const MAX_FILE_BYTES: u64 = 64 << 20;
 /// is, and what it is.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReadError {
+    /// The game's number in the file, from 1.
     pub game: usize,
+    /// The problem's line, from 1.
     pub line: usize,
+    /// Its column in characters, from 1.
     pub column: usize,
+    /// What is wrong there.
     pub problem: ReadProblem,
 }
 
@@ -302,14 +304,7 @@ pub fn read_games(text: &str) -> Vec<Result<PgnGame, ReadError>> {
 /// mix (a UTF-8 file with a name typed in Latin-1). One such byte in a comment or a
 /// tag then costs nothing (`caf\xe9` reads `café`), instead of the whole file.
 pub fn read_games_from_bytes(bytes: &[u8]) -> Vec<Result<PgnGame, ReadError>> {
-    read_games(&files::decode_latin1_fallback(bytes))
-}
-
-/// Every game of the PGN file at `path` ([`read_games_from_bytes`]); the file itself
-/// refused when it is not a regular file or is larger than [`MAX_FILE_BYTES`].
-pub fn read_file(path: &Path) -> Result<Vec<Result<PgnGame, ReadError>>, FileError> {
-    let bytes = files::read_bytes(path, MAX_FILE_BYTES)?;
-    Ok(read_games_from_bytes(&bytes))
+    read_games(&crate::text::decode_latin1_fallback(bytes))
 }
 
 #[cfg(test)]

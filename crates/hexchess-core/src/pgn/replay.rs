@@ -29,33 +29,51 @@ pub enum ReplayError {
     /// The `Variant` tag names no variant of the catalog (`line`: where the game
     /// begins).
     UnknownVariant {
+        /// The game's number in the file, from 1 (0: made in memory).
         game: usize,
+        /// The line it stands on, from 1.
         line: usize,
+        /// The variant the tag names.
         variant: String,
     },
     /// The `FEN` tag is not a position of the variant.
     BadFen {
+        /// The game's number in the file, from 1 (0: made in memory).
         game: usize,
+        /// The line it stands on, from 1.
         line: usize,
+        /// Why it is refused, as the rules say.
         reason: String,
     },
     /// A move (a turn, in a game of more sides) that is not legal where it stands;
     /// `ply` counts the moves (turns) of its line from the start, itself included.
     BadMove {
+        /// The game's number in the file, from 1 (0: made in memory).
         game: usize,
+        /// The line it stands on, from 1.
         line: usize,
+        /// Its column in characters, from 1.
         column: usize,
+        /// The moves (turns) of its line from the start, itself included.
         ply: usize,
+        /// The move as written.
         text: String,
+        /// Why it is refused, as the rules say.
         reason: String,
     },
     /// A move after the rules had ended the game, and how they had ended it.
     AfterEnd {
+        /// The game's number in the file, from 1 (0: made in memory).
         game: usize,
+        /// The line it stands on, from 1.
         line: usize,
+        /// Its column in characters, from 1.
         column: usize,
+        /// The moves (turns) of its line from the start, itself included.
         ply: usize,
+        /// The move as written.
         text: String,
+        /// How the rules had ended the game.
         ended: GameOutcome,
     },
 }

@@ -22,11 +22,14 @@ impl NodeId {
 /// Where something was read: line and column (in characters), both counted from 1.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Place {
+    /// The line, from 1.
     pub line: usize,
+    /// The column in characters, from 1.
     pub column: usize,
 }
 
 impl Place {
+    /// The place at `line` and `column`.
     pub const fn new(line: usize, column: usize) -> Place {
         Place { line, column }
     }
@@ -38,7 +41,9 @@ impl Place {
 /// of a game of more sides passed over), which the moves' order alone does not tell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct MoveNumber {
+    /// The fullmove number (from 1).
     pub number: u32,
+    /// The side that plays the move.
     pub side: Side,
 }
 
@@ -94,6 +99,7 @@ impl Node {
         &self.comment_after
     }
 
+    /// The move before this one (none for the first move of the game).
     pub fn parent(&self) -> Option<NodeId> {
         self.parent
     }
@@ -160,10 +166,12 @@ impl GameTree {
     }
 
     /// The continuations of `id` (none for a deleted node).
+    /// The moves that follow `id`: the main line's first, then its variations.
     pub fn children(&self, id: NodeId) -> &[NodeId] {
         self.get(id).map_or(&[], |n| &n.children)
     }
 
+    /// The move before `id` (the root for a first move; none for the root).
     pub fn parent(&self, id: NodeId) -> Option<NodeId> {
         self.get(id).and_then(|n| n.parent)
     }
@@ -323,6 +331,7 @@ impl GameTree {
         }
     }
 
+    /// Replaces the annotation glyphs (`$1` is `!`, ...) of move `id`.
     pub fn set_nags(&mut self, id: NodeId, nags: &[u8]) {
         if let Some(n) = self.node_mut(id) {
             n.nags = nags.to_vec();

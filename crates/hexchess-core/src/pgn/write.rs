@@ -230,13 +230,6 @@ pub fn write_games(games: &[PgnGame]) -> String {
         .join("\n")
 }
 
-/// Writes `games` to the file at `path` ([`write_games`], in UTF-8), all or nothing
-/// ([`crate::files::write_atomic`]): a crash or a full disk in the middle leaves the
-/// file that was there whole.
-pub fn save_games(path: &std::path::Path, games: &[PgnGame]) -> std::io::Result<()> {
-    crate::files::write_atomic(path, write_games(games).as_bytes())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

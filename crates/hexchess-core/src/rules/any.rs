@@ -12,7 +12,9 @@ use crate::variant::Variant;
 /// compiled for one width.
 #[derive(Clone, Debug)]
 pub enum AnyRules {
+    /// A board of up to 128 cells, on [`Bitboard`]s.
     Narrow(Arc<Rules<Bitboard>>),
+    /// A bigger board, on [`WideBitboard`]s.
     Wide(Arc<Rules<WideBitboard>>),
 }
 

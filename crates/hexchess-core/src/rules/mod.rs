@@ -22,9 +22,14 @@ pub const MAX_DIRECTIONS: usize = 64;
 /// What the game and the engine know about one piece type.
 #[derive(Clone, Debug)]
 pub struct KindInfo {
+    /// The upper-case letter of FEN and notation (Black's pieces print it in lower
+    /// case).
     pub letter: char,
+    /// The name the variant gives it, such as `Knight`.
     pub name: String,
+    /// Whether it is the royal piece, which may never be left attacked.
     pub royal: bool,
+    /// Whether it is the variant's pawn, moving by the pawn rules instead of atoms.
     pub pawn: bool,
     /// Material value in centipawns from the variant file, if it gave one.
     pub value: Option<i32>,
@@ -116,9 +121,11 @@ pub(crate) struct PawnTables<B: CellSet> {
 pub struct CastlingCells {
     /// The royal piece's cell, and where it goes.
     pub king: Cell,
+    /// Where the royal piece lands.
     pub king_to: Cell,
     /// The rook's cell (the long algebraic target of the castling), and where it goes.
     pub rook: Cell,
+    /// Where the rook lands.
     pub rook_to: Cell,
 }
 
@@ -313,7 +320,9 @@ impl Zobrist {
 /// Why a variant cannot be compiled into rules.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RulesError {
+    /// The variant's id.
     pub variant: String,
+    /// Every problem found, one sentence each.
     pub problems: Vec<String>,
 }
 
@@ -395,22 +404,27 @@ impl<B: CellSet> Rules<B> {
         self.multi.as_ref()
     }
 
+    /// The variant's short identifier, such as `glinski`.
     pub fn id(&self) -> &str {
         &self.id
     }
 
+    /// The variant's display name, such as `Gliński`.
     pub fn name(&self) -> &str {
         &self.name
     }
 
+    /// The board: its cells, their names and FEN groups.
     pub fn board(&self) -> &Board {
         &self.board
     }
 
+    /// How the board is drawn (the board's).
     pub fn layout(&self) -> Layout {
         self.board.layout()
     }
 
+    /// How the cells are named (the board's).
     pub fn naming(&self) -> Naming {
         self.board.naming()
     }
@@ -420,6 +434,8 @@ impl<B: CellSet> Rules<B> {
         (0..self.kinds.len()).map(Kind::new)
     }
 
+    /// What the variant says of a kind: its letter, name, whether royal or pawn, its
+    /// value.
     pub fn kind_info(&self, k: Kind) -> &KindInfo {
         &self.kinds[k.index()]
     }
@@ -456,6 +472,7 @@ impl<B: CellSet> Rules<B> {
         self.kind_by_letter(letter).map(|k| Piece::new(side, k))
     }
 
+    /// Whether pieces of this kind are royal: never left attacked.
     pub fn is_royal(&self, k: Kind) -> bool {
         self.royal_kinds >> k.index() & 1 != 0
     }
@@ -632,6 +649,8 @@ impl<B: CellSet> Rules<B> {
         self.start_counts[side.index()][k.index()]
     }
 
+    /// How a stalemate is scored: the points of the side that gives it and of the side
+    /// stalemated.
     pub fn stalemate(&self) -> StalemateScore {
         self.stalemate
     }
@@ -641,6 +660,8 @@ impl<B: CellSet> Rules<B> {
         self.stalemate.stalemating
     }
 
+    /// The draws that end a game by themselves: repetition, the move rule, bare royal
+    /// pieces.
     pub fn draw_rules(&self) -> DrawRules {
         self.draws
     }

@@ -50,15 +50,29 @@ pub(crate) use problem::{castling_possible, structural_problems};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EditError {
     /// A cell of another, larger board (cells are indices into their board).
-    CellNotOnBoard { index: usize },
+    CellNotOnBoard {
+        /// The cell's index.
+        index: usize,
+    },
     /// A piece kind of another variant, with more kinds than this one.
-    KindNotInVariant { index: usize },
+    KindNotInVariant {
+        /// The kind's index in its own variant's piece list.
+        index: usize,
+    },
     /// A side that does not play in this variant (the third and fourth seats of a
     /// two-player game).
-    SideNotInVariant { side: Side },
+    SideNotInVariant {
+        /// The seat that does not play.
+        side: Side,
+    },
     /// A castling right of a castling the variant does not have (`index` counts the
     /// side's castlings from 0, as FEN's `A`–`D`).
-    NoSuchCastling { side: Side, index: usize },
+    NoSuchCastling {
+        /// Whose castling.
+        side: Side,
+        /// Which of the side's castlings, from 0.
+        index: usize,
+    },
     /// A piece moved from an empty cell.
     NothingToMove,
     /// A fullmove number of 0: the count starts at 1.
@@ -194,6 +208,7 @@ impl<B: CellSet> Setup<B> {
         )
     }
 
+    /// The rules of the variant being set up.
     pub fn rules(&self) -> &Rules<B> {
         &self.rules
     }
@@ -257,6 +272,7 @@ impl<B: CellSet> Setup<B> {
         self.turn
     }
 
+    /// Sets the side to move; a side that does not play in the variant is refused.
     pub fn set_turn(&mut self, side: Side) -> Result<(), EditError> {
         self.check_side(side)?;
         self.turn = side;
@@ -348,6 +364,7 @@ impl<B: CellSet> Setup<B> {
         self.halfmove
     }
 
+    /// Sets the plies since the last capture or pawn move.
     pub fn set_halfmove_clock(&mut self, plies: u16) {
         self.halfmove = plies;
     }
@@ -357,6 +374,7 @@ impl<B: CellSet> Setup<B> {
         self.fullmove
     }
 
+    /// Sets the move number; 0 is refused, as the count starts at 1.
     pub fn set_fullmove_number(&mut self, number: u32) -> Result<(), EditError> {
         if number == 0 {
             return Err(EditError::ZeroMoveNumber);

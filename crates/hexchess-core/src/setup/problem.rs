@@ -30,54 +30,102 @@ pub enum EnPassantFault {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SetupProblem {
     /// A piece of, or the turn of, a side that does not play in this variant.
-    NoSuchSide { side: Side },
+    NoSuchSide {
+        /// The seat that does not play.
+        side: Side,
+    },
     /// Pieces in `side`'s hand in a variant without a setup phase: nothing could ever
     /// place them.
-    HandNotAllowed { side: Side },
+    HandNotAllowed {
+        /// The side holding them.
+        side: Side,
+    },
     /// More pieces of one kind in hand than a position can count (the hash keys stop
     /// at `max`; no variant's hand comes near).
     TooManyInHand {
+        /// The side holding them.
         side: Side,
+        /// Their kind.
         kind: Kind,
+        /// How many it holds.
         count: u8,
+        /// The most a hand may hold of one kind.
         max: u8,
     },
     /// More pieces of one kind on the board than a position can count (`max`, a limit
     /// of the position's counters, reachable only on boards of more than 255 cells).
     TooManyPieces {
+        /// Whose pieces.
         side: Side,
+        /// Their kind.
         kind: Kind,
+        /// How many stand on the board.
         count: usize,
+        /// The most a position counts of one kind.
         max: usize,
     },
     /// `side` has no royal piece on the board or in hand: there would be nothing to
     /// checkmate. (In a game of more sides a side without one is out, and allowed.)
-    MissingRoyal { side: Side },
+    MissingRoyal {
+        /// The side without one.
+        side: Side,
+    },
     /// `side` has more than one royal piece, on the board and in hand together: the
     /// rules protect exactly one.
-    TooManyRoyals { side: Side, count: u32 },
+    TooManyRoyals {
+        /// The side with several.
+        side: Side,
+        /// How many, board and hand together.
+        count: u32,
+    },
     /// In a game of more sides, the side to move is out (its royal piece is gone).
-    SideToMoveIsOut { side: Side },
+    SideToMoveIsOut {
+        /// The side to move.
+        side: Side,
+    },
     /// In the setup phase the side to move must place, but its hand is empty.
-    NothingToPlace { side: Side },
+    NothingToPlace {
+        /// The side to move.
+        side: Side,
+    },
     /// A pawn stands where it must promote: it would have promoted on arriving.
-    PawnOnPromotionCell { side: Side, cell: Cell },
+    PawnOnPromotionCell {
+        /// Whose pawn.
+        side: Side,
+        /// Where it stands.
+        cell: Cell,
+    },
     /// A castling right (`castling`, the side's castling from 0, FEN's `A`–`D`) that the
     /// variant does not have, or whose royal piece or rook is not on its starting cell
     /// (either would have lost the right by moving).
-    BadCastling { side: Side, castling: usize },
+    BadCastling {
+        /// Whose right.
+        side: Side,
+        /// Which of the side's castlings, from 0.
+        castling: usize,
+    },
     /// The en-passant cells (as FEN lists them, from the pawn's start) cannot have been
     /// passed over by the last move.
     BadEnPassant {
+        /// The cells of the right, as FEN lists them.
         cells: Vec<Cell>,
+        /// What rules them out.
         fault: EnPassantFault,
     },
     /// In a setup phase that is not hidden, `side`'s royal piece is attacked, but
     /// placements give no check.
-    CheckDuringSetup { side: Side },
+    CheckDuringSetup {
+        /// The side whose royal piece is attacked.
+        side: Side,
+    },
     /// `side`, which just moved, is in check while `turn` is to move: it would have
     /// moved into check. (The side to move may be in check.)
-    OpponentInCheck { side: Side, turn: Side },
+    OpponentInCheck {
+        /// The side in check, which moved last.
+        side: Side,
+        /// The side to move.
+        turn: Side,
+    },
 }
 
 impl SetupProblem {

@@ -5,9 +5,11 @@ use super::{VariantError, VariantSpec, parse_variant};
 /// A variant file compiled into the program.
 #[derive(Clone, Copy, Debug)]
 pub struct BuiltinVariant {
+    /// The variant's id, as its file gives it (`glinski`).
     pub id: &'static str,
     /// The file name under `variants/`.
     pub file: &'static str,
+    /// The file's RON text, embedded when the program is built.
     pub source: &'static str,
 }
 

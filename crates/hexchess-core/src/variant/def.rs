@@ -22,17 +22,26 @@ pub struct VariantDef {
     pub id: String,
     /// Display name (`Gliński`).
     pub name: String,
+    /// Free text about the variant; empty when absent.
     #[serde(default)]
     pub description: String,
+    /// The board's shape, layout and cell names.
     pub board: BoardDef,
+    /// Every piece type; their order is the order of [`Kind`](crate::Kind) indices.
     pub pieces: Vec<PieceDef>,
+    /// Pawn rules; absent for a variant without pawns.
     #[serde(default)]
     pub pawn: Option<PawnDef>,
+    /// Promotion rules; needs `pawn`.
     #[serde(default)]
     pub promotion: Option<PromotionDef>,
+    /// The starting array.
     pub setup: SetupDef,
+    /// How a stalemate is scored; a draw when absent.
     #[serde(default)]
     pub stalemate: StalemateDef,
+    /// The draws that end a game by themselves; three repetitions, 100 plies and bare
+    /// royal pieces when absent.
     #[serde(default)]
     pub draws: DrawsDef,
     /// Castling moves for White (Black's are mirrored unless given).
@@ -60,13 +69,16 @@ pub struct MultiplayerDef {
     /// Whether a side threatened by several opponents moves as many pieces.
     #[serde(default = "yes")]
     pub defence: bool,
+    /// What counts as an opponent threatening a side; `Hanging` when absent.
     #[serde(default = "attack")]
     pub threat: crate::multi::Threat,
     /// The worth of every non-royal piece for fair exchange: `[('P', 1), ('Q', 9)]`.
     #[serde(default)]
     pub fair_exchange: Option<Vec<(char, u16)>>,
+    /// What a side out of the game leaves on the board; `Obstacles` when absent.
     #[serde(default = "obstacles")]
     pub eliminated: crate::multi::Eliminated,
+    /// How the game is won; `LastKingStanding` when absent.
     #[serde(default = "last_king")]
     pub goal: crate::multi::Goal,
 }
@@ -87,9 +99,11 @@ fn last_king() -> crate::multi::Goal {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SideDef {
+    /// The side's name as the game shows it; unique among the sides.
     pub name: String,
     /// Degrees (a multiple of 60) this side's view is turned from White's.
     pub rotation: u16,
+    /// Sides with the same team number are allies; `None` (the default) has none.
     #[serde(default)]
     pub team: Option<u8>,
 }
@@ -103,6 +117,7 @@ pub struct SetupPhaseDef {
     pub hand: Vec<(char, u8)>,
     /// Where White may place (cells or ranks); Black's zone is its mirror.
     pub zone: ZoneDef,
+    /// Who places next: `Alternate` (in turn) or `AllAtOnce` (each side its whole hand).
     pub order: crate::variant::PlacementOrder,
     /// Whether each side places unseen by the other.
     #[serde(default)]
@@ -120,23 +135,30 @@ pub struct CastlingDef {
     pub king: String,
     /// Where the rook (any non-royal piece standing there at the start) starts.
     pub rook: String,
+    /// Where the royal piece lands.
     pub king_to: String,
+    /// Where the rook lands.
     pub rook_to: String,
     /// How the move is written; `O-O`, `O-O-O`, `O-O-3`, ... by order when absent.
     #[serde(default)]
     pub notation: Option<String>,
 }
 
+/// The `board:` section: which cells, how they are drawn and named.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BoardDef {
+    /// Which cells the board has.
     pub shape: ShapeDef,
+    /// `FlatTop` (files vertical, as Gliński) or `PointyTop` (ranks horizontal, as Grand
+    /// Hexachess).
     pub layout: Layout,
     /// How cells are named; defaults to `Files` for flat-top and `Ranks` for pointy-top.
     #[serde(default)]
     pub naming: Option<NamingDef>,
 }
 
+/// The cells of a board as written.
 #[derive(Debug, Clone, Deserialize)]
 pub enum ShapeDef {
     /// Every cell within this many steps of the centre.
@@ -145,22 +167,29 @@ pub enum ShapeDef {
     Cells(Vec<VectorDef>),
 }
 
+/// How cells are named, as written: the file's spelling of [`Naming`](crate::Naming).
 #[derive(Debug, Clone, Copy, Deserialize)]
 pub enum NamingDef {
+    /// A letter per file, a number counted up each file from its lowest cell.
     Files,
+    /// A number per rank, a letter counted along the rank from its left end.
     Ranks,
+    /// A letter per file, a number along lines of constant `s` (Shafran's).
     SlantedRanks,
 }
 
+/// One entry of `pieces:`: a piece type as written.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PieceDef {
     /// Upper-case letter for White; Black uses the lower case.
     pub letter: char,
+    /// The name the game shows.
     pub name: String,
     /// A royal piece may not be left attacked; checkmating it wins.
     #[serde(default)]
     pub royal: bool,
+    /// Its movement atoms; it moves by any of them. Empty for the pawn.
     #[serde(default)]
     pub moves: Vec<MoveDef>,
     /// Material value in centipawns for the engine; derived from mobility when absent.
@@ -185,6 +214,7 @@ pub enum MoveDef {
     CaptureOnly(Box<MoveDef>),
 }
 
+/// The vectors of a movement atom, as written.
 #[derive(Debug, Clone, Deserialize)]
 pub enum DirectionsDef {
     /// The six rook directions.
@@ -197,6 +227,7 @@ pub enum DirectionsDef {
     Vectors(Vec<VectorDef>),
 }
 
+/// The `pawn:` section: how the pawn piece moves, captures and starts.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PawnDef {
@@ -206,6 +237,7 @@ pub struct PawnDef {
     pub advance: Vec<VectorDef>,
     /// Capturing moves, one cell along each vector, for White; Black's are negated.
     pub capture: Vec<VectorDef>,
+    /// Longer first moves; `Never` when absent.
     #[serde(default)]
     pub double_step: DoubleStepDef,
     /// Whether a double step may be answered by an en-passant capture.
@@ -213,6 +245,8 @@ pub struct PawnDef {
     pub en_passant: bool,
 }
 
+/// Where a pawn's first move may go further than one cell, as written. Every cell
+/// crossed and the landing cell must be empty.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub enum DoubleStepDef {
@@ -232,11 +266,14 @@ pub enum DoubleStepDef {
     /// Like `FromCellsUpTo`, with Black's cells given too (for boards that are not
     /// symmetric top to bottom).
     PerSide {
+        /// White's cells with their longest first moves.
         white: Vec<(String, u8)>,
+        /// Black's cells (not mirrored) with their longest first moves.
         black: Vec<(String, u8)>,
     },
 }
 
+/// The `promotion:` section: what a pawn becomes, and where.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PromotionDef {
@@ -268,6 +305,7 @@ fn yes() -> bool {
 /// from Black's own pawn moves).
 #[derive(Debug, Clone, Default, Deserialize)]
 pub enum ZoneDef {
+    /// No cell.
     #[default]
     Nowhere,
     /// The cells from which no advance stays on the board.
@@ -278,12 +316,15 @@ pub enum ZoneDef {
     Ranks(Vec<u32>),
 }
 
+/// The `setup:` section: the starting array, by pieces or as a FEN.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub enum SetupDef {
     /// Piece letters with the cells they stand on.
     Pieces {
+        /// White's pieces: `[('K', ["g1"]), ('P', ["b1", "c2"])]`.
         white: Vec<(char, Vec<String>)>,
+        /// The other sides' pieces; White's mirrored when absent.
         #[serde(default)]
         black: BlackSetupDef,
     },
@@ -291,6 +332,7 @@ pub enum SetupDef {
     Fen(String),
 }
 
+/// The other sides' starting array, as written: derived from White's, or given.
 #[derive(Debug, Clone, Default, Deserialize)]
 pub enum BlackSetupDef {
     /// White's array reflected top to bottom, so kings face kings.
@@ -302,6 +344,7 @@ pub enum BlackSetupDef {
     Rotated,
 }
 
+/// The `stalemate:` section: the points of each player, from 0 to 1.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StalemateDef {
@@ -320,6 +363,7 @@ impl Default for StalemateDef {
     }
 }
 
+/// The `draws:` section: the draws that end a game by themselves.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct DrawsDef {

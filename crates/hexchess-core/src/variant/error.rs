@@ -7,9 +7,11 @@ use std::fmt;
 pub struct Problem {
     /// 1-based line and column of the offending value, when it could be located.
     pub line: Option<usize>,
+    /// 1-based column, with `line`.
     pub column: Option<usize>,
     /// Where in the file's structure, such as `setup.white[2]`.
     pub path: String,
+    /// What is wrong, in a sentence for the person editing the file.
     pub message: String,
     /// A suggestion, such as the closest valid field name.
     pub hint: Option<String>,
@@ -35,18 +37,30 @@ impl fmt::Display for Problem {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum VariantError {
     /// The file could not be read.
-    Io { file: String, message: String },
+    Io {
+        /// The file's name as the player knows it.
+        file: String,
+        /// Why it could not be read.
+        message: String,
+    },
     /// The text is not valid RON for the schema (bad syntax, unknown field, wrong type).
     Syntax {
+        /// The file's name as the player knows it.
         file: String,
+        /// 1-based line where the parser stopped.
         line: usize,
+        /// 1-based column where the parser stopped.
         column: usize,
+        /// The parser's message.
         message: String,
+        /// A suggestion, such as the closest valid field name.
         hint: Option<String>,
     },
     /// The file parsed but describes a variant that cannot be played.
     Invalid {
+        /// The file's name as the player knows it.
         file: String,
+        /// Every problem found, each with its place when it could be located.
         problems: Vec<Problem>,
     },
 }

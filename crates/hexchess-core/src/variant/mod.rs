@@ -14,9 +14,7 @@ mod validate;
 
 pub use builtin::{BUILTIN_VARIANTS, builtin};
 pub use error::{Problem, VariantError};
-pub use validate::{
-    MAX_PIECE_VALUE, MAX_VARIANT_FILE_BYTES, load_variant_file, parse_variant, read_variant_text,
-};
+pub use validate::{MAX_PIECE_VALUE, MAX_VARIANT_FILE_BYTES, parse_variant};
 
 use crate::board::Naming;
 use crate::hex::{Hex, Layout};
@@ -69,6 +67,7 @@ pub trait Variant {
 /// A side of a variant: its name, which way it faces, and its team.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SideSpec {
+    /// The side's name as the game shows it (`White`, or what the file calls it).
     pub name: String,
     /// Sixths of a turn from White's view: a side's moves, pawn directions and setup
     /// are White's turned this far (Black's 3 is today's negation).
@@ -104,6 +103,7 @@ pub struct SetupPhase {
     pub hand: [Vec<(char, u8)>; 2],
     /// Where each side may place (indexed by [`Side::index`]).
     pub zone: [Vec<Hex>; 2],
+    /// Who places next: in turn, or each side its whole hand.
     pub order: PlacementOrder,
     /// Whether each side places unseen by the other (Screen): placements then ignore
     /// the other side's pieces, and the first move waits for the reveal.
@@ -127,9 +127,12 @@ pub enum PlacementOrder {
 pub struct PieceType {
     /// Upper-case letter; Black's pieces print in lower case.
     pub letter: char,
+    /// The name the game shows, such as `Knight`.
     pub name: String,
     /// Royal pieces may not be left attacked; each side has exactly one.
     pub royal: bool,
+    /// The ways it moves; it may move by any of them. Empty for the pawn, which moves
+    /// by [`PawnRules`].
     pub atoms: Vec<Atom>,
     /// Material value in centipawns, if the variant sets one.
     pub value: Option<i32>,
@@ -138,9 +141,11 @@ pub struct PieceType {
 /// One way of moving: a reach along a set of vectors, with a capture mode.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Atom {
+    /// A single step or leap, or a slide that repeats it.
     pub reach: Reach,
     /// Vectors for White; Black uses them negated.
     pub vectors: Vec<Hex>,
+    /// Whether it may land on an empty cell, on an enemy piece, or on either.
     pub mode: MoveMode,
 }
 
@@ -150,22 +155,30 @@ pub enum Reach {
     /// Exactly one vector (a step or a leap: nothing in between can block it).
     Leap,
     /// Repeated steps until blocked, at most `max` steps when given.
-    Slide { max: Option<u8> },
+    Slide {
+        /// The most steps (`SlideUpTo` in a file); `None` to the edge of the board.
+        max: Option<u8>,
+    },
 }
 
 /// Whether an atom moves, captures, or both.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MoveMode {
+    /// Onto an empty cell or an enemy piece, as most pieces move.
     MoveOrCapture,
+    /// Onto an empty cell only (`MoveOnly` in a file).
     MoveOnly,
+    /// Onto an enemy piece only (`CaptureOnly` in a file).
     CaptureOnly,
 }
 
 impl MoveMode {
+    /// Whether the atom may land on an empty cell.
     pub fn moves(self) -> bool {
         self != MoveMode::CaptureOnly
     }
 
+    /// Whether the atom may land on an enemy piece and take it.
     pub fn captures(self) -> bool {
         self != MoveMode::MoveOnly
     }
@@ -176,7 +189,10 @@ impl MoveMode {
 pub struct PawnRules {
     /// Letter of the pawn piece type.
     pub piece: char,
+    /// Moves one cell along each vector onto an empty cell, never capturing.
     pub advance: Vec<Hex>,
+    /// Captures one cell along each vector: onto an enemy piece, or en passant onto a
+    /// cell a pawn skipped.
     pub capture: Vec<Hex>,
     /// First moves longer than one cell, per side (indexed by [`Side::index`]): a pawn
     /// on the cell may move up to this many cells along one advance vector, every cell
@@ -190,9 +206,14 @@ pub struct PawnRules {
 /// Castling: the royal piece and a rook-like piece, both unmoved, jump to new cells.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CastlingRule {
+    /// Where the side's royal piece starts.
     pub king: Hex,
+    /// Where the rook starts (any non-royal piece standing there in the starting
+    /// array).
     pub rook: Hex,
+    /// Where the royal piece lands.
     pub king_to: Hex,
+    /// Where the rook lands.
     pub rook_to: Hex,
     /// How the move is written, such as `O-O`.
     pub notation: String,
@@ -201,6 +222,7 @@ pub struct CastlingRule {
 /// Promotion rules. Zones are per side (indexed by [`Side::index`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct PromotionRules {
+    /// Letters of the kinds a pawn may become (never royal, never the pawn).
     pub choices: Vec<char>,
     /// Cells where a pawn must promote, per side (indexed by [`Side::index`]).
     pub zone: Vec<Vec<Hex>>,
@@ -215,16 +237,20 @@ pub struct PromotionRules {
 /// One piece of the starting array.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Placement {
+    /// Whose piece.
     pub side: Side,
     /// Upper-case letter of the piece type.
     pub piece: char,
+    /// Where it stands.
     pub cell: Hex,
 }
 
 /// Points for each player when one stalemates the other.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StalemateScore {
+    /// Points for the side that gives stalemate (the one that moved last).
     pub stalemating: Points,
+    /// Points for the side stalemated, left with no legal move.
     pub stalemated: Points,
 }
 
@@ -261,21 +287,39 @@ impl Default for DrawRules {
 /// A checked variant, as read from a RON file.
 #[derive(Clone, Debug)]
 pub struct VariantSpec {
+    /// Short identifier, such as `glinski`: lower-case letters, digits, `-` and `_`.
     pub id: String,
+    /// Display name, such as `Gliński`.
     pub name: String,
+    /// Free text about the variant; empty when the file gives none.
     pub description: String,
+    /// How the board is drawn; also fixes Black's mirror.
     pub layout: Layout,
+    /// How cells are named and grouped in FEN.
     pub naming: Naming,
+    /// The board's cells, in index order.
     pub cells: Vec<Hex>,
+    /// Piece types; their order is the order of [`Kind`](crate::Kind) indices.
     pub pieces: Vec<PieceType>,
+    /// The starting array: every side's pieces.
     pub setup: Vec<Placement>,
+    /// Pawn rules; `None` for a variant without pawns.
     pub pawn: Option<PawnRules>,
+    /// Promotion rules; `None` when nothing promotes.
     pub promotion: Option<PromotionRules>,
+    /// How a stalemate is scored.
     pub stalemate: StalemateScore,
+    /// The draws that end a game by themselves.
     pub draws: DrawRules,
+    /// Castling moves per side (indexed by [`Side::index`]), in that side's own cells:
+    /// Black's are White's mirrored unless the file gives them.
     pub castling: [Vec<CastlingRule>; 2],
+    /// Pieces placed from the hand before the first move, if the variant has a setup
+    /// phase.
     pub setup_phase: Option<SetupPhase>,
+    /// The sides in turn order: White and Black unless the file lists more.
     pub sides: Vec<SideSpec>,
+    /// How a game of more than two sides plays; `None` for two sides.
     pub multiplayer: Option<crate::multi::MultiRules>,
 }
 

@@ -1,7 +1,6 @@
 //! From RON text to a checked [`VariantSpec`], reporting every problem at once.
 
 use std::collections::{HashMap, HashSet};
-use std::path::Path;
 
 use super::def::*;
 use super::error::{Problem, VariantError};
@@ -30,58 +29,12 @@ pub const MAX_VARIANT_FILE_BYTES: u64 = 1 << 20;
 /// evaluation also saturates below the mate scores, whatever the values add up to.
 pub const MAX_PIECE_VALUE: i32 = 10_000;
 
-/// Reads and checks a variant file: a regular file of at most
-/// [`MAX_VARIANT_FILE_BYTES`] (a FIFO named `x.ron` is refused, not waited on).
-pub fn load_variant_file(path: &Path) -> Result<VariantSpec, VariantError> {
-    let text = read_variant_text(path)?;
-    parse_variant(&text, &path.display().to_string())
-}
-
-/// The text of a variant file, through [`crate::files`]: regular files only, within
-/// the size limit, and a byte that is not UTF-8 named by line and column.
-pub fn read_variant_text(path: &Path) -> Result<String, VariantError> {
-    let file = path.display().to_string();
-    crate::files::read_text(path, MAX_VARIANT_FILE_BYTES).map_err(|e| match e {
-        crate::files::FileError::NotUtf8 {
-            line,
-            column,
-            offset,
-            ..
-        } => VariantError::Syntax {
-            file,
-            line,
-            column,
-            message: format!("not UTF-8 text (byte {offset})"),
-            hint: Some("save the file as UTF-8".to_string()),
-        },
-        crate::files::FileError::Io { error, .. } => VariantError::Io {
-            file,
-            message: error.to_string(),
-        },
-        other => VariantError::Io {
-            file,
-            message: file_problem(&other),
-        },
-    })
-}
-
-/// What is wrong with a file, without its path (the error names the file already).
-fn file_problem(e: &crate::files::FileError) -> String {
-    match e {
-        crate::files::FileError::NotAFile { what, .. } => format!("{what}, not a regular file"),
-        crate::files::FileError::TooLarge { limit, .. } => {
-            format!("larger than {limit} bytes: not a variant file")
-        }
-        other => other.to_string(),
-    }
-}
-
 /// Parses and checks variant source text; `file` names it in error messages. A leading
-/// byte order mark is skipped ([`crate::files::strip_bom`]), so a file saved by Windows
+/// byte order mark is skipped ([`crate::text::strip_bom`]), so a file saved by Windows
 /// Notepad reads as it shows, and its errors name the lines and columns shown.
 pub fn parse_variant(source: &str, file: &str) -> Result<VariantSpec, VariantError> {
     // Both the parser and the locations of problems read the text without the mark.
-    let source = crate::files::strip_bom(source);
+    let source = crate::text::strip_bom(source);
     let options =
         ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
     let def: VariantDef = options.from_str(source).map_err(|e| VariantError::Syntax {

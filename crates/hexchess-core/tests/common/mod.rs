@@ -5,8 +5,38 @@ pub mod naive;
 
 use std::sync::Arc;
 
-use hexchess_core::variant::builtin;
-use hexchess_core::{Board, Cell, Move, Position, Rules};
+use hexchess_core::variant::{VariantSpec, builtin, parse_variant};
+use hexchess_core::{Board, Catalog, Cell, Move, Position, Rules};
+
+/// The project's `variants/` folder: the built-ins' files and the mods that ship.
+pub fn variants_dir() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../variants")
+}
+
+/// Every variant that ships: the built-ins and the files of `variants/`, read here with
+/// `std::fs` (the rules crate reads no files; the game reads them through
+/// `hexchess_files`) and added as the game adds them.
+pub fn shipped_catalog() -> Catalog {
+    let mut catalog = Catalog::builtin();
+    let mut paths: Vec<_> = std::fs::read_dir(variants_dir())
+        .expect("the variants folder")
+        .map(|e| e.expect("a folder entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+        .collect();
+    paths.sort();
+    for path in paths {
+        let text = std::fs::read_to_string(&path).expect("a shipped file reads");
+        let _ = catalog.add_file(&path, &text);
+    }
+    catalog
+}
+
+/// The variant of one shipped file of `variants/`.
+pub fn shipped_spec(file: &str) -> VariantSpec {
+    let path = variants_dir().join(file);
+    let text = std::fs::read_to_string(&path).expect("a shipped file reads");
+    parse_variant(&text, file).unwrap_or_else(|e| panic!("{e}"))
+}
 
 /// Compiled rules of a built-in variant.
 pub fn rules(id: &str) -> Arc<Rules> {

@@ -101,7 +101,7 @@ impl<R: BufRead> Lines<R> {
         if let Some(at) = text.bytes().position(|b| b == 0) {
             return Input::Refused(format!("line has a NUL byte (byte {at}); ignored"));
         }
-        Input::Line(hexchess_core::files::strip_bom(text).to_string())
+        Input::Line(hexchess_core::text::strip_bom(text).to_string())
     }
 }
 

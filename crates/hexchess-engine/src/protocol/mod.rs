@@ -35,6 +35,7 @@ use crate::{Ponder, Progress, ProgressSink, Skill, TableShelf, Tablebases};
 use hexchess_core::catalog::{Catalog, CatalogEntry};
 use hexchess_core::game::{Draws, Game, StartError, TurnError};
 use hexchess_core::position::Position;
+use hexchess_files::Files;
 use options::Effect;
 
 /// Whether the protocol loop should go on.
@@ -79,6 +80,8 @@ pub struct Engine {
     use_tables: bool,
     table_dir: Option<PathBuf>,
     shelf: TableShelf,
+    /// Where its files are: a disk, or a browser worker's store.
+    files: Files,
     /// The strength chosen with `Skill` / `Skill Level`.
     chosen_skill: Skill,
     /// `UCI_LimitStrength`: play at the level of `UCI_Elo` instead.
@@ -127,8 +130,14 @@ fn printable(text: &str) -> String {
 }
 
 impl Engine {
-    /// An engine over a catalog, playing its first variant (Gliński for the built-ins).
-    pub fn new(catalog: Catalog, out: SharedOut) -> Engine {
+    /// Where the engine reads its files (variant folders, endgame tables).
+    pub fn files(&self) -> &Files {
+        &self.files
+    }
+
+    /// An engine over a catalog, playing its first variant (Gliński for the built-ins);
+    /// `VariantPath`'s folders and the endgame tables are read from `files`.
+    pub fn new(catalog: Catalog, files: Files, out: SharedOut) -> Engine {
         let variant = catalog
             .entries()
             .iter()
@@ -145,7 +154,8 @@ impl Engine {
             thinking: None,
             use_tables: true,
             table_dir: None,
-            shelf: TableShelf::new(),
+            shelf: TableShelf::new(files.clone()),
+            files,
             chosen_skill: Skill::FULL,
             limit_strength: false,
             elo: options::DEFAULT_ELO,
@@ -394,15 +404,15 @@ impl Engine {
         let mut catalog = self.base_catalog.clone();
         let known = catalog.errors().len();
         if !value.is_empty() && value != "<empty>" {
-            for dir in folders_of(value) {
-                if hexchess_core::files::list_dir(&dir).is_err() {
+            for dir in folders_of(value, &self.files) {
+                if self.files.list_dir(&dir).is_err() {
                     error(
                         &self.out,
                         format!("VariantPath: no folder '{}'", dir.display()),
                     );
                     continue;
                 }
-                catalog.load_dir(&dir);
+                hexchess_files::variants::load_dir(&self.files, &mut catalog, &dir);
             }
         }
         for e in &catalog.errors()[known.min(catalog.errors().len())..] {
@@ -547,7 +557,7 @@ impl Engine {
         let Some(dir) = self
             .table_dir
             .clone()
-            .or_else(hexchess_tablebase::default_dir)
+            .or_else(|| hexchess_tablebase::default_dir(&self.files))
         else {
             return Arc::new(Tablebases::none());
         };
@@ -607,8 +617,8 @@ impl Engine {
 /// The folders of a `VariantPath` value: separated as the platform separates paths,
 /// or by `:` where files are a page store's (a browser's worker, whose platform has
 /// no paths to split).
-fn folders_of(value: &str) -> Vec<std::path::PathBuf> {
-    if hexchess_core::files::page_store().is_some() {
+fn folders_of(value: &str, files: &Files) -> Vec<std::path::PathBuf> {
+    if files.store().is_some() {
         return value.split(':').map(std::path::PathBuf::from).collect();
     }
     std::env::split_paths(value).collect()
@@ -647,9 +657,9 @@ fn refusal(e: &StartError, more_sides: bool) -> String {
 }
 
 /// Reads stdin line by line until `quit` or end of input, writing to stdout.
-pub fn run_stdio(catalog: Catalog) -> io::Result<()> {
+pub fn run_stdio(catalog: Catalog, files: Files) -> io::Result<()> {
     let out: SharedOut = Arc::new(Mutex::new(io::stdout()));
-    let mut engine = Engine::new(catalog, out);
+    let mut engine = Engine::new(catalog, files, out);
     run(&mut engine, io::stdin().lock())
 }
 
@@ -688,7 +698,7 @@ mod tests {
             let buffer = Arc::new(Mutex::new(Vec::new()));
             let out: SharedOut = buffer.clone();
             Session {
-                engine: Engine::new(Catalog::builtin(), out),
+                engine: Engine::new(Catalog::builtin(), Files::disk(), out),
                 buffer,
             }
         }

@@ -6,6 +6,7 @@ use std::sync::{Arc, Mutex};
 
 use hexchess_core::Catalog;
 use hexchess_engine::protocol::{Engine, SharedOut};
+use hexchess_files::Files;
 
 pub struct Session {
     pub engine: Engine,
@@ -17,7 +18,7 @@ impl Session {
         let buffer = Arc::new(Mutex::new(Vec::new()));
         let out: SharedOut = buffer.clone();
         Session {
-            engine: Engine::new(Catalog::builtin(), out),
+            engine: Engine::new(Catalog::builtin(), Files::disk(), out),
             buffer,
         }
     }

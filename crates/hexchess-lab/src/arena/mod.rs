@@ -30,13 +30,13 @@ pub use command_line::{CommandLineError, split_command_line};
 pub use process::{EngineError, EngineLogs, EngineProcess};
 pub use stats::{MatchSummary, Sprt, SprtError, SprtVerdict};
 
-use hexchess_core::files::write_atomic;
 use hexchess_core::outcome::{GameOutcome, Termination};
 use hexchess_core::piece::Side;
 use hexchess_core::position::Position;
 use hexchess_core::record::GameRecord;
 use hexchess_core::rules::Rules;
 use hexchess_engine::Score;
+use hexchess_files::Files;
 
 /// An engine to play: how to start it and the options to set.
 #[derive(Clone, Debug)]
@@ -238,9 +238,12 @@ fn prepare_logs(config: &MatchConfig, workers: usize) -> Result<(), String> {
     Ok(())
 }
 
-/// [`write_atomic`], its error naming the file.
+/// [`Files::write_atomic`] on the disk (a match runs engines as processes: it has no
+/// other files), its error naming the file.
 fn write_file(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    write_atomic(path, bytes).map_err(|e| format!("{}: {e}", path.display()))
+    Files::disk()
+        .write_atomic(path, bytes)
+        .map_err(|e| format!("{}: {e}", path.display()))
 }
 
 fn create_dir(dir: &Path) -> Result<(), String> {

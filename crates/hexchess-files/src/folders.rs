@@ -29,25 +29,19 @@ fn project() -> Option<ProjectDirs> {
     ProjectDirs::from("", "", "hexchess")
 }
 
-/// Where variant files, endgame tables and the autosaved game live; `None` on a
-/// system with no home folder.
-pub fn data_dir() -> Option<PathBuf> {
-    if crate::files::page_store().is_some() {
-        return Some(PathBuf::from(PAGE_DATA));
-    }
+/// The data folder on a disk; `None` on a system with no home folder.
+pub(crate) fn data_dir() -> Option<PathBuf> {
     override_dir("HEXCHESS_DATA_DIR").or_else(|| project().map(|p| p.data_dir().to_path_buf()))
 }
 
-/// The folders' names in a page store ([`crate::files::PageStore`]): keys of the
-/// browser's storage, not folders on a disk.
+/// The data folder's name in a page store ([`crate::PageStore`]): a prefix of the
+/// browser's storage keys, not a folder on a disk.
 pub const PAGE_DATA: &str = "/hexchess/data";
+/// The config folder's name in a page store.
 pub const PAGE_CONFIG: &str = "/hexchess/config";
 
-/// Where the player's settings live; `None` on a system with no home folder.
-pub fn config_dir() -> Option<PathBuf> {
-    if crate::files::page_store().is_some() {
-        return Some(PathBuf::from(PAGE_CONFIG));
-    }
+/// The config folder on a disk; `None` on a system with no home folder.
+pub(crate) fn config_dir() -> Option<PathBuf> {
     override_dir("HEXCHESS_CONFIG_DIR").or_else(|| project().map(|p| p.config_dir().to_path_buf()))
 }
 
