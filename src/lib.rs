@@ -61,7 +61,7 @@ pub struct LaunchOptions {
     /// Moves to play from the start (long algebraic or SAN).
     pub moves: Vec<String>,
     /// A saved game to continue (a record file's text).
-    pub record: Option<hexchess_core::record::GameRecord>,
+    pub record: Option<hexchess_core::pgn::PgnGame>,
     pub settings: Settings,
     pub session: Session,
 }

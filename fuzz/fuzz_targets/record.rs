@@ -1,14 +1,16 @@
-//! Any text as a game record: refused, or a game that replays.
+//! Any text as a kept game: each game refused, or its main line replayed into a
+//! consistent game.
 #![no_main]
 
 use hexchess_core::Catalog;
-use hexchess_core::record::GameRecord;
+use hexchess_core::pgn::read_games;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|text: &str| {
-    if let Ok(record) = GameRecord::parse(text)
-        && let Ok(pos) = record.replay(&Catalog::builtin())
-    {
-        assert_eq!(pos.hash(), pos.compute_hash());
+    for game in read_games(text).into_iter().flatten() {
+        if let Ok(played) = game.replay_main_line(&Catalog::builtin()) {
+            let pos = played.position();
+            assert_eq!(pos.hash(), pos.compute_hash());
+        }
     }
 });

@@ -14,7 +14,6 @@ use bevy::window::FileDragAndDrop;
 use hexchess_core::Catalog;
 use hexchess_core::Game;
 use hexchess_core::pgn::{PgnGame, read_games};
-use hexchess_core::record::GameRecord;
 
 use super::{CurrentGame, GameNotice, LoadRequest, NewGameRequest, Variants};
 
@@ -37,10 +36,10 @@ pub struct LoadTree(pub hexchess_core::pgn::GameTree);
 
 /// A two-player game read from a file, checked: its main line to load and, when every
 /// side line replays too, its tree in canonical SAN.
-pub fn loadable(game: &PgnGame, catalog: &Catalog) -> (GameRecord, Option<LoadTree>) {
+pub fn loadable(game: &PgnGame, catalog: &Catalog) -> (PgnGame, Option<LoadTree>) {
     let mut checked = game.clone();
     let tree = checked.replay(catalog).ok().map(|_| LoadTree(checked.tree));
-    (GameRecord::from(game), tree)
+    (game.main_line_only(), tree)
 }
 
 /// The games of a file with more than one waiting for the player to pick one; with the games that could not be read.

@@ -18,7 +18,7 @@ use std::sync::Arc;
 
 use bevy::prelude::*;
 use hexchess_core::bitboard::WideBitboard;
-use hexchess_core::record::GameRecord;
+use hexchess_core::pgn::PgnGame;
 use hexchess_core::{
     Catalog, CatalogEntry, Cell, Game, GameOutcome, Move, Piece, Position, Rules, Side, Step,
     StepReport,
@@ -306,7 +306,7 @@ pub struct LineRequest {
 
 /// Replace the game with a recorded one (of any number of sides).
 #[derive(Message, Clone, Debug)]
-pub struct LoadRequest(pub GameRecord);
+pub struct LoadRequest(pub PgnGame);
 
 /// Put this game on the board whole, in place of the one there: its steps, an end the
 /// rules do not see (a resignation, time), and who decides its moves from now. How a

@@ -4,7 +4,6 @@ use std::path::{Path, PathBuf};
 use web_time::{SystemTime, UNIX_EPOCH};
 
 use hexchess_core::pgn::PgnGame;
-use hexchess_core::record::GameRecord;
 use hexchess_files::{Files, games};
 
 use crate::game::CurrentGame;
@@ -38,9 +37,21 @@ pub fn record_date(now: SystemTime) -> String {
     format!("{y:04}.{m:02}.{d:02}")
 }
 
-/// The record of the game so far, with the players' names.
-pub fn game_record(game: &CurrentGame, players: &Players) -> GameRecord {
-    let mut r = GameRecord::from_game(
+/// The record of the game so far, with the players' names, and how it ended when it
+/// has (the standard's `Termination` and the reason as a last comment).
+pub fn game_record(game: &CurrentGame, players: &Players) -> PgnGame {
+    let mut record = tagged(game, players);
+    match game.outcome() {
+        Some(outcome) => record.set_outcome(&outcome),
+        None => record.set_tag("Result", "*"),
+    }
+    record
+}
+
+/// The game's main line so far with its tags (the players' names, the date, the
+/// seats of a table); no result yet.
+fn tagged(game: &CurrentGame, players: &Players) -> PgnGame {
+    let mut r = PgnGame::from_game(
         &game.game,
         game.start_fen.as_deref(),
         &[
@@ -52,13 +63,6 @@ pub fn game_record(game: &CurrentGame, players: &Players) -> GameRecord {
     if game.has_more_sides() && !players.seats.is_empty() {
         let words = &players.seats[..players.seats.len().min(game.side_count())];
         r.set_tag("Seats", words.join(","));
-    }
-    match game.outcome() {
-        Some(o) => {
-            r.set_tag("Result", o.result_text());
-            r.set_tag("Termination", o.termination.to_string());
-        }
-        None => r.set_tag("Result", "*"),
     }
     r
 }
@@ -77,14 +81,13 @@ pub fn game_pgn_with(
     players: &Players,
     tree: Option<&hexchess_core::pgn::GameTree>,
 ) -> PgnGame {
-    let mut pgn = game_record(game, players).to_pgn();
+    let mut pgn = tagged(game, players);
+    pgn.set_tag("Result", "*");
     if let Some(tree) = tree {
         let main: Vec<&str> = tree.main_line().into_iter().map(|n| tree.san(n)).collect();
         let same_line = main == game.move_texts();
         pgn.tree = tree.clone();
         if !same_line {
-            pgn.set_tag("Result", "*");
-            pgn.remove_tag("Termination");
             return pgn;
         }
     }
@@ -122,18 +125,12 @@ pub fn save_pgn(files: &Files, path: &Path, pgn: &PgnGame) -> Result<(), String>
         .map_err(|e| format!("{}: {e}", path.display()))
 }
 
-/// Writes a game as a text game record, whole or not at all.
-pub fn save(files: &Files, path: &Path, record: &GameRecord) -> Result<(), String> {
-    games::write_record(files, path, record).map_err(|e| format!("{}: {e}", path.display()))
-}
-
 /// A record replayed into the game on the board (any number of sides), or why it does
 /// not replay.
-pub fn replay(
-    record: &GameRecord,
-    catalog: &hexchess_core::Catalog,
-) -> Result<CurrentGame, String> {
-    let game = record.replay(catalog).map_err(|e| e.to_string())?;
+pub fn replay(record: &PgnGame, catalog: &hexchess_core::Catalog) -> Result<CurrentGame, String> {
+    let game = record
+        .replay_main_line(catalog)
+        .map_err(|e| e.to_string())?;
     let id = game.position().rules().id().to_string();
     let entry = catalog
         .get(&id)
@@ -147,9 +144,9 @@ pub fn replay(
 
 /// Game `number` (from 1) of a game file, or its only game; a file of several games
 /// without a number, or a number it does not have, is refused with how many it holds.
-pub fn load(files: &Files, path: &Path, number: Option<usize>) -> Result<GameRecord, String> {
+pub fn load(files: &Files, path: &Path, number: Option<usize>) -> Result<PgnGame, String> {
     let name = path.display();
-    let mut games = games::read_records(files, path).map_err(|e| e.to_string())?;
+    let mut games = games::read_pgn(files, path).map_err(|e| e.to_string())?;
     let count = games.len();
     let index = match (number, count) {
         (_, 0) => return Err(format!("{name}: no game in the file")),

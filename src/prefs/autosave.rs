@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use hexchess_core::catalog::Catalog;
 use hexchess_core::game::Game;
-use hexchess_core::record::GameRecord;
+use hexchess_core::pgn::PgnGame;
 use hexchess_files::{Files, games};
 
 use super::file::write_whole;
@@ -14,15 +14,15 @@ use super::file::write_whole;
 /// A game found in the autosave file at start.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Unfinished {
-    pub record: GameRecord,
+    pub record: PgnGame,
     /// The variant's id and the moves played, for the offer's text.
     pub variant: String,
     pub plies: usize,
 }
 
 /// The game as the file keeps it: PGN, one game.
-pub fn pgn_text(record: &GameRecord) -> String {
-    record.to_pgn().to_string()
+pub fn pgn_text(record: &PgnGame) -> String {
+    record.to_string()
 }
 
 /// Writes a game's text ([`pgn_text`]) whole.
@@ -51,13 +51,14 @@ pub fn read(files: &Files, path: &Path) -> Result<Option<Unfinished>, String> {
         None if is_blank(files, path) => return Ok(None),
         None => return Err(format!("{}: no game in the file", path.display())),
     };
-    let record = GameRecord::from(&game);
-    if record.moves.is_empty() {
+    let record = game.main_line_only();
+    let plies = record.tree.main_line().len();
+    if plies == 0 {
         return Ok(None);
     }
     Ok(Some(Unfinished {
         variant: game.variant().to_string(),
-        plies: record.moves.len(),
+        plies,
         record,
     }))
 }
@@ -108,7 +109,7 @@ impl Unfinished {
         {
             return self
                 .record
-                .replay(catalog)
+                .replay_main_line(catalog)
                 .map(|_| ())
                 .map_err(|e| e.to_string());
         }
@@ -120,7 +121,7 @@ impl Unfinished {
             Some(fen) => Game::from_fen(rules, fen).map_err(|e| format!("bad FEN: {e}"))?,
             None => Game::new(rules),
         };
-        for turn in &self.record.moves {
+        for turn in self.record.main_line_turns() {
             game.play_turn(turn).map_err(|e| format!("{turn}: {e}"))?;
         }
         Ok(())

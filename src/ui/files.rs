@@ -4,7 +4,6 @@
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 use hexchess_core::pgn::PgnGame;
-use hexchess_core::record::GameRecord;
 
 use crate::game::files::{GameChoice, LoadTree, loadable};
 use crate::game::{LoadRequest, Variants};
@@ -12,7 +11,7 @@ use crate::game::{LoadRequest, Variants};
 /// A game of the choice as the game opens it, with its side lines and comments for
 /// two sides (a game of more sides opens with the seats it was saved with, or a
 /// person in every seat if it names none); an unknown variant cannot open.
-fn pick(game: &PgnGame, variants: &Variants) -> Result<(GameRecord, Option<LoadTree>), String> {
+fn pick(game: &PgnGame, variants: &Variants) -> Result<(PgnGame, Option<LoadTree>), String> {
     let id = game.variant();
     if variants.0.get(id).is_none() {
         return Err(format!("unknown variant '{id}'"));

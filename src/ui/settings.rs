@@ -172,7 +172,8 @@ pub(super) fn resume_offer(
                 Some(e) => (e.name(), "half-moves"),
                 None => (id, "half-moves"),
             };
-            let last = unfinished.record.moves.last().map_or("", String::as_str);
+            let turns = unfinished.record.main_line_turns();
+            let last = turns.last().copied().unwrap_or("");
             ui.label(format!(
                 "Your last game was not finished: {variant}{players}; {} {played} played, the last {last}.",
                 unfinished.plies

@@ -148,5 +148,5 @@ fn a_saved_game_is_pgn_with_its_ending_and_reads_back() {
     assert!(text.contains("[Termination \"normal\"]"), "{text}");
     assert!(text.contains("1. f6 c5 {"), "{text}");
     let back = load(&Files::disk(), &path, None).unwrap();
-    assert_eq!(back.moves, ["f6", "c5"]);
+    assert_eq!(back.main_line_turns(), ["f6", "c5"]);
 }

@@ -137,7 +137,7 @@ fn save_then_load_restores_position_and_moves() {
     assert_eq!(before.position().ply_count(), 4);
     let session = app.world().resource::<Session>().clone();
     let path = std::env::temp_dir().join(format!("hexchess-save-{}.txt", std::process::id()));
-    hexchess::game::records::save(
+    hexchess::game::records::save_pgn(
         &hexchess_files::Files::disk(),
         &path,
         &hexchess::game::records::game_record(&before, &session.players()),

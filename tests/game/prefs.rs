@@ -93,7 +93,7 @@ fn an_unfinished_game_is_kept_after_every_move_and_offered_again() {
     let unfinished = autosave::read(&DISK, &path).unwrap().expect("a game kept");
     assert_eq!(unfinished.plies, 3);
     assert_eq!(unfinished.variant, "glinski");
-    assert_eq!(unfinished.record.moves, ["f6", "c5", "Ni3"]);
+    assert_eq!(unfinished.record.main_line_turns(), ["f6", "c5", "Ni3"]);
     drop(first);
 
     // The next start: while the offer waits, the file is left alone.
@@ -203,7 +203,7 @@ fn an_unfinished_game_of_more_sides_comes_back_at_its_table_with_its_seats() {
         .unwrap()
         .expect("the table's game kept");
     assert_eq!(unfinished.variant, "hexachess-3");
-    assert_eq!(unfinished.record.moves, turns);
+    assert_eq!(unfinished.record.main_line_turns(), turns);
     assert_eq!(unfinished.record.tag("Seats"), Some("human,brs,human"));
     drop(first);
 
@@ -272,7 +272,7 @@ fn a_start_with_a_game_of_its_own_asks_before_the_unfinished_game_is_replaced() 
     let now = autosave::read(&DISK, &path)
         .unwrap()
         .expect("the new game kept");
-    assert_eq!(now.record.moves, ["f6"]);
+    assert_eq!(now.record.main_line_turns(), ["f6"]);
 }
 
 #[test]
@@ -340,7 +340,7 @@ fn a_latin1_byte_in_a_comment_does_not_cost_the_unfinished_game() {
     let (offer, warning) = autosave::offer_at_start(&DISK, &path, &Catalog::builtin());
     assert_eq!(warning, None);
     let offer = offer.expect("offered");
-    assert_eq!(offer.record.moves, ["f6", "c5"]);
+    assert_eq!(offer.record.main_line_turns(), ["f6", "c5"]);
     assert_eq!(offer.record.tag("White"), Some("René"));
 }
 

@@ -14,7 +14,6 @@ use hexchess_core::bitboard::CellSet;
 use hexchess_core::catalog::{Catalog, CatalogEntry, compile};
 use hexchess_core::game::{Draws, Game};
 use hexchess_core::pgn::read_games;
-use hexchess_core::record::GameRecord;
 use hexchess_core::{Position, Rules};
 use hexchess_engine::protocol;
 use hexchess_engine::{EvalMode, EvalTerms, EvalWeights, bench};
@@ -1327,7 +1326,7 @@ fn add_records(
     let mut left_out = 0;
     for game in read_games(&text) {
         let added = game.map_err(|e| e.to_string()).and_then(|game| {
-            set.add_game(&GameRecord::from(&game), catalog, skip_plies)
+            set.add_game(&game, catalog, skip_plies)
                 .map_err(|e| format!("game {}, line {}: {e}", game.number, game.line))
         });
         if let Err(e) = added {

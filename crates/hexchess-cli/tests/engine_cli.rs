@@ -250,10 +250,10 @@ fn a_short_match_plays_both_colours_and_writes_records() {
     let catalog = hexchess_core::Catalog::builtin();
     for i in 1..=2 {
         let text = std::fs::read_to_string(dir.join(format!("game-000{i}.txt"))).unwrap();
-        let record = hexchess_core::record::GameRecord::parse(&text).unwrap();
+        let record = hexchess_core::pgn::read_games(&text).remove(0).unwrap();
         assert_eq!(record.tag("Variant"), Some("mccooey"));
         let end = record
-            .replay(&catalog)
+            .replay_main_line(&catalog)
             .expect("every recorded move is legal");
         assert!(end.moves().count() >= 4);
     }
@@ -498,8 +498,8 @@ fn each_engine_keeps_its_own_clock_and_loses_on_it() {
     );
     for i in 1..=2 {
         let text = std::fs::read_to_string(dir.join(format!("game-000{i}.txt"))).unwrap();
-        let record = hexchess_core::record::GameRecord::parse(&text).unwrap();
-        assert_eq!(record.tag("Termination"), Some("time"), "{text}");
+        let record = hexchess_core::pgn::read_games(&text).remove(0).unwrap();
+        assert_eq!(record.tag("Termination"), Some("time forfeit"), "{text}");
     }
     let logs = dir.join("logs");
     let engine1 = std::fs::read_to_string(logs.join("engine1-1.io.log")).unwrap();

@@ -53,7 +53,6 @@ pub mod pgn;
 pub mod piece;
 mod placement;
 pub mod position;
-pub mod record;
 pub mod rules;
 pub mod setup;
 pub mod short;

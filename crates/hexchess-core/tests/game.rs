@@ -8,7 +8,6 @@ mod common;
 use std::sync::Arc;
 
 use hexchess_core::bitboard::WideBitboard;
-use hexchess_core::record::GameRecord;
 use hexchess_core::{
     Catalog, Draws, Game, Move, PlayError, Position, Rules, Standing, StartError, Step, StepReport,
     Termination, TurnError,
@@ -72,8 +71,12 @@ fn a_two_player_game_is_the_game_its_position_plays() {
                 assert_eq!(report.checks.is_empty(), !pos.in_check(), "{id}");
             }
             // The record is the two-player record: SAN with its check and mate marks.
-            let record = GameRecord::from_position(&pos, None, &[]);
-            assert_eq!(game.turn_texts(), record.moves, "{id} round {round}");
+            let record = hexchess_core::pgn::PgnGame::from_position(&pos, None, &[]);
+            assert_eq!(
+                game.turn_texts(),
+                record.main_line_turns(),
+                "{id} round {round}"
+            );
             // And the engine's narrow position is the same game, history and all.
             let again = game.position_on(Arc::clone(&narrow));
             assert_eq!(again.to_fen(), pos.to_fen());

@@ -8,7 +8,6 @@ use hexchess_core::game::{Game, Step};
 use hexchess_core::pgn::{
     GameTree, NodeId, PgnGame, ReadError, ReadProblem, ReplayError, read_games, write_games,
 };
-use hexchess_core::record::{GameRecord, RecordError};
 use hexchess_core::{Catalog, GameOutcome, Position, Termination};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -415,20 +414,16 @@ fn many_games_read_as_many_in_order() {
             )
         );
     }
-    // A game record of several games is refused, not read in part.
-    assert_eq!(GameRecord::parse(&text), Err(RecordError::SeveralGames(5)));
-    let records = GameRecord::parse_all(&text);
-    assert_eq!(records.len(), 5);
-    for (r, g) in records.iter().zip(&games) {
-        let r = r.as_ref().unwrap();
+    // Each game's main line alone, as a program keeps it.
+    for g in &games {
         let main: Vec<&str> = g
             .tree
             .main_line()
             .iter()
             .map(|id| g.tree.san(*id))
             .collect();
-        assert_eq!(r.moves, main);
-        r.replay(&catalog).unwrap();
+        assert_eq!(g.main_line_only().main_line_turns(), main);
+        g.replay_main_line(&catalog).unwrap();
     }
 }
 
@@ -592,20 +587,18 @@ fn promote_and_delete_change_what_is_written() {
 fn how_a_game_ended_in_the_standards_words() {
     let catalog = Catalog::builtin();
     let fen = "6/7/P6p/RP5pr/QNP4pnq/BBBP3pbbb/KNP2n1p1k/RP5pr/P6p/7/6 b - 0 1";
-    let record = GameRecord::new(
+    let mut game = PgnGame::from_turns(
         vec![
             ("Variant".into(), "mccooey".into()),
             ("FEN".into(), fen.into()),
-            ("Result".into(), "0-1".into()),
-            ("Termination".into(), "checkmate".into()),
         ],
-        vec!["g6f4".into()],
+        &["g6f4".to_string()],
     );
-    let mut game = record.to_pgn();
-    game.replay(&catalog).unwrap();
+    let end = game.replay(&catalog).unwrap();
+    game.set_outcome(end.end().expect("mate"));
     assert_eq!(game.tag("Termination"), Some("normal"));
     assert!(
-        movetext(&game).ends_with("1... Nxf4# { Checkmate } 0-1"),
+        movetext(&game).ends_with("1... Nxf4# { Black wins by checkmate } 0-1"),
         "{game}"
     );
 

@@ -8,7 +8,6 @@ use std::sync::Arc;
 use common::{place, place_with};
 use hexchess_core::game::{Game, Step};
 use hexchess_core::pgn::{self, PgnGame, ReadError, ReadProblem, ReplayError};
-use hexchess_core::record::{GameRecord, RecordError};
 use hexchess_core::{Catalog, Position};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -60,12 +59,16 @@ fn a_latin1_byte_reads_as_its_character_and_costs_nothing() {
 #[test]
 fn a_record_with_a_latin1_byte_reads_and_replays() {
     let catalog = Catalog::builtin();
-    let all = GameRecord::parse_all_bytes(LATIN1);
+    let all = pgn::read_games_from_bytes(LATIN1);
     assert_eq!(all.len(), 2);
     let first = all[0].as_ref().unwrap();
     assert_eq!(first.tag("White"), Some("Müller"));
-    first.replay(&catalog).unwrap();
-    let e = all[1].as_ref().unwrap().replay(&catalog).unwrap_err();
+    first.replay_main_line(&catalog).unwrap();
+    let e = all[1]
+        .as_ref()
+        .unwrap()
+        .replay_main_line(&catalog)
+        .unwrap_err();
     assert!(
         e.to_string()
             .starts_with("game 2, line 8, column 7: move 'été' (ply 2)"),
@@ -130,16 +133,20 @@ fn an_unknown_variant_names_the_game_and_its_line() {
         "{e:?}"
     );
     assert_eq!(e.to_string(), "game 2, line 5: unknown variant 'nope'");
-    let records = GameRecord::parse_all(text);
-    let e = records[1].as_ref().unwrap().replay(&catalog).unwrap_err();
+    let records = pgn::read_games(text);
+    let e = records[1]
+        .as_ref()
+        .unwrap()
+        .replay_main_line(&catalog)
+        .unwrap_err();
     assert!(
         matches!(
             e,
-            RecordError::Replay(ReplayError::UnknownVariant {
+            ReplayError::UnknownVariant {
                 game: 2,
                 line: 5,
                 ..
-            })
+            }
         ),
         "{e:?}"
     );
@@ -147,7 +154,7 @@ fn an_unknown_variant_names_the_game_and_its_line() {
 }
 
 /// The move refused after the end of the game in `text`: its ply, its text and how the
-/// game had ended, in words. The record of the same text is refused the same way.
+/// game had ended, in words. The main line alone is refused the same way.
 fn after_end(text: &str) -> (usize, String, String) {
     let catalog = Catalog::builtin();
     let mut game = pgn::read_games(text).remove(0).unwrap();
@@ -169,11 +176,12 @@ fn after_end(text: &str) -> (usize, String, String) {
         "{message}"
     );
     if ended.side_count() == 2 {
-        let record = GameRecord::parse(text)
+        let main_line = pgn::read_games(text)
+            .remove(0)
             .unwrap()
-            .replay(&catalog)
+            .replay_main_line(&catalog)
             .unwrap_err();
-        assert_eq!(record, RecordError::Replay(e.clone()), "{text}");
+        assert_eq!(main_line, e, "{text}");
     }
     (*ply, refused.clone(), ended.description())
 }

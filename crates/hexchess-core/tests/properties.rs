@@ -16,7 +16,7 @@ use std::sync::Arc;
 use hexchess_core::catalog::Catalog;
 use hexchess_core::fen::placement_field;
 use hexchess_core::hex::{Hex, Layout};
-use hexchess_core::record::GameRecord;
+use hexchess_core::pgn::{PgnGame, read_games};
 use hexchess_core::{Cell, Move, Position, Rules};
 use proptest::prelude::*;
 use rand::rngs::StdRng;
@@ -152,10 +152,10 @@ proptest! {
             assert_eq!(again.to_fen(), fen);
             assert_eq!(again.hash(), pos.hash(), "{fen}");
         });
-        let record = GameRecord::from_position(&end, None, &[("Event", "property".into())]);
+        let record = PgnGame::from_position(&end, None, &[("Event", "property".into())]);
         let text = record.to_string();
-        let read = GameRecord::parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
-        let replayed = read.replay(&catalog()).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let read = read_games(&text).remove(0).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let replayed = read.replay_main_line(&catalog()).unwrap_or_else(|e| panic!("{e}\n{text}"));
         prop_assert_eq!(replayed.to_fen(), end.to_fen());
         prop_assert_eq!(replayed.moves().count(), end.ply_count());
     }

@@ -6,7 +6,6 @@ use std::io;
 use std::path::Path;
 
 use hexchess_core::pgn::{MAX_FILE_BYTES, PgnGame, ReadError, read_games_from_bytes, write_games};
-use hexchess_core::record::{GameRecord, RecordError};
 
 use crate::{FileError, Files};
 
@@ -22,19 +21,4 @@ pub fn read_pgn(files: &Files, path: &Path) -> Result<Vec<Result<PgnGame, ReadEr
 /// was there whole.
 pub fn write_pgn(files: &Files, path: &Path, games: &[PgnGame]) -> io::Result<()> {
     files.write_atomic(path, write_games(games).as_bytes())
-}
-
-/// Every game of the file at `path` as a record (its main line); the file refused as
-/// [`read_pgn`] refuses it.
-pub fn read_records(
-    files: &Files,
-    path: &Path,
-) -> Result<Vec<Result<GameRecord, RecordError>>, FileError> {
-    let bytes = files.read_bytes(path, MAX_FILE_BYTES)?;
-    Ok(GameRecord::parse_all_bytes(&bytes))
-}
-
-/// Writes one record to `path`, all or nothing.
-pub fn write_record(files: &Files, path: &Path, record: &GameRecord) -> io::Result<()> {
-    files.write_atomic(path, record.to_string().as_bytes())
 }

@@ -4,7 +4,6 @@
 
 use hexchess_core::Catalog;
 use hexchess_core::pgn::{self, PgnGame};
-use hexchess_core::record::GameRecord;
 use hexchess_files::{Files, games};
 
 /// A folder of its own for a test's files.
@@ -22,10 +21,10 @@ const LATIN1: &[u8] =
     b"[Event \"Caf\xe9\"]\n[White \"M\xfcller\"]\n\n1. f6 {tr\xe8s bien} c5 *\n\n\
 [Event \"two\"]\n\n1. f6 \xe9t\xe9 *\n";
 
-/// A file in Latin-1 reads as games and as records, each game on its own; a folder
-/// named as a game file is refused with what it is.
+/// A file in Latin-1 reads as games, each on its own; a folder named as a game file is
+/// refused with what it is.
 #[test]
-fn a_latin1_file_reads_as_games_and_as_records() {
+fn a_latin1_file_reads_and_a_folder_is_refused() {
     let files = Files::disk();
     let dir = folder("latin1");
     let path = dir.join("games.pgn");
@@ -33,20 +32,18 @@ fn a_latin1_file_reads_as_games_and_as_records() {
     let from_file = games::read_pgn(&files, &path).unwrap();
     assert_eq!(from_file.len(), 2);
     assert_eq!(from_file[0].as_ref().unwrap().tag("Event"), Some("Café"));
-    let records = games::read_records(&files, &path).unwrap();
-    assert_eq!(records.len(), 2);
-    assert_eq!(records[0].as_ref().unwrap().tag("White"), Some("Müller"));
+    assert_eq!(from_file[0].as_ref().unwrap().tag("White"), Some("Müller"));
     assert!(
-        records[1].is_ok(),
+        from_file[1].is_ok(),
         "read; its wrong move is the replay's to find"
     );
     assert!(matches!(
-        games::read_records(&files, &dir),
+        games::read_pgn(&files, &dir),
         Err(e) if e.to_string().contains("a folder")
     ));
 }
 
-/// Games saved to a file read back the same, records too; the file is written whole
+/// Games saved to a file read back the same; the file is written whole
 /// or not at all (see `Files::write_atomic`).
 #[test]
 fn games_saved_to_a_file_read_back_the_same() {
@@ -68,17 +65,9 @@ fn games_saved_to_a_file_read_back_the_same() {
         .map(Result::unwrap)
         .collect();
     assert_eq!(back, pgn_games);
-    let record = GameRecord::from(&pgn_games[0]);
-    let path = dir.join("game.txt");
-    games::write_record(&files, &path, &record).unwrap();
-    let back = games::read_records(&files, &path)
-        .unwrap()
-        .remove(0)
-        .unwrap();
-    assert_eq!(back, record);
     assert_eq!(
         std::fs::read_dir(&dir).unwrap().count(),
-        2,
+        1,
         "no temporary left"
     );
 }

@@ -16,9 +16,9 @@ use std::sync::Arc;
 
 use hexchess_core::catalog::Catalog;
 use hexchess_core::moves::MoveList;
+use hexchess_core::pgn::{PgnGame, ReplayError};
 use hexchess_core::piece::Side;
 use hexchess_core::position::Position;
-use hexchess_core::record::{GameRecord, RecordError};
 use hexchess_core::rules::Rules;
 use hexchess_engine::eval::{EvalMode, EvalWeights, Evaluator};
 use hexchess_engine::see::see;
@@ -58,10 +58,10 @@ impl SampleSet {
     /// Returns how many samples the game gave.
     pub fn add_game(
         &mut self,
-        record: &GameRecord,
+        record: &PgnGame,
         catalog: &Catalog,
         skip_plies: usize,
-    ) -> Result<usize, RecordError> {
+    ) -> Result<usize, ReplayError> {
         let Some(result) = record.tag("Result").and_then(white_score) else {
             return Ok(0);
         };
@@ -69,7 +69,7 @@ impl SampleSet {
         let mut scratch = MoveList::new();
         let mut evaluator: Option<Evaluator> = None;
         let mut ply = 0;
-        let game = record.replay(catalog)?;
+        let game = record.replay_main_line(catalog)?;
         // The tuner fits the two-player evaluation: other games have nothing for it.
         let Some(rules) = catalog
             .get(game.position().rules().id())
@@ -401,11 +401,11 @@ mod tests {
         let mut set = SampleSet::default();
         let mut added = Vec::new();
         for end in random_games(&r, 20, 1) {
-            let record = GameRecord::from_position(&end, None, &[("Result", "1-0".into())]);
+            let record = PgnGame::from_position(&end, None, &[("Result", "1-0".into())]);
             added.push(set.add_game(&record, &catalog, 10).unwrap());
         }
         // A game without a result gives nothing.
-        let unfinished = GameRecord::from_position(&random_games(&r, 1, 2)[0], None, &[]);
+        let unfinished = PgnGame::from_position(&random_games(&r, 1, 2)[0], None, &[]);
         assert_eq!(set.add_game(&unfinished, &catalog, 10).unwrap(), 0);
         assert_eq!(set.games, 20);
         assert_eq!(set.held_out_len(), added[9] + added[19]);

@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
-use hexchess_core::record::GameRecord;
+use hexchess_core::pgn::PgnGame;
 use hexchess_core::{GameOutcome, Rules, Side};
 use hexchess_protocol::{Ack, ErrorMessage, FromServer, GameState, Joined, Refused, ServerMessage};
 use tokio::sync::{Semaphore, mpsc};
@@ -806,8 +806,7 @@ impl Room {
         } else {
             tags.push(("Players", names.join(", ")));
         }
-        let record = GameRecord::from_game(self.hosted.game(), None, &tags);
-        let mut pgn = record.to_pgn();
+        let mut pgn = PgnGame::from_game(self.hosted.game(), None, &tags);
         match outcome {
             Some(end) => pgn.set_outcome(end),
             None => pgn.set_tag("Result", "*"),

@@ -70,9 +70,11 @@ async fn two_people_play_through_a_private_challenge_and_the_record_downloads(db
     assert!(body.contains("[Variant \"glinski\"]"), "{body}");
     assert!(body.contains("[Result \"1-0\"]"), "{body}");
     assert!(body.contains("1. f6 c6"), "{body}");
-    let record = hexchess_core::record::GameRecord::parse(&body).expect("the record reads back");
+    let record = hexchess_core::pgn::read_games(&body)
+        .remove(0)
+        .expect("the record reads back");
     let replayed = record
-        .replay(&hexchess_core::Catalog::builtin())
+        .replay_main_line(&hexchess_core::Catalog::builtin())
         .expect("and replays");
     assert_eq!(replayed.turns().len(), 2);
     let (status, _) = server.get("/game/NOSUCHGAME.pgn").await;

@@ -14,7 +14,6 @@ use crate::catalog::Catalog;
 use crate::game::{Game, Step};
 use crate::moves::Move;
 use crate::position::Position;
-use crate::record::{GameRecord, RecordError};
 use crate::work;
 
 /// Whether `mv` resets the move rule: a capture or a pawn move.
@@ -178,14 +177,16 @@ fn replaying_twice_the_plies_is_twice_the_work() {
     let whole = replay_work(tags, &movetext(&moves));
     assert_linear(half, whole, "two sides");
 
-    // A record replays move by move the same way.
-    let record = GameRecord::parse(&format!("{tags}\n\n{} *\n", movetext(&moves))).unwrap();
-    let half_record = GameRecord::new(record.tags.clone(), moves[..moves.len() / 2].to_vec());
+    // The main line alone replays move by move the same way.
+    let record = read_games(&format!("{tags}\n\n{} *\n", movetext(&moves)))
+        .remove(0)
+        .unwrap();
+    let half_record = PgnGame::from_turns(record.tags.clone(), &moves[..moves.len() / 2]);
     work::take();
-    half_record.replay(&Catalog::builtin()).unwrap();
+    half_record.replay_main_line(&Catalog::builtin()).unwrap();
     let half = work::take();
-    record.replay(&Catalog::builtin()).unwrap();
-    assert_linear(half, work::take(), "a record");
+    record.replay_main_line(&Catalog::builtin()).unwrap();
+    assert_linear(half, work::take(), "a main line");
 }
 
 #[test]
@@ -224,17 +225,12 @@ fn a_hundred_thousand_ply_shuffle_is_refused_at_its_repetition() {
         )),
         "{message}"
     );
-    let e = GameRecord::parse(&text)
+    let e = read_games(&text)
+        .remove(0)
         .unwrap()
-        .replay(&catalog)
+        .replay_main_line(&catalog)
         .unwrap_err();
-    assert!(
-        matches!(
-            &e,
-            RecordError::Replay(ReplayError::AfterEnd { ply: 9, .. })
-        ),
-        "{e:?}"
-    );
+    assert!(matches!(&e, ReplayError::AfterEnd { ply: 9, .. }), "{e:?}");
     // A bound to catch a hang only: the refusal takes milliseconds.
     assert!(started.elapsed().as_secs() < 10, "{:?}", started.elapsed());
 }

@@ -19,6 +19,7 @@
 mod lex;
 #[cfg(test)]
 mod long_games;
+mod main_line;
 mod problem;
 mod read;
 pub(crate) mod replay;

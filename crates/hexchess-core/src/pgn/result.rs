@@ -81,14 +81,6 @@ pub const TERMINATION_VALUES: [&str; 8] = [
     "unterminated",
 ];
 
-/// The termination our game records write (`checkmate`, `time`: [`Termination`]'s
-/// words), if `value` is one.
-pub(crate) fn our_termination(value: &str) -> Option<Termination> {
-    Termination::ALL
-        .into_iter()
-        .find(|t| t.to_string() == value)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -128,10 +120,9 @@ mod tests {
     }
 
     #[test]
-    fn every_termination_has_a_standard_value_and_reads_back_from_ours() {
+    fn every_termination_has_a_standard_value() {
         for t in Termination::ALL {
             assert!(TERMINATION_VALUES.contains(&termination_tag(t)), "{t}");
-            assert_eq!(our_termination(&t.to_string()), Some(t));
         }
         assert_eq!(termination_tag(Termination::Checkmate), "normal");
         assert_eq!(termination_tag(Termination::Time), "time forfeit");

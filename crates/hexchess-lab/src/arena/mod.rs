@@ -31,9 +31,9 @@ pub use process::{EngineError, EngineLogs, EngineProcess};
 pub use stats::{MatchSummary, Sprt, SprtError, SprtVerdict};
 
 use hexchess_core::outcome::{GameOutcome, Termination};
+use hexchess_core::pgn::PgnGame;
 use hexchess_core::piece::Side;
 use hexchess_core::position::Position;
-use hexchess_core::record::GameRecord;
 use hexchess_core::rules::Rules;
 use hexchess_engine::Score;
 use hexchess_files::Files;
@@ -260,7 +260,7 @@ pub struct GameResult {
     /// How it ended.
     pub outcome: GameOutcome,
     /// The game, as written to the match's records.
-    pub record: GameRecord,
+    pub record: PgnGame,
 }
 
 impl GameResult {
@@ -707,8 +707,8 @@ fn match_record(
     index: usize,
     names: [&String; 2],
     outcome: GameOutcome,
-) -> GameRecord {
-    let mut r = GameRecord::from_position(
+) -> PgnGame {
+    let mut r = PgnGame::from_position(
         pos,
         start_fen,
         &[
@@ -718,8 +718,7 @@ fn match_record(
             ("Black", names[1].clone()),
         ],
     );
-    r.set_tag("Result", outcome.result_text());
-    r.set_tag("Termination", outcome.termination.to_string());
+    r.set_outcome(&outcome);
     r
 }
 
