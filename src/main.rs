@@ -214,15 +214,11 @@ enum SideArg {
 }
 
 /// The command line: the process's own, or in a browser the page's address (see
-/// `hexchess::web::page`); a bad one there is reported and left out.
-#[cfg(not(target_arch = "wasm32"))]
+/// [`hexchess::web::page_args`]); a bad one there is reported and left out.
 fn read_cli() -> Cli {
-    Cli::parse()
-}
-
-#[cfg(target_arch = "wasm32")]
-fn read_cli() -> Cli {
-    let args = hexchess::web::page::args();
+    let Some(args) = hexchess::web::page_args() else {
+        return Cli::parse();
+    };
     Cli::try_parse_from(&args).unwrap_or_else(|e| {
         eprintln!("warning: the page's address: {e}");
         Cli::parse_from(["hexchess"])

@@ -17,10 +17,10 @@ use hexchess_core::{Move, Step};
 use hexchess_engine::multi::Strategy;
 use hexchess_engine::{Engine, Question, SearchInfo, SearchLimits, SearchOptions, Tablebases};
 
-use super::engine_search::{Ask, EngineThinking};
 use super::opponent::search_threads;
 use super::session::{Mode, Session, TimeControl};
 use super::trainer::Trainer;
+use super::work::engine::{Ask, EngineThinking};
 use crate::game::{BoardPosition, CurrentGame, GameSet};
 use crate::machine::{Rasteriser, cores};
 

@@ -6,7 +6,6 @@
 //! with its tree of lines in [`variations`].
 
 pub mod analysis;
-pub mod engine_search;
 pub mod hidden;
 pub mod opponent;
 pub mod review;

@@ -22,9 +22,9 @@ use hexchess_engine::{
     Tablebases, pv_san,
 };
 
-use super::engine_search::{Ask, EngineThinking};
 use super::session::{Clocks, Mode, SeatPlayer, Session, loss_of};
 use super::trainer::Trainer;
+use super::work::engine::{Ask, EngineThinking};
 use crate::game::{BoardChanged, CurrentGame, EndRequest, GameNotice, GameSet, StepRequest};
 use crate::machine::{Rasteriser, cores};
 use crate::pieces::animation::{Slide, Vanish};

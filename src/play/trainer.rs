@@ -12,7 +12,7 @@
 //! folder in every game, so it defends perfectly here.
 
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use bevy::prelude::*;
 use hexchess_core::{Position, Rules, Side};
@@ -24,8 +24,7 @@ use rand::Rng;
 
 use super::session::{Mode, StartGame};
 use super::work::Answer;
-#[cfg(not(target_arch = "wasm32"))]
-use super::work::{Job, SMALL_STACK};
+use super::work::tables::{TableBuild, TableRequest};
 use crate::PlayerFiles;
 use crate::game::{BoardChanged, CurrentGame, GameNotice, GameSet, Variants};
 
@@ -93,44 +92,15 @@ impl Drill {
 /// A table being built off the frame.
 pub struct Building {
     pub ending: String,
-    /// What it is doing (the build's progress lines).
-    pub progress: Arc<Mutex<String>>,
-    job: TableWork,
+    /// The build (its progress lines: [`TableBuild::progress`]).
+    pub build: TableBuild,
     request: StartDrill,
 }
-
-/// The build: natively on its own thread; in a browser, in an engine worker of its
-/// own, whose tables come back as files into the page's store.
-#[cfg(not(target_arch = "wasm32"))]
-type TableWork = Job<Result<(), String>>;
-#[cfg(target_arch = "wasm32")]
-type TableWork = crate::web::worker::TableBuild;
 
 impl Building {
     /// Asks the build to stop; the drill is not started.
     pub fn cancel(&self) {
-        self.job.stop();
-    }
-
-    /// Whether it is done, and how it went.
-    #[cfg(not(target_arch = "wasm32"))]
-    fn poll(&mut self) -> Answer<Result<(), String>> {
-        self.job.poll()
-    }
-
-    #[cfg(target_arch = "wasm32")]
-    fn poll(&mut self) -> Answer<Result<(), String>> {
-        use crate::web::worker::Built;
-        match self.job.poll() {
-            Built::Working(Some(line)) => {
-                if let Ok(mut p) = self.progress.lock() {
-                    *p = line;
-                }
-                Answer::Pending
-            }
-            Built::Working(None) => Answer::Pending,
-            Built::Done(outcome) => Answer::Ready(outcome),
-        }
+        self.build.stop();
     }
 }
 
@@ -247,9 +217,8 @@ fn start_drills(
     }
 }
 
-/// Builds every table `material` needs that is not in `dir` yet, and saves each, in an
-/// engine worker of its own (the tables come back as files).
-#[cfg(target_arch = "wasm32")]
+/// Builds every table `material` needs that is not in `dir` yet, and saves each, off
+/// the frame ([`TableBuild`]).
 fn build_off_the_frame(
     files: Files,
     dir: PathBuf,
@@ -257,54 +226,17 @@ fn build_off_the_frame(
     material: Material,
     request: StartDrill,
 ) -> Result<Building, String> {
-    let _ = (files, dir, rules, material);
-    let job = crate::web::worker::TableBuild::start(&request.variant, &request.ending)?;
+    let build = TableBuild::start(TableRequest {
+        files,
+        dir,
+        rules,
+        material,
+        variant: request.variant.clone(),
+        ending: request.ending.clone(),
+    })?;
     Ok(Building {
         ending: request.ending.clone(),
-        progress: Arc::new(Mutex::new(String::from("starting"))),
-        job,
-        request,
-    })
-}
-
-/// Builds every table `material` needs that is not on disk yet, and saves each, on a
-/// thread.
-#[cfg(not(target_arch = "wasm32"))]
-fn build_off_the_frame(
-    files: Files,
-    dir: PathBuf,
-    rules: Arc<Rules>,
-    material: Material,
-    request: StartDrill,
-) -> Result<Building, String> {
-    let progress = Arc::new(Mutex::new(String::from("starting")));
-    let sink = Arc::clone(&progress);
-    let job = Job::start("hexchess-tables", SMALL_STACK, move |halt| {
-        let mut tell = |line: &str| {
-            if let Ok(mut p) = sink.lock() {
-                *p = line.to_string();
-            }
-        };
-        // Every core but the one the frames need.
-        let threads = crate::machine::cores().saturating_sub(1).max(1);
-        let folder = hexchess_tablebase::TableFolder {
-            files: &files,
-            dir: &dir,
-        };
-        hexchess_tablebase::build_missing(
-            folder,
-            &rules,
-            &material,
-            &mut tell,
-            &halt,
-            threads,
-            &mut |_| {},
-        )
-    });
-    Ok(Building {
-        ending: request.ending.clone(),
-        progress,
-        job,
+        build,
         request,
     })
 }
@@ -319,7 +251,7 @@ fn finish_builds(
     let Some(building) = trainer.building.as_mut() else {
         return;
     };
-    let outcome = match building.poll() {
+    let outcome = match building.build.poll() {
         Answer::Pending => return,
         Answer::Ready(outcome) => outcome,
         Answer::Lost => Err("the table build failed".into()),

@@ -91,7 +91,6 @@ impl Plugin for UiPlugin {
                 Update,
                 (
                     dialogs_files::collect_choices,
-                    #[cfg(target_arch = "wasm32")]
                     dialogs_files::open_picked_files,
                     panel::save_to_chosen_paths,
                 )

@@ -134,12 +134,7 @@ pub(super) fn open_trainer(mut opens: MessageReader<OpenTrainer>, mut memory: Re
     }
 }
 
-/// How long a table built for the trainer is kept: on disk natively; in a browser in
-/// the page's memory (megabytes are too many for its storage).
-#[cfg(not(target_arch = "wasm32"))]
-const KEPT: &str = "it is saved for next time";
-#[cfg(target_arch = "wasm32")]
-const KEPT: &str = "it is kept while this page is open";
+use crate::play::work::tables::KEPT;
 
 pub(super) fn trainer_window(
     mut contexts: EguiContexts,
@@ -170,7 +165,7 @@ pub(super) fn trainer_window(
                 ));
                 ui.horizontal(|ui| {
                     ui.spinner();
-                    let line = b.progress.lock().map(|p| p.clone()).unwrap_or_default();
+                    let line = b.build.progress();
                     ui.label(line);
                 });
                 if ui.button("Cancel").clicked() {

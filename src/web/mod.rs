@@ -27,6 +27,15 @@ pub fn player_files() -> hexchess_files::Files {
     hexchess_files::Files::disk()
 }
 
+/// The command line a page's address gives (`?variant=mccooey`, `#challenge=CODE`), in
+/// a browser; none on a desktop, whose process has its own.
+pub fn page_args() -> Option<Vec<String>> {
+    #[cfg(target_arch = "wasm32")]
+    return Some(page::args());
+    #[cfg(not(target_arch = "wasm32"))]
+    None
+}
+
 /// A line the game writes to the browser's console at moments a test waits for (the
 /// board shown, the engine's move, an online game joined): `hexchess: <what>`.
 pub fn milestone(what: &str) {

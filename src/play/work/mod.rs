@@ -1,9 +1,23 @@
-//! Work off the frame, one way: a [`Job`] runs on a thread of its own with a stop flag,
-//! and its answer comes back through a channel that a system polls each frame without
-//! waiting. Dropping a job stops it: its thread ends on its own and its answer is never
-//! read. The game review, the endgame trainer's table builds and the system's file
-//! dialogs go this way (the engine's searches have the engine's own,
-//! [`hexchess_engine::Thinking`], which also hands the engine and its hash table back).
+//! Work off the frame, and the one place where the game chooses between a desktop and
+//! a browser for it: the callers (the opponent, analysis, the review, the trainer, the
+//! file dialogs) use the types here and have no `cfg` of their own.
+//!
+//! - [`Job`]: work on a thread of its own with a stop flag (in a browser, which gives
+//!   the page no threads, in the frame that asks); its answer comes back through a
+//!   channel that a system polls each frame without waiting. Dropping a job stops it.
+//! - [`engine::EngineThinking`]: a search or a turn, on the engine's thread
+//!   ([`hexchess_engine::Thinking`]) or in an engine Web Worker.
+//! - [`review::ReviewWork`]: a game's review, on a thread or position by position in a
+//!   worker.
+//! - [`tables::TableBuild`]: the trainer's endgame tables, on a thread or in a worker
+//!   of their own.
+//! - [`dialog`]: the system's open and save dialogs, or the browser's file picker and
+//!   downloads.
+
+pub mod dialog;
+pub mod engine;
+pub mod review;
+pub mod tables;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, TryRecvError, sync_channel};
