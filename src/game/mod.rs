@@ -52,8 +52,9 @@ pub type BoardPosition = Position<WideBitboard>;
 /// shown while stepping back through the moves.
 #[derive(Resource, Clone)]
 pub struct CurrentGame {
-    /// The game: its position, turns, standings and end.
-    pub game: Game,
+    /// The game as played: its position, turns, standings and end (the rules' own
+    /// [`Game`]; the rest of `CurrentGame` is what the app keeps beside it).
+    pub played: Game,
     /// The FEN the game started from, when it is not the variant's start.
     pub start_fen: Option<String>,
     /// Turns taken back, newest last (each as its steps), for redo.
@@ -76,7 +77,7 @@ impl CurrentGame {
     /// `game`, a game of `entry`'s variant, on the board.
     pub fn of(game: Game, entry: &CatalogEntry, start_fen: Option<String>) -> CurrentGame {
         CurrentGame {
-            game,
+            played: game,
             start_fen,
             redo: Vec::new(),
             ended: None,
@@ -97,17 +98,17 @@ impl CurrentGame {
     }
 
     pub fn rules(&self) -> &Rules<WideBitboard> {
-        self.game.position().rules()
+        self.played.position().rules()
     }
 
     /// The live position, with the moves that led to it.
     pub fn position(&self) -> &BoardPosition {
-        self.game.position()
+        self.played.position()
     }
 
     /// The side whose turn it is.
     pub fn side_to_move(&self) -> Side {
-        self.game.side_to_move()
+        self.played.side_to_move()
     }
 
     /// How many sides play.
@@ -117,12 +118,12 @@ impl CurrentGame {
 
     /// Whether more than two sides play (a table: seats, standings, turns of steps).
     pub fn has_more_sides(&self) -> bool {
-        self.game.has_more_sides()
+        self.played.has_more_sides()
     }
 
     /// How many turns have been played (in a two-player game, plies).
     pub fn turn_count(&self) -> usize {
-        self.game.turns().len()
+        self.played.turns().len()
     }
 
     /// The variant's rules on the engine's narrow cell sets, for two sides.
@@ -135,7 +136,7 @@ impl CurrentGame {
     pub fn two_player_position(&self) -> Option<Position> {
         self.two_player
             .as_ref()
-            .map(|r| self.game.position_on(Arc::clone(r)))
+            .map(|r| self.played.position_on(Arc::clone(r)))
     }
 
     /// [`CurrentGame::two_player_position`] of the position the board shows.
@@ -146,32 +147,32 @@ impl CurrentGame {
 
     /// The game as it began (no turn played).
     pub fn start_game(&self) -> Game {
-        self.game.rewound(0)
+        self.played.rewound(0)
     }
 
     /// The position the game started from.
     pub fn start_position(&self) -> BoardPosition {
-        self.game.start_position()
+        self.played.start_position()
     }
 
     /// The result, if the game is over (by the rules, or by resignation, time or
     /// agreement).
     pub fn outcome(&self) -> Option<GameOutcome> {
-        self.ended.or_else(|| self.game.end().copied())
+        self.ended.or_else(|| self.played.end().copied())
     }
 
     /// The game as the board shows it: the live one, or an earlier turn under review.
     pub fn displayed_game(&self) -> Game {
         match self.viewing {
-            Some(turns) => self.game.rewound(turns),
-            None => self.game.clone(),
+            Some(turns) => self.played.rewound(turns),
+            None => self.played.clone(),
         }
     }
 
     /// The position the board shows.
     pub fn displayed(&self) -> BoardPosition {
         match self.viewing {
-            Some(turns) => self.game.rewound(turns).position().clone(),
+            Some(turns) => self.played.rewound(turns).position().clone(),
             None => self.position().clone(),
         }
     }
@@ -184,14 +185,14 @@ impl CurrentGame {
     /// The turns played so far as the game writes them (SAN for two sides), oldest
     /// first.
     pub fn move_texts(&self) -> Vec<String> {
-        self.game.turn_texts()
+        self.played.turn_texts()
     }
 
     /// Every piece captured so far, in order (as the game's reports name them).
     pub fn captured(&self) -> Vec<Piece> {
         let mut replay = self.start_game();
         let mut out = Vec::new();
-        for (_, steps) in self.game.turns() {
+        for (_, steps) in self.played.turns() {
             for step in steps {
                 if let Ok(report) = replay.play(*step) {
                     out.extend(report.capture.map(|(piece, _)| piece));
@@ -206,27 +207,27 @@ impl CurrentGame {
     fn take_back(&mut self, turns: usize) -> bool {
         let played = self.turn_count();
         let keep = played.saturating_sub(turns);
-        if keep == played && self.game.current_steps().is_empty() {
+        if keep == played && self.played.current_steps().is_empty() {
             return false;
         }
-        let undone: Vec<Vec<Step>> = self.game.turns()[keep..]
+        let undone: Vec<Vec<Step>> = self.played.turns()[keep..]
             .iter()
             .map(|(_, steps)| steps.to_vec())
             .collect();
         self.redo.extend(undone.into_iter().rev());
-        self.game = self.game.rewound(keep);
+        self.played = self.played.rewound(keep);
         true
     }
 
     /// Plays a taken-back turn again, if it still can be played.
     fn replay_turn(&mut self, steps: &[Step]) -> bool {
-        let mut next = self.game.clone();
+        let mut next = self.played.clone();
         for step in steps {
             if next.play(*step).is_err() {
                 return false;
             }
         }
-        self.game = next;
+        self.played = next;
         true
     }
 }
@@ -414,7 +415,7 @@ pub fn apply_step_requests(
             // Checked here first, so that a refusal is said at once; played only when
             // it comes back decided.
             for step in local {
-                if game.is_live() && game.ended.is_none() && game.game.steps().contains(&step) {
+                if game.is_live() && game.ended.is_none() && game.played.steps().contains(&step) {
                     proposed.write(StepProposed(step));
                 } else {
                     notices.write(GameNotice("not a move here now".into()));
@@ -438,11 +439,11 @@ pub fn apply_step_requests(
         }
         // A step decided remotely for an older board may be no move at all here:
         // passed over before it is even written.
-        if decided && !game.game.steps().contains(&step) {
+        if decided && !game.played.steps().contains(&step) {
             continue;
         }
-        let text = game.game.step_text(step);
-        match game.game.play(step) {
+        let text = game.played.step_text(step);
+        match game.played.play(step) {
             Ok(report) => {
                 game.redo.clear();
                 changed.write(BoardChanged::Played(report));
@@ -495,7 +496,7 @@ fn load_games(
                 let variant_changed = next.rules().id() != game.rules().id();
                 *game = next;
                 // A recorded resignation or flag fall ends the loaded game too.
-                if game.game.end().is_none()
+                if game.played.end().is_none()
                     && let Some(result) = record.tag("Result")
                 {
                     game.ended = recorded_ending(result, record.tag("Termination"));
@@ -566,7 +567,7 @@ fn set_lines(
                 break;
             }
         }
-        game.game = line;
+        game.played = line;
         game.redo = then.iter().rev().map(|mv| vec![Step::Play(*mv)]).collect();
         game.ended = None;
         game.viewing = None;

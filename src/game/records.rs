@@ -52,7 +52,7 @@ pub fn game_record(game: &CurrentGame, players: &Players) -> PgnGame {
 /// seats of a table); no result yet.
 fn tagged(game: &CurrentGame, players: &Players) -> PgnGame {
     let mut r = PgnGame::from_game(
-        &game.game,
+        &game.played,
         game.start_fen.as_deref(),
         &[
             ("Date", record_date(SystemTime::now())),

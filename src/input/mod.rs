@@ -89,7 +89,7 @@ impl Plugin for InputPlugin {
 /// The moves the rules allow now (in a turn of several moves, the second moves the
 /// limits allow), without removals and swaps.
 fn moves_now(game: &CurrentGame) -> Vec<Move> {
-    game.game
+    game.played
         .steps()
         .into_iter()
         .filter_map(|s| match s {
@@ -256,7 +256,7 @@ fn press(
         place(mouse.game, selection, cell, requests);
         return;
     }
-    let game = &mouse.game.game;
+    let game = &mouse.game.played;
     if game.owed(game.side_to_move()) > 0 {
         // A removal owed comes first: a click on a piece it may take takes it.
         let removal = Step::Play(Move::removal(cell));

@@ -85,7 +85,7 @@ impl FollowedGame {
 
     /// The server's ply of the board's next step.
     fn next_ply(&self, game: &CurrentGame) -> u32 {
-        self.ply_base + game.game.steps_played() as u32
+        self.ply_base + game.played.steps_played() as u32
     }
 }
 
@@ -622,7 +622,7 @@ fn game_event(online: &mut Online, board: &mut Board, numbered: Numbered) -> Rea
                 return Read::Handled;
             };
             let ply = ply as usize;
-            let played = board.game.game.steps_played();
+            let played = board.game.played.steps_played();
             if ply < played {
                 return Read::Handled;
             }
@@ -632,7 +632,7 @@ fn game_event(online: &mut Online, board: &mut Board, numbered: Numbered) -> Rea
                 online.send(ClientMessage::Join { game, seen: None });
                 return Read::Handled;
             }
-            match board.game.game.parse_step(&step) {
+            match board.game.played.parse_step(&step) {
                 Ok(s) => {
                     board.decided.write(StepDecided(s));
                     read = Read::BoardChanges;
@@ -737,7 +737,7 @@ fn send_proposed_steps(
             continue;
         }
         let id = followed.game.clone();
-        let text = game.game.step_lan(*step);
+        let text = game.played.step_lan(*step);
         let ply = followed.next_ply(&game);
         online.acks += 1;
         let ack = online.acks;

@@ -202,7 +202,7 @@ fn answer_analysis_requests(
                 stop(&mut analysis.hint);
                 let software = rasteriser.as_deref() == Some(&Rasteriser::Software);
                 let limits = SearchLimits::movetime(HINT_MILLIS);
-                let question = Question::new(game.game.clone(), game.two_player_rules(), limits);
+                let question = Question::new(game.played.clone(), game.two_player_rules(), limits);
                 // Two sides only: a table's turns are the analysis's.
                 if question.position().is_none() {
                     continue;

@@ -260,7 +260,7 @@ fn play_finished_search(
         }
         // No legal move: the rules end the game; nothing to play. A mated engine with
         // a move left would never get here.
-        None if game.game.end().is_none() => {
+        None if game.played.end().is_none() => {
             end.write(EndRequest(loss_of(&game, t.side, Termination::Resignation)));
         }
         None => {}
@@ -298,7 +298,7 @@ fn start_thinking(
         return;
     }
     let question = Question::new(
-        game.game.clone(),
+        game.played.clone(),
         game.two_player_rules(),
         limits_for(&session, &clocks),
     );
@@ -423,7 +423,7 @@ fn start_seat_search(
     strategy: hexchess_engine::multi::Strategy,
     nodes: u64,
 ) -> Result<SeatThinking, String> {
-    let copy = game.game.clone();
+    let copy = game.played.clone();
     let seed = copy.turns().len() as u64 + copy.side_to_move().index() as u64 * 7919;
     let limits = SearchLimits {
         nodes: Some(nodes),

@@ -127,7 +127,7 @@ fn answer_review_requests(
             continue;
         };
         let (of, start) = of;
-        let work = ReviewWork::start(start, of.moves.clone(), game.game.clone(), REVIEW_NODES);
+        let work = ReviewWork::start(start, of.moves.clone(), game.played.clone(), REVIEW_NODES);
         state.running = Some(Running { work, of });
     }
 }

@@ -339,11 +339,11 @@ impl Session {
 /// person plays (against engines,
 /// their turns go too).
 pub fn undo_turns(game: &CurrentGame, session: &Session) -> usize {
-    if !game.game.current_steps().is_empty() {
+    if !game.played.current_steps().is_empty() {
         // The turn in progress goes first, alone.
         return 0;
     }
-    let turns = game.game.turns();
+    let turns = game.played.turns();
     (1..=turns.len())
         .find(|k| !session.mode.engine_plays(turns[turns.len() - k].0))
         .unwrap_or(1)
@@ -385,7 +385,7 @@ impl Clocks {
 /// wins; with more, the game ends there and its opponents still in share the point
 /// (docs/rules.md §13.6).
 pub fn loss_of(game: &CurrentGame, side: Side, why: Termination) -> GameOutcome {
-    game.game.lost_by(side, why)
+    game.played.lost_by(side, why)
 }
 
 /// The app's states.
@@ -583,8 +583,8 @@ mod tests {
                 "5wK3/10/11/5wP6/13/14/9wR5/16/17/3bP8cR3/4bB10/bK10cB2/6cN6/12/8wQ2/10/3bR4cK b - 0 1",
             ),
         );
-        let step = taken.game.parse_step("d17i17").unwrap();
-        let report = taken.game.play(step).unwrap();
+        let step = taken.played.parse_step("d17i17").unwrap();
+        let report = taken.played.play(step).unwrap();
         let (out, _) = report
             .standings
             .iter()

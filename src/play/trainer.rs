@@ -570,7 +570,7 @@ mod tests {
         let mut game = on_the_board(&start);
         let mut drill = krk_drill(&start, &tables);
         assert_eq!(drill.now.unwrap().rule_value(), RuleValue::Win);
-        game.game.play(Step::Play(cursing)).unwrap();
+        game.played.play(Step::Play(cursing)).unwrap();
         judge_last_move(&mut drill, &tables, &game);
         let v = &drill.verdicts[0];
         // Black to move is mated by the table, but the rule saves it.
@@ -610,7 +610,7 @@ mod tests {
         let mut drill = krk_drill(&start, &tables);
         // The table's best move: judged good.
         let best = tables.rank_moves(&start).unwrap()[0].0;
-        game.game.play(Step::Play(best)).unwrap();
+        game.played.play(Step::Play(best)).unwrap();
         judge_last_move(&mut drill, &tables, &game);
         assert_eq!(drill.verdicts.len(), 1);
         assert!(!drill.verdicts[0].slipped && !drill.verdicts[0].slower);
@@ -618,14 +618,14 @@ mod tests {
         // Black's best reply, then a White move that hangs the rook, if there is one:
         // the win slips, and the verdict names a move that kept it.
         let reply = tables.rank_moves(&narrow(&game)).unwrap()[0].0;
-        game.game.play(Step::Play(reply)).unwrap();
+        game.played.play(Step::Play(reply)).unwrap();
         judge_last_move(&mut drill, &tables, &game);
         let ranked = tables.rank_moves(&narrow(&game)).unwrap();
         if let Some(&(blunder, _)) = ranked
             .iter()
             .find(|(_, v)| !matches!(v.value, Value::Win(_)))
         {
-            game.game.play(Step::Play(blunder)).unwrap();
+            game.played.play(Step::Play(blunder)).unwrap();
             judge_last_move(&mut drill, &tables, &game);
             let v = drill.verdicts.last().unwrap();
             assert!(v.slipped, "{v:?}");
@@ -642,7 +642,7 @@ mod tests {
             .iter()
             .find(|(_, v)| v.rule_value() == RuleValue::Win && v.rank() < best_rank)
         {
-            game2.game.play(Step::Play(slow)).unwrap();
+            game2.played.play(Step::Play(slow)).unwrap();
             judge_last_move(&mut drill2, &tables, &game2);
             assert!(drill2.verdicts[0].slower && !drill2.verdicts[0].slipped);
         }

@@ -251,7 +251,7 @@ pub fn facing_side(game: &CurrentGame, humans: &HumanSides) -> Side {
     if humans.moves(on_move) {
         return on_move;
     }
-    game.game
+    game.played
         .sides()
         .find(|s| humans.moves(*s))
         .unwrap_or(Side::White)

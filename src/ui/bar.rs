@@ -116,7 +116,7 @@ fn game_buttons(ui: &mut egui::Ui, game: &CurrentGame, session: &Session, out: &
         return;
     }
     let turns = undo_turns(game, session);
-    let started = game.turn_count() > 0 || !game.game.current_steps().is_empty();
+    let started = game.turn_count() > 0 || !game.played.current_steps().is_empty();
     if ui
         .add_enabled(started, egui::Button::new("Undo"))
         .on_hover_text("Ctrl+Z: back to your turn (a whole turn)")
@@ -232,7 +232,7 @@ pub fn status_line(game: &CurrentGame) -> String {
             format!("{name} to place ({held} in hand)")
         }
         None => {
-            let check = if game.game.in_check(side) {
+            let check = if game.played.in_check(side) {
                 ", in check"
             } else {
                 ""

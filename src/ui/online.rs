@@ -357,19 +357,19 @@ fn my_games(ui: &mut egui::Ui, online: &Online, requests: &mut MessageWriter<Onl
     if online.my_games.is_empty() {
         ui.label("none in play");
     }
-    for game in &online.my_games {
+    for brief in &online.my_games {
         ui.horizontal(|ui| {
-            if game.your_turn {
+            if brief.your_turn {
                 ui.colored_label(egui::Color32::from_rgb(110, 200, 120), "your turn");
             }
             ui.label(format!(
                 "{} {} – {}",
-                game.variant,
-                game.speed,
-                game.names.join(" – ")
+                brief.variant,
+                brief.speed,
+                brief.names.join(" – ")
             ));
-            if !online.follows(&game.game) && ui.small_button("Open").clicked() {
-                requests.write(OnlineRequest::Open(game.game.clone()));
+            if !online.follows(&brief.game) && ui.small_button("Open").clicked() {
+                requests.write(OnlineRequest::Open(brief.game.clone()));
             }
         });
     }
@@ -380,16 +380,16 @@ fn my_games(ui: &mut egui::Ui, online: &Online, requests: &mut MessageWriter<Onl
         .collect();
     if !others.is_empty() {
         ui.strong("Watch");
-        for game in others.into_iter().take(12) {
+        for brief in others.into_iter().take(12) {
             ui.horizontal(|ui| {
                 ui.label(format!(
                     "{} {} – {}",
-                    game.variant,
-                    game.speed,
-                    game.names.join(" – ")
+                    brief.variant,
+                    brief.speed,
+                    brief.names.join(" – ")
                 ));
-                if !online.follows(&game.game) && ui.small_button("Watch").clicked() {
-                    requests.write(OnlineRequest::Open(game.game.clone()));
+                if !online.follows(&brief.game) && ui.small_button("Watch").clicked() {
+                    requests.write(OnlineRequest::Open(brief.game.clone()));
                 }
             });
         }

@@ -218,7 +218,7 @@ fn clocks_shown(ui: &mut egui::Ui, game: &CurrentGame, clocks: &Clocks) {
     }
     ui.separator();
     let turn = game.side_to_move();
-    for side in game.game.sides() {
+    for side in game.played.sides() {
         let t = clocks.left(side).unwrap_or_default();
         let name = game.rules().side_name(side);
         let text = egui::RichText::new(format!("{name}: {}", clock_text(t)))
@@ -343,7 +343,7 @@ fn turn_list(
         .id_salt("turns")
         .stick_to_bottom(true)
         .show(ui, |ui| {
-            for (i, (side, _)) in game.game.turns().iter().enumerate() {
+            for (i, (side, _)) in game.played.turns().iter().enumerate() {
                 let text = turns.get(i).map_or("", String::as_str);
                 let line = format!("{:>3}. {}: {text}", i / n + 1, rules.side_name(*side));
                 if ui.selectable_label(i + 1 == shown, line).clicked() {
@@ -384,7 +384,7 @@ fn step_buttons(
 fn captured(ui: &mut egui::Ui, game: &CurrentGame, captured: &[Piece]) {
     let rules = game.rules();
     if game.has_more_sides() {
-        for side in game.game.sides() {
+        for side in game.played.sides() {
             let lost: String = captured
                 .iter()
                 .filter(|p| p.side == side)
@@ -418,7 +418,7 @@ fn move_entry(ui: &mut egui::Ui, game: &CurrentGame, text: &mut String, out: &mu
     let entry = ui.text_edit_singleline(text);
     if entry.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
         let typed = text.trim().to_string();
-        match game.game.parse_step(&typed) {
+        match game.played.parse_step(&typed) {
             Ok(step) => {
                 out.moves.write(StepRequest(step));
                 text.clear();

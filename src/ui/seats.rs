@@ -34,7 +34,7 @@ fn swatch(ui: &mut egui::Ui, colour: Color) {
 /// Each seat: its colour and name, who plays it, and where it stands.
 pub(super) fn seat_list(ui: &mut egui::Ui, game: &CurrentGame, seats: &Seats) {
     let rules = game.rules();
-    let g = &game.game;
+    let g = &game.played;
     for side in g.sides() {
         let on_move = g.end().is_none() && g.side_to_move() == side;
         ui.horizontal(|ui| {
@@ -75,7 +75,7 @@ pub(super) fn turn_in_progress(
     humans: &HumanSides,
     requests: &mut Vec<StepRequest>,
 ) {
-    let g = &game.game;
+    let g = &game.played;
     let rules = game.rules();
     if let Some(end) = game.outcome() {
         let names: Vec<&str> = end.winners().iter().map(|s| rules.side_name(*s)).collect();
