@@ -12,7 +12,11 @@ pub fn window_title(game: &CurrentGame, session: &Session) -> String {
     let name = game.rules().name();
     match session.mode {
         Mode::Table(seats) => {
-            let who: Vec<String> = game.played.sides().map(|s| seats.player(s).label()).collect();
+            let who: Vec<String> = game
+                .played
+                .sides()
+                .map(|s| seats.player(s).label())
+                .collect();
             format!("hexchess — {name} — {}", who.join(", "))
         }
         _ => {

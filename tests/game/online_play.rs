@@ -52,7 +52,7 @@ fn run_until(app: &mut App, what: &str, done: impl Fn(&App) -> bool) {
 }
 
 fn steps_played(app: &App) -> usize {
-    app.world().resource::<CurrentGame>().game.steps_played()
+    app.world().resource::<CurrentGame>().played.steps_played()
 }
 
 fn followed_game(app: &App) -> Option<String> {
@@ -68,7 +68,7 @@ fn request_move(app: &mut App, text: &str) {
     let step = app
         .world()
         .resource::<CurrentGame>()
-        .game
+        .played
         .parse_step(text)
         .unwrap();
     app.world_mut().write_message(StepRequest(step));
@@ -89,7 +89,7 @@ fn play_white_against_the_servers_engine(app: &mut App) {
 /// A legal move whatever the engine answered (a fixed second move may have been
 /// blocked: the engine's ...e7-e5 stops e4-e5).
 fn request_any_move(app: &mut App) {
-    let steps = app.world().resource::<CurrentGame>().game.steps();
+    let steps = app.world().resource::<CurrentGame>().played.steps();
     let step = *steps.first().expect("a legal move");
     app.world_mut().write_message(StepRequest(step));
 }
@@ -167,7 +167,7 @@ fn a_game_against_the_servers_engine_is_played_on_the_board() {
         steps_played(a) >= 2
     });
     let game = app.world().resource::<CurrentGame>();
-    assert_eq!(game.game.step_lan(game.game.turns()[0].1[0]), "f5f6");
+    assert_eq!(game.played.step_lan(game.played.turns()[0].1[0]), "f5f6");
     // No take-backs in a server's game.
     app.world_mut().write_message(UndoRequest(1));
     app.update();
@@ -272,7 +272,7 @@ fn the_mating_step_is_on_the_board_before_the_end_the_server_sends_with_it() {
         a.world().resource::<CurrentGame>().outcome().is_some()
     });
     let board = app.world().resource::<CurrentGame>();
-    assert_eq!(board.game.steps_played(), 5, "the mate is on the board");
+    assert_eq!(board.played.steps_played(), 5, "the mate is on the board");
     assert_eq!(
         board.outcome().unwrap().termination,
         hexchess_core::Termination::Checkmate
@@ -312,13 +312,13 @@ fn a_table_of_three_with_two_engine_seats_is_played_through_the_window() {
             .as_ref()
             .is_some_and(|t| t.waiting());
         if mine && !waiting && game.outcome().is_none() {
-            let step = game.game.steps()[0];
+            let step = game.played.steps()[0];
             app.world_mut().write_message(StepRequest(step));
         }
         app.update();
         std::thread::sleep(Duration::from_millis(5));
     }
-    let game = &app.world().resource::<CurrentGame>().game;
+    let game = &app.world().resource::<CurrentGame>().played;
     let movers: Vec<hexchess_core::Side> = game.turns().iter().map(|(s, _)| *s).collect();
     assert_eq!(
         movers[..3],
@@ -390,7 +390,7 @@ fn screen_hexachess_online_hides_the_other_army_until_the_reveal() {
             .as_ref()
             .is_some_and(|t| t.waiting());
         if game.side_to_move() == hexchess_core::Side::Black && !waiting {
-            let step = game.game.steps()[0];
+            let step = game.played.steps()[0];
             app.world_mut().write_message(StepRequest(step));
         }
         app.update();
@@ -399,7 +399,7 @@ fn screen_hexachess_online_hides_the_other_army_until_the_reveal() {
     // Revealed: both armies, White to move, the whole game on the board.
     run_until(&mut app, "the reveal", |a| white_on_board(a) == 20);
     let game = app.world().resource::<CurrentGame>();
-    assert_eq!(game.game.steps_played(), 40);
+    assert_eq!(game.played.steps_played(), 40);
     assert_eq!(game.side_to_move(), hexchess_core::Side::White);
 }
 

@@ -214,7 +214,7 @@ fn the_table_sounds_its_moves_and_captures() {
         "a new table is silent"
     );
     let step = |app: &mut App, capture: bool| {
-        let game = &app.world().resource::<CurrentGame>().game;
+        let game = &app.world().resource::<CurrentGame>().played;
         let found = game.steps().into_iter().find(|s| match s {
             Step::Play(m) => {
                 let takes = game.position().piece_at(m.to()).is_some();

@@ -155,11 +155,11 @@ fn a_second_move_is_played_or_the_turn_ended_and_undo_takes_back_the_whole_turn(
         seats(&[SeatPlayer::Human; 3]),
         &TWO_MOVES,
     );
-    let before = game(&app).game.to_fen();
-    let (allowed, _) = game(&app).game.moves_this_turn();
+    let before = game(&app).played.to_fen();
+    let (allowed, _) = game(&app).played.moves_this_turn();
     assert_eq!(allowed, 2);
     let first = game(&app)
-        .game
+        .played
         .steps()
         .into_iter()
         .find_map(|s| match s {
@@ -177,7 +177,7 @@ fn a_second_move_is_played_or_the_turn_ended_and_undo_takes_back_the_whole_turn(
     click(&mut app, &from);
     click(&mut app, &to);
     assert_eq!(game(&app).turn_count(), TWO_MOVES.len(), "the turn goes on");
-    assert!(game(&app).game.steps().contains(&Step::Stop));
+    assert!(game(&app).played.steps().contains(&Step::Stop));
     app.world_mut().write_message(StepRequest(Step::Stop));
     app.update();
     assert_eq!(game(&app).turn_count(), TWO_MOVES.len() + 1);
@@ -186,7 +186,7 @@ fn a_second_move_is_played_or_the_turn_ended_and_undo_takes_back_the_whole_turn(
     app.world_mut().write_message(UndoRequest(1));
     app.update();
     assert_eq!(game(&app).turn_count(), TWO_MOVES.len());
-    assert_eq!(game(&app).game.to_fen(), before);
+    assert_eq!(game(&app).played.to_fen(), before);
     settle_and_compare(&mut app);
     app.world_mut().write_message(RedoRequest(1));
     app.update();
@@ -196,10 +196,10 @@ fn a_second_move_is_played_or_the_turn_ended_and_undo_takes_back_the_whole_turn(
     app.update();
     click(&mut app, &from);
     click(&mut app, &to);
-    assert_eq!(game(&app).game.current_steps().len(), 1);
+    assert_eq!(game(&app).played.current_steps().len(), 1);
     app.world_mut().write_message(UndoRequest(0));
     app.update();
-    assert_eq!(game(&app).game.to_fen(), before);
+    assert_eq!(game(&app).played.to_fen(), before);
     assert_eq!(game(&app).turn_count(), TWO_MOVES.len());
 }
 
@@ -236,7 +236,7 @@ fn the_move_list_steps_back_through_earlier_turns() {
         seats(&[SeatPlayer::Human; 3]),
         &TWO_MOVES,
     );
-    let live = game(&app).game.to_fen();
+    let live = game(&app).played.to_fen();
     app.world_mut().write_message(ReviewRequest(Some(3)));
     app.update();
     let three = hexchess_core::Game::from_moves(
@@ -250,7 +250,7 @@ fn the_move_list_steps_back_through_earlier_turns() {
     // Nothing is played while an earlier turn is shown.
     click(&mut app, "e4");
     click(&mut app, "e5");
-    assert_eq!(game(&app).game.to_fen(), live);
+    assert_eq!(game(&app).played.to_fen(), live);
     app.world_mut().write_message(ReviewRequest(None));
     app.update();
     settle_and_compare(&mut app);
@@ -287,7 +287,7 @@ fn every_seat_has_a_clock_and_a_flag_ends_the_game_for_the_others() {
     assert!(start_white < tc.base, "White's clock runs");
     assert_eq!(left(&app, Side::Black), tc.base, "Black's waits");
     assert_eq!(left(&app, Side::Third), tc.base);
-    let e4 = game(&app).game.parse_step("e3e4").unwrap();
+    let e4 = game(&app).played.parse_step("e3e4").unwrap();
     app.world_mut().write_message(StepRequest(e4));
     app.update();
     app.update();
@@ -323,9 +323,9 @@ fn engine_seats_play_their_turns_and_a_two_player_game_brings_its_board_back() {
     assert!(game(&app).turn_count() >= 4, "the engines played");
     assert!(
         game(&app)
-            .game
+            .played
             .sides()
-            .all(|s| game(&app).game.standing(s) != Standing::Out)
+            .all(|s| game(&app).played.standing(s) != Standing::Out)
     );
     settle_and_compare(&mut app);
     app.world_mut().write_message(StartGame {
@@ -399,7 +399,7 @@ fn the_analysis_board_finds_a_whole_turn_for_the_side_on_move() {
     }
     let steps = found.expect("a turn found");
     // The turn is the side on move's, whole: played step by step it ends the turn.
-    let mut g = game(&app).game.clone();
+    let mut g = game(&app).played.clone();
     let before = g.turns().len();
     for step in &steps {
         g.play(*step).expect("each step allowed");
