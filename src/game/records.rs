@@ -1,4 +1,4 @@
-//! Saving and loading games as text records (see [`hexchess_core::record`]).
+//! Saving and loading games as PGN records (a game kept is a [`hexchess_core::pgn::PgnGame`] whose main line is the game).
 
 use std::path::{Path, PathBuf};
 use web_time::{SystemTime, UNIX_EPOCH};
