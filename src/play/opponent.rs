@@ -44,38 +44,49 @@ pub struct EngineReport {
 /// Moves of the principal variation the panel shows.
 const PV_MOVES: usize = 8;
 
-/// A search under way for one position.
+/// The engine thinking for the side on move, of a game of any number of sides: one
+/// search, then what it found played (dropped: stopped).
 struct Thinking {
-    search: EngineThinking,
+    /// The search, until it answers and is taken.
+    search: Option<EngineThinking>,
     /// Which position it is for.
     key: PositionKey,
     started: Instant,
     side: Side,
-    progress: Arc<Mutex<Option<SearchInfo>>>,
-    /// The position searched (narrow cell sets), to write its lines.
-    position: Position,
-}
-
-/// An engine seat's search for a whole turn of a game of more sides (dropped: stopped).
-struct SeatThinking {
-    key: PositionKey,
-    /// The search, until it answers.
-    job: Option<EngineThinking>,
-    /// Steps found and not yet played, with the time until the next.
+    /// Who thinks: the two-player opponent, or an engine seat of a table.
+    of: Thinker,
+    /// A seat's steps found and not yet played, and the seconds until the next.
     queue: Vec<Step>,
     wait: f32,
-    /// Whether the search has answered.
-    arrived: bool,
 }
 
-/// The engine player's state.
+/// Who thinks, and what the answer is for.
+enum Thinker {
+    /// The two-player opponent: the position searched (narrow cell sets) to write its
+    /// lines, and the lines so far for the evaluation panel.
+    Opponent {
+        position: Box<Position>,
+        progress: Arc<Mutex<Option<SearchInfo>>>,
+    },
+    /// An engine seat of a game of more sides: its whole turn, played one step at a
+    /// time, so a turn of two moves is seen as two.
+    Seat,
+}
+
+impl Thinking {
+    /// Whether its answer has been taken (a seat's steps may still be playing).
+    fn arrived(&self) -> bool {
+        self.search.is_none()
+    }
+}
+
+/// The engine player's state: one search at a time, whoever it is for.
 #[derive(Resource, Default)]
 pub struct EnginePlayer {
     /// The two-player engine (its hash table) while no search has it.
     engine: Option<Engine>,
+    /// The search (or the turn being played) for the side on move.
     thinking: Option<Thinking>,
-    /// An engine seat's turn of a game of more sides.
-    seat: Option<SeatThinking>,
     /// Stopped searches whose threads have not ended yet.
     abandoned: Vec<EngineThinking>,
     pub report: Option<EngineReport>,
@@ -84,12 +95,15 @@ pub struct EnginePlayer {
 impl EnginePlayer {
     /// Whether a search is running for the current position.
     pub fn is_thinking(&self) -> bool {
-        self.thinking.is_some() || self.seat.is_some()
+        self.thinking.is_some()
     }
 
-    /// The side it is thinking for.
+    /// The side the two-player opponent is thinking for (the panel's spinner).
     pub fn thinking_for(&self) -> Option<Side> {
-        self.thinking.as_ref().map(|t| t.side)
+        self.thinking
+            .as_ref()
+            .filter(|t| matches!(t.of, Thinker::Opponent { .. }))
+            .map(|t| t.side)
     }
 }
 
@@ -108,9 +122,8 @@ impl Plugin for OpponentPlugin {
                 (
                     abandon_stale_searches,
                     collect_abandoned,
-                    play_finished_search,
                     start_thinking,
-                    play_engine_seats,
+                    play_what_was_found,
                     answer_draw_offers,
                 )
                     .chain()
@@ -162,7 +175,9 @@ pub fn limits_for(session: &Session, clocks: &Clocks) -> SearchLimits {
     }
 }
 
-/// Stops a search whose position is no longer the game's (undo, new game, load).
+/// Stops a search whose position is no longer the game's (undo, new game, load). A
+/// seat's turn that has arrived plays on (each of its steps moves the position), but
+/// not past a reset.
 fn abandon_stale_searches(
     mut changes: MessageReader<BoardChanged>,
     game: Res<CurrentGame>,
@@ -174,20 +189,17 @@ fn abandon_stale_searches(
     let stale = player
         .thinking
         .as_ref()
-        .is_some_and(|t| t.key != position_key(&game));
-    if (reset || stale)
-        && let Some(mut t) = player.thinking.take()
-    {
-        t.search.stop();
-        player.abandoned.push(t.search);
+        .is_some_and(|t| reset || (!t.arrived() && t.key != position_key(&game)));
+    if !stale {
+        return;
     }
-    // A seat's search is stale when the game moved on before its turn was asked for.
-    let seat_stale = player
-        .seat
-        .as_ref()
-        .is_some_and(|t| reset || (!t.arrived && t.key != position_key(&game)));
-    if seat_stale {
-        player.seat = None;
+    let Some(t) = player.thinking.take() else {
+        return;
+    };
+    // The opponent's search is kept until its thread ends, for its engine's hash table.
+    if let (Thinker::Opponent { .. }, Some(mut search)) = (t.of, t.search) {
+        search.stop();
+        player.abandoned.push(search);
     }
 }
 
@@ -205,7 +217,11 @@ fn collect_abandoned(mut player: ResMut<EnginePlayer>) {
     }
 }
 
-fn play_finished_search(
+/// Takes an answer that has come and plays what it found: the opponent's move (once
+/// its least delay has passed, so players see it coming), or a seat's turn one step at a
+/// time, a moment apart.
+fn play_what_was_found(
+    time: Res<Time>,
     mut player: ResMut<EnginePlayer>,
     mut session: ResMut<Session>,
     game: Res<CurrentGame>,
@@ -215,26 +231,42 @@ fn play_finished_search(
     let Some(t) = player.thinking.as_mut() else {
         return;
     };
-    let answered = t.search.poll();
-    // Progress for the evaluation panel while it thinks.
-    let progress = t.progress.lock().map(|p| p.clone()).unwrap_or(None);
-    if let Some(info) = progress {
+    if let Thinker::Opponent { position, progress } = &t.of
+        && let Some(info) = progress.lock().map(|p| p.clone()).unwrap_or(None)
+    {
+        // Its lines for the evaluation panel while it thinks.
         let report = EngineReport {
             side: t.side,
             score: info.score.for_white(t.side),
             depth: info.depth,
-            line: pv_san(&t.position, &info.pv, PV_MOVES),
+            line: pv_san(position, &info.pv, PV_MOVES),
         };
         if player.report.as_ref() != Some(&report) {
             player.report = Some(report);
         }
     }
-    let t = player.thinking.as_ref().expect("checked");
+    let t = player.thinking.as_mut().expect("checked");
+    if matches!(t.of, Thinker::Seat) {
+        if !game.has_more_sides() || game.outcome().is_some() || !game.is_live() {
+            player.thinking = None;
+            return;
+        }
+        // No engine on move any more (the analysis board took the seats): it waits.
+        if engine_seat(&session, game.side_to_move()).is_none() {
+            return;
+        }
+        if play_seat_steps(t, &time, &mut requests) {
+            // The whole turn is asked for: the next search starts with the next turn.
+            player.thinking = None;
+        }
+        return;
+    }
+    let answered = t.search.as_mut().is_some_and(|s| s.poll());
     if !answered || t.started.elapsed() < session.move_delay {
         return;
     }
     let t = player.thinking.take().expect("checked");
-    let (engine, answer) = t.search.finish();
+    let (engine, answer) = t.search.expect("answered").finish();
     if let Some(engine) = engine {
         player.engine = Some(engine);
     }
@@ -243,19 +275,22 @@ fn play_finished_search(
     if t.key != position_key(&game) || !session.mode.engine_plays(t.side) {
         return;
     }
+    let Thinker::Opponent { position, .. } = &t.of else {
+        return;
+    };
     let found = answer.and_then(|a| match a.found {
         Found::Move { result, .. } => result.best.map(|mv| (mv, result)),
         Found::Turn(_) => None,
     });
     match found {
         Some((mv, result)) => {
-            crate::web::milestone(&format!("engine played {}", t.position.move_to_lan(mv)));
+            crate::web::milestone(&format!("engine played {}", position.move_to_lan(mv)));
             requests.write(StepRequest::play(mv));
             player.report = Some(EngineReport {
                 side: t.side,
                 score: result.score.for_white(t.side),
                 depth: result.depth,
-                line: pv_san(&t.position, &result.pv, PV_MOVES),
+                line: pv_san(position, &result.pv, PV_MOVES),
             });
         }
         // No legal move: the rules end the game; nothing to play. A mated engine with
@@ -271,6 +306,8 @@ fn play_finished_search(
 /// Pieces still moving on the board.
 type Moving = Or<(With<Slide>, With<Vanish>)>;
 
+/// Starts the engine on the position when it is an engine's turn: the two-player
+/// opponent's search, or an engine seat's search for its whole turn.
 fn start_thinking(
     mut player: ResMut<EnginePlayer>,
     session: Res<Session>,
@@ -283,118 +320,115 @@ fn start_thinking(
     if player.thinking.is_some() || game.outcome().is_some() || !game.is_live() {
         return;
     }
+    let side = game.side_to_move();
     if game.has_more_sides() {
+        let Some((strategy, nodes)) = engine_seat(&session, side) else {
+            return;
+        };
+        // Let the last move finish its animation first, so it is seen.
+        if !animating.is_empty() {
+            return;
+        }
+        match start_seat_search(&game, strategy, nodes) {
+            Ok(t) => player.thinking = Some(t),
+            Err(e) => bevy::log::error!("{e}"),
+        }
         return;
     }
-    let side = game.side_to_move();
     if !session.mode.engine_plays(side) {
         return;
     }
     if session.mode == Mode::EngineVsEngine && session.paused && !session.step {
         return;
     }
-    // Let the last move finish its animation first, so it is seen.
     if !animating.is_empty() {
         return;
     }
-    let question = Question::new(
-        game.played.clone(),
-        game.two_player_rules(),
-        limits_for(&session, &clocks),
-    );
+    let software = rasteriser.as_deref() == Some(&Rasteriser::Software);
+    let options = SearchOptions {
+        skill: session.level,
+        hash_mb: 32,
+        threads: search_threads(cores(), software),
+        ..SearchOptions::default()
+    };
+    let kept = player.engine.take();
+    // The endgame tables of the position, when there are: perfect play in them.
+    let tables = Arc::clone(&trainer.tables);
+    let limits = limits_for(&session, &clocks);
+    match start_opponent_search(&game, options, kept, tables, limits) {
+        Ok(Some(t)) => player.thinking = Some(t),
+        Ok(None) => {}
+        Err(e) => bevy::log::error!("{e}"),
+    }
+}
+
+/// The strategy and the turns a game of more sides' engine seat for `side` searches,
+/// when an engine sits there.
+fn engine_seat(session: &Session, side: Side) -> Option<(Strategy, u64)> {
+    let Mode::Table(seats) = session.mode else {
+        return None;
+    };
+    let SeatPlayer::Engine(strategy) = seats.player(side) else {
+        return None;
+    };
+    Some((strategy, u64::from(seats.nodes[side.index()].max(1))))
+}
+
+/// The two-player opponent's search, off the frame; none when the game does not replay
+/// on the narrow cell sets.
+fn start_opponent_search(
+    game: &CurrentGame,
+    options: SearchOptions,
+    kept: Option<Engine>,
+    tables: Arc<Tablebases>,
+    limits: SearchLimits,
+) -> Result<Option<Thinking>, String> {
+    let question = Question::new(game.played.clone(), game.two_player_rules(), limits);
     // Kept to write the engine's lines (the question replayed the game once for all).
     let Some(position) = question.position().cloned() else {
-        return;
+        return Ok(None);
     };
     let progress: Arc<Mutex<Option<SearchInfo>>> = Arc::default();
-    let software = rasteriser.as_deref() == Some(&Rasteriser::Software);
     let ask = Ask {
         question,
-        options: SearchOptions {
-            skill: session.level,
-            hash_mb: 32,
-            threads: search_threads(cores(), software),
-            ..SearchOptions::default()
-        },
+        options,
         strategy: Strategy::Paranoid,
-        kept: player.engine.take(),
-        // The endgame tables of the position, when there are: perfect play in them.
-        tables: Arc::clone(&trainer.tables),
+        kept,
+        tables,
         purpose: "opponent",
     };
     let sink = Arc::clone(&progress);
-    let started = EngineThinking::start(ask, move |_, info| {
+    let search = EngineThinking::start(ask, move |_, info| {
         if let Ok(mut p) = sink.lock() {
             *p = Some(info.clone());
         }
-    });
-    let search = match started {
-        Ok(search) => search,
-        Err(e) => {
-            bevy::log::error!("{e}");
-            return;
-        }
-    };
-    player.thinking = Some(Thinking {
-        search,
-        key: position_key(&game),
+    })?;
+    Ok(Some(Thinking {
+        search: Some(search),
+        key: position_key(game),
         started: Instant::now(),
-        side,
-        progress,
-        position,
-    });
-}
-
-/// Engine seats of a game of more sides: a search for the seat on move starts, then
-/// its turn's steps are played one by one, a moment apart.
-fn play_engine_seats(
-    time: Res<Time>,
-    session: Res<Session>,
-    game: Res<CurrentGame>,
-    mut player: ResMut<EnginePlayer>,
-    animating: Query<(), Moving>,
-    mut requests: MessageWriter<StepRequest>,
-) {
-    if !game.has_more_sides() || game.outcome().is_some() || !game.is_live() {
-        player.seat = None;
-        return;
-    }
-    let Mode::Table(seats) = session.mode else {
-        return;
-    };
-    let side = game.side_to_move();
-    let SeatPlayer::Engine(strategy) = seats.player(side) else {
-        return;
-    };
-    if let Some(t) = player.seat.as_mut() {
-        if play_seat_steps(t, &time, &mut requests) {
-            // The whole turn is asked for: the next search starts with the next turn.
-            player.seat = None;
-        }
-        return;
-    }
-    if !animating.is_empty() {
-        return;
-    }
-    let nodes = u64::from(seats.nodes[side.index()].max(1));
-    match start_seat_search(&game, strategy, nodes) {
-        Ok(seat) => player.seat = Some(seat),
-        Err(e) => bevy::log::error!("{e}"),
-    }
+        side: game.side_to_move(),
+        of: Thinker::Opponent {
+            position: Box::new(position),
+            progress,
+        },
+        queue: Vec::new(),
+        wait: 0.0,
+    }))
 }
 
 /// Takes the searched turn when it has come and plays its next step when it is due;
 /// whether the whole turn has been asked for.
 fn play_seat_steps(
-    t: &mut SeatThinking,
+    t: &mut Thinking,
     time: &Time,
     requests: &mut MessageWriter<StepRequest>,
 ) -> bool {
-    if let Some(job) = t.job.as_mut() {
-        if !job.poll() {
+    if let Some(search) = t.search.as_mut() {
+        if !search.poll() {
             return false;
         }
-        let answered = t.job.take().map(|job| job.finish().1);
+        let answered = t.search.take().map(|search| search.finish().1);
         match answered.flatten() {
             Some(answer) => {
                 t.queue = answer.turn;
@@ -404,7 +438,6 @@ fn play_seat_steps(
             None => return true,
         }
         t.wait = 0.25;
-        t.arrived = true;
     }
     t.wait -= time.delta_secs();
     if t.wait > 0.0 {
@@ -422,7 +455,7 @@ fn start_seat_search(
     game: &CurrentGame,
     strategy: hexchess_engine::multi::Strategy,
     nodes: u64,
-) -> Result<SeatThinking, String> {
+) -> Result<Thinking, String> {
     let copy = game.played.clone();
     let seed = copy.turns().len() as u64 + copy.side_to_move().index() as u64 * 7919;
     let limits = SearchLimits {
@@ -438,12 +471,14 @@ fn start_seat_search(
         tables: Arc::new(Tablebases::none()),
         purpose: "hexchess-seat",
     };
-    Ok(SeatThinking {
+    Ok(Thinking {
+        search: Some(EngineThinking::start(ask, |_, _| {})?),
         key: position_key(game),
-        job: Some(EngineThinking::start(ask, |_, _| {})?),
+        started: Instant::now(),
+        side: game.side_to_move(),
+        of: Thinker::Seat,
         queue: Vec::new(),
         wait: 0.0,
-        arrived: false,
     })
 }
 
