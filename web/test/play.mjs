@@ -28,6 +28,19 @@ function milestone(page, prefix, timeout) {
   });
 }
 
+/// A milestone that counts (`analysis depth N`) reached N >= `least`: the game tells the
+/// depth its first line has when a frame reads it, so a slow frame passes depths over.
+function milestoneAtLeast(page, prefix, least, timeout) {
+  return page.waitForEvent('console', {
+    predicate: (m) => {
+      const text = m.text();
+      if (!text.startsWith('hexchess: ' + prefix + ' ')) return false;
+      return Number(text.slice(('hexchess: ' + prefix + ' ').length)) >= least;
+    },
+    timeout,
+  });
+}
+
 async function openBoard(page, url) {
   const ready = milestone(page, 'board ready', BOARD_WAIT);
   const started = Date.now();
@@ -167,7 +180,7 @@ async function workers(url, shotPrefix) {
   const report = {};
   try {
     // The analysis board: lines from the worker, frames going on meanwhile.
-    const deep = milestone(page, 'analysis depth 6', MOVE_WAIT);
+    const deep = milestoneAtLeast(page, 'analysis depth', 6, MOVE_WAIT);
     await openBoard(page, `${url}?fresh&analyse&moves=f5f6`);
     report.analysis_frames_in_5s = await framesDuring(page, 5000);
     await deep;
