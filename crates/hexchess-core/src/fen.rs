@@ -20,9 +20,13 @@ use crate::setup::problem::SetupError;
 pub enum FenError {
     /// No fields at all: the text is empty or only whitespace.
     Empty,
-    /// More fields than the variant's FEN has (5, or 6 with a castling field); the
-    /// count found.
-    TooManyFields(usize),
+    /// More fields than the variant's FEN has (5, or 6 with a castling field).
+    TooManyFields {
+        /// The fields found.
+        found: usize,
+        /// The most this variant's FEN has.
+        most: usize,
+    },
     /// The placement does not have one `/`-separated group per file (or rank).
     GroupCount {
         /// Groups on this board.
@@ -78,7 +82,12 @@ impl fmt::Display for FenError {
         match self {
             FenError::Empty => write!(f, "the FEN is empty"),
             FenError::BadOwed(t) => write!(f, "removals owed: {t}"),
-            FenError::TooManyFields(n) => write!(f, "{n} fields; a hex FEN has at most 5"),
+            FenError::TooManyFields { found, most } => {
+                write!(
+                    f,
+                    "{found} fields; a hex FEN of this variant has at most {most}"
+                )
+            }
             FenError::GroupCount { expected, found } => {
                 write!(
                     f,
@@ -230,7 +239,10 @@ pub(crate) fn parse_parts<B: CellSet>(rules: &Rules<B>, fen: &str) -> Result<Fen
     let castles = rules.has_castling();
     let most = if castles { 6 } else { 5 };
     if fields.len() > most {
-        return Err(FenError::TooManyFields(fields.len()));
+        return Err(FenError::TooManyFields {
+            found: fields.len(),
+            most,
+        });
     }
     let shift = usize::from(castles);
     let board = rules.board();

@@ -11,8 +11,9 @@ use crate::piece::Kind;
 ///
 /// Packed in one 32-bit word (9 bits per cell, so boards up to 512 cells; 5 bits of
 /// promotion; 8 of flags), so move lists and transposition tables stay small and two
-/// moves compare in one instruction. Two moves are equal when they move the same piece
-/// between the same cells with the same promotion.
+/// moves compare in one instruction. Two moves are equal when their whole words are:
+/// the same cells, the same promotion and the same flags (a double step, en passant, a
+/// castling's number, a placement, a removal or a swap).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Move(u32);
 

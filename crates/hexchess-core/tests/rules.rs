@@ -398,3 +398,24 @@ fn a_fen_cannot_give_en_passant_to_a_variant_without_it() {
     let pos = hexchess_core::Position::from_fen(rules, without).unwrap();
     assert!(pos.parse_move("e7f8").is_err(), "no en passant");
 }
+
+/// The message for a FEN of too many fields names the variant's own count: it said "at
+/// most 5" also for a variant with a castling field, whose FEN has 6.
+#[test]
+fn too_many_fen_fields_name_the_variant_s_own_count() {
+    let catalog = common::shipped_catalog();
+    for (id, most) in [("glinski", 5), ("shafran", 6)] {
+        let rules = catalog.get(id).unwrap().two_player_rules().unwrap();
+        let start = Position::start(rules.clone()).to_fen();
+        assert_eq!(start.split_whitespace().count(), most, "{id}: {start}");
+        let e = Position::from_fen(rules, &format!("{start} x")).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "{} fields; a hex FEN of this variant has at most {most}",
+                most + 1
+            ),
+            "{id}"
+        );
+    }
+}

@@ -41,7 +41,7 @@ impl<B: CellSet> Rules<B> {
         let board = Board::new(v.layout(), v.naming(), v.cells()).map_err(|e| (id.clone(), e))?;
         if board.len() > B::CAPACITY {
             return Err(fail(vec![format!(
-                "the board has {} cells; this version plays boards of up to {} cells (bigger boards come with the 3- and 4-player games)",
+                "the board has {} cells; at most {} are played here (a two-player variant up to 128 cells, a game of more sides up to 320)",
                 board.len(),
                 B::CAPACITY
             )]));

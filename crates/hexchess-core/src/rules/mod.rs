@@ -449,9 +449,10 @@ impl<B: CellSet> Rules<B> {
             .map(Kind::new)
     }
 
-    /// The letter of a piece as FEN writes it: upper case for White, lower case for
-    /// Black. (The third and fourth seats share the cases of the first two: hex FEN for
-    /// games of more sides comes with the 3- and 4-player games.)
+    /// The letter of a piece as a two-player FEN writes it: upper case for White, lower
+    /// case for Black. (The third and fourth seats share the cases of the first two
+    /// here; the FEN of a game of more sides names each piece's side, `wK`, `cQ`: see
+    /// `fen.rs`.)
     pub fn piece_letter(&self, p: Piece) -> char {
         let l = self.kinds[p.kind.index()].letter;
         match p.side.index() % 2 {

@@ -70,7 +70,7 @@ pub struct MultiplayerDef {
     #[serde(default = "yes")]
     pub defence: bool,
     /// What counts as an opponent threatening a side; `Hanging` when absent.
-    #[serde(default = "attack")]
+    #[serde(default = "hanging")]
     pub threat: crate::multi::Threat,
     /// The worth of every non-royal piece for fair exchange: `[('P', 1), ('Q', 9)]`.
     #[serde(default)]
@@ -83,7 +83,7 @@ pub struct MultiplayerDef {
     pub goal: crate::multi::Goal,
 }
 
-fn attack() -> crate::multi::Threat {
+fn hanging() -> crate::multi::Threat {
     crate::multi::Threat::Hanging
 }
 
