@@ -26,7 +26,9 @@ fn a_217_cell_board_is_played_with_wide_cell_sets() {
     assert_eq!(spec.cells().len(), 217);
     let narrow = Rules::new(&spec).unwrap_err();
     assert!(
-        narrow.to_string().contains("boards of up to 128 cells"),
+        narrow
+            .to_string()
+            .contains("the board has 217 cells; at most 128 are played here"),
         "{narrow}"
     );
     let rules = Arc::new(Rules::<WideBitboard>::compile(&spec).unwrap());
