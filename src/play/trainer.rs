@@ -111,8 +111,7 @@ pub struct Trainer {
     pub building: Option<Building>,
     /// The tables of the position on the board, when there are (any game).
     pub tables: Arc<Tablebases>,
-    /// Where tables are read and written: the player's files.
-    files: Files,
+    /// The tables read so far, from the player's files (where builds write too).
     shelf: TableShelf,
     /// The position `tables` were looked up for.
     looked_up: Option<(u64, usize)>,
@@ -146,8 +145,7 @@ impl FromWorld for Trainer {
             drill: None,
             building: None,
             tables: Arc::default(),
-            shelf: TableShelf::new(files.clone()),
-            files,
+            shelf: TableShelf::new(files),
             looked_up: None,
         }
     }
@@ -156,7 +154,7 @@ impl FromWorld for Trainer {
 impl Trainer {
     /// The folder tables are kept in.
     fn table_dir(&self) -> Option<PathBuf> {
-        default_dir(&self.files)
+        default_dir(self.shelf.files())
     }
 }
 
@@ -202,7 +200,7 @@ fn start_drills(
             ),
             // Missing, or from other rules or damaged: (re)built on a thread first.
             Err(_) => match build_off_the_frame(
-                trainer.files.clone(),
+                trainer.shelf.files().clone(),
                 dir,
                 rules,
                 material,

@@ -204,6 +204,11 @@ pub struct TableShelf {
 }
 
 impl TableShelf {
+    /// Where its tables are read from.
+    pub fn files(&self) -> &Files {
+        &self.files
+    }
+
     /// An empty shelf reading from `files`: no table read yet.
     pub fn new(files: Files) -> TableShelf {
         TableShelf {

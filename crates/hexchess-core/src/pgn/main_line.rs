@@ -133,15 +133,9 @@ fn with_start(
 
 #[cfg(test)]
 mod tests {
+    use super::super::read::tests::one;
     use super::*;
     use crate::pgn::read_games;
-
-    /// The one game of `text`.
-    fn one(text: &str) -> PgnGame {
-        let mut games = read_games(text);
-        assert_eq!(games.len(), 1, "{text}");
-        games.remove(0).unwrap_or_else(|e| panic!("{e}"))
-    }
 
     #[test]
     fn writes_and_reads_back_a_game() {

@@ -308,10 +308,11 @@ pub fn read_games_from_bytes(bytes: &[u8]) -> Vec<Result<PgnGame, ReadError>> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    fn one(text: &str) -> PgnGame {
+    /// The one game of `text`, read (the pgn module's tests share it).
+    pub(in crate::pgn) fn one(text: &str) -> PgnGame {
         let mut games = read_games(text);
         assert_eq!(games.len(), 1, "{games:?}");
         games.remove(0).unwrap_or_else(|e| panic!("{e}"))
