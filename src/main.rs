@@ -15,7 +15,7 @@ use hexchess::game::CurrentGame;
 use hexchess::game::GameNotice;
 use hexchess::look::{Theme, View};
 use hexchess::machine::{cores, run_systems_on_one_thread, systems_on_one_thread};
-use hexchess::play::{AppState, Mode, Seats, TimeControl};
+use hexchess::play::{AppState, Matchup, Seats, TimeControl};
 use hexchess::prefs::{
     KeptPreferences, Preferences, PrefsFiles, ResumeOffer, Unfinished, VariantKind,
 };
@@ -501,16 +501,19 @@ fn launch_options(
             Some(SideArg::Black) => Side::Black,
             _ => Side::White,
         };
-        session.mode = match cli.mode.unwrap_or(ModeArg::HumanEngine) {
-            ModeArg::HumanEngine => Mode::HumanVsEngine { human },
-            ModeArg::EngineEngine => Mode::EngineVsEngine,
-            ModeArg::HumanHuman => Mode::HumanVsHuman,
-        };
+        session.seats = match cli.mode.unwrap_or(ModeArg::HumanEngine) {
+            ModeArg::HumanEngine => Matchup::You(human),
+            ModeArg::EngineEngine => Matchup::Engines,
+            ModeArg::HumanHuman => Matchup::People,
+        }
+        .seats();
     }
-    if let Some(seats) = table_seats(cli, catalog)? {
-        session.mode = Mode::Table(seats);
+    let table = table_seats(cli, catalog)?;
+    if let Some(seats) = table {
+        session.seats = seats;
     }
-    settings.flipped = cli.flip || session.mode == (Mode::HumanVsEngine { human: Side::Black });
+    let black = Matchup::of(&session.seats) == Some(Matchup::You(Side::Black));
+    settings.flipped = cli.flip || (table.is_none() && black);
     if let Some(level) = cli.level {
         session.level = level;
     }

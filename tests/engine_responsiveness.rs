@@ -11,7 +11,7 @@ use bevy::prelude::*;
 use hexchess::game::CurrentGame;
 use hexchess::look::Settings;
 use hexchess::play::EnginePlayer;
-use hexchess::play::{Mode, Session};
+use hexchess::play::{Seats, Session};
 use hexchess_core::Side;
 use hexchess_engine::Skill;
 
@@ -37,7 +37,7 @@ fn the_engine_replies_while_frames_keep_running() {
         "glinski",
         None,
         Session {
-            mode: Mode::HumanVsEngine { human: Side::Black },
+            seats: Seats::against_engines(Side::Black),
             level: Skill::FULL,
             think_time: Duration::from_millis(1500),
             move_delay: Duration::from_millis(100),

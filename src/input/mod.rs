@@ -20,7 +20,7 @@ use crate::look::{Settings, View, ViewChanged};
 use crate::pieces::animation::Slide;
 use crate::pieces::{Dragging, PieceView, rest_height};
 use crate::play::analysis::{Analysis, AnalysisRequest};
-use crate::play::{HumanSides, Session, undo_turns};
+use crate::play::{Session, undo_turns};
 
 /// The cell under the pointer and the pointer's point on the board plane.
 #[derive(Resource, Default, Clone, Copy, Debug)]
@@ -184,7 +184,7 @@ struct Choosing<'w> {
 fn handle_mouse(
     commands: Commands,
     (buttons, pointer): (Res<ButtonInput<MouseButton>>, Res<PointerCell>),
-    (game, humans, settings): (Res<CurrentGame>, Res<HumanSides>, Res<Settings>),
+    (game, session, settings): (Res<CurrentGame>, Res<Session>, Res<Settings>),
     choosing: Choosing,
     pieces: PieceEntities,
 ) {
@@ -194,7 +194,7 @@ fn handle_mouse(
         mut requests,
         mut hand_drag,
     } = choosing;
-    let playable = humans.moves(game.side_to_move())
+    let playable = session.seats.person(game.side_to_move())
         && game.outcome().is_none()
         && game.is_live()
         && pending.moves.is_empty();

@@ -30,8 +30,7 @@ use crate::game::{
     Authority, CurrentGame, EndRequest, GameNotice, GameSet, ReplaceRequest, StepDecided,
     StepProposed, Variants,
 };
-use crate::play::session::OnlineSeats;
-use crate::play::{Clocks, Mode, Session};
+use crate::play::{Clocks, Seats, Session};
 use link::{Link, LinkEvent, LinkStatus};
 
 /// The server the game connects to unless told otherwise.
@@ -565,7 +564,7 @@ fn put_on_board(online: &mut Online, board: &mut Board, state: &GameState) -> Re
         .result
         .clone()
         .map(|r| (r, view.why.clone().unwrap_or_default()));
-    board.session.mode = Mode::Online(OnlineSeats::holding(&followed.mine));
+    board.session.seats = Seats::online(&followed.mine);
     if first_look && sides == 2 {
         // Seen from one's own side (the player may flip it afterwards).
         let black_only = followed.mine == [Side::Black];
@@ -774,7 +773,7 @@ fn follow_the_session(
     mut authority: ResMut<Authority>,
     mut online: ResMut<Online>,
 ) {
-    if !session.is_changed() || matches!(session.mode, Mode::Online(_)) {
+    if !session.is_changed() || session.seats.is_online() {
         return;
     }
     *authority = Authority::Local;

@@ -18,7 +18,8 @@ use hexchess_engine::multi::Strategy;
 use hexchess_engine::{Engine, Question, SearchInfo, SearchLimits, SearchOptions, Tablebases};
 
 use super::opponent::search_threads;
-use super::session::{Mode, Session, TimeControl};
+use super::seats::Seats;
+use super::session::{Session, TimeControl};
 use super::trainer::Trainer;
 use super::work::engine::{Ask, EngineThinking};
 use crate::game::{BoardPosition, CurrentGame, GameSet};
@@ -90,7 +91,7 @@ pub struct Analysis {
     pub lines: usize,
     running: Option<Running>,
     /// Who played and the clock before the analysis, given back after it.
-    before: Option<(Mode, Option<TimeControl>)>,
+    before: Option<(Seats, Option<TimeControl>)>,
     hint: Option<Running>,
     /// A game of more sides: the search for the best turn.
     turn: Option<TableAnalysis>,
@@ -178,15 +179,15 @@ fn answer_analysis_requests(
         match *request {
             AnalysisRequest::On if !analysis.on => {
                 analysis.on = true;
-                analysis.before = Some((session.mode, session.time_control));
-                session.mode = Mode::HumanVsHuman;
+                analysis.before = Some((session.seats, session.time_control));
+                session.seats = Seats::people();
                 session.time_control = None;
             }
             AnalysisRequest::Off if analysis.on => {
                 analysis.on = false;
                 stop(&mut analysis.running);
-                if let Some((mode, clock)) = analysis.before.take() {
-                    session.mode = mode;
+                if let Some((seats, clock)) = analysis.before.take() {
+                    session.seats = seats;
                     session.time_control = clock;
                 }
             }

@@ -10,7 +10,7 @@ use hexchess_core::{Phase, Side};
 pub use crate::game::deployment::{ScreenReady, ScreenState, hiding, shows};
 use crate::game::{BoardChanged, CurrentGame};
 use crate::pieces::PieceView;
-use crate::play::HumanSides;
+use crate::play::{Seats, Session};
 
 /// What the hand-over screen asks, if it is up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,12 +30,8 @@ impl Plugin for HiddenSetupPlugin {
 }
 
 /// The hand-over screen's question, when one is up (people on both sides only).
-pub fn hand_over(
-    game: &CurrentGame,
-    screen: &ScreenState,
-    humans: &HumanSides,
-) -> Option<HandOver> {
-    if !(hiding(game, screen) && humans.moves(Side::White) && humans.moves(Side::Black)) {
+pub fn hand_over(game: &CurrentGame, screen: &ScreenState, seats: &Seats) -> Option<HandOver> {
+    if !(hiding(game, screen) && seats.person(Side::White) && seats.person(Side::Black)) {
         return None;
     }
     let pos = &game.position();
@@ -53,7 +49,7 @@ fn follow_deployment(
     mut changes: MessageReader<BoardChanged>,
     mut ready: MessageReader<ScreenReady>,
     game: Res<CurrentGame>,
-    humans: Res<HumanSides>,
+    session: Res<Session>,
     mut screen: ResMut<ScreenState>,
 ) {
     let pos = &game.position();
@@ -66,7 +62,8 @@ fn follow_deployment(
         next = ScreenState::default();
     }
     let answered = ready.read().count() > 0;
-    match (humans.moves(Side::White), humans.moves(Side::Black)) {
+    let seats = &session.seats;
+    match (seats.person(Side::White), seats.person(Side::Black)) {
         (true, true) => {
             let setting_up = pos.phase() == Phase::Setup;
             if answered && setting_up {
@@ -79,7 +76,7 @@ fn follow_deployment(
             }
         }
         (true, false) | (false, true) => {
-            next.viewer = Some(if humans.moves(Side::White) {
+            next.viewer = Some(if seats.person(Side::White) {
                 Side::White
             } else {
                 Side::Black

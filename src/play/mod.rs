@@ -1,5 +1,5 @@
-//! Playing a game: who plays each side, the engine's level, the clocks, the app's
-//! states (playing, new-game menu, game over) in [`session`], and the engine as an
+//! Playing a game: who sits in each seat in [`seats`], the engine's level, the clocks,
+//! the app's states (playing, new-game menu, game over) in [`session`], and the engine as an
 //! opponent thinking on its own thread in [`opponent`], the endgame trainer in
 //! [`trainer`], the hidden deployments of Screen HexaChess in [`hidden`], the engine's
 //! review of a game in [`review`], and the analysis board and hint in [`analysis`]
@@ -9,6 +9,7 @@ pub mod analysis;
 pub mod hidden;
 pub mod opponent;
 pub mod review;
+pub mod seats;
 pub mod session;
 pub mod trainer;
 pub mod variations;
@@ -17,9 +18,10 @@ pub mod work;
 use bevy::prelude::*;
 
 pub use opponent::{DrawOffer, EnginePlayer};
+pub use seats::{EngineSeat, Matchup, SEAT_NODES, Seat, Seats};
 pub use session::{
-    AppState, Clocks, DEFAULT_LEVEL, GameOverDialog, HumanSides, Mode, SEAT_NODES, SeatPlayer,
-    Seats, Session, StartGame, TIME_CONTROLS, TimeControl, loss_of, undo_turns,
+    AppState, Clocks, DEFAULT_LEVEL, GameOverDialog, Session, StartGame, TIME_CONTROLS,
+    TimeControl, loss_of, undo_turns,
 };
 pub use trainer::{ENDINGS, StartDrill, Target, Trainer};
 

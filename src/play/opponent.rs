@@ -22,7 +22,8 @@ use hexchess_engine::{
     Tablebases, pv_san,
 };
 
-use super::session::{Clocks, Mode, SeatPlayer, Session, loss_of};
+use super::seats::EngineSeat;
+use super::session::{Clocks, Session, loss_of};
 use super::trainer::Trainer;
 use super::work::engine::{Ask, EngineThinking};
 use crate::game::{BoardChanged, CurrentGame, EndRequest, GameNotice, GameSet, StepRequest};
@@ -258,6 +259,9 @@ fn play_what_was_found(
         if play_seat_steps(t, &time, &mut requests) {
             // The whole turn is asked for: the next search starts with the next turn.
             player.thinking = None;
+            if session.step {
+                session.step = false;
+            }
         }
         return;
     }
@@ -272,7 +276,7 @@ fn play_what_was_found(
     }
     // The position moved on, or the engine no longer plays this side (the analysis
     // board was turned on while it thought): its move is not played.
-    if t.key != position_key(&game) || !session.mode.engine_plays(t.side) {
+    if t.key != position_key(&game) || !session.seats.engine_plays(t.side) {
         return;
     }
     let Thinker::Opponent { position, .. } = &t.of else {
@@ -321,24 +325,24 @@ fn start_thinking(
         return;
     }
     let side = game.side_to_move();
+    if session.held(game.side_count()) {
+        return;
+    }
     if game.has_more_sides() {
-        let Some((strategy, nodes)) = engine_seat(&session, side) else {
+        let Some(EngineSeat { strategy, nodes }) = engine_seat(&session, side) else {
             return;
         };
         // Let the last move finish its animation first, so it is seen.
         if !animating.is_empty() {
             return;
         }
-        match start_seat_search(&game, strategy, nodes) {
+        match start_seat_search(&game, strategy, u64::from(nodes.max(1))) {
             Ok(t) => player.thinking = Some(t),
             Err(e) => bevy::log::error!("{e}"),
         }
         return;
     }
-    if !session.mode.engine_plays(side) {
-        return;
-    }
-    if session.mode == Mode::EngineVsEngine && session.paused && !session.step {
+    if !session.seats.engine_plays(side) {
         return;
     }
     if !animating.is_empty() {
@@ -362,16 +366,10 @@ fn start_thinking(
     }
 }
 
-/// The strategy and the turns a game of more sides' engine seat for `side` searches,
-/// when an engine sits there.
-fn engine_seat(session: &Session, side: Side) -> Option<(Strategy, u64)> {
-    let Mode::Table(seats) = session.mode else {
-        return None;
-    };
-    let SeatPlayer::Engine(strategy) = seats.player(side) else {
-        return None;
-    };
-    Some((strategy, u64::from(seats.nodes[side.index()].max(1))))
+/// The strategy and the turns the engine seat for `side` searches, when an engine
+/// sits there.
+fn engine_seat(session: &Session, side: Side) -> Option<EngineSeat> {
+    session.seats.engine(side)
 }
 
 /// The two-player opponent's search, off the frame; none when the game does not replay
@@ -505,9 +503,9 @@ fn answer_draw_offers(
     mut notices: MessageWriter<GameNotice>,
 ) {
     for _ in offers.read() {
-        let engine_side = match session.mode {
-            Mode::HumanVsEngine { human } => !human,
-            _ => {
+        let engine_side = match session.seats.engine_opponent(game.side_count()) {
+            Some(side) => side,
+            None => {
                 notices.write(GameNotice(
                     "only an engine opponent can accept a draw".into(),
                 ));

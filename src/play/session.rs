@@ -8,243 +8,12 @@ use bevy::prelude::*;
 use hexchess_core::piece::MAX_SIDES;
 use hexchess_core::{GameOutcome, Side, Termination};
 use hexchess_engine::Skill;
-use hexchess_engine::multi::Strategy;
 
+use super::seats::{Seat, Seats};
 use crate::game::records::Players;
 use crate::game::{
     Authority, BoardChanged, CurrentGame, EndRequest, GameSet, LoadRequest, NewGameRequest,
 };
-
-/// Who plays.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Mode {
-    HumanVsEngine {
-        human: Side,
-    },
-    EngineVsEngine,
-    HumanVsHuman,
-    /// A game of more sides: who sits in each seat.
-    Table(Seats),
-    /// A game on a server: the seats this player holds; the server plays the others'
-    /// moves (people elsewhere, or its engine).
-    Online(OnlineSeats),
-}
-
-/// The seats one holds in a game on a server.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct OnlineSeats {
-    pub mine: [bool; MAX_SIDES],
-}
-
-impl OnlineSeats {
-    /// Holding `sides`.
-    pub fn holding(sides: &[Side]) -> OnlineSeats {
-        let mut mine = [false; MAX_SIDES];
-        for side in sides {
-            mine[side.index()] = true;
-        }
-        OnlineSeats { mine }
-    }
-
-    pub fn holds(self, side: Side) -> bool {
-        self.mine[side.index()]
-    }
-}
-
-impl Mode {
-    pub fn label(self) -> String {
-        match self {
-            Mode::HumanVsEngine { human: Side::White } => "You (White) vs engine".into(),
-            Mode::HumanVsEngine { human: _ } => "You (Black) vs engine".into(),
-            Mode::EngineVsEngine => "Engine vs engine".into(),
-            Mode::HumanVsHuman => "Two players".into(),
-            Mode::Table(seats) => seats.label(),
-            Mode::Online(_) => "Online".into(),
-        }
-    }
-
-    /// Whether the engine moves for this side.
-    pub fn engine_plays(self, side: Side) -> bool {
-        match self {
-            Mode::HumanVsEngine { human } => human != side,
-            Mode::EngineVsEngine => true,
-            Mode::HumanVsHuman => false,
-            Mode::Table(seats) => seats.player(side) != SeatPlayer::Human,
-            Mode::Online(_) => false,
-        }
-    }
-
-    /// Whether a person at this screen plays this side (input accepts their moves).
-    pub fn people_play(self, side: Side) -> bool {
-        match self {
-            Mode::Online(seats) => seats.holds(side),
-            _ => !self.engine_plays(side),
-        }
-    }
-
-    /// Who plays a game of `sides` sides in this mode: a two-player mode keeps its
-    /// seats in a table's first two, the others are engines; a table's seats in a
-    /// two-player game become its mode.
-    pub fn for_sides(self, sides: usize) -> Mode {
-        match (self, sides > 2) {
-            (Mode::Table(seats), false) => {
-                match (seats.player(Side::White), seats.player(Side::Black)) {
-                    (SeatPlayer::Human, SeatPlayer::Human) => Mode::HumanVsHuman,
-                    (SeatPlayer::Human, _) => Mode::HumanVsEngine { human: Side::White },
-                    (_, SeatPlayer::Human) => Mode::HumanVsEngine { human: Side::Black },
-                    _ => Mode::EngineVsEngine,
-                }
-            }
-            (Mode::Table(_) | Mode::Online(_), true) | (_, false) => self,
-            (two, true) => {
-                let mut seats = Seats::default();
-                for side in Side::ALL {
-                    seats.players[side.index()] = if two.engine_plays(side) {
-                        SeatPlayer::Engine(Strategy::Paranoid)
-                    } else {
-                        SeatPlayer::Human
-                    };
-                }
-                Mode::Table(seats)
-            }
-        }
-    }
-}
-
-/// Who sits in a seat of a game of more sides.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum SeatPlayer {
-    Human,
-    Engine(Strategy),
-}
-
-impl SeatPlayer {
-    pub fn label(self) -> String {
-        match self {
-            SeatPlayer::Human => "person".into(),
-            SeatPlayer::Engine(s) => format!("engine ({s})"),
-        }
-    }
-
-    /// The word [`SeatPlayer::parse`] reads back.
-    pub fn token(self) -> String {
-        match self {
-            SeatPlayer::Human => "human".into(),
-            SeatPlayer::Engine(s) => s.to_string(),
-        }
-    }
-
-    /// Reads `human`, `brs`, `paranoid`, `maxn` or `random`.
-    pub fn parse(text: &str) -> Result<SeatPlayer, String> {
-        match text.trim().to_ascii_lowercase().as_str() {
-            "human" | "person" => Ok(SeatPlayer::Human),
-            other => other.parse().map(SeatPlayer::Engine),
-        }
-    }
-}
-
-/// The seats of a table: who plays each side, and how many turns each engine seat
-/// searches per move (its strength).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Seats {
-    pub players: [SeatPlayer; MAX_SIDES],
-    pub nodes: [u32; MAX_SIDES],
-}
-
-/// Turns an engine seat searches per move unless told otherwise.
-pub const SEAT_NODES: u32 = 3_000;
-
-impl Default for Seats {
-    fn default() -> Seats {
-        let mut players = [SeatPlayer::Engine(Strategy::Paranoid); MAX_SIDES];
-        players[0] = SeatPlayer::Human;
-        Seats {
-            players,
-            nodes: [SEAT_NODES; MAX_SIDES],
-        }
-    }
-}
-
-impl Seats {
-    pub fn player(&self, side: Side) -> SeatPlayer {
-        self.players[side.index()]
-    }
-
-    /// Seats from a list (a game file's `Seats` tag, `--seats`): people and engine
-    /// strategies in seat order, the rest engines. A word that names no player is
-    /// refused.
-    pub fn from_list<S: AsRef<str>>(words: &[S]) -> Result<Seats, String> {
-        if words.len() > MAX_SIDES {
-            return Err(format!("{} seats given; at most {MAX_SIDES}", words.len()));
-        }
-        let mut seats = Seats {
-            players: [SeatPlayer::Engine(Strategy::Paranoid); MAX_SIDES],
-            ..Seats::default()
-        };
-        for (i, w) in words.iter().enumerate() {
-            seats.players[i] = SeatPlayer::parse(w.as_ref())?;
-        }
-        Ok(seats)
-    }
-
-    /// The seats as a game file's `Seats` tag writes them (`human,paranoid,human`).
-    pub fn list_text(&self, sides: usize) -> String {
-        let words: Vec<String> = self.players[..sides].iter().map(|s| s.token()).collect();
-        words.join(",")
-    }
-
-    /// The seats of a `Seats` tag; a word that names no player is a person's seat.
-    pub fn parse_tag(text: &str) -> Seats {
-        let mut seats = Seats {
-            players: [SeatPlayer::Human; MAX_SIDES],
-            ..Seats::default()
-        };
-        for (i, w) in text.split(',').filter(|w| !w.trim().is_empty()).enumerate() {
-            if i < MAX_SIDES {
-                seats.players[i] = SeatPlayer::parse(w).unwrap_or(SeatPlayer::Human);
-            }
-        }
-        seats
-    }
-
-    /// How many people sit at the table.
-    pub fn people(&self, sides: usize) -> usize {
-        self.players[..sides]
-            .iter()
-            .filter(|p| **p == SeatPlayer::Human)
-            .count()
-    }
-
-    fn label(&self) -> String {
-        let people = self.people(MAX_SIDES);
-        match people {
-            0 => "Engines at a table".into(),
-            1 => "You at a table".into(),
-            _ => "People at a table".into(),
-        }
-    }
-}
-
-/// Who moves which side from this screen: the input accepts moves only for these.
-#[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct HumanSides(pub [bool; MAX_SIDES]);
-
-impl Default for HumanSides {
-    fn default() -> Self {
-        HumanSides([true, true, false, false])
-    }
-}
-
-impl HumanSides {
-    pub fn moves(&self, side: Side) -> bool {
-        self.0[side.index()]
-    }
-
-    /// How many sides people play.
-    pub fn count(&self) -> usize {
-        self.0.iter().filter(|h| **h).count()
-    }
-}
 
 /// A chess clock setting: minutes and increment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -283,7 +52,8 @@ pub const DEFAULT_LEVEL: Skill = Skill::new(11).expect("a level of the table");
 /// The current game's setup.
 #[derive(Resource, Clone, Debug)]
 pub struct Session {
-    pub mode: Mode,
+    /// Who sits where.
+    pub seats: Seats,
     /// The engine's strength.
     pub level: Skill,
     pub time_control: Option<TimeControl>,
@@ -300,7 +70,7 @@ pub struct Session {
 impl Default for Session {
     fn default() -> Self {
         Session {
-            mode: Mode::HumanVsEngine { human: Side::White },
+            seats: Seats::default(),
             level: DEFAULT_LEVEL,
             time_control: None,
             paused: false,
@@ -312,26 +82,37 @@ impl Default for Session {
 }
 
 impl Session {
-    /// The players' names as a game record gives them.
-    pub fn players(&self) -> Players {
+    /// The players' names as the record of a game of `sides` sides gives them.
+    pub fn players(&self, sides: usize) -> Players {
         let engine = || format!("hexchess-engine (level {})", self.level);
-        let (white, black) = match self.mode {
-            Mode::HumanVsEngine { human: Side::White } => ("Player".to_string(), engine()),
-            Mode::HumanVsEngine { human: _ } => (engine(), "Player".to_string()),
-            Mode::EngineVsEngine => (engine(), engine()),
-            Mode::HumanVsHuman | Mode::Table(_) | Mode::Online(_) => {
-                ("White".to_string(), "Black".to_string())
-            }
+        let name = |side: Side, colour: &str| match self.seats.seat(side) {
+            Seat::Person => "Player".to_string(),
+            Seat::Engine(_) => engine(),
+            Seat::Remote => colour.to_string(),
         };
-        let seats = match self.mode {
-            Mode::Table(seats) => seats.players.iter().map(|p| p.token()).collect(),
-            _ => Vec::new(),
+        // People among themselves, online, or at a table: the sides' own names.
+        let plain = self.seats.people_only(2) || self.seats.is_online() || sides > 2;
+        let (white, black) = if plain {
+            ("White".to_string(), "Black".to_string())
+        } else {
+            (name(Side::White, "White"), name(Side::Black, "Black"))
+        };
+        let seats = if self.seats.is_online() {
+            Vec::new()
+        } else {
+            Side::ALL.map(|s| self.seats.seat(s).token()).to_vec()
         };
         Players {
             white,
             black,
             seats,
         }
+    }
+
+    /// Whether a game of `sides` sides waits between engine moves: engines in every
+    /// seat, paused, and no single move asked for.
+    pub fn held(&self, sides: usize) -> bool {
+        self.seats.engines_only(sides) && self.paused && !self.step
     }
 }
 
@@ -345,7 +126,7 @@ pub fn undo_turns(game: &CurrentGame, session: &Session) -> usize {
     }
     let turns = game.played.turns();
     (1..=turns.len())
-        .find(|k| !session.mode.engine_plays(turns[turns.len() - k].0))
+        .find(|k| !session.seats.engine_plays(turns[turns.len() - k].0))
         .unwrap_or(1)
 }
 
@@ -353,7 +134,7 @@ pub fn undo_turns(game: &CurrentGame, session: &Session) -> usize {
 #[derive(Message, Clone, Debug)]
 pub struct StartGame {
     pub variant: String,
-    pub mode: Mode,
+    pub seats: Seats,
     pub level: Skill,
     pub time_control: Option<TimeControl>,
     /// A position to start from instead of the variant's start (hex FEN).
@@ -415,14 +196,13 @@ impl Plugin for SessionPlugin {
         app.init_resource::<Session>()
             .init_resource::<Clocks>()
             .init_resource::<GameOverDialog>()
-            .init_resource::<HumanSides>()
             .init_state::<AppState>()
             .add_message::<StartGame>()
             .add_systems(Startup, start_clocks)
             .add_systems(Update, start_games.in_set(GameSet::Input))
             .add_systems(
                 Update,
-                (seat_the_game, seat_players, run_clocks, watch_for_game_over)
+                (seat_the_game, run_clocks, watch_for_game_over)
                     .chain()
                     .after(GameSet::Apply)
                     .before(GameSet::View),
@@ -438,7 +218,7 @@ fn start_games(
     mut new_game: MessageWriter<NewGameRequest>,
 ) {
     for start in starts.read() {
-        session.mode = start.mode;
+        session.seats = start.seats;
         session.level = start.level;
         session.time_control = start.time_control;
         session.paused = false;
@@ -455,38 +235,20 @@ fn start_clocks(session: Res<Session>, mut clocks: ResMut<Clocks>) {
     clocks.reset(session.time_control);
 }
 
-/// The seats follow the game on the board: a game of more sides that was loaded sits
-/// the players its `Seats` tag names (a person in every seat if none); a game the mode
-/// does not fit (a table's seats for two sides, or the reverse) gets one that does.
+/// A game of more sides that was loaded sits the players its `Seats` tag names (a
+/// person in every seat if none).
 fn seat_the_game(
     mut loads: MessageReader<LoadRequest>,
     game: Res<CurrentGame>,
     mut session: ResMut<Session>,
 ) {
-    let mut mode = session.mode;
     for LoadRequest(record) in loads.read() {
         if game.has_more_sides() {
-            let seats = match record.tag("Seats") {
-                Some(tag) => Seats::parse_tag(tag),
-                None => Seats::parse_tag("human,human,human,human"),
-            };
-            mode = Mode::Table(seats);
+            let seats = Seats::parse_tag(record.tag("Seats").unwrap_or_default());
+            if seats != session.seats {
+                session.seats = seats;
+            }
         }
-    }
-    mode = mode.for_sides(game.side_count());
-    if mode != session.mode {
-        session.mode = mode;
-    }
-}
-
-/// Input accepts moves only for the sides people play.
-fn seat_players(session: Res<Session>, mut humans: ResMut<HumanSides>) {
-    if !session.is_changed() {
-        return;
-    }
-    let next = HumanSides(Side::ALL.map(|s| session.mode.people_play(s)));
-    if *humans != next {
-        *humans = next;
     }
 }
 

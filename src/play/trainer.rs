@@ -22,7 +22,8 @@ use hexchess_files::Files;
 use hexchess_tablebase::{Material, RuleValue, Table, Value, default_dir};
 use rand::Rng;
 
-use super::session::{Mode, StartGame};
+use super::seats::Seats;
+use super::session::StartGame;
 use super::work::Answer;
 use super::work::tables::{TableBuild, TableRequest};
 use crate::PlayerFiles;
@@ -349,7 +350,7 @@ fn begin(
     crate::web::milestone(&format!("drill started {}", request.ending));
     start_game.write(StartGame {
         variant: request.variant.clone(),
-        mode: Mode::HumanVsEngine { human: Side::White },
+        seats: Seats::against_engines(Side::White),
         level: Skill::FULL,
         time_control: None,
         fen: Some(start.to_fen()),

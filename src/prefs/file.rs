@@ -4,8 +4,11 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use hexchess_core::Side;
 use hexchess_files::{FileError, Files};
 use serde::{Deserialize, Serialize};
+
+use crate::play::Matchup;
 
 /// What the game keeps between runs. Every field has a default, so a file written by
 /// an older or newer game still reads: missing fields take the default, unknown ones
@@ -55,6 +58,29 @@ pub enum ModePref {
     HumanBlack,
     EngineVsEngine,
     TwoPlayers,
+}
+
+impl ModePref {
+    /// The players this shorthand stands for.
+    pub fn matchup(self) -> Matchup {
+        match self {
+            ModePref::HumanWhite => Matchup::You(Side::White),
+            ModePref::HumanBlack => Matchup::You(Side::Black),
+            ModePref::EngineVsEngine => Matchup::Engines,
+            ModePref::TwoPlayers => Matchup::People,
+        }
+    }
+}
+
+impl From<Matchup> for ModePref {
+    fn from(m: Matchup) -> ModePref {
+        match m {
+            Matchup::You(Side::White) => ModePref::HumanWhite,
+            Matchup::You(_) => ModePref::HumanBlack,
+            Matchup::Engines => ModePref::EngineVsEngine,
+            Matchup::People => ModePref::TwoPlayers,
+        }
+    }
 }
 
 impl Default for Preferences {

@@ -27,9 +27,8 @@ use crate::PlayerFiles;
 use crate::game::records::game_record;
 use crate::game::{CurrentGame, GameNotice, LoadRequest};
 use crate::look::{Settings, View};
-use crate::play::{Mode, Session, TimeControl};
+use crate::play::{Matchup, Session, TimeControl};
 use crate::sound::SoundSettings;
-use hexchess_core::Side;
 use hexchess_engine::Skill;
 
 /// Where the settings and the autosaved game go; `None`: not kept.
@@ -151,13 +150,13 @@ fn gather(
     p.animate = settings.animate;
     p.animation_speed = settings.animation_speed;
     p.level = session.level.level();
-    p.mode = match session.mode {
-        Mode::HumanVsEngine { human: Side::Black } => ModePref::HumanBlack,
-        Mode::HumanVsEngine { .. } | Mode::Table(_) => ModePref::HumanWhite,
+    p.mode = match Matchup::of(&session.seats) {
         // An online game is the server's: the next start plays locally as before.
-        Mode::Online(_) => live.mode,
-        Mode::EngineVsEngine => ModePref::EngineVsEngine,
-        Mode::HumanVsHuman => ModePref::TwoPlayers,
+        None => live.mode,
+        // A game of more sides keeps its seats in its record; the next two-sided game
+        // is the newcomer's.
+        Some(_) if game.has_more_sides() => ModePref::HumanWhite,
+        Some(m) => ModePref::from(m),
     };
     p.clock = session
         .time_control
@@ -200,12 +199,7 @@ impl Preferences {
     /// Who plays, the level and the clock these preferences give.
     pub fn session(&self) -> Session {
         Session {
-            mode: match self.mode {
-                ModePref::HumanWhite => Mode::HumanVsEngine { human: Side::White },
-                ModePref::HumanBlack => Mode::HumanVsEngine { human: Side::Black },
-                ModePref::EngineVsEngine => Mode::EngineVsEngine,
-                ModePref::TwoPlayers => Mode::HumanVsHuman,
-            },
+            seats: self.mode.matchup().seats(),
             level: Skill::new(self.level).unwrap_or(crate::play::DEFAULT_LEVEL),
             time_control: self.clock.map(|(minutes, increment)| TimeControl {
                 base: Duration::from_secs(u64::from(minutes) * 60),
@@ -305,7 +299,7 @@ fn autosave_the_game(
         return;
     }
     let text = (game.turn_count() > 0 && game.outcome().is_none())
-        .then(|| autosave::pgn_text(&game_record(&game, &session.players())));
+        .then(|| autosave::pgn_text(&game_record(&game, &session.players(game.side_count()))));
     keep_unfinished(&player, path, text, &mut last);
 }
 

@@ -18,7 +18,7 @@ use crate::game::{CurrentGame, GameSet};
 use crate::input::PointerOverUi;
 use crate::look::{Settings, Theme, View, ViewChanged};
 use crate::machine::Rasteriser;
-use crate::play::HumanSides;
+use crate::play::{Seats, Session};
 use crate::ui::UiInsets;
 
 #[derive(Component)]
@@ -246,14 +246,14 @@ fn fit_to_board(
 
 /// The side the board faces in a game of more sides: the seat on move if a person
 /// plays it (people at one screen take turns), else the first person's seat.
-pub fn facing_side(game: &CurrentGame, humans: &HumanSides) -> Side {
+pub fn facing_side(game: &CurrentGame, seats: &Seats) -> Side {
     let on_move = game.side_to_move();
-    if humans.moves(on_move) {
+    if seats.person(on_move) {
         return on_move;
     }
     game.played
         .sides()
-        .find(|s| humans.moves(*s))
+        .find(|s| seats.person(*s))
         .unwrap_or(Side::White)
 }
 
@@ -263,14 +263,14 @@ fn turn_to_the_seat(
     time: Res<Time>,
     settings: Res<Settings>,
     game: Res<CurrentGame>,
-    humans: Res<HumanSides>,
+    session: Res<Session>,
     mut orbit: ResMut<Orbit>,
     mut pieces: Query<&mut Transform, With<crate::pieces::PieceView>>,
 ) {
     if !game.has_more_sides() {
         return;
     }
-    let side = facing_side(&game, &humans);
+    let side = facing_side(&game, &session.seats);
     let turn = game.rules().side_rotation_degrees(side).to_radians();
     let mut gap = (turn - orbit.turn).rem_euclid(std::f32::consts::TAU);
     if gap > std::f32::consts::PI {

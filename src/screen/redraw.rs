@@ -26,7 +26,7 @@ use crate::board::Selection;
 use crate::game::{CurrentGame, StepRequest};
 use crate::look::Settings;
 use crate::pieces::animation::Animated;
-use crate::play::{AppState, Clocks, EnginePlayer, Mode, Session};
+use crate::play::{AppState, Clocks, EnginePlayer, Session};
 
 /// The longest the game waits between updates when nothing happens.
 pub const IDLE_WAIT: Duration = Duration::from_millis(250);
@@ -149,8 +149,8 @@ fn request_redraw_while_changing(
 /// Whether an engine is about to think: between a move's animation and the start of
 /// the search there is a frame with neither, and resting there would delay the game.
 fn engine_to_move(game: &CurrentGame, session: &Session) -> bool {
-    let paused = session.mode == Mode::EngineVsEngine && session.paused && !session.step;
-    session.mode.engine_plays(game.side_to_move())
+    let paused = session.held(game.side_count());
+    session.seats.engine_plays(game.side_to_move())
         && game.outcome().is_none()
         && game.is_live()
         && !paused

@@ -5,25 +5,21 @@ use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 
 use crate::game::CurrentGame;
-use crate::play::{Mode, Session};
+use crate::play::Session;
 
 /// The title for the game on the board.
 pub fn window_title(game: &CurrentGame, session: &Session) -> String {
     let name = game.rules().name();
-    match session.mode {
-        Mode::Table(seats) => {
-            let who: Vec<String> = game
-                .played
-                .sides()
-                .map(|s| seats.player(s).label())
-                .collect();
-            format!("hexchess — {name} — {}", who.join(", "))
-        }
-        _ => {
-            let players = session.players();
-            format!("hexchess — {name} — {} vs {}", players.white, players.black)
-        }
+    if game.has_more_sides() {
+        let who: Vec<String> = game
+            .played
+            .sides()
+            .map(|s| session.seats.seat(s).label())
+            .collect();
+        return format!("hexchess — {name} — {}", who.join(", "));
     }
+    let players = session.players(game.side_count());
+    format!("hexchess — {name} — {} vs {}", players.white, players.black)
 }
 
 /// Keeps the title up to date (set only when it changes: the platform is told each
@@ -45,7 +41,7 @@ pub(super) fn name_the_window(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::play::{SeatPlayer, Seats};
+    use crate::play::{Seat, Seats};
     use hexchess_core::Catalog;
     use hexchess_core::Side;
 
@@ -54,7 +50,7 @@ mod tests {
         let catalog = Catalog::builtin();
         let game = CurrentGame::new(catalog.get("mccooey").unwrap());
         let session = Session {
-            mode: Mode::HumanVsEngine { human: Side::Black },
+            seats: Seats::against_engines(Side::Black),
             ..Session::default()
         };
         assert_eq!(
@@ -63,9 +59,9 @@ mod tests {
         );
         let three = CurrentGame::new(catalog.get("hexachess-3").unwrap());
         let mut seats = Seats::default();
-        seats.players[2] = SeatPlayer::Human;
+        *seats.seat_mut(Side::Third) = Seat::Person;
         let table = Session {
-            mode: Mode::Table(seats),
+            seats,
             ..Session::default()
         };
         assert_eq!(

@@ -11,7 +11,7 @@ use hexchess_core::Termination;
 use super::{UiInsets, UiMemory, root_ui_left_of};
 use crate::game::{CurrentGame, EndRequest, RedoRequest, UndoRequest};
 use crate::look::{Settings, ViewChanged};
-use crate::play::{AppState, DrawOffer, Mode, Session, loss_of, undo_turns};
+use crate::play::{AppState, DrawOffer, Session, loss_of, undo_turns};
 
 /// Room a slider with its value and label takes in the menu bar.
 const SLIDER_ROOM: f32 = 220.0;
@@ -67,7 +67,7 @@ pub(super) fn menu_bar(
                 memory.online.open = true;
             }
             game_buttons(ui, &game, &session, &mut out);
-            if session.mode == Mode::EngineVsEngine {
+            if session.seats.engines_only(game.side_count()) {
                 ui.separator();
                 engine_game_controls(ui, &mut session);
             }
@@ -99,8 +99,9 @@ pub(super) fn menu_bar(
 /// Undo, redo, resign and offer a draw (in a game on a server: resign and the draw,
 /// asked of the server).
 fn game_buttons(ui: &mut egui::Ui, game: &CurrentGame, session: &Session, out: &mut BarRequests) {
-    if let Mode::Online(seats) = session.mode {
-        let playing = game.outcome().is_none() && seats.mine.contains(&true);
+    if session.seats.is_online() {
+        let mine = game.played.sides().any(|s| session.seats.person(s));
+        let playing = game.outcome().is_none() && mine;
         if ui
             .add_enabled(playing, egui::Button::new("Resign"))
             .clicked()
@@ -136,14 +137,13 @@ fn game_buttons(ui: &mut egui::Ui, game: &CurrentGame, session: &Session, out: &
         .add_enabled(playing, egui::Button::new("Resign"))
         .clicked()
     {
-        let loser = match session.mode {
-            Mode::HumanVsEngine { human } => human,
-            _ => game.side_to_move(),
-        };
+        let loser = session
+            .seats
+            .resigning(game.side_to_move(), game.played.sides());
         out.end
             .write(EndRequest(loss_of(game, loser, Termination::Resignation)));
     }
-    let vs_engine = matches!(session.mode, Mode::HumanVsEngine { .. });
+    let vs_engine = session.seats.engine_opponent(game.side_count()).is_some();
     if ui
         .add_enabled(playing && vs_engine, egui::Button::new("Offer draw"))
         .clicked()

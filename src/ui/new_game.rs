@@ -9,7 +9,7 @@ use hexchess_engine::Skill;
 use super::UiMemory;
 use crate::game::{CurrentGame, Variants};
 use crate::play::{
-    AppState, GameOverDialog, Mode, Seats, Session, StartGame, TIME_CONTROLS, TimeControl,
+    AppState, GameOverDialog, Matchup, Seats, Session, StartGame, TIME_CONTROLS, TimeControl,
 };
 
 /// The choices in the new-game menu.
@@ -17,7 +17,7 @@ use crate::play::{
 pub(super) struct Setup {
     variant: String,
     /// Who plays a two-player variant.
-    mode: Mode,
+    matchup: Matchup,
     /// Who sits where at a variant of more sides.
     seats: Seats,
     level: Skill,
@@ -29,8 +29,8 @@ impl Default for Setup {
         let s = Session::default();
         Setup {
             variant: "glinski".into(),
-            mode: s.mode,
-            seats: Seats::default(),
+            matchup: Matchup::You(Side::White),
+            seats: s.seats,
             level: s.level,
             time_control: s.time_control,
         }
@@ -40,13 +40,16 @@ impl Default for Setup {
 impl Setup {
     /// The setup of the game on the board, to start the menu from.
     pub(super) fn from_session(game: &CurrentGame, session: &Session) -> Setup {
-        let (mode, seats) = match session.mode {
-            Mode::Table(seats) => (Mode::HumanVsEngine { human: Side::White }, seats),
-            two => (two, Seats::default()),
+        // A game of more sides' seats for the seats' choices; a two-sided game's (or
+        // an online game's) for the two-player choices, the seats then the default.
+        let (matchup, seats) = match Matchup::of(&session.seats) {
+            _ if game.has_more_sides() => (Matchup::You(Side::White), session.seats),
+            Some(two) => (two, Seats::default()),
+            None => (Matchup::You(Side::White), Seats::default()),
         };
         Setup {
             variant: game.rules().id().to_string(),
-            mode,
+            matchup,
             seats,
             level: session.level,
             time_control: session.time_control,
@@ -127,10 +130,10 @@ pub(super) fn new_game_menu(
             .is_some_and(|e| e.side_count() > 2);
         start_game.write(StartGame {
             variant: s.variant,
-            mode: if more_sides {
-                Mode::Table(s.seats)
+            seats: if more_sides {
+                s.seats
             } else {
-                s.mode
+                s.matchup.seats()
             },
             level: s.level,
             time_control: s.time_control,
@@ -214,13 +217,8 @@ fn setup_grid(ui: &mut egui::Ui, variants: &Variants, setup: &mut Setup) {
                 }
                 None => {
                     ui.vertical(|ui| {
-                        for mode in [
-                            Mode::HumanVsEngine { human: Side::White },
-                            Mode::HumanVsEngine { human: Side::Black },
-                            Mode::EngineVsEngine,
-                            Mode::HumanVsHuman,
-                        ] {
-                            ui.radio_value(&mut setup.mode, mode, mode.label());
+                        for matchup in Matchup::ALL {
+                            ui.radio_value(&mut setup.matchup, matchup, matchup.label());
                         }
                     });
                 }

@@ -22,7 +22,7 @@ use crate::game::{CurrentGame, GameNotice, NewGameRequest, ReviewRequest, StepRe
 use crate::play::analysis::{Analysis, AnalysisRequest};
 use crate::play::review::{GameReviewRequest, GameReviewState};
 use crate::play::variations::{VariationRequest, Variations};
-use crate::play::{Clocks, EnginePlayer, HumanSides, Mode, Session, Trainer};
+use crate::play::{Clocks, EnginePlayer, Session, Trainer};
 
 fn clock_text(d: Duration) -> String {
     let s = d.as_secs();
@@ -70,7 +70,6 @@ pub(super) struct PanelView<'w> {
     player: Res<'w, EnginePlayer>,
     trainer: Res<'w, Trainer>,
     screen: Res<'w, ScreenState>,
-    humans: Res<'w, HumanSides>,
 }
 
 pub(super) fn side_panel(
@@ -86,7 +85,6 @@ pub(super) fn side_panel(
         player,
         trainer,
         screen,
-        humans,
     } = &view;
     let ctx = contexts.ctx_mut()?;
     let mut root = root_ui(ctx);
@@ -103,17 +101,17 @@ pub(super) fn side_panel(
         .show(&mut root, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
                 players(ui, &game, session);
-                if let Mode::Table(seats) = session.mode {
+                if game.has_more_sides() {
                     ui.separator();
-                    super::seats::seat_list(ui, &game, &seats);
+                    super::seats::seat_list(ui, &game, &session.seats);
                     let mut steps = Vec::new();
-                    super::seats::turn_in_progress(ui, &game, humans, &mut steps);
+                    super::seats::turn_in_progress(ui, &game, &session.seats, &mut steps);
                     out.moves.write_batch(steps);
                 }
                 clocks_shown(ui, &game, clocks);
                 // Behind Screen HexaChess's screen the engine's line is its deployment.
                 let unseen = hiding(&game, screen);
-                if session.mode != Mode::HumanVsHuman && !unseen {
+                if !session.seats.people_only(game.side_count()) && !unseen {
                     ui.separator();
                     engine_report(ui, player);
                 }
@@ -205,9 +203,14 @@ pub(super) fn side_panel(
 /// The variant, who plays, and the engine's level.
 fn players(ui: &mut egui::Ui, game: &CurrentGame, session: &Session) {
     ui.heading(game.rules().name());
-    ui.label(match session.mode {
-        Mode::HumanVsHuman | Mode::Table(_) | Mode::Online(_) => session.mode.label(),
-        _ => format!("{} | level {}", session.mode.label(), session.level),
+    let sides = game.side_count();
+    let who = session.seats.label(sides);
+    // The level is the two-sided engine's; a table's engines say their own strength.
+    let engine = sides == 2 && game.played.sides().any(|s| session.seats.engine_plays(s));
+    ui.label(if engine {
+        format!("{who} | level {}", session.level)
+    } else {
+        who
     });
 }
 
@@ -471,7 +474,7 @@ pub(super) fn save_to_chosen_paths(
 ) {
     for SaveTo(path) in chosen.read() {
         let tree = variations.worth_saving(&game);
-        let pgn = records::game_pgn_with(&game, &session.players(), tree);
+        let pgn = records::game_pgn_with(&game, &session.players(game.side_count()), tree);
         match records::save_pgn(&player, path, &pgn) {
             Ok(()) => {
                 memory.file_text = path.display().to_string();
@@ -505,7 +508,7 @@ fn game_file(
                 PathBuf::from(file_text.trim())
             };
             let tree = out.variations.worth_saving(game);
-            let pgn = records::game_pgn_with(game, &session.players(), tree);
+            let pgn = records::game_pgn_with(game, &session.players(game.side_count()), tree);
             match records::save_pgn(&out.player, &path, &pgn) {
                 Ok(()) => {
                     *file_text = path.display().to_string();
@@ -550,7 +553,7 @@ fn game_file(
             .clicked()
         {
             let tree = out.variations.worth_saving(game);
-            let pgn = records::game_pgn_with(game, &session.players(), tree);
+            let pgn = records::game_pgn_with(game, &session.players(game.side_count()), tree);
             ui.ctx().copy_text(pgn.to_string());
         }
         if ui

@@ -11,7 +11,7 @@ use hexchess_engine::multi::Strategy;
 
 use crate::game::{CurrentGame, StepRequest};
 use crate::pieces::ArmyColour;
-use crate::play::{HumanSides, SeatPlayer, Seats};
+use crate::play::{EngineSeat, Seat, Seats};
 
 fn colour32(c: Color) -> egui::Color32 {
     let s = c.to_srgba();
@@ -45,7 +45,7 @@ pub(super) fn seat_list(ui: &mut egui::Ui, game: &CurrentGame, seats: &Seats) {
             } else {
                 egui::RichText::new(name)
             });
-            ui.label(seats.player(side).label());
+            ui.label(seats.seat(side).label());
         });
         let standing = match g.standing(side) {
             Standing::Playing => None,
@@ -72,7 +72,7 @@ pub(super) fn seat_list(ui: &mut egui::Ui, game: &CurrentGame, seats: &Seats) {
 pub(super) fn turn_in_progress(
     ui: &mut egui::Ui,
     game: &CurrentGame,
-    humans: &HumanSides,
+    seats: &Seats,
     requests: &mut Vec<StepRequest>,
 ) {
     let g = &game.played;
@@ -96,7 +96,7 @@ pub(super) fn turn_in_progress(
             g.threatening(side).len().max(2),
         ));
     }
-    if !humans.moves(side) || !game.is_live() {
+    if !seats.person(side) || !game.is_live() {
         return;
     }
     let steps = g.steps();
@@ -121,22 +121,24 @@ pub(super) fn seat_choices(ui: &mut egui::Ui, rules: &Rules<WideBitboard>, seats
     egui::Grid::new("seats").show(ui, |ui| {
         for side in rules.sides() {
             ui.label(rules.side_name(side));
-            let seat = &mut seats.players[side.index()];
+            let seat = seats.seat_mut(side);
+            // A strategy chosen keeps the seat's budget; a person's seat had none.
+            let nodes = match *seat {
+                Seat::Engine(e) => e.nodes,
+                _ => crate::play::SEAT_NODES,
+            };
             egui::ComboBox::from_id_salt(("seat", side.index()))
                 .selected_text(seat.label())
                 .show_ui(ui, |ui| {
-                    ui.selectable_value(seat, SeatPlayer::Human, "person");
-                    for s in Strategy::ALL {
-                        ui.selectable_value(
-                            seat,
-                            SeatPlayer::Engine(s),
-                            SeatPlayer::Engine(s).label(),
-                        );
+                    ui.selectable_value(seat, Seat::Person, "person");
+                    for strategy in Strategy::ALL {
+                        let engine = Seat::Engine(EngineSeat { strategy, nodes });
+                        ui.selectable_value(seat, engine, engine.label());
                     }
                 });
-            if *seat != SeatPlayer::Human {
+            if let Seat::Engine(engine) = seat {
                 ui.add(
-                    egui::Slider::new(&mut seats.nodes[side.index()], 100..=20_000)
+                    egui::Slider::new(&mut engine.nodes, 100..=20_000)
                         .logarithmic(true)
                         .text("turns searched"),
                 );

@@ -9,14 +9,14 @@ use hexchess_core::{Phase, Piece};
 use crate::board::Selection;
 use crate::game::CurrentGame;
 use crate::input::HandDrag;
-use crate::play::HumanSides;
+use crate::play::Session;
 use crate::play::hidden::{HandOver, ScreenReady, ScreenState, hand_over, hiding};
 
 /// The side to move's hand, while it places and its player is a person who may look.
 pub(super) fn hand_tray(
     mut contexts: EguiContexts,
     game: Res<CurrentGame>,
-    humans: Res<HumanSides>,
+    session: Res<Session>,
     screen: Res<ScreenState>,
     mut selection: ResMut<Selection>,
     mut drag: ResMut<HandDrag>,
@@ -24,7 +24,7 @@ pub(super) fn hand_tray(
     let pos = &game.position();
     let us = pos.turn();
     let may_look = !hiding(&game, &screen) || screen.viewer == Some(us);
-    if pos.phase() != Phase::Setup || !humans.moves(us) || !game.is_live() || !may_look {
+    if pos.phase() != Phase::Setup || !session.seats.person(us) || !game.is_live() || !may_look {
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?;
@@ -85,11 +85,11 @@ pub(super) fn hand_tray(
 pub(super) fn hand_over_screen(
     mut contexts: EguiContexts,
     game: Res<CurrentGame>,
-    humans: Res<HumanSides>,
+    session: Res<Session>,
     screen: Res<ScreenState>,
     mut ready: MessageWriter<ScreenReady>,
 ) -> Result {
-    let Some(question) = hand_over(&game, &screen, &humans) else {
+    let Some(question) = hand_over(&game, &screen, &session.seats) else {
         return Ok(());
     };
     let ctx = contexts.ctx_mut()?;

@@ -10,12 +10,12 @@ use hexchess::game::{CurrentGame, ReviewRequest, StepRequest};
 use hexchess::look::Settings;
 use hexchess::play::analysis::{Analysis, AnalysisRequest};
 use hexchess::play::opponent::EnginePlayer;
-use hexchess::play::{Mode, Session};
+use hexchess::play::{Seats, Session};
 use hexchess_core::Side;
 
 fn app() -> App {
     let session = Session {
-        mode: Mode::HumanVsEngine { human: Side::White },
+        seats: Seats::against_engines(Side::White),
         ..Session::default()
     };
     let mut app = common::headless_app("glinski", None, Settings::default(), session, None);
@@ -78,7 +78,7 @@ fn the_lines_follow_the_position_shown_and_nobody_plays_meanwhile() {
     app.world_mut().write_message(AnalysisRequest::On);
     app.world_mut().write_message(AnalysisRequest::Lines(2));
     app.update();
-    assert_eq!(app.world().resource::<Session>().mode, Mode::HumanVsHuman);
+    assert_eq!(app.world().resource::<Session>().seats, Seats::people());
     run_until(&mut app, Duration::from_secs(20), |a| lines(a) == 2);
     // The two lines start with different legal moves, the better first.
     let shown = app.world().resource::<CurrentGame>().displayed();
@@ -112,8 +112,8 @@ fn the_lines_follow_the_position_shown_and_nobody_plays_meanwhile() {
     app.world_mut().write_message(AnalysisRequest::Off);
     app.update();
     assert_eq!(
-        app.world().resource::<Session>().mode,
-        Mode::HumanVsEngine { human: Side::White }
+        app.world().resource::<Session>().seats,
+        Seats::against_engines(Side::White)
     );
     assert_eq!(lines(&app), 0);
 }
@@ -158,7 +158,7 @@ fn with_an_endgame_table_the_lines_give_the_mates_exact_length() {
     assert!(plies >= 21, "mate in {} moves", plies.div_ceil(2));
 
     let session = Session {
-        mode: Mode::HumanVsHuman,
+        seats: Seats::people(),
         ..Session::default()
     };
     let fen = start.to_fen();

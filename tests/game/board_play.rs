@@ -12,12 +12,12 @@ use hexchess::game::{CurrentGame, NewGameRequest};
 use hexchess::input::{PendingPromotion, PointerCell, PromotionChoice};
 use hexchess::look::{Settings, ViewChanged};
 use hexchess::pieces::PieceView;
-use hexchess::play::{Mode, Session};
+use hexchess::play::{Seats, Session};
 use hexchess_core::Cell;
 
 fn app(variant: &str, fen: Option<&str>) -> App {
     let session = Session {
-        mode: Mode::HumanVsHuman,
+        seats: Seats::people(),
         ..Session::default()
     };
     let frame = Some(Duration::from_millis(20));

@@ -8,12 +8,12 @@ use hexchess::editor::{BoardEditor, EditorRequest, Tool, apply};
 use hexchess::game::{BoardPicture, CurrentGame};
 use hexchess::look::Settings;
 use hexchess::play::analysis::Analysis;
-use hexchess::play::{Mode, Session};
+use hexchess::play::{Seats, Session};
 use hexchess_core::{Piece, Side};
 
 fn app() -> App {
     let session = Session {
-        mode: Mode::HumanVsEngine { human: Side::White },
+        seats: Seats::against_engines(Side::White),
         ..Session::default()
     };
     let mut app = common::headless_app("glinski", None, Settings::default(), session, None);

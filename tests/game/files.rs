@@ -11,7 +11,7 @@ use hexchess::game::files::{GameChoice, OpenFile, OpenText};
 use hexchess::game::records::{game_pgn, load, save_pgn};
 use hexchess::game::{CurrentGame, EndRequest, StepRequest};
 use hexchess::look::Settings;
-use hexchess::play::{Mode, Session};
+use hexchess::play::{Seats, Session};
 use hexchess_core::{GameOutcome, Side, Termination};
 use hexchess_files::Files;
 
@@ -24,7 +24,7 @@ fn folder(name: &str) -> PathBuf {
 
 fn app() -> App {
     let session = Session {
-        mode: Mode::HumanVsHuman,
+        seats: Seats::people(),
         ..Session::default()
     };
     let mut app = common::headless_app("glinski", None, Settings::default(), session, None);
@@ -137,7 +137,7 @@ fn a_saved_game_is_pgn_with_its_ending_and_reads_back() {
     )));
     run(&mut app);
     let session = app.world().resource::<Session>();
-    let pgn = game_pgn(game(&app), &session.players());
+    let pgn = game_pgn(game(&app), &session.players(2));
     save_pgn(&Files::disk(), &path, &pgn).unwrap();
     let text = std::fs::read_to_string(&path).unwrap();
     assert!(

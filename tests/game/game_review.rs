@@ -9,12 +9,12 @@ use bevy::prelude::*;
 use hexchess::game::{CurrentGame, NewGameRequest, StepRequest};
 use hexchess::look::Settings;
 use hexchess::play::review::{GameReviewRequest, GameReviewState};
-use hexchess::play::{Mode, Session};
+use hexchess::play::{Seats, Session};
 use hexchess_engine::review::Judgement;
 
 fn app_with(moves: &[&str]) -> App {
     let session = Session {
-        mode: Mode::HumanVsHuman,
+        seats: Seats::people(),
         ..Session::default()
     };
     let mut app = common::headless_app("glinski", None, Settings::default(), session, None);

@@ -8,7 +8,7 @@ use hexchess::board::highlights::{Highlight, Hovered};
 use hexchess::game::CurrentGame;
 use hexchess::input::PointerCell;
 use hexchess::look::Settings;
-use hexchess::play::{Mode, Session};
+use hexchess::play::{Seats, Session};
 
 fn highlights(app: &mut App) -> usize {
     app.world_mut()
@@ -20,7 +20,7 @@ fn highlights(app: &mut App) -> usize {
 #[test]
 fn hovering_a_piece_shows_where_it_can_go() {
     let session = Session {
-        mode: Mode::HumanVsHuman,
+        seats: Seats::people(),
         ..Session::default()
     };
     let mut app = common::headless_app("glinski", None, Settings::default(), session, None);

@@ -12,7 +12,7 @@ use hexchess::game::{Authority, CurrentGame, StepRequest, UndoRequest};
 use hexchess::look::Settings;
 use hexchess::online::link::LinkStatus;
 use hexchess::online::{Online, OnlineRequest, SeekForm};
-use hexchess::play::{Mode, Session};
+use hexchess::play::{Seats, Session};
 use hexchess_server::client::Client;
 use hexchess_server::local::LocalServer;
 use serde_json::json;
@@ -29,7 +29,7 @@ fn start_server() -> String {
 /// The game, headless, knowing the server at `url` (not yet connected).
 fn online_app(url: &str) -> App {
     let session = Session {
-        mode: Mode::HumanVsHuman,
+        seats: Seats::people(),
         ..Session::default()
     };
     let mut app = common::headless_app("glinski", None, Settings::default(), session, None);
@@ -153,10 +153,9 @@ fn a_game_against_the_servers_engine_is_played_on_the_board() {
     let url = start_server();
     let mut app = online_app(&url);
     play_white_against_the_servers_engine(&mut app);
-    assert!(matches!(
-        app.world().resource::<Session>().mode,
-        Mode::Online(seats) if seats.mine[0] && !seats.mine[1]
-    ));
+    let seats = app.world().resource::<Session>().seats;
+    assert!(seats.is_online());
+    assert!(seats.person(hexchess_core::Side::White) && !seats.person(hexchess_core::Side::Black));
     assert_eq!(*app.world().resource::<Authority>(), Authority::Remote);
     // The person's move is proposed, not played: the board moves when the server
     // sends it back, and the engine answers.
@@ -218,8 +217,8 @@ fn two_people_meet_by_a_challenge_code_and_each_sees_the_others_moves() {
         .world_mut()
         .write_message(OnlineRequest::Open(game.clone()));
     run_until(&mut watcher, "the watched game", |a| steps_played(a) == 2);
-    let humans = watcher.world().resource::<hexchess::play::HumanSides>();
-    assert!(!humans.moves(hexchess_core::Side::White) && !humans.moves(hexchess_core::Side::Black));
+    let seats = watcher.world().resource::<Session>().seats;
+    assert!(!seats.person(hexchess_core::Side::White) && !seats.person(hexchess_core::Side::Black));
     // Resigning from the game ends it on the server and on the board.
     app.world_mut().write_message(OnlineRequest::Resign);
     run_until(&mut app, "the end on the board", |a| {

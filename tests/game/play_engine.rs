@@ -10,7 +10,7 @@ use bevy::prelude::*;
 use hexchess::game::{CurrentGame, LoadRequest, StepRequest, UndoRequest};
 use hexchess::look::Settings;
 use hexchess::play::EnginePlayer;
-use hexchess::play::{AppState, GameOverDialog, Mode, Session};
+use hexchess::play::{AppState, GameOverDialog, Seats, Session};
 use hexchess_core::{Catalog, Position, Side, Termination};
 use hexchess_engine::Skill;
 
@@ -45,7 +45,7 @@ fn undo_while_the_engine_thinks_cancels_the_search() {
         "glinski",
         None,
         Session {
-            mode: Mode::HumanVsEngine { human: Side::White },
+            seats: Seats::against_engines(Side::White),
             level: Skill::FULL,
             think_time: Duration::from_millis(2000),
             move_delay: Duration::ZERO,
@@ -90,7 +90,7 @@ fn an_engine_game_at_a_low_level_ends_as_the_rules_say() {
         "glinski",
         Some("6/7/1K6/9/10/4Q6/5R4/9/8/3r3/k5 w - 0 1"),
         Session {
-            mode: Mode::EngineVsEngine,
+            seats: Seats::engines(),
             level: Skill::new(3).expect("a level"),
             think_time: Duration::from_millis(40),
             move_delay: Duration::ZERO,
@@ -124,7 +124,7 @@ fn save_then_load_restores_position_and_moves() {
         "mccooey",
         None,
         Session {
-            mode: Mode::HumanVsHuman,
+            seats: Seats::people(),
             ..Session::default()
         },
     );
@@ -140,7 +140,7 @@ fn save_then_load_restores_position_and_moves() {
     hexchess::game::records::save_pgn(
         &hexchess_files::Files::disk(),
         &path,
-        &hexchess::game::records::game_record(&before, &session.players()),
+        &hexchess::game::records::game_record(&before, &session.players(2)),
     )
     .unwrap();
     // A different game in between, then load.
@@ -164,7 +164,7 @@ fn the_game_over_dialog_shows_mate_and_stalemate_scores() {
         "glinski",
         Some("6/1R5/4Q3/6K2/10/k10/10/9/8/7/6 w - 0 1"),
         Session {
-            mode: Mode::HumanVsHuman,
+            seats: Seats::people(),
             ..Session::default()
         },
     );
@@ -198,7 +198,7 @@ fn the_game_over_dialog_shows_mate_and_stalemate_scores() {
         "glinski",
         Some("6/7/8/7K1/10/10k/10/7Q1/8/7/6 b - 0 1"),
         Session {
-            mode: Mode::HumanVsHuman,
+            seats: Seats::people(),
             ..Session::default()
         },
     );

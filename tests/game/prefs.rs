@@ -9,7 +9,7 @@ use std::time::Duration;
 use bevy::prelude::*;
 use hexchess::game::{CurrentGame, EndRequest};
 use hexchess::look::{Settings, View};
-use hexchess::play::{Mode, Session};
+use hexchess::play::{Seats, Session};
 use hexchess::prefs::{
     AutosaveHeld, KeptPreferences, ModePref, Preferences, PrefsFiles, Resume, ResumeOffer,
     VariantKind, ViewPref, autosave,
@@ -38,7 +38,7 @@ fn app(dir: &Path, prefs: Preferences, offer: ResumeOffer) -> App {
 /// The same before its first frame, for a test to add what it needs first.
 fn unstarted_app(dir: &Path, prefs: Preferences, offer: ResumeOffer) -> App {
     let session = Session {
-        mode: Mode::HumanVsHuman,
+        seats: Seats::people(),
         ..prefs.session()
     };
     let mut app = common::headless_app("glinski", None, prefs.settings(), session, None);
@@ -81,7 +81,7 @@ fn changed_settings_are_written_and_the_next_start_reads_them() {
         (settings.view, settings.show_coordinates),
         (View::TwoD, false)
     );
-    assert_eq!(read.session().mode, Mode::HumanVsHuman);
+    assert_eq!(read.session().seats, Seats::people());
 }
 
 #[test]
@@ -171,22 +171,19 @@ fn a_corrupt_settings_file_starts_the_defaults_with_a_warning() {
 
 #[test]
 fn an_unfinished_game_of_more_sides_comes_back_at_its_table_with_its_seats() {
-    use hexchess::play::{Mode, SeatPlayer, Seats, Session, StartGame};
+    use hexchess::play::{EngineSeat, Seat, Seats, Session, StartGame};
     use hexchess_engine::multi::Strategy;
 
     let dir = folder("autosave-table");
     let path = dir.join("autosave.pgn");
     let mut first = app(&dir, Preferences::default(), ResumeOffer::default());
     let mut seats = Seats::default();
-    seats.players[..3].copy_from_slice(&[
-        SeatPlayer::Human,
-        SeatPlayer::Engine(Strategy::BestReply),
-        SeatPlayer::Human,
-    ]);
+    *seats.seat_mut(Side::Black) = Seat::Engine(EngineSeat::new(Strategy::BestReply));
+    *seats.seat_mut(Side::Third) = Seat::Person;
     // Two people and an engine that is not on move here: the turns are given.
     first.world_mut().write_message(StartGame {
         variant: "hexachess-3".into(),
-        mode: Mode::Table(seats),
+        seats,
         level: hexchess::play::DEFAULT_LEVEL,
         time_control: None,
         fen: None,
@@ -215,10 +212,10 @@ fn an_unfinished_game_of_more_sides_comes_back_at_its_table_with_its_seats() {
     let game = second.world().resource::<CurrentGame>();
     assert_eq!(game.side_count(), 3);
     assert_eq!(game.move_texts()[..3], turns[..]);
-    let Mode::Table(sat) = second.world().resource::<Session>().mode else {
-        panic!("not seated at a table");
-    };
-    assert_eq!(sat.players[..3], seats.players[..3]);
+    let sat = second.world().resource::<Session>().seats;
+    for side in [Side::White, Side::Black, Side::Third] {
+        assert_eq!(sat.seat(side), seats.seat(side), "{side:?}");
+    }
 }
 
 #[test]

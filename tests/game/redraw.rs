@@ -10,13 +10,13 @@ use bevy::winit::{UpdateMode, WinitSettings};
 use bevy_egui::{EguiInput, egui};
 use hexchess::game::{CurrentGame, StepRequest};
 use hexchess::look::Settings;
-use hexchess::play::{Mode, Session};
+use hexchess::play::{Seats, Session};
 use hexchess::screen::camera::Orbit;
 use hexchess::screen::redraw::{IDLE_WAIT, Redraw, RedrawPlugin};
 
 fn app() -> App {
     let session = Session {
-        mode: Mode::HumanVsHuman,
+        seats: Seats::people(),
         ..Session::default()
     };
     let frame = Some(Duration::from_millis(20));

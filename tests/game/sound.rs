@@ -13,7 +13,7 @@ use hexchess::game::{
     BoardPosition, CurrentGame, EndRequest, LoadRequest, StepRequest, UndoRequest,
 };
 use hexchess::look::Settings;
-use hexchess::play::{Mode, Session};
+use hexchess::play::{Seats, Session};
 use hexchess::sound::{Cue, SoundSettings};
 use hexchess_core::{GameOutcome, Move, Side, Termination};
 
@@ -31,7 +31,7 @@ fn app(variant: &str, fen: Option<&str>) -> App {
         ..Settings::default()
     };
     let session = Session {
-        mode: Mode::HumanVsHuman,
+        seats: Seats::people(),
         ..Session::default()
     };
     let frame = Some(Duration::from_millis(50));
@@ -134,7 +134,7 @@ fn a_resignation_ends_with_its_sound_and_a_loaded_game_is_silent() {
     app.world_mut().resource_mut::<Heard>().0.clear();
     let record = hexchess::game::records::game_record(
         app.world().resource::<CurrentGame>(),
-        &Session::default().players(),
+        &Session::default().players(2),
     );
     let mut fresh = self::app("glinski", None);
     fresh.world_mut().write_message(LoadRequest(record));
@@ -179,18 +179,14 @@ fn a_cue_plays_at_the_chosen_loudness_for_its_length_and_not_when_muted() {
 #[test]
 fn the_table_sounds_its_moves_and_captures() {
     use hexchess::game::StepRequest;
-    use hexchess::play::{SeatPlayer, Seats, StartGame};
+    use hexchess::play::StartGame;
     use hexchess_core::game::Step;
 
     let mut app = app("glinski", None);
     let start = |app: &mut App, turns: &[&str]| {
-        let seats = Seats {
-            players: [SeatPlayer::Human; 4],
-            ..Seats::default()
-        };
         app.world_mut().write_message(StartGame {
             variant: "hexachess-3".into(),
-            mode: Mode::Table(seats),
+            seats: Seats::people(),
             level: hexchess::play::DEFAULT_LEVEL,
             time_control: None,
             fen: None,

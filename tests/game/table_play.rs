@@ -14,14 +14,14 @@ use hexchess::game::{CurrentGame, RedoRequest, ReviewRequest, StepRequest, UndoR
 use hexchess::input::{PendingPromotion, PointerCell, PromotionChoice};
 use hexchess::look::Settings;
 use hexchess::pieces::PieceView;
-use hexchess::play::{Clocks, Mode, SeatPlayer, Seats, Session, StartGame, TimeControl};
+use hexchess::play::{Clocks, EngineSeat, Seat, Seats, Session, StartGame, TimeControl};
 use hexchess_core::game::{Standing, Step};
 use hexchess_core::{Cell, Side, Termination};
 use hexchess_engine::multi::Strategy;
 
 fn app() -> App {
     let session = Session {
-        mode: Mode::HumanVsHuman,
+        seats: Seats::people(),
         ..Session::default()
     };
     let frame = Some(Duration::from_millis(20));
@@ -30,11 +30,19 @@ fn app() -> App {
     app
 }
 
-fn seats(players: &[SeatPlayer]) -> Seats {
+fn seats(players: &[Seat]) -> Seats {
     let mut seats = Seats::default();
-    seats.players[..players.len()].copy_from_slice(players);
+    for (side, seat) in Side::ALL.into_iter().zip(players) {
+        *seats.seat_mut(side) = *seat;
+    }
     seats
 }
+
+/// A quick engine seat: random moves after a short search.
+const RANDOM: Seat = Seat::Engine(EngineSeat {
+    strategy: Strategy::Random,
+    nodes: 50,
+});
 
 fn start(app: &mut App, variant: &str, seats: Seats, turns: &[&str]) {
     start_at(app, variant, seats, None, turns, None);
@@ -50,7 +58,7 @@ fn start_at(
 ) {
     app.world_mut().write_message(StartGame {
         variant: variant.into(),
-        mode: Mode::Table(seats),
+        seats,
         level: hexchess::play::DEFAULT_LEVEL,
         time_control,
         fen: fen.map(str::to_string),
@@ -115,7 +123,7 @@ fn settle_and_compare(app: &mut App) {
 #[test]
 fn people_play_a_game_of_three_by_clicks_on_the_one_board() {
     let mut app = app();
-    start(&mut app, "hexachess-3", seats(&[SeatPlayer::Human; 3]), &[]);
+    start(&mut app, "hexachess-3", seats(&[Seat::Person; 3]), &[]);
     assert_eq!(game(&app).side_count(), 3);
     let tiles = app
         .world_mut()
@@ -152,7 +160,7 @@ fn a_second_move_is_played_or_the_turn_ended_and_undo_takes_back_the_whole_turn(
     start(
         &mut app,
         "hexachess-3",
-        seats(&[SeatPlayer::Human; 3]),
+        seats(&[Seat::Person; 3]),
         &TWO_MOVES,
     );
     let before = game(&app).played.to_fen();
@@ -206,12 +214,7 @@ fn a_second_move_is_played_or_the_turn_ended_and_undo_takes_back_the_whole_turn(
 #[test]
 fn undo_against_engines_goes_back_to_the_persons_turn() {
     let mut app = app();
-    let mut table = seats(&[
-        SeatPlayer::Human,
-        SeatPlayer::Engine(Strategy::Random),
-        SeatPlayer::Engine(Strategy::Random),
-    ]);
-    table.nodes = [50; 4];
+    let table = seats(&[Seat::Person, RANDOM, RANDOM]);
     start(
         &mut app,
         "hexachess-3",
@@ -233,7 +236,7 @@ fn the_move_list_steps_back_through_earlier_turns() {
     start(
         &mut app,
         "hexachess-3",
-        seats(&[SeatPlayer::Human; 3]),
+        seats(&[Seat::Person; 3]),
         &TWO_MOVES,
     );
     let live = game(&app).played.to_fen();
@@ -277,7 +280,7 @@ fn every_seat_has_a_clock_and_a_flag_ends_the_game_for_the_others() {
     start_at(
         &mut app,
         "hexachess-3",
-        seats(&[SeatPlayer::Human; 3]),
+        seats(&[Seat::Person; 3]),
         None,
         &[],
         Some(tc),
@@ -310,8 +313,7 @@ fn every_seat_has_a_clock_and_a_flag_ends_the_game_for_the_others() {
 #[test]
 fn engine_seats_play_their_turns_and_a_two_player_game_brings_its_board_back() {
     let mut app = app();
-    let mut table = seats(&[SeatPlayer::Engine(Strategy::Random); 4]);
-    table.nodes = [50; 4];
+    let table = seats(&[RANDOM; 4]);
     start(&mut app, "hexachess-4", table, &[]);
     for _ in 0..400 {
         app.update();
@@ -330,7 +332,7 @@ fn engine_seats_play_their_turns_and_a_two_player_game_brings_its_board_back() {
     settle_and_compare(&mut app);
     app.world_mut().write_message(StartGame {
         variant: "glinski".into(),
-        mode: Mode::HumanVsHuman,
+        seats: Seats::people(),
         level: hexchess::play::DEFAULT_LEVEL,
         time_control: None,
         fen: None,
@@ -351,7 +353,7 @@ fn a_promotion_waits_for_the_piece_chosen() {
     start_at(
         &mut app,
         "hexachess-3",
-        seats(&[SeatPlayer::Human; 3]),
+        seats(&[Seat::Person; 3]),
         Some(fen),
         &[],
         None,
@@ -383,7 +385,7 @@ fn the_analysis_board_finds_a_whole_turn_for_the_side_on_move() {
     start(
         &mut app,
         "hexachess-3",
-        seats(&[SeatPlayer::Human; 3]),
+        seats(&[Seat::Person; 3]),
         &TWO_MOVES,
     );
     app.world_mut().write_message(AnalysisRequest::On);

@@ -10,7 +10,7 @@ use bevy::prelude::*;
 use hexchess::game::variants::{RestartOffer, VariantFolders};
 use hexchess::game::{CurrentGame, NewGameRequest, Variants};
 use hexchess::look::Settings;
-use hexchess::play::{Mode, Session};
+use hexchess::play::{Seats, Session};
 
 const GLINSKI: &str = include_str!("../../variants/glinski.ron");
 
@@ -22,7 +22,7 @@ fn mod_text(name: &str) -> String {
 
 fn app(dir: &Path) -> App {
     let session = Session {
-        mode: Mode::HumanVsHuman,
+        seats: Seats::people(),
         ..Session::default()
     };
     let mut app = common::headless_app("glinski", None, Settings::default(), session, None);

@@ -8,11 +8,11 @@ use hexchess::game::{CurrentGame, ReviewRequest};
 use hexchess::look::Settings;
 use hexchess::play::analysis::AnalysisRequest;
 use hexchess::play::variations::{VariationRequest, Variations};
-use hexchess::play::{Mode, Session};
+use hexchess::play::{Seats, Session};
 
 fn app() -> App {
     let session = Session {
-        mode: Mode::HumanVsHuman,
+        seats: Seats::people(),
         ..Session::default()
     };
     let mut app = common::headless_app("glinski", None, Settings::default(), session, None);
@@ -121,7 +121,7 @@ fn a_game_file_brings_its_side_lines_and_saving_keeps_them() {
     let tree = variations
         .worth_saving(&game)
         .expect("side lines worth saving");
-    let players = app.world().resource::<Session>().players();
+    let players = app.world().resource::<Session>().players(2);
     let text = game_pgn_with(&game, &players, Some(tree)).to_string();
     assert!(
         text.contains("1. f6 { the usual } 1... c5 ( 1... e6 $1 ) 2. Ni3 *"),
