@@ -17,7 +17,7 @@ use std::sync::Arc;
 use bevy::prelude::*;
 use hexchess_core::{Position, Rules, Side};
 use hexchess_engine::endgame::TableValue;
-use hexchess_engine::{Skill, TableShelf, Tablebases};
+use hexchess_engine::{Skill, TablebaseShelf, Tablebases};
 use hexchess_files::Files;
 use hexchess_tablebase::{Material, RuleValue, Table, Value, default_dir};
 use rand::Rng;
@@ -25,7 +25,7 @@ use rand::Rng;
 use super::seats::Seats;
 use super::session::StartGame;
 use super::work::Answer;
-use super::work::tables::{TableBuild, TableRequest};
+use super::work::tablebases::{TablebaseBuild, TablebaseRequest};
 use crate::PlayerFiles;
 use crate::game::{BoardChanged, CurrentGame, GameNotice, GameSet, Variants};
 
@@ -93,8 +93,8 @@ impl Drill {
 /// A table being built off the frame.
 pub struct Building {
     pub ending: String,
-    /// The build (its progress lines: [`TableBuild::progress`]).
-    pub build: TableBuild,
+    /// The build (its progress lines: [`TablebaseBuild::progress`]).
+    pub build: TablebaseBuild,
     request: StartDrill,
 }
 
@@ -113,7 +113,7 @@ pub struct Trainer {
     /// The tables of the position on the board, when there are (any game).
     pub tables: Arc<Tablebases>,
     /// The tables read so far, from the player's files (where builds write too).
-    shelf: TableShelf,
+    shelf: TablebaseShelf,
     /// The position `tables` were looked up for.
     looked_up: Option<(u64, usize)>,
 }
@@ -146,7 +146,7 @@ impl FromWorld for Trainer {
             drill: None,
             building: None,
             tables: Arc::default(),
-            shelf: TableShelf::new(files),
+            shelf: TablebaseShelf::new(files),
             looked_up: None,
         }
     }
@@ -217,7 +217,7 @@ fn start_drills(
 }
 
 /// Builds every table `material` needs that is not in `dir` yet, and saves each, off
-/// the frame ([`TableBuild`]).
+/// the frame ([`TablebaseBuild`]).
 fn build_off_the_frame(
     files: Files,
     dir: PathBuf,
@@ -225,7 +225,7 @@ fn build_off_the_frame(
     material: Material,
     request: StartDrill,
 ) -> Result<Building, String> {
-    let build = TableBuild::start(TableRequest {
+    let build = TablebaseBuild::start(TablebaseRequest {
         files,
         dir,
         rules,

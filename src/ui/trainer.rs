@@ -134,7 +134,7 @@ pub(super) fn open_trainer(mut opens: MessageReader<OpenTrainer>, mut memory: Re
     }
 }
 
-use crate::play::work::tables::KEPT;
+use crate::play::work::tablebases::KEPT;
 
 pub(super) fn trainer_window(
     mut contexts: EguiContexts,

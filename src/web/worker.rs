@@ -395,7 +395,7 @@ fn read_turn_info(line: &str) -> Option<(u32, u64, i32)> {
 /// The trainer's tables built by a worker of their own: its progress lines, then done
 /// or why not. The tables come back as files into the page's store (see
 /// [`EngineWorker::build_tables`]).
-pub struct TableBuild {
+pub struct TablebaseBuild {
     worker: Option<EngineWorker>,
     /// Asked to stop: the worker ends at the next look.
     stopped: std::sync::atomic::AtomicBool,
@@ -407,12 +407,12 @@ pub enum Built {
     Done(Result<(), String>),
 }
 
-impl TableBuild {
-    pub fn start(variant: &str, ending: &str) -> Result<TableBuild, String> {
+impl TablebaseBuild {
+    pub fn start(variant: &str, ending: &str) -> Result<TablebaseBuild, String> {
         let worker = EngineWorker::start()?;
         worker.share_files()?;
         worker.build_tables(variant, ending)?;
-        Ok(TableBuild {
+        Ok(TablebaseBuild {
             worker: Some(worker),
             stopped: std::sync::atomic::AtomicBool::new(false),
         })

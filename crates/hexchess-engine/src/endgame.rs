@@ -196,22 +196,22 @@ pub fn rank(v: Value) -> (i32, i32) {
 
 /// Tables read from a folder, kept between searches: each ending's file is read once
 /// (or again when it changes), and a file that cannot be read is reported once.
-pub struct TableShelf {
+pub struct TablebaseShelf {
     /// Where the files are: a disk, or a page's store.
     files: Files,
     /// By file: the table read and the file's modification time, or why it failed.
     read: HashMap<PathBuf, (Option<std::time::SystemTime>, Option<Arc<Table>>)>,
 }
 
-impl TableShelf {
+impl TablebaseShelf {
     /// Where its tables are read from.
     pub fn files(&self) -> &Files {
         &self.files
     }
 
     /// An empty shelf reading from `files`: no table read yet.
-    pub fn new(files: Files) -> TableShelf {
-        TableShelf {
+    pub fn new(files: Files) -> TablebaseShelf {
+        TablebaseShelf {
             files,
             read: HashMap::new(),
         }

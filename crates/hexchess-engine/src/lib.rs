@@ -46,7 +46,7 @@ pub mod wdl;
 
 use std::fmt;
 
-pub use endgame::{TableShelf, Tablebases};
+pub use endgame::{TablebaseShelf, Tablebases};
 pub use engine::{Answer, Engine, Found, Question, Thinking};
 pub use eval::{EvalMode, EvalTerms, EvalWeights, Evaluator};
 pub use search::{MATE, MATE_BOUND, MAX_MULTI_PV, MAX_PLY, MAX_THREADS, Searcher};

@@ -9,7 +9,7 @@
 //!   ([`hexchess_engine::Thinking`]) or in an engine Web Worker.
 //! - [`review::ReviewWork`]: a game's review, on a thread or position by position in a
 //!   worker.
-//! - [`tables::TableBuild`]: the trainer's endgame tables, on a thread or in a worker
+//! - [`tablebases::TablebaseBuild`]: the trainer's endgame tables, on a thread or in a worker
 //!   of their own.
 //! - [`dialog`]: the system's open and save dialogs, or the browser's file picker and
 //!   downloads.
@@ -17,7 +17,7 @@
 pub mod dialog;
 pub mod engine;
 pub mod review;
-pub mod tables;
+pub mod tablebases;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, TryRecvError, sync_channel};

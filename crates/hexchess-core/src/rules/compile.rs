@@ -7,7 +7,7 @@
 
 use super::{
     CastlingTables, KindInfo, KindMoves, MAX_DIRECTIONS, MAX_IN_HAND, PawnTables, PhaseTables,
-    PromotionTables, Rules, RulesError, Seats, SlideAtom, SlideClass, Zobrist, castle_bit,
+    PromotionTables, Rules, RulesError, SideLayout, SlideAtom, SlideClass, Zobrist, castle_bit,
 };
 use crate::bitboard::CellSet;
 use crate::board::Board;
@@ -47,7 +47,7 @@ impl<B: CellSet> Rules<B> {
             )]));
         }
         let pieces = v.pieces();
-        let seats = Seats::new(&v.sides());
+        let layout = SideLayout::new(&v.sides());
         let mut problems = check_piece_count(pieces);
         if !problems.is_empty() {
             return Err(fail(problems));
@@ -56,34 +56,34 @@ impl<B: CellSet> Rules<B> {
         let pawn_kind = find_pawn_kind(v.pawn(), pieces, &mut problems);
         let mut kinds = kind_infos(pieces, pawn_kind);
         let royal_kinds = royal_mask(&kinds);
-        let directions = slide_directions(pieces, &seats, &mut problems);
+        let directions = slide_directions(pieces, &layout, &mut problems);
         check_move_vectors(pieces, &mut problems);
         if !problems.is_empty() {
             return Err(fail(problems));
         }
         let geometry = Geometry::new(&board, directions);
         let moves = Side::ALL.map(|side| {
-            if !seats.has(side) {
+            if !layout.has(side) {
                 return Vec::new();
             }
             pieces
                 .iter()
-                .map(|p| kind_moves(&board, &geometry, p, seats.rotation(side)))
+                .map(|p| kind_moves(&board, &geometry, p, layout.rotation(side)))
                 .collect()
         });
         let mut pawn = match (v.pawn(), pawn_kind) {
             (Some(rules), Some(kind)) => {
-                Some(pawn_tables(&board, rules, kind, &seats, &mut problems))
+                Some(pawn_tables(&board, rules, kind, &layout, &mut problems))
             }
             _ => None,
         };
         let sliding_kinds = sliding_mask(&moves);
-        let (leap_attackers, leapers) = leap_attack_tables(&board, &moves, pawn.as_ref(), &seats);
+        let (leap_attackers, leapers) = leap_attack_tables(&board, &moves, pawn.as_ref(), &layout);
         let slide_classes = Side::ALL.map(|side| {
-            if !seats.has(side) {
+            if !layout.has(side) {
                 return Vec::new();
             }
-            slide_classes(&board, &geometry, pieces, seats.rotation(side))
+            slide_classes(&board, &geometry, pieces, layout.rotation(side))
         });
         let promotion = promotion_tables(&board, v, pieces, &kinds, pawn_kind, &mut problems);
         if let (Some(pt), Some(pr)) = (&mut pawn, &promotion) {
@@ -108,7 +108,7 @@ impl<B: CellSet> Rules<B> {
             &start_counts,
             royal_kinds,
             pieces.len(),
-            &seats,
+            &layout,
             &mut problems,
         );
         if !problems.is_empty() {
@@ -124,7 +124,7 @@ impl<B: CellSet> Rules<B> {
             ascending,
             steps,
         } = geometry;
-        let colour_symmetric = seats.count == 2
+        let colour_symmetric = layout.count == 2
             && is_colour_symmetric(
                 &board,
                 &moves,
@@ -161,8 +161,8 @@ impl<B: CellSet> Rules<B> {
             multi: v
                 .multiplayer()
                 .cloned()
-                .or_else(|| (seats.count > 2).then(crate::multi::MultiRules::default)),
-            seats,
+                .or_else(|| (layout.count > 2).then(crate::multi::MultiRules::default)),
+            layout,
         })
     }
 }
@@ -303,7 +303,11 @@ fn royal_mask(kinds: &[KindInfo]) -> u32 {
 }
 
 /// Every slide vector of every piece, for every side (each turned its way).
-fn slide_directions(pieces: &[PieceType], seats: &Seats, problems: &mut Problems) -> Vec<Hex> {
+fn slide_directions(
+    pieces: &[PieceType],
+    layout: &SideLayout,
+    problems: &mut Problems,
+) -> Vec<Hex> {
     let mut directions: Vec<Hex> = Vec::new();
     for p in pieces {
         for a in &p.atoms {
@@ -311,7 +315,7 @@ fn slide_directions(pieces: &[PieceType], seats: &Seats, problems: &mut Problems
                 for v in &a.vectors {
                     // Black's are White's negated; keep them for every variant, so a
                     // two-player variant's directions stay in the order they were.
-                    let turned = seats.sides().map(|s| v.rotated(seats.rotation(s)));
+                    let turned = layout.sides().map(|s| v.rotated(layout.rotation(s)));
                     for d in [*v, -*v].into_iter().chain(turned) {
                         if !directions.contains(&d) {
                             directions.push(d);
@@ -511,7 +515,7 @@ fn pawn_tables<B: CellSet>(
     board: &Board,
     rules: &PawnRules,
     kind: Kind,
-    seats: &Seats,
+    layout: &SideLayout,
     problems: &mut Problems,
 ) -> PawnTables<B> {
     let n = board.len();
@@ -519,8 +523,8 @@ fn pawn_tables<B: CellSet>(
     let mut capture: [Vec<B>; MAX_SIDES] = std::array::from_fn(|_| vec![B::EMPTY; n]);
     let mut long_first: [Vec<u8>; MAX_SIDES] = std::array::from_fn(|_| vec![0; n]);
     let mut advance_vectors: [Vec<Hex>; MAX_SIDES] = Default::default();
-    for side in seats.sides() {
-        let turn = |v: &Hex| v.rotated(seats.rotation(side));
+    for side in layout.sides() {
+        let turn = |v: &Hex| v.rotated(layout.rotation(side));
         let i = side.index();
         for v in &rules.advance {
             advance[i].push(board.cells().map(|c| board.offset(c, turn(v))).collect());
@@ -559,12 +563,12 @@ fn leap_attack_tables<B: CellSet>(
     board: &Board,
     moves: &[Vec<KindMoves<B>>; MAX_SIDES],
     pawn: Option<&PawnTables<B>>,
-    seats: &Seats,
+    layout: &SideLayout,
 ) -> ([Vec<Vec<B>>; MAX_SIDES], [Vec<Kind>; MAX_SIDES]) {
     let n = board.len();
     let mut leap_attackers: [Vec<Vec<B>>; MAX_SIDES] = Default::default();
     let mut leapers: [Vec<Kind>; MAX_SIDES] = Default::default();
-    for side in seats.sides() {
+    for side in layout.sides() {
         for (k, km) in moves[side.index()].iter().enumerate() {
             let mut rev = vec![B::EMPTY; n];
             let mut any = false;
@@ -877,10 +881,10 @@ fn check_one_royal_each(
     start_counts: &[[u8; MAX_KINDS]; MAX_SIDES],
     royal_kinds: u32,
     kinds: usize,
-    seats: &Seats,
+    layout: &SideLayout,
     problems: &mut Problems,
 ) {
-    for side in seats.sides() {
+    for side in layout.sides() {
         let royals: u32 = (0..kinds)
             .filter(|k| royal_kinds >> k & 1 != 0)
             .map(|k| start_counts[side.index()][k] as u32)

@@ -178,7 +178,7 @@ pub(crate) struct PhaseTables<B: CellSet> {
 /// The sides of a variant as the tables use them: how many, which way each faces, and
 /// whom each may capture and be attacked by.
 #[derive(Clone, Debug)]
-pub(crate) struct Seats {
+pub(crate) struct SideLayout {
     pub count: usize,
     rotation: [u8; MAX_SIDES],
     names: Vec<String>,
@@ -188,8 +188,8 @@ pub(crate) struct Seats {
     pub teams: bool,
 }
 
-impl Seats {
-    pub(crate) fn new(specs: &[crate::variant::SideSpec]) -> Seats {
+impl SideLayout {
+    pub(crate) fn new(specs: &[crate::variant::SideSpec]) -> SideLayout {
         let count = specs.len().clamp(2, MAX_SIDES);
         let mut rotation = [0u8; MAX_SIDES];
         for (r, spec) in rotation.iter_mut().zip(specs) {
@@ -207,7 +207,7 @@ impl Seats {
             .iter()
             .take(count)
             .any(|e: &Vec<Side>| e.len() + 1 < count);
-        Seats {
+        SideLayout {
             count,
             rotation,
             names: specs.iter().map(|s| s.name.clone()).collect(),
@@ -389,14 +389,14 @@ pub struct Rules<B: CellSet = Bitboard> {
     pub(crate) phase: Option<PhaseTables<B>>,
     /// How a game of more than two sides plays (`None` with two).
     pub(crate) multi: Option<crate::multi::MultiRules>,
-    pub(crate) seats: Seats,
+    pub(crate) layout: SideLayout,
 }
 
 impl<B: CellSet> Rules<B> {
     /// How far `side`'s view is turned from White's, in degrees counter-clockwise on
     /// the board's drawing (Black's 180): where its army faces.
     pub fn side_rotation_degrees(&self, side: Side) -> f32 {
-        f32::from(self.seats.rotation(side)) * 60.0
+        f32::from(self.layout.rotation(side)) * 60.0
     }
 
     /// How a game of more than two sides plays; `None` for two sides.
@@ -574,17 +574,17 @@ impl<B: CellSet> Rules<B> {
 
     /// How many sides play (2 to 4).
     pub fn side_count(&self) -> usize {
-        self.seats.count
+        self.layout.count
     }
 
     /// The sides in turn order.
     pub fn sides(&self) -> impl Iterator<Item = Side> + '_ {
-        self.seats.sides()
+        self.layout.sides()
     }
 
     /// The side's name in this variant (`White`, `Black`, or what the file calls it).
     pub fn side_name(&self, side: Side) -> &str {
-        self.seats
+        self.layout
             .names
             .get(side.index())
             .map_or(side.name(), |n| n.as_str())
@@ -594,26 +594,26 @@ impl<B: CellSet> Rules<B> {
     /// from the next.
     #[inline]
     pub fn enemies(&self, side: Side) -> &[Side] {
-        &self.seats.enemies[side.index()]
+        &self.layout.enemies[side.index()]
     }
 
     /// Whether two sides play: the move generator's fast path (one enemy, `!us`).
     #[inline]
     pub(crate) fn two_sided(&self) -> bool {
-        self.seats.count == 2
+        self.layout.count == 2
     }
 
     /// Whether some sides are allies (then not every other piece is an enemy).
     #[inline]
     pub(crate) fn has_teams(&self) -> bool {
-        self.seats.teams
+        self.layout.teams
     }
 
     /// The side that moves after `side`.
     #[inline]
     pub fn next_side(&self, side: Side) -> Side {
         let i = side.index() + 1;
-        Side::from_index(if i == self.seats.count { 0 } else { i })
+        Side::from_index(if i == self.layout.count { 0 } else { i })
     }
 
     /// Whether games of this variant begin with a setup phase (pieces in hand).

@@ -31,7 +31,7 @@ pub use command::{
 pub use options::{EngineOption, MAX_HASH_MB, OptionType};
 
 use crate::engine::{self as facade, Question};
-use crate::{Ponder, Progress, ProgressSink, Skill, TableShelf, Tablebases};
+use crate::{Ponder, Progress, ProgressSink, Skill, TablebaseShelf, Tablebases};
 use hexchess_core::catalog::{Catalog, CatalogEntry};
 use hexchess_core::game::{Draws, Game, StartError, TurnError};
 use hexchess_core::position::Position;
@@ -79,7 +79,7 @@ pub struct Engine {
     /// folder), and those read so far.
     use_tables: bool,
     table_dir: Option<PathBuf>,
-    shelf: TableShelf,
+    shelf: TablebaseShelf,
     /// Where its files are: a disk, or a browser worker's store.
     files: Files,
     /// The strength chosen with `Skill` / `Skill Level`.
@@ -154,7 +154,7 @@ impl Engine {
             thinking: None,
             use_tables: true,
             table_dir: None,
-            shelf: TableShelf::new(files.clone()),
+            shelf: TablebaseShelf::new(files.clone()),
             files,
             chosen_skill: Skill::FULL,
             limit_strength: false,

@@ -22,7 +22,7 @@ pub const KEPT: &str = "it is kept while this page is open";
 
 /// What a build is asked: the tables `material` needs that are not in `dir` among
 /// `files` yet.
-pub struct TableRequest {
+pub struct TablebaseRequest {
     /// The player's files.
     pub files: Files,
     /// The folder of tables.
@@ -38,7 +38,7 @@ pub struct TableRequest {
 }
 
 /// A build running: its last progress line, and its answer when the frame asks.
-pub struct TableBuild {
+pub struct TablebaseBuild {
     progress: Arc<Mutex<String>>,
     work: Work,
 }
@@ -46,14 +46,14 @@ pub struct TableBuild {
 #[cfg(not(target_arch = "wasm32"))]
 type Work = super::Job<Result<(), String>>;
 #[cfg(target_arch = "wasm32")]
-type Work = crate::web::worker::TableBuild;
+type Work = crate::web::worker::TablebaseBuild;
 
-impl TableBuild {
+impl TablebaseBuild {
     /// Starts building what `request` asks for.
-    pub fn start(request: TableRequest) -> Result<TableBuild, String> {
+    pub fn start(request: TablebaseRequest) -> Result<TablebaseBuild, String> {
         let progress = Arc::new(Mutex::new(String::from("starting")));
         let work = begin(request, Arc::clone(&progress))?;
-        Ok(TableBuild { progress, work })
+        Ok(TablebaseBuild { progress, work })
     }
 
     /// What it is doing (the build's last progress line).
@@ -91,7 +91,7 @@ impl TableBuild {
 
 /// On a thread: every core but the one the frames need.
 #[cfg(not(target_arch = "wasm32"))]
-fn begin(request: TableRequest, progress: Arc<Mutex<String>>) -> Result<Work, String> {
+fn begin(request: TablebaseRequest, progress: Arc<Mutex<String>>) -> Result<Work, String> {
     Ok(super::Job::start(
         "hexchess-tables",
         super::SMALL_STACK,
@@ -121,7 +121,7 @@ fn begin(request: TableRequest, progress: Arc<Mutex<String>>) -> Result<Work, St
 
 /// In a worker of its own, which knows the variant by id.
 #[cfg(target_arch = "wasm32")]
-fn begin(request: TableRequest, progress: Arc<Mutex<String>>) -> Result<Work, String> {
+fn begin(request: TablebaseRequest, progress: Arc<Mutex<String>>) -> Result<Work, String> {
     let _ = progress;
-    crate::web::worker::TableBuild::start(&request.variant, &request.ending)
+    crate::web::worker::TablebaseBuild::start(&request.variant, &request.ending)
 }
