@@ -429,3 +429,36 @@ fn the_analysis_board_finds_a_whole_turn_for_the_side_on_move() {
         game(&app).viewing
     );
 }
+
+/// Runs the app until `done` or `limit` updates (a short sleep each, for the engine's
+/// threads), and says whether `done` came.
+fn run_for(app: &mut App, limit: usize, done: impl Fn(&App) -> bool) -> bool {
+    for _ in 0..limit {
+        app.update();
+        if done(app) {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    false
+}
+
+#[test]
+fn an_engines_table_pauses_and_steps_one_turn_at_a_time() {
+    let mut app = app();
+    start(&mut app, "hexachess-3", seats(&[RANDOM; 3]), &[]);
+    app.world_mut().resource_mut::<Session>().paused = true;
+    // A turn begun before the pause may end; then nothing more is played.
+    run_for(&mut app, 300, |_| false);
+    let held = game(&app).turn_count();
+    assert!(held <= 1, "{held} turns played after the pause");
+    assert!(!run_for(&mut app, 300, |a| game(a).turn_count() > held));
+    // A step plays one whole turn, then it holds again.
+    app.world_mut().resource_mut::<Session>().step = true;
+    assert!(run_for(&mut app, 2_000, |a| game(a).turn_count() > held));
+    assert!(!run_for(&mut app, 300, |a| game(a).turn_count() > held + 1));
+    assert!(!app.world().resource::<Session>().step, "the step was taken");
+    // Resumed, the engines play on.
+    app.world_mut().resource_mut::<Session>().paused = false;
+    assert!(run_for(&mut app, 2_000, |a| game(a).turn_count() > held + 2));
+}
