@@ -457,7 +457,10 @@ fn an_engines_table_pauses_and_steps_one_turn_at_a_time() {
     app.world_mut().resource_mut::<Session>().step = true;
     assert!(run_for(&mut app, 2_000, |a| game(a).turn_count() > held));
     assert!(!run_for(&mut app, 300, |a| game(a).turn_count() > held + 1));
-    assert!(!app.world().resource::<Session>().step, "the step was taken");
+    assert!(
+        !app.world().resource::<Session>().step,
+        "the step was taken"
+    );
     // Resumed, the engines play on.
     app.world_mut().resource_mut::<Session>().paused = false;
     assert!(run_for(&mut app, 2_000, |a| game(a).turn_count() > held + 2));
