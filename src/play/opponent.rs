@@ -26,7 +26,10 @@ use super::seats::EngineSeat;
 use super::session::{Clocks, Session, loss_of};
 use super::trainer::Trainer;
 use super::work::engine::{Ask, EngineThinking};
-use crate::game::{BoardChanged, CurrentGame, EndRequest, GameNotice, GameSet, StepRequest};
+use crate::game::{
+    BoardChanged, CurrentGame, EndRequest, GameNotice, GameSet, LoadRequest, NewGameRequest,
+    ReplaceRequest, StepRequest,
+};
 use crate::machine::{Rasteriser, cores};
 use crate::pieces::animation::{Slide, Vanish};
 
@@ -121,6 +124,7 @@ impl Plugin for OpponentPlugin {
             .add_systems(
                 Update,
                 (
+                    forget_the_last_games_word,
                     abandon_stale_searches,
                     collect_abandoned,
                     start_thinking,
@@ -201,6 +205,20 @@ fn abandon_stale_searches(
     if let (Thinker::Opponent { .. }, Some(mut search)) = (t.of, t.search) {
         search.stop();
         player.abandoned.push(search);
+    }
+}
+
+/// A new, loaded or replaced game: the evaluation of the one before is not this game's
+/// (an undo or a look back keeps it: the same game, and a new search soon follows).
+fn forget_the_last_games_word(
+    mut new: MessageReader<NewGameRequest>,
+    mut loaded: MessageReader<LoadRequest>,
+    mut replaced: MessageReader<ReplaceRequest>,
+    mut player: ResMut<EnginePlayer>,
+) {
+    let another = new.read().count() + loaded.read().count() + replaced.read().count() > 0;
+    if another && player.report.is_some() {
+        player.report = None;
     }
 }
 

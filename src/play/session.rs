@@ -13,6 +13,7 @@ use super::seats::{Seat, Seats};
 use crate::game::records::Players;
 use crate::game::{
     Authority, BoardChanged, CurrentGame, EndRequest, GameSet, LoadRequest, NewGameRequest,
+    ReplaceRequest,
 };
 
 /// A chess clock setting: minutes and increment.
@@ -148,12 +149,44 @@ pub struct StartGame {
 pub struct Clocks {
     pub remaining: Option<[Duration; MAX_SIDES]>,
     pub increment: Duration,
+    /// The time left when each turn began (`[k]`: after `k` whole turns), so that an
+    /// undo gives back the time spent since.
+    at_turn: Vec<[Duration; MAX_SIDES]>,
 }
 
 impl Clocks {
     pub fn reset(&mut self, tc: Option<TimeControl>) {
         self.remaining = tc.map(|t| [t.base; MAX_SIDES]);
         self.increment = tc.map_or(Duration::ZERO, |t| t.increment);
+        self.at_turn = self.remaining.into_iter().collect();
+    }
+
+    /// Follows the game's count of whole turns: a turn ended keeps the time as it then
+    /// is; turns taken back give back the time they took (`give_back`: not on a
+    /// server's game, whose clocks are the server's). Turns that come back by redo or a
+    /// load take no time.
+    fn follow_turns(&mut self, turns: usize, give_back: bool) {
+        let Some(now) = self.remaining else {
+            return;
+        };
+        if let Some(&then) = self.at_turn.get(turns)
+            && self.at_turn.len() > turns + 1
+        {
+            self.at_turn.truncate(turns + 1);
+            if give_back {
+                self.remaining = Some(then);
+            }
+            return;
+        }
+        while self.at_turn.len() < turns + 1 {
+            self.at_turn.push(now);
+        }
+    }
+
+    /// Another game on the board (new, loaded, or the server's): the times kept for
+    /// the turns of the one before are not this game's.
+    fn forget_turns(&mut self) {
+        self.at_turn.clear();
     }
 
     /// The time `side` has left, when a clock is set.
@@ -202,7 +235,12 @@ impl Plugin for SessionPlugin {
             .add_systems(Update, start_games.in_set(GameSet::Input))
             .add_systems(
                 Update,
-                (seat_the_game, run_clocks, watch_for_game_over)
+                (
+                    seat_the_game,
+                    forget_other_games_clocks,
+                    run_clocks,
+                    watch_for_game_over,
+                )
                     .chain()
                     .after(GameSet::Apply)
                     .before(GameSet::View),
@@ -252,6 +290,24 @@ fn seat_the_game(
     }
 }
 
+/// A new, loaded or replaced game starts its clocks' history afresh.
+fn forget_other_games_clocks(
+    mut new: MessageReader<NewGameRequest>,
+    mut loaded: MessageReader<LoadRequest>,
+    mut replaced: MessageReader<ReplaceRequest>,
+    mut clocks: ResMut<Clocks>,
+) {
+    // Every reader is read to its end (each keeps its own place).
+    let counts = [
+        new.read().count(),
+        loaded.read().count(),
+        replaced.read().count(),
+    ];
+    if counts.iter().any(|n| *n > 0) {
+        clocks.forget_turns();
+    }
+}
+
 /// The side to move's clock runs; a move adds the increment; a flag fall ends the game.
 fn run_clocks(
     time: Res<Time>,
@@ -272,15 +328,21 @@ fn run_clocks(
             remaining[report.side.index()] += increment;
         }
     }
+    clocks.follow_turns(game.turn_count(), *authority == Authority::Local);
     if game.outcome().is_some() || !game.is_live() {
         return;
     }
-    // A server's clocks start once every side has moved, and only the server calls
-    // a flag: shown here, the time runs down to zero and waits for its word.
-    let server = *authority == Authority::Remote;
-    if server && game.turn_count() < game.side_count() {
+    // The clocks start once every side has moved (as a server's do): the first move
+    // may be thought over.
+    if game.turn_count() < game.side_count() {
         return;
     }
+    let Some(remaining) = clocks.remaining.as_mut() else {
+        return;
+    };
+    // Only a server calls a flag on its games: shown here, the time runs down to zero
+    // and waits for its word.
+    let server = *authority == Authority::Remote;
     let side = game.side_to_move();
     let left = &mut remaining[side.index()];
     *left = left.saturating_sub(time.delta());

@@ -161,7 +161,11 @@ fn gather(
     p.clock = session
         .time_control
         .map(|t| ((t.base.as_secs() / 60) as u32, t.increment.as_secs() as u32));
-    p.variant = game.rules().id().to_string();
+    // The file keeps the two-player variant the next start opens; a game of more sides
+    // comes back through the autosave, with its seats.
+    if !game.has_more_sides() {
+        p.variant = game.rules().id().to_string();
+    }
     if let Some(w) = window
         && w.mode == bevy::window::WindowMode::Windowed
     {

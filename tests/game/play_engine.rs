@@ -212,3 +212,42 @@ fn the_game_over_dialog_shows_mate_and_stalemate_scores() {
         AppState::GameOver
     );
 }
+
+#[test]
+fn a_new_game_does_not_show_the_last_games_evaluation() {
+    let mut app = new_app(
+        "glinski",
+        None,
+        Session {
+            seats: Seats::against_engines(Side::White),
+            level: Skill::new(5).unwrap(),
+            move_delay: Duration::ZERO,
+            ..Session::default()
+        },
+    );
+    let mv = game(&app).position().parse_move("f5f6").unwrap();
+    app.world_mut().write_message(StepRequest::play(mv));
+    run_until(&mut app, Duration::from_secs(10), |app| {
+        app.world().resource::<EnginePlayer>().report.is_some() && game(app).turn_count() == 2
+    });
+    // An undo keeps it: the same game.
+    app.world_mut().write_message(UndoRequest(2));
+    app.update();
+    assert!(app.world().resource::<EnginePlayer>().report.is_some());
+    app.world_mut().write_message(hexchess::play::StartGame {
+        variant: "mccooey".into(),
+        seats: Seats::against_engines(Side::White),
+        level: Skill::new(5).unwrap(),
+        time_control: None,
+        fen: None,
+        moves: Vec::new(),
+    });
+    for _ in 0..3 {
+        app.update();
+    }
+    assert_eq!(game(&app).rules().id(), "mccooey");
+    assert!(
+        app.world().resource::<EnginePlayer>().report.is_none(),
+        "the Gliński game's evaluation is gone"
+    );
+}

@@ -202,6 +202,22 @@ fn an_unfinished_game_of_more_sides_comes_back_at_its_table_with_its_seats() {
     assert_eq!(unfinished.variant, "hexachess-3");
     assert_eq!(unfinished.record.main_line_turns(), turns);
     assert_eq!(unfinished.record.tag("Seats"), Some("human,brs,human"));
+    // The settings keep the two-player variant: the next start does not refuse it
+    // (a table's variant written there was moved aside as "not a two-player variant").
+    // A setting changed at the table has the file written.
+    first.world_mut().resource_mut::<Settings>().view = View::TwoD;
+    first.update();
+    first.update();
+    assert!(dir.join("settings.ron").exists());
+    let catalog = Catalog::builtin();
+    let (kept, warnings) = Preferences::read_or_default(&DISK, &dir.join("settings.ron"), |id| {
+        VariantKind::of(&catalog, id)
+    });
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert_eq!(
+        (kept.variant.as_str(), kept.view),
+        ("glinski", ViewPref::TwoD)
+    );
     drop(first);
 
     let mut second = app(&dir, Preferences::default(), ResumeOffer(Some(unfinished)));

@@ -271,7 +271,7 @@ impl Catalogue {
 }
 
 #[test]
-fn every_seat_has_a_clock_and_a_flag_ends_the_game_for_the_others() {
+fn every_seat_has_a_clock_from_the_second_round_and_a_flag_ends_the_game_for_the_others() {
     let mut app = app();
     let tc = TimeControl {
         base: Duration::from_secs(1),
@@ -286,19 +286,61 @@ fn every_seat_has_a_clock_and_a_flag_ends_the_game_for_the_others() {
         Some(tc),
     );
     let left = |app: &App, side: Side| app.world().resource::<Clocks>().left(side).unwrap();
+    let sides = [Side::White, Side::Black, Side::Third];
+    for _ in 0..5 {
+        app.update();
+    }
+    for side in sides {
+        assert_eq!(
+            left(&app, side),
+            tc.base,
+            "no clock runs before the first move"
+        );
+    }
+    // The first round: each move adds its increment; no time was spent on it.
+    let play_any = |app: &mut App| {
+        let step = game(app).played.steps()[0];
+        app.world_mut().write_message(StepRequest(step));
+        app.update();
+        app.update();
+    };
+    for _ in sides {
+        play_any(&mut app);
+    }
+    assert_eq!(game(&app).turn_count(), 3);
+    let after_round = tc.base + tc.increment;
+    // White's has run a frame or two since (frames of 20 ms).
+    let just_started =
+        |t: Duration| t < after_round && t + Duration::from_millis(100) > after_round;
+    assert_eq!(left(&app, Side::Black), after_round);
+    assert_eq!(left(&app, Side::Third), after_round);
+    app.update();
     let start_white = left(&app, Side::White);
-    assert!(start_white < tc.base, "White's clock runs");
-    assert_eq!(left(&app, Side::Black), tc.base, "Black's waits");
-    assert_eq!(left(&app, Side::Third), tc.base);
-    let e4 = game(&app).played.parse_step("e3e4").unwrap();
-    app.world_mut().write_message(StepRequest(e4));
-    app.update();
-    app.update();
+    assert!(
+        just_started(start_white),
+        "White's clock runs: {start_white:?}"
+    );
+    assert_eq!(left(&app, Side::Black), after_round, "Black's waits");
+    // White moves (the increment); an undo gives back what the turn took.
+    play_any(&mut app);
     assert!(
         left(&app, Side::White) > start_white,
         "the increment is White's"
     );
-    // Black lets its time run out: the two others share the win.
+    app.update();
+    assert!(left(&app, Side::Black) < after_round, "Black's clock runs");
+    app.world_mut().write_message(UndoRequest(1));
+    app.update();
+    assert_eq!(game(&app).turn_count(), 3);
+    assert_eq!(left(&app, Side::Black), after_round, "given back");
+    assert_eq!(left(&app, Side::Third), after_round);
+    let white = left(&app, Side::White);
+    assert!(
+        just_started(white),
+        "White's time as the turn began: {white:?}"
+    );
+    // White moves again; Black lets its time run out: the two others share the win.
+    play_any(&mut app);
     for _ in 0..200 {
         app.update();
         if game(&app).outcome().is_some() {
