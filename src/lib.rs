@@ -18,12 +18,14 @@
 //! - [`editor`]: the board editor: a position set up by hand, checked as it is edited.
 //! - [`sound`]: a sound for each move, capture, check and end of game, and the mute.
 //! - [`online`]: games on a server: the connection, the lobby, the server's moves.
+//! - [`confirm`]: resigning, aborting and leaving a game in play asked twice.
 //! - [`prefs`]: the settings and the unfinished game, kept between runs.
 //! - [`ui`]: the egui menus, panels and dialogs.
 //! - [`screen`]: the camera and lights, the pointer's cell, pinned text, redrawing.
 //! - [`dev`]: screenshots and frame statistics.
 
 pub mod board;
+pub mod confirm;
 pub mod dev;
 pub mod editor;
 pub mod game;
@@ -130,6 +132,7 @@ pub fn add_game_plugins(
             sound::SoundPlugin,
             prefs::PrefsPlugin,
             online::OnlinePlugin,
+            confirm::ConfirmPlugin,
         ));
 }
 

@@ -294,6 +294,7 @@ fn main() -> ExitCode {
         .and_then(|_| player.data_dir())
         .map(|d| d.join("sounds"));
     app.insert_resource(prefs.sound_settings())
+        .insert_resource(hexchess::confirm::AskFirst(prefs.ask_first))
         .insert_resource(hexchess::sound::SoundFolder(sounds))
         .insert_resource(KeptPreferences::new(prefs))
         .insert_resource(ResumeOffer(resume))

@@ -41,6 +41,8 @@ pub struct Preferences {
     pub volume: f32,
     /// The online server's address (`ws://HOST:PORT/socket`).
     pub server: String,
+    /// Resigning, aborting and leaving a game in play asked again first.
+    pub ask_first: bool,
 }
 
 /// The view, as the file writes it.
@@ -100,6 +102,7 @@ impl Default for Preferences {
             sound: true,
             volume: 0.7,
             server: crate::online::DEFAULT_SERVER.into(),
+            ask_first: true,
         }
     }
 }

@@ -24,6 +24,7 @@ pub use autosave::Unfinished;
 pub use file::{ModePref, Preferences, PrefsError, VariantKind, ViewPref};
 
 use crate::PlayerFiles;
+use crate::confirm::AskFirst;
 use crate::game::records::game_record;
 use crate::game::{CurrentGame, GameNotice, LoadRequest};
 use crate::look::{Settings, View};
@@ -137,9 +138,11 @@ fn gather(
     session: &Session,
     game: &CurrentGame,
     sound: &SoundSettings,
+    ask_first: AskFirst,
     window: Option<&Window>,
 ) -> Preferences {
     let mut p = live.clone();
+    p.ask_first = ask_first.0;
     p.sound = sound.on;
     p.volume = sound.volume;
     p.view = match settings.view {
@@ -222,6 +225,7 @@ struct Kept<'w, 's> {
     session: Res<'w, Session>,
     game: Res<'w, CurrentGame>,
     sound: Res<'w, SoundSettings>,
+    ask_first: Res<'w, AskFirst>,
     window: Query<'w, 's, &'static Window, With<PrimaryWindow>>,
 }
 
@@ -243,6 +247,7 @@ fn keep_preferences(
         &what.session,
         &what.game,
         &what.sound,
+        *what.ask_first,
         what.window.single().ok(),
     );
     kept.live = now.clone();

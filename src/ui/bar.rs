@@ -6,12 +6,12 @@ use std::time::Duration;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
-use hexchess_core::Termination;
 
 use super::{UiInsets, UiMemory, root_ui_left_of};
-use crate::game::{CurrentGame, EndRequest, RedoRequest, UndoRequest};
+use crate::confirm::Weighty;
+use crate::game::{CurrentGame, RedoRequest, UndoRequest};
 use crate::look::{Settings, ViewChanged};
-use crate::play::{AppState, DrawOffer, Session, loss_of, undo_turns};
+use crate::play::{AppState, DrawOffer, Session, undo_turns};
 
 /// Room a slider with its value and label takes in the menu bar.
 const SLIDER_ROOM: f32 = 220.0;
@@ -31,7 +31,7 @@ fn wrap_unless_room(ui: &mut egui::Ui, width: f32) {
 pub(super) struct BarRequests<'w> {
     undo: MessageWriter<'w, UndoRequest>,
     redo: MessageWriter<'w, RedoRequest>,
-    end: MessageWriter<'w, EndRequest>,
+    weighty: MessageWriter<'w, Weighty>,
     draw: MessageWriter<'w, DrawOffer>,
     views: MessageWriter<'w, ViewChanged>,
     editor: MessageWriter<'w, crate::editor::EditorRequest>,
@@ -106,7 +106,7 @@ fn game_buttons(ui: &mut egui::Ui, game: &CurrentGame, session: &Session, out: &
             .add_enabled(playing, egui::Button::new("Resign"))
             .clicked()
         {
-            out.online.write(crate::online::OnlineRequest::Resign);
+            out.weighty.write(Weighty::Resign);
         }
         if ui
             .add_enabled(playing, egui::Button::new("Offer draw"))
@@ -137,11 +137,7 @@ fn game_buttons(ui: &mut egui::Ui, game: &CurrentGame, session: &Session, out: &
         .add_enabled(playing, egui::Button::new("Resign"))
         .clicked()
     {
-        let loser = session
-            .seats
-            .resigning(game.side_to_move(), game.played.sides());
-        out.end
-            .write(EndRequest(loss_of(game, loser, Termination::Resignation)));
+        out.weighty.write(Weighty::Resign);
     }
     let vs_engine = session.seats.engine_opponent(game.side_count()).is_some();
     if ui

@@ -1,14 +1,16 @@
 //! Small windows: the promotion picker (or any choice between moves to one cell), the
-//! variant files that failed to load, and the offer to restart a game whose variant
-//! file changed.
+//! variant files that failed to load, the offer to restart a game whose variant file
+//! changed, and the question before resigning, aborting or leaving a game in play.
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 
 use super::{UiInsets, UiMemory};
+use crate::confirm::{Question, Reply};
 use crate::game::variants::RestartOffer;
 use crate::game::{CurrentGame, NewGameRequest, Variants};
 use crate::input::{PendingPromotion, PromotionChoice};
+use crate::play::Session;
 use hexchess_core::VariantError;
 
 pub(super) fn promotion_picker(
@@ -180,4 +182,39 @@ fn restart_offer(
     if restart || dismiss {
         offer.0 = None;
     }
+}
+
+/// The question a weighty request waits on: yes does it, no (or Escape) lets it go.
+pub(super) fn weighty_question(
+    mut contexts: EguiContexts,
+    question: Res<Question>,
+    session: Res<Session>,
+    keys: Res<ButtonInput<KeyCode>>,
+    mut replies: MessageWriter<Reply>,
+) -> Result {
+    let Some(weighty) = &question.0 else {
+        return Ok(());
+    };
+    let ctx = contexts.ctx_mut()?;
+    let mut reply = keys.just_pressed(KeyCode::Escape).then_some(Reply::No);
+    egui::Window::new("Are you sure?")
+        .collapsible(false)
+        .resizable(false)
+        .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
+        .show(ctx, |ui| {
+            ui.label(weighty.question(session.seats.is_online()));
+            ui.horizontal(|ui| {
+                if ui.button(weighty.yes()).clicked() {
+                    reply = Some(Reply::Yes);
+                }
+                if ui.button("Cancel").clicked() {
+                    reply = Some(Reply::No);
+                }
+            });
+            ui.small("Settings: \"Ask first\" turns these questions off.");
+        });
+    if let Some(r) = reply {
+        replies.write(r);
+    }
+    Ok(())
 }

@@ -69,6 +69,7 @@ impl Plugin for UiPlugin {
                     trainer::trainer_window,
                     dialogs::promotion_picker,
                     dialogs::variant_errors,
+                    dialogs::weighty_question,
                     settings::settings_window,
                     online::online_window,
                     files::game_choice,

@@ -7,6 +7,7 @@ use hexchess_core::Side;
 use hexchess_engine::Skill;
 
 use super::UiMemory;
+use crate::confirm::Weighty;
 use crate::game::{CurrentGame, Variants};
 use crate::play::{
     AppState, GameOverDialog, Matchup, Seats, Session, StartGame, TIME_CONTROLS, TimeControl,
@@ -85,7 +86,7 @@ pub(super) fn new_game_menu(
     theme: Res<crate::look::Theme>,
     mut memory: ResMut<UiMemory>,
     mut next_state: ResMut<NextState<AppState>>,
-    mut start_game: MessageWriter<StartGame>,
+    mut start_game: MessageWriter<Weighty>,
 ) -> Result {
     if *state.get() != AppState::NewGameMenu {
         return Ok(());
@@ -128,7 +129,7 @@ pub(super) fn new_game_menu(
             .0
             .get(&s.variant)
             .is_some_and(|e| e.side_count() > 2);
-        start_game.write(StartGame {
+        start_game.write(Weighty::NewGame(Box::new(StartGame {
             variant: s.variant,
             seats: if more_sides {
                 s.seats
@@ -139,7 +140,7 @@ pub(super) fn new_game_menu(
             time_control: s.time_control,
             fen: None,
             moves: Vec::new(),
-        });
+        })));
         next_state.set(AppState::Playing);
     } else if cancel {
         next_state.set(AppState::Playing);

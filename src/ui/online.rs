@@ -8,6 +8,7 @@ use bevy_egui::{EguiContexts, egui};
 use hexchess_protocol::{GameInPlay, SeekListing};
 
 use super::UiMemory;
+use crate::confirm::Weighty;
 use crate::game::Variants;
 use crate::online::link::LinkStatus;
 use crate::online::{Online, OnlineRequest, SeekForm};
@@ -67,6 +68,7 @@ pub(super) fn online_window(
     mut kept: ResMut<KeptPreferences>,
     variants: Res<Variants>,
     mut requests: MessageWriter<OnlineRequest>,
+    mut weighty: MessageWriter<Weighty>,
 ) -> Result {
     if !memory.online.open {
         return Ok(());
@@ -83,7 +85,7 @@ pub(super) fn online_window(
                 return;
             }
             ui.separator();
-            this_game(ui, &online, &mut requests);
+            this_game(ui, &online, &mut requests, &mut weighty);
             seeks(ui, &online, &mut requests);
             ui.separator();
             new_seek(ui, form, &variants, &online, &mut requests);
@@ -147,7 +149,12 @@ fn connection(
 }
 
 /// The game on the board, when it is the server's.
-fn this_game(ui: &mut egui::Ui, online: &Online, requests: &mut MessageWriter<OnlineRequest>) {
+fn this_game(
+    ui: &mut egui::Ui,
+    online: &Online,
+    requests: &mut MessageWriter<OnlineRequest>,
+    weighty: &mut MessageWriter<Weighty>,
+) {
     let Some(followed) = &online.followed else {
         return;
     };
@@ -167,7 +174,7 @@ fn this_game(ui: &mut egui::Ui, online: &Online, requests: &mut MessageWriter<On
     }
     ui.horizontal(|ui| {
         if ui.button("Resign").clicked() {
-            requests.write(OnlineRequest::Resign);
+            weighty.write(Weighty::Resign);
         }
         let draw = if followed.draw_offers.is_empty() {
             "Offer draw".to_string()
@@ -182,7 +189,7 @@ fn this_game(ui: &mut egui::Ui, online: &Online, requests: &mut MessageWriter<On
             .on_hover_text("before every side has moved")
             .clicked()
         {
-            requests.write(OnlineRequest::Abort);
+            weighty.write(Weighty::Abort);
         }
         if ui
             .button("Claim victory")

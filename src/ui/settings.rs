@@ -6,6 +6,7 @@ use bevy::window::{PrimaryWindow, WindowMode};
 use bevy_egui::{EguiContexts, egui};
 
 use super::UiMemory;
+use crate::confirm::AskFirst;
 use crate::input::fullscreen_mode;
 use crate::look::{Settings, Theme, View, ViewChanged};
 use crate::prefs::{KeptPreferences, PrefsFiles, Resume, ResumeOffer};
@@ -41,6 +42,7 @@ pub(super) fn settings_window(
     (mut kept, files): (ResMut<KeptPreferences>, Res<PrefsFiles>),
     mut window: Query<&mut Window, With<PrimaryWindow>>,
     (mut views, mut cues): (MessageWriter<ViewChanged>, MessageWriter<Cue>),
+    mut ask_first: ResMut<AskFirst>,
 ) -> Result {
     if !memory.settings_open {
         return Ok(());
@@ -66,6 +68,14 @@ pub(super) fn settings_window(
                 ui.end_row();
                 ui.label("Coordinates");
                 ui.checkbox(&mut settings.show_coordinates, "shown");
+                ui.end_row();
+                ui.label("Ask first");
+                let mut ask = ask_first.0;
+                ui.checkbox(&mut ask, "before resigning, aborting or leaving a game");
+                // Set only on a change: the settings file is written when it changes.
+                if ask != ask_first.0 {
+                    ask_first.0 = ask;
+                }
                 ui.end_row();
                 ui.label("Sound");
                 ui.horizontal(|ui| {

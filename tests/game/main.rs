@@ -8,6 +8,7 @@ mod common;
 
 mod analysis;
 mod board_play;
+mod confirm;
 mod editor;
 mod files;
 mod game_review;
