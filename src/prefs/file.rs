@@ -376,6 +376,7 @@ mod tests {
             sound: false,
             volume: 0.4,
             server: "ws://192.0.2.7:7474/socket".into(),
+            ask_first: false,
         };
         assert_ne!(prefs, Preferences::default());
         prefs.write(&DISK, &path).unwrap();
