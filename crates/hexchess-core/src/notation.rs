@@ -89,6 +89,33 @@ impl<B: CellSet> Position<B> {
         self.san_body(mv, &self.legal_moves())
     }
 
+    /// A move of a game of more sides: SAN without check marks (as
+    /// [`Position::move_to_san_unmarked`]), but a pawn always names its from-cell. Its
+    /// pawns step forward two ways and capture two ways, so the target alone seldom
+    /// tells which pawn moved, and SAN's shortest hint gave one list `a4`, `ee4` and
+    /// `c13d13` side by side; every pawn move reads alike: `e3e4`, `c13d13`, `n11xm10`,
+    /// `c12c13=V`.
+    pub fn move_to_text_of_more_sides(&self, mv: Move) -> String {
+        let rules = &*self.rules;
+        let pawn = self
+            .piece_at(mv.from())
+            .is_some_and(|p| rules.pawn_kind() == Some(p.kind));
+        if !pawn || mv.placed_kind().is_some() || mv.castling().is_some() || mv.is_edit() {
+            return self.move_to_san_unmarked(mv);
+        }
+        let b = rules.board();
+        let mut s = b.name(mv.from()).to_string();
+        if self.is_capture(mv) {
+            s.push('x');
+        }
+        s.push_str(b.name(mv.to()));
+        if let Some(k) = mv.promotion() {
+            s.push('=');
+            s.push(rules.kind_info(k).letter);
+        }
+        s
+    }
+
     /// SAN-like notation, with check (`+`) and mate (`#`) marks.
     pub fn move_to_san(&self, mv: Move) -> String {
         let mut s = self.san_body(mv, &self.legal_moves());

@@ -879,3 +879,66 @@ fn freezes_king_captures_mates_and_debts_are_taken_back_with_their_steps() {
         g.play_unchecked(first);
     }
 }
+
+#[test]
+fn a_pawn_move_names_its_from_cell_and_every_turn_reads_back() {
+    // The first round: each side's pawn moves read alike (SAN's shortest hint gave
+    // `a4`, `ee4` and `c13d13` in one list).
+    let mut g = Game::new(rules());
+    for (lan, text) in [("e3e4", "e3e4"), ("c13d13", "c13d13"), ("n11m11", "n11m11")] {
+        let step = g.parse_step(lan).unwrap();
+        assert_eq!(g.step_text(step), text);
+        g.play(step).unwrap();
+    }
+    assert_eq!(g.turn_texts(), ["e3e4", "c13d13", "n11m11"]);
+    // Pieces keep SAN.
+    let knight = g.parse_step("b1c4").unwrap();
+    assert_eq!(g.step_text(knight), "Nc4");
+
+    // A long game of steps chosen by a fixed sequence: every pawn step names its
+    // from-cell (with `x` when it takes), and the turns written play the same game.
+    let mut g = Game::new(rules());
+    let mut seed = 0x2545_f491_u64;
+    let (mut pawn_moves, mut pawn_captures) = (0, 0);
+    for _ in 0..400 {
+        if g.end().is_some() {
+            break;
+        }
+        let steps = g.steps();
+        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        let step = steps[(seed >> 33) as usize % steps.len()];
+        if let Step::Play(m) = step {
+            let pos = g.position();
+            let board = pos.rules().board();
+            let pawn = pos.piece_at(m.from()).map(|p| p.kind) == pos.rules().pawn_kind();
+            if pawn && m.placed_kind().is_none() && !m.is_edit() {
+                let text = g.step_text(step);
+                assert!(text.starts_with(board.name(m.from())), "{text}");
+                assert_eq!(text.contains('x'), pos.is_capture(m), "{text}");
+                pawn_moves += 1;
+                pawn_captures += usize::from(pos.is_capture(m));
+            }
+        }
+        g.play(step).unwrap();
+    }
+    assert!(
+        pawn_moves > 20 && pawn_captures > 0,
+        "{pawn_moves} {pawn_captures}"
+    );
+    // The list holds whole turns: the one in progress is ended first.
+    while !g.current_steps().is_empty() && g.end().is_none() {
+        let steps = g.steps();
+        let step = if steps.contains(&Step::Stop) {
+            Step::Stop
+        } else {
+            steps[0]
+        };
+        g.play(step).unwrap();
+    }
+    let texts = g.turn_texts();
+    let mut again = Game::new(rules());
+    for t in &texts {
+        again.play_turn(t).unwrap_or_else(|e| panic!("{t}: {e}"));
+    }
+    assert_eq!(again.to_fen(), g.to_fen());
+}

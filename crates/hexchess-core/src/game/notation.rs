@@ -58,7 +58,7 @@ impl<B: CellSet> Game<B> {
             Step::Play(mv) if mv.is_edit() => self.edit_text(mv),
             // Two sides: SAN with its check and mate marks, as every two-player record.
             Step::Play(mv) if self.multi.is_none() => self.pos.move_to_san(mv),
-            Step::Play(mv) => self.pos.move_to_san_unmarked(mv),
+            Step::Play(mv) => self.pos.move_to_text_of_more_sides(mv),
         }
     }
 
