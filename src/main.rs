@@ -126,7 +126,8 @@ struct Cli {
     /// Render, save the window to this PNG file, and exit.
     #[arg(long)]
     screenshot: Option<PathBuf>,
-    /// Frames to render before the screenshot.
+    /// Frames to render before the screenshot, counted once the renderer has compiled
+    /// every pipeline (so a loaded machine does not save a black picture).
     #[arg(long, default_value_t = 30)]
     frames: u32,
     /// Print frame-time statistics (mean, median, 99th percentile, longest) at exit.
