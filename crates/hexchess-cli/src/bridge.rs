@@ -7,7 +7,9 @@
 //! a game of more sides) and `go movetime N`, and plays its `bestmove` on the server,
 //! step by step. It signs in to its account (registering it the first time), pairs
 //! quickly for a game like the one given, plays it to the end, and seeks the next
-//! until it has played `--games`.
+//! until it has played `--games`. Its rule for rematches: when the opponent asks within
+//! [`REMATCH_WAIT`] of the end, it agrees, up to `--rematches` in a row; otherwise it
+//! does not answer (the server's rematch then never starts) and seeks again.
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpStream;
@@ -51,7 +53,13 @@ pub struct BridgeArgs {
     /// Games to play, then stop (0: on and on).
     #[arg(long, default_value_t = 1)]
     pub games: u32,
+    /// Rematches it agrees to in a row when the opponent asks (0: none).
+    #[arg(long, default_value_t = 2)]
+    pub rematches: u32,
 }
+
+/// How long after a game's end the bridge listens for the opponent's rematch.
+pub const REMATCH_WAIT: Duration = Duration::from_secs(10);
 
 type Socket = WebSocket<MaybeTlsStream<TcpStream>>;
 
@@ -183,6 +191,62 @@ fn read(socket: &mut Socket) -> Result<FromServer, String> {
     }
 }
 
+/// Listens for `wait` for the opponent's rematch of `game`; agrees to one, and gives
+/// the new game once the server starts it.
+fn answer_a_rematch(
+    socket: &mut Socket,
+    game: &str,
+    wait: Duration,
+) -> Result<Option<hexchess_protocol::Started>, String> {
+    let until = Instant::now() + wait;
+    let mut agreed = false;
+    set_read_timeout(socket, Some(Duration::from_millis(200)))?;
+    let found = loop {
+        if Instant::now() >= until {
+            break None;
+        }
+        let message = match socket.read() {
+            Ok(Message::Text(text)) => {
+                FromServer::read(&text).map_err(|e| format!("the server: {e}"))?
+            }
+            Ok(Message::Close(_)) => return Err("the server closed the connection".into()),
+            Ok(_) => continue,
+            Err(tungstenite::Error::Io(e))
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) =>
+            {
+                continue;
+            }
+            Err(e) => return Err(format!("the server: {e}")),
+        };
+        match message {
+            FromServer::Message(ServerMessage::Rematch(r)) if r.game == game && !agreed => {
+                agreed = true;
+                let ask = ClientMessage::Rematch {
+                    game: game.to_string(),
+                };
+                send(socket, &ask)?;
+            }
+            FromServer::Message(ServerMessage::Started(s)) if agreed => break Some(s),
+            _ => {}
+        }
+    };
+    set_read_timeout(socket, None)?;
+    Ok(found)
+}
+
+/// Reads from the server wait at most `timeout` (none: for ever).
+fn set_read_timeout(socket: &mut Socket, timeout: Option<Duration>) -> Result<(), String> {
+    match socket.get_mut() {
+        MaybeTlsStream::Plain(stream) => stream
+            .set_read_timeout(timeout)
+            .map_err(|e| format!("the connection: {e}")),
+        _ => Ok(()),
+    }
+}
+
 /// Signs in to the account, or makes it.
 fn sign_in(socket: &mut Socket, args: &BridgeArgs) -> Result<String, String> {
     let hello = ClientMessage::Hello {
@@ -219,18 +283,24 @@ pub fn run(args: &BridgeArgs) -> Result<(), String> {
     let name = sign_in(&mut socket, args)?;
     eprintln!("bridge: playing as {name} on {}", args.url);
     let mut played = 0;
+    let (mut rematch, mut in_a_row) = (None, 0);
     while args.games == 0 || played < args.games {
-        let quick = ClientMessage::Quick(SeekRequest {
-            variant: args.variant.clone(),
-            minutes: args.minutes,
-            increment: args.increment,
-            ..SeekRequest::default()
-        });
-        send(&mut socket, &quick)?;
-        let started = wait_for(&mut socket, |m| match m {
-            ServerMessage::Started(s) => Some(s),
-            _ => None,
-        })?;
+        let started = match rematch.take() {
+            Some(started) => started,
+            None => {
+                let quick = ClientMessage::Quick(SeekRequest {
+                    variant: args.variant.clone(),
+                    minutes: args.minutes,
+                    increment: args.increment,
+                    ..SeekRequest::default()
+                });
+                send(&mut socket, &quick)?;
+                wait_for(&mut socket, |m| match m {
+                    ServerMessage::Started(s) => Some(s),
+                    _ => None,
+                })?
+            }
+        };
         eprintln!("bridge: game {} as {}", started.game, started.side);
         let end = play_game(
             &mut socket,
@@ -243,6 +313,11 @@ pub fn run(args: &BridgeArgs) -> Result<(), String> {
         eprintln!("bridge: game {} over: {end}", started.game);
         println!("{} {end}", started.game);
         played += 1;
+        let more = args.games == 0 || played < args.games;
+        if more && in_a_row < args.rematches {
+            rematch = answer_a_rematch(&mut socket, &started.game, REMATCH_WAIT)?;
+        }
+        in_a_row = if rematch.is_some() { in_a_row + 1 } else { 0 };
     }
     let _ = socket.close(None);
     Ok(())

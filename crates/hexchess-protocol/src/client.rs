@@ -105,6 +105,15 @@ pub enum ClientMessage {
         /// The game's id.
         game: String,
     },
+    /// Ask for a rematch of a finished game of yours (while its room is open, two
+    /// minutes after its end). Every seat's player is told who has asked (`rematch`);
+    /// once every seat has (an engine seat always agrees), each gets `started` for a new
+    /// game of the same variant, clock and rating, the seats swapped (at a table, each
+    /// player one seat on).
+    Rematch {
+        /// The finished game's id.
+        game: String,
+    },
     /// The player's games in progress, those on their turn first.
     Games,
     /// The player's ratings.

@@ -18,8 +18,8 @@ mod server;
 pub use client::{ClientMessage, MAX_MESSAGE_BYTES, MessageError, SeekRequest};
 pub use server::{
     Ack, BoardView, ErrorMessage, FromServer, GameEvent, GameInPlay, GameState, GamesInPlay,
-    Hidden, Joined, Numbered, RatingLine, Refused, RevealedStep, SeekListing, SeekReply,
-    ServerMessage, Started, Welcome, YourGame,
+    Hidden, Joined, Numbered, RatingLine, Refused, RematchAsked, RevealedStep, SeekListing,
+    SeekReply, ServerMessage, Started, Welcome, YourGame,
 };
 
 /// The protocol's version, said in `hello` and `welcome`.

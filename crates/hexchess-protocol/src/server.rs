@@ -44,6 +44,8 @@ pub enum ServerMessage {
     Seek(SeekReply),
     /// A game of yours started (it may come before the `seek` answer).
     Started(Started),
+    /// Who has asked for a rematch of a finished game of yours, at each ask.
+    Rematch(RematchAsked),
     /// Your games in play, those on your turn first.
     Games {
         /// Your games.
@@ -150,6 +152,15 @@ pub struct Started {
     pub variant: String,
     /// Your seat, by the variant's name for it (`White`, `Black`, `Red` ...).
     pub side: String,
+}
+
+/// The seats that have asked for a rematch.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct RematchAsked {
+    /// The finished game's id.
+    pub game: String,
+    /// The seats that have asked so far, by the variant's names for them.
+    pub asked: Vec<String>,
 }
 
 /// One of your games in play.
@@ -421,6 +432,7 @@ impl FromServer {
                 ServerMessage::Ack(a) => Some(&a.game),
                 ServerMessage::Refused(r) => Some(&r.game),
                 ServerMessage::Started(s) => Some(&s.game),
+                ServerMessage::Rematch(r) => Some(&r.game),
                 ServerMessage::Error(e) => e.game.as_deref(),
                 _ => None,
             },

@@ -155,6 +155,10 @@ fn every_server_message() -> Vec<FromServer> {
             },
         }),
         H(Hidden { game: game(), v: 4 }),
+        M(ServerMessage::Rematch(RematchAsked {
+            game: game(),
+            asked: vec!["Black".into()],
+        })),
     ]
 }
 
@@ -278,6 +282,7 @@ fn every_client_message_reads_back_as_written() {
         ClientMessage::Draw { game: game() },
         ClientMessage::Abort { game: game() },
         ClientMessage::Claim { game: game() },
+        ClientMessage::Rematch { game: game() },
         ClientMessage::Games,
         ClientMessage::Ratings,
         ClientMessage::Playing,
@@ -363,6 +368,7 @@ fn the_schema_names_every_type_of_message() {
         "seeks",
         "seek",
         "started",
+        "rematch",
         "games",
         "playing",
         "ratings",

@@ -11,7 +11,8 @@ use std::time::Duration;
 
 use hexchess_core::{Catalog, Game};
 use hexchess_protocol::{
-    GameInPlay, GamesInPlay, RatingLine, SeekListing, SeekReply, ServerMessage, Started, YourGame,
+    GameInPlay, GamesInPlay, RatingLine, RematchAsked, SeekListing, SeekReply, ServerMessage,
+    Started, YourGame,
 };
 use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
@@ -38,6 +39,17 @@ pub const MAX_SEEKS_PER_PLAYER: usize = 10;
 
 /// Open seeks and challenges on the whole server.
 pub const MAX_SEEKS: usize = 2_000;
+
+/// Rematches asked and not yet answered, at most (each is of a finished game whose
+/// room is still open).
+pub const MAX_REMATCHES: usize = 10_000;
+
+/// A rematch of a finished game: the seats that have asked, or started.
+#[derive(Clone, Debug)]
+enum Rematch {
+    Asking(Vec<bool>),
+    Started,
+}
 
 /// Seeks the lobby's list shows (the oldest first).
 pub const LISTED_SEEKS: usize = 200;
@@ -247,6 +259,8 @@ pub struct Hub {
     pub metrics: Arc<Metrics>,
     rooms: Mutex<HashMap<String, mpsc::Sender<RoomCommand>>>,
     seeks: Mutex<Vec<OpenSeek>>,
+    /// Rematches asked, by the finished game's id.
+    rematches: Mutex<HashMap<String, Rematch>>,
     lobby: Mutex<Vec<(ConnId, Outbox)>>,
     online: Mutex<HashMap<PlayerId, Vec<(ConnId, Outbox)>>>,
     /// New connections per address.
@@ -291,6 +305,7 @@ impl Hub {
             metrics,
             rooms: Mutex::default(),
             seeks: Mutex::default(),
+            rematches: Mutex::default(),
             lobby: Mutex::default(),
             online: Mutex::default(),
             arrivals: KeyedLimits::new(limits.connections_per_address, limits.window, MAX_KEYS),
@@ -463,6 +478,7 @@ impl Hub {
             seats,
             days: control.days(),
             started_ms: stored.created_ms,
+            control: control.text(),
         };
         let last_move = std::time::UNIX_EPOCH
             + Duration::from_millis(u64::try_from(stored.updated_ms).unwrap_or(0));
@@ -854,21 +870,34 @@ impl Hub {
 
     /// A full seek becomes a game: stored, given a room, announced to its players.
     async fn start_game(&self, seek: OpenSeek) -> Result<(), HubError> {
-        let Some(entry) = self.catalog.get(&seek.request.variant) else {
-            return refused("the variant is gone");
-        };
         let seats: Vec<SeatHolder> = seek.seats.into_iter().flatten().collect();
         let control = StoredControl::of(&seek.request);
+        self.start_seated(&seek.request.variant, control, seek.request.rated, seats)
+            .await
+    }
+
+    /// A game of `variant` with these seats: stored, given a room, announced to its
+    /// players.
+    async fn start_seated(
+        &self,
+        variant: &str,
+        control: StoredControl,
+        rated: bool,
+        seats: Vec<SeatHolder>,
+    ) -> Result<(), HubError> {
+        let Some(entry) = self.catalog.get(variant) else {
+            return refused("the variant is gone");
+        };
         let clock = control.clock().map_err(HubError::Refused)?;
         let id = new_code(12);
         let started_ms = self
             .store
             .add_game(&NewGame {
                 id: id.clone(),
-                variant: seek.request.variant.clone(),
+                variant: variant.to_string(),
                 seats: seats_text(&seats),
                 control: control.text(),
-                rated: seek.request.rated,
+                rated,
             })
             .await?;
         let hosted = HostedGame::new(
@@ -878,12 +907,13 @@ impl Hub {
         );
         let facts = GameFacts {
             id: id.clone(),
-            variant: seek.request.variant.clone(),
-            rated: seek.request.rated,
+            variant: variant.to_string(),
+            rated,
             speed: control.speed(clock),
             seats: seats.clone(),
             days: control.days(),
             started_ms,
+            control: control.text(),
         };
         self.open_room(
             facts,
@@ -897,13 +927,99 @@ impl Hub {
                 let side = rules.side_name(hexchess_core::Side::from_index(i));
                 let started = Started {
                     game: id.clone(),
-                    variant: seek.request.variant.clone(),
+                    variant: variant.to_string(),
                     side: side.to_string(),
                 };
                 self.tell_player(player, &ServerMessage::Started(started));
             }
         }
         Ok(())
+    }
+
+    /// `who` asks for a rematch of finished game `game`: its players are told who has
+    /// asked; once every seat has (an engine seat always agrees), the new game starts
+    /// with the seats one on (two players swap).
+    pub async fn rematch(&self, who: &Identity, game: &str) -> Result<(), HubError> {
+        let Some(brief) = lock(&self.context.briefs).get(game).cloned() else {
+            return refused(
+                "no finished game by that id here: a rematch is asked within two minutes of the end",
+            );
+        };
+        if !brief.over {
+            return refused("the game is still on");
+        }
+        let mine: Vec<usize> = (0..brief.seats.len())
+            .filter(|i| brief.players[*i].as_ref() == Some(&who.id))
+            .collect();
+        if mine.is_empty() {
+            return refused("you hold no seat in this game");
+        }
+        let asked = {
+            let mut rematches = lock(&self.rematches);
+            // Asks of games whose rooms have closed go; the rest are bounded by the
+            // rooms open.
+            if rematches.len() >= MAX_REMATCHES {
+                let briefs = lock(&self.context.briefs);
+                rematches.retain(|id, _| briefs.contains_key(id));
+            }
+            if rematches.len() >= MAX_REMATCHES && !rematches.contains_key(game) {
+                return refused("too many rematches asked at once: try again in a minute");
+            }
+            let entry = rematches
+                .entry(game.to_string())
+                .or_insert_with(|| Rematch::Asking(vec![false; brief.seats.len()]));
+            let Rematch::Asking(asked) = entry else {
+                return refused("the rematch has started");
+            };
+            for i in &mine {
+                asked[*i] = true;
+            }
+            for (i, seat) in brief.seats.iter().enumerate() {
+                if matches!(seat, SeatHolder::Engine { .. }) {
+                    asked[i] = true;
+                }
+            }
+            let asked = asked.clone();
+            if asked.iter().all(|a| *a) {
+                *entry = Rematch::Started;
+            }
+            asked
+        };
+        let Some(entry) = self.catalog.get(&brief.variant) else {
+            return refused("the variant is gone");
+        };
+        let rules = entry.rules();
+        let names: Vec<String> = (0..asked.len())
+            .filter(|i| asked[*i])
+            .map(|i| {
+                rules
+                    .side_name(hexchess_core::Side::from_index(i))
+                    .to_string()
+            })
+            .collect();
+        for player in brief.players.iter().flatten() {
+            let told = ServerMessage::Rematch(RematchAsked {
+                game: game.to_string(),
+                asked: names.clone(),
+            });
+            self.tell_player(player, &told);
+        }
+        if !asked.iter().all(|a| *a) {
+            return Ok(());
+        }
+        for player in brief.players.iter().flatten() {
+            let engines = brief.players.iter().any(Option::is_none);
+            if let Err(e) = self.check_games_of(player, engines) {
+                // The rematch cannot start; it may be asked again.
+                lock(&self.rematches).remove(game);
+                return Err(e);
+            }
+        }
+        let control = StoredControl::read(&brief.control).map_err(HubError::Refused)?;
+        let mut seats = brief.seats.clone();
+        seats.rotate_right(1);
+        self.start_seated(&brief.variant, control, brief.rated, seats)
+            .await
     }
 
     /// Refuses a new game to a player seated in too many already (or, for a game with

@@ -153,6 +153,8 @@ pub struct GameFacts {
     pub days: Option<u32>,
     /// When the game started (ms since 1970): its record's date.
     pub started_ms: i64,
+    /// The time control as the database keeps it (a rematch plays it again).
+    pub control: String,
 }
 
 /// What the server's lists show of a game in progress: who plays, and whose turn it
@@ -171,6 +173,12 @@ pub struct Brief {
     pub to_move: Option<PlayerId>,
     /// Whether it has ended.
     pub over: bool,
+    /// Who sits in each seat (a rematch seats them again).
+    pub seats: Vec<SeatHolder>,
+    /// Whether it moves ratings.
+    pub rated: bool,
+    /// The time control as the database keeps it.
+    pub control: String,
 }
 
 /// What every room shares: the database, the server's clock, and the lists.
@@ -692,6 +700,9 @@ impl Room {
                 .collect(),
             to_move: self.hosted.on_move().cloned(),
             over: self.hosted.status() != Status::Playing,
+            seats: self.facts.seats.clone(),
+            rated: self.facts.rated,
+            control: self.facts.control.clone(),
         };
         if let Ok(mut briefs) = self.context.briefs.lock() {
             briefs.insert(self.facts.id.clone(), brief);

@@ -40,6 +40,8 @@ on_both_databases!(
     quick_pairing_and_the_lobby_list,
     claims_aborts_and_draws_end_games_as_the_rules_say,
     a_correspondence_move_not_made_in_its_days_loses_on_time,
+    a_rematch_starts_when_every_seat_has_asked_with_the_seats_swapped,
+    a_rematch_with_the_engine_starts_at_one_ask,
 );
 
 async fn two_people_play_through_a_private_challenge_and_the_record_downloads(db: &str) {
@@ -582,4 +584,99 @@ async fn the_browser_game_is_served_from_its_folder() {
         "{status} {body}"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The `error` a refused request gets: its message.
+async fn refusal(c: &mut Client) -> String {
+    c.wait_for("error").await.unwrap()["message"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+async fn a_rematch_starts_when_every_seat_has_asked_with_the_seats_swapped(db: &str) {
+    let server = Server::start(db).await;
+    let (mut a, mut b, game) = pair(&server.url(), "glinski", false).await;
+    let rematch = json!({"t": "rematch", "game": game});
+    // Not while the game is on.
+    a.send(&rematch).await.unwrap();
+    assert_eq!(refusal(&mut a).await, "the game is still on");
+    assert_eq!(play(&mut a, &game, 0, "f5f6", 1).await["t"], "ack");
+    b.send(&json!({"t": "resign", "game": game})).await.unwrap();
+    for c in [&mut a, &mut b] {
+        assert_eq!(c.wait_for("end").await.unwrap()["why"], "resignation");
+    }
+    // A spectator holds no seat to ask with.
+    let mut eve = Client::hello(&server.url(), None).await.unwrap();
+    eve.send(&rematch).await.unwrap();
+    assert_eq!(refusal(&mut eve).await, "you hold no seat in this game");
+    // White (a) asks: both are told; nothing starts yet.
+    a.send(&rematch).await.unwrap();
+    for c in [&mut a, &mut b] {
+        let told = c.wait_for("rematch").await.unwrap();
+        assert_eq!(
+            (told["game"].clone(), told["asked"].clone()),
+            (json!(game), json!(["White"]))
+        );
+    }
+    // Black (b) asks too: the new game starts, the seats swapped.
+    b.send(&rematch).await.unwrap();
+    let told = b.wait_for("rematch").await.unwrap();
+    assert_eq!(told["asked"], json!(["White", "Black"]));
+    let started_a = a.wait_for("started").await.unwrap();
+    let started_b = b.wait_for("started").await.unwrap();
+    assert_eq!(started_a["game"], started_b["game"]);
+    assert_ne!(started_a["game"], json!(game), "a new game");
+    assert_eq!(started_a["side"], "Black");
+    assert_eq!(started_b["side"], "White");
+    let again = started_a["game"].as_str().unwrap().to_string();
+    // It plays: White is b now.
+    b.send(&json!({"t": "join", "game": again})).await.unwrap();
+    b.wait_for("state").await.unwrap();
+    assert_eq!(play(&mut b, &again, 0, "f5f6", 1).await["t"], "ack");
+    // One rematch per game: a later ask is refused.
+    a.send(&rematch).await.unwrap();
+    assert_eq!(refusal(&mut a).await, "the rematch has started");
+}
+
+async fn a_rematch_with_the_engine_starts_at_one_ask(db: &str) {
+    let server = Server::start(db).await;
+    let mut a = Client::hello(&server.url(), None).await.unwrap();
+    a.send(&json!({"t": "seek", "variant": "glinski", "side": "white", "engines": 1, "level": 1}))
+        .await
+        .unwrap();
+    let game = a.wait_for("started").await.unwrap()["game"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    a.send(&json!({"t": "join", "game": game})).await.unwrap();
+    a.wait_for("state").await.unwrap();
+    a.send(&json!({"t": "resign", "game": game})).await.unwrap();
+    a.wait_for("end").await.unwrap();
+    a.send(&json!({"t": "rematch", "game": game}))
+        .await
+        .unwrap();
+    let told = a.wait_for("rematch").await.unwrap();
+    assert_eq!(
+        told["asked"],
+        json!(["White", "Black"]),
+        "the engine's seat agrees"
+    );
+    let started = a.wait_for("started").await.unwrap();
+    assert_eq!(started["side"], "Black");
+    let again = started["game"].as_str().unwrap().to_string();
+    // The engine is White now, and moves first.
+    a.send(&json!({"t": "join", "game": again})).await.unwrap();
+    let view = a.wait_for("state").await.unwrap();
+    assert_eq!(view["names"][0], "hexchess engine, level 1");
+    // Its first move, in the state already or as the next step.
+    if view["ply"] == 0 {
+        let first = step_event(&mut a).await;
+        assert_eq!(
+            (first["side"].clone(), first["ply"].clone()),
+            (json!("White"), json!(0))
+        );
+    } else {
+        assert_eq!(view["steps"].as_array().map(Vec::len), Some(1), "{view}");
+    }
 }
