@@ -69,6 +69,8 @@ pub struct FollowedGame {
     pub result: Option<(String, String)>,
     pub rated: bool,
     pub speed: String,
+    /// The seats that have asked for a rematch once it is over, by their names.
+    pub rematch_asked: Vec<String>,
     pending: Option<Pending>,
     /// The server's ply where the board's game begins: 0, or while deployments are
     /// hidden the ply of the view the server sent (the others' hidden steps are not
@@ -220,6 +222,8 @@ pub enum OnlineRequest {
     Draw,
     Abort,
     Claim,
+    /// A rematch of the game followed, once it is over.
+    Rematch,
     /// Ask again for the lists (your games, ratings).
     Refresh,
     Register {
@@ -306,6 +310,7 @@ fn handle_requests(mut requests: MessageReader<OnlineRequest>, mut online: ResMu
             OnlineRequest::Draw => online.about_followed(|game| ClientMessage::Draw { game }),
             OnlineRequest::Abort => online.about_followed(|game| ClientMessage::Abort { game }),
             OnlineRequest::Claim => online.about_followed(|game| ClientMessage::Claim { game }),
+            OnlineRequest::Rematch => online.about_followed(|game| ClientMessage::Rematch { game }),
             OnlineRequest::Refresh => {
                 online.send(ClientMessage::Games);
                 online.send(ClientMessage::Playing);
@@ -426,6 +431,23 @@ fn replied(
         }
         ServerMessage::State(state) if about_followed => {
             return put_on_board(online, board, &state);
+        }
+        ServerMessage::Rematch(asked) if about_followed => {
+            if let Some(t) = online.followed.as_mut() {
+                let theirs: Vec<&String> = asked
+                    .asked
+                    .iter()
+                    .filter(|s| side_named(board, s).is_none_or(|side| !t.mine.contains(&side)))
+                    .collect();
+                if !theirs.is_empty() && !t.rematch_asked.iter().eq(asked.asked.iter()) {
+                    let who: Vec<&str> = theirs.iter().map(|s| s.as_str()).collect();
+                    board.notices.write(GameNotice(format!(
+                        "{} asks for a rematch",
+                        who.join(" and ")
+                    )));
+                }
+                t.rematch_asked = asked.asked;
+            }
         }
         ServerMessage::Refused(refused) if about_followed => {
             if let Some(t) = online.followed.as_mut()

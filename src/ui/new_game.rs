@@ -153,6 +153,8 @@ pub(super) fn game_over_dialog(
     state: Res<State<AppState>>,
     mut dialog: ResMut<GameOverDialog>,
     mut next_state: ResMut<NextState<AppState>>,
+    online: Res<crate::online::Online>,
+    mut requests: MessageWriter<crate::online::OnlineRequest>,
 ) -> Result {
     if *state.get() != AppState::GameOver || dialog.dismissed {
         return Ok(());
@@ -170,6 +172,10 @@ pub(super) fn game_over_dialog(
         .show(ctx, |ui| {
             ui.heading(outcome.result_text());
             ui.label(outcome.description());
+            // A game of one's own on a server: the same again, the seats swapped.
+            if let Some(followed) = online.followed.as_ref().filter(|f| !f.mine.is_empty()) {
+                super::online::rematch_button(ui, followed, &mut requests);
+            }
             ui.horizontal(|ui| {
                 again = ui.button("New game").clicked();
                 review = ui.button("Review").clicked();

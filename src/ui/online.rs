@@ -148,6 +148,26 @@ fn connection(
     ui.colored_label(colour, text);
 }
 
+/// Asks for a rematch (the seats swapped), and says who has asked.
+pub(super) fn rematch_button(
+    ui: &mut egui::Ui,
+    followed: &crate::online::FollowedGame,
+    requests: &mut MessageWriter<OnlineRequest>,
+) {
+    ui.horizontal(|ui| {
+        if ui
+            .button("Rematch")
+            .on_hover_text("the same game again, the seats swapped")
+            .clicked()
+        {
+            requests.write(OnlineRequest::Rematch);
+        }
+        if !followed.rematch_asked.is_empty() {
+            ui.label(format!("asked: {}", followed.rematch_asked.join(", ")));
+        }
+    });
+}
+
 /// The game on the board, when it is the server's.
 fn this_game(
     ui: &mut egui::Ui,
@@ -167,6 +187,9 @@ fn this_game(
     });
     if let Some((result, why)) = &followed.result {
         ui.label(format!("Over: {result} ({why})"));
+        if !followed.mine.is_empty() {
+            rematch_button(ui, followed, requests);
+        }
         return;
     }
     if followed.mine.is_empty() {

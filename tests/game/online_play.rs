@@ -228,6 +228,26 @@ fn two_people_meet_by_a_challenge_code_and_each_sees_the_others_moves() {
     assert_eq!(end["result"], "1-0");
     let outcome = app.world().resource::<CurrentGame>().outcome().unwrap();
     assert_eq!(outcome.termination, hexchess_core::Termination::Resignation);
+
+    // A rematch: the other person asks, the window is told; it asks too, and the new
+    // game is on the board with the seats swapped (this player White now).
+    runtime.block_on(async {
+        let ask = serde_json::json!({"t": "rematch", "game": game});
+        other.send(&ask).await.unwrap();
+    });
+    run_until(&mut app, "the other's ask", |a| {
+        let online = a.world().resource::<Online>();
+        online.followed.as_ref().is_some_and(|f| f.rematch_asked == ["White"])
+    });
+    app.world_mut().write_message(OnlineRequest::Rematch);
+    run_until(&mut app, "the rematch on the board", |a| {
+        followed_game(a).is_some_and(|g| g != game) && steps_played(a) == 0
+    });
+    let seats = app.world().resource::<Session>().seats;
+    assert!(seats.person(hexchess_core::Side::White) && !seats.person(hexchess_core::Side::Black));
+    assert!(app.world().resource::<CurrentGame>().outcome().is_none());
+    let started = runtime.block_on(async { other.wait_for("started").await.unwrap() });
+    assert_eq!(started["side"], "Black");
 }
 
 /// The mating step and the end after it reach the board in one read from the server:
