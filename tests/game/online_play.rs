@@ -237,7 +237,10 @@ fn two_people_meet_by_a_challenge_code_and_each_sees_the_others_moves() {
     });
     run_until(&mut app, "the other's ask", |a| {
         let online = a.world().resource::<Online>();
-        online.followed.as_ref().is_some_and(|f| f.rematch_asked == ["White"])
+        online
+            .followed
+            .as_ref()
+            .is_some_and(|f| f.rematch_asked == ["White"])
     });
     app.world_mut().write_message(OnlineRequest::Rematch);
     run_until(&mut app, "the rematch on the board", |a| {
