@@ -222,6 +222,8 @@ pub enum OnlineRequest {
     Draw,
     Abort,
     Claim,
+    /// Decline the draw offered in the game followed.
+    Decline,
     /// A rematch of the game followed, once it is over.
     Rematch,
     /// Ask again for the lists (your games, ratings).
@@ -310,6 +312,7 @@ fn handle_requests(mut requests: MessageReader<OnlineRequest>, mut online: ResMu
             OnlineRequest::Draw => online.about_followed(|game| ClientMessage::Draw { game }),
             OnlineRequest::Abort => online.about_followed(|game| ClientMessage::Abort { game }),
             OnlineRequest::Claim => online.about_followed(|game| ClientMessage::Claim { game }),
+            OnlineRequest::Decline => online.about_followed(|game| ClientMessage::Decline { game }),
             OnlineRequest::Rematch => online.about_followed(|game| ClientMessage::Rematch { game }),
             OnlineRequest::Refresh => {
                 online.send(ClientMessage::Games);
@@ -676,6 +679,12 @@ fn game_event(online: &mut Online, board: &mut Board, numbered: Numbered) -> Rea
                 .notices
                 .write(GameNotice(format!("{side} offers a draw")));
             followed.draw_offers.push(side);
+        }
+        GameEvent::DrawDeclined { side } => {
+            board
+                .notices
+                .write(GameNotice(format!("{side} declines the draw")));
+            followed.draw_offers.clear();
         }
         GameEvent::Reveal { .. } => {
             let game = followed.game.clone();

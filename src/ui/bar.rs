@@ -36,6 +36,8 @@ pub(super) struct BarRequests<'w> {
     views: MessageWriter<'w, ViewChanged>,
     editor: MessageWriter<'w, crate::editor::EditorRequest>,
     online: MessageWriter<'w, crate::online::OnlineRequest>,
+    /// The server's game followed (its draw offers).
+    server: Res<'w, crate::online::Online>,
 }
 
 pub(super) fn menu_bar(
@@ -108,11 +110,33 @@ fn game_buttons(ui: &mut egui::Ui, game: &CurrentGame, session: &Session, out: &
         {
             out.weighty.write(Weighty::Resign);
         }
+        // A draw offered to this player is answered here: accepted or declined.
+        let offered = out.server.followed.as_ref().map_or(Vec::new(), |f| {
+            let mine: Vec<&str> = f.mine.iter().map(|s| game.rules().side_name(*s)).collect();
+            f.draw_offers
+                .iter()
+                .filter(|o| !mine.contains(&o.as_str()))
+                .cloned()
+                .collect()
+        });
+        if offered.is_empty() {
+            if ui
+                .add_enabled(playing, egui::Button::new("Offer draw"))
+                .clicked()
+            {
+                out.online.write(crate::online::OnlineRequest::Draw);
+            }
+            return;
+        }
+        let accept = format!("Accept draw ({})", offered.join(", "));
+        if ui.add_enabled(playing, egui::Button::new(accept)).clicked() {
+            out.online.write(crate::online::OnlineRequest::Draw);
+        }
         if ui
-            .add_enabled(playing, egui::Button::new("Offer draw"))
+            .add_enabled(playing, egui::Button::new("Decline"))
             .clicked()
         {
-            out.online.write(crate::online::OnlineRequest::Draw);
+            out.online.write(crate::online::OnlineRequest::Decline);
         }
         return;
     }

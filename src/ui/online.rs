@@ -207,6 +207,9 @@ fn this_game(
         if ui.button(draw).clicked() {
             requests.write(OnlineRequest::Draw);
         }
+        if !followed.draw_offers.is_empty() && ui.button("Decline").clicked() {
+            requests.write(OnlineRequest::Decline);
+        }
         if ui
             .button("Abort")
             .on_hover_text("before every side has moved")

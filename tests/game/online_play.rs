@@ -451,3 +451,35 @@ fn a_lost_connection_comes_back_by_itself_and_the_game_goes_on() {
     });
     drop(server);
 }
+
+/// A draw offered by the other person is answered on the board: declined, it stands no
+/// more on either side, and the game goes on.
+#[test]
+fn a_draw_offered_is_declined_from_the_board() {
+    let url = start_server();
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let (mut other, mut app, game) = challenged(&runtime, &url, "glinski");
+    follow(&runtime, &mut other, &game);
+    runtime.block_on(async {
+        other
+            .send(&json!({"t": "draw", "game": game}))
+            .await
+            .unwrap();
+    });
+    let offers = |a: &App| {
+        let online = a.world().resource::<Online>();
+        online
+            .followed
+            .as_ref()
+            .map(|f| f.draw_offers.clone())
+            .unwrap_or_default()
+    };
+    run_until(&mut app, "the offer on the board", |a| {
+        offers(a) == ["White"]
+    });
+    app.world_mut().write_message(OnlineRequest::Decline);
+    run_until(&mut app, "the offer gone", |a| offers(a).is_empty());
+    let declined = runtime.block_on(async { other.wait_for("draw_declined").await.unwrap() });
+    assert_eq!(declined["side"], "Black");
+    assert!(app.world().resource::<CurrentGame>().outcome().is_none());
+}

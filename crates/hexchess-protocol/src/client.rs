@@ -100,6 +100,11 @@ pub enum ClientMessage {
         /// The game's id.
         game: String,
     },
+    /// Decline the draw offers on the table (`draw_declined` to everyone following).
+    Decline {
+        /// The game's id.
+        game: String,
+    },
     /// Claim the game from a player who stays away.
     Claim {
         /// The game's id.

@@ -354,6 +354,11 @@ pub enum GameEvent {
         /// The seat offering.
         side: String,
     },
+    /// The draw offers on the table declined: none stands any more.
+    DrawDeclined {
+        /// The seat declining.
+        side: String,
+    },
     /// The end.
     End {
         /// Each seat's points joined by `-` (`1-0`, `3/4-1/4`, `0-1/2-1/2`), `*` for an
@@ -405,7 +410,7 @@ pub enum FromServer {
 }
 
 /// The `t` of every [`GameEvent`].
-const EVENTS: [&str; 4] = ["step", "reveal", "draw_offer", "end"];
+const EVENTS: [&str; 5] = ["step", "reveal", "draw_offer", "draw_declined", "end"];
 
 impl FromServer {
     /// Reads one message from the server, by its `t` (none: a hidden event), with what

@@ -159,6 +159,13 @@ fn every_server_message() -> Vec<FromServer> {
             game: game(),
             asked: vec!["Black".into()],
         })),
+        Event(Numbered {
+            game: game(),
+            v: 7,
+            event: GameEvent::DrawDeclined {
+                side: "Black".into(),
+            },
+        }),
     ]
 }
 
@@ -282,6 +289,7 @@ fn every_client_message_reads_back_as_written() {
         ClientMessage::Draw { game: game() },
         ClientMessage::Abort { game: game() },
         ClientMessage::Claim { game: game() },
+        ClientMessage::Decline { game: game() },
         ClientMessage::Rematch { game: game() },
         ClientMessage::Games,
         ClientMessage::Ratings,
@@ -379,6 +387,8 @@ fn the_schema_names_every_type_of_message() {
         "step",
         "reveal",
         "draw_offer",
+        "draw_declined",
+        "decline",
         "end",
         "hello",
         "register",

@@ -338,6 +338,7 @@ impl Client {
             ClientMessage::Draw { game } => self.act(&game, &me, Act::Draw).await,
             ClientMessage::Abort { game } => self.act(&game, &me, Act::Abort).await,
             ClientMessage::Claim { game } => self.act(&game, &me, Act::Claim).await,
+            ClientMessage::Decline { game } => self.act(&game, &me, Act::Decline).await,
             ClientMessage::Rematch { game } => hub.rematch(&me, &game).await.map(|()| None),
         };
         match answer {

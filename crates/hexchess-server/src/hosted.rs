@@ -47,6 +47,8 @@ pub enum Refusal {
     NothingToClaim,
     /// A claim of victory before the absent player's wait is over: this long is left.
     TooEarlyToClaim(Duration),
+    /// A decline with no other seat's draw offer on the table.
+    NoDrawOffered,
 }
 
 impl std::fmt::Display for Refusal {
@@ -63,6 +65,7 @@ impl std::fmt::Display for Refusal {
                  '{long}'); steps are sent as the `legal` list writes them"
             ),
             Refusal::TooLateToAbort => f.write_str("every side has moved: resign instead"),
+            Refusal::NoDrawOffered => f.write_str("no draw is offered to you"),
             Refusal::NothingToClaim => {
                 f.write_str("the side on move is here, or not every side has moved")
             }
@@ -634,6 +637,23 @@ impl HostedGame {
             self.finish(Status::Over(end));
         }
         Ok(all)
+    }
+
+    /// `who` declines the draw offers on the table (another seat's): none stands any
+    /// more, and everyone following is told.
+    pub fn decline_draw(&mut self, who: &PlayerId) -> Result<(), Refusal> {
+        let side = self.acting_seat(who)?;
+        if !self.draw_offers.iter().any(|s| *s != side) {
+            return Err(Refusal::NoDrawOffered);
+        }
+        self.draw_offers.clear();
+        self.log.publish(
+            Audience::Everyone,
+            GameEvent::DrawDeclined {
+                side: self.game.position().rules().side_name(side).to_string(),
+            },
+        );
+        Ok(())
     }
 
     /// `who`'s player left at `now`: closed the game (`on_purpose`) or lost the

@@ -95,6 +95,8 @@ pub enum Act {
     Resign,
     /// Offer a draw, or accept one on the table.
     Draw,
+    /// Decline the draw offers on the table.
+    Decline,
     /// Call the game off before every side has moved.
     Abort,
     /// Claim the game from a player who stays away.
@@ -421,6 +423,7 @@ impl Room {
                 let done = match act {
                     Act::Resign => self.hosted.resign(&who).map(|_| ()),
                     Act::Draw => self.hosted.offer_draw(&who).map(|_| ()),
+                    Act::Decline => self.hosted.decline_draw(&who),
                     Act::Abort => self.hosted.abort(&who),
                     Act::Claim => self.hosted.claim_victory(&who, now).map(|_| ()),
                 };

@@ -42,6 +42,7 @@ on_both_databases!(
     a_correspondence_move_not_made_in_its_days_loses_on_time,
     a_rematch_starts_when_every_seat_has_asked_with_the_seats_swapped,
     a_rematch_with_the_engine_starts_at_one_ask,
+    a_draw_offer_is_declined_and_stands_no_more,
 );
 
 async fn two_people_play_through_a_private_challenge_and_the_record_downloads(db: &str) {
@@ -679,4 +680,42 @@ async fn a_rematch_with_the_engine_starts_at_one_ask(db: &str) {
     } else {
         assert_eq!(view["steps"].as_array().map(Vec::len), Some(1), "{view}");
     }
+}
+
+async fn a_draw_offer_is_declined_and_stands_no_more(db: &str) {
+    let server = Server::start(db).await;
+    let (mut a, mut b, game) = pair(&server.url(), "glinski", false).await;
+    let decline = json!({"t": "decline", "game": game});
+    // Nothing offered: nothing to decline.
+    b.send(&decline).await.unwrap();
+    assert_eq!(
+        b.wait_for("refused").await.unwrap()["why"],
+        "no draw is offered to you"
+    );
+    a.send(&json!({"t": "draw", "game": game})).await.unwrap();
+    for c in [&mut a, &mut b] {
+        assert_eq!(c.wait_for("draw_offer").await.unwrap()["side"], "White");
+    }
+    // One's own offer is not one's to decline.
+    a.send(&decline).await.unwrap();
+    assert_eq!(
+        a.wait_for("refused").await.unwrap()["why"],
+        "no draw is offered to you"
+    );
+    b.send(&decline).await.unwrap();
+    for c in [&mut a, &mut b] {
+        let declined = c.wait_for("draw_declined").await.unwrap();
+        assert_eq!(
+            (declined["game"].clone(), declined["side"].clone()),
+            (json!(game), json!("Black"))
+        );
+    }
+    // The offer is gone: Black's own offer now only offers.
+    b.send(&json!({"t": "draw", "game": game})).await.unwrap();
+    assert_eq!(a.wait_for("draw_offer").await.unwrap()["side"], "Black");
+    // And a rejoin sees the one offer standing, not the declined one.
+    a.send(&json!({"t": "join", "game": game})).await.unwrap();
+    let state = a.wait_for("state").await.unwrap();
+    assert_eq!(state["draw_offers"], json!(["Black"]), "{state}");
+    assert!(state["result"].is_null(), "the game goes on");
 }
