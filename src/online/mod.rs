@@ -347,6 +347,8 @@ struct Board<'w> {
     end: MessageWriter<'w, EndRequest>,
     decided: MessageWriter<'w, StepDecided>,
     notices: MessageWriter<'w, GameNotice>,
+    /// An offer to answer is heard too.
+    cues: MessageWriter<'w, crate::sound::Cue>,
 }
 
 /// Whether a message asked the game to change (a whole game, or a step played).
@@ -448,6 +450,7 @@ fn replied(
                         "{} asks for a rematch",
                         who.join(" and ")
                     )));
+                    board.cues.write(crate::sound::Cue::Offer);
                 }
                 t.rematch_asked = asked.asked;
             }
@@ -675,6 +678,10 @@ fn game_event(online: &mut Online, board: &mut Board, numbered: Numbered) -> Rea
             followed.draw_offers.clear();
         }
         GameEvent::DrawOffer { side } => {
+            let theirs = side_named(board, &side).is_none_or(|s| !followed.mine.contains(&s));
+            if theirs && !followed.mine.is_empty() {
+                board.cues.write(crate::sound::Cue::Offer);
+            }
             board
                 .notices
                 .write(GameNotice(format!("{side} offers a draw")));

@@ -1,4 +1,5 @@
 //! Sound: a [`Cue`] for every move, capture, check and end of game, in every variant,
+//! and for an offer another player makes (a draw, a rematch),
 //! played through Bevy's audio when the game is built with the `sound` feature (the
 //! default) and silently dropped without it.
 //!
@@ -30,10 +31,18 @@ pub enum Cue {
     Capture,
     Check,
     GameEnd,
+    /// Another player offers something to answer: a draw, a rematch.
+    Offer,
 }
 
 impl Cue {
-    pub const ALL: [Cue; 4] = [Cue::Move, Cue::Capture, Cue::Check, Cue::GameEnd];
+    pub const ALL: [Cue; 5] = [
+        Cue::Move,
+        Cue::Capture,
+        Cue::Check,
+        Cue::GameEnd,
+        Cue::Offer,
+    ];
 
     /// The cue for a move that ends nothing: check above capture above a quiet move.
     pub fn for_move(captures: bool, checks: bool) -> Cue {

@@ -25,6 +25,7 @@ pub fn file_for(dir: &Path, cue: Cue) -> PathBuf {
         Cue::Capture => "capture",
         Cue::Check => "check",
         Cue::GameEnd => "end",
+        Cue::Offer => "offer",
     };
     dir.join(format!("{name}.wav"))
 }

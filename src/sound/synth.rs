@@ -79,6 +79,7 @@ pub fn duration(cue: Cue) -> f32 {
         Cue::Capture => 0.22,
         Cue::Check => 0.6,
         Cue::GameEnd => 1.4,
+        Cue::Offer => 0.7,
     }
 }
 
@@ -105,6 +106,14 @@ pub fn samples(cue: Cue) -> Vec<f32> {
             for (i, hz) in [523.3_f32, 659.3, 784.0, 1046.5].into_iter().enumerate() {
                 let partials = bell(hz, 0.35);
                 add_strike(&mut out, 0.1 * i as f32, tone(&partials), 1.0, &mut noise);
+            }
+        }
+        Cue::Offer => {
+            // G5 then D5: a falling fifth, a question put to the player, softer than
+            // a check.
+            for (at, hz) in [(0.0, 784.0_f32), (0.18, 587.3)] {
+                let partials = bell(hz, 0.22);
+                add_strike(&mut out, at, tone(&partials), 0.8, &mut noise);
             }
         }
     }
@@ -275,7 +284,7 @@ mod tests {
 
     #[test]
     fn the_sounds_differ_as_their_meanings_do() {
-        let [mv, capture, check, end] = Cue::ALL.map(samples);
+        let [mv, capture, check, end, offer] = Cue::ALL.map(samples);
         assert!(mv.len() < capture.len() && capture.len() < check.len());
         assert!(check.len() < end.len());
         // A capture is lower (more of its energy under 600 Hz) and heavier (more
@@ -297,6 +306,11 @@ mod tests {
         // The ending is tonal: C5 is far stronger than a pitch outside its chord.
         let c = &end[..ms(90.0)];
         assert!(power_at(c, 523.3) > 20.0 * power_at(c, 740.0));
+        // An offer falls where a check rises: G5 first, then D5 the stronger.
+        let (g, d) = (&offer[..ms(170.0)], &offer[ms(200.0)..ms(400.0)]);
+        assert!(power_at(g, 784.0) > 10.0 * power_at(g, 587.3));
+        assert!(power_at(d, 587.3) > power_at(d, 784.0));
+        assert!(check.len() < offer.len() && offer.len() < end.len());
     }
 
     #[test]

@@ -13,6 +13,7 @@ use hexchess::look::Settings;
 use hexchess::online::link::LinkStatus;
 use hexchess::online::{Online, OnlineRequest, SeekForm};
 use hexchess::play::{Seats, Session};
+use hexchess::sound::Cue;
 use hexchess_server::client::Client;
 use hexchess_server::local::LocalServer;
 use serde_json::json;
@@ -452,6 +453,14 @@ fn a_lost_connection_comes_back_by_itself_and_the_game_goes_on() {
     drop(server);
 }
 
+/// Every cue written, in order.
+#[derive(Resource, Default)]
+struct Heard(Vec<Cue>);
+
+fn listen(mut cues: MessageReader<Cue>, mut heard: ResMut<Heard>) {
+    heard.0.extend(cues.read().copied());
+}
+
 /// A draw offered by the other person is answered on the board: declined, it stands no
 /// more on either side, and the game goes on.
 #[test]
@@ -460,6 +469,7 @@ fn a_draw_offered_is_declined_from_the_board() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let (mut other, mut app, game) = challenged(&runtime, &url, "glinski");
     follow(&runtime, &mut other, &game);
+    app.init_resource::<Heard>().add_systems(Update, listen);
     runtime.block_on(async {
         other
             .send(&json!({"t": "draw", "game": game}))
@@ -477,6 +487,9 @@ fn a_draw_offered_is_declined_from_the_board() {
     run_until(&mut app, "the offer on the board", |a| {
         offers(a) == ["White"]
     });
+    // Heard as an offer to answer.
+    app.update();
+    assert!(app.world().resource::<Heard>().0.contains(&Cue::Offer));
     app.world_mut().write_message(OnlineRequest::Decline);
     run_until(&mut app, "the offer gone", |a| offers(a).is_empty());
     let declined = runtime.block_on(async { other.wait_for("draw_declined").await.unwrap() });
