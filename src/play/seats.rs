@@ -10,6 +10,8 @@ use hexchess_core::Side;
 use hexchess_core::piece::MAX_SIDES;
 use hexchess_engine::multi::Strategy;
 
+use crate::game::CurrentGame;
+
 /// Turns an engine seat at a game of more sides searches per move unless told
 /// otherwise.
 pub const SEAT_NODES: u32 = 3_000;
@@ -203,6 +205,19 @@ impl Seats {
             .into_iter()
             .find(|s| self.person(*s))
             .unwrap_or(to_move)
+    }
+
+    /// The side the board faces in a game of more sides: the seat on move if a person
+    /// plays it (people at one screen take turns), else the first person's seat.
+    pub fn facing(&self, game: &CurrentGame) -> Side {
+        let on_move = game.side_to_move();
+        if self.person(on_move) {
+            return on_move;
+        }
+        game.played
+            .sides()
+            .find(|s| self.person(*s))
+            .unwrap_or(Side::White)
     }
 
     /// Who plays a game of `sides` sides, in a word or three.

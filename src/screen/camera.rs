@@ -12,13 +12,12 @@ use bevy::render::renderer::RenderAdapterInfo;
 use bevy::render::view::NoIndirectDrawing;
 
 use crate::board::{SceneRebuilt, board_centre, board_radius};
-use hexchess_core::Side;
 
 use crate::game::{CurrentGame, GameSet};
 use crate::input::PointerOverUi;
 use crate::look::{Settings, Theme, View, ViewChanged};
 use crate::machine::Rasteriser;
-use crate::play::{Seats, Session};
+use crate::play::Session;
 use crate::ui::UiInsets;
 
 #[derive(Component)]
@@ -244,19 +243,6 @@ fn fit_to_board(
     }
 }
 
-/// The side the board faces in a game of more sides: the seat on move if a person
-/// plays it (people at one screen take turns), else the first person's seat.
-pub fn facing_side(game: &CurrentGame, seats: &Seats) -> Side {
-    let on_move = game.side_to_move();
-    if seats.person(on_move) {
-        return on_move;
-    }
-    game.played
-        .sides()
-        .find(|s| seats.person(*s))
-        .unwrap_or(Side::White)
-}
-
 /// A game of more sides: the board turns (smoothly) to the seat it faces; in 2D the
 /// piece images turn with it, upright for that seat.
 fn turn_to_the_seat(
@@ -270,7 +256,7 @@ fn turn_to_the_seat(
     if !game.has_more_sides() {
         return;
     }
-    let side = facing_side(&game, &session.seats);
+    let side = session.seats.facing(&game);
     let turn = game.rules().side_rotation_degrees(side).to_radians();
     let mut gap = (turn - orbit.turn).rem_euclid(std::f32::consts::TAU);
     if gap > std::f32::consts::PI {

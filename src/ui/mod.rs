@@ -19,6 +19,7 @@ mod files;
 mod new_game;
 mod online;
 mod panel;
+pub mod players;
 mod review;
 mod seats;
 mod settings;
@@ -64,6 +65,7 @@ impl Plugin for UiPlugin {
                     // none of their controls hides under it.
                     panel::side_panel,
                     bar::menu_bar,
+                    players::players_bars,
                     new_game::new_game_menu,
                     new_game::game_over_dialog,
                     trainer::trainer_window,

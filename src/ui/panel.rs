@@ -1,4 +1,4 @@
-//! The side panel: the variant and players, clocks, the engine's evaluation and line,
+//! The side panel: the variant and players, the engine's evaluation and line,
 //! the endgame table's verdict, the move list (click to review), captured pieces, move
 //! entry, the position as FEN, and saving and loading the game.
 
@@ -22,9 +22,9 @@ use crate::game::{CurrentGame, GameNotice, NewGameRequest, ReviewRequest, StepRe
 use crate::play::analysis::{Analysis, AnalysisRequest};
 use crate::play::review::{GameReviewRequest, GameReviewState};
 use crate::play::variations::{VariationRequest, Variations};
-use crate::play::{Clocks, EnginePlayer, Session, Trainer};
+use crate::play::{EnginePlayer, Session, Trainer};
 
-fn clock_text(d: Duration) -> String {
+pub(super) fn clock_text(d: Duration) -> String {
     let s = d.as_secs();
     if s >= 60 {
         format!("{}:{:02}", s / 60, s % 60)
@@ -61,12 +61,11 @@ pub(super) struct PanelRequests<'w> {
     player: Res<'w, PlayerFiles>,
 }
 
-/// What the side panel shows besides the game: who plays, the clocks, the engine's
+/// What the side panel shows besides the game: who plays, the engine's
 /// word, the endgame tables, who may look during a hidden deployment.
 #[derive(SystemParam)]
 pub(super) struct PanelView<'w> {
     session: Res<'w, Session>,
-    clocks: Res<'w, Clocks>,
     player: Res<'w, EnginePlayer>,
     trainer: Res<'w, Trainer>,
     screen: Res<'w, ScreenState>,
@@ -81,7 +80,6 @@ pub(super) fn side_panel(
 ) -> Result {
     let PanelView {
         session,
-        clocks,
         player,
         trainer,
         screen,
@@ -108,7 +106,6 @@ pub(super) fn side_panel(
                     super::seats::turn_in_progress(ui, &game, &session.seats, &mut steps);
                     out.moves.write_batch(steps);
                 }
-                clocks_shown(ui, &game, clocks);
                 // Behind Screen HexaChess's screen the engine's line is its deployment.
                 let unseen = hiding(&game, screen);
                 if !session.seats.people_only(game.side_count()) && !unseen {
@@ -212,27 +209,6 @@ fn players(ui: &mut egui::Ui, game: &CurrentGame, session: &Session) {
     } else {
         who
     });
-}
-
-/// Every side's clock, the running one bold (nothing without a clock).
-fn clocks_shown(ui: &mut egui::Ui, game: &CurrentGame, clocks: &Clocks) {
-    if clocks.remaining.is_none() {
-        return;
-    }
-    ui.separator();
-    let turn = game.side_to_move();
-    for side in game.played.sides() {
-        let t = clocks.left(side).unwrap_or_default();
-        let name = game.rules().side_name(side);
-        let text = egui::RichText::new(format!("{name}: {}", clock_text(t)))
-            .monospace()
-            .size(18.0);
-        ui.label(if side == turn {
-            text.strong()
-        } else {
-            text.weak()
-        });
-    }
 }
 
 /// Whether the engine thinks, its evaluation and its line.

@@ -9,9 +9,9 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// The folders, lowest first.
-const LAYERS: [&str; 15] = [
+const LAYERS: [&str; 16] = [
     "machine", "web", "game", "look", "board", "pieces", "play", "input", "editor", "sound",
-    "online", "prefs", "ui", "screen", "dev",
+    "online", "confirm", "prefs", "ui", "screen", "dev",
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {

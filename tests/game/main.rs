@@ -16,6 +16,7 @@ mod hover;
 mod layout;
 mod online_play;
 mod play_engine;
+mod players;
 mod prefs;
 mod redraw;
 mod sound;

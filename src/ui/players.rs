@@ -1,0 +1,159 @@
+//! The players on the board: a bar over the board for the seats across from this
+//! screen and one under it for the seat it faces, each with its side, its player's
+//! name, the clock, the side on move marked and the last seconds warned of.
+
+use std::time::Duration;
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, egui};
+use hexchess_core::Side;
+
+use super::UiInsets;
+use super::panel::clock_text;
+use crate::game::CurrentGame;
+use crate::look::Settings;
+use crate::online::Online;
+use crate::pieces::ArmyColour;
+use crate::play::{Clocks, Session};
+
+/// Under this much time left a clock is shown as running out.
+pub const LOW_TIME: Duration = Duration::from_secs(20);
+
+/// One seat as the players' bars show it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatLine {
+    pub side: Side,
+    /// The side's name in the variant (White, Black, Red ...).
+    pub colour: String,
+    /// Its player's name.
+    pub name: String,
+    pub clock: Option<Duration>,
+    pub on_move: bool,
+    /// Its clock runs out soon.
+    pub low_time: bool,
+    /// A person at this screen plays it.
+    pub yours: bool,
+}
+
+/// The seats across the board (the top bar) and the one the board faces (the bottom
+/// bar): for two sides the flip decides, at a table the seat the board turns to.
+pub fn seat_lines(
+    game: &CurrentGame,
+    session: &Session,
+    clocks: &Clocks,
+    online: &Online,
+    flipped: bool,
+) -> (Vec<SeatLine>, SeatLine) {
+    let rules = game.rules();
+    let sides = game.side_count();
+    let names = session.players(sides);
+    let followed = online
+        .followed
+        .as_ref()
+        .filter(|_| session.seats.is_online());
+    let over = game.outcome().is_some();
+    let line = |side: Side| {
+        let name = match followed {
+            Some(f) => f.names.get(side.index()).cloned(),
+            None if sides > 2 => Some(session.seats.seat(side).label()),
+            None if side == Side::White => Some(names.white.clone()),
+            None => Some(names.black.clone()),
+        }
+        .unwrap_or_default();
+        let clock = clocks.left(side);
+        let on_move = !over && game.side_to_move() == side;
+        SeatLine {
+            side,
+            colour: rules.side_name(side).to_string(),
+            name,
+            clock,
+            on_move,
+            low_time: on_move && clock.is_some_and(|t| t < LOW_TIME),
+            yours: session.seats.person(side),
+        }
+    };
+    let facing = if sides > 2 {
+        session.seats.facing(game)
+    } else if flipped {
+        Side::Black
+    } else {
+        Side::White
+    };
+    let across = game
+        .played
+        .sides()
+        .filter(|s| *s != facing)
+        .map(line)
+        .collect();
+    (across, line(facing))
+}
+
+/// Draws the two bars at the board's top and bottom left corners.
+pub(super) fn players_bars(
+    mut contexts: EguiContexts,
+    (game, session, clocks): (Res<CurrentGame>, Res<Session>, Res<Clocks>),
+    (online, settings, insets): (Res<Online>, Res<Settings>, Res<UiInsets>),
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let (across, facing) = seat_lines(&game, &session, &clocks, &online, settings.flipped);
+    let rules = game.rules();
+    egui::Area::new("players across".into())
+        .anchor(egui::Align2::LEFT_TOP, [8.0, insets.top + 8.0])
+        .interactable(false)
+        .show(ctx, |ui| {
+            ui.horizontal(|ui| {
+                for line in &across {
+                    seat_card(ui, line, ArmyColour::of(rules, line.side).swatch());
+                }
+            });
+        });
+    egui::Area::new("player facing".into())
+        .anchor(egui::Align2::LEFT_BOTTOM, [8.0, -(insets.bottom + 8.0)])
+        .interactable(false)
+        .show(ctx, |ui| {
+            seat_card(ui, &facing, ArmyColour::of(rules, facing.side).swatch());
+        });
+    Ok(())
+}
+
+/// One seat: its colour, on-move mark, name and side, and clock.
+fn seat_card(ui: &mut egui::Ui, line: &SeatLine, colour: Color) {
+    let frame = egui::Frame::new()
+        .fill(egui::Color32::from_black_alpha(if line.on_move {
+            200
+        } else {
+            140
+        }))
+        .corner_radius(6.0)
+        .inner_margin(egui::Margin::symmetric(10, 6));
+    frame.show(ui, |ui| {
+        ui.horizontal(|ui| {
+            let (rect, _) = ui.allocate_exact_size(egui::vec2(16.0, 16.0), egui::Sense::hover());
+            let s = colour.to_srgba();
+            let fill = egui::Color32::from_rgb(
+                (s.red * 255.0) as u8,
+                (s.green * 255.0) as u8,
+                (s.blue * 255.0) as u8,
+            );
+            ui.painter().circle_filled(rect.center(), 7.0, fill);
+            ui.painter()
+                .circle_stroke(rect.center(), 7.0, (1.0, egui::Color32::GRAY));
+            let mark = if line.on_move { "▶ " } else { "" };
+            let name = egui::RichText::new(format!("{mark}{}", line.name)).size(16.0);
+            ui.label(if line.yours || line.on_move {
+                name.strong()
+            } else {
+                name
+            });
+            ui.label(egui::RichText::new(&line.colour).weak());
+            if let Some(t) = line.clock {
+                let text = egui::RichText::new(clock_text(t)).monospace().size(20.0);
+                ui.label(match (line.low_time, line.on_move) {
+                    (true, _) => text.strong().color(egui::Color32::from_rgb(235, 90, 70)),
+                    (false, true) => text.strong(),
+                    (false, false) => text.weak(),
+                });
+            }
+        });
+    });
+}
