@@ -773,6 +773,13 @@ fn send_proposed_steps(
             ));
             continue;
         }
+        if !online.is_connected() {
+            // Kept as the move waiting for its acknowledgement: sent again once the
+            // connection is back (the server plays it once, whatever happened to it).
+            notices.write(GameNotice(
+                "not connected: your move goes to the server when the connection is back".into(),
+            ));
+        }
         let id = followed.game.clone();
         let text = game.played.step_lan(*step);
         let ply = followed.next_ply(&game);

@@ -441,16 +441,37 @@ fn a_lost_connection_comes_back_by_itself_and_the_game_goes_on() {
     run_until(&mut app, "the lost connection noticed", |a| {
         matches!(a.world().resource::<Online>().status, LinkStatus::Lost(_))
     });
+    // A move made meanwhile is told as waiting for the connection, not dropped.
+    app.init_resource::<Told>()
+        .add_systems(Update, note_notices);
+    request_any_move(&mut app);
+    run_until(&mut app, "the move told as waiting", |a| {
+        let told = &a.world().resource::<Told>().0;
+        told.iter().any(|n| n.starts_with("not connected"))
+    });
+    assert_eq!(
+        steps_played(&app),
+        2,
+        "not on the board before the server takes it"
+    );
     let server = server.restart().expect("the server again");
     run_until(&mut app, "the connection back", |a| {
         a.world().resource::<Online>().is_connected()
     });
-    // Back in the game (resumed from the database) and playing on.
-    request_any_move(&mut app);
-    run_until(&mut app, "the next move and its answer", |a| {
+    // Back in the game (resumed from the database): the waiting move is played, and
+    // the engine answers it.
+    run_until(&mut app, "the waiting move and its answer", |a| {
         steps_played(a) >= 4
     });
     drop(server);
+}
+
+/// Every notice written, in order.
+#[derive(Resource, Default)]
+struct Told(Vec<String>);
+
+fn note_notices(mut notices: MessageReader<hexchess::game::GameNotice>, mut told: ResMut<Told>) {
+    told.0.extend(notices.read().map(|n| n.0.clone()));
 }
 
 /// Every cue written, in order.
