@@ -110,6 +110,16 @@ fn game_buttons(ui: &mut egui::Ui, game: &CurrentGame, session: &Session, out: &
         {
             out.weighty.write(Weighty::Resign);
         }
+        // Before every side has moved, the game may be called off instead.
+        if playing
+            && game.turn_count() < game.side_count()
+            && ui
+                .button("Abort")
+                .on_hover_text("call the game off: no result, no rating")
+                .clicked()
+        {
+            out.weighty.write(Weighty::Abort);
+        }
         // A draw offered to this player is answered here: accepted or declined.
         let offered = out.server.followed.as_ref().map_or(Vec::new(), |f| {
             let mine: Vec<&str> = f.mine.iter().map(|s| game.rules().side_name(*s)).collect();

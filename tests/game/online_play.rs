@@ -517,3 +517,31 @@ fn a_draw_offered_is_declined_from_the_board() {
     assert_eq!(declined["side"], "Black");
     assert!(app.world().resource::<CurrentGame>().outcome().is_none());
 }
+
+/// Before every side has moved, the game is called off from the board: asked first,
+/// then aborted on the server, and the board shows it over.
+#[test]
+fn a_game_not_yet_begun_is_aborted_from_the_board_after_a_yes() {
+    use hexchess::confirm::{Question, Reply, Weighty};
+    let url = start_server();
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let (mut other, mut app, game) = challenged(&runtime, &url, "glinski");
+    follow(&runtime, &mut other, &game);
+    app.world_mut().write_message(Weighty::Abort);
+    run_until(&mut app, "the question", |a| {
+        a.world().resource::<Question>().0.is_some()
+    });
+    assert!(app.world().resource::<CurrentGame>().outcome().is_none());
+    app.world_mut().write_message(Reply::Yes);
+    // An abort has no result on the board; the game followed says it is over.
+    run_until(&mut app, "the game called off", |a| {
+        let online = a.world().resource::<Online>();
+        online.followed.as_ref().and_then(|f| f.result.clone())
+            == Some(("*".to_string(), "aborted".to_string()))
+    });
+    let end = runtime.block_on(async { other.wait_for("end").await.unwrap() });
+    assert_eq!(
+        (end["result"].clone(), end["why"].clone()),
+        (json!("*"), json!("aborted"))
+    );
+}
