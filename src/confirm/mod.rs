@@ -1,5 +1,5 @@
 //! What cannot be taken back is asked twice: resigning, aborting a game on a server,
-//! and starting a new game while one is in play wait for the person's yes (unless the
+//! and starting a new game or a drill while one is in play wait for the person's yes (unless the
 //! setting [`AskFirst`] is off). The interface shows the [`Question`] and sends the
 //! [`Reply`]; this plugin does what was asked, here or on the server.
 
@@ -8,7 +8,7 @@ use hexchess_core::Termination;
 
 use crate::game::{CurrentGame, EndRequest, GameSet};
 use crate::online::OnlineRequest;
-use crate::play::{Session, StartGame, loss_of};
+use crate::play::{Session, StartDrill, StartGame, Trainer, loss_of};
 
 /// Something a person asks for that cannot be taken back.
 #[derive(Message, Clone, Debug)]
@@ -19,6 +19,8 @@ pub enum Weighty {
     Abort,
     /// Start another game (the one on the board is left).
     NewGame(Box<StartGame>),
+    /// Start an endgame drill (a game of its own, in place of the one on the board).
+    Drill(StartDrill),
 }
 
 impl Weighty {
@@ -30,7 +32,12 @@ impl Weighty {
             (Weighty::NewGame(_), true) => {
                 "Leave the game on the server? It goes on there, and your clock with it."
             }
-            (Weighty::NewGame(_), false) => "Start a new game? The game in progress ends here.",
+            (Weighty::NewGame(_) | Weighty::Drill(_), false) => {
+                "Start a new game? The game in progress ends here."
+            }
+            (Weighty::Drill(_), true) => {
+                "Leave the game on the server for a drill? It goes on there, and your clock with it."
+            }
         }
     }
 
@@ -40,6 +47,7 @@ impl Weighty {
             Weighty::Resign => "Resign",
             Weighty::Abort => "Abort",
             Weighty::NewGame(_) => "New game",
+            Weighty::Drill(_) => "Start the drill",
         }
     }
 }
@@ -82,14 +90,18 @@ impl Plugin for ConfirmPlugin {
     }
 }
 
-/// Whether `weighty` needs asking now: a new game only while a game is in play.
-fn needs_asking(weighty: &Weighty, game: &CurrentGame, session: &Session) -> bool {
+/// Whether `weighty` needs asking now: a new game only while a game is in play, a
+/// drill only over a game that is not a drill (one drill after another is not asked).
+fn needs_asking(weighty: &Weighty, doors: &Doors) -> bool {
+    let (game, session) = (&doors.game, &doors.session);
+    let in_play = || {
+        let begun = game.turn_count() > 0 || !game.played.current_steps().is_empty();
+        game.outcome().is_none() && (begun || session.seats.is_online())
+    };
     match weighty {
         Weighty::Resign | Weighty::Abort => true,
-        Weighty::NewGame(_) => {
-            let begun = game.turn_count() > 0 || !game.played.current_steps().is_empty();
-            game.outcome().is_none() && (begun || session.seats.is_online())
-        }
+        Weighty::NewGame(_) => in_play(),
+        Weighty::Drill(_) => doors.trainer.drill.is_none() && in_play(),
     }
 }
 
@@ -101,6 +113,8 @@ struct Doors<'w> {
     end: MessageWriter<'w, EndRequest>,
     online: MessageWriter<'w, OnlineRequest>,
     start: MessageWriter<'w, StartGame>,
+    drill: MessageWriter<'w, StartDrill>,
+    trainer: Res<'w, Trainer>,
 }
 
 impl Doors<'_> {
@@ -129,6 +143,9 @@ impl Doors<'_> {
             Weighty::NewGame(start) => {
                 self.start.write(*start);
             }
+            Weighty::Drill(drill) => {
+                self.drill.write(drill);
+            }
         }
     }
 }
@@ -141,7 +158,7 @@ fn ask_or_do(
     mut doors: Doors,
 ) {
     for weighty in asked.read() {
-        if ask_first.0 && needs_asking(weighty, &doors.game, &doors.session) {
+        if ask_first.0 && needs_asking(weighty, &doors) {
             question.0 = Some(weighty.clone());
         } else {
             doors.carry_out(weighty.clone());

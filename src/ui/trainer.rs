@@ -9,6 +9,7 @@ use hexchess_engine::endgame::TableValue;
 use hexchess_tablebase::{Material, RuleValue, Value};
 
 use super::UiMemory;
+use crate::confirm::Weighty;
 use crate::game::{CurrentGame, ReviewRequest, Variants};
 use crate::play::{ENDINGS, StartDrill, Target, Trainer};
 
@@ -142,7 +143,7 @@ pub(super) fn trainer_window(
     variants: Res<Variants>,
     game: Res<CurrentGame>,
     trainer: Res<Trainer>,
-    mut drills: MessageWriter<StartDrill>,
+    mut drills: MessageWriter<Weighty>,
 ) -> Result {
     if !memory.drill.open && trainer.building.is_none() {
         return Ok(());
@@ -222,14 +223,14 @@ pub(super) fn trainer_window(
             });
         });
     if start {
-        drills.write(StartDrill {
+        drills.write(Weighty::Drill(StartDrill {
             variant,
             ending: setup.ending.clone(),
             target: match setup.mate_in {
                 0 => Target::Random,
                 n => Target::MateIn(n),
             },
-        });
+        }));
         setup.open = false;
     } else if close {
         setup.open = false;

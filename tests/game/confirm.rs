@@ -10,7 +10,7 @@ use bevy::prelude::*;
 use hexchess::confirm::{AskFirst, Question, Reply, Weighty};
 use hexchess::game::{CurrentGame, EndRequest};
 use hexchess::look::Settings;
-use hexchess::play::{Seats, Session, StartGame};
+use hexchess::play::{Seats, Session, StartDrill, StartGame, Target};
 use hexchess_core::{GameOutcome, Side, Termination};
 
 /// People at one screen, Gliński.
@@ -146,4 +146,47 @@ fn a_question_about_a_game_that_ended_meanwhile_goes_away() {
         Some(Termination::Agreement),
         "the late yes does nothing"
     );
+}
+
+/// The drills asked for, in order.
+#[derive(Resource, Default)]
+struct Drills(Vec<String>);
+
+fn note_drills(mut drills: MessageReader<StartDrill>, mut noted: ResMut<Drills>) {
+    noted.0.extend(drills.read().map(|d| d.ending.clone()));
+}
+
+/// A drill of `variant` (one that no catalog holds starts no table build here: the
+/// test looks only at what is asked, not at the drill).
+fn krvk(variant: &str) -> Weighty {
+    Weighty::Drill(StartDrill {
+        variant: variant.into(),
+        ending: "KRvK".into(),
+        target: Target::Random,
+    })
+}
+
+#[test]
+fn a_drill_over_a_game_in_play_is_asked_and_over_a_fresh_board_is_not() {
+    let mut app = app();
+    app.init_resource::<Drills>()
+        .add_systems(Update, note_drills);
+    common::play(&mut app, &["f5f6"], 2);
+    send(&mut app, krvk("glinski"));
+    assert!(asked(&app));
+    assert!(
+        app.world().resource::<Drills>().0.is_empty(),
+        "not before the yes"
+    );
+    reply(&mut app, Reply::No);
+    assert!(app.world().resource::<Drills>().0.is_empty());
+    assert_eq!(game(&app).turn_count(), 1, "the game kept");
+    // Over the start position, nothing to lose: the drill is asked for at once.
+    let mut fresh = self::app();
+    fresh
+        .init_resource::<Drills>()
+        .add_systems(Update, note_drills);
+    send(&mut fresh, krvk("no-such-variant"));
+    assert!(!asked(&fresh));
+    assert_eq!(fresh.world().resource::<Drills>().0, ["KRvK"]);
 }
