@@ -496,6 +496,9 @@ impl Hub {
         let (tx, rx) = mpsc::channel(ROOM_MAILBOX);
         let id = facts.id.clone();
         let room = Room::new(facts, hosted, narrow, self.context.clone(), last_move);
+        // In the lists before anyone is told the game started (its room's task writes
+        // it again as the game goes): a player's "games" right after `started` finds it.
+        room.write_brief();
         let mut rooms = lock(&self.rooms);
         if rooms.len() % 256 == 255 {
             // Forget the rooms that closed since (a finished game's room ends).

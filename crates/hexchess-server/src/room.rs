@@ -687,7 +687,8 @@ impl Room {
         }
     }
 
-    fn write_brief(&self) {
+    /// Puts the game's brief (who plays, whose turn, over or not) in the lists.
+    pub(crate) fn write_brief(&self) {
         let brief = Brief {
             variant: self.facts.variant.clone(),
             speed: self.facts.speed.clone(),
