@@ -714,6 +714,7 @@ fn game_event(online: &mut Online, board: &mut Board, numbered: Numbered) -> Rea
             followed.result = Some((result, why));
             online.send(ClientMessage::Games);
             online.send(ClientMessage::Ratings);
+            online.send(ClientMessage::Playing);
         }
     }
     read
@@ -802,12 +803,14 @@ fn send_proposed_steps(
     }
 }
 
-/// The "your turn" list kept fresh (correspondence games move while one is away).
+/// The "your turn" and watch lists kept fresh (correspondence games move while one is
+/// away; games end and leave the watch list).
 fn refresh_lists(time: Res<Time>, mut online: ResMut<Online>) {
     online.since_refresh += time.delta();
     if online.since_refresh >= Duration::from_secs(10) && online.is_connected() {
         online.since_refresh = Duration::ZERO;
         online.send(ClientMessage::Games);
+        online.send(ClientMessage::Playing);
     }
 }
 

@@ -88,6 +88,25 @@ pub fn seat_lines(
     (across, line(facing))
 }
 
+/// What the board says of the server while its game is on it: the connection lost or
+/// coming back, a move of this player's not yet taken. None when all is well (or the
+/// game is not the server's).
+pub fn server_word(session: &Session, online: &Online) -> Option<String> {
+    use crate::online::link::LinkStatus;
+    if !session.seats.is_online() {
+        return None;
+    }
+    match &online.status {
+        LinkStatus::Lost(why) => Some(format!("connection lost ({why}): reconnecting…")),
+        LinkStatus::Connecting => Some("connecting…".into()),
+        LinkStatus::Closed => Some("not connected".into()),
+        LinkStatus::Connected if online.followed.as_ref().is_some_and(|f| f.waiting()) => {
+            Some("sending your move…".into())
+        }
+        LinkStatus::Connected => None,
+    }
+}
+
 /// Draws the two bars at the board's top and bottom left corners.
 pub(super) fn players_bars(
     mut contexts: EguiContexts,
@@ -107,11 +126,18 @@ pub(super) fn players_bars(
                 }
             });
         });
+    let word = server_word(&session, &online);
     egui::Area::new("player facing".into())
         .anchor(egui::Align2::LEFT_BOTTOM, [8.0, -(insets.bottom + 8.0)])
         .interactable(false)
         .show(ctx, |ui| {
-            seat_card(ui, &facing, ArmyColour::of(rules, facing.side).swatch());
+            ui.horizontal(|ui| {
+                seat_card(ui, &facing, ArmyColour::of(rules, facing.side).swatch());
+                if let Some(word) = &word {
+                    let amber = egui::Color32::from_rgb(235, 180, 80);
+                    ui.label(egui::RichText::new(word).strong().color(amber));
+                }
+            });
         });
     Ok(())
 }

@@ -441,6 +441,16 @@ fn a_lost_connection_comes_back_by_itself_and_the_game_goes_on() {
     run_until(&mut app, "the lost connection noticed", |a| {
         matches!(a.world().resource::<Online>().status, LinkStatus::Lost(_))
     });
+    // The board says so.
+    let word = |a: &App| {
+        let w = a.world();
+        hexchess::ui::players::server_word(w.resource::<Session>(), w.resource::<Online>())
+    };
+    assert!(
+        word(&app).is_some_and(|w| w.contains("reconnecting")),
+        "{:?}",
+        word(&app)
+    );
     // A move made meanwhile is told as waiting for the connection, not dropped.
     app.init_resource::<Told>()
         .add_systems(Update, note_notices);
@@ -459,10 +469,11 @@ fn a_lost_connection_comes_back_by_itself_and_the_game_goes_on() {
         a.world().resource::<Online>().is_connected()
     });
     // Back in the game (resumed from the database): the waiting move is played, and
-    // the engine answers it.
+    // the engine answers it; the board says nothing more.
     run_until(&mut app, "the waiting move and its answer", |a| {
         steps_played(a) >= 4
     });
+    run_until(&mut app, "all well again", |a| word(a).is_none());
     drop(server);
 }
 
@@ -544,4 +555,26 @@ fn a_game_not_yet_begun_is_aborted_from_the_board_after_a_yes() {
         (end["result"].clone(), end["why"].clone()),
         (json!("*"), json!("aborted"))
     );
+}
+
+/// A game that ends leaves the watch list without a Refresh.
+#[test]
+fn a_finished_game_leaves_the_watch_list_by_itself() {
+    let url = start_server();
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let (mut other, mut app, game) = challenged(&runtime, &url, "glinski");
+    follow(&runtime, &mut other, &game);
+    let listed = |a: &App| {
+        let online = a.world().resource::<Online>();
+        online.playing.iter().any(|g| g.game == game)
+    };
+    app.world_mut().write_message(OnlineRequest::Refresh);
+    run_until(&mut app, "the game to watch", listed);
+    runtime.block_on(async {
+        other
+            .send(&json!({"t": "resign", "game": game}))
+            .await
+            .unwrap();
+    });
+    run_until(&mut app, "the game gone from the list", |a| !listed(a));
 }
