@@ -60,6 +60,8 @@ pub struct FollowedGame {
     pub game: String,
     pub variant: String,
     pub names: Vec<String>,
+    /// Which seats a program plays (the server's engine), in seat order.
+    pub bots: Vec<bool>,
     /// The sides this player holds (none: watching).
     pub mine: Vec<Side>,
     /// The newest event version received.
@@ -573,6 +575,7 @@ fn put_on_board(online: &mut Online, board: &mut Board, state: &GameState) -> Re
     let rules = std::sync::Arc::clone(entry.rules());
     followed.variant = view.variant.clone();
     followed.names = state.names.clone();
+    followed.bots = state.bots.clone();
     followed.mine = state
         .you
         .iter()

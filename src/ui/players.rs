@@ -33,6 +33,8 @@ pub struct SeatLine {
     pub low_time: bool,
     /// A person at this screen plays it.
     pub yours: bool,
+    /// A program plays it (an engine here, or the server's).
+    pub bot: bool,
 }
 
 /// The seats across the board (the top bar) and the one the board faces (the bottom
@@ -70,6 +72,10 @@ pub fn seat_lines(
             on_move,
             low_time: on_move && clock.is_some_and(|t| t < LOW_TIME),
             yours: session.seats.person(side),
+            bot: match followed {
+                Some(f) => f.bots.get(side.index()).copied().unwrap_or(false),
+                None => session.seats.engine_plays(side),
+            },
         }
     };
     let facing = if sides > 2 {
@@ -171,6 +177,15 @@ fn seat_card(ui: &mut egui::Ui, line: &SeatLine, colour: Color) {
             } else {
                 name
             });
+            if line.bot {
+                ui.label(
+                    egui::RichText::new("BOT")
+                        .small()
+                        .strong()
+                        .color(egui::Color32::from_rgb(120, 170, 235)),
+                )
+                .on_hover_text("played by a program");
+            }
             ui.label(egui::RichText::new(&line.colour).weak());
             if let Some(t) = line.clock {
                 let text = egui::RichText::new(clock_text(t)).monospace().size(20.0);

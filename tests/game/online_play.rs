@@ -158,6 +158,14 @@ fn a_game_against_the_servers_engine_is_played_on_the_board() {
     assert!(seats.is_online());
     assert!(seats.person(hexchess_core::Side::White) && !seats.person(hexchess_core::Side::Black));
     assert_eq!(*app.world().resource::<Authority>(), Authority::Remote);
+    // The server's engine is marked as a program on the board.
+    let bots = app
+        .world()
+        .resource::<Online>()
+        .followed
+        .as_ref()
+        .map(|f| f.bots.clone());
+    assert_eq!(bots, Some(vec![false, true]));
     // The person's move is proposed, not played: the board moves when the server
     // sends it back, and the engine answers.
     request_move(&mut app, "f5f6");

@@ -62,6 +62,10 @@ fn you_at_the_bottom_the_engine_across_with_names_sides_and_clocks() {
     assert_eq!(across.len(), 1);
     assert_eq!(across[0].name, "hexchess-engine (level 11)");
     assert!(across[0].on_move && !across[0].yours);
+    assert!(
+        across[0].bot && !facing.bot,
+        "the engine is marked, the player not"
+    );
     assert_eq!(across[0].clock, Some(Duration::from_secs(180)));
     // The last seconds of the side on move are warned of; not the waiting side's.
     {

@@ -233,6 +233,10 @@ pub struct GameState {
     pub deadline_ms: Option<u64>,
     /// Each seat's player, in seat order.
     pub names: Vec<String>,
+    /// Whether each seat is played by a program (the server's engine), in seat order
+    /// (left out by older servers: none marked).
+    #[serde(default)]
+    pub bots: Vec<bool>,
     /// The seats this client holds, by name (none: a spectator).
     pub you: Vec<String>,
     /// The game itself (its fields sit beside these on the wire).

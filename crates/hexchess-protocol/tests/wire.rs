@@ -12,6 +12,7 @@ fn state() -> GameState {
         speed: "blitz".into(),
         deadline_ms: None,
         names: vec!["Anonymous K3M7".into(), "ann".into()],
+        bots: vec![false, false],
         you: vec!["White".into()],
         board: BoardView {
             variant: "glinski".into(),

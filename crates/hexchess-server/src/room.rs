@@ -643,6 +643,12 @@ impl Room {
                     .map(|d| d.as_millis() as u64)
             }),
             names: self.facts.seats.iter().map(SeatHolder::name).collect(),
+            bots: self
+                .facts
+                .seats
+                .iter()
+                .map(|s| matches!(s, SeatHolder::Engine { .. }))
+                .collect(),
             you: who
                 .map(|w| self.hosted.seats_of(w))
                 .unwrap_or_default()
