@@ -86,6 +86,20 @@ impl FollowedGame {
         self.pending.is_some()
     }
 
+    /// The draw offers of other seats than this player's (the ones to accept or
+    /// decline), by seat name; `rules` names the seats.
+    pub fn offers_to_me(
+        &self,
+        rules: &hexchess_core::Rules<hexchess_core::bitboard::WideBitboard>,
+    ) -> Vec<String> {
+        let mine: Vec<&str> = self.mine.iter().map(|s| rules.side_name(*s)).collect();
+        self.draw_offers
+            .iter()
+            .filter(|o| !mine.contains(&o.as_str()))
+            .cloned()
+            .collect()
+    }
+
     /// The server's ply of the board's next step.
     fn next_ply(&self, game: &CurrentGame) -> u32 {
         self.ply_base + game.played.steps_played() as u32

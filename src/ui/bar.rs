@@ -121,14 +121,11 @@ fn game_buttons(ui: &mut egui::Ui, game: &CurrentGame, session: &Session, out: &
             out.weighty.write(Weighty::Abort);
         }
         // A draw offered to this player is answered here: accepted or declined.
-        let offered = out.server.followed.as_ref().map_or(Vec::new(), |f| {
-            let mine: Vec<&str> = f.mine.iter().map(|s| game.rules().side_name(*s)).collect();
-            f.draw_offers
-                .iter()
-                .filter(|o| !mine.contains(&o.as_str()))
-                .cloned()
-                .collect()
-        });
+        let offered = out
+            .server
+            .followed
+            .as_ref()
+            .map_or(Vec::new(), |f| f.offers_to_me(game.rules()));
         if offered.is_empty() {
             if ui
                 .add_enabled(playing, egui::Button::new("Offer draw"))

@@ -85,7 +85,7 @@ pub(super) fn online_window(
                 return;
             }
             ui.separator();
-            this_game(ui, &online, &mut requests, &mut weighty);
+            this_game(ui, &online, &variants, &mut requests, &mut weighty);
             seeks(ui, &online, &mut requests);
             ui.separator();
             new_seek(ui, form, &variants, &online, &mut requests);
@@ -172,6 +172,7 @@ pub(super) fn rematch_button(
 fn this_game(
     ui: &mut egui::Ui,
     online: &Online,
+    variants: &Variants,
     requests: &mut MessageWriter<OnlineRequest>,
     weighty: &mut MessageWriter<Weighty>,
 ) {
@@ -199,15 +200,24 @@ fn this_game(
         if ui.button("Resign").clicked() {
             weighty.write(Weighty::Resign);
         }
-        let draw = if followed.draw_offers.is_empty() {
-            "Offer draw".to_string()
-        } else {
-            format!("Accept draw ({})", followed.draw_offers.join(", "))
+        // Offers of the other seats are accepted or declined; one's own stands.
+        let to_me = variants
+            .0
+            .get(&followed.variant)
+            .map_or(Vec::new(), |e| followed.offers_to_me(e.rules()));
+        let mine_stands = followed.draw_offers.len() > to_me.len();
+        let draw = match (to_me.is_empty(), mine_stands) {
+            (false, _) => format!("Accept draw ({})", to_me.join(", ")),
+            (true, true) => "Draw offered".to_string(),
+            (true, false) => "Offer draw".to_string(),
         };
-        if ui.button(draw).clicked() {
+        if ui
+            .add_enabled(!(to_me.is_empty() && mine_stands), egui::Button::new(draw))
+            .clicked()
+        {
             requests.write(OnlineRequest::Draw);
         }
-        if !followed.draw_offers.is_empty() && ui.button("Decline").clicked() {
+        if !to_me.is_empty() && ui.button("Decline").clicked() {
             requests.write(OnlineRequest::Decline);
         }
         if ui

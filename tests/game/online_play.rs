@@ -527,6 +527,14 @@ fn a_draw_offered_is_declined_from_the_board() {
     run_until(&mut app, "the offer on the board", |a| {
         offers(a) == ["White"]
     });
+    let w = app.world();
+    let to_me = w
+        .resource::<Online>()
+        .followed
+        .as_ref()
+        .unwrap()
+        .offers_to_me(w.resource::<CurrentGame>().rules());
+    assert_eq!(to_me, ["White"]);
     // Heard as an offer to answer.
     app.update();
     assert!(app.world().resource::<Heard>().0.contains(&Cue::Offer));
@@ -535,6 +543,17 @@ fn a_draw_offered_is_declined_from_the_board() {
     let declined = runtime.block_on(async { other.wait_for("draw_declined").await.unwrap() });
     assert_eq!(declined["side"], "Black");
     assert!(app.world().resource::<CurrentGame>().outcome().is_none());
+    // This player's own offer stands on the table, but is none to answer.
+    app.world_mut().write_message(OnlineRequest::Draw);
+    run_until(&mut app, "the own offer listed", |a| offers(a) == ["Black"]);
+    let w = app.world();
+    let to_me = w
+        .resource::<Online>()
+        .followed
+        .as_ref()
+        .unwrap()
+        .offers_to_me(w.resource::<CurrentGame>().rules());
+    assert!(to_me.is_empty(), "{to_me:?}");
 }
 
 /// Before every side has moved, the game is called off from the board: asked first,
