@@ -524,17 +524,16 @@ fn a_draw_offered_is_declined_from_the_board() {
             .map(|f| f.draw_offers.clone())
             .unwrap_or_default()
     };
+    // The offers this player may answer.
+    let to_me = |a: &App| {
+        let w = a.world();
+        let followed = w.resource::<Online>().followed.clone().unwrap();
+        followed.offers_to_me(w.resource::<CurrentGame>().rules())
+    };
     run_until(&mut app, "the offer on the board", |a| {
         offers(a) == ["White"]
     });
-    let w = app.world();
-    let to_me = w
-        .resource::<Online>()
-        .followed
-        .as_ref()
-        .unwrap()
-        .offers_to_me(w.resource::<CurrentGame>().rules());
-    assert_eq!(to_me, ["White"]);
+    assert_eq!(to_me(&app), ["White"]);
     // Heard as an offer to answer.
     app.update();
     assert!(app.world().resource::<Heard>().0.contains(&Cue::Offer));
@@ -546,14 +545,7 @@ fn a_draw_offered_is_declined_from_the_board() {
     // This player's own offer stands on the table, but is none to answer.
     app.world_mut().write_message(OnlineRequest::Draw);
     run_until(&mut app, "the own offer listed", |a| offers(a) == ["Black"]);
-    let w = app.world();
-    let to_me = w
-        .resource::<Online>()
-        .followed
-        .as_ref()
-        .unwrap()
-        .offers_to_me(w.resource::<CurrentGame>().rules());
-    assert!(to_me.is_empty(), "{to_me:?}");
+    assert!(to_me(&app).is_empty(), "{:?}", to_me(&app));
 }
 
 /// Before every side has moved, the game is called off from the board: asked first,

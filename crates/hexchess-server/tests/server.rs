@@ -255,9 +255,10 @@ async fn accounts_register_and_sign_in_elsewhere(db: &str) {
     );
 }
 
-async fn a_player_alone_gets_a_game_against_the_engine(db: &str) {
-    let server = Server::start(db).await;
-    let mut a = Client::hello(&server.url(), None).await.unwrap();
+/// A new player seeks Gliński as White against the engine at level 1 and follows the
+/// game: the player, the game's id and its first state.
+async fn alone_against_the_engine(url: &str) -> (Client, String, Value) {
+    let mut a = Client::hello(url, None).await.unwrap();
     a.send(&json!({"t": "seek", "variant": "glinski", "side": "white", "engines": 1, "level": 1}))
         .await
         .unwrap();
@@ -267,6 +268,12 @@ async fn a_player_alone_gets_a_game_against_the_engine(db: &str) {
         .to_string();
     a.send(&json!({"t": "join", "game": game})).await.unwrap();
     let view = a.wait_for("state").await.unwrap();
+    (a, game, view)
+}
+
+async fn a_player_alone_gets_a_game_against_the_engine(db: &str) {
+    let server = Server::start(db).await;
+    let (mut a, game, view) = alone_against_the_engine(&server.url()).await;
     assert_eq!(view["names"][1], "hexchess engine, level 1");
     play(&mut a, &game, 0, "f5f6", 1).await;
     let mine = step_event(&mut a).await;
@@ -642,16 +649,7 @@ async fn a_rematch_starts_when_every_seat_has_asked_with_the_seats_swapped(db: &
 
 async fn a_rematch_with_the_engine_starts_at_one_ask(db: &str) {
     let server = Server::start(db).await;
-    let mut a = Client::hello(&server.url(), None).await.unwrap();
-    a.send(&json!({"t": "seek", "variant": "glinski", "side": "white", "engines": 1, "level": 1}))
-        .await
-        .unwrap();
-    let game = a.wait_for("started").await.unwrap()["game"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    a.send(&json!({"t": "join", "game": game})).await.unwrap();
-    a.wait_for("state").await.unwrap();
+    let (mut a, game, _) = alone_against_the_engine(&server.url()).await;
     a.send(&json!({"t": "resign", "game": game})).await.unwrap();
     a.wait_for("end").await.unwrap();
     a.send(&json!({"t": "rematch", "game": game}))
