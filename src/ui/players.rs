@@ -161,12 +161,7 @@ fn seat_card(ui: &mut egui::Ui, line: &SeatLine, colour: Color) {
     frame.show(ui, |ui| {
         ui.horizontal(|ui| {
             let (rect, _) = ui.allocate_exact_size(egui::vec2(16.0, 16.0), egui::Sense::hover());
-            let s = colour.to_srgba();
-            let fill = egui::Color32::from_rgb(
-                (s.red * 255.0) as u8,
-                (s.green * 255.0) as u8,
-                (s.blue * 255.0) as u8,
-            );
+            let fill = super::seats::colour32(colour);
             ui.painter().circle_filled(rect.center(), 7.0, fill);
             ui.painter()
                 .circle_stroke(rect.center(), 7.0, (1.0, egui::Color32::GRAY));

@@ -13,7 +13,8 @@ use crate::game::{CurrentGame, StepRequest};
 use crate::pieces::ArmyColour;
 use crate::play::{EngineSeat, Seat, Seats};
 
-fn colour32(c: Color) -> egui::Color32 {
+/// A Bevy colour as egui paints it.
+pub(super) fn colour32(c: Color) -> egui::Color32 {
     let s = c.to_srgba();
     egui::Color32::from_rgb(
         (s.red * 255.0) as u8,
