@@ -22,8 +22,8 @@ use bevy::prelude::*;
 use hexchess_core::piece::MAX_SIDES;
 use hexchess_core::{Game, GameOutcome, Points, Side, Termination};
 use hexchess_protocol::{
-    ClientMessage, FromServer, GameEvent, GameInPlay, GameState, Numbered, RatingLine, SeekListing,
-    SeekRequest, ServerMessage, Welcome, YourGame,
+    ChatLine, ClientMessage, FromServer, GameEvent, GameInPlay, GameState, Numbered, RatingChange,
+    RatingLine, SeatRating, SeekListing, SeekRequest, ServerMessage, Welcome, YourGame,
 };
 
 use crate::game::{
@@ -73,6 +73,12 @@ pub struct FollowedGame {
     pub speed: String,
     /// The seats that have asked for a rematch once it is over, by their names.
     pub rematch_asked: Vec<String>,
+    /// Each seat's rating in the game's variant and speed (none: an engine's seat).
+    pub ratings: Vec<Option<SeatRating>>,
+    /// After a rated game: each seat's rating before and after.
+    pub rating_changes: Vec<Option<RatingChange>>,
+    /// The chat as this player may read it, oldest first.
+    pub chat: Vec<ChatLine>,
     pending: Option<Pending>,
     /// The server's ply where the board's game begins: 0, or while deployments are
     /// hidden the ply of the view the server sent (the others' hidden steps are not
@@ -123,6 +129,8 @@ pub struct Online {
     pub playing: Vec<GameInPlay>,
     /// The code of this player's private challenge, to share.
     pub challenge: Option<String>,
+    /// The names whose chat this player hides, as the server keeps them.
+    pub muted: Vec<String>,
     /// The game on the board, when it is the server's.
     pub followed: Option<FollowedGame>,
     /// Where the secrets are kept (none: not kept, in tests).
@@ -145,6 +153,7 @@ impl Default for Online {
             ratings: Vec::new(),
             playing: Vec::new(),
             challenge: None,
+            muted: Vec::new(),
             followed: None,
             secrets: None,
             link: None,
@@ -244,6 +253,10 @@ pub enum OnlineRequest {
     Rematch,
     /// Ask again for the lists (your games, ratings).
     Refresh,
+    /// Say something in the chat of the game followed.
+    Chat(String),
+    /// Hide a player's chat, or show it again.
+    Mute { name: String, muted: bool },
     Register {
         name: String,
         password: String,
@@ -334,6 +347,16 @@ fn handle_requests(mut requests: MessageReader<OnlineRequest>, mut online: ResMu
                 online.send(ClientMessage::Games);
                 online.send(ClientMessage::Playing);
                 Some(ClientMessage::Ratings)
+            }
+            OnlineRequest::Chat(text) => online.about_followed(|game| ClientMessage::Chat {
+                game,
+                text: text.clone(),
+            }),
+            OnlineRequest::Mute { name, muted: true } => {
+                Some(ClientMessage::Mute { name: name.clone() })
+            }
+            OnlineRequest::Mute { name, muted: false } => {
+                Some(ClientMessage::Unmute { name: name.clone() })
             }
             OnlineRequest::Register { name, password } => Some(ClientMessage::Register {
                 name: name.clone(),
@@ -432,6 +455,12 @@ fn replied(
         ServerMessage::Seeks { seeks } => online.seeks = seeks,
         ServerMessage::Games { games } => online.my_games = games,
         ServerMessage::Ratings { ratings } => online.ratings = ratings,
+        ServerMessage::Muted { names } => {
+            if let Some(t) = online.followed.as_mut() {
+                t.chat.retain(|line| !names.contains(&line.from));
+            }
+            online.muted = names;
+        }
         ServerMessage::Playing { games } => online.playing = games,
         ServerMessage::Seek(reply) => {
             if let Some(code) = reply.code {
@@ -525,6 +554,7 @@ fn welcomed(online: &mut Online, welcome: Welcome) {
         name: welcome.name,
         account: welcome.account,
     });
+    online.muted = welcome.muted;
     online.send(ClientMessage::Lobby);
     online.send(ClientMessage::Games);
     online.send(ClientMessage::Ratings);
@@ -590,6 +620,8 @@ fn put_on_board(online: &mut Online, board: &mut Board, state: &GameState) -> Re
     followed.variant = view.variant.clone();
     followed.names = state.names.clone();
     followed.bots = state.bots.clone();
+    followed.ratings = state.ratings.clone();
+    followed.chat = state.chat.clone();
     followed.mine = state
         .you
         .iter()
@@ -710,6 +742,28 @@ fn game_event(online: &mut Online, board: &mut Board, numbered: Numbered) -> Rea
                 .write(GameNotice(format!("{side} declines the draw")));
             followed.draw_offers.clear();
         }
+        GameEvent::Chat(line) => followed.chat.push(line),
+        GameEvent::Rated { changes } => {
+            for (seat, change) in changes.iter().enumerate() {
+                if let (Some(change), Some(rating)) = (change, followed.ratings.get_mut(seat)) {
+                    *rating = Some(SeatRating {
+                        rating: change.after,
+                        provisional: change.provisional,
+                    });
+                }
+            }
+            let mine = followed
+                .mine
+                .first()
+                .and_then(|side| changes.get(side.index()).copied().flatten());
+            if let Some(change) = mine {
+                board.notices.write(GameNotice(format!(
+                    "your rating: {}",
+                    rating_change_text(&change, followed.names.len() > 2)
+                )));
+            }
+            followed.rating_changes = changes;
+        }
         GameEvent::Reveal { .. } => {
             let game = followed.game.clone();
             online.send(ClientMessage::Join { game, seen: None });
@@ -735,6 +789,32 @@ fn game_event(online: &mut Online, board: &mut Board, numbered: Numbered) -> Rea
         }
     }
     read
+}
+
+/// A rating as the bars show it: rounded, `?` while provisional (a table's skill
+/// with one decimal: it moves by less than one).
+pub fn rating_text(rating: f64, provisional: bool, table: bool) -> String {
+    let mark = if provisional { "?" } else { "" };
+    if table {
+        format!("{rating:.1}{mark}")
+    } else {
+        format!("{}{mark}", rating.round() as i64)
+    }
+}
+
+/// A rating's change after a game: `1500 -> 1662 (+162)`.
+pub fn rating_change_text(change: &RatingChange, table: bool) -> String {
+    let delta = change.after - change.before;
+    let delta = if table {
+        format!("{delta:+.1}")
+    } else {
+        format!("{:+}", delta.round() as i64)
+    };
+    format!(
+        "{} -> {} ({delta})",
+        rating_text(change.before, false, table),
+        rating_text(change.after, change.provisional, table),
+    )
 }
 
 fn side_named(board: &Board, name: &str) -> Option<Side> {

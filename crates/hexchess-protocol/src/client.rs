@@ -13,6 +13,9 @@ use serde::{Deserialize, Serialize};
 /// is some tens of bytes).
 pub const MAX_MESSAGE_BYTES: usize = 8192;
 
+/// The longest chat line, in characters (lichess: 140; a sentence with a move or two).
+pub const MAX_CHAT_CHARS: usize = 200;
+
 /// A client's message.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "t", rename_all = "snake_case")]
@@ -118,6 +121,26 @@ pub enum ClientMessage {
     Rematch {
         /// The finished game's id.
         game: String,
+    },
+    /// Say something in a game's chat: a seat's player in the players' chat (which
+    /// spectators read too), anyone else signed in to an account in the spectators'
+    /// chat (which the players never see). At most [`MAX_CHAT_CHARS`] characters on
+    /// one line; a few lines a player each ten seconds.
+    Chat {
+        /// The game's id.
+        game: String,
+        /// What is said.
+        text: String,
+    },
+    /// Hide a player's chat from now on, in every game (`muted` answers with the list).
+    Mute {
+        /// The name the chat shows.
+        name: String,
+    },
+    /// Show a muted player's chat again.
+    Unmute {
+        /// The name the chat shows.
+        name: String,
     },
     /// The player's games in progress, those on their turn first.
     Games,

@@ -15,11 +15,11 @@
 mod client;
 mod server;
 
-pub use client::{ClientMessage, MAX_MESSAGE_BYTES, MessageError, SeekRequest};
+pub use client::{ClientMessage, MAX_CHAT_CHARS, MAX_MESSAGE_BYTES, MessageError, SeekRequest};
 pub use server::{
-    Ack, BoardView, ErrorMessage, FromServer, GameEvent, GameInPlay, GameState, GamesInPlay,
-    Hidden, Joined, Numbered, RatingLine, Refused, RematchAsked, RevealedStep, SeekListing,
-    SeekReply, ServerMessage, Started, Welcome, YourGame,
+    Ack, BoardView, ChatLine, ChatRoom, ErrorMessage, FromServer, GameEvent, GameInPlay, GameState,
+    GamesInPlay, Hidden, Joined, Numbered, RatingChange, RatingLine, Refused, RematchAsked,
+    RevealedStep, SeatRating, SeekListing, SeekReply, ServerMessage, Started, Welcome, YourGame,
 };
 
 /// The protocol's version, said in `hello` and `welcome`.

@@ -56,6 +56,11 @@ pub enum ServerMessage {
         /// The games.
         games: Vec<GameInPlay>,
     },
+    /// The names whose chat you hide (the answer to `mute` and `unmute`).
+    Muted {
+        /// The names, in order.
+        names: Vec<String>,
+    },
     /// Your ratings, per variant and speed.
     Ratings {
         /// One line per variant and speed played rated.
@@ -99,6 +104,9 @@ pub struct Welcome {
     pub token: String,
     /// Whether the player is an account (with a name and a password).
     pub account: bool,
+    /// The names whose chat this player hides (left out when none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub muted: Vec<String>,
 }
 
 /// What was wrong.
@@ -237,11 +245,62 @@ pub struct GameState {
     /// (left out by older servers: none marked).
     #[serde(default)]
     pub bots: Vec<bool>,
+    /// Each seat's rating in this game's variant and speed, in seat order (none for an
+    /// engine's seat; left out by older servers). After a rated game's end, the new
+    /// ones.
+    #[serde(default)]
+    pub ratings: Vec<Option<SeatRating>>,
+    /// The game's chat as this client may read it, oldest first (the players' chat,
+    /// and a spectator's own room; lines of muted names left out).
+    #[serde(default)]
+    pub chat: Vec<ChatLine>,
     /// The seats this client holds, by name (none: a spectator).
     pub you: Vec<String>,
     /// The game itself (its fields sit beside these on the wire).
     #[serde(flatten)]
     pub board: BoardView,
+}
+
+/// A seat's rating, as the players' bars show it.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SeatRating {
+    /// The rating (Glicko-2 from 1500; at a table Weng-Lin's skill from 25).
+    pub rating: f64,
+    /// Too few rated games to trust it yet (shown with a `?`).
+    pub provisional: bool,
+}
+
+/// Which of a game's two chats a line belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ChatRoom {
+    /// The players' chat: said by a seat's player; everyone following reads it.
+    Players,
+    /// The spectators' chat: said by a spectator; only spectators read it (a player
+    /// is never told what the watchers think of the position).
+    Spectators,
+}
+
+/// One line of a game's chat.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct ChatLine {
+    /// Who said it, as the lists name them.
+    pub from: String,
+    /// What they said.
+    pub text: String,
+    /// Which chat it is in.
+    pub room: ChatRoom,
+}
+
+/// A player's rating before and after a rated game.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct RatingChange {
+    /// Before the game.
+    pub before: f64,
+    /// After it.
+    pub after: f64,
+    /// Whether the new rating is still provisional.
+    pub provisional: bool,
 }
 
 /// The game itself as one client may see it: what the server's game holds.
@@ -311,7 +370,7 @@ pub struct Refused {
 }
 
 /// One of a game's events, numbered.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Numbered {
     /// The game's id.
     pub game: String,
@@ -330,7 +389,7 @@ impl Numbered {
 }
 
 /// What can happen in a game, its type in `t`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "t", rename_all = "snake_case")]
 pub enum GameEvent {
     /// A step played.
@@ -362,6 +421,14 @@ pub enum GameEvent {
     DrawDeclined {
         /// The seat declining.
         side: String,
+    },
+    /// A line of the game's chat.
+    Chat(ChatLine),
+    /// A rated game's ratings moved (right after its end): each seat's change, in seat
+    /// order (none for a seat not rated).
+    Rated {
+        /// Each seat's rating before and after.
+        changes: Vec<Option<RatingChange>>,
     },
     /// The end.
     End {
@@ -414,7 +481,15 @@ pub enum FromServer {
 }
 
 /// The `t` of every [`GameEvent`].
-const EVENTS: [&str; 5] = ["step", "reveal", "draw_offer", "draw_declined", "end"];
+const EVENTS: [&str; 7] = [
+    "step",
+    "reveal",
+    "draw_offer",
+    "draw_declined",
+    "end",
+    "chat",
+    "rated",
+];
 
 impl FromServer {
     /// Reads one message from the server, by its `t` (none: a hidden event), with what

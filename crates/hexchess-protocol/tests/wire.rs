@@ -13,6 +13,18 @@ fn state() -> GameState {
         deadline_ms: None,
         names: vec!["Anonymous K3M7".into(), "ann".into()],
         bots: vec![false, false],
+        ratings: vec![
+            Some(SeatRating {
+                rating: 1500.0,
+                provisional: true,
+            }),
+            None,
+        ],
+        chat: vec![ChatLine {
+            from: "ann".into(),
+            text: "good luck".into(),
+            room: ChatRoom::Players,
+        }],
         you: vec!["White".into()],
         board: BoardView {
             variant: "glinski".into(),
@@ -42,7 +54,11 @@ fn every_server_message() -> Vec<FromServer> {
             name: "Anonymous K3M7".into(),
             token: "9f0c".into(),
             account: false,
+            muted: vec![],
         })),
+        M(ServerMessage::Muted {
+            names: vec!["troll".into()],
+        }),
         M(ServerMessage::error("say hello first")),
         M(ServerMessage::Error(ErrorMessage {
             game: Some(game()),
@@ -128,6 +144,29 @@ fn every_server_message() -> Vec<FromServer> {
                     ply: 0,
                     step: "K@f2".into(),
                 }],
+            },
+        }),
+        Event(Numbered {
+            game: game(),
+            v: 11,
+            event: GameEvent::Chat(ChatLine {
+                from: "bob".into(),
+                text: "nice move".into(),
+                room: ChatRoom::Spectators,
+            }),
+        }),
+        Event(Numbered {
+            game: game(),
+            v: 12,
+            event: GameEvent::Rated {
+                changes: vec![
+                    Some(RatingChange {
+                        before: 1500.0,
+                        after: 1662.25,
+                        provisional: true,
+                    }),
+                    None,
+                ],
             },
         }),
         Event(Numbered {

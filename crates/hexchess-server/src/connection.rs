@@ -21,6 +21,7 @@ use futures_util::{SinkExt, StreamExt};
 use hexchess_protocol::{ErrorMessage, ServerMessage, Welcome};
 use tokio::time::Instant;
 
+use crate::chat::Muted;
 use crate::hub::{ConnectionPlace, Hub, HubError, Identity, MAX_FOLLOWED};
 use crate::message::{ClientMessage, MessageError};
 use crate::metrics::CloseReason;
@@ -66,6 +67,7 @@ pub async fn run(
         following: HashSet::new(),
         limit: RateLimit::player(hub.now()),
         from,
+        muted: Muted::default(),
     };
     let idle = hub.limits.idle;
     let mut heard = Instant::now();
@@ -203,6 +205,8 @@ struct Client {
     following: HashSet<String>,
     limit: RateLimit,
     from: IpAddr,
+    /// The names whose chat this player hides (shared with the games it follows).
+    muted: Muted,
 }
 
 impl Client {
@@ -249,18 +253,37 @@ impl Client {
                 .register(&me, &name, &password, self.from)
                 .await
                 .map(|who| {
-                    let welcome = welcome(&who);
+                    let welcome = welcome(&who, &self.muted);
                     self.me = Some(who);
                     Some(welcome)
                 }),
             ClientMessage::Login { name, password } => {
-                hub.login(&name, &password, self.from).await.map(|who| {
-                    hub.offline(Some(&me.id), self.conn);
-                    hub.online(&who.id, self.conn, self.out.clone());
-                    let welcome = welcome(&who);
-                    self.me = Some(who);
-                    Some(welcome)
+                match hub.login(&name, &password, self.from).await {
+                    Ok(who) => {
+                        hub.offline(Some(&me.id), self.conn);
+                        hub.online(&who.id, self.conn, self.out.clone());
+                        self.read_mutes(&who).await;
+                        let welcome = welcome(&who, &self.muted);
+                        self.me = Some(who);
+                        Ok(Some(welcome))
+                    }
+                    Err(e) => Err(e),
+                }
+            }
+            ClientMessage::Chat { game, text } => {
+                self.to_room(&game, |out| RoomCommand::Chat {
+                    who: me.id.clone(),
+                    name: me.name.clone(),
+                    account: me.account,
+                    text,
+                    out,
                 })
+                .await;
+                Ok(None)
+            }
+            ClientMessage::Mute { name } => hub.mute(&me, &self.muted, &name, true).await.map(Some),
+            ClientMessage::Unmute { name } => {
+                hub.mute(&me, &self.muted, &name, false).await.map(Some)
             }
             ClientMessage::Lobby => {
                 hub.follow_lobby(self.conn, self.out.clone());
@@ -297,6 +320,7 @@ impl Client {
                         who: Some(me.id.clone()),
                         seen,
                         out,
+                        muted: self.muted.clone(),
                     })
                     .await;
                 if joined {
@@ -360,11 +384,18 @@ impl Client {
         match self.hub.hello(token, self.from).await {
             Ok(who) => {
                 self.hub.online(&who.id, self.conn, self.out.clone());
-                self.send(welcome(&who));
+                self.read_mutes(&who).await;
+                self.send(welcome(&who, &self.muted));
                 self.me = Some(who);
             }
             Err(e) => self.refuse(e),
         }
+    }
+
+    /// The names `who` mutes, from the database (none when it cannot be read: chat is
+    /// shown rather than the connection refused).
+    async fn read_mutes(&mut self, who: &Identity) {
+        self.muted = Muted::of(self.hub.mutes_of(&who.id).await);
     }
 
     async fn act(
@@ -417,12 +448,13 @@ impl Client {
     }
 }
 
-fn welcome(who: &Identity) -> ServerMessage {
+fn welcome(who: &Identity, muted: &Muted) -> ServerMessage {
     ServerMessage::Welcome(Welcome {
         protocol: PROTOCOL,
         player: who.id.0.clone(),
         name: who.name.clone(),
         token: who.token.clone(),
         account: who.account,
+        muted: muted.names(),
     })
 }

@@ -20,6 +20,8 @@ pub enum Audience {
     Everyone,
     /// Only the player of this seat (a hidden deployment).
     Seat(Side),
+    /// Only those who hold no seat (the spectators' chat).
+    Spectators,
 }
 
 /// Who is looking: a seat's player, or a spectator.
@@ -37,6 +39,7 @@ impl Audience {
             (Audience::Everyone, _) => true,
             (Audience::Seat(s), Viewer::Seat(v)) => s == v,
             (Audience::Seat(_), Viewer::Spectator) => false,
+            (Audience::Spectators, viewer) => viewer == Viewer::Spectator,
         }
     }
 }

@@ -348,6 +348,17 @@ impl HostedGame {
 
     /// How `who` sees the game's events: as the player of its (first) seat, or as a
     /// spectator.
+    /// Numbers and keeps an event the room adds (a chat line, the ratings moved): its
+    /// version.
+    pub fn tell(&mut self, audience: Audience, event: GameEvent) -> u64 {
+        self.log.publish(audience, event)
+    }
+
+    /// Whether `who` holds a seat here.
+    pub fn is_seated(&self, who: &PlayerId) -> bool {
+        !self.seats_of(who).is_empty()
+    }
+
     fn viewer(&self, who: Option<&PlayerId>) -> Viewer {
         match who.and_then(|w| self.seats_of(w).first().copied()) {
             Some(side) => Viewer::Seat(side),

@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::{Semaphore, mpsc, watch};
 use tokio::time::Instant;
 
+use crate::chat::{ChatRefusal, MAX_MUTES, Muted, checked_name};
 use crate::clock::TimeControl;
 use crate::hosted::{HostedGame, PlayerId};
 use crate::message::SeekRequest;
@@ -482,7 +483,13 @@ impl Hub {
         };
         let last_move = std::time::UNIX_EPOCH
             + Duration::from_millis(u64::try_from(stored.updated_ms).unwrap_or(0));
-        self.open_room(facts, hosted, entry.two_player_rules(), last_move);
+        self.open_room(
+            facts,
+            hosted,
+            entry.two_player_rules(),
+            last_move,
+            stored.chat.clone(),
+        );
         Ok(())
     }
 
@@ -492,10 +499,11 @@ impl Hub {
         hosted: HostedGame,
         narrow: Option<Arc<hexchess_core::Rules>>,
         last_move: std::time::SystemTime,
+        chat: Vec<hexchess_protocol::ChatLine>,
     ) {
         let (tx, rx) = mpsc::channel(ROOM_MAILBOX);
         let id = facts.id.clone();
-        let room = Room::new(facts, hosted, narrow, self.context.clone(), last_move);
+        let room = Room::new(facts, hosted, narrow, self.context.clone(), last_move, chat);
         // In the lists before anyone is told the game started (its room's task writes
         // it again as the game goes): a player's "games" right after `started` finds it.
         room.write_brief();
@@ -901,6 +909,13 @@ impl Hub {
                 seats: seats_text(&seats),
                 control: control.text(),
                 rated,
+                players: seats
+                    .iter()
+                    .map(|s| match s {
+                        SeatHolder::Player { id, .. } => Some(id.0.clone()),
+                        SeatHolder::Engine { .. } => None,
+                    })
+                    .collect(),
             })
             .await?;
         let hosted = HostedGame::new(
@@ -923,6 +938,7 @@ impl Hub {
             hosted,
             entry.two_player_rules(),
             std::time::SystemTime::now(),
+            Vec::new(),
         );
         let rules = entry.rules();
         for (i, seat) in seats.iter().enumerate() {
@@ -1107,6 +1123,39 @@ impl Hub {
             })
             .collect();
         Ok(ServerMessage::Ratings { ratings })
+    }
+}
+
+impl Hub {
+    /// The names a player mutes (none when the database cannot say).
+    pub async fn mutes_of(&self, who: &PlayerId) -> Vec<String> {
+        match self.store.mutes_of(&who.0).await {
+            Ok(names) => names,
+            Err(e) => {
+                tracing::warn!(error = %e, "a player's mutes were not read");
+                Vec::new()
+            }
+        }
+    }
+
+    /// Mutes `name` for `who` (or shows it again), stored and then in effect in every
+    /// game they follow; the list as `muted`.
+    pub async fn mute(
+        &self,
+        who: &Identity,
+        muted: &Muted,
+        name: &str,
+        on: bool,
+    ) -> Result<ServerMessage, HubError> {
+        let name = checked_name(name).map_err(|e| HubError::Refused(e.to_string()))?;
+        if on && !muted.hides(&name) && muted.names().len() >= MAX_MUTES {
+            return refused(ChatRefusal::TooManyMutes.to_string());
+        }
+        self.store.set_mute(&who.id.0, &name, on).await?;
+        muted.set(&name, on);
+        Ok(ServerMessage::Muted {
+            names: muted.names(),
+        })
     }
 }
 

@@ -32,6 +32,7 @@
 
 #![warn(missing_docs)]
 
+pub mod chat;
 pub mod client;
 pub mod clock;
 pub mod connection;

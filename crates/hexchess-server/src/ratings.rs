@@ -93,6 +93,17 @@ pub fn rate_game(white: Rating, black: Rating, outcome: &GameOutcome) -> (Rating
     (Rating::bounded(w.glicko()), Rating::bounded(b.glicko()))
 }
 
+/// Whether a rating rests on too few games to trust (shown with a `?`): lichess's
+/// rule for two players, a deviation over 110; at a table, an uncertainty over 6
+/// (a new player's is 25/3, about four games' worth more than that).
+pub fn is_provisional(rating: Rating, games: u32, table: bool) -> bool {
+    if table {
+        games == 0 || rating.deviation > 6.0
+    } else {
+        rating.deviation > 110.0
+    }
+}
+
 /// A rating at tables of three or four (Weng-Lin: a skill and its uncertainty).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TableRating {

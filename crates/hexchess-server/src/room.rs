@@ -16,15 +16,20 @@ use std::time::{Duration, SystemTime};
 
 use hexchess_core::pgn::PgnGame;
 use hexchess_core::{GameOutcome, Rules, Side};
-use hexchess_protocol::{Ack, ErrorMessage, FromServer, GameState, Joined, Refused, ServerMessage};
+use hexchess_protocol::{
+    Ack, ChatLine, ChatRoom, ErrorMessage, FromServer, GameEvent, GameState, Joined, RatingChange,
+    Refused, SeatRating, ServerMessage,
+};
 use tokio::sync::{Semaphore, mpsc};
 use tokio::time::Instant;
 
+use crate::chat::{CHAT_BURST, CHAT_WINDOW, ChatRefusal, MAX_CHAT_LINES, Muted, checked_text};
 use crate::engine_seat;
-use crate::history::CatchUp;
+use crate::history::{Audience, CatchUp, Sent};
 use crate::hosted::{HostedGame, PlayerId, Refusal, Status};
 use crate::metrics::Metrics;
-use crate::ratings::{Rating, TableRating, rate_game, rate_table};
+use crate::rate::RateLimit;
+use crate::ratings::{Rating, TableRating, is_provisional, rate_game, rate_table};
 use crate::store::{Changes, GameEnd, NewRating, Store, StoreError};
 
 pub use crate::outbox::Outbox;
@@ -52,6 +57,8 @@ pub enum RoomCommand {
         seen: Option<u64>,
         /// Where its messages go.
         out: Outbox,
+        /// The names whose chat it hides.
+        muted: Muted,
     },
     /// Stop following: the player closed the game, or the connection was lost.
     Leave {
@@ -76,6 +83,19 @@ pub enum RoomCommand {
         out: Outbox,
         /// When the connection read it (the relay's start).
         received: Instant,
+    },
+    /// A line for the game's chat.
+    Chat {
+        /// Who says it.
+        who: PlayerId,
+        /// Their name as the chat shows it.
+        name: String,
+        /// Whether they have an account (spectators need one to chat).
+        account: bool,
+        /// What they say.
+        text: String,
+        /// Where a refusal goes.
+        out: Outbox,
     },
     /// Anything else a player does (resign, offer a draw ...).
     Act {
@@ -216,6 +236,8 @@ struct Follower {
     out: Outbox,
     /// The newest version it was sent.
     seen: u64,
+    /// The names whose chat it hides.
+    muted: Muted,
 }
 
 /// A room's running state.
@@ -239,6 +261,14 @@ pub struct Room {
     /// After the database failed to store a change: timers and the engine wait until
     /// then.
     hold_until: Option<Instant>,
+    /// The chat, oldest first, each line with the version that told it (0 for lines
+    /// told before a restart).
+    chat: Vec<(u64, ChatLine)>,
+    /// Each chatting player's lines in the window (at most one per line kept).
+    chat_limits: HashMap<PlayerId, RateLimit>,
+    /// Each seat's rating in this variant and speed (none for an engine seat, or
+    /// until read).
+    ratings: Vec<Option<SeatRating>>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -246,6 +276,8 @@ struct Stored {
     plies: u32,
     version: u64,
     end: bool,
+    /// Chat lines stored.
+    chat: usize,
 }
 
 /// What the database holds of the game beyond its steps and version: each seat's time
@@ -290,13 +322,16 @@ impl Room {
         narrow: Option<Arc<Rules>>,
         context: RoomContext,
         last_move: SystemTime,
+        chat: Vec<ChatLine>,
     ) -> Room {
         let (engine_tx, engine_rx) = mpsc::unbounded_channel();
         let stored = Stored {
             plies: hosted.ply(),
             version: hosted.version(),
             end: false,
+            chat: chat.len(),
         };
+        let seats = facts.seats.len();
         let stored_state = StoredState {
             clocks: hosted.clocks(context.now()),
             offers: hosted.draw_offers(),
@@ -314,6 +349,9 @@ impl Room {
             stored_state,
             last_move,
             hold_until: None,
+            chat: chat.into_iter().map(|line| (0, line)).collect(),
+            chat_limits: HashMap::new(),
+            ratings: vec![None; seats],
         }
     }
 
@@ -329,6 +367,7 @@ impl Room {
     /// Runs the room until its game is over and no one has followed it for a while.
     pub async fn run(mut self, mut mailbox: mpsc::Receiver<RoomCommand>) {
         self.context.metrics.games_in_play.inc();
+        self.read_ratings().await;
         self.settle(None).await;
         loop {
             let now = self.context.now();
@@ -391,7 +430,26 @@ impl Room {
                 who,
                 seen,
                 out,
-            } => self.join(conn, who, seen, out),
+                muted,
+            } => self.join(conn, who, seen, out, muted),
+            RoomCommand::Chat {
+                who,
+                name,
+                account,
+                text,
+                out,
+            } => match self.say(&who, name, account, &text) {
+                Ok(()) => self.settle(None).await,
+                Err(why) => {
+                    send(
+                        &out,
+                        &ServerMessage::Error(ErrorMessage {
+                            game: Some(self.facts.id.clone()),
+                            message: why.to_string(),
+                        }),
+                    );
+                }
+            },
             RoomCommand::Leave { conn, on_purpose } => self.leave(conn, on_purpose),
             RoomCommand::Move {
                 who,
@@ -444,7 +502,15 @@ impl Room {
             game: self.facts.id.clone(),
             ack,
             why: refusal.to_string(),
-            state: (*refusal == Refusal::OutOfStep).then(|| self.view_for(Some(who))),
+            state: (*refusal == Refusal::OutOfStep).then(|| {
+                let muted = self
+                    .followers
+                    .iter()
+                    .find(|f| f.who.as_ref() == Some(who))
+                    .map(|f| f.muted.clone())
+                    .unwrap_or_default();
+                self.view_for(Some(who), &muted)
+            }),
         }))
     }
 
@@ -491,13 +557,29 @@ impl Room {
     /// transaction.
     async fn store_changes(&mut self) -> Result<(), StoreError> {
         let now = self.context.now();
+        let over = self.hosted.status() != Status::Playing;
+        // The end first: its ratings are an event of their own, stored with it.
+        let (end, new_ratings) = if over && !self.stored.end {
+            let (end, changes) = self.ending().await?;
+            if changes.iter().any(Option::is_some) {
+                self.hosted.tell(
+                    Audience::Everyone,
+                    GameEvent::Rated {
+                        changes: changes.clone(),
+                    },
+                );
+            }
+            (Some(end), changes)
+        } else {
+            (None, Vec::new())
+        };
         let plies = self.hosted.ply();
         let version = self.hosted.version();
-        let over = self.hosted.status() != Status::Playing;
         let target = Stored {
             plies,
             version,
             end: over,
+            chat: self.chat.len(),
         };
         if target == self.stored {
             return Ok(());
@@ -509,17 +591,14 @@ impl Room {
             serde_json::to_string(&ms).unwrap_or_default()
         });
         let offer_seats = self.hosted.draw_offers();
-        let end = if over && !self.stored.end {
-            Some(self.ending().await?)
-        } else {
-            None
-        };
         let changes = Changes {
             first_ply: self.stored.plies,
             steps,
             version,
             clocks,
             offers: serde_json::to_string(&offer_seats).unwrap_or_default(),
+            first_line: self.stored.chat as u32,
+            chat: self.chat[self.stored.chat..].to_vec(),
             end,
         };
         let started = Instant::now();
@@ -535,6 +614,14 @@ impl Room {
         }
         self.stored_state.offers = offer_seats;
         self.stored = target;
+        for (seat, change) in new_ratings.iter().enumerate() {
+            if let Some(change) = change {
+                self.ratings[seat] = Some(SeatRating {
+                    rating: change.after,
+                    provisional: change.provisional,
+                });
+            }
+        }
         Ok(())
     }
 
@@ -543,6 +630,7 @@ impl Room {
     /// newer go on as they were; the event log starts again from the stored version, so
     /// a client behind it resyncs.
     fn back_to_stored(&mut self) {
+        self.chat.truncate(self.stored.chat);
         let rules = Arc::clone(self.hosted.game().position().rules_arc());
         let steps = &self.hosted.sent_steps()[..self.stored.plies as usize];
         let restored = HostedGame::restore(
@@ -566,7 +654,14 @@ impl Room {
         }
     }
 
-    fn join(&mut self, conn: ConnId, who: Option<PlayerId>, seen: Option<u64>, out: Outbox) {
+    fn join(
+        &mut self,
+        conn: ConnId,
+        who: Option<PlayerId>,
+        seen: Option<u64>,
+        out: Outbox,
+        muted: Muted,
+    ) {
         self.followers.retain(|f| f.conn != conn);
         let seated = who
             .as_ref()
@@ -600,12 +695,9 @@ impl Room {
         let sent = match seen.map(|v| self.hosted.catch_up(who.as_ref(), v)) {
             Some(CatchUp::UpToDate) => send(&out, &joined),
             Some(CatchUp::Events(events)) => {
-                events
-                    .iter()
-                    .all(|e| send_event(&out, &e.to_message(&self.facts.id)))
-                    && send(&out, &joined)
+                self.send_events(&out, events, &muted) && send(&out, &joined)
             }
-            Some(CatchUp::Resync) | None => send(&out, &self.state_for(who.as_ref())),
+            Some(CatchUp::Resync) | None => send(&out, &self.state_for(who.as_ref(), &muted)),
         };
         if sent {
             self.followers.push(Follower {
@@ -613,6 +705,7 @@ impl Room {
                 who,
                 out,
                 seen: self.hosted.version(),
+                muted,
             });
         }
     }
@@ -630,9 +723,79 @@ impl Room {
         self.hosted.left(&who, self.context.now(), on_purpose);
     }
 
-    /// The whole game as `who` sees it, with the seats' names and the game's facts.
-    fn view_for(&self, who: Option<&PlayerId>) -> GameState {
+    /// Sends events to one follower, a muted author's lines as their numbers alone.
+    fn send_events(&self, out: &Outbox, events: Vec<Sent>, muted: &Muted) -> bool {
+        events
+            .into_iter()
+            .all(|e| send_event(out, &muted.filter(e).to_message(&self.facts.id)))
+    }
+
+    /// Adds a line to the chat (in memory: the caller stores it, then tells it), or
+    /// says why not.
+    fn say(
+        &mut self,
+        who: &PlayerId,
+        name: String,
+        account: bool,
+        text: &str,
+    ) -> Result<(), ChatRefusal> {
+        let text = checked_text(text)?;
+        let room = if self.hosted.is_seated(who) {
+            ChatRoom::Players
+        } else if account {
+            ChatRoom::Spectators
+        } else {
+            return Err(ChatRefusal::NoAccount);
+        };
+        if self.chat.len() >= MAX_CHAT_LINES {
+            return Err(ChatRefusal::Full);
+        }
+        let now = self.context.now();
+        let limit = self
+            .chat_limits
+            .entry(who.clone())
+            .or_insert_with(|| RateLimit::new(CHAT_BURST, CHAT_WINDOW, now));
+        if !limit.allow(now) {
+            return Err(ChatRefusal::TooFast(limit.retry_after(now)));
+        }
+        let line = ChatLine {
+            from: name,
+            text,
+            room,
+        };
+        let audience = match room {
+            ChatRoom::Players => Audience::Everyone,
+            ChatRoom::Spectators => Audience::Spectators,
+        };
+        let version = self.hosted.tell(audience, GameEvent::Chat(line.clone()));
+        self.chat.push((version, line));
+        Ok(())
+    }
+
+    /// Each player's rating in this variant and speed, as the bars show it (a failed
+    /// read leaves a seat without one: it is shown, not relied on).
+    async fn read_ratings(&mut self) {
+        let table = self.facts.seats.len() > 2;
+        for (seat, holder) in self.facts.seats.iter().enumerate() {
+            let SeatHolder::Player { id, .. } = holder else {
+                continue;
+            };
+            let read = self
+                .context
+                .store
+                .rating(&id.0, &self.facts.variant, &self.facts.speed)
+                .await;
+            if let Ok((rating, games)) = read {
+                self.ratings[seat] = Some(seat_rating(rating, games, table));
+            }
+        }
+    }
+
+    /// The whole game as `who` sees it (a spectator's chat too; a muted author's lines
+    /// left out), with the seats' names and the game's facts.
+    fn view_for(&self, who: Option<&PlayerId>, muted: &Muted) -> GameState {
         let rules = self.hosted.game().position().rules();
+        let spectator = who.is_none_or(|w| !self.hosted.is_seated(w));
         GameState {
             game: self.facts.id.clone(),
             rated: self.facts.rated,
@@ -649,6 +812,15 @@ impl Room {
                 .iter()
                 .map(|s| matches!(s, SeatHolder::Engine { .. }))
                 .collect(),
+            ratings: self.ratings.clone(),
+            chat: self
+                .chat
+                .iter()
+                .map(|(_, line)| line)
+                .filter(|line| spectator || line.room == ChatRoom::Players)
+                .filter(|line| muted.shows(line))
+                .cloned()
+                .collect(),
             you: who
                 .map(|w| self.hosted.seats_of(w))
                 .unwrap_or_default()
@@ -660,8 +832,8 @@ impl Room {
     }
 
     /// The whole game as a `state` message.
-    fn state_for(&self, who: Option<&PlayerId>) -> ServerMessage {
-        ServerMessage::State(Box::new(self.view_for(who)))
+    fn state_for(&self, who: Option<&PlayerId>, muted: &Muted) -> ServerMessage {
+        ServerMessage::State(Box::new(self.view_for(who, muted)))
     }
 
     fn send_news(&mut self) {
@@ -673,10 +845,8 @@ impl Room {
             }
             let ok = match self.hosted.catch_up(f.who.as_ref(), f.seen) {
                 CatchUp::UpToDate => true,
-                CatchUp::Events(events) => events
-                    .iter()
-                    .all(|e| send_event(&f.out, &e.to_message(&self.facts.id))),
-                CatchUp::Resync => send(&f.out, &self.state_for(f.who.as_ref())),
+                CatchUp::Events(events) => self.send_events(&f.out, events, &f.muted),
+                CatchUp::Resync => send(&f.out, &self.state_for(f.who.as_ref(), &f.muted)),
             };
             if !ok {
                 gone.push(i);
@@ -787,7 +957,7 @@ impl Room {
 
     /// The end as stored: its status (`over` or `aborted`), result, why, the record,
     /// and each player's new rating when the game is rated.
-    async fn ending(&self) -> Result<GameEnd, StoreError> {
+    async fn ending(&self) -> Result<(GameEnd, Vec<Option<RatingChange>>), StoreError> {
         let (status, result, why, outcome) = match self.hosted.status() {
             Status::Over(end) => (
                 "over",
@@ -798,17 +968,28 @@ impl Room {
             _ => ("aborted", "*".to_string(), "aborted".to_string(), None),
         };
         let pgn = self.pgn(outcome.as_ref());
-        let ratings = match (self.facts.rated, outcome) {
+        let rated = match (self.facts.rated, outcome) {
             (true, Some(end)) => self.rate(&end).await?,
             _ => Vec::new(),
         };
-        Ok(GameEnd {
+        let table = self.facts.seats.len() > 2;
+        let changes = (0..self.facts.seats.len())
+            .map(|seat| {
+                rated.get(seat).map(|(new, before)| RatingChange {
+                    before: before.rating,
+                    after: new.rating.rating,
+                    provisional: is_provisional(new.rating, new.games, table),
+                })
+            })
+            .collect();
+        let end = GameEnd {
             status,
             result,
             why,
             pgn,
-            ratings,
-        })
+            ratings: rated.into_iter().map(|(new, _)| new).collect(),
+        };
+        Ok((end, changes))
     }
 
     fn pgn(&self, outcome: Option<&GameOutcome>) -> String {
@@ -838,7 +1019,7 @@ impl Room {
     /// New ratings for every player of a rated game: Glicko-2 for two, Weng-Lin for a
     /// table (kept in the same columns: skill, uncertainty). None for a game with an
     /// engine (never rated).
-    async fn rate(&self, end: &GameOutcome) -> Result<Vec<NewRating>, StoreError> {
+    async fn rate(&self, end: &GameOutcome) -> Result<Vec<(NewRating, Rating)>, StoreError> {
         let store = &self.context.store;
         let (variant, speed) = (&self.facts.variant, &self.facts.speed);
         let mut players = Vec::new();
@@ -860,7 +1041,7 @@ impl Room {
             return Ok(players
                 .iter()
                 .zip([white, black])
-                .map(|((id, (_, games)), rating)| new_rating(id, rating, *games))
+                .map(|((id, (before, games)), rating)| (new_rating(id, rating, *games), *before))
                 .collect());
         }
         let table: Vec<TableRating> = players
@@ -878,16 +1059,31 @@ impl Room {
             .collect();
         Ok(players
             .iter()
+            .zip(&table)
             .zip(rate_table(&table, end))
-            .map(|((id, (_, games)), new)| {
-                let rating = Rating {
-                    rating: new.skill,
-                    deviation: new.uncertainty,
+            .map(|(((id, (_, games)), before), new)| {
+                let rating = |r: TableRating| Rating {
+                    rating: r.skill,
+                    deviation: r.uncertainty,
                     volatility: 0.0,
                 };
-                new_rating(id, rating, *games)
+                (new_rating(id, rating(new), *games), rating(*before))
             })
             .collect())
+    }
+}
+
+/// A rating as the players' bars show it.
+fn seat_rating(rating: Rating, games: u32, table: bool) -> SeatRating {
+    if table && games == 0 {
+        return SeatRating {
+            rating: TableRating::NEW.skill,
+            provisional: true,
+        };
+    }
+    SeatRating {
+        rating: rating.rating,
+        provisional: is_provisional(rating, games, table),
     }
 }
 

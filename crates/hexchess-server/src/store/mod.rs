@@ -15,6 +15,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{AnyConnection, AnyPool, Connection, Row};
 
+use hexchess_protocol::{ChatLine, ChatRoom};
+
 use crate::ratings::Rating;
 
 /// The schema, by version: each applied once, in order, in a transaction, and
@@ -65,6 +67,32 @@ const MIGRATIONS: &[&str] = &[
     // 2: the draw offers standing in a game in play (a JSON list of seat numbers), so
     // that an offer the players were told of survives a restart.
     "ALTER TABLE games ADD COLUMN draw_offers TEXT",
+    // 3: each game's chat, stored with it (its line number, the event version that
+    // told it, which chat, who, what); the names each player mutes; and each game's
+    // players by seat, so that a player's games are found without reading every
+    // game's seats (games stored before are filled in by `fill_game_players`).
+    "CREATE TABLE chat (
+        game_id TEXT NOT NULL REFERENCES games (id),
+        line BIGINT NOT NULL,
+        version BIGINT NOT NULL,
+        room TEXT NOT NULL,
+        author TEXT NOT NULL,
+        text TEXT NOT NULL,
+        at_ms BIGINT NOT NULL,
+        PRIMARY KEY (game_id, line)
+    );
+    CREATE TABLE mutes (
+        player_id TEXT NOT NULL REFERENCES players (id),
+        muted TEXT NOT NULL,
+        PRIMARY KEY (player_id, muted)
+    );
+    CREATE TABLE game_players (
+        game_id TEXT NOT NULL REFERENCES games (id),
+        seat BIGINT NOT NULL,
+        player_id TEXT NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE INDEX game_players_by_player ON game_players (player_id)",
 ];
 
 /// A database error, with what the server was doing.
@@ -236,6 +264,8 @@ pub struct NewGame {
     pub control: String,
     /// Whether it moves ratings.
     pub rated: bool,
+    /// Each seat's player id, in seat order (none for an engine's seat).
+    pub players: Vec<Option<String>>,
 }
 
 /// A game that was in progress, with every stored step.
@@ -256,6 +286,8 @@ pub struct GameInProgress {
     pub created_ms: i64,
     /// JSON: the seats offering a draw, by number.
     pub draw_offers: Option<String>,
+    /// Its chat, oldest first.
+    pub chat: Vec<ChatLine>,
 }
 
 /// A stored game that could not be read back: its id (or its row's place), and why.
@@ -298,6 +330,10 @@ pub struct Changes {
     pub clocks: Option<String>,
     /// JSON: the seats offering a draw, by number.
     pub offers: String,
+    /// The number of the first new chat line (how many the game had stored).
+    pub first_line: u32,
+    /// The new chat lines, each with the event version that told it.
+    pub chat: Vec<(u64, ChatLine)>,
     /// The end, if the game just ended.
     pub end: Option<GameEnd>,
 }
@@ -457,6 +493,9 @@ impl Store {
                     .await
                     .map_err(doing("migrating"))?;
             }
+            if i + 1 == GAME_PLAYERS_MIGRATION {
+                fill_game_players(&mut tx).await?;
+            }
             sqlx::query("INSERT INTO schema_version (version) VALUES ($1)")
                 .bind(i as i64 + 1)
                 .execute(&mut *tx)
@@ -548,6 +587,7 @@ impl Store {
     /// 1970: its start).
     pub async fn add_game(&self, game: &NewGame) -> Result<i64, StoreError> {
         let now = now_ms();
+        let mut tx = self.pool.begin().await.map_err(doing("adding a game"))?;
         sqlx::query(
             "INSERT INTO games (id, variant, seats, control, rated, status, version, \
              created_ms, updated_ms) VALUES ($1, $2, $3, $4, $5, 'playing', 0, $6, $6)",
@@ -558,9 +598,15 @@ impl Store {
         .bind(&game.control)
         .bind(i64::from(game.rated))
         .bind(now)
-        .execute(&self.pool)
+        .execute(&mut *tx)
         .await
         .map_err(doing("adding a game"))?;
+        for (seat, player) in game.players.iter().enumerate() {
+            if let Some(player) = player {
+                add_game_player(&mut tx, &game.id, seat, player).await?;
+            }
+        }
+        tx.commit().await.map_err(doing("adding a game"))?;
         Ok(now)
     }
 
@@ -600,9 +646,10 @@ impl Store {
                 .try_get::<String, _>("id")
                 .unwrap_or_else(|_| format!("(the {}th game in play, its id unreadable)", i + 1));
             let game = match game_from_row(row) {
-                Ok(mut game) => match self.steps(&game.game.id).await {
-                    Ok(steps) => {
+                Ok(mut game) => match self.steps_and_chat(&game.game.id).await {
+                    Ok((steps, chat)) => {
                         game.steps = steps;
+                        game.chat = chat;
                         Ok(game)
                     }
                     Err(e) => Err(Unreadable {
@@ -618,6 +665,66 @@ impl Store {
             games.push(game);
         }
         Ok(games)
+    }
+
+    async fn steps_and_chat(&self, game: &str) -> Result<(Vec<String>, Vec<ChatLine>), StoreError> {
+        Ok((self.steps(game).await?, self.chat(game).await?))
+    }
+
+    /// A game's chat, oldest first.
+    pub async fn chat(&self, game: &str) -> Result<Vec<ChatLine>, StoreError> {
+        let rows =
+            sqlx::query("SELECT room, author, text FROM chat WHERE game_id = $1 ORDER BY line")
+                .bind(game)
+                .fetch_all(&self.pool)
+                .await
+                .map_err(doing("reading a chat"))?;
+        rows.iter()
+            .map(|r| {
+                let room: String = r.try_get("room")?;
+                Ok(ChatLine {
+                    from: r.try_get("author")?,
+                    text: r.try_get("text")?,
+                    room: chat_room(&room).ok_or_else(|| {
+                        sqlx::Error::Decode(format!("a chat room '{room}'").into())
+                    })?,
+                })
+            })
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(doing("reading a chat"))
+    }
+
+    /// The names a player mutes, in order.
+    pub async fn mutes_of(&self, player: &str) -> Result<Vec<String>, StoreError> {
+        let rows = sqlx::query("SELECT muted FROM mutes WHERE player_id = $1 ORDER BY muted")
+            .bind(player)
+            .fetch_all(&self.pool)
+            .await
+            .map_err(doing("reading mutes"))?;
+        rows.iter()
+            .map(|r| r.try_get::<String, _>(0))
+            .collect::<Result<_, _>>()
+            .map_err(doing("reading mutes"))
+    }
+
+    /// Mutes `name` for `player`, or shows it again.
+    pub async fn set_mute(&self, player: &str, name: &str, muted: bool) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await.map_err(doing("storing a mute"))?;
+        sqlx::query("DELETE FROM mutes WHERE player_id = $1 AND muted = $2")
+            .bind(player)
+            .bind(name)
+            .execute(&mut *tx)
+            .await
+            .map_err(doing("storing a mute"))?;
+        if muted {
+            sqlx::query("INSERT INTO mutes (player_id, muted) VALUES ($1, $2)")
+                .bind(player)
+                .bind(name)
+                .execute(&mut *tx)
+                .await
+                .map_err(doing("storing a mute"))?;
+        }
+        tx.commit().await.map_err(doing("storing a mute"))
     }
 
     /// A game's steps in order.
@@ -767,6 +874,69 @@ async fn write_rating(
     Ok(())
 }
 
+/// The migration that made `game_players`.
+const GAME_PLAYERS_MIGRATION: usize = 3;
+
+/// Fills `game_players` for the games stored before it was made, from each game's
+/// seats (`[{"player":ID,"name":NAME} or {"engine":LEVEL}, ...]`). Seats that cannot be
+/// read are left out: the game stays, only the player's list misses it.
+async fn fill_game_players(tx: &mut sqlx::Transaction<'_, sqlx::Any>) -> Result<(), StoreError> {
+    let rows = sqlx::query("SELECT id, seats FROM games")
+        .fetch_all(&mut **tx)
+        .await
+        .map_err(doing("listing games' players"))?;
+    for row in rows {
+        let (Ok(id), Ok(seats)) = (
+            row.try_get::<String, _>("id"),
+            row.try_get::<String, _>("seats"),
+        ) else {
+            continue;
+        };
+        let Ok(serde_json::Value::Array(seats)) = serde_json::from_str(&seats) else {
+            continue;
+        };
+        for (seat, holder) in seats.iter().enumerate() {
+            if let Some(player) = holder.get("player").and_then(|p| p.as_str()) {
+                add_game_player(tx, &id, seat, player).await?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The chat a stored room name means.
+fn chat_room(name: &str) -> Option<ChatRoom> {
+    match name {
+        "players" => Some(ChatRoom::Players),
+        "spectators" => Some(ChatRoom::Spectators),
+        _ => None,
+    }
+}
+
+/// How a chat's room is stored.
+pub(crate) fn chat_room_name(room: ChatRoom) -> &'static str {
+    match room {
+        ChatRoom::Players => "players",
+        ChatRoom::Spectators => "spectators",
+    }
+}
+
+async fn add_game_player(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    game: &str,
+    seat: usize,
+    player: &str,
+) -> Result<(), StoreError> {
+    sqlx::query("INSERT INTO game_players (game_id, seat, player_id) VALUES ($1, $2, $3)")
+        .bind(game)
+        .bind(seat as i64)
+        .bind(player)
+        .execute(&mut **tx)
+        .await
+        .map_err(doing("adding a game's players"))?;
+    Ok(())
+}
+
 fn game_from_row(row: &sqlx::any::AnyRow) -> Result<GameInProgress, sqlx::Error> {
     Ok(GameInProgress {
         game: NewGame {
@@ -775,8 +945,10 @@ fn game_from_row(row: &sqlx::any::AnyRow) -> Result<GameInProgress, sqlx::Error>
             seats: row.try_get("seats")?,
             control: row.try_get("control")?,
             rated: row.try_get::<i64, _>("rated")? != 0,
+            players: Vec::new(),
         },
         steps: Vec::new(),
+        chat: Vec::new(),
         version: u64::try_from(row.try_get::<i64, _>("version")?)
             .map_err(|_| sqlx::Error::Decode("a negative event version".into()))?,
         clocks: row.try_get("clocks")?,

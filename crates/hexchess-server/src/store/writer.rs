@@ -100,6 +100,22 @@ async fn write_one(
             .await
             .map_err(doing("storing a move"))?;
     }
+    for (i, (version, line)) in changes.chat.iter().enumerate() {
+        sqlx::query(
+            "INSERT INTO chat (game_id, line, version, room, author, text, at_ms) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        )
+        .bind(game)
+        .bind(i64::from(changes.first_line) + i as i64)
+        .bind(*version as i64)
+        .bind(super::chat_room_name(line.room))
+        .bind(&line.from)
+        .bind(&line.text)
+        .bind(now)
+        .execute(&mut **tx)
+        .await
+        .map_err(doing("storing a chat line"))?;
+    }
     // A correspondence move's days count from `updated_ms`: only a move sets it.
     let update = if changes.steps.is_empty() {
         sqlx::query("UPDATE games SET version = $1, draw_offers = $2 WHERE id = $3")
