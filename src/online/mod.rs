@@ -256,7 +256,10 @@ pub enum OnlineRequest {
     /// Say something in the chat of the game followed.
     Chat(String),
     /// Hide a player's chat, or show it again.
-    Mute { name: String, muted: bool },
+    Mute {
+        name: String,
+        muted: bool,
+    },
     Register {
         name: String,
         password: String,

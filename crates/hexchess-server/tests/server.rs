@@ -6,6 +6,7 @@
 //! `scripts/test-postgres.sh` installs, starts and creates (the README's setup and CI
 //! run it).
 
+#[macro_use]
 mod common;
 
 use std::time::Duration;
@@ -13,20 +14,6 @@ use std::time::Duration;
 use common::{Server, challenge, pair, play, postgres, sqlite, step_event};
 use hexchess_server::client::Client;
 use serde_json::{Value, json};
-
-/// Each test on both databases.
-macro_rules! on_both_databases {
-    ($($name:ident),* $(,)?) => {
-        mod on_sqlite {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn $name() { super::$name(&super::sqlite()).await })*
-        }
-        mod on_postgres {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn $name() { super::$name(&super::postgres().await).await })*
-        }
-    };
-}
 
 on_both_databases!(
     two_people_play_through_a_private_challenge_and_the_record_downloads,

@@ -289,3 +289,18 @@ pub async fn play(c: &mut Client, game: &str, ply: u32, step: &str, ack: u64) ->
 pub async fn step_event(c: &mut Client) -> Value {
     c.wait_for("step").await.unwrap()
 }
+
+/// Each test on both databases (a test file that uses it: `#[macro_use] mod common;`).
+#[allow(unused_macros)]
+macro_rules! on_both_databases {
+    ($($name:ident),* $(,)?) => {
+        mod on_sqlite {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $name() { super::$name(&super::sqlite()).await })*
+        }
+        mod on_postgres {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $name() { super::$name(&super::postgres().await).await })*
+        }
+    };
+}
