@@ -364,6 +364,7 @@ fn handle_requests(mut requests: MessageReader<OnlineRequest>, mut online: ResMu
             OnlineRequest::Register { name, password } => Some(ClientMessage::Register {
                 name: name.clone(),
                 password: password.clone(),
+                bot: false,
             }),
             OnlineRequest::Login { name, password } => Some(ClientMessage::Login {
                 name: name.clone(),

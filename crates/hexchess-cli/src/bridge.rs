@@ -263,9 +263,11 @@ fn sign_in(socket: &mut Socket, args: &BridgeArgs) -> Result<String, String> {
     if let Ok(welcome) = wait_for(socket, welcome) {
         return Ok(welcome.name);
     }
+    // A new account is a bot's: the lists and the board mark it so.
     let register = ClientMessage::Register {
         name: args.name.clone(),
         password: args.password.clone(),
+        bot: true,
     };
     send(socket, &register)?;
     Ok(wait_for(socket, welcome)?.name)

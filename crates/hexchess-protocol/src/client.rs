@@ -35,6 +35,10 @@ pub enum ClientMessage {
         name: String,
         /// Its password, hashed by the server (Argon2) and never stored as sent.
         password: String,
+        /// A program plays for this account (a bridge's bot): marked as a bot in
+        /// every list and on the board, for good.
+        #[serde(default)]
+        bot: bool,
     },
     /// Sign in to an account (a new secret for this client).
     Login {
@@ -141,6 +145,16 @@ pub enum ClientMessage {
     Unmute {
         /// The name the chat shows.
         name: String,
+    },
+    /// A player's page: ratings and last games (`player`; also `GET /player/NAME`).
+    Player {
+        /// The account's name.
+        name: String,
+    },
+    /// A variant's best rated players (`leaderboard`; also `GET /leaderboard/VARIANT`).
+    Leaderboard {
+        /// The variant's id.
+        variant: String,
     },
     /// The player's games in progress, those on their turn first.
     Games,

@@ -18,8 +18,9 @@ mod server;
 pub use client::{ClientMessage, MAX_CHAT_CHARS, MAX_MESSAGE_BYTES, MessageError, SeekRequest};
 pub use server::{
     Ack, BoardView, ChatLine, ChatRoom, ErrorMessage, FromServer, GameEvent, GameInPlay, GameState,
-    GamesInPlay, Hidden, Joined, Numbered, RatingChange, RatingLine, Refused, RematchAsked,
-    RevealedStep, SeatRating, SeekListing, SeekReply, ServerMessage, Started, Welcome, YourGame,
+    GamesInPlay, Hidden, Joined, LeaderLine, Leaderboard, Numbered, PlayedGame, PlayerProfile,
+    RatingChange, RatingLine, Refused, RematchAsked, RevealedStep, SeatRating, SeekListing,
+    SeekReply, ServerMessage, SpeedBoard, Started, Welcome, YourGame,
 };
 
 /// The protocol's version, said in `hello` and `welcome`.

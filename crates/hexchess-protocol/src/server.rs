@@ -56,6 +56,10 @@ pub enum ServerMessage {
         /// The games.
         games: Vec<GameInPlay>,
     },
+    /// A player's page (the answer to `player`).
+    Player(Box<PlayerProfile>),
+    /// A variant's leaderboard (the answer to `leaderboard`).
+    Leaderboard(Leaderboard),
     /// The names whose chat you hide (the answer to `mute` and `unmute`).
     Muted {
         /// The names, in order.
@@ -140,6 +144,9 @@ pub struct SeekListing {
     pub seats: u32,
     /// Seats still open.
     pub open: u32,
+    /// Whether a program seeks (a bot's account, or engine seats the seek fills).
+    #[serde(default)]
+    pub bot: bool,
 }
 
 /// A seek made: its id, and a private challenge's code to share (`null` otherwise).
@@ -197,6 +204,9 @@ pub struct GameInPlay {
     pub speed: String,
     /// Each seat's player, in seat order.
     pub names: Vec<String>,
+    /// Which seats a program plays, in seat order (left out by older servers).
+    #[serde(default)]
+    pub bots: Vec<bool>,
 }
 
 /// The games in play, as `/games` answers over HTTP.
@@ -226,6 +236,82 @@ pub struct RatingLine {
     pub deviation: f64,
     /// Rated games it rests on.
     pub games: u32,
+    /// Too few rated games to trust it yet (shown with a `?`).
+    #[serde(default)]
+    pub provisional: bool,
+}
+
+/// A player's page (`GET /player/NAME`, or `player` over the socket): their ratings
+/// and their last games.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct PlayerProfile {
+    /// The account's name.
+    pub name: String,
+    /// Whether a program plays for the account (a bridge's bot).
+    #[serde(default)]
+    pub bot: bool,
+    /// One line per variant and speed played rated.
+    pub ratings: Vec<RatingLine>,
+    /// The newest games first (at most 30), finished or not.
+    pub games: Vec<PlayedGame>,
+}
+
+/// One game in a player's list.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct PlayedGame {
+    /// The game's id (its record: `/game/ID.pgn`).
+    pub game: String,
+    /// The variant's id.
+    pub variant: String,
+    /// Its speed.
+    pub speed: String,
+    /// Whether it moved ratings.
+    pub rated: bool,
+    /// The player's seat, by name.
+    pub seat: String,
+    /// Each seat's name, in seat order.
+    pub names: Vec<String>,
+    /// Each seat's points joined by `-`, `*` for an abort; none while it is on.
+    pub result: Option<String>,
+    /// Why it ended (none while it is on).
+    pub why: Option<String>,
+    /// When it last changed (its end, for a finished game), ms since 1970.
+    pub updated_ms: i64,
+}
+
+/// The best rated players of one variant (`GET /leaderboard/VARIANT`, or `leaderboard`
+/// over the socket), at each speed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Leaderboard {
+    /// The variant's id.
+    pub variant: String,
+    /// Each speed played rated, in the order of the speeds.
+    pub speeds: Vec<SpeedBoard>,
+}
+
+/// One speed's leaderboard.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SpeedBoard {
+    /// The speed.
+    pub speed: String,
+    /// At most 50 players: established ratings first, best first, then provisional
+    /// ones (a new server shows its first players, marked).
+    pub players: Vec<LeaderLine>,
+}
+
+/// One player on a leaderboard.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct LeaderLine {
+    /// The account's name.
+    pub name: String,
+    /// The rating.
+    pub rating: f64,
+    /// How unsure it is.
+    pub deviation: f64,
+    /// Rated games it rests on.
+    pub games: u32,
+    /// Too few rated games to trust it yet.
+    pub provisional: bool,
 }
 
 /// The whole game as one client may see it.

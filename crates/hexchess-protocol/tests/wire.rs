@@ -56,9 +56,6 @@ fn every_server_message() -> Vec<FromServer> {
             account: false,
             muted: vec![],
         })),
-        M(ServerMessage::Muted {
-            names: vec!["troll".into()],
-        }),
         M(ServerMessage::error("say hello first")),
         M(ServerMessage::Error(ErrorMessage {
             game: Some(game()),
@@ -76,6 +73,7 @@ fn every_server_message() -> Vec<FromServer> {
                 by: Some("ann".into()),
                 seats: 2,
                 open: 1,
+                bot: false,
             }],
         }),
         M(ServerMessage::Seek(SeekReply {
@@ -104,6 +102,7 @@ fn every_server_message() -> Vec<FromServer> {
                 rating: 1662.0,
                 deviation: 290.0,
                 games: 1,
+                provisional: true,
             }],
         }),
         M(ServerMessage::State(Box::new(state()))),
@@ -148,29 +147,6 @@ fn every_server_message() -> Vec<FromServer> {
         }),
         Event(Numbered {
             game: game(),
-            v: 11,
-            event: GameEvent::Chat(ChatLine {
-                from: "bob".into(),
-                text: "nice move".into(),
-                room: ChatRoom::Spectators,
-            }),
-        }),
-        Event(Numbered {
-            game: game(),
-            v: 12,
-            event: GameEvent::Rated {
-                changes: vec![
-                    Some(RatingChange {
-                        before: 1500.0,
-                        after: 1662.25,
-                        provisional: true,
-                    }),
-                    None,
-                ],
-            },
-        }),
-        Event(Numbered {
-            game: game(),
             v: 5,
             event: GameEvent::DrawOffer {
                 side: "White".into(),
@@ -204,6 +180,61 @@ fn every_server_message() -> Vec<FromServer> {
             v: 7,
             event: GameEvent::DrawDeclined {
                 side: "Black".into(),
+            },
+        }),
+        M(ServerMessage::Player(Box::new(PlayerProfile {
+            name: "ann".into(),
+            bot: false,
+            ratings: vec![],
+            games: vec![PlayedGame {
+                game: game(),
+                variant: "glinski".into(),
+                speed: "blitz".into(),
+                rated: true,
+                seat: "White".into(),
+                names: vec!["ann".into(), "bob".into()],
+                result: Some("1-0".into()),
+                why: Some("checkmate".into()),
+                updated_ms: 1_796_615_865_000,
+            }],
+        }))),
+        M(ServerMessage::Leaderboard(Leaderboard {
+            variant: "glinski".into(),
+            speeds: vec![SpeedBoard {
+                speed: "blitz".into(),
+                players: vec![LeaderLine {
+                    name: "ann".into(),
+                    rating: 1662.0,
+                    deviation: 60.0,
+                    games: 40,
+                    provisional: false,
+                }],
+            }],
+        })),
+        M(ServerMessage::Muted {
+            names: vec!["troll".into()],
+        }),
+        Event(Numbered {
+            game: game(),
+            v: 11,
+            event: GameEvent::Chat(ChatLine {
+                from: "bob".into(),
+                text: "nice move".into(),
+                room: ChatRoom::Spectators,
+            }),
+        }),
+        Event(Numbered {
+            game: game(),
+            v: 12,
+            event: GameEvent::Rated {
+                changes: vec![
+                    Some(RatingChange {
+                        before: 1500.0,
+                        after: 1662.25,
+                        provisional: true,
+                    }),
+                    None,
+                ],
             },
         }),
     ]
@@ -301,6 +332,7 @@ fn every_client_message_reads_back_as_written() {
         ClientMessage::Register {
             name: "ann".into(),
             password: "a long password".into(),
+            bot: true,
         },
         ClientMessage::Login {
             name: "ann".into(),
@@ -324,6 +356,20 @@ fn every_client_message_reads_back_as_written() {
             step: "f6f7".into(),
             ack: 17,
             lag_ms: Some(40),
+        },
+        ClientMessage::Chat {
+            game: game(),
+            text: "good luck".into(),
+        },
+        ClientMessage::Mute {
+            name: "troll".into(),
+        },
+        ClientMessage::Unmute {
+            name: "troll".into(),
+        },
+        ClientMessage::Player { name: "ann".into() },
+        ClientMessage::Leaderboard {
+            variant: "glinski".into(),
         },
         ClientMessage::Resign { game: game() },
         ClientMessage::Draw { game: game() },

@@ -249,8 +249,12 @@ impl Client {
         let hub = Arc::clone(&self.hub);
         let answer: Result<Option<ServerMessage>, HubError> = match message {
             ClientMessage::Hello { .. } | ClientMessage::Ping => Ok(None),
-            ClientMessage::Register { name, password } => hub
-                .register(&me, &name, &password, self.from)
+            ClientMessage::Register {
+                name,
+                password,
+                bot,
+            } => hub
+                .register(&me, &name, &password, bot, self.from)
                 .await
                 .map(|who| {
                     let welcome = welcome(&who, &self.muted);
@@ -281,6 +285,20 @@ impl Client {
                 .await;
                 Ok(None)
             }
+            ClientMessage::Player { name } => match hub.lookup_allowed(self.from) {
+                Ok(()) => hub
+                    .profile(&name)
+                    .await
+                    .map(|p| Some(ServerMessage::Player(Box::new(p)))),
+                Err(e) => Err(e),
+            },
+            ClientMessage::Leaderboard { variant } => match hub.lookup_allowed(self.from) {
+                Ok(()) => hub
+                    .leaderboard(&variant)
+                    .await
+                    .map(|b| Some(ServerMessage::Leaderboard(b))),
+                Err(e) => Err(e),
+            },
             ClientMessage::Mute { name } => hub.mute(&me, &self.muted, &name, true).await.map(Some),
             ClientMessage::Unmute { name } => {
                 hub.mute(&me, &self.muted, &name, false).await.map(Some)

@@ -27,7 +27,7 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::connection;
-use crate::hub::Hub;
+use crate::hub::{Hub, HubError};
 use crate::message::MAX_MESSAGE_BYTES;
 
 /// The largest frame the socket reads at all: a little over the largest message, so
@@ -47,6 +47,8 @@ pub fn router(hub: Arc<Hub>, web: Option<PathBuf>) -> Router {
         .route("/socket", get(socket))
         .route("/games", get(games))
         .route("/game/{file}", get(pgn))
+        .route("/player/{name}", get(player))
+        .route("/leaderboard/{variant}", get(leaderboard))
         .route("/metrics", get(metrics))
         .route("/healthz", get(healthz));
     let routes = match web {
@@ -308,7 +310,8 @@ pub fn check_web(dir: &FilePath) -> Result<(), String> {
 
 async fn home() -> &'static str {
     "hexchess-server: connect a websocket to /socket (protocol: docs/online.md); \
-     games in play: /games; a finished game: /game/ID.pgn\n"
+     games in play: /games; a finished game: /game/ID.pgn; a player: /player/NAME; \
+     a leaderboard: /leaderboard/VARIANT\n"
 }
 
 async fn socket(
@@ -371,6 +374,46 @@ async fn healthz(State(hub): State<Arc<Hub>>) -> Response {
             format!("the database does not answer: {why}\n"),
         )
             .into_response(),
+    }
+}
+
+/// A player's page as JSON (404 for no such account, 429 over the address's limit).
+async fn player(
+    Path(name): Path<String>,
+    ConnectInfo(ClientAddress(peer)): ConnectInfo<ClientAddress>,
+    headers: HeaderMap,
+    State(hub): State<Arc<Hub>>,
+) -> Response {
+    let from = client_address(peer.ip(), &headers, hub.limits.behind_proxy);
+    if let Err(e) = hub.lookup_allowed(from) {
+        return (StatusCode::TOO_MANY_REQUESTS, format!("{e}\n")).into_response();
+    }
+    json_or_error(hub.profile(&name).await)
+}
+
+/// A variant's leaderboard as JSON (404 for no such variant, 429 over the limit).
+async fn leaderboard(
+    Path(variant): Path<String>,
+    ConnectInfo(ClientAddress(peer)): ConnectInfo<ClientAddress>,
+    headers: HeaderMap,
+    State(hub): State<Arc<Hub>>,
+) -> Response {
+    let from = client_address(peer.ip(), &headers, hub.limits.behind_proxy);
+    if let Err(e) = hub.lookup_allowed(from) {
+        return (StatusCode::TOO_MANY_REQUESTS, format!("{e}\n")).into_response();
+    }
+    json_or_error(hub.leaderboard(&variant).await)
+}
+
+/// A found thing as JSON; not found is 404 with why, a database failure 500.
+fn json_or_error<T: serde::Serialize>(found: Result<T, HubError>) -> Response {
+    match found {
+        Ok(value) => match serde_json::to_string(&value) {
+            Ok(text) => ([(header::CONTENT_TYPE, "application/json")], text).into_response(),
+            Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, format!("{e}\n")).into_response(),
+        },
+        Err(HubError::Refused(why)) => (StatusCode::NOT_FOUND, format!("{why}\n")).into_response(),
+        Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, format!("{e}\n")).into_response(),
     }
 }
 

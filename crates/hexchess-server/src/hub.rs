@@ -168,6 +168,19 @@ pub struct Identity {
     pub token: String,
     /// Whether the player is an account (a name and a password).
     pub account: bool,
+    /// Whether a program plays for the account (a bridge's bot, marked in the lists).
+    pub bot: bool,
+}
+
+impl Identity {
+    /// The seat this player takes.
+    fn seat(&self) -> SeatHolder {
+        SeatHolder::Player {
+            id: self.id.clone(),
+            name: self.name.clone(),
+            bot: self.bot,
+        }
+    }
 }
 
 /// An open seek: the seats taken so far.
@@ -189,7 +202,7 @@ impl OpenSeek {
 
     fn listing(&self) -> SeekListing {
         let owner = self.seats.iter().flatten().find_map(|s| match s {
-            SeatHolder::Player { id, name } if *id == self.owner => Some(name.clone()),
+            SeatHolder::Player { id, name, .. } if *id == self.owner => Some(name.clone()),
             _ => None,
         });
         SeekListing {
@@ -202,6 +215,7 @@ impl OpenSeek {
             by: owner,
             seats: self.seats.len() as u32,
             open: self.open_seats() as u32,
+            bot: self.seats.iter().flatten().any(|s| s.is_bot()),
         }
     }
 
@@ -252,7 +266,7 @@ fn refused<T>(why: impl Into<String>) -> Result<T, HubError> {
 pub struct Hub {
     /// The database.
     pub store: Store,
-    catalog: Catalog,
+    pub(crate) catalog: Catalog,
     context: RoomContext,
     /// What a client may cost.
     pub limits: Limits,
@@ -272,6 +286,8 @@ pub struct Hub {
     sign_ins_by_address: KeyedLimits<IpAddr>,
     sign_ins_by_name: KeyedLimits<String>,
     new_players: KeyedLimits<IpAddr>,
+    /// Players' pages and leaderboards read, per address (each is a few queries).
+    pub(crate) lookups: KeyedLimits<IpAddr>,
     passwords: Passwords,
     next_conn: AtomicU64,
     /// Set when the server is stopping: connections close (1012) and no new ones
@@ -325,6 +341,11 @@ impl Hub {
             new_players: KeyedLimits::new(
                 limits.new_players_per_address,
                 Duration::from_secs(3600),
+                MAX_KEYS,
+            ),
+            lookups: KeyedLimits::new(
+                crate::profiles::LOOKUPS_PER_MINUTE,
+                Duration::from_secs(60),
                 MAX_KEYS,
             ),
             passwords: Passwords::new(),
@@ -541,6 +562,7 @@ impl Hub {
                 Some(p) => Ok(Identity {
                     name: p.name.clone().unwrap_or_else(|| anonymous_name(&p.id)),
                     account: p.name.is_some(),
+                    bot: p.bot,
                     id: PlayerId(p.id),
                     token: token.to_string(),
                 }),
@@ -560,6 +582,7 @@ impl Hub {
             id: PlayerId(id),
             token,
             account: false,
+            bot: false,
         })
     }
 
@@ -593,6 +616,7 @@ impl Hub {
         who: &Identity,
         name: &str,
         password: &str,
+        bot: bool,
         from: IpAddr,
     ) -> Result<Identity, HubError> {
         let name = check_name(name)?;
@@ -612,9 +636,13 @@ impl Hub {
         if !self.store.name_player(&who.id.0, &name, &hash).await? {
             return refused(format!("the name '{name}' is taken"));
         }
+        if bot {
+            self.store.make_bot(&who.id.0).await?;
+        }
         Ok(Identity {
             name,
             account: true,
+            bot,
             ..who.clone()
         })
     }
@@ -653,6 +681,7 @@ impl Hub {
             name,
             token,
             account: true,
+            bot: player.bot,
         })
     }
 
@@ -776,10 +805,7 @@ impl Hub {
                 .ok_or_else(|| HubError::Refused(format!("no side '{name}' in this variant")))?,
             None => rand::random_range(0..sides.len()),
         };
-        seats[mine] = Some(SeatHolder::Player {
-            id: who.id.clone(),
-            name: who.name.clone(),
-        });
+        seats[mine] = Some(who.seat());
         let engines = request.engines as usize;
         if engines >= sides.len() {
             return refused(format!(
@@ -837,10 +863,7 @@ impl Hub {
             self.check_games_of(&who.id, false)?;
             let seek = &mut seeks[i];
             if let Some(seat) = seek.seats.iter_mut().find(|s| s.is_none()) {
-                *seat = Some(SeatHolder::Player {
-                    id: who.id.clone(),
-                    name: who.name.clone(),
-                });
+                *seat = Some(who.seat());
             }
             (seek.open_seats() == 0).then(|| seeks.remove(i))
         };
@@ -1102,6 +1125,7 @@ impl Hub {
                 variant: b.variant.clone(),
                 speed: b.speed.clone(),
                 names: b.names.clone(),
+                bots: b.seats.iter().map(SeatHolder::is_bot).collect(),
             })
             .collect();
         GamesInPlay { games }
@@ -1114,12 +1138,19 @@ impl Hub {
             .ratings_of(&who.0)
             .await?
             .into_iter()
-            .map(|(variant, speed, r, games)| RatingLine {
-                variant,
-                speed,
-                rating: r.rating.round(),
-                deviation: r.deviation.round(),
-                games,
+            .map(|(variant, speed, r, games)| {
+                let table = self
+                    .catalog
+                    .get(&variant)
+                    .is_some_and(|e| e.side_count() > 2);
+                RatingLine {
+                    provisional: crate::ratings::is_provisional(r, games, table),
+                    variant,
+                    speed,
+                    rating: r.rating.round(),
+                    deviation: r.deviation.round(),
+                    games,
+                }
             })
             .collect();
         Ok(ServerMessage::Ratings { ratings })
@@ -1208,7 +1239,7 @@ fn engine_level(level: Option<u8>) -> Result<u8, HubError> {
 /// A game's time control as the `games.control` column keeps it, in JSON:
 /// `{"minutes":5,"increment":3}`, `{"days":2}`, or `{}` (untimed).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-struct StoredControl {
+pub(crate) struct StoredControl {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     minutes: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -1232,7 +1263,7 @@ impl StoredControl {
         }
     }
 
-    fn read(text: &str) -> Result<StoredControl, String> {
+    pub(crate) fn read(text: &str) -> Result<StoredControl, String> {
         serde_json::from_str(text).map_err(|e| format!("its time control: {e}"))
     }
 
@@ -1241,7 +1272,7 @@ impl StoredControl {
     }
 
     /// The clock (none: untimed or correspondence), within the ranges a seek may ask.
-    fn clock(&self) -> Result<Option<TimeControl>, String> {
+    pub(crate) fn clock(&self) -> Result<Option<TimeControl>, String> {
         let Some(minutes) = self.minutes else {
             return Ok(None);
         };
@@ -1267,7 +1298,7 @@ impl StoredControl {
         self.days.and_then(|d| u32::try_from(d).ok())
     }
 
-    fn speed(&self, clock: Option<TimeControl>) -> String {
+    pub(crate) fn speed(&self, clock: Option<TimeControl>) -> String {
         match clock {
             Some(tc) => tc.speed().to_string(),
             None if self.days.is_some() => "correspondence".to_string(),
@@ -1289,18 +1320,27 @@ pub const MAX_DAYS: u32 = 14;
 /// or `{"engine":LEVEL}`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
-enum StoredSeat {
-    Engine { engine: u64 },
-    Player { player: String, name: String },
+pub(crate) enum StoredSeat {
+    Engine {
+        engine: u64,
+    },
+    Player {
+        player: String,
+        name: String,
+        /// Left out for a person.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        bot: bool,
+    },
 }
 
 fn seats_text(seats: &[SeatHolder]) -> String {
     let stored: Vec<StoredSeat> = seats
         .iter()
         .map(|s| match s {
-            SeatHolder::Player { id, name } => StoredSeat::Player {
+            SeatHolder::Player { id, name, bot } => StoredSeat::Player {
                 player: id.0.clone(),
                 name: name.clone(),
+                bot: *bot,
             },
             SeatHolder::Engine { level } => StoredSeat::Engine {
                 engine: u64::from(*level),
@@ -1310,7 +1350,7 @@ fn seats_text(seats: &[SeatHolder]) -> String {
     serde_json::to_string(&stored).unwrap_or_default()
 }
 
-fn seats_from_text(text: &str) -> Result<Vec<SeatHolder>, String> {
+pub(crate) fn seats_from_text(text: &str) -> Result<Vec<SeatHolder>, String> {
     let seats: Vec<StoredSeat> =
         serde_json::from_str(text).map_err(|e| format!("its seats: {e}"))?;
     seats
@@ -1321,9 +1361,10 @@ fn seats_from_text(text: &str) -> Result<Vec<SeatHolder>, String> {
                 .filter(|l| hexchess_engine::Skill::new(*l).is_some())
                 .map(|level| SeatHolder::Engine { level })
                 .ok_or_else(|| format!("an engine seat at level {engine}")),
-            StoredSeat::Player { player, name } => Ok(SeatHolder::Player {
+            StoredSeat::Player { player, name, bot } => Ok(SeatHolder::Player {
                 id: PlayerId(player),
                 name,
+                bot,
             }),
         })
         .collect()

@@ -47,6 +47,7 @@ pub mod message;
 pub mod metrics;
 pub mod outbox;
 pub mod passwords;
+pub mod profiles;
 pub mod rate;
 pub mod ratings;
 pub mod room;

@@ -132,6 +132,8 @@ pub enum SeatHolder {
         id: PlayerId,
         /// Their name as the lists show it.
         name: String,
+        /// Whether a program plays for the account.
+        bot: bool,
     },
     /// The built-in engine at a level.
     Engine {
@@ -146,6 +148,14 @@ impl SeatHolder {
         match self {
             SeatHolder::Player { name, .. } => name.clone(),
             SeatHolder::Engine { level } => format!("hexchess engine, level {level}"),
+        }
+    }
+
+    /// Whether a program plays the seat (the server's engine, or a bot's account).
+    pub fn is_bot(&self) -> bool {
+        match self {
+            SeatHolder::Player { bot, .. } => *bot,
+            SeatHolder::Engine { .. } => true,
         }
     }
 
@@ -806,12 +816,7 @@ impl Room {
                     .map(|d| d.as_millis() as u64)
             }),
             names: self.facts.seats.iter().map(SeatHolder::name).collect(),
-            bots: self
-                .facts
-                .seats
-                .iter()
-                .map(|s| matches!(s, SeatHolder::Engine { .. }))
-                .collect(),
+            bots: self.facts.seats.iter().map(SeatHolder::is_bot).collect(),
             ratings: self.ratings.clone(),
             chat: self
                 .chat

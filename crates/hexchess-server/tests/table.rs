@@ -14,6 +14,9 @@ on_both_databases!(
     the_chat_keeps_players_and_spectators_apart_and_survives_a_kill,
     chat_lines_are_limited_in_length_rate_and_kind,
     a_muted_name_stays_muted_in_every_game_and_after_a_restart,
+    ratings_show_on_the_board_and_move_at_the_end_of_a_rated_game,
+    a_players_page_and_the_leaderboard_read_the_stored_games,
+    a_bots_account_is_marked_in_the_lists_and_on_the_board,
 );
 
 /// A new player with an account of a fresh name; the client and the name.
@@ -190,4 +193,187 @@ async fn a_muted_name_stays_muted_in_every_game_and_after_a_restart(db: &str) {
         .await
         .unwrap();
     assert!(refusal(&mut b).await.contains("1 to 40 characters"));
+}
+
+/// Two accounts in a private Gliński game, the first White: each client and name,
+/// and the game's id (both following it).
+async fn two_accounts(url: &str, rated: bool) -> ((Client, String), (Client, String), String) {
+    let (mut a, an) = account(url, "ann").await;
+    let (mut b, bn) = account(url, "bob").await;
+    a.send(
+        &json!({"t": "seek", "variant": "glinski", "side": "white", "private": true,
+                   "rated": rated}),
+    )
+    .await
+    .unwrap();
+    let code = a.wait_for("seek").await.unwrap()["code"].clone();
+    b.send(&json!({"t": "accept", "seek": code})).await.unwrap();
+    let game = a.wait_for("started").await.unwrap()["game"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    b.wait_for("started").await.unwrap();
+    for c in [&mut a, &mut b] {
+        join(c, &game).await;
+    }
+    ((a, an), (b, bn), game)
+}
+
+/// White moves, Black resigns: White wins.
+async fn black_resigns(a: &mut Client, b: &mut Client, game: &str) {
+    play(a, game, 0, "f5f6", 1).await;
+    b.send(&json!({"t": "resign", "game": game})).await.unwrap();
+    a.wait_for("end").await.unwrap();
+}
+
+async fn ratings_show_on_the_board_and_move_at_the_end_of_a_rated_game(db: &str) {
+    let server = Server::start(db).await;
+    let ((mut a, _), (mut b, _), game) = two_accounts(&server.url(), true).await;
+    let state = join(&mut a, &game).await;
+    let new = json!({"rating": 1500.0, "provisional": true});
+    assert_eq!(state["ratings"], json!([new, new]), "{state}");
+    black_resigns(&mut a, &mut b, &game).await;
+    // The ratings moved: told once, as an event of the game, right after the end.
+    let rated = a.wait_for("rated").await.unwrap();
+    let (white, black) = (&rated["changes"][0], &rated["changes"][1]);
+    assert_eq!(white["before"], 1500.0);
+    assert_eq!(black["before"], 1500.0);
+    let (w, l) = (
+        white["after"].as_f64().unwrap(),
+        black["after"].as_f64().unwrap(),
+    );
+    assert!(w > 1500.0 && l < 1500.0, "{rated}");
+    assert_eq!(white["provisional"], true, "one game: still provisional");
+    // Its numbering follows the end's, and the state after holds the new ratings.
+    assert_eq!(b.wait_for("rated").await.unwrap()["v"], rated["v"]);
+    let state = join(&mut b, &game).await;
+    assert_eq!(state["ratings"][0]["rating"].as_f64(), Some(w));
+    assert_eq!(state["ratings"][1]["rating"].as_f64(), Some(l));
+    // A casual game moves nothing and says nothing of ratings.
+    let ((mut c, _), (mut d, _), casual) = two_accounts(&server.url(), false).await;
+    black_resigns(&mut c, &mut d, &casual).await;
+    let after = join(&mut c, &casual).await;
+    assert_eq!(after["ratings"], json!([new, new]));
+    assert!(!format!("{after}").contains("\"rated\":{"), "{after}");
+}
+
+async fn a_players_page_and_the_leaderboard_read_the_stored_games(db: &str) {
+    let server = Server::start(db).await;
+    let ((mut a, an), (mut b, bn), game) = two_accounts(&server.url(), true).await;
+    black_resigns(&mut a, &mut b, &game).await;
+    a.wait_for("rated").await.unwrap();
+    let (status, body) = server.get(&format!("/player/{}", an.to_uppercase())).await;
+    assert!(status.contains("200"), "{status}: {body}");
+    let page: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(page["name"], an.as_str(), "names are found in any case");
+    assert_eq!(page["bot"], false);
+    let rating = &page["ratings"][0];
+    assert_eq!(
+        (
+            &rating["variant"],
+            &rating["speed"],
+            &rating["games"],
+            &rating["provisional"]
+        ),
+        (
+            &json!("glinski"),
+            &json!("untimed"),
+            &json!(1),
+            &json!(true)
+        )
+    );
+    assert!(rating["rating"].as_f64().unwrap() > 1500.0);
+    let played = &page["games"][0];
+    assert_eq!(played["game"], game.as_str());
+    assert_eq!(played["seat"], "White");
+    assert_eq!(played["names"], json!([an, bn]));
+    assert_eq!(
+        (&played["result"], &played["why"], &played["rated"]),
+        (&json!("1-0"), &json!("resignation"), &json!(true))
+    );
+    // The same page over the socket.
+    b.send(&json!({"t": "player", "name": an})).await.unwrap();
+    let over_socket = b.wait_for("player").await.unwrap();
+    assert_eq!(over_socket["games"], page["games"]);
+    // The leaderboard: the winner above the loser, both marked provisional.
+    let (status, body) = server.get("/leaderboard/glinski").await;
+    assert!(status.contains("200"), "{status}: {body}");
+    let board: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(board["speeds"][0]["speed"], "untimed");
+    let names: Vec<&str> = board["speeds"][0]["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, [an.as_str(), bn.as_str()]);
+    // Not found, said plainly.
+    let (status, body) = server.get("/player/no_such_player").await;
+    assert!(
+        status.contains("404") && body.contains("no player named"),
+        "{status}: {body}"
+    );
+    let (status, body) = server.get("/leaderboard/chess").await;
+    assert!(
+        status.contains("404") && body.contains("no variant 'chess'"),
+        "{status}: {body}"
+    );
+    // An anonymous player has no page: their name is not theirs alone.
+    let (_, _, anon_game) = pair(&server.url(), "glinski", false).await;
+    assert!(!anon_game.is_empty());
+    let (status, _) = server.get("/player/Anonymous%20ABCD").await;
+    assert!(status.contains("404"), "{status}");
+}
+
+async fn a_bots_account_is_marked_in_the_lists_and_on_the_board(db: &str) {
+    let server = Server::start(db).await;
+    let mut bot = Client::hello(&server.url(), None).await.unwrap();
+    let name = format!(
+        "bot_{}",
+        hexchess_server::secret::new_code(6).to_lowercase()
+    );
+    bot.send(
+        &json!({"t": "register", "name": name, "password": "a long password",
+                     "bot": true}),
+    )
+    .await
+    .unwrap();
+    bot.wait_for("welcome").await.unwrap();
+    let mut watcher = Client::hello(&server.url(), None).await.unwrap();
+    watcher.send(&json!({"t": "lobby"})).await.unwrap();
+    watcher.wait_for("seeks").await.unwrap();
+    bot.send(&json!({"t": "seek", "variant": "glinski", "side": "white"}))
+        .await
+        .unwrap();
+    let listed = watcher
+        .wait_until(
+            |m| m["t"] == "seeks" && m["seeks"][0].is_object(),
+            "the bot's seek",
+        )
+        .await
+        .unwrap();
+    assert_eq!(listed["seeks"][0]["bot"], true, "{listed}");
+    let seek = listed["seeks"][0]["id"].clone();
+    watcher
+        .send(&json!({"t": "accept", "seek": seek}))
+        .await
+        .unwrap();
+    let game = watcher.wait_for("started").await.unwrap()["game"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let state = join(&mut watcher, &game).await;
+    assert_eq!(state["bots"], json!([true, false]));
+    watcher.send(&json!({"t": "playing"})).await.unwrap();
+    let playing = watcher.wait_for("playing").await.unwrap();
+    let listed = playing["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["game"] == game.as_str())
+        .cloned()
+        .unwrap();
+    assert_eq!(listed["bots"], json!([true, false]));
+    let (_, body) = server.get(&format!("/player/{name}")).await;
+    assert_eq!(serde_json::from_str::<Value>(&body).unwrap()["bot"], true);
 }

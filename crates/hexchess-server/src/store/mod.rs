@@ -92,7 +92,10 @@ const MIGRATIONS: &[&str] = &[
         player_id TEXT NOT NULL,
         PRIMARY KEY (game_id, seat)
     );
-    CREATE INDEX game_players_by_player ON game_players (player_id)",
+    CREATE INDEX game_players_by_player ON game_players (player_id);
+    CREATE INDEX ratings_by_variant ON ratings (variant, speed, rating)",
+    // 4: accounts a program plays for (a bridge's bot), marked as bots in the lists.
+    "ALTER TABLE players ADD COLUMN bot BIGINT NOT NULL DEFAULT 0",
 ];
 
 /// A database error, with what the server was doing.
@@ -249,6 +252,8 @@ pub struct StoredPlayer {
     pub name: Option<String>,
     /// An account's password hash (Argon2, PHC string).
     pub password_hash: Option<String>,
+    /// Whether a program plays for the account.
+    pub bot: bool,
 }
 
 /// A new game's row.
@@ -350,6 +355,42 @@ pub struct NewRating {
     /// The new rating.
     pub rating: Rating,
     /// Rated games it rests on, this one counted.
+    pub games: u32,
+}
+
+/// One of a player's games, as stored (for their page).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayerGame {
+    /// The game's id.
+    pub id: String,
+    /// The variant's id.
+    pub variant: String,
+    /// JSON: each seat's holder.
+    pub seats: String,
+    /// JSON: the time control.
+    pub control: String,
+    /// Whether it moved ratings.
+    pub rated: bool,
+    /// The player's seat.
+    pub seat: usize,
+    /// Each seat's points joined by `-`, or `*` (none while it is on).
+    pub result: Option<String>,
+    /// Why it ended.
+    pub why: Option<String>,
+    /// When it last changed (ms since 1970).
+    pub updated_ms: i64,
+}
+
+/// One rating on a leaderboard, as stored.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatedAccount {
+    /// The account's name.
+    pub name: String,
+    /// The speed.
+    pub speed: String,
+    /// The rating.
+    pub rating: Rating,
+    /// Rated games it rests on.
     pub games: u32,
 }
 
@@ -523,11 +564,12 @@ impl Store {
         &self,
         token_hash: &str,
     ) -> Result<Option<StoredPlayer>, StoreError> {
-        let row = sqlx::query("SELECT id, name, password_hash FROM players WHERE token_hash = $1")
-            .bind(token_hash)
-            .fetch_optional(&self.pool)
-            .await
-            .map_err(doing("finding a player"))?;
+        let row =
+            sqlx::query("SELECT id, name, password_hash, bot FROM players WHERE token_hash = $1")
+                .bind(token_hash)
+                .fetch_optional(&self.pool)
+                .await
+                .map_err(doing("finding a player"))?;
         row.map(|r| player_from_row(&r))
             .transpose()
             .map_err(doing("reading a player"))
@@ -535,7 +577,7 @@ impl Store {
 
     /// The account named `name` (names compare as stored: the server lowercases them).
     pub async fn player_by_name(&self, name: &str) -> Result<Option<StoredPlayer>, StoreError> {
-        let row = sqlx::query("SELECT id, name, password_hash FROM players WHERE name = $1")
+        let row = sqlx::query("SELECT id, name, password_hash, bot FROM players WHERE name = $1")
             .bind(name)
             .fetch_optional(&self.pool)
             .await
@@ -543,6 +585,109 @@ impl Store {
         row.map(|r| player_from_row(&r))
             .transpose()
             .map_err(doing("reading an account"))
+    }
+
+    /// Whether an account is a bot's (a program plays for it).
+    pub async fn is_bot(&self, id: &str) -> Result<bool, StoreError> {
+        let row = sqlx::query("SELECT bot FROM players WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await
+            .map_err(doing("reading an account"))?;
+        Ok(row.and_then(|r| r.try_get::<i64, _>(0).ok()) == Some(1))
+    }
+
+    /// Marks an account as a bot's, for good.
+    pub async fn make_bot(&self, id: &str) -> Result<(), StoreError> {
+        sqlx::query("UPDATE players SET bot = 1 WHERE id = $1")
+            .bind(id)
+            .execute(&self.pool)
+            .await
+            .map_err(doing("marking a bot"))?;
+        Ok(())
+    }
+
+    /// A player's newest games first, at most `limit`.
+    pub async fn games_of_player(
+        &self,
+        player: &str,
+        limit: u32,
+    ) -> Result<Vec<PlayerGame>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT g.id, g.variant, g.seats, g.control, g.rated, g.result, g.why, \
+             g.updated_ms, p.seat FROM game_players p JOIN games g ON g.id = p.game_id \
+             WHERE p.player_id = $1 ORDER BY g.updated_ms DESC, g.id LIMIT $2",
+        )
+        .bind(player)
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await
+        .map_err(doing("listing a player's games"))?;
+        rows.iter()
+            .map(|r| {
+                Ok(PlayerGame {
+                    id: r.try_get("id")?,
+                    variant: r.try_get("variant")?,
+                    seats: r.try_get("seats")?,
+                    control: r.try_get("control")?,
+                    rated: r.try_get::<i64, _>("rated")? != 0,
+                    seat: usize::try_from(r.try_get::<i64, _>("seat")?).unwrap_or(0),
+                    result: r.try_get("result")?,
+                    why: r.try_get("why")?,
+                    updated_ms: r.try_get("updated_ms")?,
+                })
+            })
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(doing("listing a player's games"))
+    }
+
+    /// The speeds a variant has been played rated at.
+    pub async fn rated_speeds(&self, variant: &str) -> Result<Vec<String>, StoreError> {
+        let rows = sqlx::query("SELECT DISTINCT speed FROM ratings WHERE variant = $1")
+            .bind(variant)
+            .fetch_all(&self.pool)
+            .await
+            .map_err(doing("reading a leaderboard"))?;
+        rows.iter()
+            .map(|r| r.try_get::<String, _>(0))
+            .collect::<Result<_, _>>()
+            .map_err(doing("reading a leaderboard"))
+    }
+
+    /// The best `limit` ratings of accounts in a variant at a speed, best first.
+    pub async fn leaderboard(
+        &self,
+        variant: &str,
+        speed: &str,
+        limit: u32,
+    ) -> Result<Vec<RatedAccount>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT p.name, r.speed, r.rating, r.deviation, r.volatility, r.games \
+             FROM ratings r JOIN players p ON p.id = r.player_id \
+             WHERE r.variant = $1 AND r.speed = $2 AND p.name IS NOT NULL \
+             ORDER BY r.rating DESC, p.name LIMIT $3",
+        )
+        .bind(variant)
+        .bind(speed)
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await
+        .map_err(doing("reading a leaderboard"))?;
+        rows.iter()
+            .map(|r| {
+                Ok(RatedAccount {
+                    name: r.try_get("name")?,
+                    speed: r.try_get("speed")?,
+                    rating: Rating {
+                        rating: r.try_get("rating")?,
+                        deviation: r.try_get("deviation")?,
+                        volatility: r.try_get("volatility")?,
+                    },
+                    games: r.try_get::<i64, _>("games")? as u32,
+                })
+            })
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(doing("reading a leaderboard"))
     }
 
     /// Gives player `id` a name and a password hash (an account); false when the name
@@ -1005,5 +1150,6 @@ fn player_from_row(row: &sqlx::any::AnyRow) -> Result<StoredPlayer, sqlx::Error>
         id: row.try_get("id")?,
         name: row.try_get("name")?,
         password_hash: row.try_get("password_hash")?,
+        bot: row.try_get::<i64, _>("bot")? != 0,
     })
 }
