@@ -312,16 +312,13 @@ impl Client {
             ClientMessage::Cancel { seek } => hub.cancel(&me.id, &seek).map(|()| None),
             ClientMessage::Accept { seek } => hub.accept(&me, &seek).await.map(|()| None),
             ClientMessage::Games => {
-                self.out
-                    .set_list(List::Games, hub.games_of(&me.id).to_text());
+                hub.follow_games(self.conn, &me.id, self.out.clone());
                 Ok(None)
             }
             ClientMessage::Ratings => hub.ratings_of(&me.id).await.map(Some),
             ClientMessage::Playing => {
-                let playing = ServerMessage::Playing {
-                    games: hub.games_in_play().games,
-                };
-                self.out.set_list(List::Playing, playing.to_text());
+                self.out
+                    .set_list(List::Playing, hub.playing_list().to_text());
                 Ok(None)
             }
             ClientMessage::Join { game, .. }

@@ -278,6 +278,8 @@ pub struct Hub {
     rematches: Mutex<HashMap<String, Rematch>>,
     lobby: Mutex<Vec<(ConnId, Outbox)>>,
     online: Mutex<HashMap<PlayerId, Vec<(ConnId, Outbox)>>>,
+    /// The connections that follow their player's games list (pushed as it changes).
+    games_followers: Mutex<HashMap<ConnId, (PlayerId, Outbox)>>,
     /// New connections per address.
     arrivals: KeyedLimits<IpAddr>,
     /// Connections open per address, and in all.
@@ -314,6 +316,7 @@ impl Hub {
             metrics: Arc::clone(&metrics),
             // Engine seats think on at most half the cores: the other half serves.
             engines: Arc::new(Semaphore::new((cores / 2).max(1))),
+            lists: Arc::default(),
         };
         let hub = Arc::new(Hub {
             store,
@@ -325,6 +328,7 @@ impl Hub {
             rematches: Mutex::default(),
             lobby: Mutex::default(),
             online: Mutex::default(),
+            games_followers: Mutex::default(),
             arrivals: KeyedLimits::new(limits.connections_per_address, limits.window, MAX_KEYS),
             open: Mutex::default(),
             open_total: AtomicUsize::new(0),
@@ -354,6 +358,7 @@ impl Hub {
             limits,
         });
         hub.resume_games().await?;
+        tokio::spawn(push_lists(Arc::downgrade(&hub)));
         Ok(hub)
     }
 
@@ -697,6 +702,7 @@ impl Hub {
     /// the player's last.
     pub fn offline(&self, who: Option<&PlayerId>, conn: ConnId) {
         lock(&self.lobby).retain(|(c, _)| *c != conn);
+        lock(&self.games_followers).remove(&conn);
         let Some(who) = who else { return };
         let last = {
             let mut online = lock(&self.online);
@@ -732,6 +738,7 @@ impl Hub {
     /// state (a client that reads slowly skips the states in between).
     pub fn follow_lobby(&self, conn: ConnId, out: Outbox) {
         out.set_list(List::Seeks, self.seek_list().to_text());
+        out.set_list(List::Playing, self.playing_list().to_text());
         let mut lobby = lock(&self.lobby);
         lobby.retain(|(c, _)| *c != conn);
         lobby.push((conn, out));
@@ -1092,6 +1099,40 @@ impl Hub {
 
     // ---- lists ----
 
+    /// Follows `who`'s games list: sent now and whenever one of their games starts,
+    /// ends or passes the turn.
+    pub fn follow_games(&self, conn: ConnId, who: &PlayerId, out: Outbox) {
+        out.set_list(List::Games, self.games_of(who).to_text());
+        lock(&self.games_followers).insert(conn, (who.clone(), out));
+    }
+
+    /// The watch list as a message.
+    pub fn playing_list(&self) -> ServerMessage {
+        ServerMessage::Playing {
+            games: self.games_in_play().games,
+        }
+    }
+
+    /// Sends the lists that changed to their followers (see `lists.rs`).
+    fn push_lists(&self) {
+        let (playing, players) = self.context.lists.take();
+        if playing {
+            let text = self.playing_list().to_text();
+            lock(&self.lobby).retain(|(_, out)| out.set_list(List::Playing, text.clone()));
+        }
+        if players.is_empty() {
+            return;
+        }
+        let followers: Vec<(PlayerId, Outbox)> = lock(&self.games_followers)
+            .values()
+            .filter(|(who, _)| players.contains(who))
+            .cloned()
+            .collect();
+        for (who, out) in followers {
+            out.set_list(List::Games, self.games_of(&who).to_text());
+        }
+    }
+
     /// `who`'s games in progress, those on their turn first (the "your turn" list).
     pub fn games_of(&self, who: &PlayerId) -> ServerMessage {
         let briefs = lock(&self.context.briefs);
@@ -1187,6 +1228,20 @@ impl Hub {
         Ok(ServerMessage::Muted {
             names: muted.names(),
         })
+    }
+}
+
+/// Pushes the changed lists every [`crate::lists::PUSH_EVERY`] while the hub lives.
+async fn push_lists(hub: std::sync::Weak<Hub>) {
+    let mut every = tokio::time::interval(crate::lists::PUSH_EVERY);
+    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        every.tick().await;
+        let Some(hub) = hub.upgrade() else { return };
+        if hub.is_stopping() {
+            return;
+        }
+        hub.push_lists();
     }
 }
 

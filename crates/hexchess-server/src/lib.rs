@@ -41,6 +41,7 @@ pub mod history;
 pub mod hosted;
 pub mod http;
 pub mod hub;
+pub mod lists;
 pub mod load;
 pub mod local;
 pub mod message;

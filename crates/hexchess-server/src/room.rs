@@ -27,6 +27,7 @@ use crate::chat::{CHAT_BURST, CHAT_WINDOW, ChatRefusal, MAX_CHAT_LINES, Muted, c
 use crate::engine_seat;
 use crate::history::{Audience, CatchUp, Sent};
 use crate::hosted::{HostedGame, PlayerId, Refusal, Status};
+use crate::lists::ListChanges;
 use crate::metrics::Metrics;
 use crate::rate::RateLimit;
 use crate::ratings::{Rating, TableRating, is_provisional, rate_game, rate_table};
@@ -230,6 +231,8 @@ pub struct RoomContext {
     pub metrics: Arc<Metrics>,
     /// At most this many engine seats think at once, server-wide.
     pub engines: Arc<Semaphore>,
+    /// What changed in the lists the hub pushes.
+    pub lists: Arc<ListChanges>,
 }
 
 impl RoomContext {
@@ -418,7 +421,8 @@ impl Room {
             stop.store(true, Ordering::Relaxed);
         }
         if let Ok(mut briefs) = self.context.briefs.lock() {
-            briefs.remove(&self.facts.id);
+            let gone = briefs.remove(&self.facts.id);
+            self.context.lists.game_closed(gone.as_ref());
         }
         self.context.metrics.games_in_play.dec();
     }
@@ -890,6 +894,8 @@ impl Room {
             control: self.facts.control.clone(),
         };
         if let Ok(mut briefs) = self.context.briefs.lock() {
+            let old = briefs.get(&self.facts.id);
+            self.context.lists.brief_changed(old, &brief);
             briefs.insert(self.facts.id.clone(), brief);
         }
     }

@@ -17,6 +17,7 @@ on_both_databases!(
     ratings_show_on_the_board_and_move_at_the_end_of_a_rated_game,
     a_players_page_and_the_leaderboard_read_the_stored_games,
     a_bots_account_is_marked_in_the_lists_and_on_the_board,
+    the_lobby_and_your_games_are_pushed_as_they_change,
 );
 
 /// A new player with an account of a fresh name; the client and the name.
@@ -376,4 +377,62 @@ async fn a_bots_account_is_marked_in_the_lists_and_on_the_board(db: &str) {
     assert_eq!(listed["bots"], json!([true, false]));
     let (_, body) = server.get(&format!("/player/{name}")).await;
     assert_eq!(serde_json::from_str::<Value>(&body).unwrap()["bot"], true);
+}
+
+/// The ids of the games a `playing` or `games` list holds.
+fn ids(list: &Value) -> Vec<String> {
+    list["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["game"].as_str().unwrap().to_string())
+        .collect()
+}
+
+async fn the_lobby_and_your_games_are_pushed_as_they_change(db: &str) {
+    let server = Server::start(db).await;
+    let mut lobby = Client::hello(&server.url(), None).await.unwrap();
+    lobby.send(&json!({"t": "lobby"})).await.unwrap();
+    assert_eq!(
+        ids(&lobby.wait_for("playing").await.unwrap()),
+        Vec::<String>::new()
+    );
+    let (mut a, mut b, game) = pair(&server.url(), "glinski", false).await;
+    // The new game reaches the watch list by itself.
+    let listed = lobby
+        .wait_until(
+            |m| m["t"] == "playing" && m["games"][0].is_object(),
+            "the game listed",
+        )
+        .await
+        .unwrap();
+    assert_eq!(ids(&listed), [game.clone()]);
+    // White follows its games once; the turn passing is pushed.
+    a.send(&json!({"t": "games"})).await.unwrap();
+    let mine = a.wait_for("games").await.unwrap();
+    assert_eq!(mine["games"][0]["your_turn"], true, "{mine}");
+    play(&mut a, &game, 0, "f5f6", 1).await;
+    let mine = a
+        .wait_until(
+            |m| m["t"] == "games" && m["games"][0]["your_turn"] == false,
+            "the turn passed",
+        )
+        .await
+        .unwrap();
+    assert_eq!(ids(&mine), [game.clone()]);
+    // The end: the game leaves the watch list and White's list, unasked.
+    b.send(&json!({"t": "resign", "game": game})).await.unwrap();
+    lobby
+        .wait_until(
+            |m| m["t"] == "playing" && m["games"] == json!([]),
+            "the game gone",
+        )
+        .await
+        .unwrap();
+    a.wait_until(
+        |m| m["t"] == "games" && m["games"] == json!([]),
+        "no game left",
+    )
+    .await
+    .unwrap();
 }

@@ -1153,3 +1153,74 @@ fn player_from_row(row: &sqlx::any::AnyRow) -> Result<StoredPlayer, sqlx::Error>
         bot: row.try_get::<i64, _>("bot")? != 0,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A database of schema 2 (before `game_players`), with one game of two people
+    /// and one against the engine, brought up to date: the games are found by player.
+    #[tokio::test]
+    async fn games_stored_before_game_players_are_found_by_player_after_the_migration() {
+        install_default_drivers();
+        let dir = std::env::temp_dir().join(format!(
+            "hexchess-migrate-{}-{}",
+            std::process::id(),
+            now_ms()
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        let url = sqlite_url(&dir);
+        let pool = AnyPoolOptions::new().connect(&url).await.unwrap();
+        sqlx::query("CREATE TABLE schema_version (version BIGINT NOT NULL)")
+            .execute(&pool)
+            .await
+            .unwrap();
+        for (i, migration) in MIGRATIONS[..2].iter().enumerate() {
+            for statement in migration.split(';').filter(|s| !s.trim().is_empty()) {
+                sqlx::query(statement).execute(&pool).await.unwrap();
+            }
+            sqlx::query("INSERT INTO schema_version (version) VALUES ($1)")
+                .bind(i as i64 + 1)
+                .execute(&pool)
+                .await
+                .unwrap();
+        }
+        let games = [
+            (
+                "G1",
+                r#"[{"player":"ann","name":"ann"},{"player":"bob","name":"bob"}]"#,
+                1,
+            ),
+            ("G2", r#"[{"engine":3},{"player":"ann","name":"ann"}]"#, 2),
+            ("G3", "not json", 3),
+        ];
+        for (id, seats, at) in games {
+            sqlx::query(
+                "INSERT INTO games (id, variant, seats, control, rated, status, version, \
+                 created_ms, updated_ms) VALUES ($1, 'glinski', $2, '{}', 0, 'playing', 0, \
+                 $3, $3)",
+            )
+            .bind(id)
+            .bind(seats)
+            .bind(at as i64)
+            .execute(&pool)
+            .await
+            .unwrap();
+        }
+        pool.close().await;
+        let store = Store::open(&url).await.unwrap();
+        let ann: Vec<(String, usize)> = store
+            .games_of_player("ann", 10)
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|g| (g.id, g.seat))
+            .collect();
+        assert_eq!(ann, [("G2".to_string(), 1), ("G1".to_string(), 0)]);
+        let bob = store.games_of_player("bob", 10).await.unwrap();
+        assert_eq!(bob.len(), 1);
+        assert_eq!(bob[0].seat, 1);
+        store.close().await;
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
