@@ -20,6 +20,12 @@ pub struct Selection {
     pub hand: Option<Kind>,
 }
 
+/// A move queued while another side is on move (a premove): from one cell to
+/// another, played the moment this player's turn comes if it is legal then, dropped
+/// otherwise; a click cancels it. Two-sided games only.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Premove(pub Option<(Cell, Cell)>);
+
 /// The piece under the pointer (none over the interface or an empty cell): with nothing
 /// selected, where it can go is shown faintly, so that a player can look before taking.
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -34,6 +40,7 @@ pub struct Highlight;
 pub(super) struct Marked<'w> {
     game: Res<'w, CurrentGame>,
     selection: Res<'w, Selection>,
+    premove: Res<'w, Premove>,
     hovered: Res<'w, Hovered>,
     screen: Res<'w, crate::game::deployment::ScreenState>,
     picture: Res<'w, crate::game::BoardPicture>,
@@ -44,6 +51,7 @@ impl Marked<'_> {
     fn changed(&self) -> bool {
         self.game.is_changed()
             || self.selection.is_changed()
+            || self.premove.is_changed()
             || self.hovered.is_changed()
             || self.settings.is_changed()
             || self.screen.is_changed()
@@ -62,6 +70,7 @@ pub(super) fn update_highlights(
     let Marked {
         game,
         selection,
+        premove,
         hovered,
         screen,
         picture,
@@ -152,6 +161,10 @@ pub(super) fn update_highlights(
             mark(mv.to(), &assets.dot, &assets.hover, 0.01);
         }
     }
+    if let Some((from, to)) = premove.0 {
+        mark(from, &assets.hex, &assets.premove, 0.009);
+        mark(to, &assets.hex, &assets.premove, 0.009);
+    }
     if let Some(from) = selection.from {
         mark(from, &assets.hex, &assets.selected, 0.008);
         for mv in moves.iter().filter(|m| m.from() == from) {
@@ -233,6 +246,8 @@ pub(super) struct HighlightAssets {
     out: Handle<Surface>,
     owed: Handle<Surface>,
     on_move: Handle<Surface>,
+    /// A premove's two cells.
+    premove: Handle<Surface>,
 }
 
 impl HighlightAssets {
@@ -265,6 +280,7 @@ impl HighlightAssets {
             out: materials.add(Surface::flat(Color::srgba(0.1, 0.1, 0.1, 0.55))),
             owed: materials.add(Surface::flat(Color::srgba(0.95, 0.55, 0.1, 0.85))),
             on_move: materials.add(Surface::flat(Color::srgba(0.3, 0.85, 0.35, 0.6))),
+            premove: materials.add(Surface::flat(Color::srgba(0.85, 0.3, 0.45, 0.65))),
         }
     }
 }

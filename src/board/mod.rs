@@ -11,7 +11,7 @@ use bevy::prelude::*;
 use hexchess_core::bitboard::CellSet;
 use hexchess_core::{Cell, Layout, Rules};
 
-pub use highlights::{Highlight, Selection};
+pub use highlights::{Highlight, Premove, Selection};
 pub use labels::BoardLabel;
 pub use space::{CELL_SIZE, board_centre, board_radius, cell_world, hex_world, world_cell};
 
@@ -36,6 +36,7 @@ impl Plugin for BoardPlugin {
     fn build(&self, app: &mut App) {
         app.add_message::<SceneRebuilt>()
             .init_resource::<Selection>()
+            .init_resource::<Premove>()
             .init_resource::<highlights::Hovered>()
             .add_systems(
                 Update,

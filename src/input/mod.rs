@@ -10,11 +10,12 @@
 use bevy::ecs::system::SystemParam;
 use bevy::input::mouse::MouseButton;
 use bevy::prelude::*;
-use hexchess_core::{Cell, Move, Step};
+use hexchess_core::{Cell, Move, Side, Step};
 
-use crate::board::{Selection, cell_world};
+use crate::board::{Premove, Selection, cell_world};
 use crate::game::{
-    BoardChanged, CurrentGame, GameSet, RedoRequest, ReviewRequest, StepRequest, UndoRequest,
+    BoardChanged, CurrentGame, GameNotice, GameSet, RedoRequest, ReviewRequest, StepRequest,
+    UndoRequest,
 };
 use crate::look::{Settings, View, ViewChanged};
 use crate::pieces::animation::Slide;
@@ -69,6 +70,7 @@ impl Plugin for InputPlugin {
                     // Last frame's changes first: a click of this frame is on the
                     // position as it is now.
                     clear_stale_selection,
+                    play_premove,
                     note_hovered_piece,
                     handle_mouse,
                     drag_piece,
@@ -150,6 +152,8 @@ struct Mouse<'a, 'w, 's> {
     pieces: &'a PieceEntities<'w, 's>,
     /// Whether a person may move now: their turn, the game live and on, no picker open.
     playable: bool,
+    /// The side a person at this screen may premove for now (another side on move).
+    premovable: Option<Side>,
 }
 
 impl Mouse<'_, '_, '_> {
@@ -179,6 +183,7 @@ struct Choosing<'w> {
     pending: ResMut<'w, PendingPromotion>,
     requests: MessageWriter<'w, StepRequest>,
     hand_drag: ResMut<'w, HandDrag>,
+    premove: ResMut<'w, Premove>,
 }
 
 fn handle_mouse(
@@ -193,6 +198,7 @@ fn handle_mouse(
         mut pending,
         mut requests,
         mut hand_drag,
+        mut premove,
     } = choosing;
     let playable = session.seats.person(game.side_to_move())
         && game.outcome().is_none()
@@ -204,7 +210,18 @@ fn handle_mouse(
         settings: &settings,
         pieces: &pieces,
         playable,
+        premovable: premovable_side(&game, &session),
     };
+    if !playable && let Some(mine) = mouse.premovable {
+        premove_with_mouse(
+            &mut mouse,
+            mine,
+            (&buttons, &pointer),
+            &mut selection,
+            &mut premove,
+        );
+        return;
+    }
     if buttons.just_released(MouseButton::Left) && hand_drag.0 {
         hand_drag.0 = false;
         if let (true, Some(cell)) = (mouse.playable, pointer.cell) {
@@ -233,6 +250,106 @@ fn handle_mouse(
             &mut pending,
             &mut requests,
         );
+    }
+}
+
+/// The side a person at this screen could queue a premove for now: a game of two
+/// sides, on and live, with the other side (an engine's, or a player's on a server)
+/// on move.
+fn premovable_side(game: &CurrentGame, session: &Session) -> Option<Side> {
+    if game.side_count() != 2 || game.outcome().is_some() || !game.is_live() {
+        return None;
+    }
+    let on_move = game.side_to_move();
+    let other = Side::from_index(1 - on_move.index());
+    (session.seats.person(other) && !session.seats.person(on_move)).then_some(other)
+}
+
+/// While another side is on move: a press on one's own piece picks it (and drags
+/// it), a second click or a drop names where it goes, and queues the premove; any
+/// click with a premove queued cancels it.
+fn premove_with_mouse(
+    mouse: &mut Mouse,
+    mine: Side,
+    (buttons, pointer): (&ButtonInput<MouseButton>, &PointerCell),
+    selection: &mut Selection,
+    premove: &mut Premove,
+) {
+    let own = |cell: Cell| {
+        mouse
+            .game
+            .position()
+            .piece_at(cell)
+            .is_some_and(|p| p.side == mine)
+    };
+    if buttons.just_pressed(MouseButton::Left) {
+        if premove.0.is_some() {
+            premove.0 = None;
+            selection.from = None;
+            return;
+        }
+        match (selection.from, pointer.cell) {
+            (Some(from), Some(to)) if from != to && !own(to) => {
+                premove.0 = Some((from, to));
+                selection.from = None;
+            }
+            (_, Some(cell)) if own(cell) => {
+                selection.from = Some(cell);
+                if let Some((e, _)) = mouse.entity_at(cell) {
+                    mouse.commands.entity(e).insert(Dragging { moved: false });
+                }
+            }
+            _ => selection.from = None,
+        }
+    }
+    if buttons.just_released(MouseButton::Left)
+        && let Some((_, view, _, Some(drag))) = mouse.pieces.iter().find(|(_, _, _, d)| d.is_some())
+    {
+        let (from, moved) = (view.cell, drag.moved);
+        mouse.snap_back(from);
+        if let Some(to) = pointer.cell.filter(|to| *to != from && moved) {
+            premove.0 = Some((from, to));
+            selection.from = None;
+        }
+    }
+}
+
+/// A premove queued, once its side is on move: played if a move between its cells is
+/// legal now (a promotion to the strongest piece, as lichess does), dropped with a word
+/// otherwise. A new game, or its end, drops it too.
+fn play_premove(
+    game: Res<CurrentGame>,
+    session: Res<Session>,
+    mut premove: ResMut<Premove>,
+    mut requests: MessageWriter<StepRequest>,
+    mut notices: MessageWriter<GameNotice>,
+) {
+    let Some((from, to)) = premove.0 else { return };
+    if game.outcome().is_some() || game.side_count() != 2 {
+        premove.0 = None;
+        return;
+    }
+    if !session.seats.person(game.side_to_move()) || !game.is_live() {
+        return;
+    }
+    premove.0 = None;
+    let moves = moves_between(&game, from, to);
+    let worth = |m: &&Move| {
+        m.promotion()
+            .map(|k| game.rules().kind_info(k).value.unwrap_or(0))
+    };
+    match moves.iter().max_by_key(worth) {
+        Some(mv) => {
+            requests.write(StepRequest::play(*mv));
+        }
+        None => {
+            let board = game.rules().board();
+            notices.write(GameNotice(format!(
+                "premove {}-{} dropped: not legal now",
+                board.name(from),
+                board.name(to)
+            )));
+        }
     }
 }
 

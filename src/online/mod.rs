@@ -22,13 +22,14 @@ use bevy::prelude::*;
 use hexchess_core::piece::MAX_SIDES;
 use hexchess_core::{Game, GameOutcome, Points, Side, Termination};
 use hexchess_protocol::{
-    ChatLine, ClientMessage, FromServer, GameEvent, GameInPlay, GameState, Numbered, RatingChange,
-    RatingLine, SeatRating, SeekListing, SeekRequest, ServerMessage, Welcome, YourGame,
+    ChatLine, ClientMessage, FromServer, GameEvent, GameInPlay, GameState, Leaderboard, Numbered,
+    PlayerProfile, RatingChange, RatingLine, SeatRating, SeekListing, SeekRequest, ServerMessage,
+    Welcome, YourGame,
 };
 
 use crate::game::{
-    Authority, CurrentGame, EndRequest, GameNotice, GameSet, ReplaceRequest, StepDecided,
-    StepProposed, Variants,
+    Authority, CurrentGame, EndRequest, GameNotice, GameSet, LoadRequest, ReplaceRequest,
+    StepDecided, StepProposed, Variants,
 };
 use crate::play::{Clocks, Seats, Session};
 use link::{Link, LinkEvent, LinkStatus};
@@ -131,6 +132,10 @@ pub struct Online {
     pub challenge: Option<String>,
     /// The names whose chat this player hides, as the server keeps them.
     pub muted: Vec<String>,
+    /// The last player's page asked for (the profile window shows it).
+    pub profile: Option<PlayerProfile>,
+    /// The last leaderboard asked for.
+    pub leaderboard: Option<Leaderboard>,
     /// The game on the board, when it is the server's.
     pub followed: Option<FollowedGame>,
     /// Where the secrets are kept (none: not kept, in tests).
@@ -154,6 +159,8 @@ impl Default for Online {
             playing: Vec::new(),
             challenge: None,
             muted: Vec::new(),
+            profile: None,
+            leaderboard: None,
             followed: None,
             secrets: None,
             link: None,
@@ -260,6 +267,12 @@ pub enum OnlineRequest {
         name: String,
         muted: bool,
     },
+    /// A player's page (the profile window opens with it).
+    Player(String),
+    /// A variant's leaderboard.
+    Leaderboard(String),
+    /// A finished game, into the analysis board (its record from the server).
+    Analyse(String),
     Register {
         name: String,
         password: String,
@@ -361,6 +374,11 @@ fn handle_requests(mut requests: MessageReader<OnlineRequest>, mut online: ResMu
             OnlineRequest::Mute { name, muted: false } => {
                 Some(ClientMessage::Unmute { name: name.clone() })
             }
+            OnlineRequest::Player(name) => Some(ClientMessage::Player { name: name.clone() }),
+            OnlineRequest::Leaderboard(variant) => Some(ClientMessage::Leaderboard {
+                variant: variant.clone(),
+            }),
+            OnlineRequest::Analyse(game) => Some(ClientMessage::Record { game: game.clone() }),
             OnlineRequest::Register { name, password } => Some(ClientMessage::Register {
                 name: name.clone(),
                 password: password.clone(),
@@ -388,6 +406,8 @@ struct Board<'w> {
     variants: Res<'w, Variants>,
     replace: MessageWriter<'w, ReplaceRequest>,
     end: MessageWriter<'w, EndRequest>,
+    load: MessageWriter<'w, LoadRequest>,
+    analysis: MessageWriter<'w, crate::play::analysis::AnalysisRequest>,
     decided: MessageWriter<'w, StepDecided>,
     notices: MessageWriter<'w, GameNotice>,
     /// An offer to answer is heard too.
@@ -459,6 +479,9 @@ fn replied(
         ServerMessage::Seeks { seeks } => online.seeks = seeks,
         ServerMessage::Games { games } => online.my_games = games,
         ServerMessage::Ratings { ratings } => online.ratings = ratings,
+        ServerMessage::Player(profile) => online.profile = Some(*profile),
+        ServerMessage::Leaderboard(board) => online.leaderboard = Some(board),
+        ServerMessage::Record { game, pgn } => open_record(online, board, &game, &pgn),
         ServerMessage::Muted { names } => {
             if let Some(t) = online.followed.as_mut() {
                 t.chat.retain(|line| !names.contains(&line.from));
@@ -540,6 +563,27 @@ fn replied(
         _ => {}
     }
     Read::Handled
+}
+
+/// A finished game's record, into the analysis board: the board is this program's
+/// again (the server's game on it, if any, is left), the game loaded from its PGN.
+fn open_record(online: &mut Online, board: &mut Board, game: &str, pgn: &str) {
+    let records = hexchess_core::pgn::read_games(pgn);
+    let Some(Ok(record)) = records.into_iter().next() else {
+        board.notices.write(GameNotice(format!(
+            "the server's record of game {game} could not be read"
+        )));
+        return;
+    };
+    if let Some(followed) = online.followed.take() {
+        online.send(ClientMessage::Leave {
+            game: followed.game,
+        });
+    }
+    board.load.write(LoadRequest(record));
+    board
+        .analysis
+        .write(crate::play::analysis::AnalysisRequest::On);
 }
 
 /// Hello answered: the secret kept, the lists asked for, and a game on the board

@@ -156,7 +156,13 @@ pub enum ClientMessage {
         /// The variant's id.
         variant: String,
     },
-    /// The player's games in progress, those on their turn first.
+    /// A finished game's record (`record`, its PGN; also `GET /game/ID.pgn`).
+    Record {
+        /// The game's id.
+        game: String,
+    },
+    /// The player's games in progress, those on their turn first (sent now and
+    /// whenever one starts, ends or passes the turn).
     Games,
     /// The player's ratings.
     Ratings,

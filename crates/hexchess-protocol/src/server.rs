@@ -56,6 +56,13 @@ pub enum ServerMessage {
         /// The games.
         games: Vec<GameInPlay>,
     },
+    /// A finished game's record (the answer to `record`).
+    Record {
+        /// The game's id.
+        game: String,
+        /// Its PGN.
+        pgn: String,
+    },
     /// A player's page (the answer to `player`).
     Player(Box<PlayerProfile>),
     /// A variant's leaderboard (the answer to `leaderboard`).

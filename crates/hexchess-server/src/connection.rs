@@ -285,6 +285,7 @@ impl Client {
                 .await;
                 Ok(None)
             }
+            ClientMessage::Record { game } => hub.record(&game).await.map(Some),
             ClientMessage::Player { name } => match hub.lookup_allowed(self.from) {
                 Ok(()) => hub
                     .profile(&name)

@@ -7,7 +7,7 @@ use std::net::IpAddr;
 
 use hexchess_core::Side;
 use hexchess_protocol::{
-    LeaderLine, Leaderboard, PlayedGame, PlayerProfile, RatingLine, SpeedBoard,
+    LeaderLine, Leaderboard, PlayedGame, PlayerProfile, RatingLine, ServerMessage, SpeedBoard,
 };
 
 use crate::hub::{Hub, HubError, StoredControl, seats_from_text};
@@ -47,6 +47,17 @@ impl Hub {
             .map_err(|wait| {
                 HubError::Refused(format!("too many pages read from your address: {wait}"))
             })
+    }
+
+    /// A finished game's record, as a message.
+    pub async fn record(&self, game: &str) -> Result<ServerMessage, HubError> {
+        match self.store.pgn(game).await? {
+            Some(pgn) => Ok(ServerMessage::Record {
+                game: game.to_string(),
+                pgn,
+            }),
+            None => Err(HubError::Refused(format!("no finished game '{game}'"))),
+        }
     }
 
     /// Account `name`'s page: ratings per variant and speed, and last games.
