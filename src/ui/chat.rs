@@ -54,7 +54,11 @@ pub(super) fn chat_panel(
     (mut memory, mut insets): (ResMut<UiMemory>, ResMut<UiInsets>),
     mut requests: MessageWriter<OnlineRequest>,
 ) -> Result {
-    let Some(followed) = online.followed.as_ref().filter(|_| session.seats.is_online()) else {
+    let Some(followed) = online
+        .followed
+        .as_ref()
+        .filter(|_| session.seats.is_online())
+    else {
         return Ok(());
     };
     let ctx = contexts.ctx_mut()?;

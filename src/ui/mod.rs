@@ -12,6 +12,7 @@
 
 mod analysis;
 mod bar;
+mod chat;
 mod dialogs;
 mod dialogs_files;
 mod editor;
@@ -20,6 +21,7 @@ mod new_game;
 mod online;
 mod panel;
 pub mod players;
+mod profile;
 mod review;
 mod seats;
 mod settings;
@@ -64,6 +66,7 @@ impl Plugin for UiPlugin {
                     // The side panel first: the bars then take the width it leaves, so
                     // none of their controls hides under it.
                     panel::side_panel,
+                    chat::chat_panel,
                     bar::menu_bar,
                     players::players_bars,
                     new_game::new_game_menu,
@@ -74,6 +77,7 @@ impl Plugin for UiPlugin {
                     dialogs::weighty_question,
                     settings::settings_window,
                     online::online_window,
+                    profile::profile_window,
                     files::game_choice,
                     editor::editor_window,
                     settings::resume_offer,
@@ -138,6 +142,7 @@ pub struct UiMemory {
     errors_seen: usize,
     settings_open: bool,
     online: online::OnlineForm,
+    chat: chat::ChatMemory,
     card: variant_card::CardChoice,
     moves: MoveListCache,
 }
@@ -170,6 +175,7 @@ impl Default for UiMemory {
             errors_seen: 0,
             settings_open: false,
             online: online::OnlineForm::default(),
+            chat: chat::ChatMemory::default(),
             card: variant_card::CardChoice::default(),
             moves: MoveListCache {
                 made_for: (0, usize::MAX),

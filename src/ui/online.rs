@@ -5,7 +5,7 @@
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
-use hexchess_protocol::{GameInPlay, SeekListing};
+use hexchess_protocol::{GameInPlay, SPEEDS, SeekListing};
 
 use super::UiMemory;
 use crate::confirm::Weighty;
@@ -24,6 +24,10 @@ pub(super) struct OnlineForm {
     code: String,
     name: String,
     password: String,
+    /// The lists show seeks and games of this variant only (none: all).
+    filter_variant: Option<String>,
+    /// ...and of this speed only.
+    filter_speed: Option<&'static str>,
 }
 
 impl Default for OnlineForm {
@@ -43,6 +47,8 @@ impl Default for OnlineForm {
             code: String::new(),
             name: String::new(),
             password: String::new(),
+            filter_variant: None,
+            filter_speed: None,
         }
     }
 }
@@ -86,11 +92,12 @@ pub(super) fn online_window(
             }
             ui.separator();
             this_game(ui, &online, &variants, &mut requests, &mut weighty);
-            seeks(ui, &online, &mut requests);
+            filters(ui, form, &variants);
+            seeks(ui, form, &online, &mut requests);
             ui.separator();
             new_seek(ui, form, &variants, &online, &mut requests);
             ui.separator();
-            my_games(ui, &online, &mut requests);
+            my_games(ui, form, &online, &variants, &mut requests);
             account(ui, form, &online, &mut requests);
         });
     if !open {
@@ -246,15 +253,87 @@ fn time_of(seek: &SeekListing) -> String {
     }
 }
 
-/// The open seeks, each with its Accept.
-fn seeks(ui: &mut egui::Ui, online: &Online, requests: &mut MessageWriter<OnlineRequest>) {
+/// The lists' filter: a variant and a speed (the server pushes every list whole; the
+/// filter is this window's).
+fn filters(ui: &mut egui::Ui, form: &mut OnlineForm, variants: &Variants) {
+    ui.horizontal(|ui| {
+        ui.label("Show");
+        egui::ComboBox::from_id_salt("filter variant")
+            .selected_text(
+                form.filter_variant
+                    .clone()
+                    .unwrap_or_else(|| "every variant".into()),
+            )
+            .show_ui(ui, |ui| {
+                ui.selectable_value(&mut form.filter_variant, None, "every variant");
+                for entry in variants.0.entries() {
+                    ui.selectable_value(
+                        &mut form.filter_variant,
+                        Some(entry.id().to_string()),
+                        entry.name(),
+                    );
+                }
+            });
+        egui::ComboBox::from_id_salt("filter speed")
+            .selected_text(form.filter_speed.unwrap_or("every speed"))
+            .show_ui(ui, |ui| {
+                ui.selectable_value(&mut form.filter_speed, None, "every speed");
+                for speed in SPEEDS {
+                    ui.selectable_value(&mut form.filter_speed, Some(speed), speed);
+                }
+            });
+    });
+}
+
+impl OnlineForm {
+    /// Whether a game of `variant` at `speed` passes the filter.
+    fn shows(&self, variant: &str, speed: &str) -> bool {
+        self.filter_variant.as_deref().is_none_or(|v| v == variant)
+            && self.filter_speed.is_none_or(|s| s == speed)
+    }
+}
+
+/// A player's name as a link to their page (a bot's marked).
+fn name_link(
+    ui: &mut egui::Ui,
+    name: &str,
+    bot: bool,
+    requests: &mut MessageWriter<OnlineRequest>,
+) {
+    let shown = if bot {
+        format!("{name} [BOT]")
+    } else {
+        name.to_string()
+    };
+    if ui.link(shown).on_hover_text("their page").clicked() {
+        requests.write(OnlineRequest::Player(name.to_string()));
+    }
+}
+
+/// The open seeks that pass the filter, each with its Accept.
+fn seeks(
+    ui: &mut egui::Ui,
+    form: &OnlineForm,
+    online: &Online,
+    requests: &mut MessageWriter<OnlineRequest>,
+) {
     ui.strong("Seeks");
-    if online.seeks.is_empty() {
+    let shown: Vec<&SeekListing> = online
+        .seeks
+        .iter()
+        .filter(|s| form.shows(&s.variant, s.speed()))
+        .collect();
+    if shown.is_empty() {
         ui.label("none open: make one below, or pair quickly");
     }
     egui::Grid::new("seeks").striped(true).show(ui, |ui| {
-        for seek in &online.seeks {
-            ui.label(seek.by.clone().unwrap_or_default());
+        for seek in shown {
+            match &seek.by {
+                Some(by) => name_link(ui, by, seek.bot, requests),
+                None => {
+                    ui.label("");
+                }
+            }
             ui.label(&seek.variant);
             ui.label(time_of(seek));
             ui.label(if seek.rated { "rated" } else { "casual" });
@@ -389,12 +468,28 @@ fn new_seek(
     });
 }
 
-/// Your games in play (your turn first) to open, others' to watch, and your ratings.
-fn my_games(ui: &mut egui::Ui, online: &Online, requests: &mut MessageWriter<OnlineRequest>) {
+/// Your games in play (your turn first) to open, others' to watch (both lists pushed
+/// by the server as they change), your ratings, your page and the leaderboard.
+fn my_games(
+    ui: &mut egui::Ui,
+    form: &OnlineForm,
+    online: &Online,
+    variants: &Variants,
+    requests: &mut MessageWriter<OnlineRequest>,
+) {
     ui.horizontal(|ui| {
         ui.strong("Your games");
-        if ui.small_button("Refresh").clicked() {
-            requests.write(OnlineRequest::Refresh);
+        if let Some(me) = online.me.as_ref().filter(|m| m.account)
+            && ui.small_button("Your page").clicked()
+        {
+            requests.write(OnlineRequest::Player(me.name.clone()));
+        }
+        if ui.small_button("Leaderboard").clicked() {
+            let variant = form
+                .filter_variant
+                .clone()
+                .unwrap_or_else(|| form.seek.variant.clone());
+            requests.write(OnlineRequest::Leaderboard(variant));
         }
     });
     if online.my_games.is_empty() {
@@ -420,17 +515,17 @@ fn my_games(ui: &mut egui::Ui, online: &Online, requests: &mut MessageWriter<Onl
         .playing
         .iter()
         .filter(|g| !online.my_games.iter().any(|m| m.game == g.game))
+        .filter(|g| form.shows(&g.variant, &g.speed))
         .collect();
     if !others.is_empty() {
         ui.strong("Watch");
         for brief in others.into_iter().take(12) {
             ui.horizontal(|ui| {
-                ui.label(format!(
-                    "{} {} – {}",
-                    brief.variant,
-                    brief.speed,
-                    brief.names.join(" – ")
-                ));
+                ui.label(format!("{} {} –", brief.variant, brief.speed));
+                for (i, name) in brief.names.iter().enumerate() {
+                    let bot = brief.bots.get(i).copied().unwrap_or(false);
+                    name_link(ui, name, bot, requests);
+                }
                 if !online.follows(&brief.game) && ui.small_button("Watch").clicked() {
                     requests.write(OnlineRequest::Open(brief.game.clone()));
                 }
@@ -438,11 +533,24 @@ fn my_games(ui: &mut egui::Ui, online: &Online, requests: &mut MessageWriter<Onl
         }
     }
     if !online.ratings.is_empty() {
-        ui.strong("Ratings");
+        ui.horizontal(|ui| {
+            ui.strong("Ratings");
+            if ui.small_button("Refresh").clicked() {
+                requests.write(OnlineRequest::Refresh);
+            }
+        });
         for r in &online.ratings {
+            let table = variants
+                .0
+                .get(&r.variant)
+                .is_some_and(|e| e.side_count() > 2);
             ui.label(format!(
                 "{} {}: {} ± {} ({} games)",
-                r.variant, r.speed, r.rating, r.deviation, r.games
+                r.variant,
+                r.speed,
+                crate::online::rating_text(r.rating, r.provisional, table),
+                r.deviation,
+                r.games
             ));
         }
     }

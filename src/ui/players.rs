@@ -12,7 +12,7 @@ use super::UiInsets;
 use super::panel::clock_text;
 use crate::game::CurrentGame;
 use crate::look::Settings;
-use crate::online::Online;
+use crate::online::{Online, OnlineRequest, rating_text};
 use crate::pieces::ArmyColour;
 use crate::play::{Clocks, Session};
 
@@ -35,6 +35,10 @@ pub struct SeatLine {
     pub yours: bool,
     /// A program plays it (an engine here, or the server's).
     pub bot: bool,
+    /// Its player's rating on the server (`1500?` while provisional).
+    pub rating: Option<String>,
+    /// After a rated game: how the rating moved (`+12`).
+    pub change: Option<String>,
 }
 
 /// The seats across the board (the top bar) and the one the board faces (the bottom
@@ -76,6 +80,12 @@ pub fn seat_lines(
                 Some(f) => f.bots.get(side.index()).copied().unwrap_or(false),
                 None => session.seats.engine_plays(side),
             },
+            rating: followed
+                .and_then(|f| f.ratings.get(side.index()).copied().flatten())
+                .map(|r| rating_text(r.rating, r.provisional, sides > 2)),
+            change: followed
+                .and_then(|f| f.rating_changes.get(side.index()).copied().flatten())
+                .map(|c| change_text(c.after - c.before, sides > 2)),
         }
     };
     let facing = if sides > 2 {
@@ -92,6 +102,15 @@ pub fn seat_lines(
         .map(line)
         .collect();
     (across, line(facing))
+}
+
+/// A rating's move at a game's end: `+12`, `-7`, `+0.4` at a table.
+pub fn change_text(delta: f64, table: bool) -> String {
+    if table {
+        format!("{delta:+.1}")
+    } else {
+        format!("{:+}", delta.round() as i64)
+    }
 }
 
 /// What the board says of the server while its game is on it: the connection lost or
@@ -118,27 +137,28 @@ pub(super) fn players_bars(
     mut contexts: EguiContexts,
     (game, session, clocks): (Res<CurrentGame>, Res<Session>, Res<Clocks>),
     (online, settings, insets): (Res<Online>, Res<Settings>, Res<UiInsets>),
+    mut requests: MessageWriter<OnlineRequest>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let (across, facing) = seat_lines(&game, &session, &clocks, &online, settings.flipped);
     let rules = game.rules();
     egui::Area::new("players across".into())
         .anchor(egui::Align2::LEFT_TOP, [8.0, insets.top + 8.0])
-        .interactable(false)
         .show(ctx, |ui| {
             ui.horizontal(|ui| {
                 for line in &across {
-                    seat_card(ui, line, ArmyColour::of(rules, line.side).swatch());
+                    let swatch = ArmyColour::of(rules, line.side).swatch();
+                    seat_card(ui, line, swatch, &mut requests);
                 }
             });
         });
     let word = server_word(&session, &online);
     egui::Area::new("player facing".into())
         .anchor(egui::Align2::LEFT_BOTTOM, [8.0, -(insets.bottom + 8.0)])
-        .interactable(false)
         .show(ctx, |ui| {
             ui.horizontal(|ui| {
-                seat_card(ui, &facing, ArmyColour::of(rules, facing.side).swatch());
+                let swatch = ArmyColour::of(rules, facing.side).swatch();
+                seat_card(ui, &facing, swatch, &mut requests);
                 if let Some(word) = &word {
                     let amber = egui::Color32::from_rgb(235, 180, 80);
                     ui.label(egui::RichText::new(word).strong().color(amber));
@@ -148,8 +168,14 @@ pub(super) fn players_bars(
     Ok(())
 }
 
-/// One seat: its colour, on-move mark, name and side, and clock.
-fn seat_card(ui: &mut egui::Ui, line: &SeatLine, colour: Color) {
+/// One seat: its colour, on-move mark, name (a rated player's a link to their page)
+/// and rating, side, and clock.
+fn seat_card(
+    ui: &mut egui::Ui,
+    line: &SeatLine,
+    colour: Color,
+    requests: &mut MessageWriter<OnlineRequest>,
+) {
     let frame = egui::Frame::new()
         .fill(egui::Color32::from_black_alpha(if line.on_move {
             200
@@ -167,11 +193,30 @@ fn seat_card(ui: &mut egui::Ui, line: &SeatLine, colour: Color) {
                 .circle_stroke(rect.center(), 7.0, (1.0, egui::Color32::GRAY));
             let mark = if line.on_move { "▶ " } else { "" };
             let name = egui::RichText::new(format!("{mark}{}", line.name)).size(16.0);
-            ui.label(if line.yours || line.on_move {
+            let name = if line.yours || line.on_move {
                 name.strong()
             } else {
                 name
-            });
+            };
+            if line.rating.is_some() && !line.bot {
+                let link = ui.add(egui::Label::new(name).sense(egui::Sense::click()));
+                if link.on_hover_text("their page").clicked() {
+                    requests.write(OnlineRequest::Player(line.name.clone()));
+                }
+            } else {
+                ui.label(name);
+            }
+            if let Some(rating) = &line.rating {
+                ui.label(egui::RichText::new(rating).monospace());
+            }
+            if let Some(change) = &line.change {
+                let colour = if change.starts_with('-') {
+                    egui::Color32::from_rgb(235, 90, 70)
+                } else {
+                    egui::Color32::from_rgb(110, 200, 120)
+                };
+                ui.label(egui::RichText::new(change).strong().color(colour));
+            }
             if line.bot {
                 ui.label(
                     egui::RichText::new("BOT")

@@ -23,6 +23,41 @@ pub use server::{
     SeekReply, ServerMessage, SpeedBoard, Started, Welcome, YourGame,
 };
 
+/// The speeds a game is rated at, fastest first.
+pub const SPEEDS: [&str; 7] = [
+    "ultrabullet",
+    "bullet",
+    "blitz",
+    "rapid",
+    "classical",
+    "correspondence",
+    "untimed",
+];
+
+/// lichess's speed of a clock of `base` seconds and `increment` seconds a move, by
+/// the length of a game of 40 moves a side (ratings are kept per variant and speed;
+/// the lobby filters by it).
+pub fn speed_of_clock(base: u64, increment: u64) -> &'static str {
+    match base + 40 * increment {
+        0..=28 => "ultrabullet",
+        29..=178 => "bullet",
+        179..=478 => "blitz",
+        479..=1498 => "rapid",
+        _ => "classical",
+    }
+}
+
+impl SeekListing {
+    /// The seek's speed: its clock's, `correspondence` with days a move, or `untimed`.
+    pub fn speed(&self) -> &'static str {
+        match (self.minutes, self.days) {
+            (Some(m), _) => speed_of_clock(u64::from(m) * 60, u64::from(self.increment)),
+            (None, Some(_)) => "correspondence",
+            (None, None) => "untimed",
+        }
+    }
+}
+
 /// The protocol's version, said in `hello` and `welcome`.
 pub const PROTOCOL: u32 = 1;
 

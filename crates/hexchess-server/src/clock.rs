@@ -26,13 +26,7 @@ impl TimeControl {
     /// lichess's speed of a game with this clock, by the length of a game of 40 moves
     /// a side: ratings are kept per variant and speed.
     pub fn speed(self) -> &'static str {
-        match self.expected_length().as_secs() {
-            0..=28 => "ultrabullet",
-            29..=178 => "bullet",
-            179..=478 => "blitz",
-            479..=1498 => "rapid",
-            _ => "classical",
-        }
+        hexchess_protocol::speed_of_clock(self.base.as_secs(), self.increment.as_secs())
     }
 
     /// The length of a game of 40 moves a side, which sizes the lag quota.

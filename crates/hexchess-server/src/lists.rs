@@ -32,10 +32,10 @@ impl ListChanges {
         if started_or_ended {
             self.playing.store(true, Ordering::Relaxed);
         }
-        if started_or_ended || old.is_some_and(|o| o.to_move != new.to_move) {
-            if let Ok(mut players) = self.players.lock() {
-                players.extend(new.players.iter().flatten().cloned());
-            }
+        if (started_or_ended || old.is_some_and(|o| o.to_move != new.to_move))
+            && let Ok(mut players) = self.players.lock()
+        {
+            players.extend(new.players.iter().flatten().cloned());
         }
     }
 

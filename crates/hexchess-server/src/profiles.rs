@@ -7,7 +7,8 @@ use std::net::IpAddr;
 
 use hexchess_core::Side;
 use hexchess_protocol::{
-    LeaderLine, Leaderboard, PlayedGame, PlayerProfile, RatingLine, ServerMessage, SpeedBoard,
+    LeaderLine, Leaderboard, PlayedGame, PlayerProfile, RatingLine, SPEEDS, ServerMessage,
+    SpeedBoard,
 };
 
 use crate::hub::{Hub, HubError, StoredControl, seats_from_text};
@@ -27,17 +28,6 @@ pub const LEADERBOARD_SIZE: usize = 50;
 /// Ratings read for one speed's leaderboard: the best established ones among them
 /// come first, then provisional ones fill the board.
 const LEADERBOARD_READ: u32 = 200;
-
-/// The speeds in the order the boards show them.
-const SPEEDS: [&str; 7] = [
-    "ultrabullet",
-    "bullet",
-    "blitz",
-    "rapid",
-    "classical",
-    "correspondence",
-    "untimed",
-];
 
 impl Hub {
     /// Counts a page or leaderboard read from `from` against its limit.

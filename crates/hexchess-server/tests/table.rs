@@ -406,7 +406,7 @@ async fn the_lobby_and_your_games_are_pushed_as_they_change(db: &str) {
         )
         .await
         .unwrap();
-    assert_eq!(ids(&listed), [game.clone()]);
+    assert_eq!(ids(&listed), [game.as_str()]);
     // White follows its games once; the turn passing is pushed.
     a.send(&json!({"t": "games"})).await.unwrap();
     let mine = a.wait_for("games").await.unwrap();
@@ -419,7 +419,7 @@ async fn the_lobby_and_your_games_are_pushed_as_they_change(db: &str) {
         )
         .await
         .unwrap();
-    assert_eq!(ids(&mine), [game.clone()]);
+    assert_eq!(ids(&mine), [game.as_str()]);
     // The end: the game leaves the watch list and White's list, unasked.
     b.send(&json!({"t": "resign", "game": game})).await.unwrap();
     lobby
