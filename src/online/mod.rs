@@ -144,7 +144,6 @@ pub struct Online {
     /// What the link brought and this program has not handled yet (see `receive`).
     unread: std::collections::VecDeque<LinkEvent>,
     acks: u64,
-    since_refresh: Duration,
 }
 
 impl Default for Online {
@@ -166,7 +165,6 @@ impl Default for Online {
             link: None,
             unread: std::collections::VecDeque::new(),
             acks: 0,
-            since_refresh: Duration::ZERO,
         }
     }
 }
@@ -302,7 +300,6 @@ impl Plugin for OnlinePlugin {
                     handle_requests,
                     receive,
                     send_proposed_steps,
-                    refresh_lists,
                     follow_the_session,
                 )
                     .chain()
@@ -945,17 +942,6 @@ fn send_proposed_steps(
             ack,
             lag_ms: None,
         });
-    }
-}
-
-/// The "your turn" and watch lists kept fresh (correspondence games move while one is
-/// away; games end and leave the watch list).
-fn refresh_lists(time: Res<Time>, mut online: ResMut<Online>) {
-    online.since_refresh += time.delta();
-    if online.since_refresh >= Duration::from_secs(10) && online.is_connected() {
-        online.since_refresh = Duration::ZERO;
-        online.send(ClientMessage::Games);
-        online.send(ClientMessage::Playing);
     }
 }
 

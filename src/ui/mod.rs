@@ -12,7 +12,7 @@
 
 mod analysis;
 mod bar;
-mod chat;
+pub mod chat;
 mod dialogs;
 mod dialogs_files;
 mod editor;

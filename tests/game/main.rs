@@ -15,6 +15,7 @@ mod game_review;
 mod hover;
 mod layout;
 mod online_play;
+mod online_table;
 mod play_engine;
 mod players;
 mod prefs;

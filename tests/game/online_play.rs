@@ -19,7 +19,7 @@ use hexchess_server::local::LocalServer;
 use serde_json::json;
 
 /// A server kept for the whole test; its socket URL.
-fn start_server() -> String {
+pub(crate) fn start_server() -> String {
     let server = LocalServer::start_fresh().expect("a server on 127.0.0.1");
     let url = server.url.clone();
     // Left running until the test process ends.
@@ -28,7 +28,7 @@ fn start_server() -> String {
 }
 
 /// The game, headless, knowing the server at `url` (not yet connected).
-fn online_app(url: &str) -> App {
+pub(crate) fn online_app(url: &str) -> App {
     let session = Session {
         seats: Seats::people(),
         ..Session::default()
@@ -40,7 +40,7 @@ fn online_app(url: &str) -> App {
 }
 
 /// Runs frames until `done` holds (at most 20 s).
-fn run_until(app: &mut App, what: &str, done: impl Fn(&App) -> bool) {
+pub(crate) fn run_until(app: &mut App, what: &str, done: impl Fn(&App) -> bool) {
     let start = Instant::now();
     while !done(app) {
         assert!(
@@ -52,11 +52,11 @@ fn run_until(app: &mut App, what: &str, done: impl Fn(&App) -> bool) {
     }
 }
 
-fn steps_played(app: &App) -> usize {
+pub(crate) fn steps_played(app: &App) -> usize {
     app.world().resource::<CurrentGame>().played.steps_played()
 }
 
-fn followed_game(app: &App) -> Option<String> {
+pub(crate) fn followed_game(app: &App) -> Option<String> {
     let online = app.world().resource::<Online>();
     online
         .followed
@@ -110,7 +110,7 @@ fn form(side: Option<&str>, engines: u32) -> SeekForm {
 /// A person elsewhere (a protocol client) challenges, as White, in `variant`; the
 /// game, connected, takes the challenge by its code. The other person, the game and
 /// the game's id.
-fn challenged(
+pub(crate) fn challenged(
     runtime: &tokio::runtime::Runtime,
     url: &str,
     variant: &str,
@@ -138,7 +138,7 @@ fn challenged(
 }
 
 /// The other person, told the game started, follows it too (its whole state first).
-fn follow(runtime: &tokio::runtime::Runtime, other: &mut Client, game: &str) {
+pub(crate) fn follow(runtime: &tokio::runtime::Runtime, other: &mut Client, game: &str) {
     runtime.block_on(async {
         other.wait_for("started").await.unwrap();
         other
@@ -487,17 +487,20 @@ fn a_lost_connection_comes_back_by_itself_and_the_game_goes_on() {
 
 /// Every notice written, in order.
 #[derive(Resource, Default)]
-struct Told(Vec<String>);
+pub(crate) struct Told(pub(crate) Vec<String>);
 
-fn note_notices(mut notices: MessageReader<hexchess::game::GameNotice>, mut told: ResMut<Told>) {
+pub(crate) fn note_notices(
+    mut notices: MessageReader<hexchess::game::GameNotice>,
+    mut told: ResMut<Told>,
+) {
     told.0.extend(notices.read().map(|n| n.0.clone()));
 }
 
 /// Every cue written, in order.
 #[derive(Resource, Default)]
-struct Heard(Vec<Cue>);
+pub(crate) struct Heard(pub(crate) Vec<Cue>);
 
-fn listen(mut cues: MessageReader<Cue>, mut heard: ResMut<Heard>) {
+pub(crate) fn listen(mut cues: MessageReader<Cue>, mut heard: ResMut<Heard>) {
     heard.0.extend(cues.read().copied());
 }
 
