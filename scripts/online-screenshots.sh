@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Two games against each other through a local server, under Xvfb (docs/online.md's
-# screenshots): both pair by quick pairing, each player's first move is typed into its
-# own window's move box (xdotool), then a few more moves are sent for them by their
-# secrets (scripts/online-mover.py), and both windows are captured.
+# screenshots): both pair by quick pairing; each player's first move is typed into its
+# own window's move box (xdotool), a few more are sent for them by their secrets
+# (scripts/online-mover.py); then the chat (a canned phrase clicked, a line typed, one
+# sent), a premove clicked on Black's board, a draw offer, a resignation and a rematch
+# asked, each captured. Coordinates are those of a 1280x800 screen in the 2D view.
 # Usage: scripts/online-screenshots.sh OUT_DIR [GAME_BINARY]
 # Needs: xvfb, xdotool, imagemagick, Mesa's software Vulkan (../shared/tools/shot.sh
 # installs the last three), a built game and a release server.
@@ -38,26 +40,65 @@ for _ in $(seq 1 120); do
   sleep 1
 done
 sleep 8
-# Who plays White: the mover says, by the secrets.
+GAME=$(curl -s "http://127.0.0.1:$port/games" | python3 -c 'import json,sys; print(json.load(sys.stdin)["games"][0]["game"])')
+export GAME
 secrets=("$work/A/data/online-secrets.txt" "$work/B/data/online-secrets.txt")
-white=$(python3 scripts/online-mover.py "$port" "${secrets[@]}" --who-is White)
-type_move() { # display, move, the box's height on the screen (it moves down a line
-  # with each line of the move list): typed into the side panel's move box
+mover() { python3 scripts/online-mover.py "$port" "${secrets[@]}" "$@"; }
+white=$(mover --who-is White)
+if [ "$white" = A ]; then wd=:91 bd=:92 w=A b=B; else wd=:92 bd=:91 w=B b=A; fi
+click() { # display, x, y: the button held a moment (a slow software-rendered frame sees it)
+  DISPLAY=$1 xdotool mousemove "$2" "$3"
+  sleep 0.7
+  DISPLAY=$1 xdotool mousedown 1
+  sleep 0.4
+  DISPLAY=$1 xdotool mouseup 1
+  sleep 1
+}
+type_into() { # display, x, y of a text field, text: typed, then Return
   # Keyboard focus first: with no window manager, X gives it to no window.
   DISPLAY=$1 xdotool windowfocus "$(DISPLAY=$1 xdotool search --name hexchess | head -1)"
-  DISPLAY=$1 xdotool mousemove 1128 "$3" click 1
-  sleep 0.5
-  DISPLAY=$1 xdotool type --delay 80 "$2"
+  click "$1" "$2" "$3"
+  DISPLAY=$1 xdotool type --delay 60 "$4"
   DISPLAY=$1 xdotool key Return
 }
-if [ "$white" = A ]; then wd=:91 bd=:92; else wd=:92 bd=:91; fi
-DISPLAY=$wd import -window root "$out/online-start.png"
-type_move "$wd" f5f6 311
+shoot() { # display, file: the pointer out of the way first
+  DISPLAY=$1 xdotool mousemove 700 790
+  sleep 2
+  DISPLAY=$1 import -window root "$out/$2"
+}
+# The Online windows closed: the board, the bars and the chat in full.
+click :91 829 33
+click :92 829 33
+type_into "$wd" 1128 254 f5f6
 sleep 4
-type_move "$bd" c7c6 332
+type_into "$bd" 1128 254 c7c6
 sleep 4
-python3 scripts/online-mover.py "$port" "${secrets[@]}" --plies 8
-sleep 6
-DISPLAY=:91 import -window root "$out/online-a.png"
-DISPLAY=:92 import -window root "$out/online-b.png"
+mover --plies 6
+sleep 3
+# The chat: White clicks "Good luck", Black types an answer, White's other connection
+# says a line.
+click "$wd" 817 669
+sleep 2
+type_into "$bd" 828 711 "you too! the queen sortie looks risky"
+sleep 2
+mover --say "$w" "we will see :)"
+sleep 3
+shoot "$wd" online-white.png
+shoot "$bd" online-black.png
+# A premove on Black's board while White thinks: the e-pawn one step on.
+click "$bd" 414 495
+click "$bd" 414 438
+shoot "$bd" online-premove.png
+mover --plies 1
+sleep 4
+# White offers a draw: Black's bar says so, with Accept and Decline.
+mover --draw "$w"
+sleep 3
+shoot "$bd" online-draw-offer.png
+# White resigns; then asks for a rematch, which Black's board shows.
+mover --resign "$w"
+sleep 4
+mover --rematch "$w"
+sleep 4
+shoot "$bd" online-rematch.png
 echo "White was $white; screenshots in $out"

@@ -80,6 +80,9 @@ pub struct FollowedGame {
     pub rating_changes: Vec<Option<RatingChange>>,
     /// The chat as this player may read it, oldest first.
     pub chat: Vec<ChatLine>,
+    /// The seats whose players are away, by name, and from when their opponents may
+    /// claim the game (once it is that seat's turn).
+    pub away: Vec<(String, web_time::Instant)>,
     pending: Option<Pending>,
     /// The server's ply where the board's game begins: 0, or while deployments are
     /// hidden the ply of the view the server sent (the others' hidden steps are not
@@ -88,6 +91,17 @@ pub struct FollowedGame {
 }
 
 impl FollowedGame {
+    /// The seat on move whose player is away, and how long until it may be claimed
+    /// (zero: now): what the board says and whether *Claim victory* is offered. None
+    /// for a spectator, or when the side on move is here.
+    pub fn claim(&self, on_move: &str) -> Option<Duration> {
+        if self.mine.is_empty() || self.result.is_some() {
+            return None;
+        }
+        let (_, at) = self.away.iter().find(|(side, _)| side == on_move)?;
+        Some(at.saturating_duration_since(web_time::Instant::now()))
+    }
+
     /// A move of this player's is on its way to the server (the next waits for it).
     pub fn waiting(&self) -> bool {
         self.pending.is_some()
@@ -667,6 +681,12 @@ fn put_on_board(online: &mut Online, board: &mut Board, state: &GameState) -> Re
     followed.bots = state.bots.clone();
     followed.ratings = state.ratings.clone();
     followed.chat = state.chat.clone();
+    let now = web_time::Instant::now();
+    followed.away = state
+        .away
+        .iter()
+        .map(|a| (a.side.clone(), now + Duration::from_millis(a.claim_in_ms)))
+        .collect();
     followed.mine = state
         .you
         .iter()
@@ -788,6 +808,24 @@ fn game_event(online: &mut Online, board: &mut Board, numbered: Numbered) -> Rea
             followed.draw_offers.clear();
         }
         GameEvent::Chat(line) => followed.chat.push(line),
+        GameEvent::Away { side, claim_in_ms } => {
+            let theirs = side_named(board, &side).is_none_or(|s| !followed.mine.contains(&s));
+            if theirs && !followed.mine.is_empty() {
+                board.notices.write(GameNotice(format!(
+                    "{side} left the game: on their turn you may claim it in {} s",
+                    claim_in_ms.div_ceil(1000)
+                )));
+            }
+            let at = web_time::Instant::now() + Duration::from_millis(claim_in_ms);
+            followed.away.retain(|(s, _)| *s != side);
+            followed.away.push((side, at));
+        }
+        GameEvent::Back { side } => {
+            if followed.away.iter().any(|(s, _)| *s == side) && !followed.mine.is_empty() {
+                board.notices.write(GameNotice(format!("{side} is back")));
+            }
+            followed.away.retain(|(s, _)| *s != side);
+        }
         GameEvent::Rated { changes } => {
             for (seat, change) in changes.iter().enumerate() {
                 if let (Some(change), Some(rating)) = (change, followed.ratings.get_mut(seat)) {
@@ -828,6 +866,8 @@ fn game_event(online: &mut Online, board: &mut Board, numbered: Numbered) -> Rea
                 .notices
                 .write(GameNotice(format!("game over: {result} ({why})")));
             followed.result = Some((result, why));
+            // An offer does not outlive the game.
+            followed.draw_offers.clear();
             online.send(ClientMessage::Games);
             online.send(ClientMessage::Ratings);
             online.send(ClientMessage::Playing);

@@ -120,6 +120,25 @@ fn game_buttons(ui: &mut egui::Ui, game: &CurrentGame, session: &Session, out: &
         {
             out.weighty.write(Weighty::Abort);
         }
+        // A seat on move whose player left: claimed once its wait is over.
+        let on_move = game.rules().side_name(game.side_to_move());
+        let claim = out.server.followed.as_ref().and_then(|f| f.claim(on_move));
+        if let Some(left) = claim {
+            let ready = left.is_zero();
+            let label = if ready {
+                format!("Claim victory ({on_move} left)")
+            } else {
+                format!("{on_move} left: claim in {} s", left.as_secs() + 1)
+            };
+            if ui
+                .add_enabled(playing && ready, egui::Button::new(label))
+                .clicked()
+            {
+                out.online.write(crate::online::OnlineRequest::Claim);
+            }
+            ui.ctx()
+                .request_repaint_after(std::time::Duration::from_millis(500));
+        }
         // A draw offered to this player is answered here: accepted or declined.
         let offered = out
             .server

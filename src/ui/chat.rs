@@ -84,7 +84,7 @@ pub(super) fn chat_panel(
             egui::ScrollArea::vertical()
                 .max_height(lines_height)
                 .stick_to_bottom(true)
-                .auto_shrink([false, true])
+                .auto_shrink([false, false])
                 .show(ui, |ui| {
                     for line in lines_of(followed, memory.room) {
                         chat_line(ui, line, &online, &mut requests);

@@ -17,10 +17,10 @@ mod server;
 
 pub use client::{ClientMessage, MAX_CHAT_CHARS, MAX_MESSAGE_BYTES, MessageError, SeekRequest};
 pub use server::{
-    Ack, BoardView, ChatLine, ChatRoom, ErrorMessage, FromServer, GameEvent, GameInPlay, GameState,
-    GamesInPlay, Hidden, Joined, LeaderLine, Leaderboard, Numbered, PlayedGame, PlayerProfile,
-    RatingChange, RatingLine, Refused, RematchAsked, RevealedStep, SeatRating, SeekListing,
-    SeekReply, ServerMessage, SpeedBoard, Started, Welcome, YourGame,
+    Ack, AwaySeat, BoardView, ChatLine, ChatRoom, ErrorMessage, FromServer, GameEvent, GameInPlay,
+    GameState, GamesInPlay, Hidden, Joined, LeaderLine, Leaderboard, Numbered, PlayedGame,
+    PlayerProfile, RatingChange, RatingLine, Refused, RematchAsked, RevealedStep, SeatRating,
+    SeekListing, SeekReply, ServerMessage, SpeedBoard, Started, Welcome, YourGame,
 };
 
 /// The speeds a game is rated at, fastest first.

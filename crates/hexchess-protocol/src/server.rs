@@ -343,6 +343,10 @@ pub struct GameState {
     /// ones.
     #[serde(default)]
     pub ratings: Vec<Option<SeatRating>>,
+    /// The seats whose players are away now, with how long until a claim (left out
+    /// when none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub away: Vec<AwaySeat>,
     /// The game's chat as this client may read it, oldest first (the players' chat,
     /// and a spectator's own room; lines of muted names left out).
     #[serde(default)]
@@ -352,6 +356,15 @@ pub struct GameState {
     /// The game itself (its fields sit beside these on the wire).
     #[serde(flatten)]
     pub board: BoardView,
+}
+
+/// A seat whose player is away.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct AwaySeat {
+    /// The seat.
+    pub side: String,
+    /// How long until its opponents may claim the game (on its turn), in milliseconds.
+    pub claim_in_ms: u64,
 }
 
 /// A seat's rating, as the players' bars show it.
@@ -515,6 +528,19 @@ pub enum GameEvent {
         /// The seat declining.
         side: String,
     },
+    /// A seat's player left the game (closed it, or lost the connection): once it is
+    /// that seat's turn and `claim_in_ms` has passed, its opponents may `claim`.
+    Away {
+        /// The seat.
+        side: String,
+        /// How long after this its opponents may claim the game, in milliseconds.
+        claim_in_ms: u64,
+    },
+    /// A seat's player who was away is back.
+    Back {
+        /// The seat.
+        side: String,
+    },
     /// A line of the game's chat.
     Chat(ChatLine),
     /// A rated game's ratings moved (right after its end): each seat's change, in seat
@@ -574,7 +600,9 @@ pub enum FromServer {
 }
 
 /// The `t` of every [`GameEvent`].
-const EVENTS: [&str; 7] = [
+const EVENTS: [&str; 9] = [
+    "away",
+    "back",
     "step",
     "reveal",
     "draw_offer",

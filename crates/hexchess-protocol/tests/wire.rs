@@ -20,6 +20,10 @@ fn state() -> GameState {
             }),
             None,
         ],
+        away: vec![AwaySeat {
+            side: "Black".into(),
+            claim_in_ms: 38_500,
+        }],
         chat: vec![ChatLine {
             from: "ann".into(),
             text: "good luck".into(),
@@ -213,6 +217,21 @@ fn every_server_message() -> Vec<FromServer> {
         })),
         M(ServerMessage::Muted {
             names: vec!["troll".into()],
+        }),
+        Event(Numbered {
+            game: game(),
+            v: 13,
+            event: GameEvent::Away {
+                side: "Black".into(),
+                claim_in_ms: 40_000,
+            },
+        }),
+        Event(Numbered {
+            game: game(),
+            v: 14,
+            event: GameEvent::Back {
+                side: "Black".into(),
+            },
         }),
         Event(Numbered {
             game: game(),

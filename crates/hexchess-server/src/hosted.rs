@@ -669,20 +669,54 @@ impl HostedGame {
 
     /// `who`'s player left at `now`: closed the game (`on_purpose`) or lost the
     /// connection.
+    /// Every follower is told (`away`, with how long until a claim) while the game is
+    /// on; a seat away already is not told of again.
     pub fn left(&mut self, who: &PlayerId, now: Duration, on_purpose: bool) {
         for side in self.seats_of(who) {
-            self.away[side.index()] = Some(Away {
+            if self.away[side.index()].is_some() {
+                continue;
+            }
+            let away = Away {
                 since: now,
                 on_purpose,
-            });
+            };
+            self.away[side.index()] = Some(away);
+            if self.status == Status::Playing {
+                let event = GameEvent::Away {
+                    side: self.game.position().rules().side_name(side).to_string(),
+                    claim_in_ms: self.claim_wait(away).as_millis() as u64,
+                };
+                self.log.publish(Audience::Everyone, event);
+            }
         }
     }
 
-    /// `who` is back.
+    /// `who` is back: told (`back`) for each seat that was away, while the game is on.
     pub fn returned(&mut self, who: &PlayerId) {
         for side in self.seats_of(who) {
-            self.away[side.index()] = None;
+            if self.away[side.index()].take().is_some() && self.status == Status::Playing {
+                let event = GameEvent::Back {
+                    side: self.game.position().rules().side_name(side).to_string(),
+                };
+                self.log.publish(Audience::Everyone, event);
+            }
         }
+    }
+
+    /// The seats whose players are away, and how long until each may be claimed.
+    pub fn away_seats(&self, now: Duration) -> Vec<(Side, Duration)> {
+        self.away
+            .iter()
+            .enumerate()
+            .filter_map(|(i, away)| {
+                let away = (*away)?;
+                let waited = now.saturating_sub(away.since);
+                Some((
+                    Side::from_index(i),
+                    self.claim_wait(away).saturating_sub(waited),
+                ))
+            })
+            .collect()
     }
 
     /// How long an opponent waits to claim a game whose player is away: after leaving

@@ -17,8 +17,8 @@ use std::time::{Duration, SystemTime};
 use hexchess_core::pgn::PgnGame;
 use hexchess_core::{GameOutcome, Rules, Side};
 use hexchess_protocol::{
-    Ack, ChatLine, ChatRoom, ErrorMessage, FromServer, GameEvent, GameState, Joined, RatingChange,
-    Refused, SeatRating, ServerMessage,
+    Ack, AwaySeat, ChatLine, ChatRoom, ErrorMessage, FromServer, GameEvent, GameState, Joined,
+    RatingChange, Refused, SeatRating, ServerMessage,
 };
 use tokio::sync::{Semaphore, mpsc};
 use tokio::time::Instant;
@@ -445,7 +445,14 @@ impl Room {
                 seen,
                 out,
                 muted,
-            } => self.join(conn, who, seen, out, muted),
+            } => {
+                // Back: stored and told to the others before the joiner catches up.
+                if let Some(who) = &who {
+                    self.hosted.returned(who);
+                    self.settle(None).await;
+                }
+                self.join(conn, who, seen, out, muted);
+            }
             RoomCommand::Chat {
                 who,
                 name,
@@ -464,7 +471,10 @@ impl Room {
                     );
                 }
             },
-            RoomCommand::Leave { conn, on_purpose } => self.leave(conn, on_purpose),
+            RoomCommand::Leave { conn, on_purpose } => {
+                self.leave(conn, on_purpose);
+                self.settle(None).await;
+            }
             RoomCommand::Move {
                 who,
                 ply,
@@ -540,6 +550,13 @@ impl Room {
                     send(&r.out, &r.answer);
                 }
                 self.send_news();
+                // A follower found gone on the way is away: its opponents are told once
+                // that is stored too (if it cannot be now, the next change stores it).
+                if self.hosted.version() != self.stored.version
+                    && self.store_changes().await.is_ok()
+                {
+                    self.send_news();
+                }
                 if let Some(received) = reply.and_then(|r| r.received) {
                     self.context.metrics.relay(received.elapsed());
                 }
@@ -697,9 +714,6 @@ impl Room {
             send(&out, &ServerMessage::Error(full));
             return;
         }
-        if let Some(who) = &who {
-            self.hosted.returned(who);
-        }
         // A join is answered by the whole game, or by the events missed and then
         // `joined` (so a client knows it is in step even when it missed nothing).
         let joined = ServerMessage::Joined(Joined {
@@ -822,6 +836,15 @@ impl Room {
             names: self.facts.seats.iter().map(SeatHolder::name).collect(),
             bots: self.facts.seats.iter().map(SeatHolder::is_bot).collect(),
             ratings: self.ratings.clone(),
+            away: self
+                .hosted
+                .away_seats(self.context.now())
+                .into_iter()
+                .map(|(side, left)| AwaySeat {
+                    side: rules.side_name(side).to_string(),
+                    claim_in_ms: left.as_millis() as u64,
+                })
+                .collect(),
             chat: self
                 .chat
                 .iter()
