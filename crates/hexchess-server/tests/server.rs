@@ -135,18 +135,32 @@ async fn a_reconnecting_player_gets_only_what_it_missed(db: &str) {
     a.send(&json!({"t": "join", "game": game, "seen": white_seen}))
         .await
         .unwrap();
-    let missed = a.recv().await.unwrap();
+    // What it missed, each event once and in order: who left and came back (the
+    // seats' presence), and the one move; no full state.
+    let mut missed = Vec::new();
+    let joined = loop {
+        let m = a.recv().await.unwrap();
+        if m["t"] == "joined" {
+            break m;
+        }
+        assert_ne!(m["t"], "state", "only the missed events: {m}");
+        missed.push(m);
+    };
+    let versions: Vec<u64> = missed.iter().map(|m| m["v"].as_u64().unwrap()).collect();
+    let expected: Vec<u64> = (white_seen + 1..=joined["v"].as_u64().unwrap()).collect();
+    assert_eq!(versions, expected, "no gap, nothing twice");
+    let kinds: Vec<&str> = missed.iter().map(|m| m["t"].as_str().unwrap()).collect();
     assert_eq!(
-        missed["t"], "step",
-        "only the missed event, no full state: {missed}"
+        kinds.iter().filter(|k| **k == "step").count(),
+        1,
+        "{kinds:?}"
     );
-    assert_eq!(missed["step"], "c7c6");
-    assert_eq!(missed["v"].as_u64(), Some(white_seen + 1));
-    let joined = a.recv().await.unwrap();
-    assert_eq!(
-        (joined["t"].clone(), joined["v"].clone()),
-        (json!("joined"), missed["v"].clone())
+    assert!(
+        kinds.iter().all(|k| ["step", "away", "back"].contains(k)),
+        "{kinds:?}"
     );
+    let step = missed.iter().find(|m| m["t"] == "step").unwrap();
+    assert_eq!(step["step"], "c7c6");
     // A version the server never sent: a full resync.
     a.send(&json!({"t": "join", "game": game, "seen": 9999}))
         .await

@@ -18,6 +18,7 @@ on_both_databases!(
     a_players_page_and_the_leaderboard_read_the_stored_games,
     a_bots_account_is_marked_in_the_lists_and_on_the_board,
     the_lobby_and_your_games_are_pushed_as_they_change,
+    a_player_who_leaves_is_told_of_and_back,
 );
 
 /// A new player with an account of a fresh name; the client and the name.
@@ -435,4 +436,34 @@ async fn the_lobby_and_your_games_are_pushed_as_they_change(db: &str) {
     )
     .await
     .unwrap();
+}
+
+async fn a_player_who_leaves_is_told_of_and_back(db: &str) {
+    let server = Server::start(db).await;
+    let (mut a, mut b, game) = pair(&server.url(), "glinski", false).await;
+    play(&mut a, &game, 0, "f5f6", 1).await;
+    play(&mut b, &game, 1, "c7c6", 1).await;
+    play(&mut a, &game, 2, "e4e5", 2).await;
+    let tb = b.token.clone().unwrap();
+    b.close().await;
+    // A lost connection in an untimed game: three times lichess's 40 s.
+    let away = a.wait_for("away").await.unwrap();
+    assert_eq!(away["side"], "Black");
+    assert_eq!(away["claim_in_ms"], 120_000);
+    let state = join(&mut a, &game).await;
+    assert_eq!(state["away"][0]["side"], "Black", "{state}");
+    assert!(state["away"][0]["claim_in_ms"].as_u64().unwrap() <= 120_000);
+    // Too early to claim: the server says how long is left.
+    a.send(&json!({"t": "claim", "game": game})).await.unwrap();
+    let refused = a.wait_for("refused").await.unwrap();
+    assert!(
+        refused["why"]
+            .as_str()
+            .unwrap()
+            .contains("they may still come back")
+    );
+    let mut b = Client::hello(&server.url(), Some(&tb)).await.unwrap();
+    join(&mut b, &game).await;
+    assert_eq!(a.wait_for("back").await.unwrap()["side"], "Black");
+    assert!(join(&mut a, &game).await.get("away").is_none());
 }
