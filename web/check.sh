@@ -3,8 +3,9 @@
 # SwiftShader): a move against the engine in its worker, a setting and the game kept
 # in the page's storage across a reload, the analysis board, a review, an endgame
 # drill, a table of engine seats and an uploaded variant (all in workers, the page
-# drawing meanwhile), a link into an online challenge on a local server, and the
-# worker's perft and bench figures.
+# drawing meanwhile), a link into an online challenge on a local server, a desktop
+# window (the game under Xvfb) playing the page on that server, and the worker's perft
+# and bench figures.
 #
 #   web/check.sh [OUT_DIR] [SHOTS_DIR]
 #
@@ -23,6 +24,9 @@ cd "$root"
 
 if ! command -v chromium >/dev/null; then
   apt-get update -q && apt-get install -y -q chromium
+fi
+if ! command -v Xvfb >/dev/null || ! command -v xdotool >/dev/null || ! command -v convert >/dev/null; then
+  apt-get update -q && apt-get install -y -q xvfb xdotool imagemagick mesa-vulkan-drivers
 fi
 (cd web/test && npm install --no-audit --no-fund --silent)
 
@@ -46,5 +50,21 @@ node web/test/play.mjs storage "$page" "$shots/web-reload.png" | tee "$shots/sto
 node web/test/play.mjs workers "$page" "$shots/web" | tee "$shots/workers.txt"
 node --experimental-websocket web/test/play.mjs online "ws://127.0.0.1:$port/socket" \
   "${page}?fresh" "$shots/web-online.png" | tee "$shots/online.txt"
+# A desktop window (the game under Xvfb) and a page on the same server, one game.
+cargo build -q --bin hexchess
+desk=$(mktemp -d)
+Xvfb :97 -screen 0 1280x800x24 >/dev/null 2>&1 &
+xvfb=$!
+trap 'kill $server $xvfb $game 2>/dev/null; rm -rf "$db" "$desk"' EXIT
+sleep 1
+DISPLAY=:97 WGPU_BACKEND=vulkan HEXCHESS_DATA_DIR="$desk/data" HEXCHESS_CONFIG_DIR="$desk/config" \
+  "${CARGO_TARGET_DIR:-target}/debug/hexchess" --online "ws://127.0.0.1:$port/socket" --view 2d \
+  >"$shots/desktop.log" 2>&1 &
+game=$!
+for _ in $(seq 600); do [ -s "$desk/data/online-secrets.txt" ] && break; sleep 0.2; done
+node --experimental-websocket web/test/play.mjs desktop "$desk/data/online-secrets.txt" :97 \
+  "ws://127.0.0.1:$port/socket" "${page}?fresh&view=2d" "$shots/web-desktop" | tee "$shots/desktop.txt"
+convert "$shots/web-desktop-desktop.png" "$shots/web-desktop-page.png" -resize x600 +append \
+  "$shots/web-and-desktop.png"
 node web/test/bench.mjs "${page}bench.html" | tee "$shots/bench.json"
 echo "web/check.sh: passed; screenshots and figures in $shots"

@@ -11,9 +11,15 @@
 //        make a challenge as a second player (over the server's websocket), open the
 //        page at PAGE_URL#challenge=CODE, wait until the game has joined it, play the
 //        first move from the page and see it reach the other player
+//   node web/test/play.mjs desktop SECRETS DISPLAY WS_URL PAGE_URL OUT
+//        a desktop window (the game under Xvfb on DISPLAY, its secret in SECRETS)
+//        challenges, the page takes the challenge by its link and plays White's first
+//        move by clicks, the desktop answers with a move typed into its own window;
+//        screenshots OUT-page.png and OUT-desktop.png
 //
 // Every wait has a limit; a wait that runs out fails the run (exit 1). The game's
 // console lines (`hexchess: ...`) are the milestones waited for.
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
 import { launch } from './browser.mjs';
@@ -158,6 +164,53 @@ async function online(wsUrl, pageUrl, shot) {
   }
 }
 
+/// The desktop game against a page: the desktop's player (its secret read from the
+/// game's own file) challenges over a second connection of its own, so the desktop
+/// window is told the game started, as when its Online window makes the challenge.
+async function desktop(secrets, display, wsUrl, pageUrl, outPrefix) {
+  const token = readFileSync(secrets, 'utf8').trim().split(/\s+/)[1];
+  const x = (...args) => execFileSync('xdotool', args, { env: { ...process.env, DISPLAY: display } });
+  const me = player(wsUrl);
+  await me.opened;
+  me.send({ t: 'hello', protocol: 1, token });
+  await me.waitFor((m) => m.t === 'welcome', 10000);
+  me.send({ t: 'seek', variant: 'glinski', private: true, side: 'black' });
+  const seek = await me.waitFor((m) => m.t === 'seek' && m.code, 10000);
+  const { browser, page } = await launch();
+  page.on('console', (m) => { if (m.text().startsWith('hexchess:')) console.log(m.text()); });
+  try {
+    const joined = milestone(page, 'online joined', BOARD_WAIT);
+    await openBoard(page, `${pageUrl}#challenge=${seek.code}`);
+    await joined;
+    const started = await me.waitFor((m) => m.t === 'started', 30000);
+    me.send({ t: 'join', game: started.game });
+    // The desktop's Online window closed: the board in full.
+    x('mousemove', '829', '33', 'click', '1');
+    await page.waitForTimeout(2000);
+    await clickMove(page, 'f5', 'f6');
+    await me.waitFor((m) => m.t === 'step' && m.step === 'f5f6', MOVE_WAIT);
+    await page.waitForTimeout(4000); // the desktop's slow software frames show it
+    // Typed into the desktop's move box (one row of moves above it).
+    x('windowfocus', x('search', '--name', 'hexchess').toString().split('\n')[0]);
+    x('mousemove', '1128', '272', 'click', '1');
+    await page.waitForTimeout(500);
+    x('type', '--delay', '80', 'c7c6');
+    x('key', 'Return');
+    await me.waitFor((m) => m.t === 'step' && m.step === 'c7c6', MOVE_WAIT);
+    await page.waitForTimeout(5000); // the page's slide of the desktop's move
+    await page.screenshot({ path: `${outPrefix}-page.png` });
+    x('mousemove', '700', '790');
+    await page.waitForTimeout(1500);
+    execFileSync('import', ['-window', 'root', `${outPrefix}-desktop.png`], {
+      env: { ...process.env, DISPLAY: display },
+    });
+    console.log(JSON.stringify({ game: started.game, page: 'f5f6', desktop: 'c7c6' }));
+  } finally {
+    await browser.close();
+    me.socket.close();
+  }
+}
+
 /// Frames the game draws in `ms` while the engine works: a page whose frame runs the
 /// engine draws none.
 async function framesDuring(page, ms) {
@@ -242,6 +295,7 @@ const [mode, ...rest] = process.argv.slice(2);
 try {
   if (mode === 'engine') await againstTheEngine(rest[0], rest[1]);
   else if (mode === 'online') await online(rest[0], rest[1], rest[2]);
+  else if (mode === 'desktop') await desktop(...rest.slice(0, 5));
   else if (mode === 'storage') await storage(rest[0], rest[1]);
   else if (mode === 'workers') await workers(rest[0], rest[1]);
   else throw new Error('usage: play.mjs engine URL OUT.png | online WS_URL PAGE_URL OUT.png');
