@@ -279,8 +279,8 @@ pub enum OnlineRequest {
         name: String,
         muted: bool,
     },
-    /// A player's page (the profile window opens with it).
-    Player(String),
+    /// A player's page (the profile window opens with it); none for your own.
+    Player(Option<String>),
     /// A variant's leaderboard.
     Leaderboard(String),
     /// A finished game, into the analysis board (its record from the server).

@@ -122,7 +122,7 @@ fn chat_line(
         if !me {
             response.context_menu(|ui| {
                 if ui.button("Profile").clicked() {
-                    requests.write(OnlineRequest::Player(line.from.clone()));
+                    requests.write(OnlineRequest::Player(Some(line.from.clone())));
                     ui.close();
                 }
                 if ui.button(format!("Mute {}", line.from)).clicked() {

@@ -306,7 +306,7 @@ fn name_link(
         name.to_string()
     };
     if ui.link(shown).on_hover_text("their page").clicked() {
-        requests.write(OnlineRequest::Player(name.to_string()));
+        requests.write(OnlineRequest::Player(Some(name.to_string())));
     }
 }
 
@@ -479,10 +479,8 @@ fn my_games(
 ) {
     ui.horizontal(|ui| {
         ui.strong("Your games");
-        if let Some(me) = online.me.as_ref().filter(|m| m.account)
-            && ui.small_button("Your page").clicked()
-        {
-            requests.write(OnlineRequest::Player(me.name.clone()));
+        if online.me.is_some() && ui.small_button("Your page").clicked() {
+            requests.write(OnlineRequest::Player(None));
         }
         if ui.small_button("Leaderboard").clicked() {
             let variant = form

@@ -201,7 +201,7 @@ fn seat_card(
             if line.rating.is_some() && !line.bot {
                 let link = ui.add(egui::Label::new(name).sense(egui::Sense::click()));
                 if link.on_hover_text("their page").clicked() {
-                    requests.write(OnlineRequest::Player(line.name.clone()));
+                    requests.write(OnlineRequest::Player(Some(line.name.clone())));
                 }
             } else {
                 ui.label(name);

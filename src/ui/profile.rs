@@ -162,7 +162,7 @@ fn leaderboard(
                     for (place, line) in speed.players.iter().enumerate() {
                         ui.label(format!("{}.", place + 1));
                         if ui.link(&line.name).clicked() {
-                            requests.write(OnlineRequest::Player(line.name.clone()));
+                            requests.write(OnlineRequest::Player(Some(line.name.clone())));
                         }
                         ui.strong(rating_text(line.rating, line.provisional, table));
                         ui.label(format!("{} games", line.games));

@@ -148,8 +148,10 @@ pub enum ClientMessage {
     },
     /// A player's page: ratings and last games (`player`; also `GET /player/NAME`).
     Player {
-        /// The account's name.
-        name: String,
+        /// The account's name; none for your own page (an anonymous player has one too,
+        /// over the socket only: it lists their games to open in the analysis board).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
     },
     /// A variant's best rated players (`leaderboard`; also `GET /leaderboard/VARIANT`).
     Leaderboard {

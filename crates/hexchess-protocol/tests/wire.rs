@@ -386,7 +386,10 @@ fn every_client_message_reads_back_as_written() {
         ClientMessage::Unmute {
             name: "troll".into(),
         },
-        ClientMessage::Player { name: "ann".into() },
+        ClientMessage::Player {
+            name: Some("ann".into()),
+        },
+        ClientMessage::Player { name: None },
         ClientMessage::Leaderboard {
             variant: "glinski".into(),
         },

@@ -287,10 +287,11 @@ impl Client {
             }
             ClientMessage::Record { game } => hub.record(&game).await.map(Some),
             ClientMessage::Player { name } => match hub.lookup_allowed(self.from) {
-                Ok(()) => hub
-                    .profile(&name)
-                    .await
-                    .map(|p| Some(ServerMessage::Player(Box::new(p)))),
+                Ok(()) => match name {
+                    Some(name) => hub.profile(&name).await,
+                    None => hub.own_page(&me).await,
+                }
+                .map(|p| Some(ServerMessage::Player(Box::new(p)))),
                 Err(e) => Err(e),
             },
             ClientMessage::Leaderboard { variant } => match hub.lookup_allowed(self.from) {

@@ -183,6 +183,7 @@ fn web_type(name: &str) -> Option<&'static str> {
         "css" => "text/css; charset=utf-8",
         "png" => "image/png",
         "ico" => "image/x-icon",
+        "webmanifest" => "application/manifest+json",
         _ => return None,
     })
 }
@@ -209,10 +210,91 @@ fn encoding_weight(accept: &str, coding: &str) -> f32 {
     any.unwrap_or(0.0)
 }
 
+/// Whether `name` carries a hash of its content (`hexchess_bg.0123456789abcdef.wasm`:
+/// 16 hex digits before the extension, as `web/build.sh` names every file but the page,
+/// its service worker and its manifest). Such a file never changes under its name, so
+/// a browser may keep it for good and never ask again.
+fn fingerprinted(name: &str) -> bool {
+    let mut parts = name.rsplit('.');
+    let (_ext, hash) = (parts.next(), parts.next());
+    parts.next().is_some()
+        && hash.is_some_and(|h| {
+            h.len() == 16
+                && h.bytes()
+                    .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+        })
+}
+
+/// The `Cache-Control` of a file of the game: kept for good when its name carries its
+/// hash; otherwise (`index.html`, which names the others, and the service worker)
+/// asked again each time, answered by a bodiless 304 when unchanged.
+fn cache_control(name: &str) -> &'static str {
+    if fingerprinted(name) {
+        "public, max-age=31536000, immutable"
+    } else {
+        "no-cache"
+    }
+}
+
+/// A validator for one copy of a file: its length and modification time, and the
+/// coding (the brotli and gzip copies are other representations).
+fn entity_tag(meta: &std::fs::Metadata, coding: &str) -> String {
+    let modified = meta
+        .modified()
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_nanos());
+    format!("\"{:x}-{modified:x}{coding}\"", meta.len())
+}
+
+/// Whether the client's `If-None-Match` names `tag` (or is `*`).
+fn not_modified(headers: &HeaderMap, tag: &str) -> bool {
+    headers
+        .get_all(header::IF_NONE_MATCH)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(|t| t.trim().trim_start_matches("W/"))
+        .any(|t| t == tag || t == "*")
+}
+
+/// One copy of a file as the answer: its body, or a 304 when the client holds it.
+fn web_answer(
+    (file, meta): (tokio::fs::File, std::fs::Metadata),
+    name: &str,
+    kind: &str,
+    coding: Option<&str>,
+    headers: &HeaderMap,
+) -> Response {
+    let tag = entity_tag(&meta, coding.map_or("", |c| c));
+    let mut fields = vec![
+        (header::CONTENT_TYPE, kind.to_string()),
+        (header::VARY, "accept-encoding".to_string()),
+        (header::CACHE_CONTROL, cache_control(name).to_string()),
+        (header::ETAG, tag.clone()),
+    ];
+    if let Some(coding) = coding {
+        fields.push((header::CONTENT_ENCODING, coding.to_string()));
+    }
+    let mut answer = if not_modified(headers, &tag) {
+        StatusCode::NOT_MODIFIED.into_response()
+    } else {
+        fields.push((header::CONTENT_LENGTH, meta.len().to_string()));
+        file_body(file).into_response()
+    };
+    for (field, value) in fields {
+        if let Ok(value) = value.parse() {
+            answer.headers_mut().insert(field, value);
+        }
+    }
+    answer
+}
+
 /// A file of the browser game's folder: a plain name (no folders, nothing hidden),
 /// of a kind the game has, a regular file (not a pipe or a device). A client that
 /// accepts brotli or gzip (by its `Accept-Encoding` weights, the heavier first) gets
-/// the copy `web/build.sh` compressed beside it, when there is one.
+/// the copy `web/build.sh` compressed beside it, when there is one. Every answer says
+/// how long it may be kept ([`cache_control`]) and carries a validator.
 async fn web_file(dir: Arc<PathBuf>, name: String, headers: HeaderMap) -> Response {
     let plain = !name.is_empty()
         && !name.starts_with('.')
@@ -233,29 +315,12 @@ async fn web_file(dir: Arc<PathBuf>, name: String, headers: HeaderMap) -> Respon
         .collect();
     codings.sort_by(|a, b| b.2.total_cmp(&a.2));
     for (coding, ext, _) in codings {
-        if let Some((file, len)) = open_web(&dir.join(format!("{name}.{ext}"))).await {
-            return (
-                [
-                    (header::CONTENT_TYPE, kind.to_string()),
-                    (header::CONTENT_ENCODING, coding.to_string()),
-                    (header::VARY, "accept-encoding".to_string()),
-                    (header::CONTENT_LENGTH, len.to_string()),
-                ],
-                file_body(file),
-            )
-                .into_response();
+        if let Some(copy) = open_web(&dir.join(format!("{name}.{ext}"))).await {
+            return web_answer(copy, &name, kind, Some(coding), &headers);
         }
     }
     match open_web(&dir.join(&name)).await {
-        Some((file, len)) => (
-            [
-                (header::CONTENT_TYPE, kind.to_string()),
-                (header::VARY, "accept-encoding".to_string()),
-                (header::CONTENT_LENGTH, len.to_string()),
-            ],
-            file_body(file),
-        )
-            .into_response(),
+        Some(copy) => web_answer(copy, &name, kind, None, &headers),
         None => not_found(),
     }
 }
@@ -264,15 +329,16 @@ fn not_found() -> Response {
     (StatusCode::NOT_FOUND, "no such file\n").into_response()
 }
 
-/// A regular file opened for reading, and its length; `None` for anything else. The
-/// kind is checked before opening: opening a pipe would wait for a writer.
-async fn open_web(path: &FilePath) -> Option<(tokio::fs::File, u64)> {
+/// A regular file opened for reading, and what the file system says of it; `None` for
+/// anything else. The kind is checked before opening: opening a pipe would wait for a
+/// writer.
+async fn open_web(path: &FilePath) -> Option<(tokio::fs::File, std::fs::Metadata)> {
     let meta = tokio::fs::metadata(path).await.ok()?;
     if !meta.is_file() {
         return None;
     }
     let file = tokio::fs::File::open(path).await.ok()?;
-    Some((file, meta.len()))
+    Some((file, meta))
 }
 
 /// A file's bytes as a body, read a chunk at a time as the client takes them.
@@ -440,7 +506,7 @@ async fn pgn(Path(file): Path<String>, State(hub): State<Arc<Hub>>) -> Response 
 
 #[cfg(test)]
 mod tests {
-    use super::{client_address, encoding_weight};
+    use super::{cache_control, client_address, encoding_weight, fingerprinted};
     use axum::http::HeaderMap;
 
     #[test]
@@ -465,6 +531,29 @@ mod tests {
         junk.insert("x-real-ip", "not an address".parse().unwrap());
         assert_eq!(client_address(local, &junk, true), local);
         assert_eq!(client_address(local, &HeaderMap::new(), true), local);
+    }
+
+    #[test]
+    fn a_name_with_its_contents_hash_is_kept_for_good() {
+        for kept in [
+            "hexchess_bg.0123456789abcdef.wasm",
+            "a.b.fedcba9876543210.js",
+        ] {
+            assert!(fingerprinted(kept), "{kept}");
+            assert!(cache_control(kept).contains("immutable"));
+        }
+        for asked in [
+            "index.html",
+            "sw.js",
+            "0123456789abcdef.js",
+            "x.0123456789ABCDEF.js",
+            "x.0123456789abcde.js",
+            "x.0123456789abcdefa.js",
+            "x.0123456789abcdeg.js",
+        ] {
+            assert!(!fingerprinted(asked), "{asked}");
+            assert_eq!(cache_control(asked), "no-cache");
+        }
     }
 
     #[test]

@@ -11,7 +11,7 @@ use hexchess_protocol::{
     SpeedBoard,
 };
 
-use crate::hub::{Hub, HubError, StoredControl, seats_from_text};
+use crate::hub::{Hub, HubError, Identity, StoredControl, seats_from_text};
 use crate::rate::address_key;
 use crate::ratings::is_provisional;
 use crate::store::PlayerGame;
@@ -56,9 +56,20 @@ impl Hub {
         let Some(player) = self.store.player_by_name(&name).await? else {
             return Err(HubError::Refused(format!("no player named '{name}'")));
         };
+        self.page_of(&player.id, name).await
+    }
+
+    /// The page of the player asking: an account's is its public page; an anonymous
+    /// player's lists their games and ratings under the name the lists show them by.
+    pub async fn own_page(&self, me: &Identity) -> Result<PlayerProfile, HubError> {
+        self.page_of(&me.id.0, me.name.clone()).await
+    }
+
+    /// Player `id`'s page, shown under `name`.
+    async fn page_of(&self, id: &str, name: String) -> Result<PlayerProfile, HubError> {
         let ratings = self
             .store
-            .ratings_of(&player.id)
+            .ratings_of(id)
             .await?
             .into_iter()
             .map(|(variant, speed, r, games)| {
@@ -78,14 +89,14 @@ impl Hub {
             .collect();
         let games = self
             .store
-            .games_of_player(&player.id, PROFILE_GAMES)
+            .games_of_player(id, PROFILE_GAMES)
             .await?
             .iter()
             .filter_map(|g| self.played_game(g))
             .collect();
         Ok(PlayerProfile {
             name,
-            bot: self.store.is_bot(&player.id).await?,
+            bot: self.store.is_bot(id).await?,
             ratings,
             games,
         })

@@ -360,6 +360,8 @@ async fn the_web_folder_is_streamed_and_only_its_regular_files_served() {
     std::fs::write(dir.join("game.js"), "plain").unwrap();
     std::fs::write(dir.join("game.js.br"), "brotli").unwrap();
     std::fs::write(dir.join("game.js.gz"), "gzip").unwrap();
+    std::fs::write(dir.join("game.0123456789abcdef.js"), "hashed").unwrap();
+    std::fs::write(dir.join("app.0123456789abcdef.webmanifest"), "{}").unwrap();
     let fifo = dir.join("pipe.js");
     assert!(
         std::process::Command::new("mkfifo")
@@ -381,6 +383,39 @@ async fn the_web_folder_is_streamed_and_only_its_regular_files_served() {
         let answer = server.raw("/game.js", accept).await;
         assert!(answer.ends_with(body), "{accept}: {answer}");
     }
+    // Kept by browsers: for good under a name with the content's hash, otherwise
+    // asked again and answered by a bodiless 304 while unchanged.
+    let page = server.raw("/", "").await;
+    assert!(page.contains("cache-control: no-cache"), "{page}");
+    let tag = header_value(&page, "etag").expect("a validator");
+    let again = server
+        .raw_with("/", &format!("If-None-Match: {tag}\r\n"))
+        .await;
+    assert!(again.starts_with("HTTP/1.1 304"), "{again}");
+    assert!(again.ends_with("\r\n\r\n"), "no body: {again}");
+    let brotli_tag = header_value(&server.raw("/game.js", "br").await, "etag").unwrap();
+    assert_ne!(
+        brotli_tag,
+        header_value(&server.raw("/game.js", "").await, "etag").unwrap()
+    );
+    let stale = server
+        .raw_with("/game.js", &format!("If-None-Match: {tag}\r\n"))
+        .await;
+    assert!(
+        stale.starts_with("HTTP/1.1 200") && stale.ends_with("plain"),
+        "{stale}"
+    );
+    let hashed = server.raw("/game.0123456789abcdef.js", "").await;
+    assert!(
+        hashed.contains("cache-control: public, max-age=31536000, immutable"),
+        "{hashed}"
+    );
+    let manifest = server.raw("/app.0123456789abcdef.webmanifest", "").await;
+    assert!(
+        manifest.contains("content-type: application/manifest+json"),
+        "{manifest}"
+    );
+
     let piped = tokio::time::timeout(Duration::from_secs(5), server.raw("/pipe.js", ""))
         .await
         .expect("a pipe is not waited on");
@@ -676,4 +711,15 @@ async fn an_address_and_a_player_hold_only_so_much() {
             );
         }
     }
+}
+
+/// A header's value in a raw HTTP answer (names compared in any case).
+fn header_value(answer: &str, name: &str) -> Option<String> {
+    answer
+        .split("\r\n\r\n")
+        .next()?
+        .lines()
+        .filter_map(|l| l.split_once(':'))
+        .find(|(n, _)| n.eq_ignore_ascii_case(name))
+        .map(|(_, v)| v.trim().to_string())
 }

@@ -320,11 +320,21 @@ async fn a_players_page_and_the_leaderboard_read_the_stored_games(db: &str) {
         status.contains("404") && body.contains("no variant 'chess'"),
         "{status}: {body}"
     );
-    // An anonymous player has no page: their name is not theirs alone.
-    let (_, _, anon_game) = pair(&server.url(), "glinski", false).await;
-    assert!(!anon_game.is_empty());
+    // An anonymous player has no public page: their name is not theirs alone.
+    let (mut c, mut d, anon_game) = pair(&server.url(), "glinski", false).await;
     let (status, _) = server.get("/player/Anonymous%20ABCD").await;
     assert!(status.contains("404"), "{status}");
+    // But over the socket, `player` with no name is your own page, account or not:
+    // the finished game listed, to open in the analysis board.
+    black_resigns(&mut c, &mut d, &anon_game).await;
+    d.send(&json!({"t": "player"})).await.unwrap();
+    let own = d.wait_for("player").await.unwrap();
+    assert_eq!(own["games"][0]["game"], anon_game.as_str(), "{own}");
+    assert_eq!(own["games"][0]["seat"], "Black");
+    assert_eq!(own["games"][0]["result"], "1-0");
+    assert_eq!(own["ratings"], json!([]), "a casual game rates no one");
+    a.send(&json!({"t": "player"})).await.unwrap();
+    assert_eq!(a.wait_for("player").await.unwrap()["name"], an.as_str());
 }
 
 async fn a_bots_account_is_marked_in_the_lists_and_on_the_board(db: &str) {

@@ -149,17 +149,21 @@ impl Server {
     /// An HTTP GET with `Accept-Encoding: accept` (none when empty): the whole
     /// response, headers (names in lower case, as the server writes them) and body.
     pub async fn raw(&self, path: &str, accept: &str) -> String {
-        let mut stream = tokio::net::TcpStream::connect(("127.0.0.1", self.port))
-            .await
-            .unwrap();
         let encoding = if accept.is_empty() {
             String::new()
         } else {
             format!("Accept-Encoding: {accept}\r\n")
         };
-        let request = format!(
-            "GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{encoding}Connection: close\r\n\r\n"
-        );
+        self.raw_with(path, &encoding).await
+    }
+
+    /// `GET path` with `fields` (header lines, each ending in CRLF) and the whole answer.
+    pub async fn raw_with(&self, path: &str, fields: &str) -> String {
+        let mut stream = tokio::net::TcpStream::connect(("127.0.0.1", self.port))
+            .await
+            .unwrap();
+        let request =
+            format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{fields}Connection: close\r\n\r\n");
         stream.write_all(request.as_bytes()).await.unwrap();
         let mut response = Vec::new();
         stream.read_to_end(&mut response).await.unwrap();
