@@ -114,6 +114,10 @@ struct Cli {
     /// connected (the code the friend's Online window shows).
     #[arg(long)]
     online_join: Option<String>,
+    /// With --online: make a private challenge in this variant (with --clock's time)
+    /// once connected; its code and link show in the Online window.
+    #[arg(long)]
+    online_challenge: Option<String>,
     /// Open the endgame trainer's window at start.
     #[arg(long)]
     endgames: bool,
@@ -394,7 +398,7 @@ fn start_online(app: &mut App, cli: &Cli, player: &Files, files: &PrefsFiles) {
         .clone();
     let server = match cli.online.as_deref() {
         Some(url) if !url.is_empty() => url.to_string(),
-        _ => kept,
+        _ => hexchess::online::kept_server(kept),
     };
     let kept_secrets = files
         .settings
@@ -414,23 +418,27 @@ fn start_online(app: &mut App, cli: &Cli, player: &Files, files: &PrefsFiles) {
     if let Some(code) = &cli.online_join {
         held.push(OnlineRequest::Accept(code.clone()));
     }
+    let clock = match cli.clock {
+        Some(ClockArg(Some(tc))) => Some((
+            (tc.base.as_secs() / 60) as u32,
+            tc.increment.as_secs() as u32,
+        )),
+        _ => None,
+    };
+    let form = |variant: &String| SeekForm {
+        variant: variant.clone(),
+        clock,
+        days: None,
+        rated: false,
+        side: None,
+        engines: 0,
+        level: 8,
+    };
     if let Some(variant) = &cli.online_quick {
-        let clock = match cli.clock {
-            Some(ClockArg(Some(tc))) => Some((
-                (tc.base.as_secs() / 60) as u32,
-                tc.increment.as_secs() as u32,
-            )),
-            _ => None,
-        };
-        held.push(OnlineRequest::Quick(SeekForm {
-            variant: variant.clone(),
-            clock,
-            days: None,
-            rated: false,
-            side: None,
-            engines: 0,
-            level: 8,
-        }));
+        held.push(OnlineRequest::Quick(form(variant)));
+    }
+    if let Some(variant) = &cli.online_challenge {
+        held.push(OnlineRequest::Challenge(form(variant)));
     }
     app.insert_resource(WhenConnected(held));
 }

@@ -12,6 +12,10 @@ use bevy::input::mouse::MouseButton;
 use bevy::prelude::*;
 use hexchess_core::{Cell, Move, Side, Step};
 
+mod touch;
+
+pub use touch::TouchPoint;
+
 use crate::board::{Premove, Selection, cell_world};
 use crate::game::{
     BoardChanged, CurrentGame, GameNotice, GameSet, RedoRequest, ReviewRequest, StepRequest,
@@ -59,7 +63,12 @@ pub struct InputPlugin;
 
 impl Plugin for InputPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<PointerCell>()
+        app.init_resource::<TouchPoint>()
+            .add_systems(
+                PreUpdate,
+                touch::touch_as_mouse.after(bevy::input::InputSystems),
+            )
+            .init_resource::<PointerCell>()
             .init_resource::<PendingPromotion>()
             .init_resource::<PointerOverUi>()
             .init_resource::<HandDrag>()

@@ -34,8 +34,66 @@ use crate::game::{
 use crate::play::{Clocks, Seats, Session};
 use link::{Link, LinkEvent, LinkStatus};
 
-/// The server the game connects to unless told otherwise.
+/// The server a desktop's game connects to unless told otherwise.
 pub const DEFAULT_SERVER: &str = "ws://127.0.0.1:7474/socket";
+
+/// The server the game connects to unless told otherwise: on a desktop
+/// [`DEFAULT_SERVER`]; in a browser the host the page came from (a hexchess-server
+/// serving the game is its own online home).
+pub fn default_server() -> String {
+    #[cfg(target_arch = "wasm32")]
+    if let Some(page) = crate::web::page::default_server() {
+        return page;
+    }
+    DEFAULT_SERVER.to_string()
+}
+
+/// The server kept in the settings, as the game uses it: in a browser a page whose
+/// settings hold the desktop's default (written before pages defaulted to their own
+/// host) gets the page's host instead.
+pub fn kept_server(kept: String) -> String {
+    if kept == DEFAULT_SERVER {
+        default_server()
+    } else {
+        kept
+    }
+}
+
+/// The address a friend opens to take challenge `code` on `server`: the server's own
+/// browser game (`hexchess-server --web`) with the code in its fragment; `None` for an
+/// address that is not a websocket's. In a browser the page's own address is used
+/// instead (see `crate::web::page::challenge_link`).
+pub fn challenge_link(server: &str, code: &str) -> Option<String> {
+    let (scheme, rest) = if let Some(rest) = server.strip_prefix("wss://") {
+        ("https", rest)
+    } else {
+        ("http", server.strip_prefix("ws://")?)
+    };
+    let host = rest
+        .split(['/', '?', '#'])
+        .next()
+        .filter(|h| !h.is_empty())?;
+    Some(format!("{scheme}://{host}/#challenge={code}"))
+}
+
+/// The link to challenge `code` on `server` this game shows: in a browser the page's
+/// own address, on a desktop the server's page ([`challenge_link`]).
+pub fn link_to_challenge(server: &str, code: &str) -> Option<String> {
+    #[cfg(target_arch = "wasm32")]
+    if let Some(link) = crate::web::page::challenge_link(code) {
+        return Some(link);
+    }
+    challenge_link(server, code)
+}
+
+/// Whether the device says it has no network at all (a browser's `navigator.onLine`);
+/// a desktop cannot tell, and says no.
+pub fn network_absent() -> bool {
+    #[cfg(target_arch = "wasm32")]
+    return crate::web::page::offline();
+    #[cfg(not(target_arch = "wasm32"))]
+    false
+}
 
 /// The player as the server knows them.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -163,7 +221,7 @@ pub struct Online {
 impl Default for Online {
     fn default() -> Online {
         Online {
-            server: DEFAULT_SERVER.into(),
+            server: default_server(),
             status: LinkStatus::Closed,
             me: None,
             seeks: Vec::new(),
@@ -502,6 +560,9 @@ fn replied(
         ServerMessage::Playing { games } => online.playing = games,
         ServerMessage::Seek(reply) => {
             if let Some(code) = reply.code {
+                if let Some(link) = link_to_challenge(&online.server, &code) {
+                    crate::web::milestone(&format!("challenge link {link}"));
+                }
                 online.challenge = Some(code);
             }
         }
@@ -1000,5 +1061,35 @@ fn follow_the_session(
         online.send(ClientMessage::Leave {
             game: followed.game,
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{DEFAULT_SERVER, challenge_link, kept_server};
+
+    #[test]
+    fn a_challenge_link_opens_the_servers_own_page() {
+        assert_eq!(
+            challenge_link("ws://127.0.0.1:7474/socket", "Q7KD3MPA").as_deref(),
+            Some("http://127.0.0.1:7474/#challenge=Q7KD3MPA")
+        );
+        assert_eq!(
+            challenge_link("wss://hex.example.org/socket", "AB").as_deref(),
+            Some("https://hex.example.org/#challenge=AB")
+        );
+        assert_eq!(
+            challenge_link("ws://[::1]:80?x", "AB").as_deref(),
+            Some("http://[::1]:80/#challenge=AB")
+        );
+        for not_a_socket in ["http://h/socket", "ws://", "wss:///socket", ""] {
+            assert_eq!(challenge_link(not_a_socket, "AB"), None, "{not_a_socket}");
+        }
+    }
+
+    #[test]
+    fn a_kept_server_is_kept_on_a_desktop() {
+        assert_eq!(kept_server("ws://h:1/socket".into()), "ws://h:1/socket");
+        assert_eq!(kept_server(DEFAULT_SERVER.into()), DEFAULT_SERVER);
     }
 }

@@ -101,7 +101,7 @@ impl Default for Preferences {
             ui_scale: 1.0,
             sound: true,
             volume: 0.7,
-            server: crate::online::DEFAULT_SERVER.into(),
+            server: crate::online::default_server(),
             ask_first: true,
         }
     }

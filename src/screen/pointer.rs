@@ -1,5 +1,5 @@
-//! The board cell under the mouse, found by casting the cursor's ray from the board
-//! camera onto the board plane.
+//! The board cell under the mouse (or the finger on a touch screen), found by casting
+//! the cursor's ray from the board camera onto the board plane.
 
 use bevy::prelude::*;
 use hexchess_core::Rules;
@@ -8,7 +8,7 @@ use hexchess_core::bitboard::CellSet;
 use super::camera::BoardCamera;
 use crate::board::world_cell;
 use crate::game::CurrentGame;
-use crate::input::{PointerCell, PointerOverUi};
+use crate::input::{PointerCell, PointerOverUi, TouchPoint};
 
 /// The cameras' query both trackers read.
 type BoardCameras<'w, 's> =
@@ -20,10 +20,16 @@ pub(super) fn track_pointer(
     windows: Query<&Window>,
     camera: BoardCameras,
     game: Res<CurrentGame>,
-    over_ui: Res<PointerOverUi>,
+    (over_ui, touch): (Res<PointerOverUi>, Res<TouchPoint>),
     mut pointer: ResMut<PointerCell>,
 ) {
-    point_at(&windows, &camera, game.rules(), &over_ui, &mut pointer);
+    point_at(
+        &windows,
+        &camera,
+        game.rules(),
+        (&over_ui, *touch),
+        &mut pointer,
+    );
 }
 
 /// The cursor's ray onto the board plane, and the cell of `rules`'s board there.
@@ -31,14 +37,15 @@ fn point_at<B: CellSet>(
     windows: &Query<&Window>,
     camera: &BoardCameras,
     rules: &Rules<B>,
-    over_ui: &PointerOverUi,
+    (over_ui, touch): (&PointerOverUi, TouchPoint),
     pointer: &mut ResMut<PointerCell>,
 ) {
     let (Ok(window), Ok((camera, transform))) = (windows.single(), camera.single()) else {
         return;
     };
-    let hit = window
-        .cursor_position()
+    let hit = touch
+        .0
+        .or_else(|| window.cursor_position())
         .filter(|_| !over_ui.0)
         .and_then(|c| camera.viewport_to_world(transform, c).ok())
         .and_then(|ray| {

@@ -7,7 +7,7 @@ use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 
-use super::{UiInsets, UiMemory, root_ui_left_of};
+use super::{UiInsets, UiMemory};
 use crate::confirm::Weighty;
 use crate::game::{CurrentGame, RedoRequest, UndoRequest};
 use crate::look::{Settings, ViewChanged};
@@ -50,7 +50,7 @@ pub(super) fn menu_bar(
     mut out: BarRequests,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    let mut root = root_ui_left_of(ctx, insets.right);
+    let mut root = super::root_ui_beside(ctx, insets.right, insets.below);
     let top = egui::Panel::top("menu").show(&mut root, |ui| {
         ui.horizontal_wrapped(|ui| {
             if ui.button("New game…").clicked() {
@@ -94,7 +94,7 @@ pub(super) fn menu_bar(
         });
     });
     insets.top = top.response.rect.height();
-    insets.bottom = bottom.response.rect.height();
+    insets.bottom = bottom.response.rect.height() + insets.below;
     Ok(())
 }
 

@@ -23,6 +23,8 @@ pub const CANNED: [&str; 6] = [
 
 /// How wide the chat is.
 const WIDTH: f32 = 250.0;
+/// The chat's height below the board on a portrait screen.
+const CHAT_HEIGHT_BELOW: f32 = 220.0;
 
 /// What the chat keeps between frames.
 #[derive(Clone, Debug)]
@@ -62,49 +64,59 @@ pub(super) fn chat_panel(
         return Ok(());
     };
     let ctx = contexts.ctx_mut()?;
-    let mut root = super::root_ui_left_of(ctx, insets.right);
+    let mut root = super::root_ui_beside(ctx, insets.right, insets.below);
+    let upright = super::portrait(ctx);
     let memory = &mut memory.chat;
     let spectator = followed.mine.is_empty();
     if !spectator {
         memory.room = ChatRoom::Players;
     }
-    let panel = egui::Panel::right("chat")
-        .resizable(false)
-        .exact_size(WIDTH)
-        .show(&mut root, |ui| {
-            ui.heading("Chat");
-            if spectator {
-                ui.horizontal(|ui| {
-                    ui.selectable_value(&mut memory.room, ChatRoom::Players, "Players");
-                    ui.selectable_value(&mut memory.room, ChatRoom::Spectators, "Spectators");
-                });
-            }
-            ui.separator();
-            let lines_height = (ui.available_height() - 150.0).max(80.0);
-            egui::ScrollArea::vertical()
-                .max_height(lines_height)
-                .stick_to_bottom(true)
-                .auto_shrink([false, false])
-                .show(ui, |ui| {
-                    for line in lines_of(followed, memory.room) {
-                        chat_line(ui, line, &online, &mut requests);
-                    }
-                });
-            ui.separator();
-            let may_speak = !spectator || online.me.as_ref().is_some_and(|m| m.account);
-            if memory.room == ChatRoom::Players && spectator {
-                ui.label(egui::RichText::new("Players speak here; you read.").weak());
-            } else if !may_speak {
-                ui.label(
-                    egui::RichText::new("Spectators chat with an account (Online → Account).")
-                        .weak(),
-                );
-            } else {
-                speak(ui, &mut memory.text, !spectator, &mut requests);
-            }
-            muted_names(ui, &online, &mut requests);
-        });
-    insets.right += panel.response.rect.width();
+    let panel = if upright {
+        egui::Panel::bottom("chat-below")
+            .resizable(false)
+            .exact_size(CHAT_HEIGHT_BELOW)
+    } else {
+        egui::Panel::right("chat")
+            .resizable(false)
+            .exact_size(WIDTH)
+    };
+    let panel = panel.show(&mut root, |ui| {
+        ui.heading("Chat");
+        if spectator {
+            ui.horizontal(|ui| {
+                ui.selectable_value(&mut memory.room, ChatRoom::Players, "Players");
+                ui.selectable_value(&mut memory.room, ChatRoom::Spectators, "Spectators");
+            });
+        }
+        ui.separator();
+        let lines_height = (ui.available_height() - 150.0).max(80.0);
+        egui::ScrollArea::vertical()
+            .max_height(lines_height)
+            .stick_to_bottom(true)
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                for line in lines_of(followed, memory.room) {
+                    chat_line(ui, line, &online, &mut requests);
+                }
+            });
+        ui.separator();
+        let may_speak = !spectator || online.me.as_ref().is_some_and(|m| m.account);
+        if memory.room == ChatRoom::Players && spectator {
+            ui.label(egui::RichText::new("Players speak here; you read.").weak());
+        } else if !may_speak {
+            ui.label(
+                egui::RichText::new("Spectators chat with an account (Online → Account).").weak(),
+            );
+        } else {
+            speak(ui, &mut memory.text, !spectator, &mut requests);
+        }
+        muted_names(ui, &online, &mut requests);
+    });
+    if upright {
+        insets.below += panel.response.rect.height();
+    } else {
+        insets.right += panel.response.rect.width();
+    }
     Ok(())
 }
 

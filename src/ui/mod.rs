@@ -123,9 +123,30 @@ impl Plugin for UiPlugin {
 /// draws in what is left.
 #[derive(Resource, Default, Clone, Copy, Debug, PartialEq)]
 pub struct UiInsets {
+    /// The menu bar.
     pub top: f32,
+    /// The status line, and below it the side panel and the chat on a portrait screen.
     pub bottom: f32,
+    /// The side panel and the chat on a landscape screen.
     pub right: f32,
+    /// The side panel's and the chat's part of `bottom` on a portrait screen.
+    pub below: f32,
+}
+
+/// Narrower than this (logical pixels) and taller than wide, the screen is a portrait
+/// one (a phone held upright): the panels go below the board, not beside it.
+const PORTRAIT_WIDTH: f32 = 700.0;
+
+/// Whether the window is a portrait screen ([`PORTRAIT_WIDTH`]).
+pub fn portrait(ctx: &egui::Context) -> bool {
+    let screen = ctx.viewport_rect();
+    screen.width() < PORTRAIT_WIDTH && screen.height() > screen.width()
+}
+
+/// The height the side panel takes below the board on a portrait screen: the board
+/// keeps the larger part.
+fn panel_height_below(ctx: &egui::Context) -> f32 {
+    (ctx.viewport_rect().height() * 0.36).max(160.0)
 }
 
 /// What the interface keeps between frames: text fields, the last notice, the setup
@@ -249,13 +270,15 @@ fn remember_notices(mut notices: MessageReader<GameNotice>, mut memory: ResMut<U
 
 /// A Ui covering the whole window, for the panels along its edges.
 pub fn root_ui(ctx: &egui::Context) -> egui::Ui {
-    root_ui_left_of(ctx, 0.0)
+    root_ui_beside(ctx, 0.0, 0.0)
 }
 
-/// A Ui covering the window but a strip of `right` pixels along its right edge.
-pub(crate) fn root_ui_left_of(ctx: &egui::Context, right: f32) -> egui::Ui {
+/// A Ui covering the window but the strips the side panel and the chat take: `right`
+/// pixels along the right edge, `below` along the bottom.
+pub(crate) fn root_ui_beside(ctx: &egui::Context, right: f32, below: f32) -> egui::Ui {
     let mut rect = ctx.viewport_rect();
     rect.max.x = (rect.max.x - right).max(rect.min.x);
+    rect.max.y = (rect.max.y - below).max(rect.min.y);
     egui::Ui::new(
         ctx.clone(),
         "root".into(),

@@ -152,7 +152,33 @@ fn connection(
         ),
         (LinkStatus::Closed, _) => (egui::Color32::GRAY, "not connected".to_string()),
     };
+    let (colour, text) = if crate::online::network_absent() && !online.is_connected() {
+        (
+            egui::Color32::from_rgb(230, 120, 90),
+            "no network: online play waits for one (the engine and every game on this \
+             screen play on)"
+                .to_string(),
+        )
+    } else {
+        (colour, text)
+    };
     ui.colored_label(colour, text);
+}
+
+/// A challenge's link, to copy (or hand to the system's share sheet, where the browser
+/// has one): the friend who opens it lands in the game's page on the challenge.
+fn share_link(ui: &mut egui::Ui, link: &str) {
+    ui.horizontal_wrapped(|ui| {
+        ui.label("Link:");
+        ui.add(egui::Label::new(egui::RichText::new(link).monospace()).selectable(true));
+        if ui.small_button("Copy link").clicked() {
+            ui.ctx().copy_text(link.to_string());
+        }
+        #[cfg(target_arch = "wasm32")]
+        if crate::web::page::can_share() && ui.small_button("Share…").clicked() {
+            crate::web::page::share("A game of hexchess", link);
+        }
+    });
 }
 
 /// Asks for a rematch (the seats swapped), and says who has asked.
@@ -454,6 +480,9 @@ fn new_seek(
                 ui.ctx().copy_text(code.clone());
             }
         });
+        if let Some(link) = crate::online::link_to_challenge(&online.server, code) {
+            share_link(ui, &link);
+        }
     }
     ui.horizontal(|ui| {
         ui.label("A friend's code");

@@ -93,107 +93,112 @@ pub(super) fn side_panel(
         memory.moves.captured = game.captured();
     }
     let memory = &mut *memory;
-    let panel = egui::Panel::right("side")
-        .resizable(false)
-        .exact_size(300.0)
-        .show(&mut root, |ui| {
-            egui::ScrollArea::vertical().show(ui, |ui| {
-                players(ui, &game, session);
-                if game.has_more_sides() {
-                    ui.separator();
-                    super::seats::seat_list(ui, &game, &session.seats);
-                    let mut steps = Vec::new();
-                    super::seats::turn_in_progress(ui, &game, &session.seats, &mut steps);
-                    out.moves.write_batch(steps);
+    let upright = super::portrait(ctx);
+    let panel = if upright {
+        egui::Panel::bottom("side-below")
+            .resizable(false)
+            .exact_size(super::panel_height_below(ctx))
+    } else {
+        egui::Panel::right("side")
+            .resizable(false)
+            .exact_size(300.0)
+    };
+    let panel = panel.show(&mut root, |ui| {
+        egui::ScrollArea::vertical().show(ui, |ui| {
+            players(ui, &game, session);
+            if game.has_more_sides() {
+                ui.separator();
+                super::seats::seat_list(ui, &game, &session.seats);
+                let mut steps = Vec::new();
+                super::seats::turn_in_progress(ui, &game, &session.seats, &mut steps);
+                out.moves.write_batch(steps);
+            }
+            // Behind Screen HexaChess's screen the engine's line is its deployment.
+            let unseen = hiding(&game, screen);
+            if !session.seats.people_only(game.side_count()) && !unseen {
+                ui.separator();
+                engine_report(ui, player);
+            }
+            if !unseen {
+                ui.separator();
+                let (mut requests, mut moves) = (Vec::new(), Vec::new());
+                super::analysis::analysis_section(
+                    ui,
+                    &game,
+                    &out.analysis,
+                    &mut requests,
+                    &mut moves,
+                );
+                if let Some(hint) = super::analysis::hint_text(&game, &out.analysis) {
+                    ui.label(hint);
                 }
-                // Behind Screen HexaChess's screen the engine's line is its deployment.
-                let unseen = hiding(&game, screen);
-                if !session.seats.people_only(game.side_count()) && !unseen {
-                    ui.separator();
-                    engine_report(ui, player);
+                out.analysis_requests.write_batch(requests);
+                out.moves.write_batch(moves);
+                if out.analysis.on {
+                    let mut edits = Vec::new();
+                    super::analysis::variation_tree(ui, &out.variations, &mut edits);
+                    out.variation_requests.write_batch(edits);
                 }
-                if !unseen {
-                    ui.separator();
-                    let (mut requests, mut moves) = (Vec::new(), Vec::new());
-                    super::analysis::analysis_section(
-                        ui,
-                        &game,
-                        &out.analysis,
-                        &mut requests,
-                        &mut moves,
-                    );
-                    if let Some(hint) = super::analysis::hint_text(&game, &out.analysis) {
-                        ui.label(hint);
-                    }
-                    out.analysis_requests.write_batch(requests);
-                    out.moves.write_batch(moves);
-                    if out.analysis.on {
-                        let mut edits = Vec::new();
-                        super::analysis::variation_tree(ui, &out.variations, &mut edits);
-                        out.variation_requests.write_batch(edits);
-                    }
-                }
-                let shown = game.two_player_displayed();
-                let verdict = shown
-                    .as_ref()
-                    .and_then(|p| trainer.tables.probe_full(p).map(|v| (v, p.turn())));
-                if trainer.drill.is_some() || verdict.is_some() {
-                    ui.separator();
-                    super::trainer::table_report(ui, verdict, trainer, &mut out.review);
-                }
-                // On the analysis board, every move of a table position.
-                let explored = shown
-                    .as_ref()
-                    .filter(|_| out.analysis.on && verdict.is_some())
-                    .and_then(|p| {
-                        let ranked = trainer.tables.rank_moves(p)?;
-                        Some(ranked.into_iter().map(|(m, v)| (p.move_to_san(m), v)))
-                    })
-                    .map(Vec::from_iter);
-                if let Some(moves) = explored.filter(|m| !m.is_empty()) {
-                    super::trainer::explorer(ui, &moves);
+            }
+            let shown = game.two_player_displayed();
+            let verdict = shown
+                .as_ref()
+                .and_then(|p| trainer.tables.probe_full(p).map(|v| (v, p.turn())));
+            if trainer.drill.is_some() || verdict.is_some() {
+                ui.separator();
+                super::trainer::table_report(ui, verdict, trainer, &mut out.review);
+            }
+            // On the analysis board, every move of a table position.
+            let explored = shown
+                .as_ref()
+                .filter(|_| out.analysis.on && verdict.is_some())
+                .and_then(|p| {
+                    let ranked = trainer.tables.rank_moves(p)?;
+                    Some(ranked.into_iter().map(|(m, v)| (p.move_to_san(m), v)))
+                })
+                .map(Vec::from_iter);
+            if let Some(moves) = explored.filter(|m| !m.is_empty()) {
+                super::trainer::explorer(ui, &moves);
+            }
+            ui.separator();
+            let seen = |i: usize| !unseen || placed_by(&game, i) == screen.viewer;
+            let review = out.reviewed.review_of(&game);
+            let marks = |i: usize| {
+                review
+                    .and_then(|r| r.moves.get(i))
+                    .and_then(|m| m.judgement)
+                    .map_or("", super::review::mark)
+            };
+            move_list(ui, &game, &memory.moves.san, &seen, &marks, &mut out.review);
+            ui.separator();
+            // The engine's review judges two-player moves.
+            if !unseen && !game.has_more_sides() {
+                let (mut requests, mut view) = (Vec::new(), None);
+                super::review::review_section(ui, &game, &out.reviewed, &mut requests, &mut view);
+                out.game_review.write_batch(requests);
+                if let Some(v) = view {
+                    out.review.write(v);
                 }
                 ui.separator();
-                let seen = |i: usize| !unseen || placed_by(&game, i) == screen.viewer;
-                let review = out.reviewed.review_of(&game);
-                let marks = |i: usize| {
-                    review
-                        .and_then(|r| r.moves.get(i))
-                        .and_then(|m| m.judgement)
-                        .map_or("", super::review::mark)
-                };
-                move_list(ui, &game, &memory.moves.san, &seen, &marks, &mut out.review);
-                ui.separator();
-                // The engine's review judges two-player moves.
-                if !unseen && !game.has_more_sides() {
-                    let (mut requests, mut view) = (Vec::new(), None);
-                    super::review::review_section(
-                        ui,
-                        &game,
-                        &out.reviewed,
-                        &mut requests,
-                        &mut view,
-                    );
-                    out.game_review.write_batch(requests);
-                    if let Some(v) = view {
-                        out.review.write(v);
-                    }
-                    ui.separator();
-                }
-                captured(ui, &game, &memory.moves.captured);
-                ui.separator();
-                move_entry(ui, &game, &mut memory.move_text, &mut out);
-                ui.separator();
-                if unseen {
-                    ui.label("Position: hidden until both armies are revealed.");
-                } else {
-                    position(ui, &game, &mut memory.fen_text, &mut out.new_game);
-                }
-                ui.separator();
-                game_file(ui, &game, session, &mut memory.file_text, &mut out);
-            });
+            }
+            captured(ui, &game, &memory.moves.captured);
+            ui.separator();
+            move_entry(ui, &game, &mut memory.move_text, &mut out);
+            ui.separator();
+            if unseen {
+                ui.label("Position: hidden until both armies are revealed.");
+            } else {
+                position(ui, &game, &mut memory.fen_text, &mut out.new_game);
+            }
+            ui.separator();
+            game_file(ui, &game, session, &mut memory.file_text, &mut out);
         });
-    insets.right = panel.response.rect.width();
+    });
+    if upright {
+        (insets.right, insets.below) = (0.0, panel.response.rect.height());
+    } else {
+        (insets.right, insets.below) = (panel.response.rect.width(), 0.0);
+    }
     Ok(())
 }
 

@@ -122,6 +122,9 @@ pub fn server_word(session: &Session, online: &Online) -> Option<String> {
         return None;
     }
     match &online.status {
+        _ if crate::online::network_absent() && !online.is_connected() => {
+            Some("no network: the game waits for one to go on".into())
+        }
         LinkStatus::Lost(why) => Some(format!("connection lost ({why}): reconnecting…")),
         LinkStatus::Connecting => Some("connecting…".into()),
         LinkStatus::Closed => Some("not connected".into()),

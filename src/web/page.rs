@@ -46,6 +46,54 @@ pub fn default_server() -> Option<String> {
     Some(format!("{scheme}://{host}/socket"))
 }
 
+/// The page's own address with `#challenge=CODE` in place of its fragment: the link a
+/// friend opens to take the challenge (the page's server is the challenge's).
+pub fn challenge_link(code: &str) -> Option<String> {
+    let location = web_sys::window()?.location();
+    let origin = location.origin().ok()?;
+    let path = location.pathname().unwrap_or_else(|_| "/".into());
+    Some(format!("{origin}{path}#challenge={code}"))
+}
+
+/// A property of the browser's `navigator`.
+fn navigator_field(name: &str) -> Option<JsValue> {
+    let navigator = js_sys::Reflect::get(&js_sys::global(), &"navigator".into()).ok()?;
+    js_sys::Reflect::get(&navigator, &name.into())
+        .ok()
+        .filter(|v| !v.is_undefined())
+}
+
+/// Whether the browser says it has no network (`navigator.onLine` false).
+pub fn offline() -> bool {
+    navigator_field("onLine").and_then(|v| v.as_bool()) == Some(false)
+}
+
+/// Whether the browser has a system share sheet (`navigator.share`).
+pub fn can_share() -> bool {
+    navigator_field("share").is_some_and(|f| f.is_function())
+}
+
+/// Opens the system share sheet with `url`; a player who closes it is no error.
+pub fn share(title: &str, url: &str) {
+    let Some(navigator) = js_sys::Reflect::get(&js_sys::global(), &"navigator".into()).ok() else {
+        return;
+    };
+    let Some(share) = navigator_field("share").and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+    else {
+        return;
+    };
+    let data = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&data, &"title".into(), &title.into());
+    let _ = js_sys::Reflect::set(&data, &"url".into(), &url.into());
+    if let Ok(promise) = share.call1(&navigator, &data)
+        && let Ok(promise) = promise.dyn_into::<js_sys::Promise>()
+    {
+        wasm_bindgen_futures::spawn_local(async move {
+            let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+        });
+    }
+}
+
 /// Files the player picked and the page has read, waiting for the game to open them
 /// (the path each was stored at).
 static PICKED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());

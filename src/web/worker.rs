@@ -26,8 +26,17 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
 
-/// The worker script, beside the page.
+/// The worker script, beside the page, when the page names none.
 const SCRIPT: &str = "./engine_worker.js";
+
+/// The worker script the page names (`hexchessWorker`: `web/build.sh` puts a hash of
+/// its content in its name, so that a browser keeps it for good), else [`SCRIPT`].
+fn script() -> String {
+    js_sys::Reflect::get(&js_sys::global(), &"hexchessWorker".into())
+        .ok()
+        .and_then(|v| v.as_string())
+        .unwrap_or_else(|| SCRIPT.to_string())
+}
 
 /// A live worker: the browser's object, the lines it has written that nobody has read
 /// yet, and the files it has been given.
@@ -59,7 +68,7 @@ impl EngineWorker {
     pub fn start() -> Result<EngineWorker, String> {
         let options = WorkerOptions::new();
         options.set_type(WorkerType::Module);
-        let worker = Worker::new_with_options(SCRIPT, &options)
+        let worker = Worker::new_with_options(&script(), &options)
             .map_err(|e| format!("the engine's worker did not start: {e:?}"))?;
         let lines: Rc<RefCell<VecDeque<String>>> = Rc::default();
         let sink = Rc::clone(&lines);

@@ -22,5 +22,6 @@ mod prefs;
 mod redraw;
 mod sound;
 mod table_play;
+mod touch;
 mod variant_reload;
 mod variations;

@@ -865,7 +865,13 @@ impl Hub {
                 return refused("no open seek or challenge by that id or code");
             };
             if seeks[i].has(&who.id) {
-                return refused("you already sit in this seek");
+                // Two tabs or windows of one browser share one kept secret: one player.
+                return refused(
+                    "you already sit in this seek: it is your own (every tab and window \
+                     of one browser, or one desktop's game, plays as the same player); \
+                     send the link to a friend, or open it in a private window or \
+                     another browser to play against it yourself",
+                );
             }
             self.check_games_of(&who.id, false)?;
             let seek = &mut seeks[i];
