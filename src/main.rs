@@ -114,8 +114,8 @@ struct Cli {
     /// connected (the code the friend's Online window shows).
     #[arg(long)]
     online_join: Option<String>,
-    /// With --online: make a private challenge in this variant (with --clock's time)
-    /// once connected; its code and link show in the Online window.
+    /// With --online: make a private challenge in this variant (with --clock's time),
+    /// you playing White, once connected; its code and link show in the Online window.
     #[arg(long)]
     online_challenge: Option<String>,
     /// Open the endgame trainer's window at start.
@@ -438,7 +438,10 @@ fn start_online(app: &mut App, cli: &Cli, player: &Files, files: &PrefsFiles) {
         held.push(OnlineRequest::Quick(form(variant)));
     }
     if let Some(variant) = &cli.online_challenge {
-        held.push(OnlineRequest::Challenge(form(variant)));
+        held.push(OnlineRequest::Challenge(SeekForm {
+            side: Some("White".into()),
+            ..form(variant)
+        }));
     }
     app.insert_resource(WhenConnected(held));
 }

@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # Builds the whole browser game into OUT_DIR: index.html, the game's wasm and its
-# JavaScript glue, and the engine's Web Worker (its own small wasm, no Bevy).
+# JavaScript glue, the engine's Web Worker (its own small wasm, no Bevy), the web app
+# manifest with its icons, and the service worker that keeps them all offline. Every
+# file but index.html, sw.js and bench.html carries a hash of its content in its name
+# (`hexchess_bg.0123456789abcdef.wasm`), so that a browser keeps it for good
+# (hexchess-server sends such names as immutable).
 #
 #   web/build.sh OUT_DIR
 #
@@ -11,18 +15,28 @@
 # it; otherwise Debian's Rust with its std sources (`rustc-web cargo-web
 # rust-web-src`), which builds std for wasm itself (-Z build-std). Either way the
 # wasm-bindgen CLI must match the lockfile's wasm-bindgen; it is installed if missing.
-# WEB_PROFILE (default `web`, see Cargo.toml) picks the cargo profile.
+# WEB_PROFILE (default `web`, see Cargo.toml) picks the game's cargo profile,
+# WEB_ENGINE_PROFILE (default `web-engine`) the worker's.
 set -euo pipefail
 
 out=${1:?usage: web/build.sh OUT_DIR}
 root=$(cd "$(dirname "$0")/.." && pwd)
 profile=${WEB_PROFILE:-web}
+engine_profile=${WEB_ENGINE_PROFILE:-web-engine}
 target=wasm32-unknown-unknown
 cd "$root"
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
 say() { printf 'web/build.sh: %s\n' "$*" >&2; }
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+# --- brotli, for the copies most browsers take ------------------------------------
+if ! command -v brotli >/dev/null; then
+  say "installing brotli (without it only gzip copies are written: 13 MB instead of 8)"
+  as_root apt-get update -q && as_root apt-get install -y -q brotli ||
+    say "brotli could not be installed: gzip copies only"
+fi
 
 # --- the toolchain -------------------------------------------------------------
 cargo_cmd=(cargo)
@@ -39,11 +53,7 @@ if has_rustup_std; then
 else
   if [ ! -x /usr/bin/rustc ] || [ ! -d /usr/lib/rustlib/src/rust/library ]; then
     say "no $target std from rustup: installing Debian's rustc-web cargo-web rust-web-src"
-    if [ "$(id -u)" = 0 ]; then
-      apt-get update -q && apt-get install -y -q rustc-web cargo-web rust-web-src
-    else
-      sudo apt-get update -q && sudo apt-get install -y -q rustc-web cargo-web rust-web-src
-    fi
+    as_root apt-get update -q && as_root apt-get install -y -q rustc-web cargo-web rust-web-src
   fi
   lld=$(ls "${RUSTUP_HOME:-$HOME/.rustup}"/toolchains/*/lib/rustlib/*/bin/rust-lld 2>/dev/null | head -1 || true)
   [ -n "$lld" ] || lld=$(command -v wasm-ld || command -v wasm-ld-19 || true)
@@ -63,27 +73,33 @@ want=$(grep -A1 '^name = "wasm-bindgen"$' Cargo.lock | sed -n 's/^version = "\(.
 bindgen=$(command -v wasm-bindgen || echo "$HOME/.cargo/bin/wasm-bindgen")
 if ! "$bindgen" --version 2>/dev/null | grep -q " $want\$"; then
   say "installing wasm-bindgen-cli $want"
-  cargo install wasm-bindgen-cli --version "$want" --locked ||
-    cargo install wasm-bindgen-cli --version "$want"
+  # Its own lockfile first; where that does not build with this compiler, the newest
+  # compatible dependencies (said, not shown as a failure).
+  if ! cargo install -q wasm-bindgen-cli --version "$want" --locked 2>"$out/.bindgen-install.log"; then
+    say "its lockfile does not build here; installing with fresh dependencies"
+    cargo install -q wasm-bindgen-cli --version "$want"
+  fi
+  rm -f "$out/.bindgen-install.log"
   bindgen="$HOME/.cargo/bin/wasm-bindgen"
 fi
 
 # --- build -------------------------------------------------------------------
 build() {
-  "${cargo_cmd[@]}" build "${build_std[@]}" --target "$target" --profile "$profile" "$@"
+  "${cargo_cmd[@]}" build "${build_std[@]}" --target "$target" "$@"
 }
 # The search recurses deep: a 16 MB stack instead of wasm's 1 MB. The same flags for
 # both builds, so that they share every dependency they have in common.
 export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-C link-arg=-zstack-size=16777216"
 say "building the engine worker"
-build -p hexchess-web-engine --lib
+build --profile "$engine_profile" -p hexchess-web-engine --lib
 say "building the game"
-build -p hexchess --bin hexchess
+build --profile "$profile" -p hexchess --bin hexchess
 
-wasm_dir="$CARGO_TARGET_DIR/$target/$profile"
-for name in hexchess_web_engine hexchess; do
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+for built in "$engine_profile/hexchess_web_engine" "$profile/hexchess"; do
   "$bindgen" --target web --no-typescript --remove-name-section --remove-producers-section \
-    --out-dir "$out" "$wasm_dir/$name.wasm"
+    --out-dir "$stage" "$CARGO_TARGET_DIR/$target/$built.wasm"
 done
 
 # --- optional size pass ---------------------------------------------------------
@@ -103,8 +119,8 @@ elif command -v npx >/dev/null; then
 fi
 opt_files=()
 case ${WEB_WASM_OPT:-0} in
-  all) opt_files=("$out"/hexchess_web_engine_bg.wasm "$out"/hexchess_bg.wasm) ;;
-  engine) opt_files=("$out"/hexchess_web_engine_bg.wasm) ;;
+  all) opt_files=("$stage"/hexchess_web_engine_bg.wasm "$stage"/hexchess_bg.wasm) ;;
+  engine) opt_files=("$stage"/hexchess_web_engine_bg.wasm) ;;
 esac
 if [ ${#wasm_opt[@]} -gt 0 ] && [ ${#opt_files[@]} -gt 0 ]; then
   for f in "${opt_files[@]}"; do
@@ -121,15 +137,55 @@ if [ ${#wasm_opt[@]} -gt 0 ] && [ ${#opt_files[@]} -gt 0 ]; then
   done
 fi
 
-cp web/index.html web/engine_worker.js web/bench.html "$out"/
+# --- names with their content's hash ----------------------------------------------
+# Each file is renamed STEM.HASH.EXT (16 hex digits of its SHA-256) after the names it
+# holds have been rewritten, so a change anywhere renames every file that leads to it.
+fingerprint() {
+  local file=$1 base stem ext hash
+  base=$(basename "$file")
+  stem=${base%.*}
+  ext=${base##*.}
+  hash=$(sha256sum "$file" | cut -c1-16)
+  mv "$file" "$stage/$stem.$hash.$ext"
+  printf '%s' "$stem.$hash.$ext"
+}
+engine_wasm=$(fingerprint "$stage/hexchess_web_engine_bg.wasm")
+sed -i "s/hexchess_web_engine_bg\.wasm/$engine_wasm/g" "$stage/hexchess_web_engine.js"
+engine_js=$(fingerprint "$stage/hexchess_web_engine.js")
+sed "s|\./hexchess_web_engine\.js|./$engine_js|" web/engine_worker.js >"$stage/engine_worker.js"
+worker_js=$(fingerprint "$stage/engine_worker.js")
+game_wasm=$(fingerprint "$stage/hexchess_bg.wasm")
+sed -i "s/hexchess_bg\.wasm/$game_wasm/g" "$stage/hexchess.js"
+game_js=$(fingerprint "$stage/hexchess.js")
+cp web/icon-192.png web/icon-512.png "$stage"/
+icon_192=$(fingerprint "$stage/icon-192.png")
+icon_512=$(fingerprint "$stage/icon-512.png")
+sed "s/__ICON_192__/$icon_192/; s/__ICON_512__/$icon_512/" web/app.webmanifest \
+  >"$stage/app.webmanifest"
+manifest=$(fingerprint "$stage/app.webmanifest")
+fill() {
+  sed "s/__GAME_JS__/$game_js/g; s/__WORKER_JS__/$worker_js/g; s/__MANIFEST__/$manifest/g;
+       s/__ICON_192__/$icon_192/g" "$1"
+}
+fill web/index.html >"$stage/index.html"
+fill web/bench.html >"$stage/bench.html"
+kept=("./" "$game_js" "$game_wasm" "$worker_js" "$engine_js" "$engine_wasm" "$manifest"
+  "$icon_192" "$icon_512")
+files=$(printf '"%s",' "${kept[@]}")
+version=$(printf '%s\n' "${kept[@]}" | sha256sum | cut -c1-16)
+sed "s/__VERSION__/$version/; s|__FILES__|[${files%,}]|" web/sw.js >"$stage/sw.js"
 
 # --- compressed copies and sizes ------------------------------------------------
 # hexchess-server --web sends the .br or .gz copy to a browser that takes it.
-for f in "$out"/*.wasm "$out"/*.js; do
+for f in "$stage"/*.wasm "$stage"/*.js "$stage"/*.html "$stage"/*.webmanifest; do
   gzip -9 -k -f "$f"
   if command -v brotli >/dev/null; then brotli -q 11 -f -k "$f"; fi
 done
-for f in "$out"/hexchess_bg.wasm "$out"/hexchess_web_engine_bg.wasm; do
+# The folder holds this build alone: an older build's files go.
+find "$out" -maxdepth 1 -type f \( -name '*.wasm*' -o -name '*.js*' -o -name '*.html*' \
+  -o -name '*.webmanifest*' -o -name '*.png' \) -delete
+cp "$stage"/* "$out"/
+for f in "$out/$game_wasm" "$out/$game_js" "$out/$engine_wasm" "$out/$engine_js" "$out/$worker_js"; do
   raw=$(stat -c %s "$f")
   gz=$(stat -c %s "$f.gz")
   br=$( [ -f "$f.br" ] && stat -c %s "$f.br" || echo "-")

@@ -4,8 +4,12 @@
 # in the page's storage across a reload, the analysis board, a review, an endgame
 # drill, a table of engine seats and an uploaded variant (all in workers, the page
 # drawing meanwhile), a link into an online challenge on a local server, a desktop
-# window (the game under Xvfb) playing the page on that server, and the worker's perft
-# and bench figures.
+# window (the game under Xvfb) playing the page on that server, the worker's perft
+# and bench figures; and the page as an app: its files' sizes, the first board in a
+# fresh profile, a second visit that downloads only the page, installability, play
+# with the network off and the server gone, a challenge shared by its link into a
+# second profile (the page's own server by default), and a game by touch on a
+# 390x844 portrait screen.
 #
 #   web/check.sh [OUT_DIR] [SHOTS_DIR]
 #
@@ -45,6 +49,26 @@ for _ in $(seq 100); do
 done
 
 page="http://127.0.0.1:$port/"
+# The files and their sizes: raw, gzip, brotli.
+for f in "$out"/*.wasm "$out"/*.js "$out"/index.html; do
+  printf '%s %s %s %s\n' "$(basename "$f")" "$(stat -c %s "$f")" \
+    "$(stat -c %s "$f.gz" 2>/dev/null || echo -)" "$(stat -c %s "$f.br" 2>/dev/null || echo -)"
+done | tee "$shots/sizes.txt"
+node web/test/pwa.mjs visits "$page" "$shots/visits.json"
+node web/test/pwa.mjs link "$page" "$shots/web" | tee "$shots/link.txt"
+node web/test/pwa.mjs touch "$page" "$shots/web-portrait.png" | tee "$shots/touch.txt"
+# Offline: a server of its own, stopped by the test once the page is kept.
+port2=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+"${CARGO_TARGET_DIR:-target}/release/hexchess-server" --listen "127.0.0.1:$port2" \
+  --database "sqlite://$db/web-offline.db?mode=rwc" --web "$out" 2>"$shots/server-offline.log" &
+offline_server=$!
+for _ in $(seq 100); do
+  (echo >"/dev/tcp/127.0.0.1/$port2") 2>/dev/null && break
+  sleep 0.1
+done
+node web/test/pwa.mjs offline "http://127.0.0.1:$port2/" "$offline_server" \
+  "$shots/web-offline.png" | tee "$shots/offline.txt"
+wait "$offline_server" 2>/dev/null || true
 node web/test/play.mjs engine "${page}?fresh" "$shots/web-engine.png" | tee "$shots/engine.txt"
 node web/test/play.mjs storage "$page" "$shots/web-reload.png" | tee "$shots/storage.txt"
 node web/test/play.mjs workers "$page" "$shots/web" | tee "$shots/workers.txt"

@@ -398,6 +398,9 @@ fn handle_requests(mut requests: MessageReader<OnlineRequest>, mut online: ResMu
                 online.me = None;
                 online.unread.clear();
                 online.link = Some(Link::open(online.server.clone(), token));
+                if network_absent() {
+                    crate::web::milestone("online no network");
+                }
                 continue;
             }
             OnlineRequest::Disconnect => {
@@ -836,6 +839,7 @@ fn game_event(online: &mut Online, board: &mut Board, numbered: Numbered) -> Rea
             }
             match board.game.played.parse_step(&step) {
                 Ok(s) => {
+                    crate::web::milestone(&format!("online step {step}"));
                     board.decided.write(StepDecided(s));
                     read = Read::BoardChanges;
                 }

@@ -360,6 +360,9 @@ fn seeks(
                     ui.label("");
                 }
             }
+            ui.label(seek.rating.map_or(String::new(), |r| {
+                crate::online::rating_text(r.rating, r.provisional, seek.seats > 2)
+            }));
             ui.label(&seek.variant);
             ui.label(time_of(seek));
             ui.label(if seek.rated { "rated" } else { "casual" });

@@ -7,12 +7,17 @@ import { join } from 'node:path';
 
 export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 
-export async function launch({ width = 1280, height = 800 } = {}) {
+/// A fresh profile (its own folder) in a new browser; `touch`: a phone's touch screen;
+/// `serviceWorkers: 'block'` for the browser's HTTP cache alone.
+export async function launch({ width = 1280, height = 800, touch = false, serviceWorkers = 'allow' } = {}) {
   const profile = mkdtempSync(join(tmpdir(), 'hexchess-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
     viewport: { width, height },
+    hasTouch: touch,
+    serviceWorkers,
+    isMobile: touch,
     args: [
       '--no-sandbox',
       '--use-angle=swiftshader',

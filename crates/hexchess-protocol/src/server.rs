@@ -131,7 +131,7 @@ pub struct ErrorMessage {
 }
 
 /// One open seek in the lobby.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct SeekListing {
     /// The seek's id, to `accept`.
     pub id: String,
@@ -154,6 +154,10 @@ pub struct SeekListing {
     /// Whether a program seeks (a bot's account, or engine seats the seek fills).
     #[serde(default)]
     pub bot: bool,
+    /// The seeker's rating in the seek's variant and speed (none where it could not be
+    /// read).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating: Option<SeatRating>,
 }
 
 /// A seek made: its id, and a private challenge's code to share (`null` otherwise).

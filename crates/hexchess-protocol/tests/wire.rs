@@ -78,6 +78,10 @@ fn every_server_message() -> Vec<FromServer> {
                 seats: 2,
                 open: 1,
                 bot: false,
+                rating: Some(SeatRating {
+                    rating: 1612.5,
+                    provisional: false,
+                }),
             }],
         }),
         M(ServerMessage::Seek(SeekReply {

@@ -11,8 +11,8 @@ use std::time::Duration;
 
 use hexchess_core::{Catalog, Game};
 use hexchess_protocol::{
-    GameInPlay, GamesInPlay, RatingLine, RematchAsked, SeekListing, SeekReply, ServerMessage,
-    Started, YourGame,
+    GameInPlay, GamesInPlay, RatingLine, RematchAsked, SeatRating, SeekListing, SeekReply,
+    ServerMessage, Started, YourGame,
 };
 use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
@@ -193,6 +193,8 @@ struct OpenSeek {
     request: SeekRequest,
     /// Each seat's holder, in turn order; `None` is open.
     seats: Vec<Option<SeatHolder>>,
+    /// The owner's rating in the seek's variant and speed, as the lobby shows it.
+    rating: Option<SeatRating>,
 }
 
 impl OpenSeek {
@@ -216,6 +218,7 @@ impl OpenSeek {
             seats: self.seats.len() as u32,
             open: self.open_seats() as u32,
             bot: self.seats.iter().flatten().any(|s| s.is_bot()),
+            rating: self.rating,
         }
     }
 
@@ -767,8 +770,11 @@ impl Hub {
         who: &Identity,
         request: SeekRequest,
     ) -> Result<ServerMessage, HubError> {
-        let seek = self.make_seek(who, request)?;
+        let mut seek = self.make_seek(who, request)?;
         let answer = seek.reply();
+        if seek.open_seats() > 0 && seek.code.is_none() {
+            seek.rating = self.seek_rating(&seek).await;
+        }
         if seek.open_seats() == 0 {
             self.start_game(seek).await?;
         } else {
@@ -779,6 +785,22 @@ impl Hub {
             }
         }
         Ok(answer)
+    }
+
+    /// The seek's owner's rating in its variant and speed (none if it cannot be read:
+    /// the seek is listed without it).
+    async fn seek_rating(&self, seek: &OpenSeek) -> Option<SeatRating> {
+        let speed = seek.listing().speed();
+        let (rating, games) = self
+            .store
+            .rating(&seek.owner.0, &seek.request.variant, speed)
+            .await
+            .ok()?;
+        Some(crate::room::seat_rating(
+            rating,
+            games,
+            seek.seats.len() > 2,
+        ))
     }
 
     fn make_seek(&self, who: &Identity, request: SeekRequest) -> Result<OpenSeek, HubError> {
@@ -836,6 +858,7 @@ impl Hub {
             owner: who.id.clone(),
             request,
             seats,
+            rating: None,
         })
     }
 

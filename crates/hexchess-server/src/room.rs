@@ -1107,8 +1107,8 @@ impl Room {
     }
 }
 
-/// A rating as the players' bars show it.
-fn seat_rating(rating: Rating, games: u32, table: bool) -> SeatRating {
+/// A rating as the players' bars (and the lobby's seeks) show it.
+pub(crate) fn seat_rating(rating: Rating, games: u32, table: bool) -> SeatRating {
     if table && games == 0 {
         return SeatRating {
             rating: TableRating::NEW.skill,

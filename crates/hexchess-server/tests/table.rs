@@ -257,6 +257,27 @@ async fn ratings_show_on_the_board_and_move_at_the_end_of_a_rated_game(db: &str)
     let after = join(&mut c, &casual).await;
     assert_eq!(after["ratings"], json!([new, new]));
     assert!(!format!("{after}").contains("\"rated\":{"), "{after}");
+    // The winner's next seek (the same variant and speed) is listed with the new
+    // rating.
+    a.send(&json!({"t": "seek", "variant": "glinski"}))
+        .await
+        .unwrap();
+    a.wait_for("seek").await.unwrap();
+    let mut lobby = Client::hello(&server.url(), None).await.unwrap();
+    lobby.send(&json!({"t": "lobby"})).await.unwrap();
+    let seeks = lobby
+        .wait_until(
+            |m| m["t"] == "seeks" && m["seeks"][0].is_object(),
+            "the seek listed",
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        seeks["seeks"][0]["rating"]["rating"].as_f64(),
+        Some(w),
+        "{seeks}"
+    );
+    assert_eq!(seeks["seeks"][0]["rating"]["provisional"], true);
 }
 
 async fn a_players_page_and_the_leaderboard_read_the_stored_games(db: &str) {
