@@ -113,7 +113,7 @@ impl Plugin for UiPlugin {
                     remember_notices,
                     trainer::open_trainer,
                     settings::open_settings,
-                    open_online,
+                    (open_online, online::close_when_your_game_starts).chain(),
                 ),
             );
     }

@@ -67,6 +67,26 @@ const CLOCKS: [ClockChoice; 7] = [
     ("untimed", None, None),
 ];
 
+/// A game of yours starting takes the board: the Online window closes (*Online…* opens
+/// it again), as a game site goes to the board; watching a game leaves it open.
+pub(super) fn close_when_your_game_starts(
+    online: Res<Online>,
+    mut memory: ResMut<UiMemory>,
+    mut seen: Local<Option<String>>,
+) {
+    let now = online
+        .followed
+        .as_ref()
+        .filter(|f| !f.mine.is_empty())
+        .map(|f| f.game.clone());
+    if now != *seen {
+        if now.is_some() {
+            memory.online.open = false;
+        }
+        *seen = now;
+    }
+}
+
 pub(super) fn online_window(
     mut contexts: EguiContexts,
     mut memory: ResMut<UiMemory>,

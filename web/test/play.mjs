@@ -184,8 +184,7 @@ async function desktop(secrets, display, wsUrl, pageUrl, outPrefix) {
     await joined;
     const started = await me.waitFor((m) => m.t === 'started', 30000);
     me.send({ t: 'join', game: started.game });
-    // The desktop's Online window closed: the board in full.
-    x('mousemove', '829', '33', 'click', '1');
+    // The desktop's Online window closes by itself when its game starts.
     await page.waitForTimeout(2000);
     await clickMove(page, 'f5', 'f6');
     await me.waitFor((m) => m.t === 'step' && m.step === 'f5f6', MOVE_WAIT);
