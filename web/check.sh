@@ -17,6 +17,7 @@
 # target/web-shots) the screenshots and figures. Everything talks to 127.0.0.1
 # only, and every wait has a limit. Not part of `cargo test` (a browser build takes
 # longer than CI allows): run it by hand; docs/web.md has its last figures.
+# WEB_BUILT=1 uses the build already in OUT_DIR.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-$root/target/web-out}
@@ -34,7 +35,8 @@ if ! command -v Xvfb >/dev/null || ! command -v xdotool >/dev/null || ! command 
 fi
 (cd web/test && npm install --no-audit --no-fund --silent)
 
-web/build.sh "$out"
+# WEB_BUILT=1: OUT_DIR already holds this source's build (web/build.sh run by hand).
+[ -n "${WEB_BUILT:-}" ] || web/build.sh "$out"
 cargo build --release -q -p hexchess-server
 
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')

@@ -138,7 +138,7 @@ pub struct UiInsets {
 const PORTRAIT_WIDTH: f32 = 700.0;
 
 /// Whether the window is a portrait screen ([`PORTRAIT_WIDTH`]).
-pub fn portrait(ctx: &egui::Context) -> bool {
+pub(crate) fn portrait(ctx: &egui::Context) -> bool {
     let screen = ctx.viewport_rect();
     screen.width() < PORTRAIT_WIDTH && screen.height() > screen.width()
 }
