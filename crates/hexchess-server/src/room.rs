@@ -546,6 +546,9 @@ impl Room {
     async fn settle(&mut self, reply: Option<Reply>) {
         match self.store_changes().await {
             Ok(()) => {
+                // The lists first: a player told of the end may ask for a rematch at
+                // once, and the hub reads from the brief that the game is over.
+                self.write_brief();
                 if let Some(r) = &reply {
                     send(&r.out, &r.answer);
                 }
