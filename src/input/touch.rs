@@ -13,12 +13,18 @@ use bevy::prelude::*;
 #[derive(Resource, Default, Clone, Copy, Debug, PartialEq)]
 pub struct TouchPoint(pub Option<Vec2>);
 
+/// A tap begun and ended between two frames (a slow phone): pressed in one frame, its
+/// lift is kept for the next, so that the game sees a press and then a release.
+#[derive(Default)]
+pub(super) struct LiftNext(Option<Vec2>);
+
 /// The first finger's press, move and release as the left button and the cursor.
 /// Runs after Bevy's input systems, which clear the button's presses of the last frame.
 pub(super) fn touch_as_mouse(
     touches: Option<Res<Touches>>,
     mut buttons: ResMut<ButtonInput<MouseButton>>,
     mut point: ResMut<TouchPoint>,
+    mut lift_next: Local<LiftNext>,
 ) {
     let Some(touches) = touches else {
         return;
@@ -26,13 +32,19 @@ pub(super) fn touch_as_mouse(
     let lifted = touches
         .iter_just_released()
         .chain(touches.iter_just_canceled())
-        .next();
+        .next()
+        .map(|t| t.position())
+        .or(lift_next.0.take());
     let next = if let Some(down) = touches.iter_just_pressed().next() {
         buttons.press(MouseButton::Left);
+        // Lifted in the same frame (a fast tap): released in the next.
+        if touches.get_pressed(down.id()).is_none() {
+            lift_next.0 = lifted.or(Some(down.position()));
+        }
         Some(down.position())
     } else if let Some(up) = lifted {
         buttons.release(MouseButton::Left);
-        Some(up.position())
+        Some(up)
     } else {
         touches.iter().next().map(|t| t.position())
     };

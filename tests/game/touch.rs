@@ -111,3 +111,39 @@ fn a_finger_dragged_from_a_piece_to_its_target_moves_it() {
         "no finger: the mouse's cursor is read again"
     );
 }
+
+/// A tap whose press and lift reach the game between two frames (a slow phone): pressed
+/// in one frame, released in the next.
+fn quick_tap(app: &mut App, cell: &str, at: Vec2) {
+    point_at(app, cell);
+    for phase in [TouchPhase::Started, TouchPhase::Ended] {
+        app.world_mut().write_message(TouchInput {
+            phase,
+            position: at,
+            window: Entity::PLACEHOLDER,
+            force: None,
+            id: 0,
+        });
+    }
+    for _ in 0..2 {
+        app.update();
+        app.world_mut()
+            .resource_mut::<ButtonInput<MouseButton>>()
+            .clear();
+    }
+}
+
+#[test]
+fn a_tap_within_one_frame_is_a_press_then_a_release() {
+    let mut app = app();
+    quick_tap(&mut app, "f5", Vec2::new(200.0, 300.0));
+    assert!(
+        !app.world()
+            .resource::<ButtonInput<MouseButton>>()
+            .pressed(MouseButton::Left),
+        "released in the frame after"
+    );
+    quick_tap(&mut app, "f6", Vec2::new(200.0, 250.0));
+    settle(&mut app);
+    assert_eq!(moves(&app), ["f6"]);
+}

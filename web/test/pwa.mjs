@@ -192,12 +192,14 @@ async function drag(page, from, to) {
   const touch = (type, x, y) => cdp.send('Input.dispatchTouchEvent', {
     type, touchPoints: type === 'touchEnd' ? [] : [{ x, y, id: 1 }],
   });
+  // A finger's pace (1.5 s across, held 0.5 s): software rendering draws a frame in
+  // a few hundred milliseconds, and each step of the drag must reach a frame.
   await touch('touchStart', x0, y0);
-  for (let i = 1; i <= 8; i++) {
-    await page.waitForTimeout(60);
-    await touch('touchMove', x0 + ((x1 - x0) * i) / 8, y0 + ((y1 - y0) * i) / 8);
+  for (let i = 1; i <= 10; i++) {
+    await page.waitForTimeout(150);
+    await touch('touchMove', x0 + ((x1 - x0) * i) / 10, y0 + ((y1 - y0) * i) / 10);
   }
-  await page.waitForTimeout(200);
+  await page.waitForTimeout(500);
   await touch('touchEnd', x1, y1);
   await cdp.detach();
 }
