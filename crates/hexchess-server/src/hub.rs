@@ -350,11 +350,7 @@ impl Hub {
                 Duration::from_secs(3600),
                 MAX_KEYS,
             ),
-            lookups: KeyedLimits::new(
-                crate::profiles::LOOKUPS_PER_MINUTE,
-                Duration::from_secs(60),
-                MAX_KEYS,
-            ),
+            lookups: KeyedLimits::new(LOOKUPS_PER_MINUTE, Duration::from_secs(60), MAX_KEYS),
             passwords: Passwords::new(),
             next_conn: AtomicU64::new(1),
             stopping: watch::channel(false).0,
@@ -1259,6 +1255,11 @@ impl Hub {
         })
     }
 }
+
+/// Players' pages and leaderboards (`crate::profiles`) one address may read each
+/// minute. Kept here, where the limit is made: the pages are methods of the hub, which
+/// needs nothing else of them.
+pub const LOOKUPS_PER_MINUTE: u32 = 60;
 
 /// Pushes the changed lists every [`crate::lists::PUSH_EVERY`] while the hub lives.
 async fn push_lists(hub: std::sync::Weak<Hub>) {

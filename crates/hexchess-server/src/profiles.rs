@@ -16,9 +16,6 @@ use crate::rate::address_key;
 use crate::ratings::is_provisional;
 use crate::store::PlayerGame;
 
-/// Pages and leaderboards one address may read each minute.
-pub const LOOKUPS_PER_MINUTE: u32 = 60;
-
 /// Games a player's page lists, newest first.
 pub const PROFILE_GAMES: u32 = 30;
 
