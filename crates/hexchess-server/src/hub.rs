@@ -22,12 +22,14 @@ use tokio::time::Instant;
 use crate::chat::{ChatRefusal, MAX_MUTES, Muted, checked_name};
 use crate::clock::TimeControl;
 use crate::hosted::{HostedGame, PlayerId};
+use crate::lists::Brief;
 use crate::message::SeekRequest;
 use crate::metrics::{Metrics, SignInRefusal};
 use crate::outbox::List;
 use crate::passwords::Passwords;
 use crate::rate::{KeyedLimits, address_key};
-use crate::room::{Brief, ConnId, GameFacts, Outbox, Room, RoomCommand, RoomContext, SeatHolder};
+use crate::room::{ConnId, GameFacts, Outbox, Room, RoomCommand, RoomContext};
+use crate::seat::SeatHolder;
 use crate::secret::{new_code, new_secret, secret_hash};
 use crate::store::{NewGame, Store, StoreError};
 

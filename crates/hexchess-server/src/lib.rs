@@ -21,8 +21,9 @@
 //!
 //! - [`store`]: SQLite or PostgreSQL, one schema, every move stored before it is
 //!   acknowledged; [`secret`]: secrets, codes and password hashes.
-//! - [`room`]: one task per game in play, the only one to change it; [`engine_seat`]:
-//!   the built-in engine in a seat.
+//! - [`room`]: one task per game in play, the only one to change it; [`seat`]: who
+//!   sits in a seat; [`engine_seat`]: the built-in engine in a seat; [`lists`]: what
+//!   the lobby's lists show of each game, pushed as it changes.
 //! - [`hub`]: who is online, seeks and pairing, the rooms; [`connection`]: one
 //!   websocket; [`http`]: the routes; [`metrics`]: what an operator watches;
 //!   [`local`]: a whole server on a thread.
@@ -35,6 +36,7 @@
 pub mod chat;
 pub mod client;
 pub mod clock;
+pub mod cluster;
 pub mod connection;
 pub mod engine_seat;
 pub mod history;
@@ -52,5 +54,6 @@ pub mod profiles;
 pub mod rate;
 pub mod ratings;
 pub mod room;
+pub mod seat;
 pub mod secret;
 pub mod store;

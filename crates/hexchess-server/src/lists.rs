@@ -11,7 +11,31 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use crate::hosted::PlayerId;
-use crate::room::Brief;
+use crate::seat::SeatHolder;
+
+/// What the server's lists show of a game in progress: who plays, and whose turn it
+/// is (the "your turn" list).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Brief {
+    /// The variant's id.
+    pub variant: String,
+    /// Its speed.
+    pub speed: String,
+    /// Each seat's name, in seat order.
+    pub names: Vec<String>,
+    /// Each seat's player (none for an engine seat).
+    pub players: Vec<Option<PlayerId>>,
+    /// Who is on move while the game is on (an engine seat has an id of its own).
+    pub to_move: Option<PlayerId>,
+    /// Whether it has ended.
+    pub over: bool,
+    /// Who sits in each seat (a rematch seats them again).
+    pub seats: Vec<SeatHolder>,
+    /// Whether it moves ratings.
+    pub rated: bool,
+    /// The time control as the database keeps it.
+    pub control: String,
+}
 
 /// How often changed lists are pushed.
 pub const PUSH_EVERY: Duration = Duration::from_secs(1);

@@ -27,10 +27,11 @@ use crate::chat::{CHAT_BURST, CHAT_WINDOW, ChatRefusal, MAX_CHAT_LINES, Muted, c
 use crate::engine_seat;
 use crate::history::{Audience, CatchUp, Sent};
 use crate::hosted::{HostedGame, PlayerId, Refusal, Status};
-use crate::lists::ListChanges;
+use crate::lists::{Brief, ListChanges};
 use crate::metrics::Metrics;
 use crate::rate::RateLimit;
 use crate::ratings::{Rating, TableRating, is_provisional, rate_game, rate_table};
+use crate::seat::SeatHolder;
 use crate::store::{Changes, GameEnd, NewRating, Store, StoreError};
 
 pub use crate::outbox::Outbox;
@@ -124,51 +125,6 @@ pub enum Act {
     Claim,
 }
 
-/// Who sits in a seat.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SeatHolder {
-    /// A person (or a bridge's bot) with an account or an anonymous secret.
-    Player {
-        /// Their id.
-        id: PlayerId,
-        /// Their name as the lists show it.
-        name: String,
-        /// Whether a program plays for the account.
-        bot: bool,
-    },
-    /// The built-in engine at a level.
-    Engine {
-        /// 1 to 20.
-        level: u8,
-    },
-}
-
-impl SeatHolder {
-    /// The name the lists and records show for the seat.
-    pub fn name(&self) -> String {
-        match self {
-            SeatHolder::Player { name, .. } => name.clone(),
-            SeatHolder::Engine { level } => format!("hexchess engine, level {level}"),
-        }
-    }
-
-    /// Whether a program plays the seat (the server's engine, or a bot's account).
-    pub fn is_bot(&self) -> bool {
-        match self {
-            SeatHolder::Player { bot, .. } => *bot,
-            SeatHolder::Engine { .. } => true,
-        }
-    }
-
-    /// The id the hosted game knows this seat's holder by (each engine seat its own).
-    fn id(&self, seat: usize) -> PlayerId {
-        match self {
-            SeatHolder::Player { id, .. } => id.clone(),
-            SeatHolder::Engine { .. } => PlayerId(format!("@engine{seat}")),
-        }
-    }
-}
-
 /// A game's lasting facts, as stored with it.
 #[derive(Clone, Debug)]
 pub struct GameFacts {
@@ -187,30 +143,6 @@ pub struct GameFacts {
     /// When the game started (ms since 1970): its record's date.
     pub started_ms: i64,
     /// The time control as the database keeps it (a rematch plays it again).
-    pub control: String,
-}
-
-/// What the server's lists show of a game in progress: who plays, and whose turn it
-/// is (the "your turn" list).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Brief {
-    /// The variant's id.
-    pub variant: String,
-    /// Its speed.
-    pub speed: String,
-    /// Each seat's name, in seat order.
-    pub names: Vec<String>,
-    /// Each seat's player (none for an engine seat).
-    pub players: Vec<Option<PlayerId>>,
-    /// Who is on move while the game is on (an engine seat has an id of its own).
-    pub to_move: Option<PlayerId>,
-    /// Whether it has ended.
-    pub over: bool,
-    /// Who sits in each seat (a rematch seats them again).
-    pub seats: Vec<SeatHolder>,
-    /// Whether it moves ratings.
-    pub rated: bool,
-    /// The time control as the database keeps it.
     pub control: String,
 }
 
@@ -282,6 +214,9 @@ pub struct Room {
     /// Each seat's rating in this variant and speed (none for an engine seat, or
     /// until read).
     ratings: Vec<Option<SeatRating>>,
+    /// This room's fencing token for its game (0 where one process holds every game):
+    /// its writes are refused once another owner has taken the game with a newer one.
+    fence: u64,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -365,6 +300,7 @@ impl Room {
             chat: chat.into_iter().map(|line| (0, line)).collect(),
             chat_limits: HashMap::new(),
             ratings: vec![None; seats],
+            fence: 0,
         }
     }
 
@@ -634,6 +570,7 @@ impl Room {
             first_line: self.stored.chat as u32,
             chat: self.chat[self.stored.chat..].to_vec(),
             end,
+            fence: self.fence,
         };
         let started = Instant::now();
         self.context

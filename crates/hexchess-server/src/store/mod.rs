@@ -96,6 +96,9 @@ const MIGRATIONS: &[&str] = &[
     CREATE INDEX ratings_by_variant ON ratings (variant, speed, rating)",
     // 4: accounts a program plays for (a bridge's bot), marked as bots in the lists.
     "ALTER TABLE players ADD COLUMN bot BIGINT NOT NULL DEFAULT 0",
+    // 5: the fencing token of the game's owner (docs/online.md, "Beyond one machine"):
+    // a write that carries an older token than the game's is refused.
+    "ALTER TABLE games ADD COLUMN fence BIGINT NOT NULL DEFAULT 0",
 ];
 
 /// A database error, with what the server was doing.
@@ -117,6 +120,17 @@ pub enum StoreError {
     },
     /// The server is stopping: no more writes.
     Closed,
+    /// The game has a newer owner than the one writing (its fencing token is newer):
+    /// the write was refused, and the writer no longer holds the game.
+    Fenced {
+        /// The game's id.
+        game: String,
+    },
+    /// A write for a game the database does not have.
+    Missing {
+        /// The game's id.
+        game: String,
+    },
     /// The database was made by a newer server.
     Newer {
         /// The database's URL, its password hidden.
@@ -134,6 +148,11 @@ impl fmt::Display for StoreError {
             StoreError::Query { doing, error } => write!(f, "database, {doing}: {error}"),
             StoreError::Open { database, why } => write!(f, "database {database}: {why}"),
             StoreError::Closed => f.write_str("database: the server is stopping"),
+            StoreError::Fenced { game } => write!(
+                f,
+                "database: game {game} was taken over by a newer owner; this one's write was refused"
+            ),
+            StoreError::Missing { game } => write!(f, "database: no game {game} to store"),
             StoreError::Newer {
                 database,
                 found,
@@ -341,6 +360,9 @@ pub struct Changes {
     pub chat: Vec<(u64, ChatLine)>,
     /// The end, if the game just ended.
     pub end: Option<GameEnd>,
+    /// The writer's fencing token for the game (0 where one process holds every game):
+    /// refused, changing nothing, when the game has a newer one.
+    pub fence: u64,
 }
 
 /// A player's rating after a rated game.
@@ -770,6 +792,25 @@ impl Store {
             .await
             .map_err(|_| StoreError::Closed)?;
         answer.await.map_err(|_| StoreError::Closed)?
+    }
+
+    /// Takes a game over: its fencing token goes up by one and is returned, so that
+    /// from then on writes with any earlier token (an owner that has not learnt it lost
+    /// the game) are refused. The database, not the broker, counts the tokens: they
+    /// only ever grow, whatever the broker forgets.
+    pub async fn take_game(&self, game: &str) -> Result<u64, StoreError> {
+        let row = sqlx::query("UPDATE games SET fence = fence + 1 WHERE id = $1 RETURNING fence")
+            .bind(game)
+            .fetch_optional(&self.pool)
+            .await
+            .map_err(doing("taking a game over"))?;
+        let Some(row) = row else {
+            return Err(StoreError::Missing {
+                game: game.to_string(),
+            });
+        };
+        let fence: i64 = row.try_get("fence").map_err(doing("taking a game over"))?;
+        Ok(fence as u64)
     }
 
     /// Every game still being played, with its steps in order (what a restart

@@ -90,6 +90,43 @@ async fn write_one(
     changes: &Changes,
 ) -> Result<(), StoreError> {
     let now = now_ms();
+    // The game's row first, only while its fencing token is not newer than the
+    // writer's: a stale owner changes nothing at all.
+    let update = if changes.steps.is_empty() {
+        sqlx::query("UPDATE games SET version = $1, draw_offers = $2 WHERE id = $3 AND fence <= $4")
+            .bind(changes.version as i64)
+            .bind(&changes.offers)
+            .bind(game)
+            .bind(changes.fence as i64)
+    } else {
+        // A correspondence move's days count from `updated_ms`: only a move sets it.
+        sqlx::query(
+            "UPDATE games SET version = $1, draw_offers = $2, clocks = $3, updated_ms = $4 \
+             WHERE id = $5 AND fence <= $6",
+        )
+        .bind(changes.version as i64)
+        .bind(&changes.offers)
+        .bind(&changes.clocks)
+        .bind(now)
+        .bind(game)
+        .bind(changes.fence as i64)
+    };
+    let updated = update
+        .execute(&mut **tx)
+        .await
+        .map_err(doing("storing a game"))?;
+    if updated.rows_affected() == 0 {
+        let game = game.to_string();
+        let found = sqlx::query("SELECT 1 FROM games WHERE id = $1")
+            .bind(&game)
+            .fetch_optional(&mut **tx)
+            .await
+            .map_err(doing("storing a game"))?;
+        return Err(match found {
+            Some(_) => StoreError::Fenced { game },
+            None => StoreError::Missing { game },
+        });
+    }
     for (i, step) in changes.steps.iter().enumerate() {
         sqlx::query("INSERT INTO moves (game_id, ply, step, at_ms) VALUES ($1, $2, $3, $4)")
             .bind(game)
@@ -116,27 +153,6 @@ async fn write_one(
         .await
         .map_err(doing("storing a chat line"))?;
     }
-    // A correspondence move's days count from `updated_ms`: only a move sets it.
-    let update = if changes.steps.is_empty() {
-        sqlx::query("UPDATE games SET version = $1, draw_offers = $2 WHERE id = $3")
-            .bind(changes.version as i64)
-            .bind(&changes.offers)
-            .bind(game)
-    } else {
-        sqlx::query(
-            "UPDATE games SET version = $1, draw_offers = $2, clocks = $3, updated_ms = $4 \
-             WHERE id = $5",
-        )
-        .bind(changes.version as i64)
-        .bind(&changes.offers)
-        .bind(&changes.clocks)
-        .bind(now)
-        .bind(game)
-    };
-    update
-        .execute(&mut **tx)
-        .await
-        .map_err(doing("storing a game"))?;
     if let Some(end) = &changes.end {
         sqlx::query(
             "UPDATE games SET status = $1, result = $2, why = $3, pgn = $4, updated_ms = $5 \

@@ -11,6 +11,8 @@ use hexchess_server::client::Client;
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
+pub mod redis;
+
 pub const POSTGRES: &str = "postgres://hexchess:hexchess@127.0.0.1:5432/hexchess_test";
 
 /// A server process; killed when dropped (its log printed if the test failed).

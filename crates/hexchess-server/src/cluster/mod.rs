@@ -1,0 +1,39 @@
+//! Several server processes on one database and one Redis (issue 66; docs/online.md,
+//! "Beyond one machine"): the pieces that let game nodes share the games without two
+//! of them ever writing the same one.
+//!
+//! - [`lease`]: which node owns a game, as a lease in Redis that its owner renews
+//!   while it lives and that lapses by itself when it dies. A lease alone cannot stop
+//!   an owner that paused past its lease from writing once more; the database's
+//!   fencing token ([`crate::store::Store::take_game`]) does: every write carries the
+//!   token its owner got when it took the game, and a write with an older one is
+//!   refused.
+//! - [`broker`]: the nodes' messages to each other over Redis pub/sub, each node on
+//!   its own channel; what a lost message costs and why nothing acknowledged rests on
+//!   it.
+
+pub mod broker;
+pub mod lease;
+
+use std::fmt;
+
+/// Redis failed: what the node was doing, and Redis's error.
+#[derive(Debug)]
+pub struct ClusterError {
+    /// What the node was doing.
+    pub doing: &'static str,
+    /// Redis's error.
+    pub error: redis::RedisError,
+}
+
+impl fmt::Display for ClusterError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "redis, {}: {}", self.doing, self.error)
+    }
+}
+
+impl std::error::Error for ClusterError {}
+
+fn doing(what: &'static str) -> impl FnOnce(redis::RedisError) -> ClusterError {
+    move |error| ClusterError { doing: what, error }
+}
