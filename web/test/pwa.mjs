@@ -120,21 +120,41 @@ async function visits(url, out) {
   }
 }
 
+/// Where the first board's time went, from the page's own clock (ms since the page
+/// began loading): the game's wasm received, its code compiled and the app built
+/// (index.html notes when), the board drawn. Pages built before index.html noted
+/// these give nulls.
+async function breakdown(page) {
+  return page.evaluate(() => {
+    const wasm = performance.getEntriesByType('resource')
+      .find((e) => /hexchess_bg[.].*wasm$/.test(e.name));
+    const times = window.hexchessTimes || {};
+    const round = (t) => (t == null ? null : Math.round(t));
+    return {
+      wasm_received_ms: round(wasm && wasm.responseEnd),
+      started_ms: round(times.started),
+      ready_ms: round(times.ready),
+    };
+  });
+}
+
 async function firstBoard(url, runs) {
   const times = [];
+  const parts = [];
   let bytes = 0;
   for (let i = 0; i < Number(runs); i++) {
     const { browser, page } = await launch();
     try {
       const log = await networkLog(page);
       times.push(await openBoard(page, url));
+      parts.push(await breakdown(page));
       bytes = log.responses().filter(fromNetwork).reduce((s, r) => s + r.bytes, 0);
     } finally {
       await browser.close();
     }
   }
   times.sort((a, b) => a - b);
-  console.log(JSON.stringify({ url, first_board_ms: times, median_ms: times[Math.floor(times.length / 2)], bytes }));
+  console.log(JSON.stringify({ url, first_board_ms: times, median_ms: times[Math.floor(times.length / 2)], bytes, parts }));
 }
 
 async function offline(url, serverPid, shot) {
