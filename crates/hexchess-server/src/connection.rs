@@ -22,6 +22,7 @@ use hexchess_protocol::{ErrorMessage, ServerMessage, Welcome};
 use tokio::time::Instant;
 
 use crate::chat::Muted;
+use crate::cluster::socket_node::NotSent;
 use crate::hub::{ConnectionPlace, Hub, HubError, Identity, MAX_FOLLOWED};
 use crate::message::{ClientMessage, MessageError};
 use crate::metrics::CloseReason;
@@ -433,13 +434,26 @@ impl Client {
     /// Hands a command to game `game`'s room (a join is given this connection's
     /// number): whether the room took it.
     async fn to_room(&self, game: &str, command: impl FnOnce(Outbox) -> RoomCommand) -> bool {
+        if let Some(node) = self.hub.socket_node() {
+            return match node.send(game, self.conn, command(self.out.clone())).await {
+                Ok(()) => true,
+                Err(NotSent::NoGame) => {
+                    self.no_game(game);
+                    false
+                }
+                Err(NotSent::Unreachable(why)) => {
+                    tracing::warn!(%game, %why, "a command for a game elsewhere was not passed on");
+                    self.send(ServerMessage::Error(ErrorMessage {
+                        game: Some(game.to_string()),
+                        message: "the server cannot reach this game now: try again in a moment"
+                            .into(),
+                    }));
+                    false
+                }
+            };
+        }
         let Some(room) = self.hub.room(game) else {
-            self.send(ServerMessage::Error(ErrorMessage {
-                game: Some(game.to_string()),
-                message: format!(
-                    "no game '{game}' in play (a finished game's record: /game/{game}.pgn)"
-                ),
-            }));
+            self.no_game(game);
             return false;
         };
         let mut command = command(self.out.clone());
@@ -447,6 +461,15 @@ impl Client {
             *conn = self.conn;
         }
         room.send(command).await.is_ok()
+    }
+
+    fn no_game(&self, game: &str) {
+        self.send(ServerMessage::Error(ErrorMessage {
+            game: Some(game.to_string()),
+            message: format!(
+                "no game '{game}' in play (a finished game's record: /game/{game}.pgn)"
+            ),
+        }));
     }
 
     /// The connection is gone: it leaves its games (a lost connection, not on

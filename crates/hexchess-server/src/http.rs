@@ -96,6 +96,18 @@ pub async fn serve(
     .await
 }
 
+/// Serves a game node's two routes, `/metrics` and `/healthz` (it has no clients),
+/// until the hub is told to stop.
+pub async fn serve_status(listener: TcpListener, hub: Arc<Hub>) -> std::io::Result<()> {
+    let routes = Router::new()
+        .route("/metrics", get(metrics))
+        .route("/healthz", get(healthz))
+        .with_state(Arc::clone(&hub));
+    axum::serve(listener, routes)
+        .with_graceful_shutdown(async move { hub.stopping().await })
+        .await
+}
+
 /// A listener that takes a new connection only while it has a place for it: past the
 /// limit, new connections wait in the system's backlog (and are refused by it when
 /// that is full) instead of costing the server a task and buffers each.

@@ -297,6 +297,8 @@ pub struct Hub {
     pub(crate) lookups: KeyedLimits<IpAddr>,
     passwords: Passwords,
     next_conn: AtomicU64,
+    /// On a socket node: where its clients' games are (on game nodes).
+    socket_node: std::sync::OnceLock<Arc<crate::cluster::socket_node::SocketNode>>,
     /// Set when the server is stopping: connections close (1012) and no new ones
     /// are served.
     stopping: watch::Sender<bool>,
@@ -310,6 +312,14 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 impl Hub {
     /// The hub over `store`, with the games in progress there resumed.
     pub async fn start(store: Store, limits: Limits) -> Result<Arc<Hub>, StoreError> {
+        let hub = Hub::without_games(store, limits);
+        hub.resume_games().await?;
+        Ok(hub)
+    }
+
+    /// The hub over `store` with no game resumed: a game node's, which takes games one
+    /// by one as their leases allow (`crate::cluster::game_node`).
+    pub fn without_games(store: Store, limits: Limits) -> Arc<Hub> {
         let metrics = Arc::new(Metrics::new());
         let cores = std::thread::available_parallelism().map_or(1, usize::from);
         let context = RoomContext {
@@ -355,12 +365,23 @@ impl Hub {
             lookups: KeyedLimits::new(LOOKUPS_PER_MINUTE, Duration::from_secs(60), MAX_KEYS),
             passwords: Passwords::new(),
             next_conn: AtomicU64::new(1),
+            socket_node: std::sync::OnceLock::new(),
             stopping: watch::channel(false).0,
             limits,
         });
-        hub.resume_games().await?;
         tokio::spawn(push_lists(Arc::downgrade(&hub)));
-        Ok(hub)
+        hub
+    }
+
+    /// Makes this hub a socket node's: games live on game nodes, reached through
+    /// `node` (set once, when the node starts).
+    pub fn serve_games_from(&self, node: Arc<crate::cluster::socket_node::SocketNode>) {
+        let _ = self.socket_node.set(node);
+    }
+
+    /// The socket node this hub is part of, if it is one.
+    pub fn socket_node(&self) -> Option<&Arc<crate::cluster::socket_node::SocketNode>> {
+        self.socket_node.get()
     }
 
     /// Tells every connection the server is stopping.
@@ -435,7 +456,8 @@ impl Hub {
         for stored in self.store.games_in_progress().await? {
             let done = match &stored {
                 Ok(game) => self
-                    .restore_room(game)
+                    .restore_room(game, 0)
+                    .map(drop)
                     .map_err(|why| (game.game.id.clone(), why)),
                 Err(bad) => Err((bad.id.clone(), bad.why.clone())),
             };
@@ -451,7 +473,13 @@ impl Hub {
         Ok(())
     }
 
-    fn restore_room(self: &Arc<Hub>, stored: &crate::store::GameInProgress) -> Result<(), String> {
+    /// Game `stored` in a room again, writing with fencing token `fence` (0 where one
+    /// process holds every game); its mailbox.
+    pub(crate) fn restore_room(
+        self: &Arc<Hub>,
+        stored: &crate::store::GameInProgress,
+        fence: u64,
+    ) -> Result<mpsc::Sender<RoomCommand>, String> {
         let seats = seats_from_text(&stored.game.seats)?;
         let control = StoredControl::read(&stored.game.control)?;
         let clock = control.clock()?;
@@ -510,14 +538,14 @@ impl Hub {
         };
         let last_move = std::time::UNIX_EPOCH
             + Duration::from_millis(u64::try_from(stored.updated_ms).unwrap_or(0));
-        self.open_room(
+        Ok(self.open_room(
             facts,
             hosted,
             entry.two_player_rules(),
             last_move,
             stored.chat.clone(),
-        );
-        Ok(())
+            fence,
+        ))
     }
 
     fn open_room(
@@ -527,10 +555,12 @@ impl Hub {
         narrow: Option<Arc<hexchess_core::Rules>>,
         last_move: std::time::SystemTime,
         chat: Vec<hexchess_protocol::ChatLine>,
-    ) {
+        fence: u64,
+    ) -> mpsc::Sender<RoomCommand> {
         let (tx, rx) = mpsc::channel(ROOM_MAILBOX);
         let id = facts.id.clone();
-        let room = Room::new(facts, hosted, narrow, self.context.clone(), last_move, chat);
+        let room =
+            Room::new(facts, hosted, narrow, self.context.clone(), last_move, chat).fenced(fence);
         // In the lists before anyone is told the game started (its room's task writes
         // it again as the game goes): a player's "games" right after `started` finds it.
         room.write_brief();
@@ -539,9 +569,16 @@ impl Hub {
             // Forget the rooms that closed since (a finished game's room ends).
             rooms.retain(|_, tx| !tx.is_closed());
         }
-        rooms.insert(id, tx);
+        rooms.insert(id, tx.clone());
         drop(rooms);
         tokio::spawn(room.run(rx));
+        tx
+    }
+
+    /// Forgets game `id`'s room: once no command for it is on its way, it ends (a game
+    /// node that lost the game's lease).
+    pub(crate) fn close_room(&self, id: &str) {
+        lock(&self.rooms).remove(id);
     }
 
     /// The mailbox of game `id`'s room, while it is open.
@@ -724,11 +761,21 @@ impl Hub {
         }
     }
 
+    /// Tells `who`'s connections, here and (on a socket node) on the other nodes.
     fn tell_player(&self, who: &PlayerId, message: &ServerMessage) {
         let text = message.to_text();
+        self.tell_here(who, &text);
+        if let Some(node) = self.socket_node() {
+            let (node, who) = (Arc::clone(node), who.clone());
+            tokio::spawn(async move { node.tell_elsewhere(&who, &text).await });
+        }
+    }
+
+    /// Tells `who`'s connections on this node.
+    pub fn tell_here(&self, who: &PlayerId, text: &str) {
         if let Some(conns) = lock(&self.online).get(who) {
             for (_, out) in conns {
-                out.send(text.clone());
+                out.send(text.to_string());
             }
         }
     }
@@ -990,13 +1037,24 @@ impl Hub {
             started_ms,
             control: control.text(),
         };
-        self.open_room(
-            facts,
-            hosted,
-            entry.two_player_rules(),
-            std::time::SystemTime::now(),
-            Vec::new(),
-        );
+        match self.socket_node() {
+            // A game node takes it (its players' joins wait here until one has).
+            Some(node) => {
+                if let Err(e) = node.open(&id).await {
+                    tracing::warn!(game = %id, error = ?e, "no game node asked to take a new game yet");
+                }
+            }
+            None => {
+                self.open_room(
+                    facts,
+                    hosted,
+                    entry.two_player_rules(),
+                    std::time::SystemTime::now(),
+                    Vec::new(),
+                    0,
+                );
+            }
+        }
         let rules = entry.rules();
         for (i, seat) in seats.iter().enumerate() {
             if let SeatHolder::Player { id: player, .. } = seat {

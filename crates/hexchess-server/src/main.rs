@@ -12,6 +12,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use hexchess_server::cluster::game_node::GameNode;
+use hexchess_server::cluster::socket_node::SocketNode;
 use hexchess_server::hub::{Hub, Limits};
 use hexchess_server::store::{Store, shown_url, sqlite_url};
 
@@ -63,6 +65,19 @@ struct Cli {
     #[arg(long, value_enum, default_value_t = LogFormat::Text)]
     log: LogFormat,
     /// Seconds in a correspondence game's day (86,400; the tests' games last less).
+    /// What this process does: everything (one process, no Redis), the websockets
+    /// and pages only (`socket`), or the games only (`game`); docs/deploy.md shows
+    /// several together.
+    #[arg(long, value_enum, default_value_t = Role::All)]
+    role: Role,
+    /// Redis, which the nodes of `--role socket` and `--role game` share:
+    /// `redis://HOST:PORT/`.
+    #[arg(long)]
+    redis: Option<String>,
+    /// This node's name among the others (letters, digits, `-`, `_`, `.`), in logs and
+    /// the nodes' messages; by default the role and the process id.
+    #[arg(long)]
+    node: Option<String>,
     #[arg(long, default_value_t = 86_400, hide = true)]
     day_seconds: u64,
     /// Seconds a client may send nothing before it is closed (60; the tests' less).
@@ -70,6 +85,65 @@ struct Cli {
     idle_seconds: u64,
     #[command(subcommand)]
     command: Option<Command>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Role {
+    All,
+    Socket,
+    Game,
+}
+
+/// How this process takes part: alone, or as a node with its Redis and name.
+enum Part {
+    Alone,
+    Node {
+        role: Role,
+        redis: String,
+        node: String,
+    },
+}
+
+impl Part {
+    /// The part the flags ask for, or why they do not go together.
+    fn of(
+        role: Role,
+        redis: Option<String>,
+        node: Option<String>,
+        database: Option<&str>,
+    ) -> Result<Part, String> {
+        if role == Role::All {
+            return match redis {
+                Some(_) => Err("--redis is for the nodes of --role socket and --role game".into()),
+                None => Ok(Part::Alone),
+            };
+        }
+        let redis = redis.ok_or("--role socket and --role game need --redis redis://HOST:PORT/")?;
+        if !database
+            .is_some_and(|url| url.starts_with("postgres://") || url.starts_with("postgresql://"))
+        {
+            return Err(
+                "the nodes share one database, which must be PostgreSQL (--database postgres://...): \
+                 SQLite is for one process (--role all)"
+                    .into(),
+            );
+        }
+        let node = node.unwrap_or_else(|| {
+            let role = if role == Role::Socket {
+                "socket"
+            } else {
+                "game"
+            };
+            format!("{role}-{}", std::process::id())
+        });
+        let fits = |c: char| c.is_ascii_alphanumeric() || "-_.".contains(c);
+        if node.is_empty() || node.len() > 64 || !node.chars().all(fits) {
+            return Err(format!(
+                "--node {node:?}: 1 to 64 letters, digits, '-', '_' or '.'"
+            ));
+        }
+        Ok(Part::Node { role, redis, node })
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -113,7 +187,12 @@ fn main() -> ExitCode {
                 behind_proxy: cli.behind_proxy,
                 ..Limits::default()
             };
-            runtime.block_on(serve(cli.listen, cli.database, cli.web, limits))
+            match Part::of(cli.role, cli.redis, cli.node, cli.database.as_deref()) {
+                Ok(part) => {
+                    runtime.block_on(serve(cli.listen, cli.database, cli.web, limits, part))
+                }
+                Err(why) => Err(why),
+            }
         }
     };
     // Engine seats still thinking are not waited for.
@@ -147,6 +226,7 @@ async fn serve(
     database: Option<String>,
     web: Option<std::path::PathBuf>,
     limits: Limits,
+    part: Part,
 ) -> Result<(), String> {
     if let Some(dir) = &web {
         hexchess_server::http::check_web(dir)?;
@@ -165,9 +245,30 @@ async fn serve(
     if url.contains(":memory:") || url.contains("mode=memory") {
         tracing::warn!("the database is in memory: nothing is kept when the server stops");
     }
-    let hub = Hub::start(store.clone(), limits)
-        .await
-        .map_err(|e| e.to_string())?;
+    let hub = match &part {
+        Part::Alone => Hub::start(store.clone(), limits)
+            .await
+            .map_err(|e| e.to_string())?,
+        Part::Node { role, redis, node } => {
+            let hub = Hub::without_games(store.clone(), limits);
+            if *role == Role::Game {
+                let ttl = hexchess_server::cluster::game_node::LEASE_TTL;
+                // Held for the process's life: its tasks hold it too.
+                let _node = GameNode::start(Arc::clone(&hub), redis, node, ttl).await?;
+            } else {
+                hub.serve_games_from(SocketNode::start(&hub, redis, node).await?);
+            }
+            tracing::info!(%node, role = ?role, "a node among others");
+            hub
+        }
+    };
+    let game_only = matches!(
+        part,
+        Part::Node {
+            role: Role::Game,
+            ..
+        }
+    );
     let listener = tokio::net::TcpListener::bind(listen)
         .await
         .map_err(|e| format!("listening on {listen}: {e}"))?;
@@ -185,9 +286,12 @@ async fn serve(
         tracing::info!("stopping: no new connections; closing sockets with 1012");
         stopper.stop();
     });
-    hexchess_server::http::serve(listener, Arc::clone(&hub), web)
-        .await
-        .map_err(|e| e.to_string())?;
+    let served = if game_only {
+        hexchess_server::http::serve_status(listener, Arc::clone(&hub)).await
+    } else {
+        hexchess_server::http::serve(listener, Arc::clone(&hub), web).await
+    };
+    served.map_err(|e| e.to_string())?;
     // The websockets close themselves (what they had queued sent first).
     let deadline = tokio::time::Instant::now() + STOP_WAIT;
     while hub.connections() > 0 && tokio::time::Instant::now() < deadline {

@@ -209,6 +209,11 @@ impl Outbox {
         }
     }
 
+    /// The next message if one is waiting (or the end), without waiting.
+    pub fn try_next(&self) -> Option<Next> {
+        self.take()
+    }
+
     fn take(&self) -> Option<Next> {
         let mut q = self.queue();
         if let Some(entry) = q.entries.pop_front() {

@@ -111,7 +111,8 @@ pub enum RoomCommand {
 }
 
 /// The other things a player may do in a game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Act {
     /// Give the game up.
     Resign,
@@ -217,6 +218,8 @@ pub struct Room {
     /// This room's fencing token for its game (0 where one process holds every game):
     /// its writes are refused once another owner has taken the game with a newer one.
     fence: u64,
+    /// Set when a write was refused for a newer owner: the room ends.
+    lost: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -301,7 +304,15 @@ impl Room {
             chat_limits: HashMap::new(),
             ratings: vec![None; seats],
             fence: 0,
+            lost: false,
         }
+    }
+
+    /// The room of a game node that took the game with fencing token `fence`: its
+    /// writes are refused once a newer owner has taken the game.
+    pub fn fenced(mut self, fence: u64) -> Room {
+        self.fence = fence;
+        self
     }
 
     /// The ids each seat is known by in the hosted game.
@@ -318,7 +329,7 @@ impl Room {
         self.context.metrics.games_in_play.inc();
         self.read_ratings().await;
         self.settle(None).await;
-        loop {
+        while !self.lost {
             let now = self.context.now();
             let held = |at: Instant| self.hold_until.map_or(at, |h| h.max(at));
             let flag_at = self.hosted.flag_due(now).map(|d| held(Instant::now() + d));
@@ -499,6 +510,13 @@ impl Room {
                 if let Some(received) = reply.and_then(|r| r.received) {
                     self.context.metrics.relay(received.elapsed());
                 }
+            }
+            Err(e @ StoreError::Fenced { .. }) => {
+                // Another node holds the game now: nothing more is written or told
+                // here (the command's client hears from the new owner).
+                tracing::warn!(game = %self.facts.id, error = %e, "the game was taken over; its room here ends");
+                self.lost = true;
+                return;
             }
             Err(e) => {
                 tracing::error!(game = %self.facts.id, error = %e, "a change was not stored, and undone");

@@ -8,10 +8,12 @@ mod common;
 use std::time::Duration;
 
 use common::redis::Redis;
-use common::{postgres, sqlite};
+use common::{Server, challenge, play, postgres, sqlite};
+use hexchess_server::client::Client;
 use hexchess_server::cluster::broker::{Broker, Delivery, MAX_PAYLOAD};
 use hexchess_server::cluster::lease::Leases;
 use hexchess_server::store::{Changes, NewGame, Store, StoreError};
+use serde_json::{Value, json};
 use tokio::sync::mpsc::Receiver;
 
 on_both_databases!(a_stale_owners_writes_are_refused_and_change_nothing);
@@ -151,7 +153,7 @@ async fn leases_fail_while_redis_is_down_and_work_again_when_it_is_back() {
     let a = Leases::connect(&redis.url(), "a", Duration::from_secs(5))
         .await
         .unwrap();
-    assert!(a.claim("G").await.unwrap().is_some());
+    let held = a.claim("G").await.unwrap().expect("no one holds G");
 
     redis.stop();
     let started = std::time::Instant::now();
@@ -164,19 +166,25 @@ async fn leases_fail_while_redis_is_down_and_work_again_when_it_is_back() {
         started.elapsed()
     );
 
-    // Back, empty (it keeps nothing): the node's next commands reach it.
+    // Back, empty (it keeps nothing): the node's next renewal reaches it and takes
+    // its lease again, since no other node holds it.
     redis.start_again();
     let deadline = std::time::Instant::now() + Duration::from_secs(10);
-    let lease = loop {
-        match a.claim("G").await {
-            Ok(lease) => break lease,
+    let kept = loop {
+        match a.renew(std::slice::from_ref(&held)).await {
+            Ok(kept) => break kept,
             Err(e) => {
                 assert!(std::time::Instant::now() < deadline, "still failing: {e}");
                 tokio::time::sleep(Duration::from_millis(100)).await;
             }
         }
     };
-    assert!(lease.is_some(), "the restarted Redis holds no lease");
+    assert_eq!(kept, [true]);
+    assert_eq!(a.owner("G").await.unwrap().as_deref(), Some("a"));
+    let b = Leases::connect(&redis.url(), "b", Duration::from_secs(5))
+        .await
+        .unwrap();
+    assert!(b.claim("G").await.unwrap().is_none(), "a holds G again");
 }
 
 /// The next delivery, within a few seconds.
@@ -229,4 +237,144 @@ async fn the_broker_carries_messages_to_a_node_or_all_and_tells_of_a_gap() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     assert_eq!(next(&mut b_rx).await, Delivery::ToNode("back".into()));
+}
+
+/// A node of `role` named `name` on database `db` and Redis `redis`.
+async fn node(db: &str, redis: &Redis, role: &str, name: &str) -> Server {
+    let url = redis.url();
+    Server::start_with(db, &["--role", role, "--redis", &url, "--node", name]).await
+}
+
+/// Messages until one `wanted` accepts, each kept in `seen`, within `within`.
+async fn until(
+    c: &mut Client,
+    seen: &mut Vec<Value>,
+    within: Duration,
+    wanted: impl Fn(&Value) -> bool,
+) -> Option<Value> {
+    let deadline = tokio::time::Instant::now() + within;
+    while let Ok(Ok(m)) = tokio::time::timeout_at(deadline, c.recv()).await {
+        seen.push(m.clone());
+        if wanted(&m) {
+            return Some(m);
+        }
+    }
+    None
+}
+
+/// Sends a move again (the same ply, the same ack) until it is answered: a client's
+/// way through a game node's failure. The answer.
+async fn play_through(c: &mut Client, game: &str, ply: u32, step: &str, ack: u64) -> Value {
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    let mut seen = Vec::new();
+    loop {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no answer to {step}: {seen:?}"
+        );
+        let message = json!({"t": "move", "game": game, "ply": ply, "step": step, "ack": ack});
+        c.send(&message).await.unwrap();
+        if let Some(answer) = until(c, &mut seen, Duration::from_secs(2), |m| m["ack"] == ack).await
+        {
+            return answer;
+        }
+    }
+}
+
+/// The steps a client has seen of the game: the last full state's, then each step
+/// event after it.
+fn steps_seen(messages: &[Value]) -> Vec<String> {
+    let mut steps = Vec::new();
+    for m in messages {
+        if m["t"] == "state" {
+            steps = m["steps"]
+                .as_array()
+                .map(|s| {
+                    s.iter()
+                        .filter_map(|x| x.as_str().map(String::from))
+                        .collect()
+                })
+                .unwrap_or_default();
+        } else if m["t"] == "step" && m["ply"].as_u64() == Some(steps.len() as u64) {
+            steps.push(m["step"].as_str().unwrap_or_default().to_string());
+        }
+    }
+    steps
+}
+
+/// Two game nodes and two socket nodes on one PostgreSQL and one Redis: a game made on
+/// one socket node, its players then on different ones and a spectator on the second;
+/// its game node killed mid-game; the other takes it over, every acknowledged move is
+/// there, no version is told twice for different events, and play goes on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_goes_on_across_socket_nodes_and_through_its_game_node_killed() {
+    let redis = Redis::start();
+    let db = postgres().await;
+    let mut game_nodes = vec![
+        node(&db, &redis, "game", "g1").await,
+        node(&db, &redis, "game", "g2").await,
+    ];
+    let s1 = node(&db, &redis, "socket", "s1").await;
+    let s2 = node(&db, &redis, "socket", "s2").await;
+
+    let seek = json!({"t": "seek", "variant": "glinski", "side": "white", "private": true});
+    let (mut a, b, game) = challenge(&s1.url(), seek).await;
+    let black = b.token.clone().unwrap();
+    b.close().await;
+    let mut b = Client::hello(&s2.url(), Some(&black)).await.unwrap();
+    let mut eve = Client::hello(&s2.url(), None).await.unwrap();
+    let mut eve_saw = Vec::new();
+    for c in [&mut a, &mut b] {
+        c.send(&json!({"t": "join", "game": game})).await.unwrap();
+        assert_eq!(c.wait_for("state").await.unwrap()["ply"], 0);
+    }
+    eve.send(&json!({"t": "join", "game": game})).await.unwrap();
+    until(&mut eve, &mut eve_saw, Duration::from_secs(10), |m| {
+        m["t"] == "state"
+    })
+    .await
+    .expect("the spectator's view");
+
+    assert_eq!(play(&mut a, &game, 0, "f5f6", 1).await["t"], "ack");
+    assert_eq!(b.wait_for("step").await.unwrap()["step"], "f5f6");
+    assert_eq!(play(&mut b, &game, 1, "c7c6", 1).await["t"], "ack");
+    let black_moved = a.wait_until(|m| m["t"] == "step" && m["ply"] == 1, "Black's step");
+    assert_eq!(black_moved.await.unwrap()["step"], "c7c6");
+
+    let leases = Leases::connect(&redis.url(), "test", Duration::from_secs(1))
+        .await
+        .unwrap();
+    let owner = leases
+        .owner(&game)
+        .await
+        .unwrap()
+        .expect("a game node holds it");
+    let (dead, alive) = if owner == "g1" { (0, "g2") } else { (1, "g1") };
+    game_nodes[dead].kill();
+
+    // White's move reaches the new owner once it has taken the game over.
+    let answer = play_through(&mut a, &game, 2, "e4e5", 2).await;
+    assert_eq!(answer["t"], "ack", "{answer}");
+    assert_eq!(leases.owner(&game).await.unwrap().as_deref(), Some(alive));
+    assert_eq!(play_through(&mut b, &game, 3, "d7d5", 2).await["t"], "ack");
+
+    // The spectator, joined again by its socket node, has the whole game.
+    let deadline = std::time::Instant::now() + Duration::from_secs(15);
+    while steps_seen(&eve_saw).len() < 4 && std::time::Instant::now() < deadline {
+        until(&mut eve, &mut eve_saw, Duration::from_secs(1), |_| true).await;
+    }
+    let steps = steps_seen(&eve_saw);
+    assert_eq!(steps, ["f5f6", "c7c6", "e4e5", "d7d5"], "{eve_saw:?}");
+    // A version is never told for two different events.
+    let mut by_version: std::collections::HashMap<u64, &Value> = std::collections::HashMap::new();
+    for m in &eve_saw {
+        if m["t"] == "state" || m["t"] == "joined" {
+            continue;
+        }
+        if let Some(v) = m["v"].as_u64()
+            && let Some(before) = by_version.insert(v, m)
+        {
+            assert_eq!(before, m, "version {v} told for two events");
+        }
+    }
 }

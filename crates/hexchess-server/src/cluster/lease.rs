@@ -102,8 +102,11 @@ impl Leases {
     }
 
     /// Renews `leases` for another time to live, in one round trip; for each, whether
-    /// it was still this node's (a lease that lapsed, or was taken by another node, is
-    /// not renewed: its game is no longer this node's to write).
+    /// it is still this node's. A lease another node holds is not: its game is no
+    /// longer this node's to write. A lease Redis no longer has (it lapsed, or Redis
+    /// restarted empty) is taken again: no other node took the game since, or it would
+    /// hold the lease (and if one took it and gave it up, its newer fencing token
+    /// refuses this node's writes all the same).
     pub async fn renew(&self, leases: &[Lease]) -> Result<Vec<bool>, ClusterError> {
         if leases.is_empty() {
             return Ok(Vec::new());
@@ -111,8 +114,12 @@ impl Leases {
         let script = Script::new(
             r"local kept = {}
               for i, key in ipairs(KEYS) do
-                if redis.call('GET', key) == ARGV[i + 1] then
+                local holder = redis.call('GET', key)
+                if holder == ARGV[i + 1] then
                   redis.call('PEXPIRE', key, ARGV[1])
+                  kept[i] = 1
+                elseif not holder then
+                  redis.call('SET', key, ARGV[i + 1], 'PX', ARGV[1])
                   kept[i] = 1
                 else
                   kept[i] = 0

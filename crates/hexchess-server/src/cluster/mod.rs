@@ -10,10 +10,15 @@
 //!   refused.
 //! - [`broker`]: the nodes' messages to each other over Redis pub/sub, each node on
 //!   its own channel; what a lost message costs and why nothing acknowledged rests on
-//!   it.
+//!   it; [`wire`]: what those messages say.
+//! - [`game_node`]: a node that holds rooms and no sockets (`--role game`);
+//!   [`socket_node`]: one that holds sockets and no rooms (`--role socket`).
 
 pub mod broker;
+pub mod game_node;
 pub mod lease;
+pub mod socket_node;
+pub mod wire;
 
 use std::fmt;
 

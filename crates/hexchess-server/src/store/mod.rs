@@ -101,6 +101,13 @@ const MIGRATIONS: &[&str] = &[
     "ALTER TABLE games ADD COLUMN fence BIGINT NOT NULL DEFAULT 0",
 ];
 
+/// The columns a game in progress is read from (a macro: queries are static text).
+macro_rules! in_progress_columns {
+    () => {
+        "id, variant, seats, control, rated, version, clocks, updated_ms, created_ms, draw_offers"
+    };
+}
+
 /// A database error, with what the server was doing.
 #[derive(Debug)]
 pub enum StoreError {
@@ -819,10 +826,11 @@ impl Store {
     pub async fn games_in_progress(
         &self,
     ) -> Result<Vec<Result<GameInProgress, Unreadable>>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT id, variant, seats, control, rated, version, clocks, updated_ms, created_ms, \
-             draw_offers FROM games WHERE status = 'playing' ORDER BY created_ms",
-        )
+        let rows = sqlx::query(concat!(
+            "SELECT ",
+            in_progress_columns!(),
+            " FROM games WHERE status = 'playing' ORDER BY created_ms"
+        ))
         .fetch_all(&self.pool)
         .await
         .map_err(doing("reading games in progress"))?;
@@ -831,26 +839,72 @@ impl Store {
             let id = row
                 .try_get::<String, _>("id")
                 .unwrap_or_else(|_| format!("(the {}th game in play, its id unreadable)", i + 1));
-            let game = match game_from_row(row) {
-                Ok(mut game) => match self.steps_and_chat(&game.game.id).await {
-                    Ok((steps, chat)) => {
-                        game.steps = steps;
-                        game.chat = chat;
-                        Ok(game)
-                    }
-                    Err(e) => Err(Unreadable {
-                        id,
-                        why: e.to_string(),
-                    }),
-                },
-                Err(e) => Err(Unreadable {
-                    id,
-                    why: e.to_string(),
-                }),
-            };
-            games.push(game);
+            games.push(self.in_progress(id, row).await);
         }
         Ok(games)
+    }
+
+    /// Game `id`, if it is still being played (what a node that takes it over
+    /// resumes), as [`Store::games_in_progress`] reads each.
+    pub async fn game_in_progress(
+        &self,
+        id: &str,
+    ) -> Result<Option<Result<GameInProgress, Unreadable>>, StoreError> {
+        let row = sqlx::query(concat!(
+            "SELECT ",
+            in_progress_columns!(),
+            " FROM games WHERE status = 'playing' AND id = $1"
+        ))
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await
+        .map_err(doing("reading a game in progress"))?;
+        Ok(match row {
+            Some(row) => Some(self.in_progress(id.to_string(), &row).await),
+            None => None,
+        })
+    }
+
+    /// Whether game `id` is being played.
+    pub async fn is_in_play(&self, id: &str) -> Result<bool, StoreError> {
+        let row = sqlx::query("SELECT 1 FROM games WHERE id = $1 AND status = 'playing'")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await
+            .map_err(doing("reading a game"))?;
+        Ok(row.is_some())
+    }
+
+    /// The ids of the games still being played, oldest first.
+    pub async fn ids_in_play(&self) -> Result<Vec<String>, StoreError> {
+        let rows = sqlx::query("SELECT id FROM games WHERE status = 'playing' ORDER BY created_ms")
+            .fetch_all(&self.pool)
+            .await
+            .map_err(doing("reading the games in play"))?;
+        rows.iter()
+            .map(|r| r.try_get("id").map_err(doing("reading the games in play")))
+            .collect()
+    }
+
+    /// A game in progress from its row (`id`: how to name it if the row is unreadable),
+    /// with its steps and chat.
+    async fn in_progress(
+        &self,
+        id: String,
+        row: &sqlx::any::AnyRow,
+    ) -> Result<GameInProgress, Unreadable> {
+        let unreadable = |e: &dyn fmt::Display| Unreadable {
+            id: id.clone(),
+            why: e.to_string(),
+        };
+        let mut game = game_from_row(row).map_err(|e| unreadable(&e))?;
+        let (steps, chat) = self
+            .steps_and_chat(&game.game.id)
+            .await
+            .map_err(|e| unreadable(&e))?;
+        game.steps = steps;
+        game.chat = chat;
+        Ok(game)
     }
 
     async fn steps_and_chat(&self, game: &str) -> Result<(Vec<String>, Vec<ChatLine>), StoreError> {

@@ -1,0 +1,394 @@
+//! A game node (`hexchess-server --role game`): it holds rooms, no sockets. It takes a
+//! game when asked for it (a new game's `open`, a command for a game no node holds)
+//! and when it finds one in play whose lease has lapsed (its node died), each time
+//! with the lease first and a new fencing token second, then the game as the database
+//! has it. It renews its leases while it lives; a lease found taken by another node
+//! closes the game's room here.
+//!
+//! Clients sit on socket nodes. Each one that follows a game here is, to the game's
+//! room, a follower with an outbox like any other; a task per such client carries
+//! what the room puts in it to the client's socket node, as one broker message per
+//! burst.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use tokio::sync::mpsc;
+
+use super::broker::{Broker, Delivery};
+use super::lease::{Lease, Leases};
+use super::wire::{Command, RemoteConn, ToAll, ToGame, ToSocket};
+use crate::chat::Muted;
+use crate::hosted::PlayerId;
+use crate::hub::Hub;
+use crate::outbox::{Ending, Next, Outbox};
+use crate::room::{ConnId, RoomCommand};
+
+/// How long a lease lives unrenewed: a node that dies has its games taken over this
+/// long after its last renewal, at most (plus one look for lapsed games).
+pub const LEASE_TTL: Duration = Duration::from_secs(3);
+
+/// Messages of one burst a client's carrier sends as one broker message at most.
+const BURST: usize = 64;
+
+/// A client on a socket node that follows games here.
+struct Remote {
+    /// Its number here (rooms know followers by it).
+    conn: ConnId,
+    out: Outbox,
+    muted: Muted,
+    /// The games it follows here.
+    games: HashSet<String>,
+}
+
+/// A game node's state.
+pub struct GameNode {
+    hub: Arc<Hub>,
+    leases: Leases,
+    broker: Broker,
+    /// The games this node holds, with their leases.
+    held: Mutex<HashMap<String, Lease>>,
+    remotes: Mutex<HashMap<RemoteConn, Remote>>,
+    /// One take at a time (two commands for a new game both ask for it).
+    taking: tokio::sync::Mutex<()>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl GameNode {
+    /// Starts game node `node` on `hub` (made with [`Hub::without_games`]), Redis at
+    /// `redis`: it takes what no node holds at once, and keeps doing so.
+    pub async fn start(
+        hub: Arc<Hub>,
+        redis: &str,
+        node: &str,
+        ttl: Duration,
+    ) -> Result<Arc<GameNode>, String> {
+        let leases = Leases::connect(redis, node, ttl)
+            .await
+            .map_err(|e| e.to_string())?;
+        let (broker, deliveries) = Broker::connect(redis, node)
+            .await
+            .map_err(|e| e.to_string())?;
+        let game_node = Arc::new(GameNode {
+            hub,
+            leases,
+            broker,
+            held: Mutex::default(),
+            remotes: Mutex::default(),
+            taking: tokio::sync::Mutex::new(()),
+        });
+        tokio::spawn(Arc::clone(&game_node).read(deliveries));
+        tokio::spawn(Arc::clone(&game_node).keep_leases());
+        Ok(game_node)
+    }
+
+    /// The games this node holds now.
+    pub fn held(&self) -> Vec<String> {
+        lock(&self.held).keys().cloned().collect()
+    }
+
+    /// Handles what the broker brings until the node stops.
+    async fn read(self: Arc<Self>, mut deliveries: mpsc::Receiver<Delivery>) {
+        while let Some(delivery) = deliveries.recv().await {
+            match delivery {
+                Delivery::ToNode(text) => match serde_json::from_str::<ToGame>(&text) {
+                    Ok(command) => self.command(command).await,
+                    Err(e) => tracing::warn!(error = %e, "a node message not understood"),
+                },
+                Delivery::ToAll(text) => {
+                    if let Ok(ToAll::Open { game }) = serde_json::from_str::<ToAll>(&text) {
+                        self.take(&game).await;
+                    }
+                }
+                // Socket nodes ask again for what they miss (a `Gap` of theirs).
+                Delivery::Gap => {}
+            }
+        }
+    }
+
+    /// Takes `game` if no node holds it: its lease, a new fencing token, its room from
+    /// the database; every node is told. Whether this node holds it after.
+    async fn take(self: &Arc<Self>, game: &str) -> bool {
+        let _one = self.taking.lock().await;
+        if lock(&self.held).contains_key(game) {
+            return true;
+        }
+        let lease = match self.leases.claim(game).await {
+            Ok(Some(lease)) => lease,
+            Ok(None) => return false,
+            Err(e) => {
+                tracing::warn!(%game, error = %e, "could not take a game");
+                return false;
+            }
+        };
+        match self.open(game).await {
+            Ok(()) => {
+                lock(&self.held).insert(game.to_string(), lease);
+                let took = ToAll::Took {
+                    game: game.to_string(),
+                    node: self.leases.node().to_string(),
+                };
+                if let Ok(text) = serde_json::to_string(&took) {
+                    let _ = self.broker.to_all(&text).await;
+                }
+                tracing::info!(%game, "took the game");
+                true
+            }
+            Err(why) => {
+                tracing::warn!(%game, %why, "did not take the game");
+                let _ = self.leases.release(&lease).await;
+                false
+            }
+        }
+    }
+
+    /// Game `game`'s room, with a new fencing token: the database's game in play.
+    async fn open(self: &Arc<Self>, game: &str) -> Result<(), String> {
+        let store = &self.hub.store;
+        let fence = store.take_game(game).await.map_err(|e| e.to_string())?;
+        let stored = match store.game_in_progress(game).await {
+            Ok(Some(Ok(stored))) => stored,
+            Ok(Some(Err(bad))) => return Err(bad.why),
+            Ok(None) => return Err("it is not in play".into()),
+            Err(e) => return Err(e.to_string()),
+        };
+        self.hub.restore_room(&stored, fence).map(drop)
+    }
+
+    /// A client's command from a socket node, for the game's room here (taken first
+    /// if no node holds it).
+    async fn command(self: &Arc<Self>, message: ToGame) {
+        let ToGame {
+            game,
+            from,
+            command,
+        } = message;
+        let room = match self.hub.room(&game) {
+            Some(room) if lock(&self.held).contains_key(&game) => room,
+            _ => {
+                if !self.take(&game).await {
+                    return;
+                }
+                match self.hub.room(&game) {
+                    Some(room) => room,
+                    None => return,
+                }
+            }
+        };
+        let leaving = matches!(command, Command::Leave { .. });
+        let (conn, out, muted) = self.remote(&from, &game, &command);
+        let command = room_command(command, conn, out, muted);
+        let _ = room.send(command).await;
+        if leaving {
+            self.left(&from, &game);
+        }
+    }
+
+    /// The follower here for client `from`, made (with its carrier) on its first
+    /// command.
+    fn remote(
+        self: &Arc<Self>,
+        from: &RemoteConn,
+        game: &str,
+        command: &Command,
+    ) -> (ConnId, Outbox, Muted) {
+        let mut remotes = lock(&self.remotes);
+        let remote = remotes.entry(from.clone()).or_insert_with(|| {
+            let out = Outbox::new();
+            tokio::spawn(carry(
+                self.broker.clone(),
+                from.clone(),
+                out.clone(),
+                Arc::downgrade(self),
+            ));
+            Remote {
+                conn: self.hub.next_conn(),
+                out,
+                muted: Muted::default(),
+                games: HashSet::new(),
+            }
+        });
+        if let Command::Join { muted, .. } = command {
+            remote.muted = Muted::of(muted.iter().cloned());
+            remote.games.insert(game.to_string());
+        }
+        (remote.conn, remote.out.clone(), remote.muted.clone())
+    }
+
+    /// Client `from` left `game`: when it follows nothing more here, its carrier ends.
+    fn left(&self, from: &RemoteConn, game: &str) {
+        let mut remotes = lock(&self.remotes);
+        if let Some(remote) = remotes.get_mut(from) {
+            remote.games.remove(game);
+            if remote.games.is_empty() {
+                remote.out.end(Ending {
+                    frame: None,
+                    drain: true,
+                });
+                remotes.remove(from);
+            }
+        }
+    }
+
+    /// Forgets client `from` (its socket node is gone or unreachable): the rooms
+    /// drop it as a follower whose outbox ended.
+    fn forget(&self, from: &RemoteConn) {
+        if let Some(remote) = lock(&self.remotes).remove(from) {
+            remote.out.end(Ending {
+                frame: None,
+                drain: false,
+            });
+        }
+    }
+
+    /// Renews the leases a third of their life, and looks for games in play that no
+    /// node holds twice a life; a lease lost closes its room here.
+    async fn keep_leases(self: Arc<Self>) {
+        let ttl = self.leases.ttl();
+        let mut renew = tokio::time::interval(ttl / 3);
+        let mut look = tokio::time::interval(ttl / 2);
+        loop {
+            tokio::select! {
+                _ = renew.tick() => self.renew().await,
+                _ = look.tick() => self.take_lapsed().await,
+            }
+        }
+    }
+
+    async fn renew(&self) {
+        let held: Vec<Lease> = lock(&self.held).values().cloned().collect();
+        match self.leases.renew(&held).await {
+            Ok(kept) => {
+                for (lease, kept) in held.iter().zip(kept) {
+                    if !kept {
+                        tracing::warn!(
+                            game = lease.game(),
+                            "the game's lease was taken; its room here closes"
+                        );
+                        lock(&self.held).remove(lease.game());
+                        self.hub.close_room(lease.game());
+                    }
+                }
+            }
+            // Redis unreachable: the rooms go on (their writes are fenced), and the
+            // next renewal tries again.
+            Err(e) => tracing::warn!(error = %e, "leases not renewed"),
+        }
+        // A game over closes its room by itself: its lease goes too.
+        let closed: Vec<Lease> = {
+            let mut held = lock(&self.held);
+            let closed: Vec<String> = held
+                .keys()
+                .filter(|game| self.hub.room(game).is_none())
+                .cloned()
+                .collect();
+            closed.iter().filter_map(|g| held.remove(g)).collect()
+        };
+        for lease in closed {
+            let _ = self.leases.release(&lease).await;
+        }
+    }
+
+    /// Takes every game in play that no node holds (its node died).
+    async fn take_lapsed(self: &Arc<Self>) {
+        let Ok(ids) = self.hub.store.ids_in_play().await else {
+            return;
+        };
+        let started = Instant::now();
+        for game in ids {
+            if lock(&self.held).contains_key(&game) {
+                continue;
+            }
+            if matches!(self.leases.owner(&game).await, Ok(None)) {
+                self.take(&game).await;
+            }
+            // Others may be taking their share: one look takes at most a lease's life.
+            if started.elapsed() > self.leases.ttl() {
+                break;
+            }
+        }
+    }
+}
+
+/// The room's command for a client's.
+fn room_command(command: Command, conn: ConnId, out: Outbox, muted: Muted) -> RoomCommand {
+    match command {
+        Command::Join { who, seen, .. } => RoomCommand::Join {
+            conn,
+            who: who.map(PlayerId),
+            seen,
+            out,
+            muted,
+        },
+        Command::Leave { on_purpose } => RoomCommand::Leave { conn, on_purpose },
+        Command::Move {
+            who,
+            ply,
+            step,
+            ack,
+            lag_ms,
+        } => RoomCommand::Move {
+            who: PlayerId(who),
+            ply,
+            step,
+            ack,
+            lag: Duration::from_millis(lag_ms.min(5_000)),
+            out,
+            received: tokio::time::Instant::now(),
+        },
+        Command::Chat {
+            who,
+            name,
+            account,
+            text,
+        } => RoomCommand::Chat {
+            who: PlayerId(who),
+            name,
+            account,
+            text,
+            out,
+        },
+        Command::Act { who, act } => RoomCommand::Act {
+            who: PlayerId(who),
+            act,
+            out,
+        },
+    }
+}
+
+/// Carries what rooms put in client `to`'s outbox here to its socket node, a burst at
+/// a time, until the outbox ends; a socket node gone (no one reads its channel) or
+/// Redis unreachable forgets the client here (its socket node joins again once it
+/// can, and the client catches up by version).
+async fn carry(broker: Broker, to: RemoteConn, out: Outbox, node: std::sync::Weak<GameNode>) {
+    loop {
+        let mut texts = match out.next().await {
+            Next::Text(text) => vec![text],
+            Next::End(_) => return,
+        };
+        while texts.len() < BURST {
+            match out.try_next() {
+                Some(Next::Text(text)) => texts.push(text),
+                _ => break,
+            }
+        }
+        let deliver = ToSocket::Deliver {
+            conn: to.conn,
+            texts,
+        };
+        let Ok(payload) = serde_json::to_string(&deliver) else {
+            continue;
+        };
+        let sent = broker.to_node(&to.node, &payload).await;
+        if !matches!(sent, Ok(n) if n > 0) {
+            if let Some(node) = node.upgrade() {
+                node.forget(&to);
+            }
+            return;
+        }
+    }
+}
