@@ -307,12 +307,12 @@ impl Client {
                 hub.mute(&me, &self.muted, &name, false).await.map(Some)
             }
             ClientMessage::Lobby => {
-                hub.follow_lobby(self.conn, self.out.clone());
+                hub.follow_lobby(self.conn, self.out.clone()).await;
                 Ok(None)
             }
             ClientMessage::Seek(request) => hub.seek(&me, request).await.map(Some),
             ClientMessage::Quick(request) => hub.quick(&me, request).await.map(Some),
-            ClientMessage::Cancel { seek } => hub.cancel(&me.id, &seek).map(|()| None),
+            ClientMessage::Cancel { seek } => hub.cancel(&me.id, &seek).await.map(|()| None),
             ClientMessage::Accept { seek } => hub.accept(&me, &seek).await.map(|()| None),
             ClientMessage::Games => {
                 hub.follow_games(self.conn, &me.id, self.out.clone());

@@ -15,7 +15,8 @@ use crate::history::{Audience, CatchUp, EventLog, KEPT_EVENTS, Viewer};
 use crate::message::{MoveCheck, check_move};
 
 /// Who a player is to the server (an account, or an anonymous player's secret id).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(transparent)]
 pub struct PlayerId(pub String);
 
 /// Why a request was refused.

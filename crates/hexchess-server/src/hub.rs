@@ -11,8 +11,8 @@ use std::time::Duration;
 
 use hexchess_core::{Catalog, Game};
 use hexchess_protocol::{
-    GameInPlay, GamesInPlay, RatingLine, RematchAsked, SeatRating, SeekListing, SeekReply,
-    ServerMessage, Started, YourGame,
+    GameInPlay, GamesInPlay, RatingLine, RematchAsked, SeatRating, SeekReply, ServerMessage,
+    Started, YourGame,
 };
 use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
@@ -31,17 +31,15 @@ use crate::rate::{KeyedLimits, address_key};
 use crate::room::{ConnId, GameFacts, Outbox, Room, RoomCommand, RoomContext};
 use crate::seat::SeatHolder;
 use crate::secret::{new_code, new_secret, secret_hash};
+use crate::seek_book::{BookError, NO_SEEK, OpenSeek, Seated, SeekBook};
 use crate::store::{NewGame, Store, StoreError};
 
 /// Commands a room's mailbox holds before a sender waits.
 const ROOM_MAILBOX: usize = 256;
 
 /// Open seeks and challenges one player may have at once (a flood of seeks would
-/// fill the lobby and the server's memory).
-pub const MAX_SEEKS_PER_PLAYER: usize = 10;
-
-/// Open seeks and challenges on the whole server.
-pub const MAX_SEEKS: usize = 2_000;
+/// fill the lobby and the server's memory), and on the whole server.
+pub use crate::seek_book::{MAX_SEEKS, MAX_SEEKS_PER_PLAYER};
 
 /// Rematches asked and not yet answered, at most (each is of a finished game whose
 /// room is still open).
@@ -185,57 +183,23 @@ impl Identity {
     }
 }
 
-/// An open seek: the seats taken so far.
-#[derive(Clone, Debug)]
-struct OpenSeek {
-    id: String,
-    /// A private challenge's code (not listed).
-    code: Option<String>,
-    owner: PlayerId,
-    request: SeekRequest,
-    /// Each seat's holder, in turn order; `None` is open.
-    seats: Vec<Option<SeatHolder>>,
-    /// The owner's rating in the seek's variant and speed, as the lobby shows it.
-    rating: Option<SeatRating>,
+/// The answer to a seek: its id, and a private challenge's code.
+fn seek_reply(seek: &OpenSeek) -> ServerMessage {
+    ServerMessage::Seek(SeekReply {
+        id: seek.id.clone(),
+        code: seek.code.clone(),
+    })
 }
 
-impl OpenSeek {
-    fn open_seats(&self) -> usize {
-        self.seats.iter().filter(|s| s.is_none()).count()
-    }
-
-    fn listing(&self) -> SeekListing {
-        let owner = self.seats.iter().flatten().find_map(|s| match s {
-            SeatHolder::Player { id, name, .. } if *id == self.owner => Some(name.clone()),
-            _ => None,
-        });
-        SeekListing {
-            id: self.id.clone(),
-            variant: self.request.variant.clone(),
-            minutes: self.request.minutes,
-            increment: self.request.increment,
-            days: self.request.days,
-            rated: self.request.rated,
-            by: owner,
-            seats: self.seats.len() as u32,
-            open: self.open_seats() as u32,
-            bot: self.seats.iter().flatten().any(|s| s.is_bot()),
-            rating: self.rating,
+impl From<BookError> for HubError {
+    fn from(e: BookError) -> HubError {
+        match e {
+            BookError::Refused(why) => HubError::Refused(why),
+            BookError::Unreachable(why) => {
+                tracing::warn!(%why, "the shared lobby could not be reached");
+                HubError::Refused("the lobby cannot be reached now: try again in a moment".into())
+            }
         }
-    }
-
-    fn reply(&self) -> ServerMessage {
-        ServerMessage::Seek(SeekReply {
-            id: self.id.clone(),
-            code: self.code.clone(),
-        })
-    }
-
-    fn has(&self, who: &PlayerId) -> bool {
-        self.seats
-            .iter()
-            .flatten()
-            .any(|s| matches!(s, SeatHolder::Player { id, .. } if id == who))
     }
 }
 
@@ -278,7 +242,9 @@ pub struct Hub {
     /// The server's counters and histograms.
     pub metrics: Arc<Metrics>,
     rooms: Mutex<HashMap<String, mpsc::Sender<RoomCommand>>>,
-    seeks: Mutex<Vec<OpenSeek>>,
+    seeks: SeekBook,
+    /// On a socket node: the shared lobby changed since it was last pushed.
+    seeks_changed: std::sync::atomic::AtomicBool,
     /// Rematches asked, by the finished game's id.
     rematches: Mutex<HashMap<String, Rematch>>,
     lobby: Mutex<Vec<(ConnId, Outbox)>>,
@@ -320,6 +286,12 @@ impl Hub {
     /// The hub over `store` with no game resumed: a game node's, which takes games one
     /// by one as their leases allow (`crate::cluster::game_node`).
     pub fn without_games(store: Store, limits: Limits) -> Arc<Hub> {
+        Hub::with_seeks(store, limits, SeekBook::here())
+    }
+
+    /// The hub over `store` with no game resumed, its seeks kept in `seeks` (a socket
+    /// node's: shared in Redis).
+    pub fn with_seeks(store: Store, limits: Limits, seeks: SeekBook) -> Arc<Hub> {
         let metrics = Arc::new(Metrics::new());
         let cores = std::thread::available_parallelism().map_or(1, usize::from);
         let context = RoomContext {
@@ -339,7 +311,8 @@ impl Hub {
             context,
             metrics,
             rooms: Mutex::default(),
-            seeks: Mutex::default(),
+            seeks,
+            seeks_changed: std::sync::atomic::AtomicBool::new(false),
             rematches: Mutex::default(),
             lobby: Mutex::default(),
             online: Mutex::default(),
@@ -575,6 +548,28 @@ impl Hub {
         tx
     }
 
+    /// The briefs of the games in play here (a game node shares them).
+    pub fn briefs(&self) -> HashMap<String, Brief> {
+        lock(&self.context.briefs).clone()
+    }
+
+    /// The briefs of every node's games (a socket node's copy of what the game nodes
+    /// share), in place of the ones before: the lists learn what changed.
+    pub fn replace_briefs(&self, new: HashMap<String, Brief>) {
+        let mut briefs = lock(&self.context.briefs);
+        for (game, brief) in &new {
+            if briefs.get(game) != Some(brief) {
+                self.context.lists.brief_changed(briefs.get(game), brief);
+            }
+        }
+        for (game, old) in briefs.iter() {
+            if !new.contains_key(game) {
+                self.context.lists.game_closed(Some(old));
+            }
+        }
+        *briefs = new;
+    }
+
     /// Forgets game `id`'s room: once no command for it is on its way, it ends (a game
     /// node that lost the game's lease).
     pub(crate) fn close_room(&self, id: &str) {
@@ -752,11 +747,27 @@ impl Hub {
             }
             last
         };
-        if last {
-            let before = lock(&self.seeks).len();
-            lock(&self.seeks).retain(|s| s.owner != *who || s.code.is_some());
-            if lock(&self.seeks).len() != before {
-                self.announce_seeks();
+        if !last {
+            return;
+        }
+        match &self.seeks {
+            SeekBook::Here(_) => {
+                let withdrawn =
+                    futures_util::FutureExt::now_or_never(self.seeks.withdraw_listed(who));
+                if matches!(withdrawn, Some(Ok(true))) {
+                    self.announce_seeks();
+                }
+            }
+            SeekBook::Shared(shared) => {
+                let (book, who) = (SeekBook::Shared(shared.clone()), who.clone());
+                let node = self.socket_node().cloned();
+                tokio::spawn(async move {
+                    if matches!(book.withdraw_listed(&who).await, Ok(true))
+                        && let Some(node) = node
+                    {
+                        node.seeks_changed().await;
+                    }
+                });
             }
         }
     }
@@ -784,8 +795,8 @@ impl Hub {
 
     /// Follows the list of open seeks: sent now and on every change, as its newest
     /// state (a client that reads slowly skips the states in between).
-    pub fn follow_lobby(&self, conn: ConnId, out: Outbox) {
-        out.set_list(List::Seeks, self.seek_list().to_text());
+    pub async fn follow_lobby(&self, conn: ConnId, out: Outbox) {
+        out.set_list(List::Seeks, self.seek_list().await.to_text());
         out.set_list(List::Playing, self.playing_list().to_text());
         let mut lobby = lock(&self.lobby);
         lobby.retain(|(c, _)| *c != conn);
@@ -793,18 +804,47 @@ impl Hub {
     }
 
     /// The listed seeks, the oldest [`LISTED_SEEKS`] (challenges are not listed).
-    fn seek_list(&self) -> ServerMessage {
-        let seeks = lock(&self.seeks)
-            .iter()
-            .filter(|s| s.code.is_none())
-            .take(LISTED_SEEKS)
-            .map(OpenSeek::listing)
-            .collect();
+    async fn seek_list(&self) -> ServerMessage {
+        let seeks = match self.seeks.listed(LISTED_SEEKS).await {
+            Ok(seeks) => seeks.iter().map(OpenSeek::listing).collect(),
+            Err(e) => {
+                tracing::warn!(error = ?e, "the lobby's seeks could not be read");
+                Vec::new()
+            }
+        };
         ServerMessage::Seeks { seeks }
     }
 
+    /// The lobby changed: its followers get the new list (here at once; on a socket
+    /// node every node is told, and each pushes it with its lists).
     fn announce_seeks(&self) {
-        let text = self.seek_list().to_text();
+        match &self.seeks {
+            SeekBook::Here(_) => {
+                if let Some(list) = futures_util::FutureExt::now_or_never(self.seek_list()) {
+                    let text = list.to_text();
+                    lock(&self.lobby).retain(|(_, out)| out.set_list(List::Seeks, text.clone()));
+                }
+            }
+            SeekBook::Shared(_) => {
+                if let Some(node) = self.socket_node() {
+                    let node = Arc::clone(node);
+                    tokio::spawn(async move { node.seeks_changed().await });
+                }
+            }
+        }
+    }
+
+    /// Another node changed the shared lobby: pushed with the next lists.
+    pub fn mark_seeks_changed(&self) {
+        self.seeks_changed.store(true, Ordering::Relaxed);
+    }
+
+    /// Pushes the shared lobby to this node's followers if it changed.
+    async fn push_shared_seeks(&self) {
+        if !self.seeks_changed.swap(false, Ordering::Relaxed) {
+            return;
+        }
+        let text = self.seek_list().await.to_text();
         lock(&self.lobby).retain(|(_, out)| out.set_list(List::Seeks, text.clone()));
     }
 
@@ -815,8 +855,9 @@ impl Hub {
         who: &Identity,
         request: SeekRequest,
     ) -> Result<ServerMessage, HubError> {
+        self.seeks.has_room_for(&who.id).await?;
         let mut seek = self.make_seek(who, request)?;
-        let answer = seek.reply();
+        let answer = seek_reply(&seek);
         if seek.open_seats() > 0 && seek.code.is_none() {
             seek.rating = self.seek_rating(&seek).await;
         }
@@ -824,7 +865,7 @@ impl Hub {
             self.start_game(seek).await?;
         } else {
             let private = seek.code.is_some();
-            lock(&self.seeks).push(seek);
+            self.seeks.add(seek).await?;
             if !private {
                 self.announce_seeks();
             }
@@ -849,21 +890,6 @@ impl Hub {
     }
 
     fn make_seek(&self, who: &Identity, request: SeekRequest) -> Result<OpenSeek, HubError> {
-        let (mine, all) = {
-            let seeks = lock(&self.seeks);
-            (
-                seeks.iter().filter(|s| s.owner == who.id).count(),
-                seeks.len(),
-            )
-        };
-        if mine >= MAX_SEEKS_PER_PLAYER {
-            return refused(format!(
-                "at most {MAX_SEEKS_PER_PLAYER} open seeks and challenges: cancel one first"
-            ));
-        }
-        if all >= MAX_SEEKS {
-            return refused("the lobby is full: accept a seek, or try again later");
-        }
         self.check_games_of(&who.id, request.engines > 0)?;
         let Some(entry) = self.catalog.get(&request.variant) else {
             return refused(format!("no variant '{}' on this server", request.variant));
@@ -904,18 +930,17 @@ impl Hub {
             request,
             seats,
             rating: None,
+            made_ms: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_millis() as i64),
         })
     }
 
     /// Withdraws `who`'s seek `id`.
-    pub fn cancel(&self, who: &PlayerId, id: &str) -> Result<(), HubError> {
-        let mut seeks = lock(&self.seeks);
-        let before = seeks.len();
-        seeks.retain(|s| !(s.id == id && s.owner == *who));
-        if seeks.len() == before {
+    pub async fn cancel(&self, who: &PlayerId, id: &str) -> Result<(), HubError> {
+        if !self.seeks.cancel(who, id).await? {
             return refused("no seek of yours by that id");
         }
-        drop(seeks);
         self.announce_seeks();
         Ok(())
     }
@@ -923,33 +948,23 @@ impl Hub {
     /// Takes a seat in seek `id` (or a private challenge by its code); the game
     /// starts when the last seat is taken.
     pub async fn accept(&self, who: &Identity, id: &str) -> Result<(), HubError> {
-        let full = {
-            let mut seeks = lock(&self.seeks);
-            let code = id.trim().to_uppercase();
-            let Some(i) = seeks
-                .iter()
-                .position(|s| s.id == id || s.code.as_deref() == Some(code.as_str()))
-            else {
-                return refused("no open seek or challenge by that id or code");
-            };
-            if seeks[i].has(&who.id) {
+        let allowed = |seek: &OpenSeek| {
+            if seek.has(&who.id) {
                 // Two tabs or windows of one browser share one kept secret: one player.
-                return refused(
-                    "you already sit in this seek: it is your own (every tab and window \
-                     of one browser, or one desktop's game, plays as the same player); \
-                     send the link to a friend, or open it in a private window or \
-                     another browser to play against it yourself",
+                return Err(
+                    "you already sit in this seek: it is your own (every tab and \
+                     window of one browser, or one desktop's game, plays as the same \
+                     player); send the link to a friend, or open it in a private window \
+                     or another browser to play against it yourself"
+                        .to_string(),
                 );
             }
-            self.check_games_of(&who.id, false)?;
-            let seek = &mut seeks[i];
-            if let Some(seat) = seek.seats.iter_mut().find(|s| s.is_none()) {
-                *seat = Some(who.seat());
-            }
-            (seek.open_seats() == 0).then(|| seeks.remove(i))
+            self.check_games_of(&who.id, false)
+                .map_err(|e| e.to_string())
         };
+        let seated = self.seeks.take_seat(id, who.seat(), allowed).await?;
         self.announce_seeks();
-        if let Some(seek) = full {
+        if let Seated::Full(seek) = seated {
             self.start_game(seek).await?;
         }
         Ok(())
@@ -962,7 +977,8 @@ impl Hub {
         who: &Identity,
         request: SeekRequest,
     ) -> Result<ServerMessage, HubError> {
-        let like = lock(&self.seeks)
+        let listed = self.seeks.listed(MAX_SEEKS).await?;
+        let like = listed
             .iter()
             .find(|s| {
                 s.code.is_none()
@@ -975,10 +991,12 @@ impl Hub {
             })
             .map(|s| s.id.clone());
         match like {
-            Some(id) => {
-                self.accept(who, &id).await?;
-                Ok(ServerMessage::Seek(SeekReply { id, code: None }))
-            }
+            Some(id) => match self.accept(who, &id).await {
+                Ok(()) => Ok(ServerMessage::Seek(SeekReply { id, code: None })),
+                // Taken by someone else in the meantime (through another node): seek.
+                Err(HubError::Refused(why)) if why == NO_SEEK => self.seek(who, request).await,
+                Err(e) => Err(e),
+            },
             None => self.seek(who, request).await,
         }
     }
@@ -1332,6 +1350,7 @@ async fn push_lists(hub: std::sync::Weak<Hub>) {
             return;
         }
         hub.push_lists();
+        hub.push_shared_seeks().await;
     }
 }
 

@@ -56,4 +56,5 @@ pub mod ratings;
 pub mod room;
 pub mod seat;
 pub mod secret;
+pub mod seek_book;
 pub mod store;

@@ -15,7 +15,7 @@ use crate::seat::SeatHolder;
 
 /// What the server's lists show of a game in progress: who plays, and whose turn it
 /// is (the "your turn" list).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Brief {
     /// The variant's id.
     pub variant: String,

@@ -15,6 +15,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use hexchess_server::cluster::game_node::GameNode;
 use hexchess_server::cluster::socket_node::SocketNode;
 use hexchess_server::hub::{Hub, Limits};
+use hexchess_server::seek_book::{SeekBook, SharedSeeks};
 use hexchess_server::store::{Store, shown_url, sqlite_url};
 
 #[derive(Parser)]
@@ -250,14 +251,18 @@ async fn serve(
             .await
             .map_err(|e| e.to_string())?,
         Part::Node { role, redis, node } => {
-            let hub = Hub::without_games(store.clone(), limits);
-            if *role == Role::Game {
+            let hub = if *role == Role::Game {
+                let hub = Hub::without_games(store.clone(), limits);
                 let ttl = hexchess_server::cluster::game_node::LEASE_TTL;
                 // Held for the process's life: its tasks hold it too.
                 let _node = GameNode::start(Arc::clone(&hub), redis, node, ttl).await?;
+                hub
             } else {
+                let seeks = SeekBook::Shared(SharedSeeks::connect(redis).await?);
+                let hub = Hub::with_seeks(store.clone(), limits, seeks);
                 hub.serve_games_from(SocketNode::start(&hub, redis, node).await?);
-            }
+                hub
+            };
             tracing::info!(%node, role = ?role, "a node among others");
             hub
         }

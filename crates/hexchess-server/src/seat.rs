@@ -4,7 +4,8 @@
 use crate::hosted::PlayerId;
 
 /// Who sits in a seat.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum SeatHolder {
     /// A person (or a bridge's bot) with an account or an anonymous secret.
     Player {

@@ -378,3 +378,142 @@ async fn a_game_goes_on_across_socket_nodes_and_through_its_game_node_killed() {
         }
     }
 }
+
+/// The lobby across socket nodes: a seek made through one is pushed to a lobby
+/// follower on the other; its last seat, taken by two players on two nodes at the
+/// same moment, goes to one of them (the other is told it is gone), many times over.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seek_is_seen_through_every_socket_node_and_taken_once() {
+    let redis = Redis::start();
+    let db = postgres().await;
+    let _g1 = node(&db, &redis, "game", "g1").await;
+    let s1 = node(&db, &redis, "socket", "s1").await;
+    let s2 = node(&db, &redis, "socket", "s2").await;
+
+    let mut watcher = Client::hello(&s2.url(), None).await.unwrap();
+    watcher.send(&json!({"t": "lobby"})).await.unwrap();
+    let mut seeker = Client::hello(&s1.url(), None).await.unwrap();
+    seeker
+        .send(&json!({"t": "seek", "variant": "mccooey", "minutes": 5, "increment": 3}))
+        .await
+        .unwrap();
+    let id = seeker.wait_for("seek").await.unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let listed = watcher
+        .wait_until(
+            |m| m["t"] == "seeks" && m["seeks"][0]["id"] == id.as_str(),
+            "the seek, pushed",
+        )
+        .await
+        .unwrap();
+    assert_eq!(listed["seeks"][0]["variant"], "mccooey");
+    seeker
+        .send(&json!({"t": "cancel", "seek": id}))
+        .await
+        .unwrap();
+    watcher
+        .wait_until(
+            |m| m["t"] == "seeks" && m["seeks"] == json!([]),
+            "the seek withdrawn",
+        )
+        .await
+        .unwrap();
+
+    for round in 0..12 {
+        let mut owner = Client::hello(&s1.url(), None).await.unwrap();
+        owner
+            .send(&json!({"t": "seek", "variant": "glinski", "private": true}))
+            .await
+            .unwrap();
+        let code = owner.wait_for("seek").await.unwrap()["code"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let mut one = Client::hello(&s1.url(), None).await.unwrap();
+        let mut two = Client::hello(&s2.url(), None).await.unwrap();
+        let take = json!({"t": "accept", "seek": code});
+        let (a, b) = tokio::join!(one.send(&take), two.send(&take));
+        a.unwrap();
+        b.unwrap();
+        let answer = |m: &Value| m["t"] == "started" || m["t"] == "error";
+        let (a, b) = tokio::join!(
+            one.wait_until(answer, "started or refused"),
+            two.wait_until(answer, "started or refused")
+        );
+        let (a, b) = (a.unwrap(), b.unwrap());
+        let (won, lost) = if a["t"] == "started" { (a, b) } else { (b, a) };
+        assert_eq!(won["t"], "started", "round {round}: {won} / {lost}");
+        assert_eq!(
+            lost["t"], "error",
+            "round {round}: both started: {won} / {lost}"
+        );
+        assert_eq!(
+            lost["message"],
+            "no open seek or challenge by that id or code"
+        );
+        let started = owner.wait_for("started").await.unwrap();
+        assert_eq!(started["game"], won["game"]);
+    }
+}
+
+/// The lists across nodes: a game whose rooms is on a game node is in the watch list
+/// of a lobby follower on either socket node, its players' "your turn" lists follow
+/// the moves made through the other node, and the end takes it off them all.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_lists_follow_games_held_on_game_nodes() {
+    let redis = Redis::start();
+    let db = postgres().await;
+    let _g1 = node(&db, &redis, "game", "g1").await;
+    let s1 = node(&db, &redis, "socket", "s1").await;
+    let s2 = node(&db, &redis, "socket", "s2").await;
+    let mut lobby = Client::hello(&s2.url(), None).await.unwrap();
+    lobby.send(&json!({"t": "lobby"})).await.unwrap();
+
+    let seek = json!({"t": "seek", "variant": "glinski", "side": "white", "private": true});
+    let (mut a, b, game) = challenge(&s1.url(), seek).await;
+    let black = b.token.clone().unwrap();
+    b.close().await;
+    let mut b = Client::hello(&s2.url(), Some(&black)).await.unwrap();
+    let listed = lobby
+        .wait_until(
+            |m| m["t"] == "playing" && m["games"][0]["game"] == game.as_str(),
+            "the game in the watch list",
+        )
+        .await
+        .unwrap();
+    assert_eq!(listed["games"].as_array().unwrap().len(), 1);
+
+    b.send(&json!({"t": "games"})).await.unwrap();
+    b.wait_until(
+        |m| m["t"] == "games" && m["games"][0]["your_turn"] == false,
+        "White to move",
+    )
+    .await
+    .unwrap();
+    a.send(&json!({"t": "join", "game": game})).await.unwrap();
+    a.wait_for("state").await.unwrap();
+    assert_eq!(play(&mut a, &game, 0, "f5f6", 1).await["t"], "ack");
+    b.wait_until(
+        |m| m["t"] == "games" && m["games"][0]["your_turn"] == true,
+        "Black's turn, pushed through the other node",
+    )
+    .await
+    .unwrap();
+
+    a.send(&json!({"t": "resign", "game": game})).await.unwrap();
+    lobby
+        .wait_until(
+            |m| m["t"] == "playing" && m["games"] == json!([]),
+            "the game off the watch list",
+        )
+        .await
+        .unwrap();
+    b.wait_until(
+        |m| m["t"] == "games" && m["games"] == json!([]),
+        "no game left",
+    )
+    .await
+    .unwrap();
+}

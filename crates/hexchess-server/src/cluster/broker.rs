@@ -195,7 +195,9 @@ async fn read_until_lost(
                 }
             }
             _ = ping.tick() => {
-                let answered = tokio::time::timeout(PING_EVERY, sink.ping::<String>()).await;
+                // Subscribed, Redis answers a ping with a message, not "PONG": any
+                // answer will do.
+                let answered = tokio::time::timeout(PING_EVERY, sink.ping::<redis::Value>()).await;
                 if !matches!(answered, Ok(Ok(_))) {
                     return true;
                 }

@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::mpsc;
 
+use super::briefs::{Briefs, SharedBrief};
 use super::broker::{Broker, Delivery};
 use super::lease::{Lease, Leases};
 use super::wire::{Command, RemoteConn, ToAll, ToGame, ToSocket};
@@ -42,13 +43,20 @@ struct Remote {
     games: HashSet<String>,
 }
 
+/// A game this node holds: its lease, and the fencing token it took it with.
+struct Held {
+    lease: Lease,
+    fence: u64,
+}
+
 /// A game node's state.
 pub struct GameNode {
     hub: Arc<Hub>,
     leases: Leases,
     broker: Broker,
-    /// The games this node holds, with their leases.
-    held: Mutex<HashMap<String, Lease>>,
+    briefs: Briefs,
+    /// The games this node holds.
+    held: Mutex<HashMap<String, Held>>,
     remotes: Mutex<HashMap<RemoteConn, Remote>>,
     /// One take at a time (two commands for a new game both ask for it).
     taking: tokio::sync::Mutex<()>,
@@ -73,16 +81,19 @@ impl GameNode {
         let (broker, deliveries) = Broker::connect(redis, node)
             .await
             .map_err(|e| e.to_string())?;
+        let briefs = Briefs::connect(redis).await?;
         let game_node = Arc::new(GameNode {
             hub,
             leases,
             broker,
+            briefs,
             held: Mutex::default(),
             remotes: Mutex::default(),
             taking: tokio::sync::Mutex::new(()),
         });
         tokio::spawn(Arc::clone(&game_node).read(deliveries));
         tokio::spawn(Arc::clone(&game_node).keep_leases());
+        tokio::spawn(Arc::clone(&game_node).share_briefs());
         Ok(game_node)
     }
 
@@ -126,8 +137,8 @@ impl GameNode {
             }
         };
         match self.open(game).await {
-            Ok(()) => {
-                lock(&self.held).insert(game.to_string(), lease);
+            Ok(fence) => {
+                lock(&self.held).insert(game.to_string(), Held { lease, fence });
                 let took = ToAll::Took {
                     game: game.to_string(),
                     node: self.leases.node().to_string(),
@@ -146,8 +157,9 @@ impl GameNode {
         }
     }
 
-    /// Game `game`'s room, with a new fencing token: the database's game in play.
-    async fn open(self: &Arc<Self>, game: &str) -> Result<(), String> {
+    /// Game `game`'s room, with a new fencing token (returned): the database's game
+    /// in play.
+    async fn open(self: &Arc<Self>, game: &str) -> Result<u64, String> {
         let store = &self.hub.store;
         let fence = store.take_game(game).await.map_err(|e| e.to_string())?;
         let stored = match store.game_in_progress(game).await {
@@ -156,7 +168,8 @@ impl GameNode {
             Ok(None) => return Err("it is not in play".into()),
             Err(e) => return Err(e.to_string()),
         };
-        self.hub.restore_room(&stored, fence).map(drop)
+        self.hub.restore_room(&stored, fence)?;
+        Ok(fence)
     }
 
     /// A client's command from a socket node, for the game's room here (taken first
@@ -260,7 +273,7 @@ impl GameNode {
     }
 
     async fn renew(&self) {
-        let held: Vec<Lease> = lock(&self.held).values().cloned().collect();
+        let held: Vec<Lease> = lock(&self.held).values().map(|h| h.lease.clone()).collect();
         match self.leases.renew(&held).await {
             Ok(kept) => {
                 for (lease, kept) in held.iter().zip(kept) {
@@ -286,10 +299,60 @@ impl GameNode {
                 .filter(|game| self.hub.room(game).is_none())
                 .cloned()
                 .collect();
-            closed.iter().filter_map(|g| held.remove(g)).collect()
+            closed
+                .iter()
+                .filter_map(|g| held.remove(g))
+                .map(|h| h.lease)
+                .collect()
         };
         for lease in closed {
             let _ = self.leases.release(&lease).await;
+        }
+    }
+
+    /// Shares the briefs of the games held here once a second, what changed only;
+    /// socket nodes are told when anything did.
+    async fn share_briefs(self: Arc<Self>) {
+        let mut every = tokio::time::interval(crate::lists::PUSH_EVERY);
+        every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut written: HashMap<String, SharedBrief> = HashMap::new();
+        loop {
+            every.tick().await;
+            let now: HashMap<String, SharedBrief> = {
+                let fences: HashMap<String, u64> = lock(&self.held)
+                    .iter()
+                    .map(|(g, h)| (g.clone(), h.fence))
+                    .collect();
+                self.hub
+                    .briefs()
+                    .into_iter()
+                    .filter_map(|(game, brief)| {
+                        let fence = *fences.get(&game)?;
+                        Some((game, SharedBrief { fence, brief }))
+                    })
+                    .collect()
+            };
+            let changed: Vec<(String, SharedBrief)> = now
+                .iter()
+                .filter(|(game, brief)| written.get(*game) != Some(brief))
+                .map(|(g, b)| (g.clone(), b.clone()))
+                .collect();
+            let gone: Vec<String> = written
+                .keys()
+                .filter(|game| !now.contains_key(*game))
+                .cloned()
+                .collect();
+            match self.briefs.write(self.leases.node(), &changed, &gone).await {
+                Ok(()) => {
+                    written = now;
+                    if !changed.is_empty() || !gone.is_empty() {
+                        if let Ok(text) = serde_json::to_string(&ToAll::BriefsChanged) {
+                            let _ = self.broker.to_all(&text).await;
+                        }
+                    }
+                }
+                Err(e) => tracing::warn!(error = %e, "the games' briefs were not shared"),
+            }
         }
     }
 

@@ -11,9 +11,12 @@
 //! - [`broker`]: the nodes' messages to each other over Redis pub/sub, each node on
 //!   its own channel; what a lost message costs and why nothing acknowledged rests on
 //!   it; [`wire`]: what those messages say.
+//! - [`briefs`]: what the lists show of each game, from the game nodes to the socket
+//!   nodes.
 //! - [`game_node`]: a node that holds rooms and no sockets (`--role game`);
 //!   [`socket_node`]: one that holds sockets and no rooms (`--role socket`).
 
+pub mod briefs;
 pub mod broker;
 pub mod game_node;
 pub mod lease;

@@ -9,11 +9,13 @@
 //! one whose node just died) waits here, a few per game, until a node takes it.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
 use tokio::sync::mpsc;
 
+use super::briefs::Briefs;
 use super::broker::{Broker, Delivery};
 use super::lease::Leases;
 use super::wire::{Command, RemoteConn, ToAll, ToGame, ToSocket};
@@ -44,7 +46,14 @@ pub struct SocketNode {
     follows: Mutex<HashMap<String, HashMap<ConnId, Follow>>>,
     /// Commands for games no node holds yet.
     waiting: Mutex<HashMap<String, Vec<ToGame>>>,
+    briefs: Briefs,
+    /// A game node's briefs changed since they were last read.
+    briefs_changed: AtomicBool,
 }
+
+/// How often a socket node reads the briefs even when told of no change (a game
+/// node that died takes its briefs away without a word).
+const READ_BRIEFS_EVERY: Duration = Duration::from_secs(5);
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
@@ -76,8 +85,11 @@ impl SocketNode {
             conns: Mutex::default(),
             follows: Mutex::default(),
             waiting: Mutex::default(),
+            briefs: Briefs::connect(redis).await?,
+            briefs_changed: AtomicBool::new(true),
         });
         tokio::spawn(Arc::clone(&socket_node).read(deliveries));
+        tokio::spawn(Arc::clone(&socket_node).keep_briefs());
         Ok(socket_node)
     }
 
@@ -265,6 +277,43 @@ impl SocketNode {
         }
     }
 
+    /// Tells every socket node (this one too) that the shared lobby changed.
+    pub async fn seeks_changed(&self) {
+        if let Ok(text) = serde_json::to_string(&ToAll::SeeksChanged)
+            && let Err(e) = self.broker.to_all(&text).await
+        {
+            tracing::warn!(error = %e, "the lobby's change was not told to the other nodes");
+        }
+    }
+
+    /// Reads the game nodes' briefs into the hub when they changed (once a second at
+    /// most), or every few seconds: the lists here go on from them.
+    async fn keep_briefs(self: Arc<Self>) {
+        let mut every = tokio::time::interval(crate::lists::PUSH_EVERY);
+        every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut last = tokio::time::Instant::now();
+        loop {
+            every.tick().await;
+            let Some(hub) = self.hub.upgrade() else {
+                return;
+            };
+            let due = last.elapsed() >= READ_BRIEFS_EVERY;
+            if !self.briefs_changed.swap(false, Ordering::Relaxed) && !due {
+                continue;
+            }
+            match self.briefs.read_all().await {
+                Ok(briefs) => {
+                    hub.replace_briefs(briefs);
+                    last = tokio::time::Instant::now();
+                }
+                Err(e) => {
+                    self.briefs_changed.store(true, Ordering::Relaxed);
+                    tracing::warn!(error = %e, "the games' briefs could not be read");
+                }
+            }
+        }
+    }
+
     /// Handles what the broker brings until the node stops.
     async fn read(self: Arc<Self>, mut deliveries: mpsc::Receiver<Delivery>) {
         while let Some(delivery) = deliveries.recv().await {
@@ -275,6 +324,12 @@ impl SocketNode {
                 },
                 Delivery::ToAll(text) => match serde_json::from_str::<ToAll>(&text) {
                     Ok(ToAll::Took { game, node }) => self.rejoin(&game, &node).await,
+                    Ok(ToAll::BriefsChanged) => self.briefs_changed.store(true, Ordering::Relaxed),
+                    Ok(ToAll::SeeksChanged) => {
+                        if let Some(hub) = self.hub.upgrade() {
+                            hub.mark_seeks_changed();
+                        }
+                    }
                     Ok(ToAll::Tell { from, player, text }) if from != self.node() => {
                         if let Some(hub) = self.hub.upgrade() {
                             hub.tell_here(&PlayerId(player), &text);

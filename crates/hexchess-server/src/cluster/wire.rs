@@ -108,6 +108,10 @@ pub enum ToAll {
         /// The game node.
         node: String,
     },
+    /// The shared lobby changed: each socket node pushes it to its followers.
+    SeeksChanged,
+    /// A game node's briefs changed: socket nodes read them again.
+    BriefsChanged,
     /// A message for a player's connections, wherever they are (`started`).
     Tell {
         /// The socket node that tells it (its own connections were told already).

@@ -525,7 +525,7 @@ impl Store {
             .map_err(|e| opening(e.to_string()))?;
         let writes = writer::start(pool.clone(), if is_sqlite { 1 } else { 4 });
         let store = Store { pool, writes };
-        store.migrate().await?;
+        store.migrate(!is_sqlite).await?;
         Ok(store)
     }
 
@@ -544,38 +544,65 @@ impl Store {
         self.pool.close().await;
     }
 
-    /// Applies the migrations not applied yet.
-    async fn migrate(&self) -> Result<(), StoreError> {
-        sqlx::query("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)")
-            .execute(&self.pool)
-            .await
-            .map_err(doing("creating schema_version"))?;
-        let applied: i64 = sqlx::query("SELECT COALESCE(MAX(version), 0) FROM schema_version")
-            .fetch_one(&self.pool)
-            .await
-            .and_then(|r| r.try_get(0))
-            .map_err(doing("reading schema_version"))?;
-        for (i, migration) in MIGRATIONS.iter().enumerate().skip(applied as usize) {
-            let mut tx = self.pool.begin().await.map_err(doing("migrating"))?;
-            for statement in migration.split(';').filter(|s| !s.trim().is_empty()) {
-                sqlx::query(statement)
-                    .execute(&mut *tx)
-                    .await
-                    .map_err(doing("migrating"))?;
-            }
-            if i + 1 == GAME_PLAYERS_MIGRATION {
-                fill_game_players(&mut tx).await?;
-            }
-            sqlx::query("INSERT INTO schema_version (version) VALUES ($1)")
-                .bind(i as i64 + 1)
+    /// Applies the migrations not applied yet. On PostgreSQL, which several server
+    /// processes may share and start at once, one migrates at a time (an advisory
+    /// lock, held by this connection until it is done): the others then find the
+    /// schema made.
+    async fn migrate(&self, shared: bool) -> Result<(), StoreError> {
+        let mut conn = self.pool.acquire().await.map_err(doing("migrating"))?;
+        if shared {
+            sqlx::query("SELECT pg_advisory_lock($1)")
+                .bind(MIGRATION_LOCK)
+                .execute(&mut *conn)
+                .await
+                .map_err(doing("waiting for another server's migration"))?;
+        }
+        let migrated = migrate_on(&mut conn).await;
+        if shared {
+            let _ = sqlx::query("SELECT pg_advisory_unlock($1)")
+                .bind(MIGRATION_LOCK)
+                .execute(&mut *conn)
+                .await;
+        }
+        migrated
+    }
+}
+
+/// The advisory lock's key for migrations (any number the application keeps for it).
+const MIGRATION_LOCK: i64 = 0x6865_7863_6865_7373; // "hexchess"
+
+async fn migrate_on(conn: &mut sqlx::AnyConnection) -> Result<(), StoreError> {
+    sqlx::query("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)")
+        .execute(&mut *conn)
+        .await
+        .map_err(doing("creating schema_version"))?;
+    let applied: i64 = sqlx::query("SELECT COALESCE(MAX(version), 0) FROM schema_version")
+        .fetch_one(&mut *conn)
+        .await
+        .and_then(|r| r.try_get(0))
+        .map_err(doing("reading schema_version"))?;
+    for (i, migration) in MIGRATIONS.iter().enumerate().skip(applied as usize) {
+        let mut tx = conn.begin().await.map_err(doing("migrating"))?;
+        for statement in migration.split(';').filter(|s| !s.trim().is_empty()) {
+            sqlx::query(statement)
                 .execute(&mut *tx)
                 .await
                 .map_err(doing("migrating"))?;
-            tx.commit().await.map_err(doing("migrating"))?;
         }
-        Ok(())
+        if i + 1 == GAME_PLAYERS_MIGRATION {
+            fill_game_players(&mut tx).await?;
+        }
+        sqlx::query("INSERT INTO schema_version (version) VALUES ($1)")
+            .bind(i as i64 + 1)
+            .execute(&mut *tx)
+            .await
+            .map_err(doing("migrating"))?;
+        tx.commit().await.map_err(doing("migrating"))?;
     }
+    Ok(())
+}
 
+impl Store {
     /// A new anonymous player known by the hash of its secret.
     pub async fn add_player(&self, id: &str, token_hash: &str) -> Result<(), StoreError> {
         sqlx::query("INSERT INTO players (id, token_hash, created_ms) VALUES ($1, $2, $3)")
