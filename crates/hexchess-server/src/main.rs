@@ -280,11 +280,19 @@ async fn serve(
     let bound = listener
         .local_addr()
         .map_err(|e| format!("listening on {listen}: {e}"))?;
-    tracing::info!(
-        socket = %format!("ws://{bound}/socket"),
-        database = %shown_url(&url),
-        "serving"
-    );
+    if game_only {
+        tracing::info!(
+            status = %format!("http://{bound}/metrics"),
+            database = %shown_url(&url),
+            "holding games"
+        );
+    } else {
+        tracing::info!(
+            socket = %format!("ws://{bound}/socket"),
+            database = %shown_url(&url),
+            "serving"
+        );
+    }
     let stopper = Arc::clone(&hub);
     tokio::spawn(async move {
         stop_signal().await;

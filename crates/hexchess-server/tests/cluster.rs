@@ -517,3 +517,87 @@ async fn the_lists_follow_games_held_on_game_nodes() {
     .await
     .unwrap();
 }
+
+/// Two players on two socket nodes, one move made; returns the nodes and clients.
+async fn a_game_on_two_socket_nodes(s1: &Server, s2: &Server) -> (Client, Client, String) {
+    let seek = json!({"t": "seek", "variant": "glinski", "side": "white", "private": true});
+    let (mut a, b, game) = challenge(&s1.url(), seek).await;
+    let black = b.token.clone().unwrap();
+    b.close().await;
+    let mut b = Client::hello(&s2.url(), Some(&black)).await.unwrap();
+    for c in [&mut a, &mut b] {
+        c.send(&json!({"t": "join", "game": game})).await.unwrap();
+        assert_eq!(c.wait_for("state").await.unwrap()["ply"], 0);
+    }
+    assert_eq!(play(&mut a, &game, 0, "f5f6", 1).await["t"], "ack");
+    let moved = b.wait_until(|m| m["t"] == "step" && m["ply"] == 0, "White's step");
+    assert_eq!(moved.await.unwrap()["step"], "f5f6");
+    (a, b, game)
+}
+
+/// A socket node killed: its client comes back through the other one (as a load
+/// balancer would send it), finds the game as it was and plays on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_socket_nodes_clients_go_on_through_another() {
+    let redis = Redis::start();
+    let db = postgres().await;
+    let _g1 = node(&db, &redis, "game", "g1").await;
+    let s1 = node(&db, &redis, "socket", "s1").await;
+    let mut s2 = node(&db, &redis, "socket", "s2").await;
+    let (mut a, b, game) = a_game_on_two_socket_nodes(&s1, &s2).await;
+    let black = b.token.clone().unwrap();
+
+    s2.kill();
+    let mut b = Client::hello(&s1.url(), Some(&black)).await.unwrap();
+    b.send(&json!({"t": "join", "game": game})).await.unwrap();
+    let state = b.wait_for("state").await.unwrap();
+    assert_eq!(state["steps"], json!(["f5f6"]), "{state}");
+    assert_eq!(play(&mut b, &game, 1, "c7c6", 1).await["t"], "ack");
+    let moved = a.wait_until(|m| m["t"] == "step" && m["ply"] == 1, "Black's step");
+    assert_eq!(moved.await.unwrap()["step"], "c7c6");
+}
+
+/// Redis stopped for a while mid-game (play waits: the nodes cannot reach each
+/// other), then started again empty: the nodes find each other again by themselves,
+/// the game node holds its game again, the clients are brought up to date, and play
+/// goes on with every acknowledged move kept.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn play_goes_on_after_redis_is_stopped_and_started() {
+    let mut redis = Redis::start();
+    let db = postgres().await;
+    let _g1 = node(&db, &redis, "game", "g1").await;
+    let s1 = node(&db, &redis, "socket", "s1").await;
+    let s2 = node(&db, &redis, "socket", "s2").await;
+    let (mut a, mut b, game) = a_game_on_two_socket_nodes(&s1, &s2).await;
+
+    redis.stop();
+    b.send(&json!({"t": "move", "game": game, "ply": 1, "step": "c7c6", "ack": 1}))
+        .await
+        .unwrap();
+    let told = b.wait_until(|m| m["ack"] == 1, "an answer").await;
+    assert!(
+        told.as_ref()
+            .is_err_and(|e| e.contains("cannot reach this game now")),
+        "{told:?}"
+    );
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    redis.start_again();
+
+    assert_eq!(play_through(&mut b, &game, 1, "c7c6", 1).await["t"], "ack");
+    let mut seen = Vec::new();
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while steps_seen(&seen).len() < 2 && std::time::Instant::now() < deadline {
+        until(&mut a, &mut seen, Duration::from_secs(1), |_| true).await;
+    }
+    assert_eq!(
+        steps_seen(&seen).last().map(String::as_str),
+        Some("c7c6"),
+        "{seen:?}"
+    );
+    assert_eq!(play_through(&mut a, &game, 2, "e4e5", 2).await["t"], "ack");
+    let view = Client::hello(&s2.url(), None).await;
+    let mut eve = view.unwrap();
+    eve.send(&json!({"t": "join", "game": game})).await.unwrap();
+    let state = eve.wait_for("state").await.unwrap();
+    assert_eq!(state["steps"], json!(["f5f6", "c7c6", "e4e5"]), "{state}");
+}

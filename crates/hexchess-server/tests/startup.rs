@@ -338,3 +338,72 @@ fn the_load_tool_refuses_counts_out_of_range_and_a_url_without_its_socket() {
         assert!(took < Duration::from_secs(10), "{took:?}");
     }
 }
+
+/// The roles of several processes: each refuses, with its reason and at once, flags
+/// that do not go together (no Redis for a node, SQLite for a node, Redis for one
+/// process, a node's name it could not use) and a Redis that does not answer.
+#[test]
+fn a_nodes_flags_that_do_not_go_together_are_refused() {
+    let sqlite = sqlite_at(&temp_dir("roles").join("one.sqlite3"));
+    let postgres = std::env::var("HEXCHESS_TEST_POSTGRES")
+        .unwrap_or_else(|_| "postgres://hexchess:hexchess@127.0.0.1:5432/hexchess_test".into());
+    let postgres = postgres.as_str();
+    // A port nothing listens on: Redis is not there.
+    let nowhere = {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        format!(
+            "redis://127.0.0.1:{}/",
+            listener.local_addr().unwrap().port()
+        )
+    };
+    let cases: [(&[&str], &str); 5] = [
+        (&["--role", "game", "--database", postgres], "need --redis"),
+        (
+            &[
+                "--role",
+                "socket",
+                "--redis",
+                &nowhere,
+                "--database",
+                &sqlite,
+            ],
+            "must be PostgreSQL",
+        ),
+        (
+            &["--redis", &nowhere, "--database", &sqlite],
+            "--redis is for the nodes",
+        ),
+        (
+            &[
+                "--role",
+                "game",
+                "--redis",
+                &nowhere,
+                "--node",
+                "a b",
+                "--database",
+                postgres,
+            ],
+            "--node \"a b\"",
+        ),
+        (
+            &[
+                "--role",
+                "game",
+                "--redis",
+                &nowhere,
+                "--database",
+                postgres,
+            ],
+            "redis, connecting",
+        ),
+    ];
+    for (flags, reason) in cases {
+        let mut args = vec!["--listen", "127.0.0.1:0"];
+        args.extend_from_slice(flags);
+        let (ok, said, took) = run(&args, Duration::from_secs(20));
+        assert!(!ok, "{flags:?} served: {said}");
+        assert!(said.contains(reason), "{flags:?}: {said}");
+        assert!(took < Duration::from_secs(10), "{flags:?}: {took:?}");
+    }
+}

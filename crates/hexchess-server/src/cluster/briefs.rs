@@ -59,13 +59,14 @@ impl Briefs {
     }
 
     /// Writes game node `node`'s `changed` briefs, drops its `gone` ones, and keeps
-    /// its hash alive for another [`LIFE`].
+    /// its hash alive for another [`LIFE`]; how many briefs the hash holds after (fewer
+    /// than the node has: Redis lost them, and they are written again).
     pub async fn write(
         &self,
         node: &str,
         changed: &[(String, SharedBrief)],
         gone: &[String],
-    ) -> Result<(), String> {
+    ) -> Result<usize, String> {
         let key = node_key(node);
         let mut pipe = redis::pipe();
         for (game, brief) in changed {
@@ -77,9 +78,12 @@ impl Briefs {
         }
         pipe.pexpire(&key, LIFE.as_millis() as i64).ignore();
         pipe.sadd(NODES, node).ignore();
-        pipe.query_async::<()>(&mut self.redis.clone())
+        pipe.hlen(&key);
+        let (held,): (usize,) = pipe
+            .query_async(&mut self.redis.clone())
             .await
-            .map_err(|e| format!("redis: {e}"))
+            .map_err(|e| format!("redis: {e}"))?;
+        Ok(held)
     }
 
     /// Every game's brief from every game node, the newest owner's for a game listed

@@ -343,8 +343,13 @@ impl GameNode {
                 .cloned()
                 .collect();
             match self.briefs.write(self.leases.node(), &changed, &gone).await {
-                Ok(()) => {
-                    written = now;
+                Ok(held) => {
+                    // Redis lost what it had (it restarted): all again next time.
+                    written = if held < now.len() {
+                        HashMap::new()
+                    } else {
+                        now
+                    };
                     if !changed.is_empty() || !gone.is_empty() {
                         if let Ok(text) = serde_json::to_string(&ToAll::BriefsChanged) {
                             let _ = self.broker.to_all(&text).await;
