@@ -28,6 +28,10 @@ use crate::room::{ConnId, RoomCommand};
 /// whose move is dropped sends it again, as after a lost connection).
 const MAX_WAITING: usize = 64;
 
+/// Games with commands waiting, at most (a client can make a command wait only for a
+/// game in play, which a node takes within seconds; this bounds the rest).
+const MAX_WAITING_GAMES: usize = 10_000;
+
 /// A client here that follows a game.
 #[derive(Clone)]
 struct Follow {
@@ -115,7 +119,15 @@ impl SocketNode {
             command,
         };
         match self.leases.owner(game).await {
-            Ok(Some(owner)) => self.to_owner(&owner, &message).await,
+            // 0 got it: the owner is gone, its lease not yet lapsed. The command waits
+            // for the node that takes the game over.
+            Ok(Some(owner)) => match self.to_owner(&owner, &message).await? {
+                0 => {
+                    self.keep_waiting(message);
+                    Ok(())
+                }
+                _ => Ok(()),
+            },
             Ok(None) => self.wait_for_owner(message).await,
             Err(e) => Err(NotSent::Unreachable(e.to_string())),
         }
@@ -207,15 +219,32 @@ impl SocketNode {
         }
     }
 
-    async fn to_owner(&self, owner: &str, message: &ToGame) -> Result<(), NotSent> {
+    /// Sends `message` to node `owner`; how many nodes got it (0: it is gone).
+    async fn to_owner(&self, owner: &str, message: &ToGame) -> Result<u64, NotSent> {
         let text =
             serde_json::to_string(message).map_err(|e| NotSent::Unreachable(e.to_string()))?;
-        match self.broker.to_node(owner, &text).await {
-            // Its node is gone, its lease not yet lapsed: the next owner takes the
-            // followers' joins again (`took`); a move is sent again by its client.
-            Ok(_) => Ok(()),
-            Err(e) => Err(NotSent::Unreachable(e.to_string())),
+        self.broker
+            .to_node(owner, &text)
+            .await
+            .map_err(|e| NotSent::Unreachable(e.to_string()))
+    }
+
+    /// Keeps `message` until a node takes its game (a join is taken again from the
+    /// followers then; the oldest commands go first when too many wait).
+    fn keep_waiting(&self, message: ToGame) {
+        if matches!(message.command, Command::Join { .. }) {
+            return;
         }
+        let mut waiting = lock(&self.waiting);
+        if waiting.len() >= MAX_WAITING_GAMES && !waiting.contains_key(&message.game) {
+            tracing::warn!(game = %message.game, "too many games wait for an owner: a command dropped");
+            return;
+        }
+        let queue = waiting.entry(message.game.clone()).or_default();
+        if queue.len() >= MAX_WAITING {
+            queue.remove(0);
+        }
+        queue.push(message);
     }
 
     /// No node holds the game: if it is in play, the command waits for one to take
@@ -235,17 +264,7 @@ impl SocketNode {
             Err(e) => return Err(NotSent::Unreachable(e.to_string())),
         }
         let game = message.game.clone();
-        {
-            let mut waiting = lock(&self.waiting);
-            let queue = waiting.entry(game.clone()).or_default();
-            if queue.len() >= MAX_WAITING {
-                queue.remove(0);
-            }
-            // A join is taken again from the followers when the game is taken.
-            if !matches!(message.command, Command::Join { .. }) {
-                queue.push(message);
-            }
-        }
+        self.keep_waiting(message);
         self.open(&game).await
     }
 

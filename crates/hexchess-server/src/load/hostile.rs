@@ -20,7 +20,7 @@ pub async fn run(args: LoadArgs, deadline: Instant) -> Value {
     }
     let mut sleepers = Vec::new();
     for _ in 0..args.sleepers {
-        if let Ok(mut c) = Client::hello(&args.url, None).await
+        if let Ok(mut c) = Client::hello(&args.url[0], None).await
             && c.send_message(&ClientMessage::Lobby).await.is_ok()
         {
             sleepers.push(c); // never read again
@@ -28,10 +28,10 @@ pub async fn run(args: LoadArgs, deadline: Instant) -> Value {
     }
     let mut tasks = Vec::new();
     for i in 0..args.login_flood {
-        tasks.push(tokio::spawn(flood(args.url.clone(), i, deadline)));
+        tasks.push(tokio::spawn(flood(args.url[0].clone(), i, deadline)));
     }
     for _ in 0..args.seekers {
-        tasks.push(tokio::spawn(seek(args.url.clone(), deadline)));
+        tasks.push(tokio::spawn(seek(args.url[0].clone(), deadline)));
     }
     let mut peak_rss: f64 = 0.0;
     while Instant::now() < deadline {

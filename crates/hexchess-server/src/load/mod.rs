@@ -33,9 +33,11 @@ mod hostile;
 #[allow(missing_docs)]
 #[derive(Args, Debug, Clone)]
 pub struct LoadArgs {
-    /// The server's socket, on this machine: `ws://127.0.0.1:7474/socket`.
-    #[arg(long)]
-    pub url: String,
+    /// The server's socket, on this machine: `ws://127.0.0.1:7474/socket`. Given
+    /// again for each socket node of several: the two players of a game then sit on
+    /// two of them (game i's White on the i-th, its Black on the next).
+    #[arg(long, required = true)]
+    pub url: Vec<String>,
     /// Games played at once (two players each).
     #[arg(long, default_value_t = 10)]
     pub games: usize,
@@ -141,9 +143,19 @@ pub const MAX_SECONDS: u64 = 3_600;
 pub const MAX_HOSTILE: usize = 1_000;
 
 impl LoadArgs {
+    /// The socket of the `i`-th player (of the `i/2`-th game).
+    fn url_of(&self, i: usize) -> &str {
+        &self.url[i % self.url.len()]
+    }
+
     /// Every count and share within its range, and the URL a socket on this machine.
     pub fn check(&self) -> Result<(), String> {
-        check_loopback(&self.url)?;
+        if self.url.is_empty() {
+            return Err("--url: the server's socket".into());
+        }
+        for url in &self.url {
+            check_loopback(url)?;
+        }
         if !(1..=MAX_GAMES).contains(&self.games) {
             return Err(format!("--games {}: 1 to {MAX_GAMES}", self.games));
         }
@@ -189,7 +201,7 @@ pub async fn run(args: LoadArgs) -> Result<(), String> {
         let arrive = Duration::from_millis((i as u64 * 2_000) / args.games.max(1) as u64);
         pairs.push(tokio::spawn(async move {
             tokio::time::sleep(arrive).await;
-            Pair::play(args, rules, stats, deadline).await;
+            Pair::play(i, args, rules, stats, deadline).await;
         }));
     }
     for p in pairs {
@@ -237,6 +249,8 @@ pub async fn run(args: LoadArgs) -> Result<(), String> {
 
 /// One simulated player.
 struct Player {
+    /// Its server's socket (it comes back there).
+    url: String,
     client: Option<Client>,
     token: String,
     acks: u64,
@@ -254,6 +268,7 @@ impl Player {
     async fn new(url: &str) -> Result<Player, String> {
         let client = Client::hello(url, None).await?;
         Ok(Player {
+            url: url.to_string(),
             token: client.token.clone().unwrap_or_default(),
             client: Some(client),
             acks: 0,
@@ -315,12 +330,14 @@ fn think() -> Duration {
 
 impl Pair {
     async fn play(
+        game: usize,
         args: LoadArgs,
         rules: Arc<Rules<hexchess_core::bitboard::WideBitboard>>,
         stats: Shared,
         deadline: Instant,
     ) {
-        let players = match (Player::new(&args.url).await, Player::new(&args.url).await) {
+        let (white, black) = (args.url_of(game), args.url_of(game + 1));
+        let players = match (Player::new(white).await, Player::new(black).await) {
             (Ok(a), Ok(b)) => [a, b],
             (Err(e), _) | (_, Err(e)) => return note(&stats, |s| s.error(e)),
         };
@@ -451,7 +468,7 @@ impl Pair {
             }
             let Ok(Ok(mut client)) = tokio::time::timeout(
                 Duration::from_secs(2),
-                Client::hello(&self.args.url, Some(&p.token)),
+                Client::hello(&p.url, Some(&p.token)),
             )
             .await
             else {
@@ -556,7 +573,12 @@ impl Pair {
     /// The whole game (after a gap): the replica rebuilt from it.
     async fn resync(&mut self, i: usize, state: &GameState) {
         let steps: Vec<String> = state.board.steps.iter().flatten().cloned().collect();
-        if steps.len() >= self.texts.len() && steps[..self.texts.len()] == self.texts[..] {
+        // A state older than a step the other player's connection brought already (two
+        // connections, two nodes: either may hear first) is behind, not different.
+        let behind = steps.len() < self.texts.len() && self.texts[..steps.len()] == steps[..];
+        if behind {
+            // Nothing to take from it.
+        } else if steps.len() >= self.texts.len() && steps[..self.texts.len()] == self.texts[..] {
             let mut replica = Game::new(Arc::clone(&self.rules));
             for s in &steps {
                 if let Ok(step) = replica.parse_step(s) {
@@ -706,7 +728,7 @@ mod tests {
 
     fn args(url: &str, games: usize, seconds: u64, drop: f64) -> LoadArgs {
         LoadArgs {
-            url: url.into(),
+            url: vec![url.into()],
             games,
             seconds,
             variant: "glinski".into(),
