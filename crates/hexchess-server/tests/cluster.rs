@@ -310,7 +310,7 @@ fn steps_seen(messages: &[Value]) -> Vec<String> {
 async fn a_game_goes_on_across_socket_nodes_and_through_its_game_node_killed() {
     let redis = Redis::start();
     let db = postgres().await;
-    let mut game_nodes = vec![
+    let mut game_nodes = [
         node(&db, &redis, "game", "g1").await,
         node(&db, &redis, "game", "g2").await,
     ];

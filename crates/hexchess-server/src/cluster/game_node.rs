@@ -350,10 +350,10 @@ impl GameNode {
                     } else {
                         now
                     };
-                    if !changed.is_empty() || !gone.is_empty() {
-                        if let Ok(text) = serde_json::to_string(&ToAll::BriefsChanged) {
-                            let _ = self.broker.to_all(&text).await;
-                        }
+                    if (!changed.is_empty() || !gone.is_empty())
+                        && let Ok(text) = serde_json::to_string(&ToAll::BriefsChanged)
+                    {
+                        let _ = self.broker.to_all(&text).await;
                     }
                 }
                 Err(e) => tracing::warn!(error = %e, "the games' briefs were not shared"),
