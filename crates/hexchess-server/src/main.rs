@@ -246,6 +246,7 @@ async fn serve(
     if url.contains(":memory:") || url.contains("mode=memory") {
         tracing::warn!("the database is in memory: nothing is kept when the server stops");
     }
+    let mut game_node = None;
     let hub = match &part {
         Part::Alone => Hub::start(store.clone(), limits)
             .await
@@ -254,8 +255,7 @@ async fn serve(
             let hub = if *role == Role::Game {
                 let hub = Hub::without_games(store.clone(), limits);
                 let ttl = hexchess_server::cluster::game_node::LEASE_TTL;
-                // Held for the process's life: its tasks hold it too.
-                let _node = GameNode::start(Arc::clone(&hub), redis, node, ttl).await?;
+                game_node = Some(GameNode::start(Arc::clone(&hub), redis, node, ttl).await?);
                 hub
             } else {
                 let seeks = SeekBook::Shared(SharedSeeks::connect(redis).await?);
@@ -305,6 +305,9 @@ async fn serve(
         hexchess_server::http::serve(listener, Arc::clone(&hub), web).await
     };
     served.map_err(|e| e.to_string())?;
+    if let Some(node) = &game_node {
+        node.hand_over().await;
+    }
     // The websockets close themselves (what they had queued sent first).
     let deadline = tokio::time::Instant::now() + STOP_WAIT;
     while hub.connections() > 0 && tokio::time::Instant::now() < deadline {

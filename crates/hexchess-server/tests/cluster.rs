@@ -302,8 +302,9 @@ fn steps_seen(messages: &[Value]) -> Vec<String> {
     steps
 }
 
-/// Two game nodes and two socket nodes on one PostgreSQL and one Redis: a game made on
-/// one socket node, its players then on different ones and a spectator on the second;
+/// Two game nodes and three socket nodes on one PostgreSQL and one Redis: a game made
+/// on one socket node, its players then on two different ones and a spectator on the
+/// third;
 /// its game node killed mid-game; the other takes it over, every acknowledged move is
 /// there, no version is told twice for different events, and play goes on.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -316,13 +317,14 @@ async fn a_game_goes_on_across_socket_nodes_and_through_its_game_node_killed() {
     ];
     let s1 = node(&db, &redis, "socket", "s1").await;
     let s2 = node(&db, &redis, "socket", "s2").await;
+    let s3 = node(&db, &redis, "socket", "s3").await;
 
     let seek = json!({"t": "seek", "variant": "glinski", "side": "white", "private": true});
     let (mut a, b, game) = challenge(&s1.url(), seek).await;
     let black = b.token.clone().unwrap();
     b.close().await;
     let mut b = Client::hello(&s2.url(), Some(&black)).await.unwrap();
-    let mut eve = Client::hello(&s2.url(), None).await.unwrap();
+    let mut eve = Client::hello(&s3.url(), None).await.unwrap();
     let mut eve_saw = Vec::new();
     for c in [&mut a, &mut b] {
         c.send(&json!({"t": "join", "game": game})).await.unwrap();
@@ -600,4 +602,38 @@ async fn play_goes_on_after_redis_is_stopped_and_started() {
     eve.send(&json!({"t": "join", "game": game})).await.unwrap();
     let state = eve.wait_for("state").await.unwrap();
     assert_eq!(state["steps"], json!(["f5f6", "c7c6", "e4e5"]), "{state}");
+}
+
+/// A game node stopped (SIGTERM, as systemd stops it) hands its games over at once:
+/// another node holds the game well before the lease could have lapsed, and play goes
+/// on there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_node_stopped_hands_its_games_over_at_once() {
+    let redis = Redis::start();
+    let db = postgres().await;
+    let mut game_nodes = [
+        node(&db, &redis, "game", "g1").await,
+        node(&db, &redis, "game", "g2").await,
+    ];
+    let s1 = node(&db, &redis, "socket", "s1").await;
+    let s2 = node(&db, &redis, "socket", "s2").await;
+    let (_a, mut b, game) = a_game_on_two_socket_nodes(&s1, &s2).await;
+    let leases = Leases::connect(&redis.url(), "test", Duration::from_secs(1))
+        .await
+        .unwrap();
+    let owner = leases.owner(&game).await.unwrap().expect("a game node holds it");
+    let (stopped, other) = if owner == "g1" { (0, "g2") } else { (1, "g1") };
+    let status = game_nodes[stopped].terminate(Duration::from_secs(10));
+    assert!(status.is_some_and(|s| s.success()), "{status:?}");
+    // A lease lapses 2 to 3 s after its node's last renewal, and lapsed games are
+    // looked for every 1.5 s: held by the other node within 1.5 s is a hand-over.
+    let deadline = std::time::Instant::now() + Duration::from_millis(1500);
+    loop {
+        if leases.owner(&game).await.unwrap().as_deref() == Some(other) {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "not handed over");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(play_through(&mut b, &game, 1, "c7c6", 1).await["t"], "ack");
 }

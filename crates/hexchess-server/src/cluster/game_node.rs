@@ -60,6 +60,8 @@ pub struct GameNode {
     remotes: Mutex<HashMap<RemoteConn, Remote>>,
     /// One take at a time (two commands for a new game both ask for it).
     taking: tokio::sync::Mutex<()>,
+    /// Set once the node hands its games over: it takes none any more.
+    stopping: std::sync::atomic::AtomicBool,
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -90,11 +92,37 @@ impl GameNode {
             held: Mutex::default(),
             remotes: Mutex::default(),
             taking: tokio::sync::Mutex::new(()),
+            stopping: std::sync::atomic::AtomicBool::new(false),
         });
         tokio::spawn(Arc::clone(&game_node).read(deliveries));
         tokio::spawn(Arc::clone(&game_node).keep_leases());
         tokio::spawn(Arc::clone(&game_node).share_briefs());
         Ok(game_node)
+    }
+
+    /// Hands every game held here to the other game nodes at once (the node is
+    /// stopping): each lease is given up and the others are asked to take the game.
+    /// A room here that still writes after another node took its game is refused
+    /// by the newer fencing token, so the hand-over needs no pause.
+    pub async fn hand_over(&self) {
+        self.stopping
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+        // A take under way ends before the games are counted.
+        let _one = self.taking.lock().await;
+        let held: Vec<(String, Lease)> = lock(&self.held)
+            .drain()
+            .map(|(game, held)| (game, held.lease))
+            .collect();
+        for (game, lease) in &held {
+            let _ = self.leases.release(lease).await;
+            if let Ok(text) = serde_json::to_string(&ToAll::Open { game: game.clone() }) {
+                let _ = self.broker.to_all(&text).await;
+            }
+        }
+        tracing::info!(
+            games = held.len(),
+            "handed the games over to the other game nodes"
+        );
     }
 
     /// The games this node holds now.
@@ -127,6 +155,9 @@ impl GameNode {
         let _one = self.taking.lock().await;
         if lock(&self.held).contains_key(game) {
             return true;
+        }
+        if self.stopping.load(std::sync::atomic::Ordering::Relaxed) {
+            return false;
         }
         let lease = match self.leases.claim(game).await {
             Ok(Some(lease)) => lease,
