@@ -28,6 +28,7 @@ use crate::metrics::{Metrics, SignInRefusal};
 use crate::outbox::List;
 use crate::passwords::Passwords;
 use crate::rate::{KeyedLimits, address_key};
+use crate::rematches::{Asked, RematchBook};
 use crate::room::{ConnId, GameFacts, Outbox, Room, RoomCommand, RoomContext};
 use crate::seat::SeatHolder;
 use crate::secret::{new_code, new_secret, secret_hash};
@@ -41,16 +42,7 @@ const ROOM_MAILBOX: usize = 256;
 /// fill the lobby and the server's memory), and on the whole server.
 pub use crate::seek_book::{MAX_SEEKS, MAX_SEEKS_PER_PLAYER};
 
-/// Rematches asked and not yet answered, at most (each is of a finished game whose
-/// room is still open).
-pub const MAX_REMATCHES: usize = 10_000;
-
-/// A rematch of a finished game: the seats that have asked, or started.
-#[derive(Clone, Debug)]
-enum Rematch {
-    Asking(Vec<bool>),
-    Started,
-}
+pub use crate::rematches::MAX_REMATCHES;
 
 /// Seeks the lobby's list shows (the oldest first).
 pub const LISTED_SEEKS: usize = 200;
@@ -246,7 +238,7 @@ pub struct Hub {
     /// On a socket node: the shared lobby changed since it was last pushed.
     seeks_changed: std::sync::atomic::AtomicBool,
     /// Rematches asked, by the finished game's id.
-    rematches: Mutex<HashMap<String, Rematch>>,
+    rematches: RematchBook,
     lobby: Mutex<Vec<(ConnId, Outbox)>>,
     online: Mutex<HashMap<PlayerId, Vec<(ConnId, Outbox)>>>,
     /// The connections that follow their player's games list (pushed as it changes).
@@ -286,12 +278,17 @@ impl Hub {
     /// The hub over `store` with no game resumed: a game node's, which takes games one
     /// by one as their leases allow (`crate::cluster::game_node`).
     pub fn without_games(store: Store, limits: Limits) -> Arc<Hub> {
-        Hub::with_seeks(store, limits, SeekBook::here())
+        Hub::with_books(store, limits, SeekBook::here(), RematchBook::here())
     }
 
-    /// The hub over `store` with no game resumed, its seeks kept in `seeks` (a socket
-    /// node's: shared in Redis).
-    pub fn with_seeks(store: Store, limits: Limits, seeks: SeekBook) -> Arc<Hub> {
+    /// The hub over `store` with no game resumed, its seeks and rematches kept in
+    /// these books (a socket node's: shared in Redis).
+    pub fn with_books(
+        store: Store,
+        limits: Limits,
+        seeks: SeekBook,
+        rematches: RematchBook,
+    ) -> Arc<Hub> {
         let metrics = Arc::new(Metrics::new());
         let cores = std::thread::available_parallelism().map_or(1, usize::from);
         let context = RoomContext {
@@ -313,7 +310,7 @@ impl Hub {
             rooms: Mutex::default(),
             seeks,
             seeks_changed: std::sync::atomic::AtomicBool::new(false),
-            rematches: Mutex::default(),
+            rematches,
             lobby: Mutex::default(),
             online: Mutex::default(),
             games_followers: Mutex::default(),
@@ -1092,7 +1089,7 @@ impl Hub {
     /// asked; once every seat has (an engine seat always agrees), the new game starts
     /// with the seats one on (two players swap).
     pub async fn rematch(&self, who: &Identity, game: &str) -> Result<(), HubError> {
-        let Some(brief) = lock(&self.context.briefs).get(game).cloned() else {
+        let Some(brief) = self.brief_after_the_end(game).await else {
             return refused(
                 "no finished game by that id here: a rematch is asked within two minutes of the end",
             );
@@ -1106,36 +1103,28 @@ impl Hub {
         if mine.is_empty() {
             return refused("you hold no seat in this game");
         }
-        let asked = {
-            let mut rematches = lock(&self.rematches);
-            // Asks of games whose rooms have closed go; the rest are bounded by the
-            // rooms open.
-            if rematches.len() >= MAX_REMATCHES {
-                let briefs = lock(&self.context.briefs);
-                rematches.retain(|id, _| briefs.contains_key(id));
-            }
-            if rematches.len() >= MAX_REMATCHES && !rematches.contains_key(game) {
+        // The player's seats, and the engine's (which always agree).
+        let asking: Vec<usize> = (0..brief.seats.len())
+            .filter(|i| mine.contains(i) || matches!(brief.seats[*i], SeatHolder::Engine { .. }))
+            .collect();
+        // Asks of games whose rooms have closed go when the book is full.
+        let open = |id: &str| lock(&self.context.briefs).contains_key(id);
+        let answer = self
+            .rematches
+            .ask(game, brief.seats.len(), &asking, open)
+            .await
+            .map_err(|why| {
+                tracing::warn!(%why, "a rematch's asks could not be kept");
+                HubError::Refused(
+                    "the server cannot keep this ask now: try again in a moment".into(),
+                )
+            })?;
+        let (asked, start) = match answer {
+            Asked::Seats { asked, start } => (asked, start),
+            Asked::Started => return refused("the rematch has started"),
+            Asked::Full => {
                 return refused("too many rematches asked at once: try again in a minute");
             }
-            let entry = rematches
-                .entry(game.to_string())
-                .or_insert_with(|| Rematch::Asking(vec![false; brief.seats.len()]));
-            let Rematch::Asking(asked) = entry else {
-                return refused("the rematch has started");
-            };
-            for i in &mine {
-                asked[*i] = true;
-            }
-            for (i, seat) in brief.seats.iter().enumerate() {
-                if matches!(seat, SeatHolder::Engine { .. }) {
-                    asked[i] = true;
-                }
-            }
-            let asked = asked.clone();
-            if asked.iter().all(|a| *a) {
-                *entry = Rematch::Started;
-            }
-            asked
         };
         let Some(entry) = self.catalog.get(&brief.variant) else {
             return refused("the variant is gone");
@@ -1156,14 +1145,14 @@ impl Hub {
             });
             self.tell_player(player, &told);
         }
-        if !asked.iter().all(|a| *a) {
+        if !start {
             return Ok(());
         }
         for player in brief.players.iter().flatten() {
             let engines = brief.players.iter().any(Option::is_none);
             if let Err(e) = self.check_games_of(player, engines) {
                 // The rematch cannot start; it may be asked again.
-                lock(&self.rematches).remove(game);
+                self.rematches.forget(game).await;
                 return Err(e);
             }
         }
@@ -1172,6 +1161,24 @@ impl Hub {
         seats.rotate_right(1);
         self.start_seated(&brief.variant, control, brief.rated, seats)
             .await
+    }
+
+    /// Game `game`'s brief, once it says the game is over. On a socket node the game
+    /// nodes' briefs arrive up to a second or two after the end a player was told of:
+    /// they are read again for a moment before the game counts as still on.
+    async fn brief_after_the_end(&self, game: &str) -> Option<Brief> {
+        let brief = || lock(&self.context.briefs).get(game).cloned();
+        let Some(node) = self.socket_node() else {
+            return brief();
+        };
+        for _ in 0..10 {
+            if brief().is_some_and(|b| b.over) {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(250)).await;
+            node.refresh_briefs().await;
+        }
+        brief()
     }
 
     /// Refuses a new game to a player seated in too many already (or, for a game with

@@ -53,6 +53,7 @@ pub mod passwords;
 pub mod profiles;
 pub mod rate;
 pub mod ratings;
+pub mod rematches;
 pub mod room;
 pub mod seat;
 pub mod secret;

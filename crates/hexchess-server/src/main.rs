@@ -15,6 +15,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use hexchess_server::cluster::game_node::GameNode;
 use hexchess_server::cluster::socket_node::SocketNode;
 use hexchess_server::hub::{Hub, Limits};
+use hexchess_server::rematches::RematchBook;
 use hexchess_server::seek_book::{SeekBook, SharedSeeks};
 use hexchess_server::store::{Store, shown_url, sqlite_url};
 
@@ -259,7 +260,8 @@ async fn serve(
                 hub
             } else {
                 let seeks = SeekBook::Shared(SharedSeeks::connect(redis).await?);
-                let hub = Hub::with_seeks(store.clone(), limits, seeks);
+                let rematches = RematchBook::shared(redis).await?;
+                let hub = Hub::with_books(store.clone(), limits, seeks, rematches);
                 hub.serve_games_from(SocketNode::start(&hub, redis, node).await?);
                 hub
             };

@@ -621,7 +621,11 @@ async fn a_game_node_stopped_hands_its_games_over_at_once() {
     let leases = Leases::connect(&redis.url(), "test", Duration::from_secs(1))
         .await
         .unwrap();
-    let owner = leases.owner(&game).await.unwrap().expect("a game node holds it");
+    let owner = leases
+        .owner(&game)
+        .await
+        .unwrap()
+        .expect("a game node holds it");
     let (stopped, other) = if owner == "g1" { (0, "g2") } else { (1, "g1") };
     let status = game_nodes[stopped].terminate(Duration::from_secs(10));
     assert!(status.is_some_and(|s| s.success()), "{status:?}");
@@ -636,4 +640,39 @@ async fn a_game_node_stopped_hands_its_games_over_at_once() {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     assert_eq!(play_through(&mut b, &game, 1, "c7c6", 1).await["t"], "ack");
+}
+
+/// A rematch asked by the two players through two socket nodes starts once, the
+/// seats swapped.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rematch_is_agreed_across_socket_nodes() {
+    let redis = Redis::start();
+    let db = postgres().await;
+    let _g1 = node(&db, &redis, "game", "g1").await;
+    let s1 = node(&db, &redis, "socket", "s1").await;
+    let s2 = node(&db, &redis, "socket", "s2").await;
+    let (mut a, mut b, game) = a_game_on_two_socket_nodes(&s1, &s2).await;
+    b.send(&json!({"t": "resign", "game": game})).await.unwrap();
+    for c in [&mut a, &mut b] {
+        assert_eq!(c.wait_for("end").await.unwrap()["why"], "resignation");
+    }
+    let rematch = json!({"t": "rematch", "game": game});
+    a.send(&rematch).await.unwrap();
+    for c in [&mut a, &mut b] {
+        let told = c.wait_for("rematch").await.unwrap();
+        assert_eq!(told["asked"], json!(["White"]), "{told}");
+    }
+    b.send(&rematch).await.unwrap();
+    let started_a = a.wait_for("started").await.unwrap();
+    let started_b = b.wait_for("started").await.unwrap();
+    assert_eq!(started_a["game"], started_b["game"]);
+    assert_ne!(started_a["game"], json!(game));
+    assert_eq!(
+        (started_a["side"].clone(), started_b["side"].clone()),
+        (json!("Black"), json!("White"))
+    );
+    // Asked once more, through either node: it has started.
+    a.send(&rematch).await.unwrap();
+    let refused = a.wait_until(|m| m["t"] == "error", "a refusal").await.unwrap();
+    assert_eq!(refused["message"], "the rematch has started");
 }

@@ -305,6 +305,13 @@ impl SocketNode {
         }
     }
 
+    /// Reads the game nodes' briefs into the hub now.
+    pub async fn refresh_briefs(&self) {
+        if let (Some(hub), Ok(briefs)) = (self.hub.upgrade(), self.briefs.read_all().await) {
+            hub.replace_briefs(briefs);
+        }
+    }
+
     /// Reads the game nodes' briefs into the hub when they changed (once a second at
     /// most), or every few seconds: the lists here go on from them.
     async fn keep_briefs(self: Arc<Self>) {
