@@ -673,6 +673,31 @@ async fn a_rematch_is_agreed_across_socket_nodes() {
     );
     // Asked once more, through either node: it has started.
     a.send(&rematch).await.unwrap();
-    let refused = a.wait_until(|m| m["t"] == "error", "a refusal").await.unwrap();
+    let refused = a
+        .wait_until(|m| m["t"] == "error", "a refusal")
+        .await
+        .unwrap();
     assert_eq!(refused["message"], "the rematch has started");
+}
+
+/// Every node answers `/healthz` and `/metrics` (an operator scrapes them all); a game
+/// node serves nothing else.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_node_has_its_health_and_metrics() {
+    let redis = Redis::start();
+    let db = postgres().await;
+    let g1 = node(&db, &redis, "game", "g1").await;
+    let s1 = node(&db, &redis, "socket", "s1").await;
+    for server in [&g1, &s1] {
+        let (status, body) = server.get("/healthz").await;
+        assert!(status.contains("200"), "{status} {body}");
+        let (status, body) = server.get("/metrics").await;
+        assert!(status.contains("200"), "{status}");
+        assert!(body.contains("hexchess_games_in_play"), "{body}");
+    }
+    let (status, _) = g1.get("/games").await;
+    assert!(
+        status.contains("404"),
+        "a game node has no lists to serve: {status}"
+    );
 }
