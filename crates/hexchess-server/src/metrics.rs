@@ -59,6 +59,12 @@ pub struct Metrics {
     pub sockets: Gauge<i64, std::sync::atomic::AtomicI64>,
     /// Moves stored and sent on.
     pub moves: Counter<u64, AtomicU64>,
+    /// Games a game node took (new ones, and those of a node that died).
+    pub games_taken: Counter<u64, AtomicU64>,
+    /// Writes refused because another node had taken the game (a stale owner's).
+    pub writes_fenced: Counter<u64, AtomicU64>,
+    /// Subscriptions to the broker lost and made again.
+    pub broker_gaps: Counter<u64, AtomicU64>,
     relay: Histogram,
     commit: Histogram,
     closes: Family<CloseLabels, Counter>,
@@ -84,6 +90,9 @@ impl Metrics {
         let games_in_play = Gauge::default();
         let sockets = Gauge::default();
         let moves = Counter::default();
+        let games_taken = Counter::default();
+        let writes_fenced = Counter::default();
+        let broker_gaps = Counter::default();
         // 0.1 ms to about 3.3 s, doubling.
         let relay = Histogram::new(exponential_buckets(0.0001, 2.0, 16));
         let commit = Histogram::new(exponential_buckets(0.0001, 2.0, 16));
@@ -92,6 +101,21 @@ impl Metrics {
         registry.register("games_in_play", "Games in play now", games_in_play.clone());
         registry.register("sockets", "Websockets open now", sockets.clone());
         registry.register("moves", "Steps played and stored", moves.clone());
+        registry.register(
+            "games_taken",
+            "Games this game node took: new ones, and those of a node that died",
+            games_taken.clone(),
+        );
+        registry.register(
+            "writes_fenced",
+            "Writes refused because another node had taken the game",
+            writes_fenced.clone(),
+        );
+        registry.register(
+            "broker_gaps",
+            "Subscriptions to the broker lost and made again",
+            broker_gaps.clone(),
+        );
         registry.register(
             "relay_seconds",
             "From a move's arrival to its events leaving for the followers, stored in between",
@@ -117,6 +141,9 @@ impl Metrics {
             games_in_play,
             sockets,
             moves,
+            games_taken,
+            writes_fenced,
+            broker_gaps,
             relay,
             commit,
             closes,

@@ -515,6 +515,7 @@ impl Room {
                 // Another node holds the game now: nothing more is written or told
                 // here (the command's client hears from the new owner).
                 tracing::warn!(game = %self.facts.id, error = %e, "the game was taken over; its room here ends");
+                self.context.metrics.writes_fenced.inc();
                 self.lost = true;
                 return;
             }

@@ -359,6 +359,13 @@ async fn a_game_goes_on_across_socket_nodes_and_through_its_game_node_killed() {
     assert_eq!(answer["t"], "ack", "{answer}");
     assert_eq!(leases.owner(&game).await.unwrap().as_deref(), Some(alive));
     assert_eq!(play_through(&mut b, &game, 3, "d7d5", 2).await["t"], "ack");
+    // The node that took the game over counts it.
+    let (_, metrics) = game_nodes[1 - dead].get("/metrics").await;
+    let taken = metrics
+        .lines()
+        .find_map(|l| l.strip_prefix("hexchess_games_taken_total "))
+        .and_then(|n| n.trim().parse::<u64>().ok());
+    assert!(taken.is_some_and(|n| n >= 1), "{metrics}");
 
     // The spectator, joined again by its socket node, has the whole game.
     let deadline = std::time::Instant::now() + Duration::from_secs(15);

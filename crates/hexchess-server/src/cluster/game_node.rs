@@ -14,6 +14,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use futures_util::StreamExt;
 use tokio::sync::mpsc;
 
 use super::briefs::{Briefs, SharedBrief};
@@ -29,6 +30,12 @@ use crate::room::{ConnId, RoomCommand};
 /// How long a lease lives unrenewed: a node that dies has its games taken over this
 /// long after its last renewal, at most (plus one look for lapsed games).
 pub const LEASE_TTL: Duration = Duration::from_secs(3);
+
+/// Games a node takes over at once after another died (each a few queries).
+const TAKES_AT_ONCE: usize = 8;
+
+/// How long a second take of a game waits for the first.
+const TAKE_WAIT: Duration = Duration::from_secs(5);
 
 /// Messages of one burst a client's carrier sends as one broker message at most.
 const BURST: usize = 64;
@@ -58,8 +65,10 @@ pub struct GameNode {
     /// The games this node holds.
     held: Mutex<HashMap<String, Held>>,
     remotes: Mutex<HashMap<RemoteConn, Remote>>,
-    /// One take at a time (two commands for a new game both ask for it).
-    taking: tokio::sync::Mutex<()>,
+    /// Takes under way hold it to read, a hand-over to write (it waits for them).
+    taking: tokio::sync::RwLock<()>,
+    /// The games being taken now (a second take of one waits for the first).
+    claiming: Mutex<HashSet<String>>,
     /// Set once the node hands its games over: it takes none any more.
     stopping: std::sync::atomic::AtomicBool,
 }
@@ -91,7 +100,8 @@ impl GameNode {
             briefs,
             held: Mutex::default(),
             remotes: Mutex::default(),
-            taking: tokio::sync::Mutex::new(()),
+            taking: tokio::sync::RwLock::new(()),
+            claiming: Mutex::default(),
             stopping: std::sync::atomic::AtomicBool::new(false),
         });
         tokio::spawn(Arc::clone(&game_node).read(deliveries));
@@ -107,8 +117,8 @@ impl GameNode {
     pub async fn hand_over(&self) {
         self.stopping
             .store(true, std::sync::atomic::Ordering::Relaxed);
-        // A take under way ends before the games are counted.
-        let _one = self.taking.lock().await;
+        // The takes under way end before the games are counted.
+        let _all = self.taking.write().await;
         let held: Vec<(String, Lease)> = lock(&self.held)
             .drain()
             .map(|(game, held)| (game, held.lease))
@@ -132,19 +142,27 @@ impl GameNode {
 
     /// Handles what the broker brings until the node stops.
     async fn read(self: Arc<Self>, mut deliveries: mpsc::Receiver<Delivery>) {
+        let mut subscribed = false;
         while let Some(delivery) = deliveries.recv().await {
             match delivery {
                 Delivery::ToNode(text) => match serde_json::from_str::<ToGame>(&text) {
                     Ok(command) => self.command(command).await,
                     Err(e) => tracing::warn!(error = %e, "a node message not understood"),
                 },
+                // Taken beside the reading: the commands for other games go on.
                 Delivery::ToAll(text) => {
                     if let Ok(ToAll::Open { game }) = serde_json::from_str::<ToAll>(&text) {
-                        self.take(&game).await;
+                        let node = Arc::clone(&self);
+                        tokio::spawn(async move { node.take(&game).await });
                     }
                 }
                 // Socket nodes ask again for what they miss (a `Gap` of theirs).
-                Delivery::Gap => {}
+                Delivery::Gap => {
+                    if subscribed {
+                        self.hub.metrics.broker_gaps.inc();
+                    }
+                    subscribed = true;
+                }
             }
         }
     }
@@ -152,12 +170,26 @@ impl GameNode {
     /// Takes `game` if no node holds it: its lease, a new fencing token, its room from
     /// the database; every node is told. Whether this node holds it after.
     async fn take(self: &Arc<Self>, game: &str) -> bool {
-        let _one = self.taking.lock().await;
-        if lock(&self.held).contains_key(game) {
-            return true;
-        }
+        let _taking = self.taking.read().await;
         if self.stopping.load(std::sync::atomic::Ordering::Relaxed) {
             return false;
+        }
+        // One take of a game at a time; a second waits for the first's outcome.
+        let deadline = Instant::now() + TAKE_WAIT;
+        while !lock(&self.claiming).insert(game.to_string()) {
+            if Instant::now() > deadline {
+                return lock(&self.held).contains_key(game);
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        let taken = self.take_now(game).await;
+        lock(&self.claiming).remove(game);
+        taken
+    }
+
+    async fn take_now(self: &Arc<Self>, game: &str) -> bool {
+        if lock(&self.held).contains_key(game) {
+            return true;
         }
         let lease = match self.leases.claim(game).await {
             Ok(Some(lease)) => lease,
@@ -177,6 +209,7 @@ impl GameNode {
                 if let Ok(text) = serde_json::to_string(&took) {
                     let _ = self.broker.to_all(&text).await;
                 }
+                self.hub.metrics.games_taken.inc();
                 tracing::info!(%game, "took the game");
                 true
             }
@@ -392,24 +425,35 @@ impl GameNode {
         }
     }
 
-    /// Takes every game in play that no node holds (its node died).
+    /// Takes every game in play that no node holds (its node died): their leases
+    /// read a few hundred at a time, the games taken [`TAKES_AT_ONCE`] at a time
+    /// (other game nodes take their share meanwhile: each game goes to one).
     async fn take_lapsed(self: &Arc<Self>) {
         let Ok(ids) = self.hub.store.ids_in_play().await else {
             return;
         };
-        let started = Instant::now();
-        for game in ids {
-            if lock(&self.held).contains_key(&game) {
-                continue;
-            }
-            if matches!(self.leases.owner(&game).await, Ok(None)) {
-                self.take(&game).await;
-            }
-            // Others may be taking their share: one look takes at most a lease's life.
-            if started.elapsed() > self.leases.ttl() {
-                break;
+        let ids: Vec<String> = {
+            let held = lock(&self.held);
+            ids.into_iter().filter(|g| !held.contains_key(g)).collect()
+        };
+        let mut lapsed = Vec::new();
+        for chunk in ids.chunks(500) {
+            match self.leases.owners(chunk).await {
+                Ok(owners) => lapsed.extend(
+                    chunk
+                        .iter()
+                        .zip(owners)
+                        .filter(|(_, owner)| owner.is_none())
+                        .map(|(game, _)| game.clone()),
+                ),
+                Err(e) => return tracing::warn!(error = %e, "leases not read"),
             }
         }
+        futures_util::stream::iter(lapsed)
+            .map(|game| async move { self.take(&game).await })
+            .buffer_unordered(TAKES_AT_ONCE)
+            .for_each(|_| async {})
+            .await;
     }
 }
 

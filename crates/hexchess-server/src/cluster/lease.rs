@@ -157,6 +157,20 @@ impl Leases {
         Ok(released == 1)
     }
 
+    /// The node that holds each of `games`' leases, if one does, in one round trip.
+    pub async fn owners(&self, games: &[String]) -> Result<Vec<Option<String>>, ClusterError> {
+        if games.is_empty() {
+            return Ok(Vec::new());
+        }
+        let keys: Vec<String> = games.iter().map(|g| key(g)).collect();
+        let holders: Vec<Option<String>> = redis::cmd("MGET")
+            .arg(&keys)
+            .query_async(&mut self.redis.clone())
+            .await
+            .map_err(doing("reading leases"))?;
+        Ok(holders.into_iter().map(|h| h.map(node_of)).collect())
+    }
+
     /// The node that holds `game`'s lease, if one does.
     pub async fn owner(&self, game: &str) -> Result<Option<String>, ClusterError> {
         let holder: Option<String> = self
@@ -165,11 +179,15 @@ impl Leases {
             .get(key(game))
             .await
             .map_err(doing("reading a lease"))?;
-        Ok(holder.map(|h| {
-            h.split_once(' ')
-                .map_or(h.as_str(), |(node, _)| node)
-                .to_string()
-        }))
+        Ok(holder.map(node_of))
+    }
+}
+
+/// The node's name in a lease's value (`NODE NONCE`).
+fn node_of(holder: String) -> String {
+    match holder.split_once(' ') {
+        Some((node, _)) => node.to_string(),
+        None => holder,
     }
 }
 

@@ -342,6 +342,7 @@ impl SocketNode {
 
     /// Handles what the broker brings until the node stops.
     async fn read(self: Arc<Self>, mut deliveries: mpsc::Receiver<Delivery>) {
+        let mut subscribed = false;
         while let Some(delivery) = deliveries.recv().await {
             match delivery {
                 Delivery::ToNode(text) => match serde_json::from_str::<ToSocket>(&text) {
@@ -367,6 +368,10 @@ impl SocketNode {
                 // Messages may have been lost both ways: every game followed here is
                 // joined again, and each client gets its game as it stands.
                 Delivery::Gap => {
+                    if let Some(hub) = self.hub.upgrade().filter(|_| subscribed) {
+                        hub.metrics.broker_gaps.inc();
+                    }
+                    subscribed = true;
                     let games: Vec<String> = lock(&self.follows).keys().cloned().collect();
                     for game in games {
                         if let Ok(Some(owner)) = self.leases.owner(&game).await {
