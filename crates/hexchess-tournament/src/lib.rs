@@ -1,9 +1,12 @@
 //! Tournament pairings (issue 67), apart from the server that runs the tournaments:
 //! pure functions of who plays, tested on their own.
 //!
+//! - [`arena`]: lichess's arena: points with streaks and berserk, the free paired at
+//!   once by score and rating, never twice running with the same opponent.
 //! - [`round_robin`]: every player meets every other, in the rounds and colours of
 //!   FIDE's Berger tables (Handbook C.05, Annex 1), once or twice.
 
 #![warn(missing_docs)]
 
+pub mod arena;
 pub mod round_robin;
