@@ -297,7 +297,9 @@ mod tests {
                         player: p.clone(),
                         score: x % 13,
                         rating: 1200 + (x % 900) as i32,
-                        last_opponent: (x % 3 == 0).then(|| names[(i + 1) % names.len()].clone()),
+                        last_opponent: x
+                            .is_multiple_of(3)
+                            .then(|| names[(i + 1) % names.len()].clone()),
                     }
                 })
                 .collect();
