@@ -183,6 +183,24 @@ fn seek_reply(seek: &OpenSeek) -> ServerMessage {
     })
 }
 
+impl crate::cluster::socket_node::Clients for Hub {
+    fn tell_here(&self, player: &PlayerId, text: &str) {
+        Hub::tell_here(self, player, text);
+    }
+
+    fn mark_seeks_changed(&self) {
+        Hub::mark_seeks_changed(self);
+    }
+
+    fn replace_briefs(&self, briefs: HashMap<String, Brief>) {
+        Hub::replace_briefs(self, briefs);
+    }
+
+    fn broker_gap(&self) {
+        self.metrics.broker_gaps.inc();
+    }
+}
+
 impl From<BookError> for HubError {
     fn from(e: BookError) -> HubError {
         match e {

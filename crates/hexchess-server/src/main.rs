@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use hexchess_server::cluster::game_node::GameNode;
-use hexchess_server::cluster::socket_node::SocketNode;
+use hexchess_server::cluster::socket_node::{Clients, SocketNode};
 use hexchess_server::hub::{Hub, Limits};
 use hexchess_server::rematches::RematchBook;
 use hexchess_server::seek_book::{SeekBook, SharedSeeks};
@@ -262,7 +262,10 @@ async fn serve(
                 let seeks = SeekBook::Shared(SharedSeeks::connect(redis).await?);
                 let rematches = RematchBook::shared(redis).await?;
                 let hub = Hub::with_books(store.clone(), limits, seeks, rematches);
-                hub.serve_games_from(SocketNode::start(&hub, redis, node).await?);
+                let weak = Arc::downgrade(&hub);
+                let clients: std::sync::Weak<dyn Clients> = weak;
+                let node = SocketNode::start(clients, store.clone(), redis, node).await?;
+                hub.serve_games_from(node);
                 hub
             };
             tracing::info!(%node, role = ?role, "a node among others");

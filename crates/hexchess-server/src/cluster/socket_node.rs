@@ -20,9 +20,10 @@ use super::broker::{Broker, Delivery};
 use super::lease::Leases;
 use super::wire::{Command, RemoteConn, ToAll, ToGame, ToSocket};
 use crate::hosted::PlayerId;
-use crate::hub::Hub;
+use crate::lists::Brief;
 use crate::outbox::Outbox;
 use crate::room::{ConnId, RoomCommand};
+use crate::store::Store;
 
 /// Commands kept for a game no node holds, at most (older ones are dropped: a client
 /// whose move is dropped sends it again, as after a lost connection).
@@ -41,7 +42,9 @@ struct Follow {
 
 /// A socket node's state.
 pub struct SocketNode {
-    hub: Weak<Hub>,
+    /// The server's side that holds the clients (the hub).
+    hub: Weak<dyn Clients>,
+    store: Store,
     leases: Leases,
     broker: Broker,
     /// Every connection here with a game elsewhere: where its messages go.
@@ -72,9 +75,28 @@ pub enum NotSent {
     Unreachable(String),
 }
 
+/// What a socket node asks of the server's side that holds its clients (the hub): a
+/// trait, so that the two need not know each other's modules.
+pub trait Clients: Send + Sync {
+    /// Tells `player`'s connections on this node.
+    fn tell_here(&self, player: &PlayerId, text: &str);
+    /// The shared lobby changed: pushed with the next lists.
+    fn mark_seeks_changed(&self);
+    /// The games' briefs from every game node, in place of the ones before.
+    fn replace_briefs(&self, briefs: HashMap<String, Brief>);
+    /// The broker's subscription was lost and made again.
+    fn broker_gap(&self);
+}
+
 impl SocketNode {
-    /// Starts socket node `node` for `hub`, Redis at `redis`.
-    pub async fn start(hub: &Arc<Hub>, redis: &str, node: &str) -> Result<Arc<SocketNode>, String> {
+    /// Starts socket node `node` for `clients` (the hub), on database `store` and
+    /// Redis at `redis`.
+    pub async fn start(
+        clients: Weak<dyn Clients>,
+        store: Store,
+        redis: &str,
+        node: &str,
+    ) -> Result<Arc<SocketNode>, String> {
         // Only read here (who owns a game); the time to live is the game nodes'.
         let leases = Leases::connect(redis, node, Duration::from_secs(1))
             .await
@@ -83,7 +105,8 @@ impl SocketNode {
             .await
             .map_err(|e| e.to_string())?;
         let socket_node = Arc::new(SocketNode {
-            hub: Arc::downgrade(hub),
+            hub: clients,
+            store,
             leases,
             broker,
             conns: Mutex::default(),
@@ -250,10 +273,7 @@ impl SocketNode {
     /// No node holds the game: if it is in play, the command waits for one to take
     /// it (asked for at once).
     async fn wait_for_owner(&self, message: ToGame) -> Result<(), NotSent> {
-        let Some(hub) = self.hub.upgrade() else {
-            return Err(NotSent::Unreachable("the server is stopping".into()));
-        };
-        match hub.store.is_in_play(&message.game).await {
+        match self.store.is_in_play(&message.game).await {
             Ok(true) => {}
             Ok(false) => {
                 if let Command::Join { .. } = message.command {
@@ -369,7 +389,7 @@ impl SocketNode {
                 // joined again, and each client gets its game as it stands.
                 Delivery::Gap => {
                     if let Some(hub) = self.hub.upgrade().filter(|_| subscribed) {
-                        hub.metrics.broker_gaps.inc();
+                        hub.broker_gap();
                     }
                     subscribed = true;
                     let games: Vec<String> = lock(&self.follows).keys().cloned().collect();
