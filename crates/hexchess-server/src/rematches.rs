@@ -63,15 +63,10 @@ impl RematchBook {
 
     /// A book in Redis at `url`.
     pub async fn shared(url: &str) -> Result<RematchBook, String> {
-        let client = redis::Client::open(url).map_err(|e| format!("redis: {e}"))?;
-        let config = redis::aio::ConnectionManagerConfig::new()
-            .set_response_timeout(Some(Duration::from_secs(2)))
-            .set_connection_timeout(Some(Duration::from_secs(2)))
-            .set_number_of_retries(2);
-        ConnectionManager::new_with_config(client, config)
+        crate::cluster::redis_connection(url)
             .await
             .map(|redis| RematchBook(Where::Shared(redis)))
-            .map_err(|e| format!("redis: {e}"))
+            .map_err(|e| e.to_string())
     }
 
     /// Seats `asking` of finished game `game` (of `seats` seats) ask for a rematch;

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use hexchess_protocol::{SeatRating, SeekListing};
 use redis::Script;
-use redis::aio::{ConnectionManager, ConnectionManagerConfig};
+use redis::aio::ConnectionManager;
 use serde::{Deserialize, Serialize};
 
 use crate::hosted::PlayerId;
@@ -277,14 +277,9 @@ fn unreachable(e: redis::RedisError) -> BookError {
 impl SharedSeeks {
     /// The book in Redis at `url`.
     pub async fn connect(url: &str) -> Result<SharedSeeks, String> {
-        let client = redis::Client::open(url).map_err(|e| format!("redis: {e}"))?;
-        let config = ConnectionManagerConfig::new()
-            .set_response_timeout(Some(Duration::from_secs(2)))
-            .set_connection_timeout(Some(Duration::from_secs(2)))
-            .set_number_of_retries(2);
-        let redis = ConnectionManager::new_with_config(client, config)
+        let redis = crate::cluster::redis_connection(url)
             .await
-            .map_err(|e| format!("redis: {e}"))?;
+            .map_err(|e| e.to_string())?;
         Ok(SharedSeeks { redis })
     }
 

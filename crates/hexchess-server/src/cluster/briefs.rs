@@ -13,7 +13,7 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use redis::aio::{ConnectionManager, ConnectionManagerConfig};
+use redis::aio::ConnectionManager;
 use serde::{Deserialize, Serialize};
 
 use crate::lists::Brief;
@@ -47,14 +47,9 @@ pub struct Briefs {
 impl Briefs {
     /// The shared briefs in Redis at `url`.
     pub async fn connect(url: &str) -> Result<Briefs, String> {
-        let client = redis::Client::open(url).map_err(|e| format!("redis: {e}"))?;
-        let config = ConnectionManagerConfig::new()
-            .set_response_timeout(Some(Duration::from_secs(2)))
-            .set_connection_timeout(Some(Duration::from_secs(2)))
-            .set_number_of_retries(2);
-        let redis = ConnectionManager::new_with_config(client, config)
+        let redis = super::redis_connection(url)
             .await
-            .map_err(|e| format!("redis: {e}"))?;
+            .map_err(|e| e.to_string())?;
         Ok(Briefs { redis })
     }
 

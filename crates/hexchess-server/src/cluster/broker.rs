@@ -15,7 +15,7 @@
 use std::time::Duration;
 
 use futures_util::StreamExt;
-use redis::aio::{ConnectionManager, ConnectionManagerConfig, PubSubSink};
+use redis::aio::{ConnectionManager, PubSubSink};
 use tokio::sync::mpsc;
 
 use super::{ClusterError, doing};
@@ -81,14 +81,7 @@ impl Broker {
         node: &str,
     ) -> Result<(Broker, mpsc::Receiver<Delivery>), ClusterError> {
         let client = redis::Client::open(url).map_err(doing("reading the Redis URL"))?;
-        let config = ConnectionManagerConfig::new()
-            .set_response_timeout(Some(PING_EVERY))
-            .set_connection_timeout(Some(PING_EVERY))
-            .set_number_of_retries(2)
-            .set_max_delay(Duration::from_millis(500));
-        let redis = ConnectionManager::new_with_config(client.clone(), config)
-            .await
-            .map_err(doing("connecting"))?;
+        let redis = super::redis_connection(url).await?;
         let (tx, rx) = mpsc::channel(QUEUE);
         let first = subscribe(&client, node)
             .await

@@ -10,16 +10,13 @@
 
 use std::time::Duration;
 
-use redis::aio::{ConnectionManager, ConnectionManagerConfig};
+use redis::aio::ConnectionManager;
 use redis::{AsyncCommands, Script};
 
 use super::{ClusterError, doing};
 
 /// The prefix of every lease's key.
 const PREFIX: &str = "hexchess:lease:";
-
-/// How long a Redis command may take before the node counts Redis as unreachable.
-const RESPONSE_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// A lease this node holds: its game, and the value that proves the lease its own (a
 /// lease taken again by the same node after it lapsed has another).
@@ -57,15 +54,7 @@ impl Leases {
     /// Connects to Redis at `url` as node `node`; leases live `ttl` unrenewed. The
     /// connection comes back by itself after Redis does.
     pub async fn connect(url: &str, node: &str, ttl: Duration) -> Result<Leases, ClusterError> {
-        let client = redis::Client::open(url).map_err(doing("reading the Redis URL"))?;
-        let config = ConnectionManagerConfig::new()
-            .set_response_timeout(Some(RESPONSE_TIMEOUT))
-            .set_connection_timeout(Some(RESPONSE_TIMEOUT))
-            .set_number_of_retries(2)
-            .set_max_delay(Duration::from_millis(500));
-        let redis = ConnectionManager::new_with_config(client, config)
-            .await
-            .map_err(doing("connecting"))?;
+        let redis = super::redis_connection(url).await?;
         Ok(Leases {
             redis,
             node: node.to_string(),

@@ -24,6 +24,9 @@ pub mod socket_node;
 pub mod wire;
 
 use std::fmt;
+use std::time::Duration;
+
+use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 
 /// Redis failed: what the node was doing, and Redis's error.
 #[derive(Debug)]
@@ -44,4 +47,21 @@ impl std::error::Error for ClusterError {}
 
 fn doing(what: &'static str) -> impl FnOnce(redis::RedisError) -> ClusterError {
     move |error| ClusterError { doing: what, error }
+}
+
+/// How long a Redis command may take before a node counts Redis as unreachable.
+pub const REDIS_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// A connection to Redis at `url`, shared by a node's tasks, that comes back by itself
+/// after Redis does (a command waits [`REDIS_TIMEOUT`] at most).
+pub async fn redis_connection(url: &str) -> Result<ConnectionManager, ClusterError> {
+    let client = redis::Client::open(url).map_err(doing("reading the Redis URL"))?;
+    let config = ConnectionManagerConfig::new()
+        .set_response_timeout(Some(REDIS_TIMEOUT))
+        .set_connection_timeout(Some(REDIS_TIMEOUT))
+        .set_number_of_retries(2)
+        .set_max_delay(Duration::from_millis(500));
+    ConnectionManager::new_with_config(client, config)
+        .await
+        .map_err(doing("connecting"))
 }
