@@ -1,0 +1,492 @@
+//! FIDE's Tournament Report File (TRF16, the fixed-column text the FIDE-endorsed
+//! pairing programs read and write): the players and each one's rounds so far. The
+//! server reads it for `pair-swiss FILE.trf` and writes it for `/tournament/ID.trf`.
+//!
+//! A player's record (`001`) has fixed columns (counted from 1): the starting number in
+//! 5-8, the name in 15-47, the rating in 49-52, the points in 81-84 (`11.5`), then ten
+//! columns a round from 92: the opponent's number in 92-95 (`0000` or blanks: none), the
+//! colour in 97 (`w`, `b`, `-`), the result in 99. The number of rounds comes from
+//! `XXR` (the pairing programs' extension) or `142` (TRF's own tag in its later
+//! versions). Other lines are kept out of the way: comments (`###`), other tags.
+
+use std::fmt;
+
+use crate::round_robin::Number;
+
+/// A colour in a round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Colour {
+    /// `w`.
+    White,
+    /// `b`.
+    Black,
+}
+
+/// What a round's result column says (TRF's codes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RoundResult {
+    /// `1`: a win over the board.
+    Win,
+    /// `=`: a draw.
+    Draw,
+    /// `0`: a loss.
+    Loss,
+    /// `+`: a win by forfeit.
+    ForfeitWin,
+    /// `-`: a loss by forfeit.
+    ForfeitLoss,
+    /// `W`, `D`, `L`: a result of a game that lasted less than a move (not rated).
+    Unplayed(Outcome),
+    /// `H`: a half-point bye.
+    HalfBye,
+    /// `F`: a full-point bye.
+    FullBye,
+    /// `U`: the pairing-allocated bye.
+    PairingBye,
+    /// `Z` or blank: a zero-point bye (a known absence).
+    ZeroBye,
+}
+
+/// A result's sense, for the unplayed codes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// `W`.
+    Win,
+    /// `D`.
+    Draw,
+    /// `L`.
+    Loss,
+}
+
+/// One round of a player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Round {
+    /// The opponent (none: a bye or an absence).
+    pub opponent: Option<Number>,
+    /// The colour (none: `-` or blank).
+    pub colour: Option<Colour>,
+    /// The result.
+    pub result: RoundResult,
+}
+
+/// A player's record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Player {
+    /// The starting number.
+    pub number: Number,
+    /// The name as written.
+    pub name: String,
+    /// The rating (0 when blank).
+    pub rating: u32,
+    /// The points as written, in tenths (`11.5` is 115).
+    pub points_tenths: u32,
+    /// The rounds so far, in order.
+    pub rounds: Vec<Round>,
+}
+
+/// A tournament as the file has it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tournament {
+    /// The name (`012`).
+    pub name: String,
+    /// The rounds it is to have (`XXR` or `142`), if said.
+    pub rounds: Option<u32>,
+    /// The players, in the file's order.
+    pub players: Vec<Player>,
+}
+
+/// What is wrong with a file, and where (lines and columns from 1).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TrfError {
+    /// The line.
+    pub line: usize,
+    /// The first column of the field.
+    pub column: usize,
+    /// What is wrong.
+    pub what: String,
+}
+
+impl fmt::Display for TrfError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "line {}, column {}: {}",
+            self.line, self.column, self.what
+        )
+    }
+}
+
+impl std::error::Error for TrfError {}
+
+/// The most rounds a player's record may have here.
+pub const MAX_ROUNDS: usize = 99;
+
+/// The most players a file may have here.
+pub const MAX_PLAYERS: usize = 9_999;
+
+/// Reads a TRF16 file.
+pub fn read(text: &str) -> Result<Tournament, TrfError> {
+    let mut tournament = Tournament::default();
+    let mut lines = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let at = i + 1;
+        let line = line.trim_end_matches('\r');
+        if line.starts_with("###") || line.trim().is_empty() {
+            continue;
+        }
+        let tag = line.get(..3).unwrap_or(line);
+        match tag {
+            "012" => tournament.name = field(line, 5, line.chars().count().max(5)),
+            "XXR" | "142" => tournament.rounds = Some(number_field(line, at, 5, 8, "rounds")?),
+            "001" => {
+                if tournament.players.len() >= MAX_PLAYERS {
+                    return Err(error(at, 1, format!("more than {MAX_PLAYERS} players")));
+                }
+                tournament.players.push(player(line, at)?);
+                lines.push(at);
+            }
+            _ => {}
+        }
+    }
+    check_numbers(&tournament, &lines)?;
+    Ok(tournament)
+}
+
+/// Columns `from..=to` (from 1, a column a character: names may be UTF-8) of `line`,
+/// trimmed; empty past its end.
+fn field(line: &str, from: usize, to: usize) -> String {
+    let taken: String = line.chars().skip(from - 1).take(to + 1 - from).collect();
+    taken.trim().to_string()
+}
+
+fn error(line: usize, column: usize, what: impl Into<String>) -> TrfError {
+    TrfError {
+        line,
+        column,
+        what: what.into(),
+    }
+}
+
+fn number_field(
+    line: &str,
+    at: usize,
+    from: usize,
+    to: usize,
+    what: &str,
+) -> Result<u32, TrfError> {
+    let text = field(line, from, to);
+    text.parse()
+        .map_err(|_| error(at, from, format!("{what}: '{text}' is not a number")))
+}
+
+fn player(line: &str, at: usize) -> Result<Player, TrfError> {
+    let number = number_field(line, at, 5, 8, "the starting number")?;
+    if number == 0 {
+        return Err(error(at, 5, "starting numbers begin at 1"));
+    }
+    let rating = match field(line, 49, 52).as_str() {
+        "" => 0,
+        _ => number_field(line, at, 49, 52, "the rating")?,
+    };
+    let points_tenths = points(&field(line, 81, 84)).ok_or_else(|| {
+        error(
+            at,
+            81,
+            format!("the points: '{}' is not like 11.5", field(line, 81, 84)),
+        )
+    })?;
+    let mut rounds = Vec::new();
+    let mut start = 92;
+    let width = line.chars().count();
+    while start <= width {
+        if rounds.len() == MAX_ROUNDS {
+            return Err(error(at, start, format!("more than {MAX_ROUNDS} rounds")));
+        }
+        rounds.push(round(line, at, start)?);
+        start += 10;
+    }
+    Ok(Player {
+        number: Number(number),
+        name: field(line, 15, 47),
+        rating,
+        points_tenths,
+        rounds,
+    })
+}
+
+/// `11.5` in tenths; blank is 0.
+fn points(text: &str) -> Option<u32> {
+    if text.is_empty() {
+        return Some(0);
+    }
+    let (whole, tenths) = match text.split_once('.') {
+        Some((w, t)) if t.len() == 1 => (w, t),
+        Some(_) => return None,
+        None => (text, "0"),
+    };
+    Some(whole.parse::<u32>().ok()? * 10 + tenths.parse::<u32>().ok()?)
+}
+
+fn round(line: &str, at: usize, start: usize) -> Result<Round, TrfError> {
+    let opponent = match field(line, start, start + 3).as_str() {
+        "" => 0,
+        _ => number_field(line, at, start, start + 3, "the opponent")?,
+    };
+    let colour = match field(line, start + 5, start + 5).as_str() {
+        "w" | "W" => Some(Colour::White),
+        "b" | "B" => Some(Colour::Black),
+        "" | "-" => None,
+        other => {
+            return Err(error(
+                at,
+                start + 5,
+                format!("the colour: '{other}' is not w, b or -"),
+            ));
+        }
+    };
+    let result = match field(line, start + 7, start + 7).as_str() {
+        "1" => RoundResult::Win,
+        "=" => RoundResult::Draw,
+        "0" => RoundResult::Loss,
+        "+" => RoundResult::ForfeitWin,
+        "-" => RoundResult::ForfeitLoss,
+        "W" | "w" => RoundResult::Unplayed(Outcome::Win),
+        "D" | "d" => RoundResult::Unplayed(Outcome::Draw),
+        "L" | "l" => RoundResult::Unplayed(Outcome::Loss),
+        "H" | "h" => RoundResult::HalfBye,
+        "F" | "f" => RoundResult::FullBye,
+        "U" | "u" => RoundResult::PairingBye,
+        "Z" | "z" | "" => RoundResult::ZeroBye,
+        other => {
+            return Err(error(
+                at,
+                start + 7,
+                format!("the result: '{other}' is not a TRF result"),
+            ));
+        }
+    };
+    Ok(Round {
+        opponent: (opponent != 0).then_some(Number(opponent)),
+        colour,
+        result,
+    })
+}
+
+/// Starting numbers once each; every opponent a player of the file (`lines`: each
+/// player's line).
+fn check_numbers(tournament: &Tournament, lines: &[usize]) -> Result<(), TrfError> {
+    let mut seen = std::collections::HashSet::new();
+    for (i, p) in tournament.players.iter().enumerate() {
+        if !seen.insert(p.number) {
+            return Err(TrfError {
+                line: lines[i],
+                column: 5,
+                what: format!(
+                    "starting number {} is given twice (the {}th record)",
+                    p.number,
+                    i + 1
+                ),
+            });
+        }
+    }
+    for (p, &line) in tournament.players.iter().zip(lines) {
+        for (r, round) in p.rounds.iter().enumerate() {
+            if let Some(o) = round.opponent
+                && !seen.contains(&o)
+            {
+                return Err(TrfError {
+                    line,
+                    column: 92 + 10 * r,
+                    what: format!(
+                        "player {} meets {o} in round {}, who is not in the file",
+                        p.number,
+                        r + 1
+                    ),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Writes `tournament` as TRF16 (the fields it holds; the others blank).
+pub fn write(tournament: &Tournament) -> String {
+    let mut out = format!("012 {}\n", tournament.name);
+    if let Some(rounds) = tournament.rounds {
+        out.push_str(&format!("XXR {rounds}\n"));
+    }
+    for p in &tournament.players {
+        let mut line = format!(
+            "001 {:>4}      {:<33} {:>4}{:28}{:>4}",
+            p.number.0,
+            truncated(&p.name, 33),
+            if p.rating == 0 {
+                String::new()
+            } else {
+                p.rating.to_string()
+            },
+            "",
+            format!("{}.{}", p.points_tenths / 10, p.points_tenths % 10)
+        );
+        // Columns 85-91 (the rank, blank), then ten columns a round from 92.
+        line.push_str("       ");
+        for (i, round) in p.rounds.iter().enumerate() {
+            if i > 0 {
+                line.push_str("  ");
+            }
+            let colour = match round.colour {
+                Some(Colour::White) => 'w',
+                Some(Colour::Black) => 'b',
+                None => '-',
+            };
+            let opponent = round
+                .opponent
+                .map_or("0000".to_string(), |o| format!("{:>4}", o.0));
+            line.push_str(&format!(
+                "{opponent} {colour} {}",
+                result_code(round.result)
+            ));
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+fn truncated(name: &str, width: usize) -> String {
+    name.chars().take(width).collect()
+}
+
+fn result_code(result: RoundResult) -> char {
+    match result {
+        RoundResult::Win => '1',
+        RoundResult::Draw => '=',
+        RoundResult::Loss => '0',
+        RoundResult::ForfeitWin => '+',
+        RoundResult::ForfeitLoss => '-',
+        RoundResult::Unplayed(Outcome::Win) => 'W',
+        RoundResult::Unplayed(Outcome::Draw) => 'D',
+        RoundResult::Unplayed(Outcome::Loss) => 'L',
+        RoundResult::HalfBye => 'H',
+        RoundResult::FullBye => 'F',
+        RoundResult::PairingBye => 'U',
+        RoundResult::ZeroBye => 'Z',
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two players' records written column by column as the format says (checked by
+    /// counting: `1` of the round's opponent at column 92, its colour at 97, the
+    /// result at 99).
+    fn sample() -> String {
+        let mut one = String::from("001    1 m  g Mirzoev,Azer");
+        one = format!("{one:<48}2527 AZE    13400304 1978/01/01  1.0    1");
+        let two = format!(
+            "{:<48}2408 ESP     2212072 1981/01/01  0.0    2",
+            "001    2 m  m Argandona,Inigo"
+        );
+        format!("012 Test open\nXXR 5\n### a comment\n{one:<91}   2 w 1\n{two:<91}   1 b 0\n")
+    }
+
+    #[test]
+    fn a_file_is_read_by_its_columns() {
+        let text = sample();
+        let line = text.lines().nth(3).unwrap();
+        assert_eq!(&line[91..95], "   2", "the opponent at columns 92-95");
+        assert_eq!(&line[96..97], "w", "the colour at 97");
+        assert_eq!(&line[98..99], "1", "the result at 99");
+        let t = read(&text).unwrap();
+        assert_eq!(t.name, "Test open");
+        assert_eq!(t.rounds, Some(5));
+        assert_eq!(t.players.len(), 2);
+        let p = &t.players[0];
+        assert_eq!(
+            (p.number, p.name.as_str(), p.rating, p.points_tenths),
+            (Number(1), "Mirzoev,Azer", 2527, 10)
+        );
+        assert_eq!(
+            p.rounds,
+            [Round {
+                opponent: Some(Number(2)),
+                colour: Some(Colour::White),
+                result: RoundResult::Win
+            }]
+        );
+        assert_eq!(t.players[1].rounds[0].colour, Some(Colour::Black));
+    }
+
+    /// A name in UTF-8 takes a column a character: the columns after it stay in place.
+    #[test]
+    fn a_name_in_utf8_keeps_the_columns_after_it() {
+        let text = sample().replace("Argandona,Inigo", "Argandoña,Iñigo");
+        let t = read(&text).unwrap();
+        assert_eq!(t.players[1].name, "Argandoña,Iñigo");
+        assert_eq!(t.players[1].rating, 2408);
+        assert_eq!(t.players[1].rounds[0].opponent, Some(Number(1)));
+        assert_eq!(read(&write(&t)).unwrap(), t, "written back with its name");
+    }
+
+    /// What is written reads back the same, a bye and an absence included.
+    #[test]
+    fn what_is_written_reads_back() {
+        let mut t = read(&sample()).unwrap();
+        t.players[0].rounds.push(Round {
+            opponent: None,
+            colour: None,
+            result: RoundResult::PairingBye,
+        });
+        t.players[1].rounds.push(Round {
+            opponent: None,
+            colour: None,
+            result: RoundResult::ZeroBye,
+        });
+        let text = write(&t);
+        let line = text.lines().nth(2).unwrap();
+        assert_eq!(&line[91..99], "   2 w 1", "round 1 at columns 92-99");
+        assert_eq!(&line[101..109], "0000 - U", "round 2 at columns 102-109");
+        assert_eq!(read(&text).unwrap(), t, "{text}");
+    }
+
+    /// Each kind of fault names its line and column, and what is wrong.
+    #[test]
+    fn faults_are_named_with_line_and_column() {
+        let good = sample();
+        let cases = [
+            (
+                good.replace("001    2", "001    x"),
+                "line 5, column 5: the starting number: 'x' is not a number",
+            ),
+            (
+                good.replace("   2 w 1", "   2 g 1"),
+                "line 4, column 97: the colour: 'g' is not w, b or -",
+            ),
+            (
+                good.replace("   2 w 1", "   2 w ?"),
+                "line 4, column 99: the result: '?' is not a TRF result",
+            ),
+            (
+                good.replace(" 1.0    1", "1.25    1"),
+                "line 4, column 81: the points",
+            ),
+            (
+                good.replace("XXR 5", "XXR five"),
+                "line 2, column 5: rounds",
+            ),
+            (
+                good.replace("   1 b 0", "   7 b 0"),
+                "line 5, column 92: player 2 meets 7 in round 1, who is not in the file",
+            ),
+            (
+                good.replace("001    2", "001    1"),
+                "line 5, column 5: starting number 1 is given twice",
+            ),
+        ];
+        for (text, said) in cases {
+            let e = read(&text).unwrap_err().to_string();
+            assert!(e.contains(said), "{e}\n{text}");
+        }
+    }
+}
