@@ -445,7 +445,6 @@ impl Hub {
             let done = match &stored {
                 Ok(game) => self
                     .restore_room(game, 0)
-                    .map(drop)
                     .map_err(|why| (game.game.id.clone(), why)),
                 Err(bad) => Err((bad.id.clone(), bad.why.clone())),
             };
@@ -462,12 +461,12 @@ impl Hub {
     }
 
     /// Game `stored` in a room again, writing with fencing token `fence` (0 where one
-    /// process holds every game); its mailbox.
+    /// process holds every game).
     pub(crate) fn restore_room(
         self: &Arc<Hub>,
         stored: &crate::store::GameInProgress,
         fence: u64,
-    ) -> Result<mpsc::Sender<RoomCommand>, String> {
+    ) -> Result<(), String> {
         let seats = seats_from_text(&stored.game.seats)?;
         let control = StoredControl::read(&stored.game.control)?;
         let clock = control.clock()?;
@@ -526,14 +525,15 @@ impl Hub {
         };
         let last_move = std::time::UNIX_EPOCH
             + Duration::from_millis(u64::try_from(stored.updated_ms).unwrap_or(0));
-        Ok(self.open_room(
+        self.open_room(
             facts,
             hosted,
             entry.two_player_rules(),
             last_move,
             stored.chat.clone(),
             fence,
-        ))
+        );
+        Ok(())
     }
 
     fn open_room(
@@ -544,7 +544,7 @@ impl Hub {
         last_move: std::time::SystemTime,
         chat: Vec<hexchess_protocol::ChatLine>,
         fence: u64,
-    ) -> mpsc::Sender<RoomCommand> {
+    ) {
         let (tx, rx) = mpsc::channel(ROOM_MAILBOX);
         let id = facts.id.clone();
         let room =
@@ -557,10 +557,9 @@ impl Hub {
             // Forget the rooms that closed since (a finished game's room ends).
             rooms.retain(|_, tx| !tx.is_closed());
         }
-        rooms.insert(id, tx.clone());
+        rooms.insert(id, tx);
         drop(rooms);
         tokio::spawn(room.run(rx));
-        tx
     }
 
     /// The briefs of the games in play here (a game node shares them).

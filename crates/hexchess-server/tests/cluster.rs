@@ -245,6 +245,20 @@ async fn node(db: &str, redis: &Redis, role: &str, name: &str) -> Server {
     Server::start_with(db, &["--role", role, "--redis", &url, "--node", name]).await
 }
 
+/// Which of game nodes g1 and g2 holds `game` (its index), and the other's name.
+async fn holder(redis: &Redis, game: &str) -> (Leases, usize, &'static str) {
+    let leases = Leases::connect(&redis.url(), "test", Duration::from_secs(1))
+        .await
+        .unwrap();
+    let owner = leases
+        .owner(game)
+        .await
+        .unwrap()
+        .expect("a game node holds it");
+    let (index, other) = if owner == "g1" { (0, "g2") } else { (1, "g1") };
+    (leases, index, other)
+}
+
 /// Messages until one `wanted` accepts, each kept in `seen`, within `within`.
 async fn until(
     c: &mut Client,
@@ -343,15 +357,7 @@ async fn a_game_goes_on_across_socket_nodes_and_through_its_game_node_killed() {
     let black_moved = a.wait_until(|m| m["t"] == "step" && m["ply"] == 1, "Black's step");
     assert_eq!(black_moved.await.unwrap()["step"], "c7c6");
 
-    let leases = Leases::connect(&redis.url(), "test", Duration::from_secs(1))
-        .await
-        .unwrap();
-    let owner = leases
-        .owner(&game)
-        .await
-        .unwrap()
-        .expect("a game node holds it");
-    let (dead, alive) = if owner == "g1" { (0, "g2") } else { (1, "g1") };
+    let (leases, dead, alive) = holder(&redis, &game).await;
     game_nodes[dead].kill();
 
     // White's move reaches the new owner once it has taken the game over.
@@ -625,15 +631,7 @@ async fn a_game_node_stopped_hands_its_games_over_at_once() {
     let s1 = node(&db, &redis, "socket", "s1").await;
     let s2 = node(&db, &redis, "socket", "s2").await;
     let (_a, mut b, game) = a_game_on_two_socket_nodes(&s1, &s2).await;
-    let leases = Leases::connect(&redis.url(), "test", Duration::from_secs(1))
-        .await
-        .unwrap();
-    let owner = leases
-        .owner(&game)
-        .await
-        .unwrap()
-        .expect("a game node holds it");
-    let (stopped, other) = if owner == "g1" { (0, "g2") } else { (1, "g1") };
+    let (leases, stopped, other) = holder(&redis, &game).await;
     let status = game_nodes[stopped].terminate(Duration::from_secs(10));
     assert!(status.is_some_and(|s| s.success()), "{status:?}");
     // A lease lapses 2 to 3 s after its node's last renewal, and lapsed games are

@@ -11,6 +11,7 @@
 
 use std::fmt;
 
+use crate::arena::Outcome;
 use crate::round_robin::Number;
 
 /// A colour in a round.
@@ -45,17 +46,6 @@ pub enum RoundResult {
     PairingBye,
     /// `Z` or blank: a zero-point bye (a known absence).
     ZeroBye,
-}
-
-/// A result's sense, for the unplayed codes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    /// `W`.
-    Win,
-    /// `D`.
-    Draw,
-    /// `L`.
-    Loss,
 }
 
 /// One round of a player.
