@@ -11,4 +11,5 @@
 
 pub mod arena;
 pub mod round_robin;
+pub mod swiss;
 pub mod trf;

@@ -7,7 +7,10 @@
 //! columns a round from 92: the opponent's number in 92-95 (`0000` or blanks: none), the
 //! colour in 97 (`w`, `b`, `-`), the result in 99. The number of rounds comes from
 //! `XXR` (the pairing programs' extension) or `142` (TRF's own tag in its later
-//! versions). Other lines are kept out of the way: comments (`###`), other tags.
+//! versions); the first round's colour for the first player from `XXC white1` or
+//! `XXC black1`; points other than 1 and ½ from the `BBW`, `BBD`, `BBL`, `BBZ`, `BBF`
+//! and `BBU` lines of bbpPairings's extension. Other lines are kept out of the way:
+//! comments (`###`), other tags. Lines may end in `\n`, `\r\n` or a lone `\r`.
 
 use std::fmt;
 
@@ -74,6 +77,52 @@ pub struct Player {
     pub rounds: Vec<Round>,
 }
 
+/// Points for each kind of result, in tenths (a win is 10 in the usual system).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PointSystem {
+    /// A win, over the board or by forfeit (`BBW`).
+    pub win: u32,
+    /// A draw, and a half-point bye (`BBD`).
+    pub draw: u32,
+    /// A loss over the board (`BBL`).
+    pub loss: u32,
+    /// A zero-point bye, an absence (`BBZ`).
+    pub zero_bye: u32,
+    /// A loss by forfeit (`BBF`).
+    pub forfeit_loss: u32,
+    /// The pairing-allocated bye (`BBU`; a win's points unless said).
+    pub pairing_bye: u32,
+}
+
+impl Default for PointSystem {
+    fn default() -> Self {
+        Self {
+            win: 10,
+            draw: 5,
+            loss: 0,
+            zero_bye: 0,
+            forfeit_loss: 0,
+            pairing_bye: 10,
+        }
+    }
+}
+
+impl PointSystem {
+    /// What a round's result scores.
+    pub fn points(&self, result: RoundResult) -> u32 {
+        match result {
+            RoundResult::Win | RoundResult::ForfeitWin | RoundResult::FullBye => self.win,
+            RoundResult::Unplayed(Outcome::Win) => self.win,
+            RoundResult::Draw | RoundResult::HalfBye => self.draw,
+            RoundResult::Unplayed(Outcome::Draw) => self.draw,
+            RoundResult::Loss | RoundResult::Unplayed(Outcome::Loss) => self.loss,
+            RoundResult::ForfeitLoss => self.forfeit_loss,
+            RoundResult::PairingBye => self.pairing_bye,
+            RoundResult::ZeroBye => self.zero_bye,
+        }
+    }
+}
+
 /// A tournament as the file has it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Tournament {
@@ -81,6 +130,11 @@ pub struct Tournament {
     pub name: String,
     /// The rounds it is to have (`XXR` or `142`), if said.
     pub rounds: Option<u32>,
+    /// The colour of the first player (by starting number) in the first round
+    /// (`XXC white1` or `XXC black1`), if said.
+    pub initial_colour: Option<Colour>,
+    /// The points of each result.
+    pub points: PointSystem,
     /// The players, in the file's order.
     pub players: Vec<Player>,
 }
@@ -117,10 +171,11 @@ pub const MAX_PLAYERS: usize = 9_999;
 /// Reads a TRF16 file.
 pub fn read(text: &str) -> Result<Tournament, TrfError> {
     let mut tournament = Tournament::default();
+    let mut pairing_bye_said = false;
     let mut lines = Vec::new();
+    let text = text.replace("\r\n", "\n").replace('\r', "\n");
     for (i, line) in text.lines().enumerate() {
         let at = i + 1;
-        let line = line.trim_end_matches('\r');
         if line.starts_with("###") || line.trim().is_empty() {
             continue;
         }
@@ -128,6 +183,16 @@ pub fn read(text: &str) -> Result<Tournament, TrfError> {
         match tag {
             "012" => tournament.name = field(line, 5, line.chars().count().max(5)),
             "XXR" | "142" => tournament.rounds = Some(number_field(line, at, 5, 8, "rounds")?),
+            "XXC" => tournament.initial_colour = Some(initial_colour(line, at)?),
+            "BBW" => tournament.points.win = point_value(line, at)?,
+            "BBD" => tournament.points.draw = point_value(line, at)?,
+            "BBL" => tournament.points.loss = point_value(line, at)?,
+            "BBZ" => tournament.points.zero_bye = point_value(line, at)?,
+            "BBF" => tournament.points.forfeit_loss = point_value(line, at)?,
+            "BBU" => {
+                tournament.points.pairing_bye = point_value(line, at)?;
+                pairing_bye_said = true;
+            }
             "001" => {
                 if tournament.players.len() >= MAX_PLAYERS {
                     return Err(error(at, 1, format!("more than {MAX_PLAYERS} players")));
@@ -138,8 +203,35 @@ pub fn read(text: &str) -> Result<Tournament, TrfError> {
             _ => {}
         }
     }
+    if !pairing_bye_said {
+        tournament.points.pairing_bye = tournament.points.win;
+    }
     check_numbers(&tournament, &lines)?;
     Ok(tournament)
+}
+
+/// `XXC white1` or `XXC black1` (other words on the line, such as `rank`, are
+/// options of the pairing programs this one does not take).
+fn initial_colour(line: &str, at: usize) -> Result<Colour, TrfError> {
+    let words = field(line, 5, line.chars().count().max(5));
+    for word in words.split_whitespace() {
+        match word {
+            "white1" => return Ok(Colour::White),
+            "black1" => return Ok(Colour::Black),
+            _ => {}
+        }
+    }
+    Err(error(
+        at,
+        5,
+        format!("the first colour: '{words}' has neither white1 nor black1"),
+    ))
+}
+
+/// A `BBx` line's points, `pp.p` from column 5.
+fn point_value(line: &str, at: usize) -> Result<u32, TrfError> {
+    let text = field(line, 5, line.chars().count().max(5));
+    points(&text).ok_or_else(|| error(at, 5, format!("the points: '{text}' is not like 1.0")))
 }
 
 /// Columns `from..=to` (from 1, a column a character: names may be UTF-8) of `line`,
@@ -305,6 +397,28 @@ pub fn write(tournament: &Tournament) -> String {
     if let Some(rounds) = tournament.rounds {
         out.push_str(&format!("XXR {rounds}\n"));
     }
+    match tournament.initial_colour {
+        Some(Colour::White) => out.push_str("XXC white1\n"),
+        Some(Colour::Black) => out.push_str("XXC black1\n"),
+        None => {}
+    }
+    let usual = PointSystem {
+        pairing_bye: tournament.points.win,
+        ..PointSystem::default()
+    };
+    let p = tournament.points;
+    if p != usual || p.win != PointSystem::default().win {
+        for (tag, value) in [
+            ("BBW", p.win),
+            ("BBD", p.draw),
+            ("BBL", p.loss),
+            ("BBZ", p.zero_bye),
+            ("BBF", p.forfeit_loss),
+            ("BBU", p.pairing_bye),
+        ] {
+            out.push_str(&format!("{tag} {:>2}.{}\n", value / 10, value % 10));
+        }
+    }
     for p in &tournament.players {
         let mut line = format!(
             "001 {:>4}      {:<33} {:>4}{:28}{:>4}",
@@ -438,6 +552,30 @@ mod tests {
         assert_eq!(&line[91..99], "   2 w 1", "round 1 at columns 92-99");
         assert_eq!(&line[101..109], "0000 - U", "round 2 at columns 102-109");
         assert_eq!(read(&text).unwrap(), t, "{text}");
+    }
+
+    /// bbpPairings writes lone carriage returns; its tags for the first colour and
+    /// the points are read, and written back.
+    #[test]
+    fn carriage_returns_colour_and_points_are_read() {
+        let text = sample().replace('\n', "\r") + "XXC black1\rBBW  3.0\rBBD  1.0\r";
+        let t = read(&text).unwrap();
+        assert_eq!(t.players.len(), 2);
+        assert_eq!(t.initial_colour, Some(Colour::Black));
+        assert_eq!(
+            (t.points.win, t.points.draw, t.points.pairing_bye),
+            (30, 10, 30),
+            "the bye scores a win unless BBU says"
+        );
+        assert_eq!(t.points.points(RoundResult::HalfBye), 10);
+        assert_eq!(read(&write(&t)).unwrap(), t);
+        let usual = read(&sample()).unwrap();
+        assert!(
+            !write(&usual).contains("BBW"),
+            "the usual points are not written"
+        );
+        let e = read(&(sample() + "XXC rank\n")).unwrap_err().to_string();
+        assert!(e.contains("line 6, column 5: the first colour"), "{e}");
     }
 
     /// Each kind of fault names its line and column, and what is wrong.
