@@ -139,6 +139,98 @@ pub struct Tournament {
     pub players: Vec<Player>,
 }
 
+impl Tournament {
+    /// The colour the first player had, or would have had, in round 1: as `XXC`
+    /// says, or as the first round with a colour written shows (a forfeited game's
+    /// count: it was paired with colours). Counting the players paired by then in
+    /// starting order, the first with a colour there gives it: as it is for an odd
+    /// place, reversed for an even one (as bbpPairings reads a file without `XXC`).
+    pub fn first_colour(&self) -> Option<Colour> {
+        if self.initial_colour.is_some() {
+            return self.initial_colour;
+        }
+        let first = self
+            .players
+            .iter()
+            .filter_map(|p| p.rounds.iter().position(|r| r.colour.is_some()))
+            .min()?;
+        let mut everyone: Vec<&Player> = self.players.iter().collect();
+        everyone.sort_by_key(|p| p.number);
+        everyone
+            .iter()
+            .filter(|p| p.rounds.iter().take(first + 1).any(Round::was_paired))
+            .enumerate()
+            .find_map(|(place, p)| {
+                let c = p.rounds.get(first)?.colour?;
+                Some(if place % 2 == 0 { c } else { c.opposite() })
+            })
+    }
+
+    /// The tournament as it stood before round `round` (from 1) was paired: each
+    /// record's earlier rounds, and its entry for that round only when it keeps the
+    /// player out of the pairing (an absence, a bye asked for); points counted again
+    /// from the results; the first colour written out.
+    pub fn before_round(&self, round: usize) -> Tournament {
+        let keep = round.saturating_sub(1);
+        let players = self
+            .players
+            .iter()
+            .map(|p| {
+                let mut rounds: Vec<Round> = p.rounds.iter().take(keep).copied().collect();
+                if let Some(next) = p.rounds.get(keep)
+                    && !next.was_paired()
+                {
+                    rounds.push(*next);
+                }
+                Player {
+                    points_tenths: rounds.iter().map(|r| self.points.points(r.result)).sum(),
+                    rounds,
+                    ..p.clone()
+                }
+            })
+            .collect();
+        Tournament {
+            name: self.name.clone(),
+            rounds: self.rounds,
+            initial_colour: self.first_colour(),
+            points: self.points,
+            players,
+        }
+    }
+}
+
+impl Round {
+    /// Whether the pairing placed the player in this round: a game (or a forfeit)
+    /// with an opponent, the pairing-allocated bye, a win by forfeit.
+    pub fn was_paired(&self) -> bool {
+        self.opponent.is_some()
+            || matches!(
+                self.result,
+                RoundResult::PairingBye | RoundResult::ForfeitWin
+            )
+    }
+
+    /// Whether a game was played over the board.
+    pub fn was_played(&self) -> bool {
+        self.opponent.is_some()
+            && self.colour.is_some()
+            && matches!(
+                self.result,
+                RoundResult::Win | RoundResult::Draw | RoundResult::Loss
+            )
+    }
+}
+
+impl Colour {
+    /// The other colour.
+    pub fn opposite(self) -> Colour {
+        match self {
+            Colour::White => Colour::Black,
+            Colour::Black => Colour::White,
+        }
+    }
+}
+
 /// What is wrong with a file, and where (lines and columns from 1).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TrfError {

@@ -27,6 +27,13 @@ impl Weight for u64 {
     }
 }
 
+impl Weight for u128 {
+    const ZERO: Self = 0;
+    fn half(self) -> Self {
+        self / 2
+    }
+}
+
 impl<const N: usize> Weight for Wide<N> {
     const ZERO: Self = Wide::<N>::ZERO;
     fn half(self) -> Self {
@@ -625,6 +632,8 @@ impl<W: Weight> Delta<W> {
 }
 
 #[cfg(test)]
+// Symmetric weight matrices are filled and read by index pairs.
+#[allow(clippy::needless_range_loop)]
 mod tests {
     use super::*;
 

@@ -18,9 +18,6 @@ impl<const N: usize> Wide<N> {
     /// Zero.
     pub const ZERO: Self = Self([0; N]);
 
-    /// The bits this type holds.
-    pub const BITS: u32 = 64 * N as u32;
-
     /// A small value.
     pub fn from_u64(value: u64) -> Self {
         let mut limbs = [0; N];
@@ -52,10 +49,10 @@ impl<const N: usize> Wide<N> {
     /// Halved (rounded down).
     pub fn half(self) -> Self {
         let mut out = [0; N];
-        for i in 0..N {
-            out[i] = self.0[i] >> 1;
+        for (i, limb) in out.iter_mut().enumerate() {
+            *limb = self.0[i] >> 1;
             if i + 1 < N {
-                out[i] |= self.0[i + 1] << 63;
+                *limb |= self.0[i + 1] << 63;
             }
         }
         Self(out)
