@@ -158,6 +158,15 @@ enum LogFormat {
 enum Command {
     /// Plays simulated games against a server and prints the figures.
     Load(hexchess_server::load::LoadArgs),
+    /// Pairs the next round of a Swiss tournament written in FIDE's TRF16 by the
+    /// FIDE Dutch system and prints it as the FIDE-endorsed pairing programs do:
+    /// the number of lines, then a board a line (`WHITE BLACK` starting numbers),
+    /// the bye as `N 0`.
+    PairSwiss {
+        /// The tournament so far (`XXR` gives its rounds; `XXC white1` the first
+        /// colour when no game is played yet).
+        file: std::path::PathBuf,
+    },
 }
 
 /// How long a stopping server waits for its connections to close and its last
@@ -176,6 +185,7 @@ fn main() -> ExitCode {
     };
     let done = match cli.command {
         Some(Command::Load(args)) => runtime.block_on(hexchess_server::load::run(args)),
+        Some(Command::PairSwiss { file }) => pair_swiss(&file),
         None => {
             let limits = Limits {
                 connections_per_address: cli.connections_per_address,
@@ -206,6 +216,18 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// `pair-swiss FILE`: the pairing on standard output, or what is wrong with the file
+/// (its name, the line and column) as the error.
+fn pair_swiss(file: &std::path::Path) -> Result<(), String> {
+    let name = file.display();
+    let text = std::fs::read_to_string(file).map_err(|e| format!("{name}: {e}"))?;
+    let tournament = hexchess_tournament::trf::read(&text).map_err(|e| format!("{name}: {e}"))?;
+    let pairings = hexchess_tournament::swiss::pair_next_round(&tournament)
+        .map_err(|e| format!("{name}: {e}"))?;
+    print!("{}", pairings.to_text());
+    Ok(())
 }
 
 /// Logs to standard error, as text or JSON lines; `RUST_LOG` filters (`info` by
