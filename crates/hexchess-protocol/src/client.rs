@@ -170,6 +170,32 @@ pub enum ClientMessage {
     Ratings,
     /// The games in play, to watch.
     Playing,
+    /// Follow the list of tournaments (`tournaments`, pushed as it changes).
+    Tournaments,
+    /// Create a tournament (an account only; a few each).
+    TournamentCreate(Box<crate::TournamentRequest>),
+    /// Enter a tournament (an arena at any time before its end, a Swiss before its
+    /// last round, a round robin before it starts), or, for its creator when bots may
+    /// enter, add an engine seat of `engine` level (1 to 20).
+    TournamentJoin {
+        /// The tournament's id.
+        tournament: String,
+        /// An engine seat's level, instead of oneself.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        engine: Option<u8>,
+    },
+    /// Leave a tournament: no longer paired (an arena's points stay; a round robin's
+    /// games to come are forfeited).
+    TournamentWithdraw {
+        /// The tournament's id.
+        tournament: String,
+    },
+    /// Follow a tournament's standings (`tournament`, pushed as they change; one
+    /// tournament at a time).
+    Tournament {
+        /// The tournament's id.
+        tournament: String,
+    },
     /// Are you there? (`pong`).
     Ping,
 }

@@ -14,6 +14,7 @@
 
 mod client;
 mod server;
+mod tournament;
 
 pub use client::{ClientMessage, MAX_CHAT_CHARS, MAX_MESSAGE_BYTES, MessageError, SeekRequest};
 pub use server::{
@@ -21,6 +22,10 @@ pub use server::{
     GameState, GamesInPlay, Hidden, Joined, LeaderLine, Leaderboard, Numbered, PlayedGame,
     PlayerProfile, RatingChange, RatingLine, Refused, RematchAsked, RevealedStep, SeatRating,
     SeekListing, SeekReply, ServerMessage, SpeedBoard, Started, Welcome, YourGame,
+};
+pub use tournament::{
+    StandingLine, TournamentKind, TournamentList, TournamentListing, TournamentRequest,
+    TournamentView,
 };
 
 /// The speeds a game is rated at, fastest first.

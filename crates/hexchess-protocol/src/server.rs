@@ -85,6 +85,11 @@ pub enum ServerMessage {
     Ack(Ack),
     /// A move or an act refused.
     Refused(Box<Refused>),
+    /// The tournaments (the answer to `tournaments`, and on every change).
+    Tournaments(crate::TournamentList),
+    /// A tournament and its standings (the answer to `tournament` and
+    /// `tournament_create`, and on every change).
+    Tournament(Box<crate::TournamentView>),
 }
 
 impl ServerMessage {
@@ -178,6 +183,9 @@ pub struct Started {
     pub variant: String,
     /// Your seat, by the variant's name for it (`White`, `Black`, `Red` ...).
     pub side: String,
+    /// The tournament the game is a round of, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tournament: Option<String>,
 }
 
 /// The seats that have asked for a rematch.

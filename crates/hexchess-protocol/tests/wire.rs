@@ -92,6 +92,7 @@ fn every_server_message() -> Vec<FromServer> {
             game: game(),
             variant: "glinski".into(),
             side: "White".into(),
+            tournament: None,
         })),
         M(ServerMessage::Games {
             games: vec![YourGame {
@@ -260,7 +261,53 @@ fn every_server_message() -> Vec<FromServer> {
                 ],
             },
         }),
+        M(ServerMessage::Started(Started {
+            game: game(),
+            variant: "glinski".into(),
+            side: "Black".into(),
+            tournament: Some("T1".into()),
+        })),
+        M(ServerMessage::Tournaments(TournamentList {
+            tournaments: vec![listing()],
+        })),
+        M(ServerMessage::Tournament(Box::new(TournamentView {
+            listing: listing(),
+            standings: vec![StandingLine {
+                rank: 1,
+                number: Some(1),
+                name: "ann".into(),
+                bot: false,
+                rating: 1500,
+                points: 1.5,
+                games: 2,
+                tie_breaks: vec![1.0, 0.75],
+                sheet: vec!["1".into(), "½".into()],
+                on_fire: false,
+                withdrawn: false,
+                playing: Some(game()),
+            }],
+        }))),
     ]
+}
+
+fn listing() -> TournamentListing {
+    TournamentListing {
+        id: "T1".into(),
+        kind: TournamentKind::Swiss,
+        name: "Friday Swiss".into(),
+        variant: "glinski".into(),
+        minutes: 3,
+        increment: 2,
+        rated: true,
+        bots: false,
+        status: "running".into(),
+        starts_ms: 1_765_000_000_000,
+        ends_ms: None,
+        round: Some(2),
+        rounds: Some(5),
+        players: 9,
+        by: "ann".into(),
+    }
 }
 
 #[test]
@@ -406,6 +453,30 @@ fn every_client_message_reads_back_as_written() {
         ClientMessage::Games,
         ClientMessage::Ratings,
         ClientMessage::Playing,
+        ClientMessage::Tournaments,
+        ClientMessage::TournamentCreate(Box::new(TournamentRequest {
+            kind: TournamentKind::Swiss,
+            name: "Friday Swiss".into(),
+            variant: "glinski".into(),
+            minutes: 3,
+            increment: 2,
+            rated: true,
+            starts_in: 600,
+            seconds: None,
+            rounds: Some(5),
+            bots: true,
+            first_move_seconds: None,
+        })),
+        ClientMessage::TournamentJoin {
+            tournament: "T1".into(),
+            engine: Some(3),
+        },
+        ClientMessage::TournamentWithdraw {
+            tournament: "T1".into(),
+        },
+        ClientMessage::Tournament {
+            tournament: "T1".into(),
+        },
         ClientMessage::Ping,
     ] {
         let text = message.to_text();

@@ -229,6 +229,19 @@ impl Client {
         self.out.send(message.to_text());
     }
 
+    /// This connection follows `tournament`'s standings (its view comes at once, in
+    /// the standings' slot).
+    async fn follow_tournament(
+        &self,
+        t: &crate::tournaments::Tournaments,
+        tournament: String,
+    ) -> Result<Option<ServerMessage>, HubError> {
+        t.follow(self.conn, self.out.clone(), tournament)
+            .await
+            .map(|()| None)
+            .map_err(HubError::Refused)
+    }
+
     fn error(&self, e: &MessageError) {
         self.send(ServerMessage::error(e.to_string()));
     }
@@ -382,6 +395,39 @@ impl Client {
             ClientMessage::Claim { game } => self.act(&game, &me, Act::Claim).await,
             ClientMessage::Decline { game } => self.act(&game, &me, Act::Decline).await,
             ClientMessage::Rematch { game } => hub.rematch(&me, &game).await.map(|()| None),
+            ClientMessage::Tournaments => match hub.tournaments() {
+                Ok(t) => {
+                    t.follow_list(self.conn, self.out.clone()).await;
+                    Ok(None)
+                }
+                Err(e) => Err(e),
+            },
+            ClientMessage::TournamentCreate(request) => match hub.tournaments() {
+                Ok(t) => match t.create(&me, *request).await {
+                    // The creator follows it (`tournament` comes as the answer).
+                    Ok(view) => self.follow_tournament(t, view.listing.id).await,
+                    Err(why) => Err(HubError::Refused(why)),
+                },
+                Err(e) => Err(e),
+            },
+            ClientMessage::TournamentJoin { tournament, engine } => match hub.tournaments() {
+                Ok(t) => match t.join(&me, tournament.clone(), engine).await {
+                    Ok(()) => self.follow_tournament(t, tournament).await,
+                    Err(why) => Err(HubError::Refused(why)),
+                },
+                Err(e) => Err(e),
+            },
+            ClientMessage::TournamentWithdraw { tournament } => match hub.tournaments() {
+                Ok(t) => match t.withdraw(&me.id, tournament.clone()).await {
+                    Ok(()) => self.follow_tournament(t, tournament).await,
+                    Err(why) => Err(HubError::Refused(why)),
+                },
+                Err(e) => Err(e),
+            },
+            ClientMessage::Tournament { tournament } => match hub.tournaments() {
+                Ok(t) => self.follow_tournament(t, tournament).await,
+                Err(e) => Err(e),
+            },
         };
         match answer {
             Ok(Some(answer)) => self.send(answer),

@@ -50,6 +50,8 @@ pub enum Refusal {
     TooEarlyToClaim(Duration),
     /// A decline with no other seat's draw offer on the table.
     NoDrawOffered,
+    /// An abort of a tournament's game (its result counts: resign instead).
+    TournamentGame,
 }
 
 impl std::fmt::Display for Refusal {
@@ -67,6 +69,9 @@ impl std::fmt::Display for Refusal {
             ),
             Refusal::TooLateToAbort => f.write_str("every side has moved: resign instead"),
             Refusal::NoDrawOffered => f.write_str("no draw is offered to you"),
+            Refusal::TournamentGame => {
+                f.write_str("a tournament's game cannot be aborted: resign instead")
+            }
             Refusal::NothingToClaim => {
                 f.write_str("the side on move is here, or not every side has moved")
             }
@@ -311,6 +316,14 @@ impl HostedGame {
             .sides()
             .map(|s| u32::from(end.points(s).millis()))
             .collect()
+    }
+
+    /// The result as a record writes it (`*` while on, or aborted).
+    pub fn result_text(&self) -> String {
+        match self.status {
+            Status::Over(end) => end.result_text(),
+            _ => "*".to_string(),
+        }
     }
 
     /// Where the game stands.
@@ -614,6 +627,25 @@ impl HostedGame {
         };
         self.finish(status);
         Some(status)
+    }
+
+    /// The side on move has not made its first move in the time a tournament gives
+    /// for it: it loses the game (as abandoned). Nothing happens once every side has
+    /// moved, or after the end.
+    pub fn first_move_missed(&mut self) -> Option<GameOutcome> {
+        if self.status != Status::Playing || self.game.turns().len() >= self.seats.len() {
+            return None;
+        }
+        let end = self
+            .game
+            .lost_by(self.game.side_to_move(), Termination::Abandonment);
+        self.finish(Status::Over(end));
+        Some(end)
+    }
+
+    /// Whether the side on move has yet to make its first move.
+    pub fn first_moves_pending(&self) -> bool {
+        self.status == Status::Playing && self.game.turns().len() < self.seats.len()
     }
 
     /// `who` resigns (for its seat; with several, the one on move or its first).

@@ -49,6 +49,8 @@ pub fn router(hub: Arc<Hub>, web: Option<PathBuf>) -> Router {
         .route("/game/{file}", get(pgn))
         .route("/player/{name}", get(player))
         .route("/leaderboard/{variant}", get(leaderboard))
+        .route("/tournaments", get(tournaments))
+        .route("/tournament/{file}", get(tournament))
         .route("/metrics", get(metrics))
         .route("/healthz", get(healthz));
     let routes = match web {
@@ -467,6 +469,73 @@ async fn player(
         return (StatusCode::TOO_MANY_REQUESTS, format!("{e}\n")).into_response();
     }
     json_or_error(hub.profile(&name).await)
+}
+
+/// The tournaments as JSON (what `tournaments` pushes), within the lookups' limit.
+async fn tournaments(
+    ConnectInfo(ClientAddress(peer)): ConnectInfo<ClientAddress>,
+    headers: HeaderMap,
+    State(hub): State<Arc<Hub>>,
+) -> Response {
+    let from = client_address(peer.ip(), &headers, hub.limits.behind_proxy);
+    if let Err(e) = hub.lookup_allowed(from) {
+        return (StatusCode::TOO_MANY_REQUESTS, format!("{e}\n")).into_response();
+    }
+    match hub.tournaments() {
+        Ok(t) => (
+            [(header::CONTENT_TYPE, "application/json")],
+            t.list().await.to_text(),
+        )
+            .into_response(),
+        Err(e) => (StatusCode::NOT_FOUND, format!("{e}\n")).into_response(),
+    }
+}
+
+/// One tournament: `/tournament/ID` its standings as JSON, `/tournament/ID.trf` the
+/// whole of it in FIDE's TRF16 (every finished round; an arena's pairing waves as
+/// its rounds).
+async fn tournament(
+    Path(file): Path<String>,
+    ConnectInfo(ClientAddress(peer)): ConnectInfo<ClientAddress>,
+    headers: HeaderMap,
+    State(hub): State<Arc<Hub>>,
+) -> Response {
+    let from = client_address(peer.ip(), &headers, hub.limits.behind_proxy);
+    if let Err(e) = hub.lookup_allowed(from) {
+        return (StatusCode::TOO_MANY_REQUESTS, format!("{e}\n")).into_response();
+    }
+    let t = match hub.tournaments() {
+        Ok(t) => t,
+        Err(e) => return (StatusCode::NOT_FOUND, format!("{e}\n")).into_response(),
+    };
+    let missing = || (StatusCode::NOT_FOUND, "no tournament by that id\n").into_response();
+    match file.strip_suffix(".trf") {
+        Some(id) => match t.trf(id.to_string()).await {
+            Some(text) => (
+                [
+                    (
+                        header::CONTENT_TYPE,
+                        "text/plain; charset=utf-8".to_string(),
+                    ),
+                    (
+                        header::CONTENT_DISPOSITION,
+                        format!("attachment; filename=\"hexchess-{id}.trf\""),
+                    ),
+                ],
+                text,
+            )
+                .into_response(),
+            None => missing(),
+        },
+        None => match t.view(file).await {
+            Some(view) => (
+                [(header::CONTENT_TYPE, "application/json")],
+                serde_json::to_string(&view).unwrap_or_default(),
+            )
+                .into_response(),
+            None => missing(),
+        },
+    }
 }
 
 /// A variant's leaderboard as JSON (404 for no such variant, 429 over the limit).

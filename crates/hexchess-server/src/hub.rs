@@ -90,6 +90,9 @@ pub struct Limits {
     /// Behind a proxy on this machine (nginx): a connection from a loopback address is
     /// counted as the address the proxy names in `X-Real-IP`.
     pub behind_proxy: bool,
+    /// Pages read per address per minute (players, leaderboards, tournaments: each a
+    /// few queries or a turn of the tournaments' director).
+    pub lookups_per_minute: u32,
 }
 
 impl Limits {
@@ -118,6 +121,7 @@ impl Default for Limits {
             idle: Duration::from_secs(60),
             day: Duration::from_secs(24 * 60 * 60),
             behind_proxy: false,
+            lookups_per_minute: LOOKUPS_PER_MINUTE,
         }
     }
 }
@@ -278,6 +282,8 @@ pub struct Hub {
     /// Set when the server is stopping: connections close (1012) and no new ones
     /// are served.
     stopping: watch::Sender<bool>,
+    /// The tournaments' director (a server of `--role all` only).
+    tournaments: std::sync::OnceLock<crate::tournaments::Tournaments>,
 }
 
 /// A mutex's contents even if a thread panicked holding it (the maps stay usable).
@@ -289,7 +295,14 @@ impl Hub {
     /// The hub over `store`, with the games in progress there resumed.
     pub async fn start(store: Store, limits: Limits) -> Result<Arc<Hub>, StoreError> {
         let hub = Hub::without_games(store, limits);
+        // Ends are told from the first resumed game on: the director reads them once
+        // it has read its tournaments back.
+        let (ends, ended) = mpsc::unbounded_channel();
+        let _ = hub.context.game_ends.set(ends);
         hub.resume_games().await?;
+        let director =
+            crate::tournaments::Tournaments::start(Arc::downgrade(&hub), hub.store.clone(), ended);
+        let _ = hub.tournaments.set(director);
         Ok(hub)
     }
 
@@ -319,6 +332,7 @@ impl Hub {
             // Engine seats think on at most half the cores: the other half serves.
             engines: Arc::new(Semaphore::new((cores / 2).max(1))),
             lists: Arc::default(),
+            game_ends: Arc::default(),
         };
         let hub = Arc::new(Hub {
             store,
@@ -350,11 +364,12 @@ impl Hub {
                 Duration::from_secs(3600),
                 MAX_KEYS,
             ),
-            lookups: KeyedLimits::new(LOOKUPS_PER_MINUTE, Duration::from_secs(60), MAX_KEYS),
+            lookups: KeyedLimits::new(limits.lookups_per_minute, Duration::from_secs(60), MAX_KEYS),
             passwords: Passwords::new(),
             next_conn: AtomicU64::new(1),
             socket_node: std::sync::OnceLock::new(),
             stopping: watch::channel(false).0,
+            tournaments: std::sync::OnceLock::new(),
             limits,
         });
         tokio::spawn(push_lists(Arc::downgrade(&hub)));
@@ -750,6 +765,9 @@ impl Hub {
     pub fn offline(&self, who: Option<&PlayerId>, conn: ConnId) {
         lock(&self.lobby).retain(|(c, _)| *c != conn);
         lock(&self.games_followers).remove(&conn);
+        if let Some(t) = self.tournaments.get() {
+            t.forget(conn);
+        }
         let Some(who) = who else { return };
         let last = {
             let mut online = lock(&self.online);
@@ -784,6 +802,21 @@ impl Hub {
                 });
             }
         }
+    }
+
+    /// Whether `who` has a connection to this server.
+    pub fn is_online(&self, who: &PlayerId) -> bool {
+        lock(&self.online).contains_key(who)
+    }
+
+    /// The tournaments' director: a server of `--role all` holds tournaments; the
+    /// nodes of several processes do not yet.
+    pub fn tournaments(&self) -> Result<&crate::tournaments::Tournaments, HubError> {
+        self.tournaments.get().ok_or_else(|| {
+            HubError::Refused(
+                "tournaments are held by a server of one process (--role all) for now".into(),
+            )
+        })
     }
 
     /// Tells `who`'s connections, here and (on a socket node) on the other nodes.
@@ -1032,18 +1065,68 @@ impl Hub {
         rated: bool,
         seats: Vec<SeatHolder>,
     ) -> Result<(), HubError> {
+        let text = control.text();
+        self.open_game(new_code(12), variant, control, text, rated, seats, None)
+            .await
+    }
+
+    /// A tournament's game, its id chosen with its pairing: its stored time control
+    /// carries the tournament and the first move's wait (`crate::room::TournamentMark`).
+    pub async fn start_tournament_game(
+        &self,
+        game: &str,
+        t: &crate::store::StoredTournament,
+        seats: Vec<SeatHolder>,
+    ) -> Result<(), HubError> {
+        let control = StoredControl {
+            minutes: Some(u64::from(t.minutes)),
+            increment: Some(u64::from(t.increment)),
+            days: None,
+        };
+        let mark = crate::room::TournamentMark {
+            tournament: Some(t.id.clone()),
+            first_move: Some(u64::from(t.first_move)),
+        };
+        let mut text = serde_json::to_value(control).unwrap_or_default();
+        if let (Some(fields), Ok(serde_json::Value::Object(more))) =
+            (text.as_object_mut(), serde_json::to_value(&mark))
+        {
+            fields.extend(more);
+        }
+        self.open_game(
+            game.to_string(),
+            &t.variant,
+            control,
+            text.to_string(),
+            t.rated,
+            seats,
+            Some(t.id.clone()),
+        )
+        .await
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    async fn open_game(
+        &self,
+        id: String,
+        variant: &str,
+        control: StoredControl,
+        control_text: String,
+        rated: bool,
+        seats: Vec<SeatHolder>,
+        tournament: Option<String>,
+    ) -> Result<(), HubError> {
         let Some(entry) = self.catalog.get(variant) else {
             return refused("the variant is gone");
         };
         let clock = control.clock().map_err(HubError::Refused)?;
-        let id = new_code(12);
         let started_ms = self
             .store
             .add_game(&NewGame {
                 id: id.clone(),
                 variant: variant.to_string(),
                 seats: seats_text(&seats),
-                control: control.text(),
+                control: control_text.clone(),
                 rated,
                 players: seats
                     .iter()
@@ -1067,7 +1150,7 @@ impl Hub {
             seats: seats.clone(),
             days: control.days(),
             started_ms,
-            control: control.text(),
+            control: control_text.clone(),
         };
         match self.socket_node() {
             // A game node takes it (its players' joins wait here until one has).
@@ -1095,6 +1178,7 @@ impl Hub {
                     game: id.clone(),
                     variant: variant.to_string(),
                     side: side.to_string(),
+                    tournament: tournament.clone(),
                 };
                 self.tell_player(player, &ServerMessage::Started(started));
             }

@@ -59,3 +59,4 @@ pub mod seat;
 pub mod secret;
 pub mod seek_book;
 pub mod store;
+pub mod tournaments;

@@ -59,6 +59,9 @@ struct Cli {
     /// New anonymous players one address may make per hour.
     #[arg(long, default_value_t = Limits::default().new_players_per_address)]
     new_players_per_address: u32,
+    /// Pages (players, leaderboards, tournaments) one address may read per minute.
+    #[arg(long, default_value_t = Limits::default().lookups_per_minute)]
+    lookups_per_minute: u32,
     /// Behind a proxy on this machine (nginx, docs/deploy.md): connections from
     /// 127.0.0.1 are counted as the address the proxy names in `X-Real-IP`.
     #[arg(long)]
@@ -194,6 +197,7 @@ fn main() -> ExitCode {
                 sign_ins_per_address: cli.sign_ins_per_address,
                 sign_ins_per_name: cli.sign_ins_per_name,
                 new_players_per_address: cli.new_players_per_address,
+                lookups_per_minute: cli.lookups_per_minute.max(1),
                 day: Duration::from_secs(cli.day_seconds.max(1)),
                 idle: Duration::from_secs(cli.idle_seconds.clamp(3, 3600)),
                 behind_proxy: cli.behind_proxy,

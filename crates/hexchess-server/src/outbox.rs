@@ -30,16 +30,22 @@ pub enum List {
     Games,
     /// The games to watch (`playing`).
     Playing,
+    /// The tournaments (`tournaments`).
+    Tournaments,
+    /// The standings of the tournament followed (`tournament`).
+    Standings,
 }
 
 impl List {
-    const ALL: usize = 3;
+    const ALL: usize = 5;
 
     fn index(self) -> usize {
         match self {
             List::Seeks => 0,
             List::Games => 1,
             List::Playing => 2,
+            List::Tournaments => 3,
+            List::Standings => 4,
         }
     }
 }

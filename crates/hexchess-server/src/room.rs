@@ -166,6 +166,40 @@ pub struct RoomContext {
     pub engines: Arc<Semaphore>,
     /// What changed in the lists the hub pushes.
     pub lists: Arc<ListChanges>,
+    /// Where each stored end is told, once a director of tournaments listens (they
+    /// count their games by it).
+    pub game_ends: Arc<std::sync::OnceLock<mpsc::UnboundedSender<GameEnded>>>,
+}
+
+/// A game's end as stored: its result (`1-0`, `0-1`, `1/2-1/2` ..., `*` aborted) and
+/// how many steps it had.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameEnded {
+    /// The game's id.
+    pub game: String,
+    /// The result as the record has it.
+    pub result: String,
+    /// Steps played.
+    pub plies: u32,
+}
+
+/// What a tournament's game carries in its stored time control, beyond the clock:
+/// the tournament, and how long a side has for its first move.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct TournamentMark {
+    /// The tournament's id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tournament: Option<String>,
+    /// Seconds a side has for its first move before it loses the game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_move: Option<u64>,
+}
+
+impl TournamentMark {
+    /// The mark in a stored time control (none for other games).
+    pub fn of_control(control: &str) -> TournamentMark {
+        serde_json::from_str(control).unwrap_or_default()
+    }
 }
 
 impl RoomContext {
@@ -220,6 +254,10 @@ pub struct Room {
     fence: u64,
     /// Set when a write was refused for a newer owner: the room ends.
     lost: bool,
+    /// A tournament's game: its first moves are timed, and it cannot be aborted.
+    mark: TournamentMark,
+    /// When the side on move began its turn (its first move is timed from it).
+    turn_began: Instant,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -287,7 +325,10 @@ impl Room {
             clocks: hosted.clocks(context.now()),
             offers: hosted.draw_offers(),
         };
+        let mark = TournamentMark::of_control(&facts.control);
         Room {
+            mark,
+            turn_began: Instant::now(),
             facts,
             hosted,
             narrow,
@@ -338,6 +379,11 @@ impl Room {
                 held(Instant::now() + left)
             });
             let engine_at = self.hold_until.filter(|_| self.thinking.is_none());
+            let first_move_at = self
+                .mark
+                .first_move
+                .filter(|_| self.hosted.first_moves_pending())
+                .map(|s| held(self.turn_began + Duration::from_secs(s)));
             let idle_until = (self.stored.end && self.followers.is_empty())
                 .then(|| Instant::now() + self.context.linger);
             tokio::select! {
@@ -355,6 +401,10 @@ impl Room {
                 }
                 () = sleep_until(days_at), if days_at.is_some() => {
                     self.hosted.out_of_days();
+                    self.settle(None).await;
+                }
+                () = sleep_until(first_move_at), if first_move_at.is_some() => {
+                    self.hosted.first_move_missed();
                     self.settle(None).await;
                 }
                 () = sleep_until(engine_at), if engine_at.is_some() => {
@@ -453,6 +503,9 @@ impl Room {
                     Act::Resign => self.hosted.resign(&who).map(|_| ()),
                     Act::Draw => self.hosted.offer_draw(&who).map(|_| ()),
                     Act::Decline => self.hosted.decline_draw(&who),
+                    Act::Abort if self.mark.tournament.is_some() => {
+                        Err(crate::hosted::Refusal::TournamentGame)
+                    }
                     Act::Abort => self.hosted.abort(&who),
                     Act::Claim => self.hosted.claim_victory(&who, now).map(|_| ()),
                 };
@@ -597,7 +650,20 @@ impl Room {
             .save_game(&self.facts.id, changes)
             .await?;
         self.context.metrics.commit(started.elapsed());
+        if let Some(ends) = self
+            .context
+            .game_ends
+            .get()
+            .filter(|_| over && !self.stored.end)
+        {
+            let _ = ends.send(GameEnded {
+                game: self.facts.id.clone(),
+                result: self.hosted.result_text(),
+                plies,
+            });
+        }
         if new_steps > 0 {
+            self.turn_began = Instant::now();
             self.last_move = SystemTime::now();
             self.context.metrics.moves.inc_by(new_steps);
             self.stored_state.clocks = self.hosted.clocks(now);

@@ -1,8 +1,22 @@
-//! Tournaments (issue 67): the Dutch pairing as a command.
+//! Tournaments (issue 67): the Dutch pairing as a command; a Swiss, a round robin of
+//! engine seats and an arena held by the server, each across a `kill -9`, on SQLite
+//! and PostgreSQL. Every server here listens on 127.0.0.1.
 
+mod common;
+
+use std::collections::{BTreeSet, HashMap};
 use std::process::Command;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
-use hexchess_tournament::trf::{self, Colour};
+use common::{Server, postgres, sqlite};
+use hexchess_server::client::Client;
+use hexchess_tournament::round_robin::Number;
+use hexchess_tournament::swiss::pair_next_round;
+use hexchess_tournament::trf::{self, Colour, RoundResult};
+use serde_json::{Value, json};
+use tokio::sync::mpsc;
 
 const BINARY: &str = env!("CARGO_BIN_EXE_hexchess-server");
 
@@ -81,4 +95,414 @@ fn pair_swiss_prints_the_next_round_as_the_pairing_programs_do() {
     let said = String::from_utf8_lossy(&out.stderr);
     assert!(said.contains("bad.trf: line 2, column 5: rounds"), "{said}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// What the test tells a player to do in a tournament.
+enum Order {
+    Join(String),
+    Withdraw(String),
+}
+
+/// How a game ends, by its id (so that the results are mixed, whoever plays it):
+/// white resigns at ply 2, black resigns at ply 3, or white offers a draw at ply 2
+/// and black takes it. Each first plays its moves: a game played, not a forfeit.
+fn plan(game: &str) -> u32 {
+    game.bytes().map(u32::from).sum::<u32>() % 3
+}
+
+/// One game as a player sees it.
+#[derive(Default)]
+struct Seen {
+    mine: Vec<String>,
+    ply: u32,
+    to_move: String,
+    legal: Vec<String>,
+    offered: bool,
+    over: bool,
+    /// What was last sent, for which ply (not sent twice).
+    sent: Option<(u32, &'static str)>,
+}
+
+/// A player that follows orders and plays every tournament game it is given by the
+/// plan above. Ending a game (a resignation, taking a draw) takes one of `ends`'s
+/// permits, so that the test decides how many games may end, and when. It
+/// reconnects with its secret whenever the server goes away, and joins its games
+/// in play again. Stops when `stop` is set.
+async fn player(
+    url: String,
+    mut orders: mpsc::UnboundedReceiver<Order>,
+    ends: Arc<tokio::sync::Semaphore>,
+    stop: Arc<AtomicBool>,
+) {
+    let mut token: Option<String> = None;
+    while !stop.load(Ordering::Relaxed) {
+        let Ok(mut c) = Client::hello(&url, token.as_deref()).await else {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            continue;
+        };
+        token = c.token.clone();
+        let mut games: HashMap<String, Seen> = HashMap::new();
+        if c.send(&json!({"t": "games"})).await.is_err() {
+            continue;
+        }
+        loop {
+            tokio::select! {
+                order = orders.recv() => {
+                    let message = match order {
+                        Some(Order::Join(t)) => json!({"t": "tournament_join", "tournament": t}),
+                        Some(Order::Withdraw(t)) => json!({"t": "tournament_withdraw", "tournament": t}),
+                        None => return,
+                    };
+                    if c.send(&message).await.is_err() {
+                        break;
+                    }
+                }
+                message = c.recv() => match message {
+                    Ok(m) => {
+                        if seen(&mut c, &m, &mut games).await.is_err() {
+                            break;
+                        }
+                    }
+                    Err(_) => break,
+                },
+                () = tokio::time::sleep(Duration::from_millis(100)) => {
+                    if stop.load(Ordering::Relaxed) {
+                        return;
+                    }
+                }
+            }
+            if play(&mut c, &mut games, &ends).await.is_err() {
+                break;
+            }
+        }
+    }
+}
+
+/// Takes in one message about the player's games.
+async fn seen(c: &mut Client, m: &Value, games: &mut HashMap<String, Seen>) -> Result<(), String> {
+    let game = m["game"].as_str().unwrap_or_default().to_string();
+    let strings = |v: &Value| -> Vec<String> {
+        v.as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|s| s.as_str().map(String::from))
+            .collect()
+    };
+    match m["t"].as_str().unwrap_or_default() {
+        "started" => return c.send(&json!({"t": "join", "game": game})).await,
+        "games" => {
+            for g in m["games"].as_array().into_iter().flatten() {
+                c.send(&json!({"t": "join", "game": g["game"]})).await?;
+            }
+        }
+        "state" => {
+            let g = games.entry(game).or_default();
+            g.mine = strings(&m["you"]);
+            g.ply = m["ply"].as_u64().unwrap_or(0) as u32;
+            g.to_move = m["to_move"].as_str().unwrap_or_default().into();
+            g.legal = strings(&m["legal"]);
+            g.offered = m["draw_offers"].as_array().is_some_and(|o| !o.is_empty());
+            g.over = !m["result"].is_null();
+        }
+        "step" => {
+            let g = games.entry(game).or_default();
+            g.ply = m["ply"].as_u64().unwrap_or(0) as u32 + 1;
+            g.to_move = m["to_move"].as_str().unwrap_or_default().into();
+            g.legal = strings(&m["legal"]);
+        }
+        "draw_offer" => games.entry(game).or_default().offered = true,
+        "end" => games.entry(game).or_default().over = true,
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Does what the plan says in each game where it is this player's turn to.
+async fn play(
+    c: &mut Client,
+    games: &mut HashMap<String, Seen>,
+    ends: &tokio::sync::Semaphore,
+) -> Result<(), String> {
+    for (id, g) in games.iter_mut() {
+        if g.over || g.mine.is_empty() {
+            continue;
+        }
+        let white = g.mine.iter().any(|s| s == "White");
+        let on_move = g.mine.contains(&g.to_move);
+        let k = plan(id);
+        let act: Option<&'static str> = match (k, g.ply, white, on_move) {
+            (_, 0 | 1, _, true) => Some("move"),
+            (0, 2, true, true) => Some("resign"),
+            (1, 2, true, true) => Some("move"),
+            (1, 3, false, true) => Some("resign"),
+            (2, 2, true, true) if !g.offered => Some("offer"),
+            (2, 2, false, false) if g.offered => Some("accept"),
+            _ => None,
+        };
+        let Some(act) = act else { continue };
+        if g.sent == Some((g.ply, act)) {
+            continue;
+        }
+        let ending = matches!(act, "resign" | "accept");
+        if ending {
+            match ends.try_acquire() {
+                Ok(permit) => permit.forget(),
+                Err(_) => continue,
+            }
+        }
+        let message = match act {
+            "move" => {
+                json!({"t": "move", "game": id, "ply": g.ply, "step": g.legal[0], "ack": g.ply})
+            }
+            "resign" => json!({"t": "resign", "game": id}),
+            _ => json!({"t": "draw", "game": id}),
+        };
+        c.send(&message).await?;
+        g.sent = Some((g.ply, act));
+    }
+    Ok(())
+}
+
+/// A signed-in account (the tournament's creator).
+async fn account(url: &str, name: &str) -> Client {
+    let mut c = Client::hello(url, None).await.unwrap();
+    c.send(&json!({"t": "register", "name": name, "password": "a good long password"}))
+        .await
+        .unwrap();
+    c.wait_for("welcome").await.unwrap();
+    c
+}
+
+/// The tournament's TRF from the server.
+async fn trf_now(server: &Server, id: &str) -> trf::Tournament {
+    let (status, body) = server.get(&format!("/tournament/{id}.trf")).await;
+    assert!(status.contains("200"), "{status}: {body}");
+    trf::read(&body).unwrap_or_else(|e| panic!("{e}\n{body}"))
+}
+
+/// The tournament's view from the server.
+async fn view_now(server: &Server, id: &str) -> Value {
+    let (status, body) = server.get(&format!("/tournament/{id}")).await;
+    assert!(status.contains("200"), "{status}: {body}");
+    serde_json::from_str(&body).unwrap()
+}
+
+/// Rounds whose every game has a result, in the TRF (a round in play is left out of
+/// it by the server).
+fn rounds_done(t: &trf::Tournament) -> usize {
+    t.players.iter().map(|p| p.rounds.len()).max().unwrap_or(0)
+}
+
+async fn wait_until<F, Fut>(what: &str, limit: Duration, mut check: F)
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    let deadline = Instant::now() + limit;
+    while !check().await {
+        assert!(
+            Instant::now() < deadline,
+            "waited {} s for {what}",
+            limit.as_secs()
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Round `r` of the file: its boards (white, black) and its bye.
+fn round_in(t: &trf::Tournament, r: usize) -> (BTreeSet<(u32, u32)>, Option<Number>) {
+    let mut boards = BTreeSet::new();
+    let mut bye = None;
+    for p in &t.players {
+        let Some(round) = p.rounds.get(r - 1) else {
+            continue;
+        };
+        match (round.opponent, round.colour) {
+            (Some(o), Some(Colour::White)) => {
+                boards.insert((p.number.0, o.0));
+            }
+            _ if round.result == RoundResult::PairingBye => bye = Some(p.number),
+            _ => {}
+        }
+    }
+    (boards, bye)
+}
+
+/// A Swiss of nine players over five rounds: a bye in the first round, a late entry
+/// before the second (ten), a withdrawal after the third (nine again: byes), the
+/// server killed in the second round's games and again as the third ends. Each
+/// round must be the Dutch system's pairing of the rounds before it, as the
+/// server's own TRF file has them, and the standings its results.
+async fn swiss_of_nine(database: String) {
+    let mut server = Server::start(&database).await;
+    let url = server.url();
+    let mut director = account(&url, "arbiter").await;
+    director
+        .send(
+            &json!({"t": "tournament_create", "kind": "swiss", "name": "Test Swiss",
+                       "variant": "glinski", "minutes": 3, "increment": 0, "rounds": 5,
+                       "starts_in": 3, "first_move_seconds": 20}),
+        )
+        .await
+        .unwrap();
+    let created = director.wait_for("tournament").await.unwrap();
+    let id = created["listing"]["id"].as_str().unwrap().to_string();
+    assert_eq!(created["listing"]["status"], "waiting");
+    let stop = Arc::new(AtomicBool::new(false));
+    let ends = Arc::new(tokio::sync::Semaphore::new(0));
+    let mut orders = Vec::new();
+    for _ in 0..10 {
+        let (tx, rx) = mpsc::unbounded_channel();
+        tokio::spawn(player(
+            url.clone(),
+            rx,
+            Arc::clone(&ends),
+            Arc::clone(&stop),
+        ));
+        orders.push(tx);
+    }
+    for o in &orders[..9] {
+        o.send(Order::Join(id.clone())).unwrap();
+    }
+    let playing = |view: &Value| {
+        view["standings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|l| !l["playing"].is_null())
+            .count()
+    };
+    // Round 1: nine players, four games and a bye, held at ply 2.
+    wait_until("round 1's four games", Duration::from_secs(20), || async {
+        let v = view_now(&server, &id).await;
+        v["listing"]["round"] == 1 && playing(&v) == 8
+    })
+    .await;
+    // The late entry, in time for round 2.
+    orders[9].send(Order::Join(id.clone())).unwrap();
+    wait_until("the tenth entry", Duration::from_secs(10), || async {
+        view_now(&server, &id).await["standings"]
+            .as_array()
+            .unwrap()
+            .len()
+            == 10
+    })
+    .await;
+    ends.add_permits(4);
+    wait_until("round 2's five games", Duration::from_secs(30), || async {
+        let v = view_now(&server, &id).await;
+        v["listing"]["round"] == 2 && playing(&v) == 10
+    })
+    .await;
+    // Killed while round 2 is played: two of its games over, three on.
+    ends.add_permits(2);
+    wait_until(
+        "two of round 2's games over",
+        Duration::from_secs(30),
+        || async { playing(&view_now(&server, &id).await) == 6 },
+    )
+    .await;
+    server = server.restart().await;
+    ends.add_permits(3);
+    wait_until("round 3's five games", Duration::from_secs(60), || async {
+        let v = view_now(&server, &id).await;
+        v["listing"]["round"] == 3 && playing(&v) == 10
+    })
+    .await;
+    // A withdrawal during round 3: nine play on from round 4, with a bye each round.
+    orders[4].send(Order::Withdraw(id.clone())).unwrap();
+    wait_until("the withdrawal", Duration::from_secs(10), || async {
+        view_now(&server, &id).await["standings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|l| l["withdrawn"] == true)
+    })
+    .await;
+    // Killed as round 3 ends: before, while or after round 4 is paired.
+    ends.add_permits(5);
+    wait_until("round 3's results", Duration::from_secs(30), || async {
+        playing(&view_now(&server, &id).await) < 10
+    })
+    .await;
+    server = server.restart().await;
+    ends.add_permits(1000);
+    wait_until("the end", Duration::from_secs(120), || async {
+        view_now(&server, &id).await["listing"]["status"] == "finished"
+    })
+    .await;
+    stop.store(true, Ordering::Relaxed);
+
+    let done = trf_now(&server, &id).await;
+    assert_eq!(rounds_done(&done), 5, "five rounds played");
+    assert_eq!(done.players.len(), 10);
+    let mut met = BTreeSet::new();
+    let mut byes = 0;
+    for r in 1..=5 {
+        // The server's round r is the Dutch pairing of the rounds before it.
+        let before = done.before_round(r);
+        let paired = pair_next_round(&before).unwrap_or_else(|e| panic!("round {r}: {e}"));
+        let ours: BTreeSet<(u32, u32)> = paired
+            .boards
+            .iter()
+            .map(|b| (b.white.0, b.black.0))
+            .collect();
+        let (theirs, bye) = round_in(&done, r);
+        assert_eq!(theirs, ours, "round {r}: the boards");
+        assert_eq!(bye, paired.bye, "round {r}: the bye");
+        byes += usize::from(bye.is_some());
+        let playing = theirs.len() * 2 + usize::from(bye.is_some());
+        let expected = match r {
+            1 => 9,
+            2 | 3 => 10,
+            _ => 9,
+        };
+        assert_eq!(playing, expected, "round {r}: everyone present paired");
+        for (w, b) in theirs {
+            assert!(
+                met.insert((w.min(b), w.max(b))),
+                "round {r}: {w} and {b} met before"
+            );
+        }
+    }
+    assert_eq!(byes, 3, "byes in rounds 1, 4 and 5");
+    // The late entrant missed round 1; the one withdrawn is in no round after 3.
+    let late = done.players.iter().max_by_key(|p| p.number).unwrap();
+    assert_eq!(late.rounds[0].result, RoundResult::ZeroBye);
+    let view = view_now(&server, &id).await;
+    let standings = view["standings"].as_array().unwrap();
+    let withdrawn: Vec<&Value> = standings
+        .iter()
+        .filter(|l| l["withdrawn"] == true)
+        .collect();
+    assert_eq!(withdrawn.len(), 1);
+    let gone = Number(withdrawn[0]["number"].as_u64().unwrap() as u32);
+    for r in 4..=5 {
+        let (boards, bye) = round_in(&done, r);
+        assert!(boards.iter().all(|&(w, b)| w != gone.0 && b != gone.0) && bye != Some(gone));
+    }
+    // The standings are the file's points, best first.
+    for line in standings {
+        let n = line["number"].as_u64().unwrap() as u32;
+        let p = done.players.iter().find(|p| p.number.0 == n).unwrap();
+        assert_eq!(
+            (line["points"].as_f64().unwrap() * 10.0).round() as u32,
+            p.points_tenths
+        );
+    }
+    let points: Vec<f64> = standings
+        .iter()
+        .map(|l| l["points"].as_f64().unwrap())
+        .collect();
+    assert!(points.windows(2).all(|w| w[0] >= w[1]), "{points:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_swiss_of_nine_survives_kills_on_sqlite() {
+    swiss_of_nine(sqlite()).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_swiss_of_nine_survives_kills_on_postgres() {
+    swiss_of_nine(postgres().await).await;
 }

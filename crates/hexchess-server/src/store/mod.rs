@@ -99,6 +99,54 @@ const MIGRATIONS: &[&str] = &[
     // 5: the fencing token of the game's owner (docs/online.md, "Beyond one machine"):
     // a write that carries an older token than the game's is refused.
     "ALTER TABLE games ADD COLUMN fence BIGINT NOT NULL DEFAULT 0",
+    // 6: tournaments (issue 67): each one, its entrants (a player, or an engine seat
+    // the creator added), and its pairings with their results (a bye has no game).
+    "CREATE TABLE tournaments (
+        id TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        name TEXT NOT NULL,
+        variant TEXT NOT NULL,
+        minutes BIGINT NOT NULL,
+        increment BIGINT NOT NULL,
+        rated BIGINT NOT NULL,
+        bots BIGINT NOT NULL,
+        creator TEXT NOT NULL,
+        creator_name TEXT NOT NULL,
+        starts_ms BIGINT NOT NULL,
+        seconds BIGINT NOT NULL,
+        rounds BIGINT NOT NULL,
+        first_move BIGINT NOT NULL,
+        status TEXT NOT NULL,
+        round BIGINT NOT NULL,
+        created_ms BIGINT NOT NULL,
+        updated_ms BIGINT NOT NULL
+    );
+    CREATE INDEX tournaments_by_status ON tournaments (status);
+    CREATE TABLE tournament_entries (
+        tournament_id TEXT NOT NULL REFERENCES tournaments (id),
+        entrant TEXT NOT NULL,
+        number BIGINT,
+        player_id TEXT,
+        name TEXT NOT NULL,
+        engine BIGINT,
+        bot BIGINT NOT NULL,
+        rating DOUBLE PRECISION NOT NULL,
+        joined_ms BIGINT NOT NULL,
+        withdrawn BIGINT NOT NULL,
+        PRIMARY KEY (tournament_id, entrant)
+    );
+    CREATE TABLE tournament_games (
+        tournament_id TEXT NOT NULL REFERENCES tournaments (id),
+        round BIGINT NOT NULL,
+        board BIGINT NOT NULL,
+        game_id TEXT,
+        white TEXT NOT NULL,
+        black TEXT,
+        result TEXT,
+        plies BIGINT,
+        PRIMARY KEY (tournament_id, round, board)
+    );
+    CREATE INDEX tournament_games_by_game ON tournament_games (game_id)",
 ];
 
 /// The columns a game in progress is read from (a macro: queries are static text).
@@ -444,7 +492,10 @@ pub struct Store {
     writes: tokio::sync::mpsc::Sender<writer::Job>,
 }
 
+mod tournaments;
 mod writer;
+
+pub use tournaments::{StoredEntry, StoredPairing, StoredTournament};
 
 /// Milliseconds since 1970, for the rows' times.
 pub fn now_ms() -> i64 {

@@ -57,6 +57,7 @@ impl Server {
             .args(["--connections-per-address", "1000"])
             .args(["--open-per-address", "1000"])
             .args(["--new-players-per-address", "100000"])
+            .args(["--lookups-per-minute", "100000"])
             .args(flags)
             .stdout(Stdio::null())
             .stderr(stderr)
