@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use common::{Server, postgres, sqlite};
 use hexchess_server::client::Client;
-use hexchess_tournament::round_robin::Number;
+use hexchess_tournament::round_robin::{self, Number};
 use hexchess_tournament::swiss::pair_next_round;
 use hexchess_tournament::trf::{self, Colour, RoundResult};
 use serde_json::{Value, json};
@@ -119,6 +119,8 @@ struct Seen {
     legal: Vec<String>,
     offered: bool,
     over: bool,
+    /// A program holds the other seat (it takes no draw).
+    against_bot: bool,
     /// What was last sent, for which ply (not sent twice).
     sent: Option<(u32, &'static str)>,
 }
@@ -133,6 +135,7 @@ async fn player(
     mut orders: mpsc::UnboundedReceiver<Order>,
     ends: Arc<tokio::sync::Semaphore>,
     stop: Arc<AtomicBool>,
+    bot: Option<String>,
 ) {
     let mut token: Option<String> = None;
     while !stop.load(Ordering::Relaxed) {
@@ -140,6 +143,13 @@ async fn player(
             tokio::time::sleep(Duration::from_millis(100)).await;
             continue;
         };
+        // A bridge's bot: an account marked as a program's, made once.
+        if let (None, Some(name)) = (&token, &bot) {
+            let register = json!({"t": "register", "name": name, "password": "a bot's long password", "bot": true});
+            if c.send(&register).await.is_err() || c.wait_for("welcome").await.is_err() {
+                continue;
+            }
+        }
         token = c.token.clone();
         let mut games: HashMap<String, Seen> = HashMap::new();
         if c.send(&json!({"t": "games"})).await.is_err() {
@@ -198,6 +208,14 @@ async fn seen(c: &mut Client, m: &Value, games: &mut HashMap<String, Seen>) -> R
         "state" => {
             let g = games.entry(game).or_default();
             g.mine = strings(&m["you"]);
+            let bots: Vec<bool> = m["bots"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|b| b.as_bool().unwrap_or(false))
+                .collect();
+            let white_mine = g.mine.iter().any(|s| s == "White");
+            g.against_bot = bots.get(usize::from(white_mine)).copied().unwrap_or(false);
             g.ply = m["ply"].as_u64().unwrap_or(0) as u32;
             g.to_move = m["to_move"].as_str().unwrap_or_default().into();
             g.legal = strings(&m["legal"]);
@@ -235,8 +253,11 @@ async fn play(
             (0, 2, true, true) => Some("resign"),
             (1, 2, true, true) => Some("move"),
             (1, 3, false, true) => Some("resign"),
-            (2, 2, true, true) if !g.offered => Some("offer"),
+            // A draw offered to a person, taken by them; an engine seat takes none:
+            // its opponent resigns instead.
+            (2, 2, true, true) if !g.against_bot => (!g.offered).then_some("offer"),
             (2, 2, false, false) if g.offered => Some("accept"),
+            (2, 2.., _, true) | (_, 4.., _, true) => Some("resign"),
             _ => None,
         };
         let Some(act) = act else { continue };
@@ -250,14 +271,12 @@ async fn play(
                 Err(_) => continue,
             }
         }
-        let message = match act {
-            "move" => {
-                json!({"t": "move", "game": id, "ply": g.ply, "step": g.legal[0], "ack": g.ply})
-            }
-            "resign" => json!({"t": "resign", "game": id}),
-            _ => json!({"t": "draw", "game": id}),
-        };
-        c.send(&message).await?;
+        let step = json!({"t": "move", "game": id, "ply": g.ply, "step": g.legal[0], "ack": g.ply});
+        match act {
+            "move" => c.send(&step).await?,
+            "resign" => c.send(&json!({"t": "resign", "game": id})).await?,
+            _ => c.send(&json!({"t": "draw", "game": id})).await?,
+        }
         g.sent = Some((g.ply, act));
     }
     Ok(())
@@ -358,6 +377,7 @@ async fn swiss_of_nine(database: String) {
             rx,
             Arc::clone(&ends),
             Arc::clone(&stop),
+            None,
         ));
         orders.push(tx);
     }
@@ -505,4 +525,115 @@ async fn a_swiss_of_nine_survives_kills_on_sqlite() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_swiss_of_nine_survives_kills_on_postgres() {
     swiss_of_nine(postgres().await).await;
+}
+
+/// A round robin of six bots (accounts a program plays for, as a bridge's), the
+/// server killed in its third round: fifteen games, everyone meeting everyone once
+/// in the Berger tables' rounds, each a bot in the standings.
+async fn round_robin_of_six_bots(database: String) {
+    let mut server = Server::start(&database).await;
+    let url = server.url();
+    let mut director = account(&url, "league").await;
+    director
+        .send(
+            &json!({"t": "tournament_create", "kind": "round_robin", "name": "Bot league",
+                       "variant": "glinski", "minutes": 3, "rounds": 1, "bots": true,
+                       "starts_in": 2, "first_move_seconds": 20}),
+        )
+        .await
+        .unwrap();
+    let id = director.wait_for("tournament").await.unwrap()["listing"]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let stop = Arc::new(AtomicBool::new(false));
+    let ends = Arc::new(tokio::sync::Semaphore::new(0));
+    let mut orders = Vec::new();
+    for k in 0..6 {
+        let (tx, rx) = mpsc::unbounded_channel();
+        let name = format!("bot{k}");
+        tokio::spawn(player(
+            url.clone(),
+            rx,
+            Arc::clone(&ends),
+            Arc::clone(&stop),
+            Some(name),
+        ));
+        tx.send(Order::Join(id.clone())).unwrap();
+        orders.push(tx);
+    }
+    wait_until("six entries", Duration::from_secs(20), || async {
+        view_now(&server, &id).await["standings"]
+            .as_array()
+            .unwrap()
+            .len()
+            == 6
+    })
+    .await;
+    // Rounds 1 and 2, then killed with round 3's games held on.
+    ends.add_permits(6);
+    wait_until("round 3 in play", Duration::from_secs(30), || async {
+        let v = view_now(&server, &id).await;
+        v["listing"]["round"] == 3
+            && v["standings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|l| !l["playing"].is_null())
+                .count()
+                == 6
+    })
+    .await;
+    ends.add_permits(1);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    server = server.restart().await;
+    ends.add_permits(1000);
+    wait_until("the end", Duration::from_secs(60), || async {
+        view_now(&server, &id).await["listing"]["status"] == "finished"
+    })
+    .await;
+    stop.store(true, Ordering::Relaxed);
+    let done = trf_now(&server, &id).await;
+    assert_eq!(rounds_done(&done), 5, "six players: five rounds");
+    let table = round_robin::rounds(6, round_robin::Cycles::Single).unwrap();
+    let mut met = BTreeSet::new();
+    for (r, boards) in table.iter().enumerate() {
+        let (theirs, bye) = round_in(&done, r + 1);
+        let expected: BTreeSet<(u32, u32)> = boards
+            .iter()
+            .filter_map(|b| match *b {
+                round_robin::Board::Game { white, black } => Some((white.0, black.0)),
+                round_robin::Board::Bye(_) => None,
+            })
+            .collect();
+        assert_eq!(theirs, expected, "round {}: Berger's table", r + 1);
+        assert_eq!(bye, None);
+        for (w, b) in theirs {
+            assert!(met.insert((w.min(b), w.max(b))));
+        }
+    }
+    assert_eq!(met.len(), 15, "everyone met everyone");
+    let view = view_now(&server, &id).await;
+    let standings = view["standings"].as_array().unwrap();
+    assert!(
+        standings
+            .iter()
+            .all(|l| l["bot"] == true && l["games"] == 5),
+        "{standings:?}"
+    );
+    let total: f64 = standings
+        .iter()
+        .map(|l| l["points"].as_f64().unwrap())
+        .sum();
+    assert_eq!(total, 15.0, "a point a game");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_round_robin_of_six_bots_survives_a_kill_on_sqlite() {
+    round_robin_of_six_bots(sqlite()).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_round_robin_of_six_bots_survives_a_kill_on_postgres() {
+    round_robin_of_six_bots(postgres().await).await;
 }
