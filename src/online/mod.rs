@@ -866,6 +866,16 @@ fn game_event(online: &mut Online, board: &mut Board, numbered: Numbered) -> Rea
                 .write(GameNotice(format!("{side} offers a draw")));
             followed.draw_offers.push(side);
         }
+        GameEvent::Berserk { side } => {
+            if let (Some(seat), Some(r)) =
+                (side_named(board, &side), board.clocks.remaining.as_mut())
+            {
+                r[seat.index()] /= 2;
+            }
+            board.notices.write(GameNotice(format!(
+                "{side} goes berserk: half the clock, no increment, a point more for a win"
+            )));
+        }
         GameEvent::DrawDeclined { side } => {
             board
                 .notices

@@ -170,6 +170,13 @@ pub enum ClientMessage {
     Ratings,
     /// The games in play, to watch.
     Playing,
+    /// Go berserk in an arena's game before your first move: half your clock and no
+    /// increment, for one more point if you win in 13 plies or more (`berserk` tells
+    /// everyone following).
+    Berserk {
+        /// The game's id.
+        game: String,
+    },
     /// Follow the list of tournaments (`tournaments`, pushed as it changes).
     Tournaments,
     /// Create a tournament (an account only; a few each).

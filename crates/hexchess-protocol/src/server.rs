@@ -555,6 +555,11 @@ pub enum GameEvent {
     },
     /// A line of the game's chat.
     Chat(ChatLine),
+    /// A seat's player went berserk (an arena's game): half their clock, no increment.
+    Berserk {
+        /// The seat.
+        side: String,
+    },
     /// A rated game's ratings moved (right after its end): each seat's change, in seat
     /// order (none for a seat not rated).
     Rated {

@@ -73,6 +73,9 @@ pub struct TournamentRequest {
     /// Seconds a player has for a game's first move before losing it (default 30).
     #[serde(default)]
     pub first_move_seconds: Option<u32>,
+    /// An arena's players may go berserk (half their clock for one more point).
+    #[serde(default)]
+    pub berserk: bool,
 }
 
 /// A tournament in the list (`tournaments`, and `GET /tournaments`).
@@ -94,6 +97,9 @@ pub struct TournamentListing {
     pub rated: bool,
     /// Whether bots may enter.
     pub bots: bool,
+    /// Whether an arena's players may go berserk.
+    #[serde(default)]
+    pub berserk: bool,
     /// `waiting`, `running` or `finished`.
     pub status: String,
     /// When it starts (ms since 1970).

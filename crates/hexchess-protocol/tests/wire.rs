@@ -300,6 +300,7 @@ fn listing() -> TournamentListing {
         increment: 2,
         rated: true,
         bots: false,
+        berserk: false,
         status: "running".into(),
         starts_ms: 1_765_000_000_000,
         ends_ms: None,
@@ -466,7 +467,9 @@ fn every_client_message_reads_back_as_written() {
             rounds: Some(5),
             bots: true,
             first_move_seconds: None,
+            berserk: false,
         })),
+        ClientMessage::Berserk { game: "G1".into() },
         ClientMessage::TournamentJoin {
             tournament: "T1".into(),
             engine: Some(3),

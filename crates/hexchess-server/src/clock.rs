@@ -97,6 +97,8 @@ pub struct Clock {
     quota: Vec<LagQuota>,
     /// The seat whose clock runs, and since when.
     running: Option<(Side, Duration)>,
+    /// Seats gone berserk: no increment.
+    berserk: Vec<bool>,
 }
 
 impl Clock {
@@ -107,6 +109,7 @@ impl Clock {
             left: vec![control.base; seats],
             quota: vec![LagQuota::for_control(control); seats],
             running: None,
+            berserk: vec![false; seats],
         }
     }
 
@@ -121,6 +124,21 @@ impl Clock {
             *kept = *stored;
         }
         self.running = None;
+    }
+
+    /// `side` goes berserk: no increment from now on, and (`halve`) half the time it
+    /// has (not halved again when a restart restores a berserk seat's stored time).
+    pub fn berserk(&mut self, side: Side, halve: bool) {
+        let i = side.index();
+        if halve {
+            self.left[i] /= 2;
+        }
+        self.berserk[i] = true;
+    }
+
+    /// Whether `side` went berserk.
+    pub fn is_berserk(&self, side: Side) -> bool {
+        self.berserk[side.index()]
     }
 
     /// The time control.
@@ -173,7 +191,12 @@ impl Clock {
             self.running = None;
             return Err(Flagged(side));
         }
-        self.left[i] = self.left[i].saturating_sub(took) + self.control.increment;
+        let increment = if self.berserk[i] {
+            Duration::ZERO
+        } else {
+            self.control.increment
+        };
+        self.left[i] = self.left[i].saturating_sub(took) + increment;
         self.running = Some((next, now));
         Ok(self.left[i])
     }

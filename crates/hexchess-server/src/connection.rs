@@ -392,6 +392,7 @@ impl Client {
             ClientMessage::Resign { game } => self.act(&game, &me, Act::Resign).await,
             ClientMessage::Draw { game } => self.act(&game, &me, Act::Draw).await,
             ClientMessage::Abort { game } => self.act(&game, &me, Act::Abort).await,
+            ClientMessage::Berserk { game } => self.act(&game, &me, Act::Berserk).await,
             ClientMessage::Claim { game } => self.act(&game, &me, Act::Claim).await,
             ClientMessage::Decline { game } => self.act(&game, &me, Act::Decline).await,
             ClientMessage::Rematch { game } => hub.rematch(&me, &game).await.map(|()| None),

@@ -52,6 +52,8 @@ pub enum Refusal {
     NoDrawOffered,
     /// An abort of a tournament's game (its result counts: resign instead).
     TournamentGame,
+    /// Berserk where it is not allowed: another game, after one's first move, twice.
+    NoBerserk,
 }
 
 impl std::fmt::Display for Refusal {
@@ -69,6 +71,9 @@ impl std::fmt::Display for Refusal {
             ),
             Refusal::TooLateToAbort => f.write_str("every side has moved: resign instead"),
             Refusal::NoDrawOffered => f.write_str("no draw is offered to you"),
+            Refusal::NoBerserk => f.write_str(
+                "berserk is for an arena's game that allows it, once, before your first move",
+            ),
             Refusal::TournamentGame => {
                 f.write_str("a tournament's game cannot be aborted: resign instead")
             }
@@ -641,6 +646,33 @@ impl HostedGame {
             .lost_by(self.game.side_to_move(), Termination::Abandonment);
         self.finish(Status::Over(end));
         Some(end)
+    }
+
+    /// `who` goes berserk before its first move (an arena's game): its clock halved
+    /// and without increment, told to everyone following. The seat.
+    pub fn berserk(&mut self, who: &PlayerId) -> Result<Side, Refusal> {
+        if self.status != Status::Playing {
+            return Err(Refusal::GameOver);
+        }
+        let side = *self.seats_of(who).first().ok_or(Refusal::NotSeated)?;
+        let moved = self.game.turns().len() > side.index();
+        let clock = self.clock.as_mut().ok_or(Refusal::NoBerserk)?;
+        if moved || clock.is_berserk(side) {
+            return Err(Refusal::NoBerserk);
+        }
+        clock.berserk(side, true);
+        let name = self.game.position().rules().side_name(side).to_string();
+        self.tell(Audience::Everyone, GameEvent::Berserk { side: name });
+        Ok(side)
+    }
+
+    /// A berserk seat after a restart (its halved time is stored with the clocks).
+    pub fn restore_berserk(&mut self, seat: usize) {
+        if let Some(clock) = self.clock.as_mut()
+            && seat < self.seats.len()
+        {
+            clock.berserk(Side::from_index(seat), false);
+        }
     }
 
     /// Whether the side on move has yet to make its first move.

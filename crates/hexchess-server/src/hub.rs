@@ -1086,6 +1086,8 @@ impl Hub {
         let mark = crate::room::TournamentMark {
             tournament: Some(t.id.clone()),
             first_move: Some(u64::from(t.first_move)),
+            berserk: t.berserk.then_some(true),
+            berserk_seats: Vec::new(),
         };
         let mut text = serde_json::to_value(control).unwrap_or_default();
         if let (Some(fields), Ok(serde_json::Value::Object(more))) =

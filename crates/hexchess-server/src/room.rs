@@ -124,6 +124,8 @@ pub enum Act {
     Abort,
     /// Claim the game from a player who stays away.
     Claim,
+    /// Go berserk (an arena's game, before one's first move).
+    Berserk,
 }
 
 /// A game's lasting facts, as stored with it.
@@ -181,6 +183,8 @@ pub struct GameEnded {
     pub result: String,
     /// Steps played.
     pub plies: u32,
+    /// The seats that went berserk.
+    pub berserk: Vec<usize>,
 }
 
 /// What a tournament's game carries in its stored time control, beyond the clock:
@@ -193,6 +197,12 @@ pub struct TournamentMark {
     /// Seconds a side has for its first move before it loses the game.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub first_move: Option<u64>,
+    /// Whether its players may go berserk (an arena that allows it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub berserk: Option<bool>,
+    /// The seats gone berserk (stored as they go: the tournament counts them).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub berserk_seats: Vec<usize>,
 }
 
 impl TournamentMark {
@@ -326,6 +336,10 @@ impl Room {
             offers: hosted.draw_offers(),
         };
         let mark = TournamentMark::of_control(&facts.control);
+        let mut hosted = hosted;
+        for &seat in &mark.berserk_seats {
+            hosted.restore_berserk(seat);
+        }
         Room {
             mark,
             turn_began: Instant::now(),
@@ -507,6 +521,7 @@ impl Room {
                         Err(crate::hosted::Refusal::TournamentGame)
                     }
                     Act::Abort => self.hosted.abort(&who),
+                    Act::Berserk => self.berserk(&who).await,
                     Act::Claim => self.hosted.claim_victory(&who, now).map(|_| ()),
                 };
                 let reply = done.err().map(|refusal| Reply {
@@ -518,6 +533,40 @@ impl Room {
                 self.settle(reply).await;
             }
         }
+    }
+
+    /// `who` goes berserk: allowed by the tournament, then stored with the game's
+    /// mark before anyone is told (the tournament scores it from there).
+    async fn berserk(&mut self, who: &PlayerId) -> Result<(), crate::hosted::Refusal> {
+        if self.mark.berserk != Some(true) {
+            return Err(crate::hosted::Refusal::NoBerserk);
+        }
+        let side = self.hosted.berserk(who)?;
+        let mut mark = self.mark.clone();
+        mark.berserk_seats.push(side.index());
+        let mut control: serde_json::Value =
+            serde_json::from_str(&self.facts.control).unwrap_or_default();
+        if let (Some(fields), Ok(serde_json::Value::Object(more))) =
+            (control.as_object_mut(), serde_json::to_value(&mark))
+        {
+            fields.extend(more);
+        }
+        let text = control.to_string();
+        if let Err(e) = self
+            .context
+            .store
+            .set_game_control(&self.facts.id, &text)
+            .await
+        {
+            tracing::error!(game = %self.facts.id, error = %e, "a berserk was not stored, and undone");
+            self.back_to_stored();
+            return Err(crate::hosted::Refusal::NotAllowed(
+                "the server could not store this: send it again in a moment".into(),
+            ));
+        }
+        self.facts.control = text;
+        self.mark = mark;
+        Ok(())
     }
 
     /// A refusal's message; a client out of step gets the whole game with it.
@@ -660,6 +709,7 @@ impl Room {
                 game: self.facts.id.clone(),
                 result: self.hosted.result_text(),
                 plies,
+                berserk: self.mark.berserk_seats.clone(),
             });
         }
         if new_steps > 0 {

@@ -97,6 +97,17 @@ fn pair_swiss_prints_the_next_round_as_the_pairing_programs_do() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// How a test player plays.
+#[derive(Clone, Default)]
+struct Style {
+    /// An account of a bot with this name (a bridge's), else an anonymous player.
+    bot: Option<String>,
+    /// Games of fourteen plies (then the side on move resigns), instead of the plan.
+    long: bool,
+    /// Goes berserk in every game, before its first move.
+    berserk: bool,
+}
+
 /// What the test tells a player to do in a tournament.
 enum Order {
     Join(String),
@@ -121,6 +132,8 @@ struct Seen {
     over: bool,
     /// A program holds the other seat (it takes no draw).
     against_bot: bool,
+    /// Berserk sent.
+    berserk: bool,
     /// What was last sent, for which ply (not sent twice).
     sent: Option<(u32, &'static str)>,
 }
@@ -135,8 +148,9 @@ async fn player(
     mut orders: mpsc::UnboundedReceiver<Order>,
     ends: Arc<tokio::sync::Semaphore>,
     stop: Arc<AtomicBool>,
-    bot: Option<String>,
+    style: Style,
 ) {
+    let bot = style.bot.clone();
     let mut token: Option<String> = None;
     while !stop.load(Ordering::Relaxed) {
         let Ok(mut c) = Client::hello(&url, token.as_deref()).await else {
@@ -181,7 +195,7 @@ async fn player(
                     }
                 }
             }
-            if play(&mut c, &mut games, &ends).await.is_err() {
+            if play(&mut c, &mut games, &ends, &style).await.is_err() {
                 break;
             }
         }
@@ -240,6 +254,7 @@ async fn play(
     c: &mut Client,
     games: &mut HashMap<String, Seen>,
     ends: &tokio::sync::Semaphore,
+    style: &Style,
 ) -> Result<(), String> {
     for (id, g) in games.iter_mut() {
         if g.over || g.mine.is_empty() {
@@ -247,8 +262,17 @@ async fn play(
         }
         let white = g.mine.iter().any(|s| s == "White");
         let on_move = g.mine.contains(&g.to_move);
-        let k = plan(id);
+        let before_my_first_move = g.ply <= u32::from(!white);
+        if style.berserk && before_my_first_move && !g.berserk {
+            c.send(&json!({"t": "berserk", "game": id})).await?;
+            g.berserk = true;
+        }
+        let k = if style.long { 3 } else { plan(id) };
         let act: Option<&'static str> = match (k, g.ply, white, on_move) {
+            // Long games: fourteen plies, then the side on move resigns.
+            (3, 0..14, _, true) => Some("move"),
+            (3, 14.., _, true) => Some("resign"),
+            (3, _, _, _) => None,
             (_, 0 | 1, _, true) => Some("move"),
             (0, 2, true, true) => Some("resign"),
             (1, 2, true, true) => Some("move"),
@@ -377,7 +401,7 @@ async fn swiss_of_nine(database: String) {
             rx,
             Arc::clone(&ends),
             Arc::clone(&stop),
-            None,
+            Style::default(),
         ));
         orders.push(tx);
     }
@@ -557,7 +581,10 @@ async fn round_robin_of_six_bots(database: String) {
             rx,
             Arc::clone(&ends),
             Arc::clone(&stop),
-            Some(name),
+            Style {
+                bot: Some(name),
+                ..Style::default()
+            },
         ));
         tx.send(Order::Join(id.clone())).unwrap();
         orders.push(tx);
@@ -636,4 +663,190 @@ async fn a_round_robin_of_six_bots_survives_a_kill_on_sqlite() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_round_robin_of_six_bots_survives_a_kill_on_postgres() {
     round_robin_of_six_bots(postgres().await).await;
+}
+
+/// One arena game as the database keeps it.
+struct ArenaGame {
+    white: String,
+    black: String,
+    result: String,
+    plies: u32,
+    berserk: String,
+}
+
+/// An arena's games in the order they were paired, and each entrant's name.
+async fn arena_rows(database: &str, id: &str) -> (Vec<ArenaGame>, HashMap<String, (String, bool)>) {
+    use sqlx::{Connection, Row};
+    sqlx::any::install_default_drivers();
+    let mut db = sqlx::AnyConnection::connect(database).await.unwrap();
+    let games = sqlx::query(
+        "SELECT white, black, result, plies, berserk FROM tournament_games \
+         WHERE tournament_id = $1 ORDER BY round, board",
+    )
+    .bind(id)
+    .fetch_all(&mut db)
+    .await
+    .unwrap()
+    .iter()
+    .map(|r| ArenaGame {
+        white: r.get("white"),
+        black: r.get("black"),
+        result: r.get("result"),
+        plies: r.get::<i64, _>("plies") as u32,
+        berserk: r.get("berserk"),
+    })
+    .collect();
+    let names = sqlx::query(
+        "SELECT entrant, name, engine FROM tournament_entries WHERE tournament_id = $1",
+    )
+    .bind(id)
+    .fetch_all(&mut db)
+    .await
+    .unwrap()
+    .iter()
+    .map(|r| {
+        let engine: Option<i64> = r.get("engine");
+        (
+            r.get::<String, _>("entrant"),
+            (r.get::<String, _>("name"), engine.is_some()),
+        )
+    })
+    .collect();
+    (games, names)
+}
+
+/// An arena of twenty players and four engine seats for 25 seconds, berserk
+/// allowed (six players go berserk every game), killed a third of the way in. The
+/// points are counted again here from the stored games, by lichess's rules: a win
+/// 2, a draw 1 (none under 20 plies), doubled on fire (after two wins running, until
+/// a game is not won), and a berserk win of 13 plies or more one more.
+async fn arena_of_twenty_and_four_engines(database: String) {
+    let mut server = Server::start(&database).await;
+    let url = server.url();
+    let mut director = account(&url, "arenaboss").await;
+    director
+        .send(
+            &json!({"t": "tournament_create", "kind": "arena", "name": "Hourly arena",
+                       "variant": "glinski", "minutes": 1, "seconds": 25, "bots": true,
+                       "berserk": true, "starts_in": 2, "first_move_seconds": 10}),
+        )
+        .await
+        .unwrap();
+    let id = director.wait_for("tournament").await.unwrap()["listing"]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    for _ in 0..4 {
+        director
+            .send(&json!({"t": "tournament_join", "tournament": id, "engine": 1}))
+            .await
+            .unwrap();
+    }
+    let stop = Arc::new(AtomicBool::new(false));
+    let ends = Arc::new(tokio::sync::Semaphore::new(1_000_000));
+    let mut orders = Vec::new();
+    for k in 0..20 {
+        let (tx, rx) = mpsc::unbounded_channel();
+        let style = Style {
+            long: true,
+            berserk: k < 6,
+            ..Style::default()
+        };
+        tokio::spawn(player(
+            url.clone(),
+            rx,
+            Arc::clone(&ends),
+            Arc::clone(&stop),
+            style,
+        ));
+        tx.send(Order::Join(id.clone())).unwrap();
+        orders.push(tx);
+    }
+    wait_until("24 entries", Duration::from_secs(20), || async {
+        view_now(&server, &id).await["standings"]
+            .as_array()
+            .unwrap()
+            .len()
+            == 24
+    })
+    .await;
+    tokio::time::sleep(Duration::from_secs(10)).await;
+    server = server.restart().await;
+    wait_until("the end", Duration::from_secs(120), || async {
+        view_now(&server, &id).await["listing"]["status"] == "finished"
+    })
+    .await;
+    stop.store(true, Ordering::Relaxed);
+
+    let (games, names) = arena_rows(&database, &id).await;
+    assert!(games.len() >= 30, "{} games in 25 seconds", games.len());
+    let mut points: HashMap<String, u32> = HashMap::new();
+    let mut streak: HashMap<String, u32> = HashMap::new();
+    let mut last: HashMap<String, String> = HashMap::new();
+    let (mut berserk_bonuses, mut on_fire) = (0, 0);
+    for g in &games {
+        assert!(
+            !(names[&g.white].1 && names[&g.black].1),
+            "two engine seats never meet in an arena"
+        );
+        for (me, them, mark) in [(&g.white, &g.black, 'w'), (&g.black, &g.white, 'b')] {
+            assert_ne!(last.get(me), Some(them), "{me} met {them} twice running");
+            last.insert(me.clone(), them.clone());
+            let won = matches!(
+                (mark, g.result.as_str()),
+                ('w', "1" | "+") | ('b', "0" | "-")
+            );
+            let drawn = g.result == "=";
+            let fire = streak.get(me).copied().unwrap_or(0) >= 2;
+            let base = if won {
+                2
+            } else if drawn && g.plies >= 20 {
+                1
+            } else {
+                0
+            };
+            let mut p = if fire { base * 2 } else { base };
+            on_fire += usize::from(fire && won);
+            if won && g.berserk.contains(mark) && g.plies >= 13 {
+                p += 1;
+                berserk_bonuses += 1;
+            }
+            *points.entry(me.clone()).or_default() += p;
+            let s = streak.entry(me.clone()).or_default();
+            *s = if won { *s + 1 } else { 0 };
+        }
+    }
+    assert!(berserk_bonuses > 0, "a berserk win counted its point");
+    assert!(on_fire > 0, "a streak doubled a win");
+    let view = view_now(&server, &id).await;
+    let standings = view["standings"].as_array().unwrap();
+    for (entrant, (name, _)) in &names {
+        let line = standings
+            .iter()
+            .find(|l| l["name"] == name.as_str())
+            .unwrap();
+        assert_eq!(
+            line["points"].as_f64().unwrap() as u32,
+            points.get(entrant).copied().unwrap_or(0),
+            "{name}'s points"
+        );
+    }
+    let shown: Vec<f64> = standings
+        .iter()
+        .map(|l| l["points"].as_f64().unwrap())
+        .collect();
+    assert!(
+        shown.windows(2).all(|w| w[0] >= w[1]),
+        "best first: {shown:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn an_arena_of_twenty_and_four_engines_survives_a_kill_on_sqlite() {
+    arena_of_twenty_and_four_engines(sqlite()).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn an_arena_of_twenty_and_four_engines_survives_a_kill_on_postgres() {
+    arena_of_twenty_and_four_engines(postgres().await).await;
 }

@@ -130,9 +130,13 @@ pub struct Free<P> {
 }
 
 /// Pairs the free players: each with the free player nearest in score, then rating,
-/// never the one they last met (two players who would only have each other wait for
-/// the next free player). Returns the pairs, the higher ranked first, and who waits.
-pub fn pair_free<P: Clone + Eq + Hash>(mut free: Vec<Free<P>>) -> (Vec<(P, P)>, Vec<P>) {
+/// never the one they last met, nor one `may_meet` refuses (two players who would
+/// only have each other wait for the next free player). Returns the pairs, the
+/// higher ranked first, and who waits.
+pub fn pair_free<P: Clone + Eq + Hash>(
+    mut free: Vec<Free<P>>,
+    may_meet: impl Fn(&P, &P) -> bool,
+) -> (Vec<(P, P)>, Vec<P>) {
     free.sort_by(|a, b| b.score.cmp(&a.score).then(b.rating.cmp(&a.rating)));
     let mut taken = vec![false; free.len()];
     let mut pairs = Vec::new();
@@ -142,6 +146,7 @@ pub fn pair_free<P: Clone + Eq + Hash>(mut free: Vec<Free<P>>) -> (Vec<(P, P)>, 
         }
         let partner = (i + 1..free.len()).find(|&j| {
             !taken[j]
+                && may_meet(&free[i].player, &free[j].player)
                 && free[i].last_opponent.as_ref() != Some(&free[j].player)
                 && free[j].last_opponent.as_ref() != Some(&free[i].player)
         });
@@ -262,22 +267,37 @@ mod tests {
     /// Near in score first, then rating; never the last opponent again.
     #[test]
     fn the_free_are_paired_by_score_and_rating_never_twice_in_a_row() {
-        let (pairs, waiting) = pair_free(vec![
-            free("low", 0, 1400, None),
-            free("top", 10, 1500, Some("second")),
-            free("second", 8, 1900, Some("top")),
-            free("third", 8, 1600, None),
-            free("mid", 4, 2000, None),
-        ]);
+        let (pairs, waiting) = pair_free(
+            vec![
+                free("low", 0, 1400, None),
+                free("top", 10, 1500, Some("second")),
+                free("second", 8, 1900, Some("top")),
+                free("third", 8, 1600, None),
+                free("mid", 4, 2000, None),
+            ],
+            |_, _| true,
+        );
         assert_eq!(pairs, [("top", "third"), ("second", "mid")]);
         assert_eq!(waiting, ["low"]);
         // Two who only have each other wait.
-        let (pairs, waiting) = pair_free(vec![
-            free("a", 2, 1500, Some("b")),
-            free("b", 0, 1500, Some("a")),
-        ]);
+        let (pairs, waiting) = pair_free(
+            vec![free("a", 2, 1500, Some("b")), free("b", 0, 1500, Some("a"))],
+            |_, _| true,
+        );
         assert!(pairs.is_empty());
         assert_eq!(waiting, ["a", "b"]);
+        // Two the arena keeps apart (two engine seats) wait for others.
+        let engine = |p: &&str| p.starts_with("engine");
+        let (pairs, _) = pair_free(
+            vec![
+                free("engine1", 4, 1500, None),
+                free("engine2", 4, 1500, None),
+                free("ann", 2, 1500, None),
+                free("bob", 0, 1500, None),
+            ],
+            |a, b| !(engine(a) && engine(b)),
+        );
+        assert_eq!(pairs, [("engine1", "ann"), ("engine2", "bob")]);
     }
 
     /// Whatever the players, nobody is paired twice, with themselves, or with their
@@ -307,7 +327,7 @@ mod tests {
                 .iter()
                 .map(|f| (f.player.clone(), f.last_opponent.clone()))
                 .collect();
-            let (pairs, waiting) = pair_free(free);
+            let (pairs, waiting) = pair_free(free, |_, _| true);
             let mut seen = std::collections::HashSet::new();
             for (a, b) in &pairs {
                 assert_ne!(a, b);

@@ -119,7 +119,8 @@ const MIGRATIONS: &[&str] = &[
         status TEXT NOT NULL,
         round BIGINT NOT NULL,
         created_ms BIGINT NOT NULL,
-        updated_ms BIGINT NOT NULL
+        updated_ms BIGINT NOT NULL,
+        berserk BIGINT NOT NULL
     );
     CREATE INDEX tournaments_by_status ON tournaments (status);
     CREATE TABLE tournament_entries (
@@ -144,6 +145,7 @@ const MIGRATIONS: &[&str] = &[
         black TEXT,
         result TEXT,
         plies BIGINT,
+        berserk TEXT NOT NULL,
         PRIMARY KEY (tournament_id, round, board)
     );
     CREATE INDEX tournament_games_by_game ON tournament_games (game_id)",

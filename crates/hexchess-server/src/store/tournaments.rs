@@ -38,6 +38,8 @@ pub struct StoredTournament {
     pub rounds: u32,
     /// Seconds for a game's first move.
     pub first_move: u32,
+    /// An arena's players may go berserk.
+    pub berserk: bool,
     /// `waiting`, `running` or `finished`.
     pub status: String,
     /// Rounds paired (an arena: waves of pairing).
@@ -86,6 +88,8 @@ pub struct StoredPairing {
     pub result: Option<String>,
     /// Steps the game had.
     pub plies: Option<u32>,
+    /// Who went berserk: `w`, `b`, both, or neither (empty).
+    pub berserk: String,
 }
 
 fn tournament_from_row(r: &sqlx::any::AnyRow) -> Result<StoredTournament, sqlx::Error> {
@@ -108,6 +112,7 @@ fn tournament_from_row(r: &sqlx::any::AnyRow) -> Result<StoredTournament, sqlx::
         seconds: small("seconds")?,
         rounds: small("rounds")?,
         first_move: small("first_move")?,
+        berserk: r.try_get::<i64, _>("berserk")? != 0,
         status: r.try_get("status")?,
         round: small("round")?,
     })
@@ -141,6 +146,9 @@ fn pairing_from_row(r: &sqlx::any::AnyRow) -> Result<StoredPairing, sqlx::Error>
         black: r.try_get("black")?,
         result: r.try_get("result")?,
         plies: r.try_get::<Option<i64>, _>("plies")?.map(small),
+        berserk: r
+            .try_get::<Option<String>, _>("berserk")?
+            .unwrap_or_default(),
     })
 }
 
@@ -151,8 +159,8 @@ impl Store {
         sqlx::query(
             "INSERT INTO tournaments (id, kind, name, variant, minutes, increment, rated, \
              bots, creator, creator_name, starts_ms, seconds, rounds, first_move, status, \
-             round, created_ms, updated_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, \
-             $10, $11, $12, $13, $14, $15, $16, $17, $17)",
+             round, created_ms, updated_ms, berserk) VALUES ($1, $2, $3, $4, $5, $6, $7, \
+             $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $17, $18)",
         )
         .bind(&t.id)
         .bind(&t.kind)
@@ -171,6 +179,7 @@ impl Store {
         .bind(&t.status)
         .bind(i64::from(t.round))
         .bind(now)
+        .bind(i64::from(t.berserk))
         .execute(&self.pool)
         .await
         .map_err(doing("adding a tournament"))?;
@@ -369,24 +378,25 @@ impl Store {
             .map_err(doing("reading a tournament's pairings"))
     }
 
-    /// A pairing's result.
+    /// A pairing's result, its length and who went berserk.
     pub async fn set_pairing_result(
         &self,
         tournament: &str,
-        round: u32,
-        board: u32,
+        (round, board): (u32, u32),
         result: &str,
         plies: u32,
+        berserk: &str,
     ) -> Result<(), StoreError> {
         sqlx::query(
-            "UPDATE tournament_games SET result = $1, plies = $2 WHERE tournament_id = $3 \
-             AND round = $4 AND board = $5",
+            "UPDATE tournament_games SET result = $1, plies = $2, berserk = $6 WHERE \
+             tournament_id = $3 AND round = $4 AND board = $5",
         )
         .bind(result)
         .bind(i64::from(plies))
         .bind(tournament)
         .bind(i64::from(round))
         .bind(i64::from(board))
+        .bind(berserk)
         .execute(&self.pool)
         .await
         .map_err(doing("storing a tournament game's result"))?;
@@ -394,11 +404,11 @@ impl Store {
     }
 
     /// A game's end as stored: `None` while it is on (or unknown), else its result
-    /// (`*` when aborted) and its steps.
-    pub async fn game_end(&self, game: &str) -> Result<Option<(String, u32)>, StoreError> {
+    /// (`*` when aborted), its steps and its stored time control (a tournament's mark).
+    pub async fn game_end(&self, game: &str) -> Result<Option<(String, u32, String)>, StoreError> {
         let row = sqlx::query(
-            "SELECT g.status, g.result, (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) \
-             AS plies FROM games g WHERE g.id = $1",
+            "SELECT g.status, g.result, g.control, (SELECT COUNT(*) FROM moves m WHERE \
+             m.game_id = g.id) AS plies FROM games g WHERE g.id = $1",
         )
         .bind(game)
         .fetch_optional(&self.pool)
@@ -407,9 +417,8 @@ impl Store {
         let Some(row) = row else {
             return Ok(None);
         };
-        let status: String = row
-            .try_get("status")
-            .map_err(doing("reading a game's end"))?;
+        let read = doing("reading a game's end");
+        let status: String = row.try_get("status").map_err(read)?;
         if status == "playing" {
             return Ok(None);
         }
@@ -419,10 +428,25 @@ impl Store {
         let plies: i64 = row
             .try_get("plies")
             .map_err(doing("reading a game's end"))?;
+        let control: String = row
+            .try_get("control")
+            .map_err(doing("reading a game's end"))?;
         Ok(Some((
             result.unwrap_or_else(|| "*".into()),
             u32::try_from(plies).unwrap_or(0),
+            control,
         )))
+    }
+
+    /// A game's stored time control, rewritten (a tournament's mark: who went berserk).
+    pub async fn set_game_control(&self, game: &str, control: &str) -> Result<(), StoreError> {
+        sqlx::query("UPDATE games SET control = $1 WHERE id = $2")
+            .bind(control)
+            .bind(game)
+            .execute(&self.pool)
+            .await
+            .map_err(doing("storing a game's berserk"))?;
+        Ok(())
     }
 
     /// Whether the database has a game (a pairing stored just before a kill may have
@@ -445,7 +469,7 @@ async fn insert_pairings(
     for p in pairings {
         sqlx::query(
             "INSERT INTO tournament_games (tournament_id, round, board, game_id, white, black, \
-             result, plies) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+             result, plies, berserk) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
         )
         .bind(tournament)
         .bind(i64::from(p.round))
@@ -455,6 +479,7 @@ async fn insert_pairings(
         .bind(p.black.as_deref())
         .bind(p.result.as_deref())
         .bind(p.plies.map(i64::from))
+        .bind(&p.berserk)
         .execute(&mut **tx)
         .await
         .map_err(doing("storing a tournament's pairings"))?;

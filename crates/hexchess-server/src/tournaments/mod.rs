@@ -328,8 +328,9 @@ impl Director {
         for (i, p) in pending {
             let Some(game) = &p.game else { continue };
             match self.store.game_end(game).await? {
-                Some((result, plies)) => {
-                    self.record_result(i, &p, &result, plies).await;
+                Some((result, plies, control)) => {
+                    let berserk = crate::room::TournamentMark::of_control(&control).berserk_seats;
+                    self.record_result(i, &p, &result, plies, &berserk).await;
                 }
                 None if !self.store.has_game(game).await? => {
                     let held = self.held[i].clone();
@@ -615,17 +616,31 @@ impl Director {
         if p.result.is_some() {
             return;
         }
-        self.record_result(i, &p, &end.result, end.plies).await;
+        self.record_result(i, &p, &end.result, end.plies, &end.berserk)
+            .await;
         self.advance(i).await;
     }
 
-    /// Stores a pairing's result (from the game's record), then counts it.
-    async fn record_result(&mut self, i: usize, p: &StoredPairing, record: &str, plies: u32) {
+    /// Stores a pairing's result (from the game's record, with the seats that went
+    /// berserk), then counts it.
+    async fn record_result(
+        &mut self,
+        i: usize,
+        p: &StoredPairing,
+        record: &str,
+        plies: u32,
+        berserk: &[usize],
+    ) {
         let code = result_code(record, plies);
+        let marks: String = [(0, 'w'), (1, 'b')]
+            .iter()
+            .filter(|(seat, _)| berserk.contains(seat))
+            .map(|(_, m)| *m)
+            .collect();
         let id = self.held[i].t.id.clone();
         if let Err(e) = self
             .store
-            .set_pairing_result(&id, p.round, p.board, &code, plies)
+            .set_pairing_result(&id, (p.round, p.board), &code, plies, &marks)
             .await
         {
             // Read back at the next start (the game's end is stored with the game).
@@ -639,6 +654,7 @@ impl Director {
         {
             q.result = Some(code);
             q.plies = Some(plies);
+            q.berserk = marks;
         }
         let now = Instant::now();
         for who in std::iter::once(&p.white).chain(p.black.as_ref()) {
@@ -808,7 +824,7 @@ impl Director {
                         (true, false) => "0-1",
                         _ => "1-0",
                     };
-                    self.record_result(i, p, record, 0).await;
+                    self.record_result(i, p, record, 0, &[]).await;
                 }
             }
         }
@@ -858,7 +874,10 @@ impl Director {
         if free.len() < 2 {
             return;
         }
-        let (pairs, _) = pair_free(free);
+        // Two engine seats never meet in an arena: they would only farm points off
+        // each other, and their games are the long ones.
+        let engine = |who: &String| held.entry(who).is_some_and(|e| e.engine.is_some());
+        let (pairs, _) = pair_free(free, |a, b| !(engine(a) && engine(b)));
         if pairs.is_empty() {
             return;
         }
@@ -882,6 +901,7 @@ impl Director {
                     black: Some(black),
                     result: None,
                     plies: None,
+                    berserk: String::new(),
                 }
             })
             .collect();
@@ -1029,6 +1049,7 @@ fn next_pairings(held: &Held, round: u32) -> Result<Vec<StoredPairing>, String> 
             black,
             result,
             plies: None,
+            berserk: String::new(),
         })
         .collect())
 }
@@ -1100,6 +1121,7 @@ fn check_request(
         seconds,
         rounds,
         first_move,
+        berserk: r.berserk && r.kind == TournamentKind::Arena,
         status: "waiting".into(),
         round: 0,
     })

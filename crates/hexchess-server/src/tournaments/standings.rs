@@ -123,7 +123,7 @@ fn games_of(held: &Held) -> HashMap<&str, Vec<(&StoredPairing, Side)>> {
 /// says: an arena has neither).
 pub fn arena_sheets(held: &Held) -> HashMap<String, Sheet> {
     let rules = ArenaRules {
-        berserk: false,
+        berserk: held.t.berserk,
         ..ArenaRules::default()
     };
     let games = games_of(held);
@@ -133,12 +133,16 @@ pub fn arena_sheets(held: &Held) -> HashMap<String, Sheet> {
             let mut sheet = Sheet::default();
             for (p, side) in games.get(e.entrant.as_str()).into_iter().flatten() {
                 if let Some(outcome) = outcome_for(p, *side) {
+                    let mark = match side {
+                        Side::White => 'w',
+                        Side::Black => 'b',
+                    };
                     sheet.add(
                         &rules,
                         Played {
                             outcome,
                             plies: p.plies.unwrap_or(0),
-                            berserk: false,
+                            berserk: p.berserk.contains(mark),
                         },
                     );
                 }
@@ -338,6 +342,7 @@ pub fn listing(held: &Held) -> TournamentListing {
         increment: t.increment,
         rated: t.rated,
         bots: t.bots,
+        berserk: t.berserk,
         status: t.status.clone(),
         starts_ms: t.starts_ms,
         ends_ms: held.ends_ms(),
