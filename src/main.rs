@@ -118,6 +118,13 @@ struct Cli {
     /// you playing White, once connected; its code and link show in the Online window.
     #[arg(long)]
     online_challenge: Option<String>,
+    /// With --online: open the Tournaments window and follow this tournament's
+    /// standings once connected.
+    #[arg(long)]
+    tournament: Option<String>,
+    /// With --tournament: enter it too (its games then start by themselves).
+    #[arg(long)]
+    tournament_join: bool,
     /// Open the endgame trainer's window at start.
     #[arg(long)]
     endgames: bool,
@@ -436,6 +443,14 @@ fn start_online(app: &mut App, cli: &Cli, player: &Files, files: &PrefsFiles) {
     };
     if let Some(variant) = &cli.online_quick {
         held.push(OnlineRequest::Quick(form(variant)));
+    }
+    if let Some(id) = &cli.tournament {
+        app.world_mut().write_message(hexchess::ui::OpenTournaments);
+        held.push(OnlineRequest::Tournaments);
+        held.push(OnlineRequest::FollowTournament(id.clone()));
+        if cli.tournament_join {
+            held.push(OnlineRequest::JoinTournament(id.clone()));
+        }
     }
     if let Some(variant) = &cli.online_challenge {
         held.push(OnlineRequest::Challenge(SeekForm {

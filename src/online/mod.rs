@@ -138,6 +138,8 @@ pub struct FollowedGame {
     pub rating_changes: Vec<Option<RatingChange>>,
     /// The chat as this player may read it, oldest first.
     pub chat: Vec<ChatLine>,
+    /// The seats gone berserk (an arena's game), by name.
+    pub berserk: Vec<String>,
     /// The seats whose players are away, by name, and from when their opponents may
     /// claim the game (once it is that seat's turn).
     pub away: Vec<(String, web_time::Instant)>,
@@ -179,6 +181,17 @@ impl FollowedGame {
             .collect()
     }
 
+    /// Whether this player's seat has yet to make its first move (an arena's berserk
+    /// is for then), and has not gone berserk already.
+    pub fn may_go_berserk(&self, game: &CurrentGame) -> bool {
+        let rules = game.rules();
+        let ply = self.next_ply(game);
+        self.result.is_none()
+            && self.mine.iter().any(|s| {
+                ply <= s.index() as u32 && !self.berserk.iter().any(|b| b == rules.side_name(*s))
+            })
+    }
+
     /// The server's ply of the board's next step.
     fn next_ply(&self, game: &CurrentGame) -> u32 {
         self.ply_base + game.played.steps_played() as u32
@@ -208,6 +221,13 @@ pub struct Online {
     pub profile: Option<PlayerProfile>,
     /// The last leaderboard asked for.
     pub leaderboard: Option<Leaderboard>,
+    /// The tournaments, as the server lists them (once asked for: the Tournaments
+    /// window).
+    pub tournaments: Vec<hexchess_protocol::TournamentListing>,
+    /// The tournament followed, with its standings (pushed as they change).
+    pub tournament: Option<hexchess_protocol::TournamentView>,
+    /// The tournament the game on the board is a round of (its `started` said so).
+    pub tournament_game: Option<String>,
     /// The game on the board, when it is the server's.
     pub followed: Option<FollowedGame>,
     /// Where the secrets are kept (none: not kept, in tests).
@@ -232,6 +252,9 @@ impl Default for Online {
             muted: Vec::new(),
             profile: None,
             leaderboard: None,
+            tournaments: Vec::new(),
+            tournament: None,
+            tournament_game: None,
             followed: None,
             secrets: None,
             link: None,
@@ -351,6 +374,18 @@ pub enum OnlineRequest {
         name: String,
         password: String,
     },
+    /// Follow the list of tournaments.
+    Tournaments,
+    /// Create a tournament (the creator follows it).
+    CreateTournament(Box<hexchess_protocol::TournamentRequest>),
+    /// Enter a tournament.
+    JoinTournament(String),
+    /// Leave a tournament.
+    WithdrawTournament(String),
+    /// Follow a tournament's standings.
+    FollowTournament(String),
+    /// Go berserk in the arena game on the board.
+    Berserk,
 }
 
 /// Requests held until the connection is up and the server has said welcome (the
@@ -416,6 +451,7 @@ fn handle_requests(mut requests: MessageReader<OnlineRequest>, mut online: ResMu
             OnlineRequest::Accept(id) => Some(ClientMessage::Accept { seek: id.clone() }),
             OnlineRequest::Cancel(id) => Some(ClientMessage::Cancel { seek: id.clone() }),
             OnlineRequest::Open(id) => {
+                online.tournament_game = None;
                 online.followed = Some(FollowedGame {
                     game: id.clone(),
                     ..FollowedGame::default()
@@ -460,6 +496,21 @@ fn handle_requests(mut requests: MessageReader<OnlineRequest>, mut online: ResMu
                 name: name.clone(),
                 password: password.clone(),
             }),
+            OnlineRequest::Tournaments => Some(ClientMessage::Tournaments),
+            OnlineRequest::CreateTournament(request) => {
+                Some(ClientMessage::TournamentCreate(request.clone()))
+            }
+            OnlineRequest::JoinTournament(id) => Some(ClientMessage::TournamentJoin {
+                tournament: id.clone(),
+                engine: None,
+            }),
+            OnlineRequest::WithdrawTournament(id) => Some(ClientMessage::TournamentWithdraw {
+                tournament: id.clone(),
+            }),
+            OnlineRequest::FollowTournament(id) => Some(ClientMessage::Tournament {
+                tournament: id.clone(),
+            }),
+            OnlineRequest::Berserk => online.about_followed(|game| ClientMessage::Berserk { game }),
         };
         if let Some(message) = message {
             online.send(message);
@@ -569,8 +620,22 @@ fn replied(
                 online.challenge = Some(code);
             }
         }
+        ServerMessage::Tournaments(list) => online.tournaments = list.tournaments,
+        ServerMessage::Tournament(view) => online.tournament = Some(*view),
         ServerMessage::Started(started) => {
             online.challenge = None;
+            // A tournament's game: its standings follow it beside the board.
+            if let Some(t) = &started.tournament
+                && online
+                    .tournament
+                    .as_ref()
+                    .is_none_or(|v| v.listing.id != *t)
+            {
+                online.send(ClientMessage::Tournament {
+                    tournament: t.clone(),
+                });
+            }
+            online.tournament_game = started.tournament.clone();
             online.followed = Some(FollowedGame {
                 game: started.game.clone(),
                 ..FollowedGame::default()
@@ -867,6 +932,7 @@ fn game_event(online: &mut Online, board: &mut Board, numbered: Numbered) -> Rea
             followed.draw_offers.push(side);
         }
         GameEvent::Berserk { side } => {
+            followed.berserk.push(side.clone());
             if let (Some(seat), Some(r)) =
                 (side_named(board, &side), board.clocks.remaining.as_mut())
             {

@@ -68,6 +68,9 @@ pub(super) fn menu_bar(
             if ui.button("Online…").clicked() {
                 memory.online.open = true;
             }
+            if ui.button("Tournaments…").clicked() {
+                memory.tournaments.open = true;
+            }
             game_buttons(ui, &game, &session, &mut out);
             if session.seats.engines_only(game.side_count()) {
                 ui.separator();

@@ -25,6 +25,7 @@ mod profile;
 mod review;
 mod seats;
 mod settings;
+mod tournaments;
 mod trainer;
 mod tray;
 mod variant_card;
@@ -47,6 +48,16 @@ pub struct OpenOnline;
 fn open_online(mut opens: MessageReader<OpenOnline>, mut memory: ResMut<UiMemory>) {
     if opens.read().count() > 0 {
         memory.online.open = true;
+    }
+}
+
+/// Opens the *Tournaments…* window (`--tournament`).
+#[derive(Message, Clone, Copy, Debug)]
+pub struct OpenTournaments;
+
+fn open_tournaments(mut opens: MessageReader<OpenTournaments>, mut memory: ResMut<UiMemory>) {
+    if opens.read().count() > 0 {
+        memory.tournaments.open = true;
     }
 }
 
@@ -76,7 +87,12 @@ impl Plugin for UiPlugin {
                     dialogs::variant_errors,
                     dialogs::weighty_question,
                     settings::settings_window,
-                    online::online_window,
+                    (
+                        online::online_window,
+                        tournaments::tournaments_window,
+                        tournaments::standings_beside_board,
+                    )
+                        .chain(),
                     profile::profile_window,
                     files::game_choice,
                     editor::editor_window,
@@ -92,6 +108,7 @@ impl Plugin for UiPlugin {
             .add_message::<OpenTrainer>()
             .add_message::<OpenSettings>()
             .add_message::<OpenOnline>()
+            .add_message::<OpenTournaments>()
             .init_resource::<dialogs_files::FileDialog>()
             .add_message::<dialogs_files::SaveTo>()
             .add_systems(
@@ -114,6 +131,7 @@ impl Plugin for UiPlugin {
                     trainer::open_trainer,
                     settings::open_settings,
                     (open_online, online::close_when_your_game_starts).chain(),
+                    open_tournaments,
                 ),
             );
     }
@@ -163,6 +181,7 @@ pub struct UiMemory {
     errors_seen: usize,
     settings_open: bool,
     online: online::OnlineForm,
+    tournaments: tournaments::TournamentsForm,
     chat: chat::ChatMemory,
     card: variant_card::CardChoice,
     moves: MoveListCache,
@@ -196,6 +215,7 @@ impl Default for UiMemory {
             errors_seen: 0,
             settings_open: false,
             online: online::OnlineForm::default(),
+            tournaments: tournaments::TournamentsForm::default(),
             chat: chat::ChatMemory::default(),
             card: variant_card::CardChoice::default(),
             moves: MoveListCache {

@@ -67,8 +67,9 @@ const CLOCKS: [ClockChoice; 7] = [
     ("untimed", None, None),
 ];
 
-/// A game of yours starting takes the board: the Online window closes (*Online…* opens
-/// it again), as a game site goes to the board; watching a game leaves it open.
+/// A game of yours starting takes the board: the Online and Tournaments windows close
+/// (their buttons open them again), as a game site goes to the board; watching a game
+/// leaves them open.
 pub(super) fn close_when_your_game_starts(
     online: Res<Online>,
     mut memory: ResMut<UiMemory>,
@@ -82,6 +83,7 @@ pub(super) fn close_when_your_game_starts(
     if now != *seen {
         if now.is_some() {
             memory.online.open = false;
+            memory.tournaments.open = false;
         }
         *seen = now;
     }

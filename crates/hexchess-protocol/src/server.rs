@@ -617,8 +617,9 @@ pub enum FromServer {
 }
 
 /// The `t` of every [`GameEvent`].
-const EVENTS: [&str; 9] = [
+const EVENTS: [&str; 10] = [
     "away",
+    "berserk",
     "back",
     "step",
     "reveal",

@@ -267,6 +267,13 @@ fn every_server_message() -> Vec<FromServer> {
             side: "Black".into(),
             tournament: Some("T1".into()),
         })),
+        Event(Numbered {
+            game: game(),
+            v: 15,
+            event: GameEvent::Berserk {
+                side: "White".into(),
+            },
+        }),
         M(ServerMessage::Tournaments(TournamentList {
             tournaments: vec![listing()],
         })),
@@ -520,6 +527,21 @@ fn the_examples_of_the_docs_read() {
         assert_eq!(read.game(), Some("ID"));
         assert!(read.version().is_some());
     }
+    let tournament = docs
+        .split("<!-- tournament-example -->\n```json\n")
+        .nth(1)
+        .and_then(|b| b.split("```").next())
+        .expect("the tournament example");
+    match FromServer::read(tournament) {
+        Ok(FromServer::Message(ServerMessage::Tournament(t))) => {
+            assert_eq!(t.listing.kind, TournamentKind::Swiss);
+            assert_eq!(t.standings.len(), 2);
+            assert_eq!(t.standings[1].playing.as_deref(), Some("GAMEID"));
+        }
+        other => panic!("{other:?}"),
+    }
+    let berserk = r#"{"t":"berserk","side":"White","v":7,"game":"ID"}"#;
+    assert!(FromServer::read(berserk).is_ok_and(|e| e.version() == Some(7)));
     let unknown = FromServer::read(r#"{"t":"castle","game":"ID"}"#).unwrap_err();
     assert!(unknown.contains("unknown variant `castle`"), "{unknown}");
     let newer = FromServer::read(r#"{"t":"pong","from_a_newer_server":1}"#);

@@ -26,6 +26,7 @@ use hexchess_protocol::{
     Ack, ClientMessage, FromServer, GameEvent, GameState, Numbered, SeekRequest, ServerMessage,
 };
 
+mod arena;
 mod hostile;
 
 // No doc comment: clap would read it as the command's help, which the `load`
@@ -68,6 +69,10 @@ pub struct LoadArgs {
     /// 250 ms and the peak reported.
     #[arg(long)]
     pub server_pid: Option<u32>,
+    /// Instead of pairs of players: an arena of this many players, as long as the
+    /// run (`--seconds`), each playing every game the arena gives it.
+    #[arg(long)]
+    pub arena: Option<usize>,
 }
 
 /// The run's figures.
@@ -182,6 +187,15 @@ impl LoadArgs {
 /// figures as JSON (or says what is wrong with the arguments or the run).
 pub async fn run(args: LoadArgs) -> Result<(), String> {
     args.check()?;
+    if let Some(players) = args.arena {
+        if !(2..=crate::tournaments::MAX_ARENA).contains(&players) {
+            return Err(format!(
+                "--arena {players}: 2 to {} players",
+                crate::tournaments::MAX_ARENA
+            ));
+        }
+        return arena::run(args, players).await;
+    }
     let catalog = Catalog::builtin();
     let entry = catalog
         .get(&args.variant)
@@ -738,6 +752,7 @@ mod tests {
             sleepers: 0,
             seekers: 0,
             server_pid: None,
+            arena: None,
         }
     }
 

@@ -39,8 +39,16 @@ use standings::Held;
 /// standings pushed when they changed.
 const TICK: Duration = Duration::from_millis(250);
 
+/// Standings and the list are pushed at most this often (a crowd's results come
+/// many a second; each push is a list to every follower).
+const PUSH_EVERY: Duration = Duration::from_secs(1);
+
+/// The standings' lines a push carries: the first ones (an arena of hundreds would
+/// otherwise send each follower all of them every second).
+pub const PUSHED_LINES: usize = 100;
+
 /// An arena player is paired again this long after their game ended (time to see it).
-const ARENA_PAUSE: Duration = Duration::from_secs(2);
+pub const ARENA_PAUSE: Duration = Duration::from_secs(2);
 
 /// The most tournaments not finished at once, server-wide, and per creator.
 pub const MAX_OPEN: usize = 100;
@@ -274,6 +282,8 @@ struct Director {
     /// Tournaments whose standings changed since they were pushed.
     changed: std::collections::HashSet<String>,
     list_changed: bool,
+    /// When the changes were last pushed.
+    pushed: Instant,
 }
 
 impl Director {
@@ -288,6 +298,7 @@ impl Director {
             followers: HashMap::new(),
             changed: Default::default(),
             list_changed: false,
+            pushed: Instant::now(),
         }
     }
 
@@ -375,9 +386,7 @@ impl Director {
             } => {
                 let answer = match self.find(&tournament) {
                     Some(i) => {
-                        let text =
-                            ServerMessage::Tournament(Box::new(standings::view(&self.held[i])))
-                                .to_text();
+                        let text = self.view_message(i);
                         out.set_list(List::Standings, text);
                         self.followers.insert(conn, (tournament, out));
                         Ok(())
@@ -411,6 +420,14 @@ impl Director {
                 let _ = reply.send(text);
             }
         }
+    }
+
+    /// A tournament's view as its followers get it: the first [`PUSHED_LINES`] lines
+    /// of its standings (`GET /tournament/ID` has them all).
+    fn view_message(&self, i: usize) -> String {
+        let mut view = standings::view(&self.held[i]);
+        view.standings.truncate(PUSHED_LINES);
+        ServerMessage::Tournament(Box::new(view)).to_text()
     }
 
     fn list(&self) -> TournamentList {
@@ -839,21 +856,26 @@ impl Director {
         let held = &self.held[i];
         let id = held.t.id.clone();
         let sheets = standings::arena_sheets(held);
-        let last_opponent = |who: &str| -> Option<String> {
-            held.pairings.iter().rev().find_map(|p| {
-                if p.white == who {
-                    p.black.clone()
-                } else if p.black.as_deref() == Some(who) {
-                    Some(p.white.clone())
-                } else {
-                    None
-                }
-            })
-        };
+        // One pass over the games: who plays now, each one's last opponent, whites.
+        let mut busy = std::collections::HashSet::new();
+        let mut last: HashMap<&str, &str> = HashMap::new();
+        let mut whites: HashMap<&str, usize> = HashMap::new();
+        for p in &held.pairings {
+            let Some(black) = p.black.as_deref() else {
+                continue;
+            };
+            if p.result.is_none() {
+                busy.insert(p.white.as_str());
+                busy.insert(black);
+            }
+            last.insert(p.white.as_str(), black);
+            last.insert(black, p.white.as_str());
+            *whites.entry(p.white.as_str()).or_default() += 1;
+        }
         let free: Vec<Free<String>> = held
             .entries
             .iter()
-            .filter(|e| !e.withdrawn && held.playing(&e.entrant).is_none())
+            .filter(|e| !e.withdrawn && !busy.contains(e.entrant.as_str()))
             .filter(|e| {
                 e.player
                     .as_ref()
@@ -868,7 +890,7 @@ impl Director {
                 player: e.entrant.clone(),
                 score: sheets.get(&e.entrant).map_or(0, |s| s.score()),
                 rating: e.rating as i32,
-                last_opponent: last_opponent(&e.entrant),
+                last_opponent: last.get(e.entrant.as_str()).map(|o| o.to_string()),
             })
             .collect();
         if free.len() < 2 {
@@ -882,7 +904,7 @@ impl Director {
             return;
         }
         let wave = held.t.round + 1;
-        let whites = |who: &str| held.pairings.iter().filter(|p| p.white == who).count();
+        let whites = |who: &str| whites.get(who).copied().unwrap_or(0);
         let pairings: Vec<StoredPairing> = pairs
             .into_iter()
             .enumerate()
@@ -942,13 +964,16 @@ impl Director {
         }
     }
 
-    /// Sends what changed: each changed tournament's view to its followers, the list
-    /// to the list's.
+    /// Sends what changed, once a second at most: each changed tournament's view to
+    /// its followers (its first [`PUSHED_LINES`] lines), the list to the list's.
     fn push(&mut self) {
+        if self.pushed.elapsed() < PUSH_EVERY {
+            return;
+        }
+        self.pushed = Instant::now();
         for id in std::mem::take(&mut self.changed) {
             let Some(i) = self.find(&id) else { continue };
-            let text =
-                ServerMessage::Tournament(Box::new(standings::view(&self.held[i]))).to_text();
+            let text = self.view_message(i);
             self.followers
                 .retain(|_, (t, out)| *t != id || out.set_list(List::Standings, text.clone()));
         }

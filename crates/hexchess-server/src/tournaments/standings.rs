@@ -47,12 +47,6 @@ impl Held {
         self.pairings.iter().filter(|p| p.result.is_none())
     }
 
-    /// The game an entrant plays now, if any.
-    pub fn playing(&self, entrant: &str) -> Option<&StoredPairing> {
-        self.in_play()
-            .find(|p| p.white == entrant || p.black.as_deref() == Some(entrant))
-    }
-
     /// An arena's end (ms since 1970).
     pub fn ends_ms(&self) -> Option<i64> {
         (self.kind() == TournamentKind::Arena)
@@ -181,7 +175,21 @@ pub fn standings(held: &Held) -> Vec<StandingLine> {
     ranked(lines)
 }
 
-fn line(held: &Held, e: &StoredEntry) -> StandingLine {
+/// Each entrant's game in play, by entrant.
+fn games_in_play(held: &Held) -> HashMap<&str, String> {
+    let mut out = HashMap::new();
+    for p in held.in_play() {
+        if let Some(g) = &p.game {
+            out.insert(p.white.as_str(), g.clone());
+            if let Some(b) = &p.black {
+                out.insert(b.as_str(), g.clone());
+            }
+        }
+    }
+    out
+}
+
+fn line(playing: &HashMap<&str, String>, e: &StoredEntry) -> StandingLine {
     StandingLine {
         rank: 0,
         number: e.number,
@@ -194,17 +202,18 @@ fn line(held: &Held, e: &StoredEntry) -> StandingLine {
         sheet: Vec::new(),
         on_fire: false,
         withdrawn: e.withdrawn,
-        playing: held.playing(&e.entrant).and_then(|p| p.game.clone()),
+        playing: playing.get(e.entrant.as_str()).cloned(),
     }
 }
 
 fn arena_lines(held: &Held) -> Vec<(StandingLine, Vec<f64>)> {
     let sheets = arena_sheets(held);
+    let playing = games_in_play(held);
     held.entries
         .iter()
         .map(|e| {
             let sheet = &sheets[&e.entrant];
-            let mut l = line(held, e);
+            let mut l = line(&playing, e);
             l.points = f64::from(sheet.score());
             l.games = sheet.games.len() as u32;
             l.sheet = sheet.games.iter().map(|g| g.points.to_string()).collect();
@@ -222,11 +231,12 @@ fn arena_lines(held: &Held) -> Vec<(StandingLine, Vec<f64>)> {
 fn swiss_lines(held: &Held) -> Vec<(StandingLine, Vec<f64>)> {
     let points = half_points(held);
     let games = games_of(held);
+    let playing = games_in_play(held);
     let mut lines: Vec<(StandingLine, Vec<f64>)> = held
         .entries
         .iter()
         .map(|e| {
-            let mut l = line(held, e);
+            let mut l = line(&playing, e);
             let mine = points.get(e.entrant.as_str()).copied().unwrap_or(0);
             let mut buchholz = 0;
             let mut sonneborn = 0;
