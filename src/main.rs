@@ -419,7 +419,10 @@ fn start_online(app: &mut App, cli: &Cli, player: &Files, files: &PrefsFiles) {
     if cli.online.is_none() {
         return;
     }
-    app.world_mut().write_message(hexchess::ui::OpenOnline);
+    // With a tournament to follow, its window opens instead of the Online window.
+    if cli.tournament.is_none() {
+        app.world_mut().write_message(hexchess::ui::OpenOnline);
+    }
     app.world_mut().write_message(OnlineRequest::Connect);
     let mut held = Vec::new();
     if let Some(code) = &cli.online_join {

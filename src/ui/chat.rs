@@ -53,6 +53,7 @@ pub(super) fn chat_panel(
     mut contexts: EguiContexts,
     session: Res<Session>,
     online: Res<Online>,
+    game: Res<crate::game::CurrentGame>,
     (mut memory, mut insets): (ResMut<UiMemory>, ResMut<UiInsets>),
     mut requests: MessageWriter<OnlineRequest>,
 ) -> Result {
@@ -81,6 +82,7 @@ pub(super) fn chat_panel(
             .exact_size(WIDTH)
     };
     let panel = panel.show(&mut root, |ui| {
+        super::tournaments::standings_beside_board(ui, &online, &game, &mut requests);
         ui.heading("Chat");
         if spectator {
             ui.horizontal(|ui| {

@@ -87,12 +87,7 @@ impl Plugin for UiPlugin {
                     dialogs::variant_errors,
                     dialogs::weighty_question,
                     settings::settings_window,
-                    (
-                        online::online_window,
-                        tournaments::tournaments_window,
-                        tournaments::standings_beside_board,
-                    )
-                        .chain(),
+                    (online::online_window, tournaments::tournaments_window).chain(),
                     profile::profile_window,
                     files::game_choice,
                     editor::editor_window,

@@ -133,7 +133,10 @@ fn stage(t: &TournamentListing) -> String {
         }
         "running" => match (t.round, t.rounds, t.ends_ms) {
             (Some(r), Some(n), _) => format!("round {r} of {n}"),
-            (_, _, Some(end)) => format!("{} min left", (end - now).max(0) / 60_000),
+            (_, _, Some(end)) => match (end - now).max(0) / 1000 {
+                s if s < 60 => format!("{s} s left"),
+                s => format!("{} min left", s / 60),
+            },
             _ => "running".into(),
         },
         _ => "finished".into(),
@@ -398,43 +401,69 @@ fn create(
     });
 }
 
-/// During a tournament's game: its standings beside the board (the top ten and your
-/// line), and the arena's berserk before your first move.
+/// During a tournament's game, at the top of the column beside the board: the
+/// tournament's standings (the first eight and your line) and, in an arena that allows
+/// it, berserk before your first move.
 pub(super) fn standings_beside_board(
-    mut contexts: EguiContexts,
-    online: Res<Online>,
-    game: Res<crate::game::CurrentGame>,
-    insets: Res<super::UiInsets>,
-    mut requests: MessageWriter<OnlineRequest>,
-) -> Result {
+    ui: &mut egui::Ui,
+    online: &Online,
+    game: &crate::game::CurrentGame,
+    requests: &mut MessageWriter<OnlineRequest>,
+) {
     let (Some(view), Some(game_of)) = (&online.tournament, &online.tournament_game) else {
-        return Ok(());
+        return;
     };
     let Some(followed) = online.followed.as_ref().filter(|f| !f.mine.is_empty()) else {
-        return Ok(());
+        return;
     };
     if view.listing.id != *game_of {
-        return Ok(());
+        return;
     }
-    let ctx = contexts.ctx_mut()?;
+    ui.heading(&view.listing.name);
+    ui.label(egui::RichText::new(stage(&view.listing)).weak());
     let me = online.me.as_ref().map(|m| m.name.clone());
-    egui::Window::new(format!("{} ({})", view.listing.name, stage(&view.listing)))
-        .id("standings beside the board".into())
-        .anchor(egui::Align2::LEFT_TOP, [8.0, insets.top + 8.0])
-        .resizable(false)
-        .collapsible(true)
-        .show(ctx, |ui| {
-            table(ui, view, me.as_deref(), 10);
-            if view.listing.berserk
-                && followed.may_go_berserk(&game)
-                && ui
-                    .button("Berserk: half your clock, a point more")
-                    .clicked()
-            {
-                requests.write(OnlineRequest::Berserk);
+    let arena = view.listing.kind == TournamentKind::Arena;
+    let mine = view
+        .standings
+        .iter()
+        .position(|l| Some(l.name.as_str()) == me.as_deref());
+    egui::Grid::new("standings beside the board")
+        .striped(true)
+        .num_columns(3)
+        .show(ui, |ui| {
+            for (i, line) in view.standings.iter().enumerate() {
+                if i >= 8 && Some(i) != mine {
+                    continue;
+                }
+                ui.label(line.rank.to_string());
+                let mut name = egui::RichText::new(&line.name);
+                if Some(i) == mine {
+                    name = name.strong();
+                }
+                ui.label(name);
+                let points = if arena {
+                    format!("{}", line.points)
+                } else {
+                    points_text(line.points)
+                };
+                let points = egui::RichText::new(points);
+                ui.label(if line.on_fire {
+                    points.color(egui::Color32::from_rgb(230, 120, 30))
+                } else {
+                    points
+                });
+                ui.end_row();
             }
         });
-    Ok(())
+    if view.listing.berserk
+        && followed.may_go_berserk(game)
+        && ui
+            .button("Berserk: half your clock, a point more")
+            .clicked()
+    {
+        requests.write(OnlineRequest::Berserk);
+    }
+    ui.separator();
 }
 
 #[cfg(test)]
