@@ -167,7 +167,7 @@ async fn a_database_from_a_newer_server_is_refused_with_both_versions() {
         conn.close().await.unwrap();
         let said = refused(&url);
         assert!(
-            said.contains("its schema is version 99, newer than this server's 5"),
+            said.contains("its schema is version 99, newer than this server's 6"),
             "{said}"
         );
     }
