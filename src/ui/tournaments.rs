@@ -259,17 +259,7 @@ fn row(ui: &mut egui::Ui, line: &StandingLine, arena: bool, mine: bool) {
     }
     let name = egui::RichText::new(name);
     ui.label(if mine { name.strong() } else { name });
-    let points = if arena {
-        format!("{}", line.points)
-    } else {
-        points_text(line.points)
-    };
-    let points = egui::RichText::new(points);
-    ui.label(if line.on_fire {
-        points.color(egui::Color32::from_rgb(230, 120, 30))
-    } else {
-        points
-    });
+    ui.label(points_label(line, arena));
     ui.label(line.games.to_string());
     if arena {
         let recent: Vec<&str> = line
@@ -291,6 +281,22 @@ fn row(ui: &mut egui::Ui, line: &StandingLine, arena: bool, mine: bool) {
         ""
     });
     ui.end_row();
+}
+
+/// A line's points: an arena's as a number, orange while on fire; a Swiss's as a
+/// chess table writes them.
+fn points_label(line: &StandingLine, arena: bool) -> egui::RichText {
+    let text = if arena {
+        format!("{}", line.points)
+    } else {
+        points_text(line.points)
+    };
+    let points = egui::RichText::new(text);
+    if line.on_fire {
+        points.color(egui::Color32::from_rgb(230, 120, 30))
+    } else {
+        points
+    }
 }
 
 /// `2½`, `3`, `0.75` → `¾`: scores as a chess table writes them.
@@ -441,17 +447,7 @@ pub(super) fn standings_beside_board(
                     name = name.strong();
                 }
                 ui.label(name);
-                let points = if arena {
-                    format!("{}", line.points)
-                } else {
-                    points_text(line.points)
-                };
-                let points = egui::RichText::new(points);
-                ui.label(if line.on_fire {
-                    points.color(egui::Color32::from_rgb(230, 120, 30))
-                } else {
-                    points
-                });
+                ui.label(points_label(line, arena));
                 ui.end_row();
             }
         });

@@ -464,9 +464,8 @@ async fn player(
     headers: HeaderMap,
     State(hub): State<Arc<Hub>>,
 ) -> Response {
-    let from = client_address(peer.ip(), &headers, hub.limits.behind_proxy);
-    if let Err(e) = hub.lookup_allowed(from) {
-        return (StatusCode::TOO_MANY_REQUESTS, format!("{e}\n")).into_response();
+    if let Some(refused) = over_the_lookups(&hub, peer, &headers) {
+        return refused;
     }
     json_or_error(hub.profile(&name).await)
 }
@@ -477,9 +476,8 @@ async fn tournaments(
     headers: HeaderMap,
     State(hub): State<Arc<Hub>>,
 ) -> Response {
-    let from = client_address(peer.ip(), &headers, hub.limits.behind_proxy);
-    if let Err(e) = hub.lookup_allowed(from) {
-        return (StatusCode::TOO_MANY_REQUESTS, format!("{e}\n")).into_response();
+    if let Some(refused) = over_the_lookups(&hub, peer, &headers) {
+        return refused;
     }
     match hub.tournaments() {
         Ok(t) => (
@@ -500,9 +498,8 @@ async fn tournament(
     headers: HeaderMap,
     State(hub): State<Arc<Hub>>,
 ) -> Response {
-    let from = client_address(peer.ip(), &headers, hub.limits.behind_proxy);
-    if let Err(e) = hub.lookup_allowed(from) {
-        return (StatusCode::TOO_MANY_REQUESTS, format!("{e}\n")).into_response();
+    if let Some(refused) = over_the_lookups(&hub, peer, &headers) {
+        return refused;
     }
     let t = match hub.tournaments() {
         Ok(t) => t,
@@ -538,6 +535,14 @@ async fn tournament(
     }
 }
 
+/// A 429 when the address behind `peer` has read its pages for the minute.
+fn over_the_lookups(hub: &Hub, peer: SocketAddr, headers: &HeaderMap) -> Option<Response> {
+    let from = client_address(peer.ip(), headers, hub.limits.behind_proxy);
+    hub.lookup_allowed(from)
+        .err()
+        .map(|e| (StatusCode::TOO_MANY_REQUESTS, format!("{e}\n")).into_response())
+}
+
 /// A variant's leaderboard as JSON (404 for no such variant, 429 over the limit).
 async fn leaderboard(
     Path(variant): Path<String>,
@@ -545,9 +550,8 @@ async fn leaderboard(
     headers: HeaderMap,
     State(hub): State<Arc<Hub>>,
 ) -> Response {
-    let from = client_address(peer.ip(), &headers, hub.limits.behind_proxy);
-    if let Err(e) = hub.lookup_allowed(from) {
-        return (StatusCode::TOO_MANY_REQUESTS, format!("{e}\n")).into_response();
+    if let Some(refused) = over_the_lookups(&hub, peer, &headers) {
+        return refused;
     }
     json_or_error(hub.leaderboard(&variant).await)
 }

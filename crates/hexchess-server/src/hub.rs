@@ -153,31 +153,7 @@ impl Drop for ConnectionPlace {
     }
 }
 
-/// Who a connection speaks for, once it said hello.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Identity {
-    /// The player's id.
-    pub id: PlayerId,
-    /// Their name as the lists show it.
-    pub name: String,
-    /// The secret the client keeps (a new one for a new player or a login).
-    pub token: String,
-    /// Whether the player is an account (a name and a password).
-    pub account: bool,
-    /// Whether a program plays for the account (a bridge's bot, marked in the lists).
-    pub bot: bool,
-}
-
-impl Identity {
-    /// The seat this player takes.
-    fn seat(&self) -> SeatHolder {
-        SeatHolder::Player {
-            id: self.id.clone(),
-            name: self.name.clone(),
-            bot: self.bot,
-        }
-    }
-}
+pub use crate::seat::Identity;
 
 /// The answer to a seek: its id, and a private challenge's code.
 fn seek_reply(seek: &OpenSeek) -> ServerMessage {
@@ -284,6 +260,45 @@ pub struct Hub {
     stopping: watch::Sender<bool>,
     /// The tournaments' director (a server of `--role all` only).
     tournaments: std::sync::OnceLock<crate::tournaments::Tournaments>,
+}
+
+impl crate::tournaments::Host for Hub {
+    fn is_stopping(&self) -> bool {
+        Hub::is_stopping(self)
+    }
+
+    fn is_online(&self, who: &PlayerId) -> bool {
+        Hub::is_online(self, who)
+    }
+
+    fn check_game(&self, variant: &str, minutes: u32, increment: u32) -> Result<(), String> {
+        let Some(entry) = self.catalog.get(variant) else {
+            return Err(format!("no variant {variant} is played here"));
+        };
+        if entry.side_count() != 2 {
+            return Err("tournaments are for two-player variants".into());
+        }
+        if u64::from(minutes) > MAX_MINUTES
+            || u64::from(increment) > MAX_INCREMENT
+            || (minutes == 0 && increment == 0)
+        {
+            return Err(format!(
+                "a clock of 0 to {MAX_MINUTES} minutes and 0 to {MAX_INCREMENT} seconds a move, not both 0"
+            ));
+        }
+        Ok(())
+    }
+
+    async fn start_game(
+        &self,
+        game: &str,
+        t: &crate::store::StoredTournament,
+        seats: Vec<SeatHolder>,
+    ) -> Result<(), String> {
+        self.start_tournament_game(game, t, seats)
+            .await
+            .map_err(|e| e.to_string())
+    }
 }
 
 /// A mutex's contents even if a thread panicked holding it (the maps stay usable).

@@ -48,3 +48,29 @@ impl SeatHolder {
         }
     }
 }
+
+/// Who a connection speaks for, once it said hello.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Identity {
+    /// The player's id.
+    pub id: PlayerId,
+    /// Their name as the lists show it.
+    pub name: String,
+    /// The secret the client keeps (a new one for a new player or a login).
+    pub token: String,
+    /// Whether the player is an account (a name and a password).
+    pub account: bool,
+    /// Whether a program plays for the account (a bridge's bot, marked in the lists).
+    pub bot: bool,
+}
+
+impl Identity {
+    /// The seat this player takes.
+    pub(crate) fn seat(&self) -> SeatHolder {
+        SeatHolder::Player {
+            id: self.id.clone(),
+            name: self.name.clone(),
+            bot: self.bot,
+        }
+    }
+}

@@ -14,7 +14,7 @@
 pub mod standings;
 
 use std::collections::HashMap;
-use std::sync::{Arc, Weak};
+use std::sync::Weak;
 use std::time::{Duration, Instant};
 
 use hexchess_protocol::{
@@ -26,10 +26,10 @@ use hexchess_tournament::swiss;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::hosted::PlayerId;
-use crate::hub::{Hub, Identity};
 use crate::outbox::{List, Outbox};
 use crate::room::ConnId;
 use crate::room::GameEnded;
+use crate::seat::Identity;
 use crate::seat::SeatHolder;
 use crate::secret::new_code;
 use crate::store::{Store, StoredEntry, StoredPairing, StoredTournament, now_ms};
@@ -65,6 +65,25 @@ pub const MAX_ROUND_ROBIN: usize = 16;
 pub const MAX_SWISS_ROUNDS: u32 = 15;
 /// The finished tournaments the list keeps showing.
 const FINISHED_SHOWN: u32 = 20;
+
+/// What the director asks of the server that holds it (the hub, which implements it:
+/// a trait, so that the hub holds the director without the director importing the
+/// hub).
+pub trait Host: Send + Sync + 'static {
+    /// The server is stopping: the director ends.
+    fn is_stopping(&self) -> bool;
+    /// Whether `who` has a connection (an arena pairs those present).
+    fn is_online(&self, who: &PlayerId) -> bool;
+    /// Why tournaments may not be held in `variant` at this clock, if not.
+    fn check_game(&self, variant: &str, minutes: u32, increment: u32) -> Result<(), String>;
+    /// Starts a pairing's game (its id chosen with the pairing) and tells its players.
+    fn start_game(
+        &self,
+        game: &str,
+        t: &StoredTournament,
+        seats: Vec<SeatHolder>,
+    ) -> impl std::future::Future<Output = Result<(), String>> + Send;
+}
 
 /// What the hub asks of the director.
 enum Command {
@@ -128,8 +147,8 @@ const QUEUE: usize = 1024;
 
 impl Tournaments {
     /// Starts the director over `store` for `hub`; game ends arrive on `ends`.
-    pub fn start(
-        hub: Weak<Hub>,
+    pub fn start<H: Host>(
+        hub: Weak<H>,
         store: Store,
         ends: mpsc::UnboundedReceiver<GameEnded>,
     ) -> Tournaments {
@@ -240,8 +259,8 @@ impl Tournaments {
 
 const STOPPING: &str = "the server is stopping";
 
-async fn run(
-    hub: Weak<Hub>,
+async fn run<H: Host>(
+    hub: Weak<H>,
     store: Store,
     mut commands: mpsc::Receiver<Command>,
     mut ends: mpsc::UnboundedReceiver<GameEnded>,
@@ -269,8 +288,8 @@ async fn run(
     }
 }
 
-struct Director {
-    hub: Weak<Hub>,
+struct Director<H> {
+    hub: Weak<H>,
     store: Store,
     held: Vec<Held>,
     /// Each tournament game's place: the tournament, round and board.
@@ -286,8 +305,8 @@ struct Director {
     pushed: Instant,
 }
 
-impl Director {
-    fn new(hub: Weak<Hub>, store: Store) -> Director {
+impl<H: Host> Director<H> {
+    fn new(hub: Weak<H>, store: Store) -> Director<H> {
         Director {
             hub,
             store,
@@ -460,7 +479,7 @@ impl Director {
                 "you have {MAX_OPEN_PER_CREATOR} tournaments open already"
             ));
         }
-        let t = check_request(&hub, who, &r)?;
+        let t = check_request(hub.as_ref(), who, &r)?;
         self.store
             .add_tournament(&t)
             .await
@@ -479,7 +498,6 @@ impl Director {
     }
 
     async fn join(&mut self, who: &Identity, id: &str, engine: Option<u8>) -> Result<(), String> {
-        let hub = self.hub.upgrade().ok_or(STOPPING)?;
         let i = self
             .find(id)
             .ok_or_else(|| format!("no tournament {id} is held here"))?;
@@ -542,7 +560,7 @@ impl Director {
                         u64::from(held.t.minutes) * 60,
                         u64::from(held.t.increment),
                     );
-                    let rating = hub
+                    let rating = self
                         .store
                         .rating(&who.id.0, &held.t.variant, speed)
                         .await
@@ -956,10 +974,7 @@ impl Director {
         let (Some(white), Some(black)) = (seat(&p.white), p.black.as_deref().and_then(seat)) else {
             return;
         };
-        if let Err(e) = hub
-            .start_tournament_game(game, &held.t, vec![white, black])
-            .await
-        {
+        if let Err(e) = hub.start_game(game, &held.t, vec![white, black]).await {
             tracing::error!(tournament = %held.t.id, game, error = %e, "a tournament game did not start");
         }
     }
@@ -1081,7 +1096,7 @@ fn next_pairings(held: &Held, round: u32) -> Result<Vec<StoredPairing>, String> 
 
 /// A request checked against the server's ranges: the tournament to store.
 fn check_request(
-    hub: &Arc<Hub>,
+    hub: &impl Host,
     who: &Identity,
     r: &TournamentRequest,
 ) -> Result<StoredTournament, String> {
@@ -1089,18 +1104,7 @@ fn check_request(
     if name.is_empty() || name.chars().count() > 40 || name.chars().any(char::is_control) {
         return Err("a tournament's name has 1 to 40 characters, on one line".into());
     }
-    let Some(entry) = hub.catalog.get(&r.variant) else {
-        return Err(format!("no variant {} is played here", r.variant));
-    };
-    if entry.side_count() != 2 {
-        return Err("tournaments are for two-player variants".into());
-    }
-    if r.minutes > crate::hub::MAX_MINUTES as u32
-        || r.increment > crate::hub::MAX_INCREMENT as u32
-        || (r.minutes == 0 && r.increment == 0)
-    {
-        return Err("a clock of 0 to 180 minutes and 0 to 180 seconds a move, not both 0".into());
-    }
+    hub.check_game(&r.variant, r.minutes, r.increment)?;
     if r.starts_in > 7 * 24 * 3600 {
         return Err("a tournament starts within a week".into());
     }
